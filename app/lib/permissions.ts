@@ -1,0 +1,63 @@
+/**
+ * Permission rules of spec §6, shared by the portal and the Platform API.
+ * - an ability starting with "manage" also grants the matching "view" ability;
+ * - a role ending in "-admin" grants "-manager" and "-viewer" of the same prefix;
+ * - a role ending in "-manager" grants "-viewer".
+ */
+export function expandRoles(roles: readonly string[]): string[] {
+  const out = new Set<string>()
+  for (const role of roles) {
+    out.add(role)
+    if (role.endsWith('-admin')) {
+      const prefix = role.slice(0, -'-admin'.length)
+      out.add(`${prefix}-manager`)
+      out.add(`${prefix}-viewer`)
+    } else if (role.endsWith('-manager')) {
+      out.add(`${role.slice(0, -'-manager'.length)}-viewer`)
+    }
+  }
+  return [...out]
+}
+
+/** Expands "manage…" abilities into their "view…" twins. */
+export function expandAbilities(abilities: readonly string[]): string[] {
+  const out = new Set<string>()
+  for (const ability of abilities) {
+    out.add(ability)
+    if (ability.startsWith('manage')) out.add(`view${ability.slice('manage'.length)}`)
+  }
+  return [...out]
+}
+
+/** Every permission name a user holds once roles and abilities are expanded. */
+export function expandPermissions(roles: readonly string[], abilities: readonly string[]): Set<string> {
+  return new Set([...expandRoles(roles), ...expandAbilities(abilities)])
+}
+
+export type PermissionView = {
+  hiddenPermissions: Record<string, boolean>
+  highlightColors: Record<string, string>
+}
+
+/**
+ * The check of spec §6: the name is in the expanded roles or abilities and, unless the check
+ * ignores hiding, the permission is not hidden in the view settings.
+ */
+export function hasPermission(
+  user: { roles: readonly string[]; abilities: readonly string[] },
+  name: string,
+  options: { view?: PermissionView; ignoreHidden?: boolean } = {},
+): boolean {
+  if (!expandPermissions(user.roles, user.abilities).has(name)) return false
+  if (options.ignoreHidden) return true
+  return !options.view?.hiddenPermissions[name]
+}
+
+/** Staff in all accounts: holds "staff" and acts in their own group (spec §6). */
+export function isStaffInContext(
+  user: { roles: readonly string[]; abilities: readonly string[]; group_id: string },
+  context: string | null,
+  view?: PermissionView,
+): boolean {
+  return hasPermission(user, 'staff', { view }) && (context === null || context === user.group_id)
+}

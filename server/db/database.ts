@@ -1,0 +1,53 @@
+import { PGlite, types as pgliteTypes } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import { Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import type { DB } from './schema.ts'
+import { PGlitePool } from './pglite-pool.ts'
+
+export type DatabaseTarget = { kind: 'postgres'; url: string; max?: number } | { kind: 'pglite'; dir?: string }
+
+/** Anything that runs SQL text with positional parameters: a pool, a lease, pg-boss's Db. */
+export type SqlRunner = {
+  query(sql: string, params?: readonly unknown[]): Promise<{ rows: any[]; rowCount: number | null }>
+}
+
+export type Database = {
+  kind: DatabaseTarget['kind']
+  db: Kysely<DB>
+  pool: SqlRunner & { connect(): Promise<SqlRunner & { release(): void }> }
+  close(): Promise<void>
+}
+
+// Both drivers hand back the same JavaScript types: bigint counts as numbers (we never count
+// past 2^53), dates as 'YYYY-MM-DD' strings (a calendar date has no time zone), timestamptz as Date.
+const INT8 = 20
+const DATE = 1082
+pg.types.setTypeParser(INT8, (v: string) => Number(v))
+pg.types.setTypeParser(DATE, (v: string) => v)
+
+/** Opens PostgreSQL (DATABASE_URL) or the embedded PGlite, behind one Kysely instance. */
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  if (target.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: target.url, max: target.max ?? 10 })
+    pool.on('error', () => {
+      // An idle client dropped by the server is replaced on next use; nothing to do here.
+    })
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+    return {
+      kind: 'postgres',
+      db,
+      pool: pool as unknown as Database['pool'],
+      close: () => db.destroy(),
+    }
+  }
+  const pglite = await PGlite.create({
+    dataDir: target.dir,
+    extensions: { pg_trgm },
+    parsers: { [INT8]: (v: string) => Number(v), [DATE]: (v: string) => v },
+    serializers: { [pgliteTypes.DATE]: (v: unknown) => String(v) },
+  })
+  const pool = new PGlitePool(pglite)
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: pool as never }) })
+  return { kind: 'pglite', db, pool, close: () => db.destroy() }
+}

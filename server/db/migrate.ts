@@ -1,0 +1,56 @@
+import { readdir, readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Database } from './database.ts'
+
+const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
+// Any constant works; it only has to be the same in every process of this application.
+const MIGRATION_LOCK_KEY = 727_100_001
+
+/** Applies every committed SQL migration not yet applied; safe when several processes start at once. */
+export async function migrate(database: Database, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const files = (await readdir(dir)).filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f)).sort()
+  const client = await database.pool.connect()
+  const applied: string[] = []
+  try {
+    await client.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY})`)
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      id text PRIMARY KEY,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`)
+    const done = new Set((await client.query('SELECT id FROM schema_migrations')).rows.map((r) => r.id as string))
+    for (const file of files) {
+      if (done.has(file)) continue
+      const sqlText = await readFile(path.join(dir, file), 'utf8')
+      await client.query('BEGIN')
+      try {
+        await client.query(sqlText)
+        await client.query('INSERT INTO schema_migrations (id) VALUES ($1)', [file])
+        await client.query('COMMIT')
+      } catch (error) {
+        await client.query('ROLLBACK')
+        throw new Error(`migration ${file} failed: ${(error as Error).message}`, { cause: error })
+      }
+      applied.push(file)
+    }
+  } finally {
+    await client.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK_KEY})`).catch(() => {})
+    client.release()
+  }
+  return applied
+}
+
+/** The migration files committed in the repository, in order. */
+export async function committedMigrations(dir = MIGRATIONS_DIR): Promise<string[]> {
+  return (await readdir(dir)).filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f)).sort()
+}
+
+/** True when every committed migration is recorded as applied. */
+export async function isMigrated(database: Database): Promise<boolean> {
+  const expected = await committedMigrations()
+  const { rows } = await database.pool.query(
+    `SELECT id FROM schema_migrations WHERE id = ANY($1::text[])`,
+    [expected],
+  )
+  return rows.length === expected.length
+}

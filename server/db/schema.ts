@@ -1,0 +1,118 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
+
+/** Columns with a database default: optional on insert. */
+type Defaulted<T> = ColumnType<T, T | undefined, T>
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
+
+export interface AccountsTable {
+  id: Generated<string>
+  name: string
+  status: Defaulted<'active' | 'suspended'>
+  currency: Defaulted<string>
+  language: Defaulted<string>
+  is_registrar: Defaulted<boolean>
+  version: Defaulted<number>
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface UsersTable {
+  id: Generated<string>
+  account_id: string
+  email: string
+  name: Defaulted<string>
+  password_hash: string | null
+  roles: Defaulted<string[]>
+  abilities: Defaulted<string[]>
+  language: Defaulted<string>
+  dark_theme: Defaulted<boolean>
+  status: Defaulted<'active' | 'disabled'>
+  last_sign_in_at: Date | null
+  version: Defaulted<number>
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface AuditEntriesTable {
+  id: Generated<string>
+  occurred_at: Timestamp
+  request_id: string | null
+  actor_user_id: string | null
+  actor_label: string
+  account_id: string | null
+  area: string
+  entity_type: string
+  entity_id: string
+  action: string
+  changes: ColumnType<AuditChanges, string, never>
+  created_at: Timestamp
+}
+
+export type AuditChanges = { before?: Record<string, unknown>; after?: Record<string, unknown> }
+
+export interface TldsTable {
+  id: Generated<string>
+  name: string
+  unicode_name: string
+  kind: Defaulted<'generic' | 'country-code' | 'sponsored' | 'new-generic' | 'infrastructure'>
+  registry_operator: Defaulted<string>
+  is_offered: Defaulted<boolean>
+  periods: Defaulted<number[]>
+  list_price_minor: number | null
+  currency: Defaulted<string>
+  dnssec: Defaulted<boolean>
+  idn: Defaulted<boolean>
+  registry_lock: Defaulted<boolean>
+  version: Defaulted<number>
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export type DomainStatus = 'pending' | 'active' | 'expired' | 'redemption' | 'pending-delete' | 'transferring' | 'deleted'
+
+export interface DomainsTable {
+  id: Generated<string>
+  account_id: string
+  name: string
+  unicode_name: string
+  tld: string
+  status: Defaulted<DomainStatus>
+  expires_at: Date | null
+  auto_renew: Defaulted<boolean>
+  registry_lock: Defaulted<boolean>
+  dnssec: Defaulted<boolean>
+  tags: Defaulted<string[]>
+  version: Defaulted<number>
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface DB {
+  accounts: AccountsTable
+  users: UsersTable
+  audit_entries: AuditEntriesTable
+  tlds: TldsTable
+  domains: DomainsTable
+  auth_tokens: AuthTokensTable
+}
+
+export type Account = Selectable<AccountsTable>
+export type NewAccount = Insertable<AccountsTable>
+export type User = Selectable<UsersTable>
+export type NewUser = Insertable<UsersTable>
+export type UserUpdate = Updateable<UsersTable>
+export type AuditEntry = Selectable<AuditEntriesTable>
+export type Tld = Selectable<TldsTable>
+export type Domain = Selectable<DomainsTable>
+
+export interface AuthTokensTable {
+  id: Generated<string>
+  user_id: string
+  kind: 'access' | 'refresh' | 'two_factor'
+  token_hash: string
+  family_id: string
+  expires_at: Date
+  used_at: Date | null
+  revoked_at: Date | null
+  created_at: Timestamp
+}

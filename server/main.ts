@@ -1,0 +1,70 @@
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { serve } from '@hono/node-server'
+import type { ServerBuild } from 'react-router'
+import { ConfigError, loadConfig } from './config.ts'
+import { openDatabase } from './db/database.ts'
+import { migrate } from './db/migrate.ts'
+import { createServerApp } from './http/app.ts'
+import { createJobs } from './jobs/jobs.ts'
+import { createLogger } from './lib/logger.ts'
+import { createPlatformApi } from './platform/api.ts'
+import { isEmpty, seedDemo } from './seed/demo.ts'
+
+async function main() {
+  let config
+  try {
+    config = loadConfig()
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`)
+      process.exit(1)
+    }
+    throw error
+  }
+  const logger = createLogger(config.LOG_LEVEL, { service: 'registrar-portal' })
+  const database = await openDatabase(config.database)
+  logger.info('database open', { kind: database.kind })
+  const applied = await migrate(database)
+  if (applied.length) logger.info('migrations applied', { applied })
+
+  // The embedded database is a demo/development store: seed it when new. PostgreSQL is seeded only
+  // on request, so that a production database never gets known passwords.
+  if ((database.kind === 'pglite' || config.SEED_DEMO) && (await isEmpty(database.db))) {
+    await seedDemo(database.db, logger)
+  }
+
+  const jobs = createJobs(database, logger)
+  const platformApi = createPlatformApi({ config, database, db: database.db, logger, jobs, now: () => new Date() })
+  await jobs.start({ work: config.WORKER })
+
+  const buildFile = path.resolve('build/server/index.js')
+  const build = existsSync(buildFile) ? ((await import(pathToFileURL(buildFile).href)) as ServerBuild) : undefined
+  if (!build) logger.warn('no portal build found: serving the Platform API only (run npm run build)')
+  const app = createServerApp({ config, database, logger, platformApi, build, clientDir: path.resolve('build/client') })
+
+  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
+    logger.info('listening', { url: `http://localhost:${info.port}` })
+  })
+
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info('shutting down', { signal })
+    // Stop accepting, let requests in flight finish, then close jobs and the database.
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+    await jobs.stop()
+    await database.close()
+    logger.info('stopped')
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+}
+
+main().catch((error) => {
+  process.stderr.write(`fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+  process.exit(1)
+})

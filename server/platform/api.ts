@@ -1,0 +1,85 @@
+import { OpenAPIHono } from '@hono/zod-openapi'
+import { bodyLimit } from 'hono/body-limit'
+import { expandRoles } from '#app/lib/permissions.ts'
+import { auditRouter } from './audit/http.ts'
+import { authRouter } from './auth/http.ts'
+import { verifyBearer } from './auth/tokens.ts'
+import { AppError, toProblem } from './core/errors.ts'
+import { validationHook, type PlatformEnv } from './core/http.ts'
+import type { PlatformDeps } from './deps.ts'
+
+/** The Platform API: a web-standard handler, mounted at /v1 by the server or run alone. */
+export function createPlatformApi(deps: PlatformDeps) {
+  const api = new OpenAPIHono<PlatformEnv>({ defaultHook: validationHook, strict: false }).basePath('/v1')
+
+  api.use(async (c, next) => {
+    c.set('deps', deps)
+    c.set('requestId', c.req.header('x-request-id') ?? crypto.randomUUID())
+    c.set('actor', null)
+    c.set('tokenId', null)
+    const auth = c.req.header('authorization')
+    if (auth?.startsWith('Bearer ')) {
+      const verified = await verifyBearer(deps.db, auth.slice('Bearer '.length).trim(), deps.now())
+      // A two-factor token is good for the code step only; elsewhere it is no credential.
+      if (verified && (verified.kind === 'access' || new URL(c.req.url).pathname === '/v1/two_factor_codes')) {
+        c.set('actor', verified.actor)
+        c.set('tokenId', verified.tokenId)
+      }
+    }
+    await next()
+    c.header('env', deps.config.APP_ENV)
+    const actor = c.get('actor')
+    if (actor) {
+      c.header('roles', JSON.stringify(expandRoles(actor.roles)))
+      c.header('abilities', JSON.stringify(actor.abilities))
+    }
+  })
+
+  api.use(
+    bodyLimit({
+      maxSize: deps.config.BODY_LIMIT_BYTES,
+      onError: (c) => {
+        const problem = toProblem(new AppError(413, 'body-too-large', `The request body exceeds ${deps.config.BODY_LIMIT_BYTES} bytes`), c.get('requestId'))
+        return c.json(problem.body, 413, problem.headers)
+      },
+    }),
+  )
+
+  // Bodies are JSON only; anything else is refused before a handler sees it.
+  api.use(async (c, next) => {
+    if (['POST', 'PUT', 'PATCH'].includes(c.req.method) && c.req.header('content-length') !== '0') {
+      const type = c.req.header('content-type') ?? ''
+      if (c.req.raw.body && !type.startsWith('application/json')) {
+        throw new AppError(415, 'unsupported-media-type', 'Send the request body as application/json')
+      }
+    }
+    await next()
+  })
+
+  api.route('/', authRouter)
+  api.route('/', auditRouter)
+
+  api.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Registrar Platform API',
+      version: '1.0.0',
+      description: 'Lists take limit, page, sort, fields, filter[field] and pql, and answer { data, meta: { total, page, limit } }. Errors are RFC 9457 problem details.',
+    },
+    servers: [{ url: '/' }],
+  })
+  api.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' })
+
+  api.notFound((c) => {
+    const problem = toProblem(new AppError(404, 'not-found', `No route ${c.req.method} ${new URL(c.req.url).pathname}`), c.get('requestId'))
+    return c.json(problem.body, 404, problem.headers)
+  })
+  api.onError((error, c) => {
+    const problem = toProblem(error, c.get('requestId'))
+    if (problem.status >= 500) deps.logger.error('platform error', { request_id: c.get('requestId'), error })
+    return c.json(problem.body, problem.status as 400, problem.headers)
+  })
+  return api
+}
+
+export type PlatformApi = ReturnType<typeof createPlatformApi>

@@ -1,0 +1,63 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { DB } from '#server/db/schema.ts'
+import type { Actor } from '#server/platform/core/scope.ts'
+
+export const ACCESS_TOKEN_TTL_MS = 60 * 60 * 1000
+export const REFRESH_TOKEN_TTL_MS = 12 * 60 * 60 * 1000
+export const TWO_FACTOR_TOKEN_TTL_MS = 5 * 60 * 1000
+
+type Db = Pick<Kysely<DB>, 'insertInto' | 'selectFrom' | 'updateTable'>
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url')
+
+/** 256 random bits, URL-safe. */
+export const newToken = () => randomBytes(32).toString('base64url')
+
+/** Issues a token of a kind for a user and returns the plain value (stored only as a hash). */
+export async function issueToken(
+  db: Db,
+  userId: string,
+  kind: 'access' | 'refresh' | 'two_factor',
+  options: { familyId?: string; now?: Date; ttlMs?: number } = {},
+): Promise<{ token: string; id: string; familyId: string; expiresAt: Date }> {
+  const token = newToken()
+  const now = options.now ?? new Date()
+  const familyId = options.familyId ?? randomUUID()
+  const ttl = options.ttlMs ?? (kind === 'access' ? ACCESS_TOKEN_TTL_MS : kind === 'refresh' ? REFRESH_TOKEN_TTL_MS : TWO_FACTOR_TOKEN_TTL_MS)
+  const expiresAt = new Date(now.getTime() + ttl)
+  const row = await db
+    .insertInto('auth_tokens')
+    .values({ user_id: userId, kind, token_hash: hashToken(token), family_id: familyId, expires_at: expiresAt })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return { token, id: row.id, familyId, expiresAt }
+}
+
+/** Issues the access and refresh pair of one sign-in family. */
+export async function issueTokenPair(db: Db, userId: string, familyId?: string, now?: Date) {
+  const access = await issueToken(db, userId, 'access', { familyId, now })
+  const refresh = await issueToken(db, userId, 'refresh', { familyId: access.familyId, now })
+  return { access_token: access.token, refresh_token: refresh.token, familyId: access.familyId }
+}
+
+export type VerifiedToken = { tokenId: string; familyId: string; kind: 'access' | 'two_factor'; actor: Actor }
+
+/** Resolves a bearer token to its active user, or null when unknown, expired, revoked or disabled. */
+export async function verifyBearer(db: Db, token: string, now = new Date()): Promise<VerifiedToken | null> {
+  const row = await db
+    .selectFrom('auth_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .innerJoin('accounts as a', 'a.id', 'u.account_id')
+    .select(['t.id', 't.kind', 't.family_id', 't.expires_at', 'u.id as user_id', 'u.email', 'u.account_id', 'u.roles', 'u.abilities', 'u.status'])
+    .where('t.token_hash', '=', hashToken(token))
+    .where('t.revoked_at', 'is', null)
+    .executeTakeFirst()
+  if (!row || row.kind === 'refresh' || row.status !== 'active' || row.expires_at <= now) return null
+  return {
+    tokenId: row.id,
+    familyId: row.family_id,
+    kind: row.kind,
+    actor: { userId: row.user_id, label: row.email, homeAccountId: row.account_id, roles: row.roles, abilities: row.abilities },
+  }
+}

@@ -1,0 +1,56 @@
+import { OpenAPIHono, type Hook } from '@hono/zod-openapi'
+import type { Context } from 'hono'
+import type { PlatformDeps } from '#server/platform/deps.ts'
+import { badRequest, fieldErrorsFromZod, notFound, toProblem, unauthorized } from './errors.ts'
+import { isStaff, type Actor, type Scope } from './scope.ts'
+
+export type PlatformEnv = {
+  Variables: {
+    deps: PlatformDeps
+    requestId: string
+    actor: Actor | null
+    /** Id of the access token used, for logout and session bookkeeping. */
+    tokenId: string | null
+  }
+}
+
+/** Validation failures of request schemas answer 400 problem+json naming each field. */
+export const validationHook: Hook<any, PlatformEnv, any, any> = (result, c) => {
+  if (!result.success) {
+    const problem = toProblem(badRequest('The request is not valid', fieldErrorsFromZod(result.error)), c.get('requestId'))
+    return c.json(problem.body, 400, problem.headers)
+  }
+}
+
+/** A router of one area; its routes land in the OpenAPI document. */
+export function createRouter() {
+  return new OpenAPIHono<PlatformEnv>({ defaultHook: validationHook, strict: false })
+}
+
+/** The signed-in actor, or a 401. */
+export function requireActor(c: Context<PlatformEnv>): Actor {
+  const actor = c.get('actor')
+  if (!actor) throw unauthorized()
+  return actor
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * The scope of a `/groups/{context}/…` request. Non-staff may only act in their own account;
+ * any other context answers 404 so that the existence of other accounts is never confirmed.
+ */
+export function requireScope(c: Context<PlatformEnv>, context: string | undefined): Scope {
+  const actor = requireActor(c)
+  if (!context || !UUID.test(context)) throw notFound('Account not found')
+  if (context !== actor.homeAccountId && !isStaff(actor)) throw notFound('Account not found')
+  return { actor, accountId: context.toLowerCase(), requestId: c.get('requestId') }
+}
+
+/** The scope of a request outside any group: the actor's own account. */
+export function requireOwnScope(c: Context<PlatformEnv>): Scope {
+  const actor = requireActor(c)
+  return { actor, accountId: actor.homeAccountId, requestId: c.get('requestId') }
+}
+
+export { UUID as UUID_PATTERN }

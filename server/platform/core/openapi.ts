@@ -1,0 +1,49 @@
+import { z } from '@hono/zod-openapi'
+
+/** The list query of every list resource (spec §7 "List requests"). */
+export const ListQueryParams = z
+  .object({
+    limit: z.string().optional().openapi({ description: 'Rows per page, 1–1000 (default 25)', example: '25' }),
+    page: z.string().optional().openapi({ description: 'Page number from 1 (default 1)', example: '1' }),
+    sort: z.string().optional().openapi({ description: 'Comma-separated keys; a leading - sorts descending', example: '-created_at' }),
+    fields: z.string().optional().openapi({ description: 'Comma-separated projection; a nested field adds its parent' }),
+    pql: z.string().optional().openapi({ description: "Filter text: field operator 'value' and …", example: "name contains 'acme'" }),
+  })
+  .catchall(z.string())
+  .openapi('ListQuery')
+
+export const ListMeta = z.object({ total: z.number().int(), page: z.number().int(), limit: z.number().int(), total_capped: z.boolean().optional() }).openapi('ListMeta')
+
+/** `{ data: [...], meta: { total, page, limit } }` around a row schema. */
+export function ListResponse<T extends z.ZodType>(row: T) {
+  return {
+    description: 'A page of rows',
+    content: { 'application/json': { schema: z.object({ data: z.array(row), meta: ListMeta }) } },
+  }
+}
+
+export const Problem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string(),
+    errors: z.array(z.object({ field: z.string(), message: z.string(), allowed: z.array(z.string()).optional() })).optional(),
+    request_id: z.string().optional(),
+  })
+  .openapi('Problem')
+
+const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: Problem } } })
+
+export const ProblemResponses = {
+  400: problem('The request is not valid'),
+  401: problem('Authentication required'),
+  403: problem('Permission denied'),
+  404: problem('Not found'),
+  429: problem('Too many requests'),
+} as const
+
+/** JSON request body of a route. */
+export const jsonBody = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } }, required: true })
+export const jsonResponse = <T extends z.ZodType>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } })

@@ -1,0 +1,44 @@
+import { expandPermissions } from '#app/lib/permissions.ts'
+
+/** Who is acting. System work (seed, jobs) acts without a user. */
+export type Actor = {
+  userId: string | null
+  label: string
+  /** The account the user belongs to (their own group). */
+  homeAccountId: string | null
+  roles: string[]
+  abilities: string[]
+}
+
+/** One request's view of the world: the actor, the account it acts in, and the request id. */
+export type Scope = {
+  actor: Actor
+  /** The account (context) the request acts in. */
+  accountId: string | null
+  requestId: string | null
+}
+
+export const systemActor = (label = 'system'): Actor => ({
+  userId: null,
+  label,
+  homeAccountId: null,
+  roles: ['staff'],
+  abilities: [],
+})
+
+export const systemScope = (label = 'system', accountId: string | null = null): Scope => ({
+  actor: systemActor(label),
+  accountId,
+  requestId: null,
+})
+
+/** Staff may act in any account; everyone else only in their own. */
+export function isStaff(actor: Actor): boolean {
+  return expandPermissions(actor.roles, actor.abilities).has('staff')
+}
+
+/** True when the actor holds the permission (roles and abilities expanded). */
+export function can(actor: Actor, permission: string): boolean {
+  const granted = expandPermissions(actor.roles, actor.abilities)
+  return granted.has(permission) || granted.has('staff')
+}

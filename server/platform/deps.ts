@@ -1,0 +1,16 @@
+import type { Kysely } from 'kysely'
+import type { Config } from '#server/config.ts'
+import type { Database } from '#server/db/database.ts'
+import type { DB } from '#server/db/schema.ts'
+import type { Logger } from '#server/lib/logger.ts'
+import type { Jobs } from '#server/jobs/jobs.ts'
+
+/** What every service of the Platform API is built from; tests build it against a real database. */
+export type PlatformDeps = {
+  config: Pick<Config, 'APP_ENV' | 'BODY_LIMIT_BYTES' | 'SUPPORT_EMAIL' | 'PUBLIC_URL' | 'OIDC_ISSUER' | 'OIDC_CLIENT_ID' | 'OIDC_CLIENT_SECRET' | 'SMTP_URL' | 'MAIL_FROM'>
+  database: Database
+  db: Kysely<DB>
+  logger: Logger
+  jobs: Jobs
+  now: () => Date
+}

@@ -1,0 +1,266 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely'
+import { expandFields, readListQuery, type ListQuery } from '#app/lib/list-query.ts'
+import type { Filter, Operator } from '#app/lib/pql.ts'
+import type { DB } from '#server/db/schema.ts'
+import { badRequest, type FieldError } from '#server/platform/core/errors.ts'
+
+export type FieldType = 'text' | 'uuid' | 'integer' | 'boolean' | 'timestamp' | 'date' | 'enum' | 'tags'
+
+export type FieldSpec = {
+  type: FieldType
+  /** A trusted SQL expression; never built from input. */
+  column: string
+  filterable?: boolean
+  sortable?: boolean
+  choices?: readonly string[]
+}
+
+export type ListResource = {
+  name: string
+  /** A trusted FROM clause, with joins. */
+  from: string
+  fields: Record<string, FieldSpec>
+  /** The column holding the account id; when set, every query is scoped by it. */
+  accountColumn?: string
+  /** A unique column that makes any sort order total, so pages never overlap. */
+  tiebreak: string
+  /** A trusted condition always applied (e.g. hiding deleted rows). */
+  where?: string
+  defaultSort?: string
+}
+
+export type ListMeta = { total: number; page: number; limit: number; total_capped?: boolean }
+export type ListPage<T = Record<string, unknown>> = { data: T[]; meta: ListMeta }
+
+/** Exact counts stop here; above it the total reads as "10,000+". */
+export const COUNT_CAP = 10_000
+
+const OPERATORS_BY_TYPE: Record<FieldType, readonly Operator[]> = {
+  text: ['equals', 'contains', 'starts_with', 'ends_with'],
+  uuid: ['equals'],
+  enum: ['equals'],
+  boolean: ['equals'],
+  tags: ['equals', 'contains'],
+  integer: ['equals', 'less_than', 'less_than_and_including', 'greater_than', 'greater_than_and_including', 'between'],
+  timestamp: ['equals', 'less_than', 'less_than_and_including', 'greater_than', 'greater_than_and_including', 'between'],
+  date: ['equals', 'less_than', 'less_than_and_including', 'greater_than', 'greater_than_and_including', 'between'],
+}
+
+/** The operators a field of this type accepts. */
+export const operatorsFor = (type: FieldType) => OPERATORS_BY_TYPE[type]
+
+/** Reads the list query of a URL and throws a 400 problem naming what is wrong. */
+export function listQueryFromUrl(resource: ListResource, url: URL): ListQuery {
+  const { query, issues } = readListQuery(url.searchParams, { sort: resource.defaultSort })
+  const first = issues[0]
+  if (first?.kind === 'pql') {
+    throw badRequest(`Invalid pql at position ${first.error.position}: ${first.error.message}`, [
+      { field: 'pql', message: first.error.message, ...(first.error.expected ? { allowed: first.error.expected } : {}) },
+    ], { position: first.error.position })
+  }
+  if (first?.kind === 'param') throw badRequest(first.message, [{ field: first.param, message: first.message }])
+  return query
+}
+
+/** Runs a list query over a resource: filtered, sorted, paged and projected, scoped to the account. */
+export async function runList(
+  db: Kysely<DB>,
+  resource: ListResource,
+  query: ListQuery,
+  scope: { accountId: string | null },
+): Promise<ListPage> {
+  const errors: FieldError[] = []
+  const conditions: RawBuilder<unknown>[] = []
+  if (resource.where) conditions.push(sql.raw(resource.where))
+  if (resource.accountColumn) {
+    if (!scope.accountId) throw new Error(`list ${resource.name} needs an account scope`)
+    conditions.push(sql`${sql.raw(resource.accountColumn)} = ${scope.accountId}`)
+  }
+  const filterable = Object.entries(resource.fields).filter(([, f]) => f.filterable).map(([k]) => k)
+  for (const filter of query.filters) {
+    const spec = resource.fields[filter.field]
+    if (!spec || !spec.filterable) {
+      errors.push({ field: filter.field, message: `Unknown filter field '${filter.field}'`, allowed: filterable })
+      continue
+    }
+    const condition = buildCondition(spec, filter, errors)
+    if (condition) conditions.push(condition)
+  }
+
+  const sortable = Object.entries(resource.fields).filter(([, f]) => f.sortable).map(([k]) => k)
+  const orderBy: RawBuilder<unknown>[] = []
+  for (const key of query.sort) {
+    const spec = resource.fields[key.key]
+    if (!spec || !spec.sortable) {
+      errors.push({ field: 'sort', message: `Cannot sort by '${key.key}'`, allowed: sortable })
+      continue
+    }
+    orderBy.push(sql`${sql.raw(spec.column)} ${sql.raw(key.order === 'desc' ? 'DESC NULLS LAST' : 'ASC NULLS FIRST')}`)
+  }
+  orderBy.push(sql.raw(`${resource.tiebreak} ASC`))
+
+  const allFields = Object.keys(resource.fields)
+  let selected = allFields
+  if (query.fields) {
+    const wanted = expandFields(query.fields)
+    for (const field of query.fields) {
+      if (!allFields.includes(field) && !allFields.some((f) => f.startsWith(`${field}.`))) {
+        errors.push({ field: 'fields', message: `Unknown field '${field}'`, allowed: allFields })
+      }
+    }
+    selected = allFields.filter((f) => wanted.includes(f) || wanted.some((w) => f.startsWith(`${w}.`)))
+  }
+  if (errors.length) throw badRequest('The list query is not valid', errors)
+
+  const where = conditions.length ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``
+  const from = sql.raw(resource.from)
+  const columns = sql.join(selected.map((f) => sql`${sql.raw(resource.fields[f]!.column)} AS ${sql.ref(f)}`))
+  const offset = (query.page - 1) * query.limit
+
+  const [rows, count] = await Promise.all([
+    sql<Record<string, unknown>>`SELECT ${columns} FROM ${from} ${where} ORDER BY ${sql.join(orderBy)} LIMIT ${query.limit} OFFSET ${offset}`.execute(db),
+    sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${from} ${where} LIMIT ${COUNT_CAP + 1}) capped`.execute(db),
+  ])
+  const counted = count.rows[0]?.n ?? 0
+  const meta: ListMeta = { total: Math.min(counted, COUNT_CAP), page: query.page, limit: query.limit }
+  if (counted > COUNT_CAP) meta.total_capped = true
+  return { data: rows.rows.map(nest), meta }
+}
+
+// `account.name` columns become { account: { name } }.
+function nest(row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(row)) {
+    const parts = key.split('.')
+    let target = out
+    for (const part of parts.slice(0, -1)) target = (target[part] ??= {}) as Record<string, unknown>
+    target[parts.at(-1)!] = value instanceof Date ? value.toISOString() : value
+  }
+  return out
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?$/
+
+function buildCondition(spec: FieldSpec, filter: Filter, errors: FieldError[]): RawBuilder<unknown> | null {
+  const allowed = OPERATORS_BY_TYPE[spec.type]
+  if (!allowed.includes(filter.operator)) {
+    errors.push({ field: filter.field, message: `Operator '${filter.operator}' does not apply to ${spec.type} field '${filter.field}'`, allowed: [...allowed] })
+    return null
+  }
+  if (filter.operator === 'between' && filter.values.length !== 2) {
+    errors.push({ field: filter.field, message: `'between' takes two values separated by a comma` })
+    return null
+  }
+  const values: unknown[] = []
+  for (const raw of filter.values) {
+    const value = coerce(spec, raw)
+    if (value === undefined) {
+      errors.push({
+        field: filter.field,
+        message: `'${raw}' is not a valid ${spec.type} value for '${filter.field}'`,
+        ...(spec.choices ? { allowed: [...spec.choices] } : spec.type === 'boolean' ? { allowed: ['true', 'false'] } : {}),
+      })
+      return null
+    }
+    values.push(value)
+  }
+  if (filter.operator !== 'equals' && filter.operator !== 'between' && values.length !== 1) {
+    errors.push({ field: filter.field, message: `'${filter.operator}' takes one value` })
+    return null
+  }
+  const col = sql.raw(spec.column)
+  if (spec.type === 'tags') {
+    if (filter.operator === 'equals') return sql`${col} && ${sql.val(values)}::text[]`
+    return sql`EXISTS (SELECT 1 FROM unnest(${col}) AS tag WHERE tag ILIKE ${'%' + escapeLike(String(values[0])) + '%'})`
+  }
+  if (spec.type === 'text') {
+    const v = String(values[0])
+    switch (filter.operator) {
+      case 'contains':
+        return sql`${col} ILIKE ${'%' + escapeLike(v) + '%'}`
+      case 'starts_with':
+        return sql`${col} ILIKE ${escapeLike(v) + '%'}`
+      case 'ends_with':
+        return sql`${col} ILIKE ${'%' + escapeLike(v)}`
+      default:
+        return values.length === 1 ? sql`${col} = ${v}` : sql`${col} = ANY(${sql.val(values)}::text[])`
+    }
+  }
+  if (spec.type === 'timestamp') return timestampCondition(col, filter.operator, filter.values)
+  switch (filter.operator) {
+    case 'equals':
+      return values.length === 1 ? sql`${col} = ${values[0]}` : sql`${col} IN (${sql.join(values.map((v) => sql`${v}`))})`
+    case 'less_than':
+      return sql`${col} < ${values[0]}`
+    case 'less_than_and_including':
+      return sql`${col} <= ${values[0]}`
+    case 'greater_than':
+      return sql`${col} > ${values[0]}`
+    case 'greater_than_and_including':
+      return sql`${col} >= ${values[0]}`
+    case 'between':
+      return sql`${col} BETWEEN ${values[0]} AND ${values[1]}`
+    default:
+      return null
+  }
+}
+
+// A date-only value on a timestamp means that whole UTC day: [start, next day).
+function timestampCondition(col: RawBuilder<unknown>, operator: Operator, raw: string[]): RawBuilder<unknown> {
+  const range = (v: string) => {
+    if (DATE_ONLY.test(v)) {
+      const start = new Date(`${v}T00:00:00Z`)
+      return { start, end: new Date(start.getTime() + 86_400_000), exact: false }
+    }
+    const at = new Date(v.replace(' ', 'T'))
+    return { start: at, end: at, exact: true }
+  }
+  const a = range(raw[0]!)
+  switch (operator) {
+    case 'equals':
+      if (raw.length > 1) {
+        return sql`(${sql.join(raw.map((v) => { const r = range(v); return r.exact ? sql`${col} = ${r.start}` : sql`(${col} >= ${r.start} AND ${col} < ${r.end})` }), sql` OR `)})`
+      }
+      return a.exact ? sql`${col} = ${a.start}` : sql`${col} >= ${a.start} AND ${col} < ${a.end}`
+    case 'less_than':
+      return sql`${col} < ${a.start}`
+    case 'less_than_and_including':
+      return a.exact ? sql`${col} <= ${a.start}` : sql`${col} < ${a.end}`
+    case 'greater_than':
+      return a.exact ? sql`${col} > ${a.start}` : sql`${col} >= ${a.end}`
+    case 'greater_than_and_including':
+      return sql`${col} >= ${a.start}`
+    case 'between': {
+      const b = range(raw[1]!)
+      return b.exact ? sql`${col} >= ${a.start} AND ${col} <= ${b.start}` : sql`${col} >= ${a.start} AND ${col} < ${b.end}`
+    }
+    default:
+      throw new Error(`unsupported operator ${operator}`)
+  }
+}
+
+function coerce(spec: FieldSpec, raw: string): unknown {
+  switch (spec.type) {
+    case 'text':
+    case 'tags':
+      return raw
+    case 'uuid':
+      return UUID.test(raw) ? raw.toLowerCase() : undefined
+    case 'enum':
+      return spec.choices?.includes(raw) ? raw : undefined
+    case 'boolean':
+      return raw === 'true' ? true : raw === 'false' ? false : undefined
+    case 'integer':
+      return /^-?\d{1,15}$/.test(raw) ? Number(raw) : undefined
+    case 'date':
+      return DATE_ONLY.test(raw) && !Number.isNaN(Date.parse(raw)) ? raw : undefined
+    case 'timestamp':
+      return (DATE_ONLY.test(raw) || DATE_TIME.test(raw)) && !Number.isNaN(Date.parse(raw.replace(' ', 'T'))) ? raw : undefined
+  }
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (ch) => `\\${ch}`)
+}

@@ -1,0 +1,50 @@
+import { createJobs } from '#server/jobs/jobs.ts'
+import { createLogger } from '#server/lib/logger.ts'
+import { createPlatformApi } from '#server/platform/api.ts'
+import type { PlatformDeps } from '#server/platform/deps.ts'
+import { createTestDatabase } from './database.ts'
+
+export const TEST_CONFIG: PlatformDeps['config'] = {
+  APP_ENV: 'test',
+  BODY_LIMIT_BYTES: 64 * 1024,
+  SUPPORT_EMAIL: 'support@registrar.example',
+  PUBLIC_URL: undefined,
+  OIDC_ISSUER: undefined,
+  OIDC_CLIENT_ID: undefined,
+  OIDC_CLIENT_SECRET: undefined,
+  SMTP_URL: undefined,
+  MAIL_FROM: 'Registrar Portal <no-reply@registrar.example>',
+}
+
+/** A real Platform API over a fresh real database, called in process through fetch. */
+export async function createTestPlatform(overrides: Partial<PlatformDeps> = {}) {
+  const database = await createTestDatabase()
+  const logger = createLogger('silent')
+  const jobs = createJobs(database, logger)
+  const deps: PlatformDeps = { config: TEST_CONFIG, database, db: database.db, logger, jobs, now: () => new Date(), ...overrides }
+  const api = createPlatformApi(deps)
+  const call = async (method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
+    const headers = new Headers(options.headers)
+    if (options.token) headers.set('authorization', `Bearer ${options.token}`)
+    let body: string | undefined
+    if (options.body !== undefined) {
+      headers.set('content-type', 'application/json')
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body)
+    }
+    const response = await api.fetch(new Request(`http://platform.test/v1${path}`, { method, headers, body }))
+    const text = await response.text()
+    const json = text && /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined
+    return { status: response.status, headers: response.headers, json, text }
+  }
+  return {
+    deps,
+    database,
+    db: database.db,
+    api,
+    call,
+    async close() {
+      await jobs.stop()
+      await database.drop()
+    },
+  }
+}
