@@ -19,10 +19,10 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `rm -rf ./data/e2e && node server/main.ts`,
+    command: `rm -rf ./data/e2e-${PORT} && node server/main.ts`,
     url: `http://localhost:${PORT}/readyz`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { PORT: String(PORT), DATA_DIR: './data/e2e', LOG_LEVEL: 'warn', APP_ENV: 'e2e', SEED_DEMO: '1' },
+    env: { PORT: String(PORT), DATA_DIR: `./data/e2e-${PORT}`, LOG_LEVEL: 'warn', APP_ENV: 'e2e', SEED_DEMO: '1' },
   },
 })

@@ -1,0 +1,3 @@
+export default function Reset() {
+  return <main className="p-8">Password reset</main>
+}
