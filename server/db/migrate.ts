@@ -48,6 +48,9 @@ export async function committedMigrations(dir = MIGRATIONS_DIR): Promise<string[
 /** True when every committed migration is recorded as applied. */
 export async function isMigrated(database: Database): Promise<boolean> {
   const expected = await committedMigrations()
+  // Before the first migration the bookkeeping table itself is missing: not ready, not broken.
+  const table = await database.pool.query(`SELECT to_regclass('schema_migrations') IS NOT NULL AS present`)
+  if (!table.rows[0]?.present) return false
   const { rows } = await database.pool.query(
     `SELECT id FROM schema_migrations WHERE id = ANY($1::text[])`,
     [expected],

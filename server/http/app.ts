@@ -89,8 +89,7 @@ export function createServerApp({ config, database, logger, platformApi, build, 
       const context = new RouterContextProvider()
       context.set(appServicesContext, {
         requestId: c.get('requestId'),
-        platformFetch: async (request) =>
-          platformApi.fetch(new Request(request, { headers: withRequestId(request.headers, c.get('requestId')) })),
+        platformFetch: platformFetcher(config, platformApi, c.get('requestId')),
         env: {
           appEnv: config.APP_ENV,
           supportEmail: config.SUPPORT_EMAIL,
@@ -105,6 +104,31 @@ export function createServerApp({ config, database, logger, platformApi, build, 
     })
   }
   return app
+}
+
+/**
+ * How the portal calls the Platform API for one request: in process by default, or over HTTP at
+ * PLATFORM_URL when the API runs elsewhere. Same contract either way: a /v1/… Request in, the
+ * API's Response out, the request id passed along.
+ */
+export function platformFetcher(
+  config: Pick<Config, 'PLATFORM_URL'>,
+  platformApi: ServerAppOptions['platformApi'],
+  requestId: string,
+): (request: Request) => Promise<Response> {
+  const base = config.PLATFORM_URL ? new URL(config.PLATFORM_URL) : null
+  return async (request) => {
+    const headers = withRequestId(request.headers, requestId)
+    if (!base) return platformApi.fetch(new Request(request, { headers }))
+    const incoming = new URL(request.url)
+    // PLATFORM_URL may carry a path prefix (https://api.example/registrar): keep it.
+    const target = new URL(base)
+    target.pathname = `${base.pathname.replace(/\/$/, '')}${incoming.pathname}`
+    target.search = incoming.search
+    headers.delete('host')
+    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer()
+    return fetch(target, { method: request.method, headers, body, redirect: 'manual' })
+  }
 }
 
 function withRequestId(headers: Headers, requestId: string): Headers {

@@ -114,7 +114,7 @@ export async function runList(
 
   const where = conditions.length ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``
   const from = sql.raw(resource.from)
-  const columns = sql.join(selected.map((f) => sql`${sql.raw(resource.fields[f]!.column)} AS ${sql.ref(f)}`))
+  const columns = sql.join(selected.map((f) => sql`${sql.raw(resource.fields[f]!.column)} AS ${sql.id(f)}`))
   const offset = (query.page - 1) * query.limit
 
   const [rows, count] = await Promise.all([
@@ -127,7 +127,7 @@ export async function runList(
   return { data: rows.rows.map(nest), meta }
 }
 
-// `account.name` columns become { account: { name } }.
+// `account.name` columns (aliased as one quoted identifier) become { account: { name } }.
 function nest(row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(row)) {
