@@ -91,9 +91,13 @@ export interface DB {
   accounts: AccountsTable
   users: UsersTable
   audit_entries: AuditEntriesTable
-  tlds: TldsTable
+  tlds: TldsTable & import('./schema-directory.ts').TldCatalogueColumns
   domains: DomainsTable
   auth_tokens: AuthTokensTable
+  contacts: import('./schema-directory.ts').ContactsTable
+  registry_handles: import('./schema-directory.ts').RegistryHandlesTable
+  domain_contacts: import('./schema-directory.ts').DomainContactsTable
+  user_invites: import('./schema-directory.ts').UserInvitesTable
 }
 
 export type Account = Selectable<AccountsTable>

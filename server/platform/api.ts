@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { bodyLimit } from 'hono/body-limit'
 import { expandRoles } from '#app/lib/permissions.ts'
+import { directoryRouter } from './accounts/routes.ts'
 import { auditRouter } from './audit/http.ts'
 import { authRouter } from './auth/http.ts'
 import { verifyBearer } from './auth/tokens.ts'
@@ -58,6 +59,7 @@ export function createPlatformApi(deps: PlatformDeps) {
 
   api.route('/', authRouter)
   api.route('/', auditRouter)
+  api.route('/', directoryRouter)
 
   api.doc31('/openapi.json', {
     openapi: '3.1.0',

@@ -6,13 +6,14 @@ import { systemScope } from '#server/platform/core/scope.ts'
 import { addManagedDomains } from '#server/platform/domains/service.ts'
 import { importIanaTlds, offerTld } from '#server/platform/tlds/service.ts'
 import { createUser } from '#server/platform/users/service.ts'
+import { seedDirectory } from './directory.ts'
 
 export const DEMO_PASSWORD = 'portal-demo-2026'
 
 export const DEMO_ROLES = {
   staff: ['staff'],
   clientAdmin: ['account-admin', 'user-admin', 'domain-admin', 'dns-admin', 'ssl-admin', 'contact-admin', 'invoice-viewer'],
-  clientViewer: ['account-viewer', 'domain-viewer', 'dns-viewer', 'ssl-viewer', 'contact-viewer', 'invoice-viewer'],
+  clientViewer: ['account-viewer', 'user-viewer', 'domain-viewer', 'dns-viewer', 'ssl-viewer', 'contact-viewer', 'invoice-viewer'],
 } as const
 
 const OFFERED = [
@@ -58,6 +59,7 @@ export async function seedDemo(db: Kysely<DB>, logger: Logger, options: { domain
 
   await addManagedDomains(db, systemScope('demo-seed', acme.id), demoDomains('acme', acmeCount))
   await addManagedDomains(db, systemScope('demo-seed', globex.id), demoDomains('globex', globexCount))
+  await seedDirectory(db)
   logger.info('demo data seeded', { accounts: 3, users: 4, domains: acmeCount + globexCount })
 }
 

@@ -1,18 +1,116 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { Account, DB } from '#server/db/schema.ts'
 import { change } from '#server/platform/core/change.ts'
-import { conflict } from '#server/platform/core/errors.ts'
+import { notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
+import type { ListResource } from '#server/platform/list/engine.ts'
+import { fieldError, invalid, reachOf, refused, requirePermission, staleVersion, type CodedFieldError } from './directory.ts'
+
+export const LANGUAGES = ['en', 'es', 'ja'] as const
+export type Language = (typeof LANGUAGES)[number]
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'))
 
 export type CreateAccountInput = { name: string; currency?: string; language?: string; is_registrar?: boolean }
+export type AccountPatch = { name?: string; status?: 'active' | 'suspended'; currency?: string; language?: string; version: number }
+
+/** Accounts as a list resource; client scopes add the account column, staff see all. */
+export const accountsResource: ListResource = {
+  name: 'accounts',
+  from: 'accounts a',
+  tiebreak: 'a.id',
+  defaultSort: 'name',
+  fields: {
+    id: { type: 'uuid', column: 'a.id', filterable: true },
+    name: { type: 'text', column: 'a.name', filterable: true, sortable: true },
+    status: { type: 'enum', column: 'a.status', filterable: true, sortable: true, choices: ['active', 'suspended'] },
+    currency: { type: 'text', column: 'a.currency', filterable: true, sortable: true },
+    language: { type: 'enum', column: 'a.language', filterable: true, sortable: true, choices: LANGUAGES },
+    is_registrar: { type: 'boolean', column: 'a.is_registrar', filterable: true },
+    version: { type: 'integer', column: 'a.version' },
+    created_at: { type: 'timestamp', column: 'a.created_at', filterable: true, sortable: true },
+    updated_at: { type: 'timestamp', column: 'a.updated_at', filterable: true, sortable: true },
+  },
+}
+
+function validate(input: { name?: string; currency?: string; language?: string }): CodedFieldError[] {
+  const errors: CodedFieldError[] = []
+  if (input.name !== undefined && !input.name.trim()) errors.push(fieldError('name', 'field.required', 'This field is required'))
+  if (input.currency !== undefined && !CURRENCIES.has(input.currency)) errors.push(fieldError('currency', 'currency.invalid', 'Not an ISO 4217 currency code'))
+  if (input.language !== undefined && !(LANGUAGES as readonly string[]).includes(input.language)) {
+    errors.push(fieldError('language', 'language.invalid', 'Not a supported language', [...LANGUAGES]))
+  }
+  return errors
+}
+
+async function nameTaken(tx: Pick<Kysely<DB>, 'selectFrom'>, name: string, exceptId?: string) {
+  let query = tx.selectFrom('accounts').select('id').where(sql<string>`lower(name)`, '=', name.trim().toLowerCase())
+  if (exceptId) query = query.where('id', '<>', exceptId)
+  return Boolean(await query.executeTakeFirst())
+}
 
 /** Creates an account; its name is unique regardless of case. */
 export async function createAccount(db: Kysely<DB>, scope: Scope, input: CreateAccountInput): Promise<Account> {
+  const errors = validate(input)
+  if (errors.length) throw invalid(errors[0]!.code, 'The account is not valid', errors)
   return change(db, scope, async (tx, audit) => {
-    const existing = await tx.selectFrom('accounts').select('id').where(({ fn }) => fn('lower', ['name']), '=', input.name.toLowerCase()).executeTakeFirst()
-    if (existing) throw conflict('An account with this name already exists')
-    const account = await tx.insertInto('accounts').values(input).returningAll().executeTakeFirstOrThrow()
+    if (await nameTaken(tx, input.name)) {
+      throw refused('account.name_taken', 'An account with this name already exists', [fieldError('name', 'account.name_taken', 'An account with this name already exists')])
+    }
+    const account = await tx.insertInto('accounts').values({ ...input, name: input.name.trim() }).returningAll().executeTakeFirstOrThrow()
     await audit.record({ area: 'accounts', entityType: 'account', entityId: account.id, accountId: account.id, action: 'create', after: account })
     return account
+  })
+}
+
+export type AccountDetail = Account & { user_count: number; domain_count: number; contact_count: number }
+
+/** One account with its counts, if the scope reaches it (else 404, whatever the permission). */
+export async function getAccount(db: Kysely<DB>, scope: Scope, id: string): Promise<AccountDetail> {
+  const reach = reachOf(scope)
+  if (reach !== null && reach !== id) throw notFound('Account not found')
+  const account = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst()
+  if (!account) throw notFound('Account not found')
+  requirePermission(scope.actor, 'account-viewer')
+  const counts = await db
+    .selectNoFrom((eb) => [
+      eb.selectFrom('users').select(sql<number>`count(*)::int`.as('n')).where('account_id', '=', id).as('user_count'),
+      eb.selectFrom('domains').select(sql<number>`count(*)::int`.as('n')).where('account_id', '=', id).where('status', '<>', 'deleted').as('domain_count'),
+      eb.selectFrom('contacts').select(sql<number>`count(*)::int`.as('n')).where('account_id', '=', id).as('contact_count'),
+    ])
+    .executeTakeFirstOrThrow()
+  return { ...account, user_count: Number(counts.user_count ?? 0), domain_count: Number(counts.domain_count ?? 0), contact_count: Number(counts.contact_count ?? 0) }
+}
+
+/**
+ * Edits an account. Staff edit any account; a client account-manager edits their own account's
+ * name, currency and language, but never its status (a suspended client cannot lift it).
+ */
+export async function updateAccount(db: Kysely<DB>, scope: Scope, id: string, patch: AccountPatch): Promise<Account> {
+  const reach = reachOf(scope)
+  if (reach !== null && reach !== id) throw notFound('Account not found')
+  const { version, ...fields } = patch
+  return change(db, scope, async (tx, audit) => {
+    const before = await tx.selectFrom('accounts').selectAll().where('id', '=', id).forUpdate().executeTakeFirst()
+    if (!before) throw notFound('Account not found')
+    requirePermission(scope.actor, 'account-manager')
+    if (fields.status !== undefined && fields.status !== before.status) requirePermission(scope.actor, 'staff')
+    const errors = validate(fields)
+    if (errors.length) throw invalid(errors[0]!.code, 'The account is not valid', errors)
+    if (before.version !== version) throw staleVersion(before.version)
+    if (fields.name !== undefined) {
+      fields.name = fields.name.trim()
+      if (await nameTaken(tx, fields.name, id)) {
+        throw refused('account.name_taken', 'An account with this name already exists', [fieldError('name', 'account.name_taken', 'An account with this name already exists')])
+      }
+    }
+    const after = await tx
+      .updateTable('accounts')
+      .set({ ...fields, version: before.version + 1, updated_at: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    const action = fields.status && fields.status !== before.status ? (fields.status === 'suspended' ? 'suspend' : 'reactivate') : 'update'
+    await audit.record({ area: 'accounts', entityType: 'account', entityId: id, accountId: id, action, before, after })
+    return after
   })
 }
