@@ -94,6 +94,8 @@ export interface DB {
   tlds: TldsTable & import('./schema-directory.ts').TldCatalogueColumns
   domains: DomainsTable
   auth_tokens: AuthTokensTable
+  portal_sessions: import('./schema-portal.ts').PortalSessionsTable
+  portal_rate_limits: import('./schema-portal.ts').PortalRateLimitsTable
   contacts: import('./schema-directory.ts').ContactsTable
   registry_handles: import('./schema-directory.ts').RegistryHandlesTable
   domain_contacts: import('./schema-directory.ts').DomainContactsTable

@@ -1,0 +1,73 @@
+import en from '../../../locales/en/auth.json' with { type: 'json' }
+import type { AuthMessages } from './messages.ts'
+
+/** Spec §9 locales; `lng` is the cookie the shell reads too. */
+export const SUPPORTED_LOCALES = ['en', 'ar', 'ca', 'cs', 'de', 'es', 'fi', 'fr', 'hu', 'id', 'it', 'ja', 'ko', 'nb', 'nl', 'pl', 'pt-BR', 'ru', 'sk', 'sv', 'th', 'zh', 'zh-TW'] as const
+export const LANGUAGE_COOKIE = 'lng'
+export const THEME_COOKIE = 'theme'
+const YEAR_SECONDS = 365 * 24 * 3600
+
+const files = import.meta.glob<AuthMessages>('../../../locales/*/auth.json', { eager: true, import: 'default' })
+const byLocale = new Map<string, AuthMessages>()
+for (const [file, content] of Object.entries(files)) {
+  const match = /locales\/([^/]+)\/auth\.json$/.exec(file)
+  if (match) byLocale.set(match[1]!, content)
+}
+
+const supported = (value: string | null | undefined): string | null => {
+  if (!value) return null
+  const exact = SUPPORTED_LOCALES.find((l) => l.toLowerCase() === value.toLowerCase())
+  if (exact) return exact
+  const base = value.split('-')[0]!.toLowerCase()
+  return SUPPORTED_LOCALES.find((l) => l === base) ?? null
+}
+
+function cookieValue(request: Request, name: string): string | null {
+  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
+    const eq = part.indexOf('=')
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim())
+  }
+  return null
+}
+
+/** The current locale: the `lng` cookie, else the best Accept-Language match, else en. */
+export function currentLocale(request: Request): string {
+  const fromCookie = supported(cookieValue(request, LANGUAGE_COOKIE))
+  if (fromCookie) return fromCookie
+  const accepted = (request.headers.get('accept-language') ?? '')
+    .split(',')
+    .map((part) => {
+      const [tag, q] = part.trim().split(';q=')
+      return { tag: tag ?? '', q: q ? Number(q) : 1 }
+    })
+    .sort((a, b) => b.q - a.q)
+  for (const { tag } of accepted) {
+    const match = supported(tag)
+    if (match) return match
+  }
+  return 'en'
+}
+
+function merge<T>(base: T, over: unknown): T {
+  if (!over || typeof over !== 'object') return base
+  const out: Record<string, unknown> = { ...(base as Record<string, unknown>) }
+  for (const [key, value] of Object.entries(base as Record<string, unknown>)) {
+    const given = (over as Record<string, unknown>)[key]
+    out[key] = value && typeof value === 'object' ? merge(value, given) : typeof given === 'string' ? given : value
+  }
+  return out as T
+}
+
+/** The sign-in texts of a locale, with English for anything it lacks. */
+export function authMessages(locale: string): AuthMessages {
+  return merge(en, byLocale.get(locale))
+}
+
+/** The `lng` cookie of spec §9 (365 days); readable by scripts, it is a preference only. */
+export const languageCookie = (locale: string, secure: boolean) =>
+  `${LANGUAGE_COOKIE}=${encodeURIComponent(locale)}; Path=/; Max-Age=${YEAR_SECONDS}; SameSite=Lax${secure ? '; Secure' : ''}`
+
+/** The theme preference cookie (`light` or `dark`, 365 days). */
+export const themeCookie = (theme: 'light' | 'dark', secure: boolean) => `${THEME_COOKIE}=${theme}; Path=/; Max-Age=${YEAR_SECONDS}; SameSite=Lax${secure ? '; Secure' : ''}`
+
+export const isSupportedLocale = (value: string) => supported(value) === value

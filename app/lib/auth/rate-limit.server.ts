@@ -1,0 +1,35 @@
+import { data } from 'react-router'
+import type { AppServices } from '../app-context.ts'
+
+export type RateRule = { name: string; limit: number; windowSeconds: number }
+
+/** Sign-in screens: per client address, in the database so a restart does not reset them. */
+export const SIGN_IN_RULE: RateRule = { name: 'sign-in', limit: 120, windowSeconds: 300 }
+export const RESET_RULE: RateRule = { name: 'reset', limit: 30, windowSeconds: 900 }
+
+/**
+ * The client address as the portal can know it: the first X-Forwarded-For hop when a proxy sets
+ * one, else the X-Real-IP, else one shared bucket for direct local connections.
+ */
+export function clientAddress(request: Request): string {
+  const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim()
+  return forwarded || request.headers.get('x-real-ip') || 'direct'
+}
+
+/** Counts one hit in a fixed window; throws a 429 answer with Retry-After once over the limit. */
+export async function hitRateLimit(services: Pick<AppServices, 'sql' | 'log'>, request: Request, rule: RateRule): Promise<void> {
+  const key = `${rule.name}:${clientAddress(request)}`
+  const { rows } = await services.sql.query(
+    `INSERT INTO portal_rate_limits (key, window_start, hits) VALUES ($1, now(), 1)
+     ON CONFLICT (key) DO UPDATE SET
+       hits = CASE WHEN portal_rate_limits.window_start < now() - make_interval(secs => $2) THEN 1 ELSE portal_rate_limits.hits + 1 END,
+       window_start = CASE WHEN portal_rate_limits.window_start < now() - make_interval(secs => $2) THEN now() ELSE portal_rate_limits.window_start END
+     RETURNING hits, GREATEST(1, CEIL(EXTRACT(EPOCH FROM (window_start + make_interval(secs => $2) - now()))))::int AS retry_after`,
+    [key, rule.windowSeconds],
+  )
+  const row = rows[0] as { hits: number; retry_after: number }
+  if (row.hits > rule.limit) {
+    services.log('warn', 'sign-in rate limit reached', { key, hits: row.hits })
+    throw data({ message: 'Too many attempts' }, { status: 429, headers: { 'Retry-After': String(row.retry_after) } })
+  }
+}

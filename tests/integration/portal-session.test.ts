@@ -1,0 +1,96 @@
+import { RouterContextProvider } from 'react-router'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { appServicesContext, type AppServices } from '#app/lib/app-context.ts'
+import { getPlatform } from '#app/lib/platform.server.ts'
+import { createSession, getUser, requireUser, toSessionUser } from '#app/lib/session.server.ts'
+import { createLogger } from '#server/lib/logger.ts'
+import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { createTestPlatform } from '#tests/support/platform.ts'
+
+let platform: Awaited<ReturnType<typeof createTestPlatform>>
+const SECRET = 'integration-test-session-secret-0123456789'
+
+beforeAll(async () => {
+  platform = await createTestPlatform()
+  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [5, 5] })
+})
+afterAll(() => platform?.close())
+
+/** The portal's services over the real Platform API and the same real database. */
+function contextFor(): RouterContextProvider {
+  const services: AppServices = {
+    requestId: 'test',
+    platformFetch: async (request) => platform.api.fetch(request),
+    env: { appEnv: 'test', supportEmail: 'support@registrar.example', sessionSecret: SECRET, publicUrl: undefined, oidc: null },
+    sql: platform.database.pool,
+    log: () => {},
+  }
+  const context = new RouterContextProvider()
+  context.set(appServicesContext, services)
+  return context
+}
+
+async function signIn(email: string) {
+  const login = await platform.call('POST', '/login', { body: { username: email, password: DEMO_PASSWORD } })
+  expect(login.status).toBe(200)
+  const me = await platform.call('GET', '/me', { token: login.json.access_token })
+  const request = new Request('http://localhost/login', { method: 'POST' })
+  const { cookie, key } = await createSession(request, contextFor(), {
+    stage: 'active',
+    accessToken: login.json.access_token,
+    refreshToken: login.json.refresh_token,
+    user: toSessionUser(me.json),
+  })
+  return { cookie: cookie.split(';')[0]!, key, user: me.json as { id: string } }
+}
+
+const requestWith = (cookie: string, path = '/domains?x=1') => new Request(`http://localhost${path}`, { headers: { cookie } })
+
+describe('portal session against the real Platform API', () => {
+  it('20 parallel calls with an expired access token cause exactly one refresh', async () => {
+    const { cookie, user } = await signIn('admin@acme.example')
+    // Expire the access token where the platform keeps it.
+    await platform.database.pool.query(`UPDATE auth_tokens SET expires_at = now() - interval '1 minute' WHERE user_id = $1 AND kind = 'access'`, [user.id])
+    const refreshesBefore = await countRefreshes(user.id)
+
+    const client = await getPlatform(requestWith(cookie), contextFor())
+    const answers = await Promise.all(Array.from({ length: 20 }, () => client.get<{ id: string }>('/me')))
+    expect(answers.every((a) => a.id === user.id)).toBe(true)
+    expect((await countRefreshes(user.id)) - refreshesBefore).toBe(1)
+
+    // The session kept the rotated pair: the next request's client needs no refresh.
+    const again = await getPlatform(requestWith(cookie), contextFor())
+    await again.get('/me')
+    expect((await countRefreshes(user.id)) - refreshesBefore).toBe(1)
+  })
+
+  it('a refused refresh ends the session and sends the user to /login keeping the address', async () => {
+    const { cookie, key, user } = await signIn('viewer@acme.example')
+    await platform.database.pool.query(`UPDATE auth_tokens SET revoked_at = now() WHERE user_id = $1`, [user.id])
+    const client = await getPlatform(requestWith(cookie, '/domains?page=2'), contextFor())
+    const outcome = await client.get('/me').catch((e: unknown) => e)
+    expect(outcome).toBeInstanceOf(Response)
+    expect((outcome as Response).headers.get('location')).toBe('/login?redirectTo=%2Fdomains%3Fpage%3D2')
+    const { rows } = await platform.database.pool.query('SELECT 1 FROM portal_sessions WHERE id = $1', [key])
+    expect(rows).toHaveLength(0)
+  })
+
+  it('an expired session is logged out and the address kept; a tampered cookie is no session', async () => {
+    const { cookie, key } = await signIn('staff@example.com')
+    expect(await getUser(requestWith(cookie), contextFor())).not.toBeNull()
+    const tampered = cookie.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))
+    expect(await getUser(requestWith(tampered), contextFor())).toBeNull()
+
+    await platform.database.pool.query(`UPDATE portal_sessions SET expires = '2000-01-01 00:00:00' WHERE id = $1`, [key])
+    const refused = await requireUser(requestWith(cookie, '/domains?sort=name'), contextFor()).catch((e: unknown) => e)
+    expect((refused as Response).status).toBe(302)
+    expect((refused as Response).headers.get('location')).toBe('/login?redirectTo=%2Fdomains%3Fsort%3Dname')
+    expect((refused as Response).headers.get('set-cookie')).toMatch(/__session=; .*Max-Age=0/)
+  })
+})
+
+/** Refreshes recorded by the platform: its authentication log. */
+async function countRefreshes(userId: string): Promise<number> {
+  const { rows } = await platform.database.pool.query(`SELECT count(*)::int AS n FROM auth_events WHERE user_id = $1 AND kind = 'refresh' AND outcome = 'success'`, [userId])
+  return rows[0].n as number
+}
