@@ -9,6 +9,7 @@ import { migrate } from './db/migrate.ts'
 import { createServerApp } from './http/app.ts'
 import { createJobs } from './jobs/jobs.ts'
 import { createLogger } from './lib/logger.ts'
+import { createMailer } from './integrations/mail/mailer.ts'
 import { createPlatformApi } from './platform/api.ts'
 import { isEmpty, seedDemo } from './seed/demo.ts'
 
@@ -36,7 +37,7 @@ async function main() {
   }
 
   const jobs = createJobs(database, logger)
-  const platformApi = createPlatformApi({ config, database, db: database.db, logger, jobs, now: () => new Date() })
+  const platformApi = createPlatformApi({ config, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(config, logger) })
   await jobs.start({ work: config.WORKER })
 
   const buildFile = path.resolve('build/server/index.js')

@@ -100,6 +100,11 @@ export interface DB {
   registry_handles: import('./schema-directory.ts').RegistryHandlesTable
   domain_contacts: import('./schema-directory.ts').DomainContactsTable
   user_invites: import('./schema-directory.ts').UserInvitesTable
+  user_two_factor: import('./schema-auth.ts').UserTwoFactorTable
+  two_factor_recovery_codes: import('./schema-auth.ts').TwoFactorRecoveryCodesTable
+  password_resets: import('./schema-auth.ts').PasswordResetsTable
+  auth_events: import('./schema-auth.ts').AuthEventsTable
+  auth_failure_counters: import('./schema-auth.ts').AuthFailureCountersTable
 }
 
 export type Account = Selectable<AccountsTable>

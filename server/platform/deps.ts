@@ -4,6 +4,7 @@ import type { Database } from '#server/db/database.ts'
 import type { DB } from '#server/db/schema.ts'
 import type { Logger } from '#server/lib/logger.ts'
 import type { Jobs } from '#server/jobs/jobs.ts'
+import type { Mailer } from '#server/integrations/mail/mailer.ts'
 
 /** What every service of the Platform API is built from; tests build it against a real database. */
 export type PlatformDeps = {
@@ -13,4 +14,5 @@ export type PlatformDeps = {
   logger: Logger
   jobs: Jobs
   now: () => Date
+  mailer: Mailer
 }

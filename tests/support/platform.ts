@@ -1,5 +1,6 @@
 import { createJobs } from '#server/jobs/jobs.ts'
 import { createLogger } from '#server/lib/logger.ts'
+import { createMailer } from '#server/integrations/mail/mailer.ts'
 import { createPlatformApi } from '#server/platform/api.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { createTestDatabase } from './database.ts'
@@ -21,7 +22,7 @@ export async function createTestPlatform(overrides: Partial<PlatformDeps> = {}) 
   const database = await createTestDatabase()
   const logger = createLogger('silent')
   const jobs = createJobs(database, logger)
-  const deps: PlatformDeps = { config: TEST_CONFIG, database, db: database.db, logger, jobs, now: () => new Date(), ...overrides }
+  const deps: PlatformDeps = { config: TEST_CONFIG, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(overrides.config ?? TEST_CONFIG, logger), ...overrides }
   const api = createPlatformApi(deps)
   const call = async (method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
     const headers = new Headers(options.headers)
