@@ -32,6 +32,7 @@ export const EnvSchema = z.object({
   OIDC_CLIENT_SECRET: z.string().optional(),
   WORKER: booleanFlag.default(true),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
+  POWERDNS_API_URL: z.url().optional(), POWERDNS_API_KEY: z.string().min(1).optional(),
 })
 
 export type Env = z.infer<typeof EnvSchema>
@@ -50,21 +51,39 @@ export class ConfigError extends Error {
   }
 }
 
-const WEAK_SECRETS = new Set(['secret', 'changeme', 'change-me', 'development', 'password'])
+// Placeholders people paste from examples; a secret containing one is not a secret.
+const PLACEHOLDERS = ['changeme', 'change-me', 'change_me', 'replace-me', 'replaceme', 'example', 'password', 'default']
+
+/** Why a session secret is too weak to sign sessions with, or null when it is fine. */
+export function weakSecretReason(secret: string): string | null {
+  const lower = secret.toLowerCase()
+  const placeholder = PLACEHOLDERS.find((word) => lower.includes(word))
+  if (placeholder) return `contains the placeholder '${placeholder}'; set a random value (openssl rand -base64 48)`
+  if (new Set(secret).size < 12) return 'is too repetitive to be random; set a random value (openssl rand -base64 48)'
+  return null
+}
 
 /** Parses the environment; throws ConfigError with one line per bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = EnvSchema.safeParse(env)
+  // An empty variable (FOO= in a compose file) means "not set", as it does for most tools.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''))
+  const parsed = EnvSchema.safeParse(present)
+  const issues = new Map<string, string>()
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`),
-    )
+    for (const issue of parsed.error.issues) {
+      const name = issue.path.join('.') || '(env)'
+      // One clear message per variable: the first problem found is the one to fix.
+      if (!issues.has(name)) issues.set(name, `${name}: ${issue.message}`)
+    }
   }
+  const secret = present.SESSION_SECRET
+  if (secret && secret.length >= 32 && !issues.has('SESSION_SECRET')) {
+    const weak = weakSecretReason(secret)
+    if (weak) issues.set('SESSION_SECRET', `SESSION_SECRET: ${weak}`)
+  }
+  if (issues.size || !parsed.success) throw new ConfigError([...issues.values()])
   const values = parsed.data
   const dataDir = path.resolve(values.DATA_DIR)
-  if (values.SESSION_SECRET && WEAK_SECRETS.has(values.SESSION_SECRET.toLowerCase())) {
-    throw new ConfigError(['SESSION_SECRET: is a well-known default; set a random value'])
-  }
   return {
     ...values,
     dataDir,

@@ -38,7 +38,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       kind: 'postgres',
       db,
       pool: pool as unknown as Database['pool'],
-      close: () => db.destroy(),
+      close: async () => {
+        await db.destroy()
+        // Kysely ends the pool only if it ever used it; migrations and probes use the pool directly.
+        if (!pool.ended) await pool.end()
+      },
     }
   }
   const pglite = await PGlite.create({
@@ -49,5 +53,13 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   })
   const pool = new PGlitePool(pglite)
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: pool as never }) })
-  return { kind: 'pglite', db, pool, close: () => db.destroy() }
+  return {
+    kind: 'pglite',
+    db,
+    pool,
+    close: async () => {
+      await db.destroy()
+      await pool.end()
+    },
+  }
 }

@@ -64,12 +64,12 @@ export function createServerApp({ config, database, logger, platformApi, build, 
     }
   })
 
+  app.all('/v1', (c) => c.redirect('/v1/openapi.json'))
   // The Platform API sees the request id through the header, like any other client.
   app.all('/v1/*', async (c) => {
     const request = new Request(c.req.raw, { headers: withRequestId(c.req.raw.headers, c.get('requestId')) })
     return platformApi.fetch(request)
   })
-  app.all('/v1', (c) => c.redirect('/v1/openapi.json'))
 
   if (build && clientDir) {
     const root = path.relative(process.cwd(), clientDir) || '.'

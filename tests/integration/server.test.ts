@@ -1,0 +1,185 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { serve } from '@hono/node-server'
+import { createRoute } from '@hono/zod-openapi'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadConfig, type Config } from '#server/config.ts'
+import { openDatabase, type Database } from '#server/db/database.ts'
+import { migrate } from '#server/db/migrate.ts'
+import { createServerApp, platformFetcher } from '#server/http/app.ts'
+import { createLogger } from '#server/lib/logger.ts'
+import { createRouter } from '#server/platform/core/http.ts'
+import { createTestPlatform } from '#tests/support/platform.ts'
+
+// The one-process server app over a real database and the real Platform API (no portal build:
+// the API, probes and request plumbing are what is under test here).
+
+const DATABASE_URL = process.env.DATABASE_URL
+const dataDir = mkdtempSync(path.join(tmpdir(), 'rp-server-'))
+const config: Config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', APP_ENV: 'test', LOG_LEVEL: 'info' })
+const lines: Record<string, any>[] = []
+const logger = createLogger('info', { service: 'test' }, (line) => lines.push(JSON.parse(line)))
+
+let platform: Awaited<ReturnType<typeof createTestPlatform>>
+let app: ReturnType<typeof createServerApp>
+const cleanups: (() => Promise<void>)[] = []
+
+beforeAll(async () => {
+  platform = await createTestPlatform({ logger })
+  // A failing route of this test only, to see what a 500 lets out.
+  platform.api.route(
+    '/',
+    createRouter().openapi(createRoute({ method: 'get', path: '/explode', responses: { 200: { description: 'never' } } }), () => {
+      throw new Error('connect ECONNREFUSED 10.1.2.3:5432 password=hunter2 at /srv/secret/config.ts')
+    }),
+  )
+  app = createServerApp({ config, database: platform.database, logger, platformApi: platform.api })
+})
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup()
+  await platform?.close()
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+const get = (target: ReturnType<typeof createServerApp>, url: string, headers: Record<string, string> = {}) =>
+  target.fetch(new Request(`http://portal.test${url}`, { headers }))
+
+/** A new database without any migration applied, closed (and dropped) after the file. */
+async function unmigratedDatabase(): Promise<Database> {
+  if (!DATABASE_URL) {
+    const database = await openDatabase({ kind: 'pglite' })
+    cleanups.push(() => database.close())
+    return database
+  }
+  const name = `rp_server_${randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: DATABASE_URL })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  const url = new URL(DATABASE_URL)
+  url.pathname = `/${name}`
+  const database = await openDatabase({ kind: 'postgres', url: url.toString(), max: 2 })
+  cleanups.push(async () => {
+    await database.close().catch(() => {})
+    const dropper = new pg.Client({ connectionString: DATABASE_URL })
+    await dropper.connect()
+    await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    await dropper.end()
+  })
+  return database
+}
+
+describe('probes', () => {
+  it('/healthz answers while the process is up', async () => {
+    const res = await get(app, '/healthz')
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ status: 'ok' })
+  })
+
+  it('/readyz is 503 until the migrations are applied, then 200; 503 again when the database is gone', async () => {
+    const database = await unmigratedDatabase()
+    const fresh = createServerApp({ config, database, logger, platformApi: platform.api })
+    const before = await get(fresh, '/readyz')
+    expect(before.status).toBe(503)
+    expect(await before.json()).toEqual({ status: 'migrating' })
+    await migrate(database)
+    const after = await get(fresh, '/readyz')
+    expect(after.status).toBe(200)
+    expect(await after.json()).toEqual({ status: 'ready' })
+    await database.close()
+    const gone = await get(fresh, '/readyz')
+    expect(gone.status).toBe(503)
+    expect(await gone.json()).toEqual({ status: 'database unreachable' })
+  })
+})
+
+describe('request ids and logs', () => {
+  it('sends back a new request id, logs it, and hands it to the Platform API', async () => {
+    const res = await get(app, '/v1/no-such-route')
+    const id = res.headers.get('x-request-id')
+    expect(id).toMatch(/^[0-9a-f-]{36}$/)
+    expect((await res.json()).request_id).toBe(id)
+    const line = lines.find((l) => l.msg === 'request' && l.request_id === id)
+    expect(line).toMatchObject({ level: 'info', service: 'test', method: 'GET', path: '/v1/no-such-route', status: 404 })
+    expect(typeof line!.ms).toBe('number')
+    expect(() => new Date(line!.time).toISOString()).not.toThrow()
+  })
+
+  it('keeps a safe incoming request id and replaces an unsafe one', async () => {
+    const kept = await get(app, '/healthz', { 'X-Request-Id': 'edge-proxy:abc.123_XYZ' })
+    expect(kept.headers.get('x-request-id')).toBe('edge-proxy:abc.123_XYZ')
+    expect(lines.some((l) => l.msg === 'request' && l.request_id === 'edge-proxy:abc.123_XYZ')).toBe(true)
+    for (const unsafe of ['short', 'has spaces in it', 'x'.repeat(129), 'inject"\n{"level":"error"}']) {
+      const res = await get(app, '/healthz', { 'X-Request-Id': unsafe.replace(/\n/g, ' ') })
+      const id = res.headers.get('x-request-id')!
+      expect(id).not.toBe(unsafe)
+      expect(id).toMatch(/^[0-9a-f-]{36}$/)
+    }
+  })
+})
+
+describe('errors', () => {
+  it('answers unknown /v1 routes with problem+json 404', async () => {
+    const res = await get(app, '/v1/nope/nothing?x=1')
+    expect(res.status).toBe(404)
+    expect(res.headers.get('content-type')).toContain('application/problem+json')
+    expect(await res.json()).toMatchObject({ status: 404, code: 'not-found', title: 'Not Found', detail: 'No route GET /v1/nope/nothing' })
+  })
+
+  it('answers a failure with 500 problem+json without internals, and logs the details for operators', async () => {
+    const res = await get(app, '/v1/explode', { 'X-Request-Id': 'explode-request-1' })
+    expect(res.status).toBe(500)
+    expect(res.headers.get('content-type')).toContain('application/problem+json')
+    const text = await res.text()
+    expect(JSON.parse(text)).toEqual({
+      type: 'https://registrar.example/problems/internal',
+      title: 'Internal Server Error',
+      status: 500,
+      detail: 'An unexpected error occurred',
+      code: 'internal',
+      request_id: 'explode-request-1',
+    })
+    for (const secret of ['hunter2', 'ECONNREFUSED', '10.1.2.3', '/srv/secret', 'stack']) expect(text).not.toContain(secret)
+    const logged = lines.find((l) => l.msg === 'platform error' && l.request_id === 'explode-request-1')
+    expect(logged?.error.message).toContain('ECONNREFUSED')
+  })
+
+  it('without a portal build, other paths are plain 404s, not the portal', async () => {
+    expect((await get(app, '/domains')).status).toBe(404)
+    const redirect = await get(app, '/v1')
+    expect(redirect.status).toBe(302)
+    expect(redirect.headers.get('location')).toBe('/v1/openapi.json')
+  })
+})
+
+describe('platformFetch', () => {
+  it('calls the in-process API by default and PLATFORM_URL when set, with the same answers', async () => {
+    // The Platform API served on its own port, as a separate deployment would.
+    const server = serve({ fetch: platform.api.fetch, port: 3311, hostname: '127.0.0.1' })
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()))
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())))
+    const port = (server.address() as AddressInfo).port
+
+    const refuse = { fetch: (): Response => { throw new Error('the in-process API must not be called when PLATFORM_URL is set') } }
+    const remote = platformFetcher({ PLATFORM_URL: `http://127.0.0.1:${port}/` }, refuse, 'remote-request-1')
+    const local = platformFetcher({ PLATFORM_URL: undefined }, platform.api, 'local-request-1')
+
+    for (const [fetcher, id] of [[remote, 'remote-request-1'], [local, 'local-request-1']] as const) {
+      const doc = await fetcher(new Request('http://portal.test/v1/openapi.json'))
+      expect(doc.status).toBe(200)
+      expect((await doc.json()).openapi).toBe('3.1.0')
+      const missing = await fetcher(new Request('http://portal.test/v1/nothing-here?a=1'))
+      expect(missing.status).toBe(404)
+      expect(await missing.json()).toMatchObject({ detail: 'No route GET /v1/nothing-here', request_id: id })
+      const login = await fetcher(
+        new Request('http://portal.test/v1/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'nobody@x.example', password: 'wrong-password' }) }),
+      )
+      expect(login.status).toBe(401)
+      expect((await login.json()).request_id).toBe(id)
+    }
+  })
+})
