@@ -1,17 +1,76 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse } from 'react-router'
+import { useEffect } from 'react'
+import { useTranslation } from 'react-i18next'
+import { data, Links, Meta, Outlet, redirect, Scripts, ScrollRestoration, useRouteLoaderData, type MiddlewareFunction } from 'react-router'
 import type { Route } from './+types/root.ts'
+import { ErrorScreen } from './components/error-screen.tsx'
+import { Toaster } from './components/toaster.tsx'
+import { appServicesContext } from './lib/app-context.ts'
+import { contextCarryMiddleware } from './lib/context-carry.server.ts'
+import { carryContext } from './lib/context-param.ts'
+import { readCookie } from './lib/cookies.server.ts'
+import { takeFlash } from './lib/flash.server.ts'
+import { languageDirection } from './lib/i18n.ts'
+import { getLocale, i18nextMiddleware } from './lib/i18n.server.ts'
+import { isTheme, SYSTEM_THEME_SCRIPT, type Theme } from './lib/theme.ts'
 import './app.css'
 
+export const middleware = [i18nextMiddleware, contextCarryMiddleware]
+
+// In the browser the same rule runs before a client navigation, without a server round trip.
+const clientContextCarry: MiddlewareFunction<undefined> = async ({ request }, next) => {
+  if (request.method === 'GET' && typeof window !== 'undefined') {
+    const url = new URL(request.url)
+    const target = url.pathname + url.search
+    const carried = carryContext(target, new URLSearchParams(window.location.search))
+    if (carried !== target) throw redirect(carried)
+  }
+  await next()
+}
+export const clientMiddleware = [clientContextCarry]
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const services = context.get(appServicesContext)
+  const locale = getLocale(context)
+  const themeCookie = readCookie(request, 'theme')
+  const flash = takeFlash(request)
+  return data(
+    {
+      locale,
+      theme: isTheme(themeCookie) ? themeCookie : null,
+      supportEmail: services.env.supportEmail,
+      appEnv: services.env.appEnv,
+      flash: flash.messages,
+    },
+    flash.header ? { headers: { 'Set-Cookie': flash.header } } : undefined,
+  )
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>['data']
+export const useRootData = () => useRouteLoaderData<typeof loader>('root')
+
 export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRootData()
+  const { i18n } = useTranslation()
+  const lng = root?.locale ?? i18n.language ?? 'en'
+  const theme: Theme | null = root?.theme ?? null
   return (
-    <html lang="en">
+    <html
+      lang={lng}
+      dir={languageDirection(lng)}
+      className={theme === 'dark' ? 'dark' : undefined}
+      data-theme={theme ?? 'system'}
+      style={{ colorScheme: theme ?? 'light dark' }}
+      suppressHydrationWarning
+    >
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* No stored preference: follow the system before first paint (the nonce attribute is ready for a CSP). */}
+        {theme ? null : <script nonce={undefined} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: SYSTEM_THEME_SCRIPT }} />}
         <Meta />
         <Links />
       </head>
-      <body className="min-h-screen bg-white text-slate-900 dark:bg-slate-950 dark:text-slate-100">
+      <body className="min-h-screen bg-white text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         {children}
         <ScrollRestoration />
         <Scripts />
@@ -20,16 +79,29 @@ export function Layout({ children }: { children: React.ReactNode }) {
   )
 }
 
-export default function App() {
-  return <Outlet />
+export default function App({ loaderData }: Route.ComponentProps) {
+  const { i18n } = useTranslation()
+  useEffect(() => {
+    if (i18n.language !== loaderData.locale) void i18n.changeLanguage(loaderData.locale)
+    document.documentElement.lang = loaderData.locale
+    document.documentElement.dir = languageDirection(loaderData.locale)
+  }, [loaderData.locale, i18n])
+  useEffect(() => {
+    // A stored choice wins; without one the inline script's system choice stays.
+    if (!loaderData.theme) return
+    const html = document.documentElement
+    html.classList.toggle('dark', loaderData.theme === 'dark')
+    html.dataset.theme = loaderData.theme
+    html.style.colorScheme = loaderData.theme
+  }, [loaderData.theme])
+  return (
+    <>
+      <Outlet />
+      <Toaster initial={loaderData.flash} />
+    </>
+  )
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const status = isRouteErrorResponse(error) ? error.status : 500
-  return (
-    <main className="p-8">
-      <h1 className="text-2xl font-semibold">{status === 403 ? 'Access denied' : 'An error has occurred'}</h1>
-      <p>{status}</p>
-    </main>
-  )
+  return <ErrorScreen error={error} />
 }

@@ -1,0 +1,67 @@
+import { Trans, useTranslation } from 'react-i18next'
+import { isRouteErrorResponse, Link, useRouteLoaderData } from 'react-router'
+import { TriangleAlert } from 'lucide-react'
+import { Button } from './ui/button.tsx'
+
+type RootLike = { supportEmail?: string } | undefined
+
+/** What the error screen knows about an error: its status (when any) and its raw value. */
+export function describeError(error: unknown): { status: number | null; raw: string | null } {
+  if (isRouteErrorResponse(error)) {
+    const raw = error.data === undefined || error.data === null || error.data === '' ? null : typeof error.data === 'string' ? error.data : JSON.stringify(error.data, null, 2)
+    return { status: error.status, raw }
+  }
+  if (error instanceof Error) return { status: null, raw: error.message || error.name }
+  if (error === undefined || error === null) return { status: null, raw: null }
+  return { status: null, raw: typeof error === 'string' ? error : JSON.stringify(error) }
+}
+
+/**
+ * The error screen of spec §2 and §8: warning icon, status, heading (403 access denied, else
+ * "an error has occurred"), the text for the code, Back and Home only with a status, and the raw
+ * error. The document title is the heading.
+ */
+export function ErrorScreen({ error }: { error: unknown }) {
+  const { t } = useTranslation('common')
+  const root = useRouteLoaderData('root') as RootLike
+  const supportEmail = root?.supportEmail ?? 'support@registrar.example'
+  const { status, raw } = describeError(error)
+  const heading = status === 403 ? t('error.accessDenied') : t('error.heading')
+  const mail = (subject: string) => `mailto:${supportEmail}?subject=${encodeURIComponent(subject)}`
+  let text: React.ReactNode
+  if (status === 403) text = t('error.403')
+  else if (status === 404)
+    text = <Trans t={t} i18nKey="error.404" values={{ email: supportEmail }} components={{ mail: <a className="underline" href={mail('404 error')} /> }} />
+  else if (status === 429) text = <Trans t={t} i18nKey="error.429" components={{ mail: <a className="underline" href={mail('429 error')} /> }} />
+  else text = t('error.500')
+  return (
+    <main className="mx-auto flex min-h-screen max-w-2xl flex-col items-start justify-center gap-4 p-8" data-testid="error-screen">
+      <title>{heading}</title>
+      <TriangleAlert aria-hidden className="size-12 text-amber-500" />
+      {status !== null ? (
+        <p className="text-5xl font-bold tabular-nums" data-testid="error-status">
+          {status}
+        </p>
+      ) : null}
+      <h1 className="text-2xl font-semibold">{heading}</h1>
+      <p className="text-slate-700 dark:text-slate-300">{text}</p>
+      {status !== null ? (
+        <div className="flex gap-2">
+          <Button type="button" variant="outline" onClick={() => window.history.back()}>
+            {t('error.back')}
+          </Button>
+          <Button asChild>
+            <Link to="/" reloadDocument>
+              {t('error.home')}
+            </Link>
+          </Button>
+        </div>
+      ) : null}
+      {raw ? (
+        <pre className="w-full overflow-auto rounded bg-slate-100 p-3 text-sm dark:bg-slate-900">
+          <code>{raw}</code>
+        </pre>
+      ) : null}
+    </main>
+  )
+}

@@ -1,0 +1,141 @@
+import { useEffect, useRef } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Form, Link, NavLink, useLocation } from 'react-router'
+import { LogOut, Menu, Moon, Sun, User } from 'lucide-react'
+import { BrandIcon, BulkTrayEmptyIcon, BulkTrayFullIcon, LanguageIcon } from '#app/components/icons.tsx'
+import { UI_LANGUAGES } from '#app/lib/i18n.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { cn } from '#app/lib/utils.ts'
+
+type Shell = {
+  user: { name: string; email: string }
+  areas: { key: string; href: string; prefixes: string[] }[]
+  trayCount: number
+  locale: string
+  theme: 'light' | 'dark'
+}
+
+/** Closes a <details> menu after a client navigation (without JavaScript the page reloads anyway). */
+function useCloseOnNavigate() {
+  const ref = useRef<HTMLDetailsElement>(null)
+  const location = useLocation()
+  useEffect(() => {
+    if (ref.current) ref.current.open = false
+  }, [location.pathname, location.search])
+  return ref
+}
+
+function AreaLinks({ areas, className, linkClassName }: { areas: Shell['areas']; className?: string; linkClassName?: string }) {
+  const { t } = useTranslation('common')
+  const href = useContextHref()
+  const { pathname } = useLocation()
+  // The longest matching prefix is the active area, as in areaForPath.
+  let active: string | null = null
+  let best = -1
+  for (const area of areas) {
+    for (const p of area.prefixes) {
+      if ((pathname === p || pathname.startsWith(`${p}/`)) && p.length > best) {
+        active = area.key
+        best = p.length
+      }
+    }
+  }
+  return (
+    <ul className={className}>
+      {areas.map((area) => (
+        <li key={area.key}>
+          <NavLink
+            to={href(area.href)}
+            aria-current={active === area.key ? 'page' : undefined}
+            className={cn('block rounded px-2 py-1.5 text-sm hover:bg-slate-100 dark:hover:bg-slate-800', active === area.key && 'bg-slate-100 font-semibold dark:bg-slate-800', linkClassName)}
+          >
+            {t(`nav.${area.key}`)}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+export function DefaultHeader({ shell }: { shell: Shell }) {
+  const { t } = useTranslation('common')
+  const href = useContextHref()
+  const location = useLocation()
+  const here = location.pathname + location.search
+  const drawer = useCloseOnNavigate()
+  const userMenu = useCloseOnNavigate()
+  const TrayIcon = shell.trayCount > 0 ? BulkTrayFullIcon : BulkTrayEmptyIcon
+  return (
+    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-950/95">
+      <div className="mx-auto flex h-14 max-w-screen-2xl items-center gap-2 px-4">
+        {/* Below lg (1280 px) the navigation folds into this drawer; a <details> opens without JavaScript. */}
+        <details ref={drawer} className="group lg:hidden" data-testid="nav-drawer">
+          <summary className="flex size-9 cursor-pointer list-none items-center justify-center rounded hover:bg-slate-100 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden" aria-label={t('nav.openMenu')}>
+            <Menu className="size-5" aria-hidden />
+          </summary>
+          <nav aria-label={t('nav.main')} className="fixed inset-y-0 left-0 top-14 z-40 w-72 overflow-y-auto border-r border-slate-200 bg-white p-3 shadow-lg dark:border-slate-800 dark:bg-slate-950">
+            <AreaLinks areas={shell.areas} className="flex flex-col gap-0.5" />
+          </nav>
+        </details>
+        <Link to={href('/')} className="flex items-center gap-2 font-semibold">
+          <BrandIcon className="size-6 text-blue-700 dark:text-blue-400" />
+          <span className="hidden sm:inline">{t('app.name')}</span>
+        </Link>
+        <nav aria-label={t('nav.main')} className="ml-4 hidden min-w-0 flex-1 lg:block" data-testid="nav-bar">
+          <AreaLinks areas={shell.areas} className="flex flex-wrap items-center gap-0.5" />
+        </nav>
+        <div className="ml-auto flex items-center gap-1">
+          <Link
+            to={href('/tray')}
+            className="relative flex size-9 items-center justify-center rounded hover:bg-slate-100 dark:hover:bg-slate-800"
+            aria-label={shell.trayCount > 0 ? t('tray.full', { count: shell.trayCount }) : t('tray.empty')}
+            data-testid="tray-indicator"
+            data-count={shell.trayCount}
+          >
+            <TrayIcon className="size-5" />
+            {shell.trayCount > 0 ? <span className="absolute -right-0.5 -top-0.5 rounded-full bg-blue-700 px-1 text-[10px] text-white">{shell.trayCount}</span> : null}
+          </Link>
+          <details ref={userMenu} className="relative" data-testid="user-menu">
+            <summary className="flex h-9 cursor-pointer list-none items-center gap-2 rounded px-2 hover:bg-slate-100 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden" aria-label={t('user.menu')}>
+              <User className="size-5" aria-hidden />
+              <span className="hidden max-w-40 truncate text-sm md:inline">{shell.user.name}</span>
+            </summary>
+            <div className="absolute right-0 z-40 mt-1 w-64 rounded-md border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-800 dark:bg-slate-900 rtl:left-0 rtl:right-auto">
+              <p className="truncate px-2 py-1 text-xs text-slate-500">{shell.user.email}</p>
+              <Link to={href('/my-profile')} className="flex items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
+                <User className="size-4" aria-hidden /> {t('user.profile')}
+              </Link>
+              <Form method="post" action="/preferences/language" className="flex items-center gap-2 px-2 py-1.5" reloadDocument>
+                <LanguageIcon className="size-4" />
+                <input type="hidden" name="redirectTo" value={here} />
+                <label className="sr-only" htmlFor="menu-language">
+                  {t('user.language')}
+                </label>
+                <select id="menu-language" name="lng" defaultValue={shell.locale} className="flex-1 rounded border border-slate-300 bg-transparent px-1 py-0.5 text-sm dark:border-slate-700" onChange={(e) => e.currentTarget.form?.requestSubmit()}>
+                  {UI_LANGUAGES.map((lng) => (
+                    <option key={lng} value={lng}>
+                      {t(`languages.${lng}`)}
+                    </option>
+                  ))}
+                </select>
+                <button type="submit" className="rounded border border-slate-300 px-2 text-xs dark:border-slate-700" data-testid="language-submit">
+                  {t('actions.apply')}
+                </button>
+              </Form>
+              <Form method="post" action="/preferences/theme" className="px-2 py-1.5">
+                <input type="hidden" name="redirectTo" value={here} />
+                <button type="submit" name="theme" value={shell.theme === 'dark' ? 'light' : 'dark'} className="flex w-full items-center gap-2 rounded text-sm" data-testid="theme-toggle">
+                  {shell.theme === 'dark' ? <Sun className="size-4" aria-hidden /> : <Moon className="size-4" aria-hidden />}
+                  {shell.theme === 'dark' ? t('user.themeLight') : t('user.themeDark')}
+                </button>
+              </Form>
+              <a href="/logout" className="flex items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
+                <LogOut className="size-4" aria-hidden /> {t('user.logout')}
+              </a>
+            </div>
+          </details>
+        </div>
+      </div>
+    </header>
+  )
+}

@@ -1,0 +1,72 @@
+import { PassThrough } from 'node:stream'
+import { createReadableStreamFromReadable } from '@react-router/node'
+import { createInstance, type i18n } from 'i18next'
+import { isbot } from 'isbot'
+import { renderToPipeableStream, type RenderToPipeableStreamOptions } from 'react-dom/server'
+import { I18nextProvider, initReactI18next } from 'react-i18next'
+import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router'
+import { DEFAULT_LANGUAGE, i18nOptions } from './lib/i18n.ts'
+import { getInstance } from './lib/i18n.server.ts'
+
+export const streamTimeout = 5_000
+
+/**
+ * The i18next instance the middleware made for this request; when the middleware never ran
+ * (an error before the root matched) a fresh English one, so the error screen still renders.
+ */
+function requestI18n(context: RouterContextProvider): i18n {
+  try {
+    return getInstance(context)
+  } catch {
+    const instance = createInstance({ ...i18nOptions, lng: DEFAULT_LANGUAGE })
+    instance.use(initReactI18next)
+    void instance.init()
+    return instance
+  }
+}
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: RouterContextProvider,
+) {
+  if (request.method.toUpperCase() === 'HEAD') return new Response(null, { status: responseStatusCode, headers: responseHeaders })
+  const instance = requestI18n(loadContext)
+  return new Promise((resolve, reject) => {
+    let shellRendered = false
+    const userAgent = request.headers.get('user-agent')
+    const readyOption: keyof RenderToPipeableStreamOptions = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
+    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000)
+    const { pipe, abort } = renderToPipeableStream(
+      <I18nextProvider i18n={instance}>
+        <ServerRouter context={routerContext} url={request.url} />
+      </I18nextProvider>,
+      {
+        [readyOption]() {
+          shellRendered = true
+          const body = new PassThrough({
+            final(callback) {
+              clearTimeout(timeoutId)
+              timeoutId = undefined
+              callback()
+            },
+          })
+          responseHeaders.set('Content-Type', 'text/html')
+          // The theme and language of the page depend on these cookies.
+          responseHeaders.append('Vary', 'Cookie')
+          pipe(body)
+          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
+        },
+        onShellError(error: unknown) {
+          reject(error)
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500
+          if (shellRendered) console.warn(error)
+        },
+      },
+    )
+  })
+}

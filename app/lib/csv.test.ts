@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest'
+import { csvCell } from './csv.ts'
+
+describe('csv cell', () => {
+  it('quotes separators and quotes, defuses formulas', () => {
+    expect(csvCell('plain')).toBe('plain')
+    expect(csvCell('a,b')).toBe('"a,b"')
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""')
+    expect(csvCell('=SUM(A1)')).toBe("'=SUM(A1)")
+    expect(csvCell(null)).toBe('')
+    expect(csvCell({ a: 1 })).toBe('"{""a"":1}"')
+  })
+})

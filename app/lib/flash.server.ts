@@ -1,0 +1,24 @@
+import { z } from 'zod'
+import { clearCookie, readJsonCookie, serializeJsonCookie } from './cookies.server.ts'
+import { SnackbarSchema, type Snackbar, type SnackbarInput } from './snackbar.ts'
+
+const FLASH = 'flash'
+const FlashSchema = z.array(SnackbarSchema).max(5)
+
+/** Queues snackbars for the next page the browser shows (works without JavaScript). */
+export function flashHeader(request: Request | null, ...messages: SnackbarInput[]): string {
+  const pending = (request && readFlash(request)) || []
+  return serializeJsonCookie(FLASH, [...pending, ...messages.map((m) => SnackbarSchema.parse(m))].slice(-5), { maxAge: 60 })
+}
+
+export const readFlash = (request: Request): Snackbar[] | null =>
+  readJsonCookie(request, FLASH, (v) => {
+    const parsed = FlashSchema.safeParse(v)
+    return parsed.success ? parsed.data : null
+  })
+
+/** Reads and consumes the flash: the messages plus the header that clears the cookie. */
+export function takeFlash(request: Request): { messages: Snackbar[]; header: string | null } {
+  const messages = readFlash(request)
+  return messages ? { messages, header: clearCookie(FLASH) } : { messages: [], header: null }
+}

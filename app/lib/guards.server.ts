@@ -1,0 +1,34 @@
+import { data, type RouterContextProvider } from 'react-router'
+import { isUuid } from './context-param.ts'
+import { areaForPath, canSeeArea } from './navigation.ts'
+import { readPermissionView } from './permission-view.server.ts'
+import { requireUser, type SessionUser } from './session.server.ts'
+
+/** Spec §2 route validation: a failed check is Page Not Found with the path, status 404. */
+export function pageNotFound(pathname: string): never {
+  throw data(`Page Not Found ${pathname}`, { status: 404 })
+}
+
+/** Every `id` route parameter must be a UUID (the 36-character id rule). */
+export function validateIds(params: Record<string, string | undefined>, pathname: string) {
+  if (params.id !== undefined && !isUuid(params.id)) pageNotFound(pathname)
+}
+
+/**
+ * Called by EVERY screen loader and action (layouts and screens load in parallel, so a layout's
+ * check alone protects nothing): the signed-in user, with the area's permission from the one map.
+ */
+export async function requireScreen(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  params: Record<string, string | undefined> = {},
+): Promise<SessionUser> {
+  const user = await requireUser(request, context)
+  const { pathname } = new URL(request.url)
+  validateIds(params, pathname)
+  const area = areaForPath(pathname)
+  if (area && !canSeeArea(user, area, readPermissionView(request))) {
+    throw data(`This page needs one of: ${area.anyOf.join(', ')}`, { status: 403 })
+  }
+  return user
+}

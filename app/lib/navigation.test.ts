@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest'
+import { areaForPath, isProspectOnly, visibleAreas } from './navigation.ts'
+
+describe('area navigation', () => {
+  it('shows areas by viewer role; admin roles expand to viewer', () => {
+    const keys = visibleAreas({ roles: ['domain-admin', 'invoice-viewer'], abilities: [] }).map((a) => a.key)
+    expect(keys).toEqual(['pulse', 'domains', 'tlds', 'reports', 'invoicing'])
+  })
+
+  it('shows every area to staff, and hides what the view settings hide', () => {
+    expect(visibleAreas({ roles: ['staff'], abilities: [] })).toHaveLength(15)
+    expect(visibleAreas({ roles: ['staff'], abilities: [] }, { hiddenPermissions: { staff: true }, highlightColors: {} })).toHaveLength(0)
+  })
+
+  it('finds the area of a path by its longest prefix', () => {
+    expect(areaForPath('/domains/search/records')?.key).toBe('dns')
+    expect(areaForPath('/domains/abc/log')?.key).toBe('domains')
+    expect(areaForPath('/my-profile')).toBeNull()
+  })
+
+  it('sends prospect viewers without brand-viewer or staff to intelligence', () => {
+    expect(isProspectOnly({ roles: ['prospect-viewer'], abilities: [] })).toBe(true)
+    expect(isProspectOnly({ roles: ['prospect-viewer', 'brand-viewer'], abilities: [] })).toBe(false)
+    expect(isProspectOnly({ roles: ['prospect-viewer', 'staff'], abilities: [] })).toBe(false)
+  })
+})

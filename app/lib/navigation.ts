@@ -1,0 +1,65 @@
+import { hasPermission, type PermissionView } from './permissions.ts'
+
+export type AreaKey =
+  | 'pulse' | 'domains' | 'dns' | 'ssl' | 'tlds' | 'contacts' | 'accounts' | 'users' | 'watch'
+  | 'brandProtection' | 'blocks' | 'intelligence' | 'reports' | 'products' | 'invoicing'
+
+export type Area = {
+  key: AreaKey
+  /** Where the navigation entry leads. */
+  href: string
+  /** Path prefixes that belong to the area (for the active mark and the area's permission check). */
+  prefixes: string[]
+  /** Any one of these permissions shows the area; "staff" alone marks a staff-only area. */
+  anyOf: string[]
+}
+
+/**
+ * THE map of which permission shows which area (spec §6 leaves per-route permissions open, so
+ * this is our decision): a viewer role of the area (managers and admins expand to it), or staff.
+ * Products is staff-only. The same map guards the area's routes, so hiding a permission in the
+ * view settings hides the entry and closes the screens alike.
+ */
+export const AREAS: readonly Area[] = [
+  { key: 'pulse', href: '/pulse', prefixes: ['/pulse'], anyOf: ['domain-viewer', 'staff'] },
+  { key: 'domains', href: '/domains', prefixes: ['/domains'], anyOf: ['domain-viewer', 'staff'] },
+  { key: 'dns', href: '/domains/search/records', prefixes: ['/domains/search/records', '/domains/dns-log'], anyOf: ['dns-viewer', 'staff'] },
+  { key: 'ssl', href: '/ssls', prefixes: ['/ssls'], anyOf: ['ssl-viewer', 'staff'] },
+  { key: 'tlds', href: '/tlds', prefixes: ['/tlds'], anyOf: ['domain-viewer', 'staff'] },
+  { key: 'contacts', href: '/contacts', prefixes: ['/contacts'], anyOf: ['contact-viewer', 'staff'] },
+  { key: 'accounts', href: '/accounts', prefixes: ['/accounts'], anyOf: ['account-viewer', 'staff'] },
+  { key: 'users', href: '/users', prefixes: ['/users'], anyOf: ['user-viewer', 'staff'] },
+  { key: 'watch', href: '/watch', prefixes: ['/watch'], anyOf: ['watch-viewer', 'staff'] },
+  { key: 'brandProtection', href: '/brand-protection', prefixes: ['/brand-protection'], anyOf: ['brand-viewer', 'staff'] },
+  { key: 'blocks', href: '/blocks', prefixes: ['/blocks'], anyOf: ['block-viewer', 'staff'] },
+  { key: 'intelligence', href: '/intelligence', prefixes: ['/intelligence'], anyOf: ['prospect-viewer', 'intelligence-viewer', 'staff'] },
+  { key: 'reports', href: '/reports', prefixes: ['/reports'], anyOf: ['report-viewer', 'domain-viewer', 'staff'] },
+  { key: 'products', href: '/products', prefixes: ['/products'], anyOf: ['staff'] },
+  { key: 'invoicing', href: '/invoicing', prefixes: ['/invoicing'], anyOf: ['invoice-viewer', 'staff'] },
+]
+
+type User = { roles: readonly string[]; abilities: readonly string[] }
+
+export const canSeeArea = (user: User, area: Area, view?: PermissionView) => area.anyOf.some((p) => hasPermission(user, p, { view }))
+
+/** The areas a user sees in the navigation, in menu order. */
+export const visibleAreas = (user: User, view?: PermissionView) => AREAS.filter((a) => canSeeArea(user, a, view))
+
+/** The area a path belongs to (longest prefix wins, so DNS paths under /domains are DNS). */
+export function areaForPath(pathname: string): Area | null {
+  let best: Area | null = null
+  let bestLength = -1
+  for (const area of AREAS) {
+    for (const prefix of area.prefixes) {
+      if ((pathname === prefix || pathname.startsWith(`${prefix}/`)) && prefix.length > bestLength) {
+        best = area
+        bestLength = prefix.length
+      }
+    }
+  }
+  return best
+}
+
+/** Spec §2: prospect-viewer without brand-viewer or staff lives in intelligence. */
+export const isProspectOnly = (user: User, view?: PermissionView) =>
+  hasPermission(user, 'prospect-viewer', { view }) && !hasPermission(user, 'brand-viewer', { view }) && !hasPermission(user, 'staff', { view })

@@ -1,0 +1,30 @@
+import { AreaPlaceholder } from '#app/components/area-placeholder.tsx'
+import { requireScreen, validateIds } from '#app/lib/guards.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { areaForPath } from '#app/lib/navigation.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import type { Route } from './+types/area-placeholder.ts'
+
+/** Which empty state a path shows: its navigation area, or the non-area screens. */
+function placeholderArea(pathname: string): { key: string; isPublic: boolean } {
+  if (pathname === '/api' || pathname.startsWith('/api/')) return { key: 'docs', isPublic: true }
+  if (pathname.startsWith('/approvals/')) return { key: 'approvals', isPublic: true }
+  if (pathname.startsWith('/tray')) return { key: 'tray', isPublic: false }
+  return { key: areaForPath(pathname)?.key ?? 'generic', isPublic: false }
+}
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const { pathname } = new URL(request.url)
+  const area = placeholderArea(pathname)
+  if (area.isPublic) validateIds(params, pathname)
+  else await requireScreen(request, context, params)
+  const t = getInstance(context).t
+  return { area: area.key, meta: pageMeta(request, context, t(`nav.${area.key}`, { defaultValue: '' }) || null) }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+export default function Placeholder({ loaderData }: Route.ComponentProps) {
+  return <AreaPlaceholder area={loaderData.area} />
+}

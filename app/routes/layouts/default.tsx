@@ -1,0 +1,53 @@
+import { Outlet } from 'react-router'
+import { ClientSelectionHeader } from '#app/components/shell/client-selection-header.tsx'
+import { DefaultFooter } from '#app/components/shell/footers.tsx'
+import { DefaultHeader } from '#app/components/shell/default-header.tsx'
+import { listAccountChoices } from '#app/lib/accounts.server.ts'
+import { activeContext } from '#app/lib/context-param.ts'
+import { readCookie } from '#app/lib/cookies.server.ts'
+import { getLocale } from '#app/lib/i18n.server.ts'
+import { visibleAreas } from '#app/lib/navigation.ts'
+import { readPermissionView } from '#app/lib/permission-view.server.ts'
+import { hasPermission } from '#app/lib/permissions.ts'
+import { requireUser } from '#app/lib/session.server.ts'
+import { isTheme } from '#app/lib/theme.ts'
+import { readTray } from '#app/lib/tray.server.ts'
+import type { Route } from './+types/default.ts'
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context)
+  const url = new URL(request.url)
+  const view = readPermissionView(request)
+  const isStaff = hasPermission(user, 'staff', { view })
+  const theme = readCookie(request, 'theme')
+  return {
+    user: { name: user.name, email: user.email, group_id: user.group_id },
+    areas: visibleAreas(user, view).map((a) => ({ key: a.key, href: a.href, prefixes: a.prefixes })),
+    isStaff,
+    context: activeContext(url, user.group_id),
+    accounts: isStaff ? await listAccountChoices(request, context, user) : [],
+    trayCount: readTray(request).length,
+    locale: getLocale(context),
+    theme: isTheme(theme) ? theme : user.dark_theme ? 'dark' : 'light',
+  }
+}
+
+export type ShellData = Awaited<ReturnType<typeof loader>>
+
+export default function DefaultLayout({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a href="#main" className="sr-only focus:not-sr-only">
+        Skip
+      </a>
+      <DefaultHeader shell={loaderData} />
+      {loaderData.isStaff ? <ClientSelectionHeader accounts={loaderData.accounts} context={loaderData.context} ownGroup={loaderData.user.group_id} /> : null}
+      <div className="mx-auto flex w-full max-w-screen-2xl flex-1">
+        <main id="main" className="min-w-0 flex-1 p-4 lg:p-6">
+          <Outlet />
+        </main>
+      </div>
+      <DefaultFooter />
+    </div>
+  )
+}

@@ -1,0 +1,30 @@
+/**
+ * Runs the local EPP registry on its own: `npm run dev:registry`.
+ * EPP_REGISTRY_PORT (default 3870), EPP_REGISTRY_CLIENTS ("id:password,id:password"),
+ * DATA_DIR (state and certificate under DATA_DIR/registry), LOG_LEVEL.
+ */
+import path from 'node:path'
+import { startLocalRegistry } from '#server/integrations/registry/local-server.ts'
+import { createLogger } from '#server/lib/logger.ts'
+
+const logger = createLogger((process.env.LOG_LEVEL as 'info' | undefined) ?? 'info', { service: 'local-registry' })
+const clients = (process.env.EPP_REGISTRY_CLIENTS ?? 'registrar-demo:demo-password-1,registrar-other:other-password-1').split(',').map((pair) => {
+  const [id, password] = pair.split(':')
+  if (!id || !password) throw new Error(`EPP_REGISTRY_CLIENTS: "${pair}" is not id:password`)
+  return { id, password }
+})
+
+const server = await startLocalRegistry({
+  port: Number(process.env.EPP_REGISTRY_PORT ?? 3870),
+  dataDir: path.resolve(process.env.DATA_DIR ?? './data'),
+  clients,
+  logger,
+})
+logger.info('trust this certificate in clients', { certificate: path.join(server.tlsDir, 'cert.pem'), clients: clients.map((c) => c.id) })
+
+const stop = async () => {
+  await server.close()
+  process.exit(0)
+}
+process.on('SIGINT', () => void stop())
+process.on('SIGTERM', () => void stop())
