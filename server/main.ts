@@ -13,6 +13,8 @@ import { createMailer } from './integrations/mail/mailer.ts'
 import { createPlatformApi } from './platform/api.ts'
 import { isEmpty, seedDemo } from './seed/demo.ts'
 
+const SHUTDOWN_GRACE_MS = 25_000
+
 async function main() {
   let config
   try {
@@ -54,12 +56,23 @@ async function main() {
     if (stopping) return
     stopping = true
     logger.info('shutting down', { signal })
-    // Stop accepting, let requests in flight finish, then close jobs and the database.
-    await new Promise<void>((resolve) => server.close(() => resolve()))
-    await jobs.stop()
-    await database.close()
-    logger.info('stopped')
-    process.exit(0)
+    // A request that never ends must not keep the process from stopping: give up before the
+    // orchestrator's own deadline (Kubernetes waits 30 s before SIGKILL).
+    setTimeout(() => {
+      logger.error('shutdown took too long; exiting', { grace_ms: SHUTDOWN_GRACE_MS })
+      process.exit(1)
+    }, SHUTDOWN_GRACE_MS).unref()
+    try {
+      // Stop accepting, let requests in flight finish, then close jobs and the database.
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await jobs.stop()
+      await database.close()
+      logger.info('stopped')
+      process.exit(0)
+    } catch (error) {
+      logger.error('shutdown failed', { error })
+      process.exit(1)
+    }
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
