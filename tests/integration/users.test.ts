@@ -1,0 +1,145 @@
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createLogger } from '#server/lib/logger.ts'
+import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { acceptInvite } from '#server/platform/users/service.ts'
+import { createTestPlatform, TEST_CONFIG } from '#tests/support/platform.ts'
+import PostalMime from 'postal-mime'
+import { SMTPServer } from 'smtp-server'
+
+let platform: Awaited<ReturnType<typeof createTestPlatform>>
+// A real SMTP server on a loopback port of our range captures the invitation mails.
+const SMTP_PORT = 3701
+const mails: { to: string; text: string }[] = []
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  onData(stream, session, callback) {
+    const chunks: Buffer[] = []
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+    stream.on('end', async () => {
+      const parsed = await PostalMime.parse(Buffer.concat(chunks))
+      mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), text: parsed.text ?? '' })
+      callback()
+    })
+  },
+})
+let acme: string
+let registrar: string
+
+async function login(email: string, password = DEMO_PASSWORD) {
+  const res = await platform.call('POST', '/login', { body: { username: email, password } })
+  expect(res.status).toBe(200)
+  return res.json.access_token as string
+}
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => smtp.listen(SMTP_PORT, '127.0.0.1', resolve))
+  platform = await createTestPlatform({ config: { ...TEST_CONFIG, SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`, PUBLIC_URL: 'http://portal.test' } })
+  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [3, 3] })
+  acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
+  registrar = (await platform.db.selectFrom('accounts').select('id').where('is_registrar', '=', true).executeTakeFirstOrThrow()).id
+})
+afterAll(async () => {
+  await platform?.close()
+  await new Promise<void>((resolve) => smtp.close(() => resolve()))
+})
+
+const userId = async (email: string) => (await platform.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id
+const pql = (text: string) => `pql=${encodeURIComponent(text)}`
+
+describe('users', () => {
+  it('lists and filters users by role, status, two-factor and last sign-in', async () => {
+    const admin = await login('admin@acme.example')
+    const all = await platform.call('GET', `/groups/${acme}/users?sort=email`, { token: admin })
+    expect(all.status).toBe(200)
+    expect(all.json.data.map((u: { email: string }) => u.email)).toEqual(['admin@acme.example', 'viewer@acme.example'])
+    const admins = await platform.call('GET', `/groups/${acme}/users?${pql("roles equals 'user-admin'")}`, { token: admin })
+    expect(admins.json.data.map((u: { email: string }) => u.email)).toEqual(['admin@acme.example'])
+    const signedIn = await platform.call('GET', `/groups/${acme}/users?${pql(`last_sign_in_at greater_than '2020-01-01' and two_factor equals 'false' and status equals 'active'`)}`, { token: admin })
+    expect(signedIn.json.data.map((u: { email: string }) => u.email)).toEqual(['admin@acme.example'])
+
+    const staff = await login('staff@example.com')
+    const everyone = await platform.call('GET', `/groups/${registrar}/users?${pql(`group_id equals '${acme}'`)}&fields=email,account.name`, { token: staff })
+    expect(everyone.json.data).toEqual([
+      { email: 'admin@acme.example', account: { name: 'Acme Corp' } },
+      { email: 'viewer@acme.example', account: { name: 'Acme Corp' } },
+    ])
+  })
+
+  it('shows a user with what each role grants', async () => {
+    const admin = await login('admin@acme.example')
+    const res = await platform.call('GET', `/groups/${acme}/users/${await userId('admin@acme.example')}`, { token: admin })
+    expect(res.status).toBe(200)
+    expect(res.json.role_grants['user-admin']).toEqual(['user-manager', 'user-viewer'])
+    expect(res.json.permissions).toEqual(expect.arrayContaining(['contact-manager', 'domain-viewer']))
+    expect(res.json).toMatchObject({ two_factor: false, invited: false, account: { id: acme, name: 'Acme Corp' } })
+    expect(res.json).not.toHaveProperty('password_hash')
+  })
+
+  it('invites by email with a set-password link that works once', async () => {
+    const admin = await login('admin@acme.example')
+    const res = await platform.call('POST', `/groups/${acme}/users`, { token: admin, body: { email: 'New.Person@Acme.example', name: 'New Person', roles: ['domain-viewer'] } })
+    expect(res.status).toBe(201)
+    expect(res.json).toMatchObject({ email: 'new.person@acme.example', invited: true, group_id: acme, roles: ['domain-viewer'] })
+    const mail = mails.find((m) => m.to === 'new.person@acme.example')
+    expect(mail).toBeDefined()
+    const link = /http:\/\/portal\.test\/invitations\/(\S+)/.exec(mail!.text)
+    expect(link).not.toBeNull()
+    const token = decodeURIComponent(link![1]!)
+    await acceptInvite(platform.db, token, 'a long enough passphrase 42')
+    await login('new.person@acme.example', 'a long enough passphrase 42')
+    await expect(acceptInvite(platform.db, token, 'another passphrase 43')).rejects.toMatchObject({ status: 404 })
+    const log = await platform.call('GET', `/groups/${acme}/audit-entries?${pql(`area equals 'users' and entity_id equals '${res.json.id}'`)}&sort=created_at`, { token: admin })
+    expect(log.json.data.map((e: { action: string }) => e.action)).toEqual(['invite', 'accept-invite'])
+    // Only staff hand out the staff permission.
+    const escalate = await platform.call('POST', `/groups/${acme}/users`, { token: admin, body: { email: 'mallory@acme.example', name: 'M', roles: ['staff'] } })
+    expect(escalate.status).toBe(400)
+    expect(escalate.json.errors[0]).toMatchObject({ field: 'roles.0', code: 'permission.not_grantable' })
+  })
+
+  it('edits roles with optimistic concurrency, keeps an admin, disables and enables', async () => {
+    const admin = await login('admin@acme.example')
+    const invited = await platform.call('POST', `/groups/${acme}/users`, { token: admin, body: { email: 'second.admin@acme.example', name: 'Second', roles: ['domain-viewer'] } })
+    const id = invited.json.id as string
+    const promoted = await platform.call('PATCH', `/groups/${acme}/users/${id}`, { token: admin, body: { roles: ['user-admin'], name: 'Second Admin', version: invited.json.version } })
+    expect(promoted.status).toBe(200)
+    expect(promoted.json).toMatchObject({ roles: ['user-admin'], name: 'Second Admin', role_grants: { 'user-admin': ['user-manager', 'user-viewer'] } })
+    const stale = await platform.call('PATCH', `/groups/${acme}/users/${id}`, { token: admin, body: { name: 'Again', version: invited.json.version } })
+    expect(stale.status).toBe(409)
+    expect(stale.json.code).toBe('version.conflict')
+
+    const disabled = await platform.call('POST', `/groups/${acme}/users/${id}/disable`, { token: admin })
+    expect(disabled.status).toBe(200)
+    expect(disabled.json.status).toBe('disabled')
+    // With the second admin disabled, Ada is the last one again: staff cannot demote her.
+    const staff = await login('staff@example.com')
+    const ada = await platform.call('GET', `/groups/${acme}/users/${await userId('admin@acme.example')}`, { token: staff })
+    const demote = await platform.call('PATCH', `/groups/${acme}/users/${ada.json.id}`, { token: staff, body: { roles: ['domain-admin'], version: ada.json.version } })
+    expect(demote.status).toBe(409)
+    expect(demote.json).toMatchObject({ code: 'user.last_admin', errors: [{ field: 'roles', code: 'user.last_admin' }] })
+    const enabled = await platform.call('POST', `/groups/${acme}/users/${id}/enable`, { token: admin })
+    expect(enabled.json.status).toBe('active')
+    const nowAllowed = await platform.call('PATCH', `/groups/${acme}/users/${ada.json.id}`, { token: staff, body: { roles: [...ada.json.roles.filter((r: string) => r !== 'user-admin')], version: ada.json.version } })
+    expect(nowAllowed.status).toBe(200)
+  })
+
+  it('ends all sessions of a user and resets their second factor', async () => {
+    const staff = await login('staff@example.com')
+    const viewer = await login('viewer@acme.example')
+    expect((await platform.call('GET', '/me', { token: viewer })).status).toBe(200)
+    const id = await userId('viewer@acme.example')
+    const ended = await platform.call('POST', `/groups/${acme}/users/${id}/end-sessions`, { token: staff })
+    expect(ended.status).toBe(200)
+    expect((await platform.call('GET', '/me', { token: viewer })).status).toBe(401)
+
+    await sql`INSERT INTO user_two_factor (user_id, secret, enabled_at) VALUES (${id}, 'JBSWY3DPEHPK3PXP', now())`.execute(platform.db)
+    const on = await platform.call('GET', `/groups/${acme}/users?${pql("two_factor equals 'true'")}`, { token: staff })
+    expect(on.json.data.map((u: { id: string }) => u.id)).toEqual([id])
+    const reset = await platform.call('POST', `/groups/${acme}/users/${id}/reset-two-factor`, { token: staff })
+    expect(reset.status).toBe(200)
+    expect(reset.json.two_factor).toBe(false)
+    const log = await platform.call('GET', `/groups/${acme}/audit-entries?${pql(`entity_id equals '${id}'`)}&sort=created_at`, { token: staff })
+    expect(log.json.data.map((e: { action: string }) => e.action)).toEqual(['create', 'end-sessions', 'reset-two-factor'])
+  })
+})
