@@ -53,6 +53,7 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
     // Signed cookies need keys; a fresh random key per run is enough for a test provider.
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     pkce: { required: () => true },
+    ttl: { Interaction: 600, Session: 8 * 3600, Grant: 8 * 3600, AccessToken: 3600, IdToken: 3600, AuthorizationCode: 60 },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     features: { devInteractions: { enabled: true } },
     async findAccount(_ctx, sub) {
