@@ -12,3 +12,4 @@ export { startLocalRegistry, type LocalRegistryOptions, type LocalRegistryServer
 export { DEFAULT_POLICY, DEFAULT_TLD_POLICY, type LocalRegistryPolicy, type TldPolicy } from './local-registry.ts'
 export { checkXsdDir, defaultXsdDir, EppSchemaValidator } from './xsd-validator.ts'
 export type * from './types.ts'
+export { registryErrorToAppError } from './app-errors.ts'
