@@ -5,7 +5,7 @@ import { reachOf, requirePermission } from '#server/platform/accounts/directory.
 import { createRouter, requireScope, type PlatformEnv } from '#server/platform/core/http.ts'
 import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
-import { endSessions, getUser, inviteUser, resetTwoFactor, scopedUsersResource, setUserStatus, updateUser, usersResource } from './service.ts'
+import { acceptInvite, endSessions, findInvite, getUser, inviteUser, resetTwoFactor, scopedUsersResource, setUserStatus, updateUser, usersResource } from './service.ts'
 
 const Conflict = { 409: { description: 'Conflicts with stored state (duplicate email, last admin, changed version)', content: { 'application/problem+json': { schema: z.object({ code: z.string(), detail: z.string() }).passthrough() } } } }
 
@@ -188,3 +188,32 @@ export const usersRouter = createRouter()
     await endSessions(db, scope, id)
     return c.json(await getUser(db, scope, id), 200)
   })
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/user_invites/{token}',
+      tags: TAGS,
+      summary: 'Check an invitation link (public); 404 when unknown, used or expired',
+      request: { params: z.object({ token: z.string().min(1).max(200) }) },
+      responses: { 200: jsonResponse(z.object({ email: z.string(), name: z.string() }).openapi('Invitation')), ...ProblemResponses },
+    }),
+    async (c) => {
+      const { now, db } = c.get('deps')
+      return c.json(await findInvite(db, c.req.valid('param').token, now()), 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'put',
+      path: '/user_invites/{token}',
+      tags: TAGS,
+      summary: 'Accept an invitation by setting a password (public); the link works once',
+      request: { params: z.object({ token: z.string().min(1).max(200) }), body: jsonBody(z.object({ password: z.string().min(1).max(1024) }).strict().openapi('AcceptInvitation')) },
+      responses: { 204: { description: 'Password set; sign in with it' }, ...ProblemResponses },
+    }),
+    async (c) => {
+      const { now, db } = c.get('deps')
+      await acceptInvite(db, c.req.valid('param').token, c.req.valid('json').password, now())
+      return c.body(null, 204)
+    },
+  )

@@ -5,6 +5,7 @@ import type { DB, User } from '#server/db/schema.ts'
 import { fieldError, invalid, reachOf, refused, requirePermission, staleVersion, type CodedFieldError } from '#server/platform/accounts/directory.ts'
 import { LANGUAGES } from '#server/platform/accounts/service.ts'
 import { hashPassword } from '#server/platform/auth/passwords.ts'
+import { assertPasswordPolicy } from '#server/platform/auth/service.ts'
 import { auditWriter, change, type Tx } from '#server/platform/core/change.ts'
 import { notFound } from '#server/platform/core/errors.ts'
 import { isStaff, type Scope } from '#server/platform/core/scope.ts'
@@ -198,8 +199,23 @@ export async function inviteUser(db: Kysely<DB>, scope: Scope, input: InviteInpu
 
 export const hashInviteToken = (token: string) => createHash('sha256').update(token).digest('base64url')
 
+/** The invited user of a usable invitation token, or 404 (unknown, used or expired alike). */
+export async function findInvite(db: Kysely<DB>, token: string, now = new Date()): Promise<{ email: string; name: string }> {
+  const row = await db
+    .selectFrom('user_invites as i')
+    .innerJoin('users as u', 'u.id', 'i.user_id')
+    .select(['u.email', 'u.name', 'i.used_at', 'i.expires_at', 'u.status'])
+    .where('i.token_hash', '=', hashInviteToken(token))
+    .executeTakeFirst()
+  if (!row || row.used_at || row.expires_at <= now || row.status !== 'active') throw notFound('This invitation link is not valid any more')
+  return { email: row.email, name: row.name }
+}
+
 /** Accepts an invitation: sets the password once; an unknown, used or expired token is a 404. */
 export async function acceptInvite(db: Kysely<DB>, token: string, password: string, now = new Date()): Promise<User> {
+  const invited = await findInvite(db, token, now)
+  // The sign-in area's policy (length, not the email, not a common password), with its codes.
+  assertPasswordPolicy(password, invited)
   const password_hash = await hashPassword(password)
   return db.transaction().execute(async (tx) => {
     const invite = await tx.selectFrom('user_invites').selectAll().where('token_hash', '=', hashInviteToken(token)).forUpdate().executeTakeFirst()
