@@ -89,6 +89,7 @@ export class EppClient {
         frames = reader.push(chunk)
       } catch (error) {
         this.fail(new RegistryConnectionError((error as Error).message, { cause: error }))
+        socket.destroy()
         return
       }
       for (const frame of frames) {
