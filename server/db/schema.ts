@@ -93,6 +93,8 @@ export interface DB {
   audit_entries: AuditEntriesTable
   tlds: TldsTable & import('./schema-directory.ts').TldCatalogueColumns
   domains: DomainsTable
+  dns_zones: import('./schema-dns.ts').DnsZonesTable
+  dns_records: import('./schema-dns.ts').DnsRecordsTable
   auth_tokens: AuthTokensTable
   portal_sessions: import('./schema-portal.ts').PortalSessionsTable
   portal_rate_limits: import('./schema-portal.ts').PortalRateLimitsTable

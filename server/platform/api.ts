@@ -7,6 +7,8 @@ import { authRouter } from './auth/http.ts'
 import { verifyBearer } from './auth/tokens.ts'
 import { AppError, toProblem } from './core/errors.ts'
 import { validationHook, type PlatformEnv } from './core/http.ts'
+import { dnsRouter } from './dns/http.ts'
+import { registerDnsJobs } from './dns/publish.ts'
 import type { PlatformDeps } from './deps.ts'
 
 /** The Platform API: a web-standard handler, mounted at /v1 by the server or run alone. */
@@ -60,6 +62,8 @@ export function createPlatformApi(deps: PlatformDeps) {
   api.route('/', authRouter)
   api.route('/', auditRouter)
   api.route('/', directoryRouter)
+  api.route('/', dnsRouter)
+  registerDnsJobs(deps)
 
   api.doc31('/openapi.json', {
     openapi: '3.1.0',

@@ -14,5 +14,7 @@ export type PlatformDeps = {
   logger: Logger
   jobs: Jobs
   now: () => Date
+  /** PowerDNS Authoritative's API; without it zones are managed but not published. */
+  powerdns?: import('#server/integrations/powerdns/client.ts').PowerDnsSettings
   mailer: Mailer
 }

@@ -360,6 +360,7 @@ export class ZoneChecker {
       return this.soaCount > 1 ? 'the zone has more than one SOA record' : null
     }
     if (record.type === 'CNAME' && name === this.zone) return 'a CNAME cannot be at the zone apex (it would hide the SOA and NS records)'
+    if (record.type === 'DS' && name === this.zone) return 'a DS record belongs in the parent zone, not at the apex of this one'
     let h1 = 0x811c9dc5 | 0
     let h2 = 5381
     for (let i = 0; i < name.length; i++) {

@@ -1,0 +1,56 @@
+import type { ColumnType, Generated, Selectable } from 'kysely'
+
+type Defaulted<T> = ColumnType<T, T | undefined, T>
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
+
+export type PublishState = 'pending' | 'published' | 'failed'
+export type DnssecState = 'unsigned' | 'signing' | 'signed' | 'unsigning'
+
+export interface DnsZonesTable {
+  id: Generated<string>
+  account_id: string
+  domain_id: string | null
+  name: string
+  kind: Defaulted<'native'>
+  serial: number
+  publish_state: Defaulted<PublishState>
+  published_serial: number | null
+  published_at: Date | null
+  last_error: string | null
+  dnssec_state: Defaulted<DnssecState>
+  ds_records: Defaulted<string[]>
+  pending_deletes: Defaulted<string[]>
+  drift: ColumnType<DriftReport | null, string | null, string | null>
+  drift_checked_at: Date | null
+  version: Defaulted<number>
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface DnsRecordsTable {
+  id: Generated<string>
+  zone_id: string
+  account_id: string
+  name: string
+  type: string
+  ttl: number
+  content: string
+  priority: number | null
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+/** Differences between PowerDNS and our records, per RRset. */
+export type DriftReport = {
+  missing: { name: string; type: string; ttl: number; contents: string[] }[]
+  unexpected: { name: string; type: string; ttl: number; contents: string[] }[]
+  different: { name: string; type: string; ours: { ttl: number; contents: string[] }; powerdns: { ttl: number; contents: string[] } }[]
+}
+
+export interface DnsDB {
+  dns_zones: DnsZonesTable
+  dns_records: DnsRecordsTable
+}
+
+export type DnsZone = Selectable<DnsZonesTable>
+export type DnsRecord = Selectable<DnsRecordsTable>

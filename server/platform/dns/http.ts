@@ -1,0 +1,284 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import type { Context } from 'hono'
+import { forbidden } from '#server/platform/core/errors.ts'
+import { createRouter, requireScope, type PlatformEnv } from '#server/platform/core/http.ts'
+import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { can, type Scope } from '#server/platform/core/scope.ts'
+import { listQueryFromUrl, runList, type ListResource } from '#server/platform/list/engine.ts'
+import { detectDrift } from './publish.ts'
+import { applyChangeSet, createZone, exportZone, getZone, importZone, requestSigning, requestUnsigning, zoneView } from './service.ts'
+
+const TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA', 'NS', 'PTR', 'DS', 'TLSA', 'SSHFP', 'NAPTR', 'SOA'] as const
+
+export const zonesResource: ListResource = {
+  name: 'dns-zones',
+  from: 'dns_zones z',
+  accountColumn: 'z.account_id',
+  tiebreak: 'z.id',
+  defaultSort: 'name',
+  fields: {
+    id: { type: 'uuid', column: 'z.id', filterable: true },
+    name: { type: 'text', column: 'z.name', filterable: true, sortable: true },
+    domain_id: { type: 'uuid', column: 'z.domain_id', filterable: true },
+    serial: { type: 'integer', column: 'z.serial', sortable: true },
+    publish_state: { type: 'enum', column: 'z.publish_state', filterable: true, sortable: true, choices: ['pending', 'published', 'failed'] },
+    last_error: { type: 'text', column: 'z.last_error' },
+    dnssec_state: { type: 'enum', column: 'z.dnssec_state', filterable: true, sortable: true, choices: ['unsigned', 'signing', 'signed', 'unsigning'] },
+    updated_at: { type: 'timestamp', column: 'z.updated_at', filterable: true, sortable: true },
+  },
+}
+
+/** Records across every zone of the account: the record search and each zone's record list. */
+export const recordsResource: ListResource = {
+  name: 'dns-records',
+  from: 'dns_records r JOIN dns_zones z ON z.id = r.zone_id',
+  accountColumn: 'r.account_id',
+  tiebreak: 'r.id',
+  defaultSort: 'name',
+  fields: {
+    id: { type: 'uuid', column: 'r.id', filterable: true },
+    zone_id: { type: 'uuid', column: 'r.zone_id', filterable: true },
+    'zone.name': { type: 'text', column: 'z.name', filterable: true, sortable: true },
+    name: { type: 'text', column: 'r.name', filterable: true, sortable: true },
+    type: { type: 'enum', column: 'r.type', filterable: true, sortable: true, choices: TYPES },
+    ttl: { type: 'integer', column: 'r.ttl', filterable: true, sortable: true },
+    content: { type: 'text', column: 'r.content', filterable: true, sortable: true },
+    priority: { type: 'integer', column: 'r.priority', filterable: true, sortable: true },
+    updated_at: { type: 'timestamp', column: 'r.updated_at', filterable: true, sortable: true },
+  },
+}
+
+function scoped(c: Context<PlatformEnv>, context: string, permission: 'dns-viewer' | 'dns-admin'): Scope {
+  const scope = requireScope(c, context)
+  if (!can(scope.actor, permission)) throw forbidden(`This needs the ${permission} role`)
+  return scope
+}
+
+const Zone = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    domain_id: z.uuid().nullable(),
+    kind: z.string(),
+    serial: z.number().int(),
+    publish_state: z.enum(['pending', 'published', 'failed']),
+    published: z.boolean(),
+    published_serial: z.number().int().nullable(),
+    published_at: z.string().nullable(),
+    last_error: z.string().nullable(),
+    powerdns_configured: z.boolean(),
+    dnssec_state: z.enum(['unsigned', 'signing', 'signed', 'unsigning']),
+    ds_records: z.array(z.string()),
+    drift: z.any().nullable(),
+    drift_checked_at: z.string().nullable(),
+    version: z.number().int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('DnsZone')
+
+const Record = z
+  .object({ id: z.uuid(), zone_id: z.uuid(), zone: z.object({ name: z.string() }), name: z.string(), type: z.string(), ttl: z.number().int(), content: z.string(), priority: z.number().int().nullable(), updated_at: z.string() })
+  .partial()
+  .openapi('DnsRecord')
+
+const RecordValue = z.object({ name: z.string(), type: z.string(), ttl: z.number().int(), content: z.string(), priority: z.number().int().nullable() })
+
+const RecordFields = { name: z.string().max(300), type: z.string().max(10), ttl: z.number().int().optional(), content: z.string().max(70_000) }
+const ChangeSet = z
+  .object({
+    dry_run: z.boolean().optional(),
+    changes: z
+      .array(
+        z.discriminatedUnion('action', [
+          z.object({ action: z.literal('add'), ...RecordFields }).strict(),
+          z.object({ action: z.literal('update'), id: z.uuid(), ...z.object(RecordFields).partial().shape }).strict(),
+          z.object({ action: z.literal('delete'), id: z.uuid() }).strict(),
+        ]),
+      )
+      .min(1)
+      .max(5000),
+  })
+  .strict()
+  .openapi('DnsChangeSet')
+
+const ChangeResult = z.object({
+  applied: z.boolean(),
+  zone: Zone,
+  diff: z.object({ added: z.array(RecordValue), updated: z.array(z.object({ id: z.uuid(), before: RecordValue, after: RecordValue })), removed: z.array(RecordValue.extend({ id: z.uuid() })) }),
+})
+
+const ImportResult = z.object({
+  applied: z.boolean(),
+  counts: z.object({ added: z.number().int(), changed: z.number().int(), removed: z.number().int(), unchanged: z.number().int() }),
+  added: z.array(RecordValue),
+  changed: z.array(z.object({ before: RecordValue, after: RecordValue })),
+  removed: z.array(RecordValue),
+  errors: z.array(z.object({ line: z.number().int(), column: z.number().int(), message: z.string() })),
+  notes: z.array(z.string()),
+  zone: Zone.optional(),
+})
+
+const ContextParam = z.object({ context: z.string() })
+const ZoneParams = z.object({ context: z.string(), zone: z.string() })
+
+export const dnsRouter = createRouter()
+  .openapi(
+    createRoute({ method: 'get', path: '/groups/{context}/zones', tags: ['DNS'], summary: 'Zones of the account', request: { params: ContextParam, query: ListQueryParams }, responses: { 200: ListResponse(Zone.partial()), ...ProblemResponses } }),
+    async (c) => {
+      const scope = scoped(c, c.req.valid('param').context, 'dns-viewer')
+      return c.json((await runList(c.get('deps').db, zonesResource, listQueryFromUrl(zonesResource, new URL(c.req.url)), scope)) as never, 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/zones',
+      tags: ['DNS'],
+      summary: 'Create a zone (for a domain of the account, or standalone) with managed SOA and NS',
+      request: { params: ContextParam, body: jsonBody(z.object({ name: z.string().min(1).max(260), domain_id: z.uuid().nullable().optional() }).strict()) },
+      responses: { 201: jsonResponse(Zone, 'Created'), ...ProblemResponses },
+    }),
+    async (c) => {
+      const scope = scoped(c, c.req.valid('param').context, 'dns-admin')
+      const deps = c.get('deps')
+      return c.json(zoneView(await createZone(deps, scope, c.req.valid('json')), deps), 201)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'get', path: '/groups/{context}/zones/{zone}', tags: ['DNS'], summary: 'A zone: serial, publish state, DNSSEC, drift', request: { params: ZoneParams }, responses: { 200: jsonResponse(Zone), ...ProblemResponses } }),
+    async (c) => {
+      const { context, zone } = c.req.valid('param')
+      const scope = scoped(c, context, 'dns-viewer')
+      const deps = c.get('deps')
+      return c.json(zoneView(await getZone(deps.db, scope, zone), deps), 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/zones/{zone}/records',
+      tags: ['DNS'],
+      summary: 'Records of a zone (filter by name, type, content)',
+      request: { params: ZoneParams, query: ListQueryParams },
+      responses: { 200: ListResponse(Record), ...ProblemResponses },
+    }),
+    async (c) => {
+      const { context, zone } = c.req.valid('param')
+      const scope = scoped(c, context, 'dns-viewer')
+      const db = c.get('deps').db
+      const found = await getZone(db, scope, zone)
+      const query = listQueryFromUrl(recordsResource, new URL(c.req.url))
+      query.filters.push({ field: 'zone_id', operator: 'equals', values: [found.id] })
+      return c.json((await runList(db, recordsResource, query, scope)) as never, 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/zones/{zone}/changes',
+      tags: ['DNS'],
+      summary: 'Apply adds, updates and deletes in one change (dry_run answers the diff only)',
+      request: { params: ZoneParams, body: jsonBody(ChangeSet) },
+      responses: { 200: jsonResponse(ChangeResult), ...ProblemResponses },
+    }),
+    async (c) => {
+      const { context, zone } = c.req.valid('param')
+      const scope = scoped(c, context, 'dns-admin')
+      const deps = c.get('deps')
+      const result = await applyChangeSet(deps, scope, zone, c.req.valid('json'))
+      return c.json({ applied: result.applied, zone: zoneView(result.zone, deps), diff: result.diff }, 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/zones/{zone}/bind-import',
+      tags: ['DNS'],
+      summary: 'Import a BIND master file: preview (dry_run) or apply atomically',
+      request: { params: ZoneParams, body: jsonBody(z.object({ text: z.string().min(1), dry_run: z.boolean().optional() }).strict()) },
+      responses: { ...ProblemResponses, 200: jsonResponse(ImportResult), 400: jsonResponse(ImportResult, 'The file has errors (each with line and column); nothing was written') },
+    }),
+    async (c) => {
+      const { context, zone } = c.req.valid('param')
+      const scope = scoped(c, context, 'dns-admin')
+      const deps = c.get('deps')
+      const body = c.req.valid('json')
+      const result = await importZone(deps, scope, zone, [body.text], { dry_run: body.dry_run })
+      const out = { ...result, zone: result.zone ? zoneView(result.zone, deps) : undefined }
+      return c.json(out as never, result.errors.length ? 400 : 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/zones/{zone}/export',
+      tags: ['DNS'],
+      summary: 'The zone as a BIND master file',
+      request: { params: ZoneParams },
+      responses: { 200: { description: 'BIND master file', content: { 'text/dns': { schema: z.string() } } }, ...ProblemResponses },
+    }),
+    async (c) => {
+      const { context, zone } = c.req.valid('param')
+      const scope = scoped(c, context, 'dns-viewer')
+      const deps = c.get('deps')
+      const found = await getZone(deps.db, scope, zone)
+      const chunks = exportZone(deps.db, scope, found.id)
+      const encoder = new TextEncoder()
+      const stream = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const next = await chunks.next()
+          if (next.done) controller.close()
+          else controller.enqueue(encoder.encode(next.value))
+        },
+      })
+      return new Response(stream, { status: 200, headers: { 'content-type': 'text/dns; charset=utf-8', 'content-disposition': `attachment; filename="${found.name}.zone"` } }) as never
+    },
+  )
+  .openapi(
+    createRoute({ method: 'get', path: '/groups/{context}/zones/{zone}/drift', tags: ['DNS'], summary: 'Compare PowerDNS with our records now', request: { params: ZoneParams }, responses: { 200: jsonResponse(Zone), ...ProblemResponses } }),
+    async (c) => {
+      const { context, zone } = c.req.valid('param')
+      const scope = scoped(c, context, 'dns-viewer')
+      const deps = c.get('deps')
+      await detectDrift(deps, await getZone(deps.db, scope, zone))
+      return c.json(zoneView(await getZone(deps.db, scope, zone), deps), 200)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'post', path: '/groups/{context}/zones/{zone}/dnssec/sign', tags: ['DNS'], summary: 'Sign the zone (a CSK, ECDSAP256SHA256) as a job', request: { params: ZoneParams }, responses: { 202: jsonResponse(Zone, 'Signing queued'), ...ProblemResponses } }),
+    async (c) => {
+      const { context, zone } = c.req.valid('param')
+      const deps = c.get('deps')
+      return c.json(zoneView(await requestSigning(deps, scoped(c, context, 'dns-admin'), zone), deps), 202)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/zones/{zone}/dnssec/unsign',
+      tags: ['DNS'],
+      summary: 'Turn DNSSEC off safely: DS removed at the parent, the DS TTL waited, then unsigned',
+      request: { params: ZoneParams },
+      responses: { 202: jsonResponse(Zone, 'Unsigning queued'), ...ProblemResponses },
+    }),
+    async (c) => {
+      const { context, zone } = c.req.valid('param')
+      const deps = c.get('deps')
+      return c.json(zoneView(await requestUnsigning(deps, scoped(c, context, 'dns-admin'), zone), deps), 202)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/dns-records',
+      tags: ['DNS'],
+      summary: 'Search records across every zone of the account',
+      request: { params: ContextParam, query: ListQueryParams },
+      responses: { 200: ListResponse(Record), ...ProblemResponses },
+    }),
+    async (c) => {
+      const scope = scoped(c, c.req.valid('param').context, 'dns-viewer')
+      return c.json((await runList(c.get('deps').db, recordsResource, listQueryFromUrl(recordsResource, new URL(c.req.url)), scope)) as never, 200)
+    },
+  )

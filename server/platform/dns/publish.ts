@@ -1,0 +1,196 @@
+import { sql } from 'kysely'
+import type { DnsZone, DriftReport } from '#server/db/schema-dns.ts'
+import { createPowerDnsClient, dotted, PowerDnsError, type PdnsRrset, type PowerDnsClient } from '#server/integrations/powerdns/client.ts'
+import type { PlatformDeps } from '#server/platform/deps.ts'
+import { isRecordType, parseRdata } from './rdata.ts'
+import { dnsRegistryHooks, DNS_JOBS, powerDnsSettings } from './service.ts'
+import { tokenizeRdata } from './zone-parser.ts'
+
+type RrsetValue = { ttl: number; contents: string[] }
+
+/** Our records grouped into RRsets; an RRset's TTL is the lowest of its records. */
+async function ourRrsets(deps: PlatformDeps, zoneId: string): Promise<Map<string, RrsetValue>> {
+  const rows = await deps.db.selectFrom('dns_records').select(['name', 'type', 'ttl', 'content']).where('zone_id', '=', zoneId).execute()
+  const sets = new Map<string, RrsetValue>()
+  for (const r of rows) {
+    const key = `${r.name}\t${r.type}`
+    const set = sets.get(key)
+    if (set) {
+      set.ttl = Math.min(set.ttl, r.ttl)
+      set.contents.push(r.content)
+    } else sets.set(key, { ttl: r.ttl, contents: [r.content] })
+  }
+  for (const set of sets.values()) set.contents.sort()
+  return sets
+}
+
+/** PowerDNS's content in our canonical text, so that equal data compares equal. */
+function canonical(type: string, content: string): string {
+  if (!isRecordType(type)) return content
+  const { tokens, error } = tokenizeRdata(content)
+  if (error) return content
+  try {
+    return parseRdata(type, tokens, '').content
+  } catch {
+    return content
+  }
+}
+
+const MANAGED_ELSEWHERE = new Set(['DNSKEY', 'RRSIG', 'NSEC', 'NSEC3', 'NSEC3PARAM', 'CDS', 'CDNSKEY'])
+
+function theirRrsets(rrsets: PdnsRrset[]): Map<string, RrsetValue> {
+  const sets = new Map<string, RrsetValue>()
+  for (const r of rrsets) {
+    if (MANAGED_ELSEWHERE.has(r.type)) continue
+    const contents = r.records.filter((x) => !x.disabled).map((x) => canonical(r.type, x.content)).sort()
+    if (contents.length) sets.set(`${r.name.replace(/\.$/, '')}\t${r.type}`, { ttl: r.ttl, contents })
+  }
+  return sets
+}
+
+const same = (a: RrsetValue, b: RrsetValue) => a.ttl === b.ttl && a.contents.length === b.contents.length && a.contents.every((c, i) => c === b.contents[i])
+
+/** Compares PowerDNS's RRsets with ours (DNSSEC records PowerDNS makes itself are left out). */
+export function compareRrsets(ours: Map<string, RrsetValue>, theirs: Map<string, RrsetValue>): DriftReport {
+  const report: DriftReport = { missing: [], unexpected: [], different: [] }
+  const split = (key: string) => {
+    const [name, type] = key.split('\t') as [string, string]
+    return { name, type }
+  }
+  for (const [key, mine] of ours) {
+    const other = theirs.get(key)
+    if (!other) report.missing.push({ ...split(key), ...mine })
+    else if (!same(mine, other)) report.different.push({ ...split(key), ours: mine, powerdns: other })
+  }
+  for (const [key, other] of theirs) if (!ours.has(key)) report.unexpected.push({ ...split(key), ...other })
+  return report
+}
+
+const toPdns = (key: string, set: RrsetValue, changetype?: 'REPLACE'): PdnsRrset => {
+  const [name, type] = key.split('\t') as [string, string]
+  return { name: dotted(name), type, ttl: set.ttl, ...(changetype ? { changetype } : {}), records: set.contents.map((content) => ({ content, disabled: false })) }
+}
+
+export function powerDnsClient(deps: PlatformDeps): PowerDnsClient | null {
+  const settings = powerDnsSettings(deps)
+  return settings ? createPowerDnsClient(settings) : null
+}
+
+/**
+ * Makes PowerDNS serve the zone as we have it: creates it when absent, replaces each RRset that
+ * differs and deletes the RRsets removed since the last publish. RRsets someone added in
+ * PowerDNS directly are left alone and reported as drift. A refusal by PowerDNS (4xx) marks
+ * the zone failed with its reason and is not retried; anything else is retried with backoff.
+ */
+export async function publishZone(deps: PlatformDeps, zoneId: string): Promise<void> {
+  const client = powerDnsClient(deps)
+  if (!client) return // Not configured: the zone stays "pending", i.e. not published.
+  const zone = await deps.db.selectFrom('dns_zones').selectAll().where('id', '=', zoneId).executeTakeFirst()
+  if (!zone) return
+  const serial = zone.serial
+  const deletes = zone.pending_deletes
+  try {
+    const ours = await ourRrsets(deps, zone.id)
+    const remote = await client.getZone(zone.name)
+    let drift: DriftReport
+    if (!remote) {
+      await client.createZone(zone.name, [...ours].map(([key, set]) => toPdns(key, set)))
+      drift = { missing: [], unexpected: [], different: [] }
+    } else {
+      const theirs = theirRrsets(remote.rrsets)
+      const before = compareRrsets(ours, theirs)
+      const patch: PdnsRrset[] = []
+      for (const d of [...before.missing, ...before.different]) patch.push(toPdns(`${d.name}\t${d.type}`, ours.get(`${d.name}\t${d.type}`)!, 'REPLACE'))
+      const pending = new Set(deletes)
+      for (const u of before.unexpected) {
+        if (pending.has(`${u.name}\t${u.type}`)) patch.push({ name: dotted(u.name), type: u.type, ttl: u.ttl, changetype: 'DELETE', records: [] })
+      }
+      for (let i = 0; i < patch.length; i += 2000) await client.patchRrsets(zone.name, patch.slice(i, i + 2000))
+      drift = { missing: [], different: [], unexpected: before.unexpected.filter((u) => !pending.has(`${u.name}\t${u.type}`)) }
+    }
+    // Only a publish of the current serial makes the zone "published"; a newer change has its own job.
+    await deps.db
+      .updateTable('dns_zones')
+      .set({
+        published_serial: serial,
+        published_at: deps.now(),
+        last_error: null,
+        drift: JSON.stringify(drift),
+        drift_checked_at: deps.now(),
+        publish_state: sql<'pending' | 'published'>`CASE WHEN serial = ${serial} THEN 'published' ELSE publish_state END`,
+        pending_deletes: sql<string[]>`ARRAY(SELECT unnest(pending_deletes) EXCEPT SELECT unnest(${deletes}::text[]))`,
+      })
+      .where('id', '=', zone.id)
+      .execute()
+  } catch (error) {
+    const refused = error instanceof PowerDnsError && error.permanent
+    const reason = error instanceof PowerDnsError ? error.reason : (error as Error).message
+    await deps.db
+      .updateTable('dns_zones')
+      .set({ last_error: reason, ...(refused ? { publish_state: sql<'failed'>`CASE WHEN serial = ${serial} THEN 'failed' ELSE publish_state END` } : {}) })
+      .where('id', '=', zone.id)
+      .execute()
+    deps.logger.warn('dns publish failed', { zone: zone.name, serial, refused, reason })
+    if (!refused) throw error
+  }
+}
+
+/** Compares PowerDNS with our records now and stores the report on the zone. */
+export async function detectDrift(deps: PlatformDeps, zone: DnsZone): Promise<DriftReport | null> {
+  const client = powerDnsClient(deps)
+  if (!client) return null
+  const remote = await client.getZone(zone.name)
+  const ours = await ourRrsets(deps, zone.id)
+  const report = remote ? compareRrsets(ours, theirRrsets(remote.rrsets)) : { missing: [...ours].map(([k, v]) => ({ name: k.split('\t')[0]!, type: k.split('\t')[1]!, ...v })), unexpected: [], different: [] }
+  await deps.db.updateTable('dns_zones').set({ drift: JSON.stringify(report), drift_checked_at: deps.now() }).where('id', '=', zone.id).execute()
+  return report
+}
+
+async function signZone(deps: PlatformDeps, zoneId: string) {
+  const client = powerDnsClient(deps)
+  const zone = await deps.db.selectFrom('dns_zones').selectAll().where('id', '=', zoneId).executeTakeFirst()
+  if (!zone || zone.dnssec_state !== 'signing') return
+  if (!client) throw new Error('PowerDNS is not configured: the zone cannot be signed')
+  // The zone must exist in PowerDNS before it can hold keys.
+  if (!(await client.getZone(zone.name))) await publishZone(deps, zone.id)
+  let keys = await client.listCryptokeys(zone.name)
+  if (!keys.some((k) => k.active)) {
+    await client.createCryptokey(zone.name)
+    keys = await client.listCryptokeys(zone.name)
+  }
+  await client.rectify(zone.name)
+  const ds = keys.filter((k) => k.active).flatMap((k) => k.ds ?? [])
+  await deps.db.updateTable('dns_zones').set({ dnssec_state: 'signed', ds_records: ds, updated_at: deps.now() }).where('id', '=', zone.id).execute()
+  await deps.db.updateTable('domains').set({ dnssec: true }).where('id', '=', zone.domain_id ?? '00000000-0000-0000-0000-000000000000').execute()
+  await dnsRegistryHooks()?.publishDs(zone, ds)
+}
+
+/** Seconds to wait between removing the DS at the parent and unsigning: the DS TTL. */
+export const DS_TTL_SECONDS = { value: 86_400 }
+
+async function removeDs(deps: PlatformDeps, zoneId: string) {
+  const zone = await deps.db.selectFrom('dns_zones').selectAll().where('id', '=', zoneId).executeTakeFirst()
+  if (!zone || zone.dnssec_state !== 'unsigning') return
+  await dnsRegistryHooks()?.removeDs(zone)
+  await deps.jobs.boss.send(DNS_JOBS.unsign, { zoneId }, { startAfter: DS_TTL_SECONDS.value, retryLimit: 10, retryBackoff: true })
+}
+
+async function unsignZone(deps: PlatformDeps, zoneId: string) {
+  const client = powerDnsClient(deps)
+  const zone = await deps.db.selectFrom('dns_zones').selectAll().where('id', '=', zoneId).executeTakeFirst()
+  if (!zone || zone.dnssec_state !== 'unsigning') return
+  if (client) {
+    for (const key of await client.listCryptokeys(zone.name)) await client.deleteCryptokey(zone.name, key.id)
+    await client.rectify(zone.name)
+  }
+  await deps.db.updateTable('dns_zones').set({ dnssec_state: 'unsigned', ds_records: [], updated_at: deps.now() }).where('id', '=', zone.id).execute()
+  await deps.db.updateTable('domains').set({ dnssec: false }).where('id', '=', zone.domain_id ?? '00000000-0000-0000-0000-000000000000').execute()
+}
+
+/** Registers the DNS job handlers; called once when the Platform API is built. */
+export function registerDnsJobs(deps: PlatformDeps) {
+  deps.jobs.register<{ zoneId: string }>(DNS_JOBS.publish, (data) => publishZone(deps, data.zoneId))
+  deps.jobs.register<{ zoneId: string }>(DNS_JOBS.sign, (data) => signZone(deps, data.zoneId))
+  deps.jobs.register<{ zoneId: string }>(DNS_JOBS.removeDs, (data) => removeDs(deps, data.zoneId))
+  deps.jobs.register<{ zoneId: string }>(DNS_JOBS.unsign, (data) => unsignZone(deps, data.zoneId))
+}

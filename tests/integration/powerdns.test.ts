@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPowerDnsClient } from '#server/integrations/powerdns/client.ts'
+import { createLogger } from '#server/lib/logger.ts'
+import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DS_TTL_SECONDS } from '#server/platform/dns/publish.ts'
+import { setDnsRegistryHooks } from '#server/platform/dns/service.ts'
+import { createTestPlatform } from '#tests/support/platform.ts'
+import { startPowerDns, type PowerDnsServer } from '#tests/support/powerdns.ts'
+
+let pdns: PowerDnsServer
+let platform: Awaited<ReturnType<typeof createTestPlatform>>
+let token: string
+let account: string
+const registry: string[] = []
+
+beforeAll(async () => {
+  pdns = await startPowerDns({ dnsPort: 3910, apiPort: 3911 })
+  platform = await createTestPlatform({ powerdns: pdns.settings })
+  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [2, 1] })
+  setDnsRegistryHooks({
+    publishDs: async (zone, ds) => void registry.push(`add ${zone.name} ${ds.length}`),
+    removeDs: async (zone) => void registry.push(`remove ${zone.name}`),
+  })
+  await platform.deps.jobs.start({ work: true })
+  const login = await platform.call('POST', '/login', { body: { username: 'admin@acme.example', password: DEMO_PASSWORD } })
+  token = login.json.access_token
+  account = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
+}, 60_000)
+afterAll(async () => {
+  setDnsRegistryHooks(null)
+  await platform?.close()
+  await pdns?.stop()
+})
+
+/** Polls until the condition holds (jobs run in the background); fails after 20 s. */
+async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    const value = await read()
+    if (ok(value)) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+const zoneOf = async (id: string) => (await platform.call('GET', `/groups/${account}/zones/${id}`, { token })).json
+
+describe('publishing to a real PowerDNS', () => {
+  let zoneId: string
+
+  it('publishes a new zone and each change set, and dig sees them with our serial', async () => {
+    const created = await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'published.test' } })
+    expect(created.status).toBe(201)
+    zoneId = created.json.id
+    const published = await until(() => zoneOf(zoneId), (z) => z.published, 'first publish')
+    expect((await pdns.dig('published.test', 'SOA'))[0]).toContain(` ${published.serial} `)
+
+    const changes = await platform.call('POST', `/groups/${account}/zones/${zoneId}/changes`, {
+      token,
+      body: {
+        changes: [
+          { action: 'add', name: 'www', type: 'A', ttl: 300, content: '192.0.2.10' },
+          { action: 'add', name: 'www', type: 'A', ttl: 300, content: '192.0.2.11' },
+          { action: 'add', name: '@', type: 'MX', content: '10 mail' },
+          { action: 'add', name: 'txt', type: 'TXT', content: `"${'x'.repeat(300)}"` },
+        ],
+      },
+    })
+    expect(changes.status).toBe(200)
+    expect(changes.json.zone.publish_state).toBe('pending')
+    const after = await until(() => zoneOf(zoneId), (z) => z.published && z.serial > published.serial, 'second publish')
+    expect((await pdns.dig('www.published.test', 'A')).sort()).toEqual(['192.0.2.10', '192.0.2.11'])
+    expect(await pdns.dig('published.test', 'MX')).toEqual(['10 mail.published.test.'])
+    expect((await pdns.dig('txt.published.test', 'TXT'))[0]).toBe(`"${'x'.repeat(255)}" "${'x'.repeat(45)}"`)
+    expect((await pdns.dig('published.test', 'SOA'))[0]).toContain(` ${after.serial} `)
+
+    // Deleting a record set removes it from PowerDNS too.
+    const list = await platform.call('GET', `/groups/${account}/zones/${zoneId}/records?filter[type]=MX`, { token })
+    await platform.call('POST', `/groups/${account}/zones/${zoneId}/changes`, { token, body: { changes: [{ action: 'delete', id: list.json.data[0].id }] } })
+    await until(() => zoneOf(zoneId), (z) => z.published && z.serial > after.serial, 'third publish')
+    expect(await pdns.dig('published.test', 'MX')).toEqual([])
+  })
+
+  it('marks the change failed with PowerDNS reason when PowerDNS refuses it, and keeps the edit', async () => {
+    // Someone put a CNAME at mail. straight into PowerDNS: drift the portal does not own.
+    const client = createPowerDnsClient(pdns.settings)
+    await client.patchRrsets('published.test', [{ name: 'mail.published.test.', type: 'CNAME', ttl: 300, changetype: 'REPLACE', records: [{ content: 'elsewhere.example.', disabled: false }] }])
+    const drift = await platform.call('GET', `/groups/${account}/zones/${zoneId}/drift`, { token })
+    expect(drift.json.drift.unexpected).toEqual([{ name: 'mail.published.test', type: 'CNAME', ttl: 300, contents: ['elsewhere.example.'] }])
+
+    const edit = await platform.call('POST', `/groups/${account}/zones/${zoneId}/changes`, { token, body: { changes: [{ action: 'add', name: 'mail', type: 'A', content: '192.0.2.25' }] } })
+    expect(edit.status).toBe(200)
+    const failed = await until(() => zoneOf(zoneId), (z) => z.publish_state === 'failed', 'the refusal')
+    expect(failed.last_error).toMatch(/conflict/i)
+    const kept = await platform.call('GET', `/groups/${account}/zones/${zoneId}/records?filter[name]=mail.published.test`, { token })
+    expect(kept.json.data.map((r: { content: string }) => r.content)).toEqual(['192.0.2.25'])
+    expect(await pdns.dig('mail.published.test', 'A')).toEqual(['elsewhere.example.'])
+  })
+
+  it('signs the zone: RRSIG served, DS from the DNSKEY, and unsigns in the safe order', async () => {
+    const created = await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'signed.test' } })
+    const id = created.json.id
+    await platform.call('POST', `/groups/${account}/zones/${id}/changes`, { token, body: { changes: [{ action: 'add', name: 'www', type: 'A', content: '192.0.2.80' }] } })
+    await until(() => zoneOf(id), (z) => z.published && z.serial > created.json.serial, 'publish')
+    expect((await platform.call('POST', `/groups/${account}/zones/${id}/dnssec/sign`, { token })).status).toBe(202)
+    const signed = await until(() => zoneOf(id), (z) => z.dnssec_state === 'signed', 'signing')
+    expect(registry).toContain(`add signed.test ${signed.ds_records.length}`)
+
+    const answer = await pdns.dig('+dnssec', 'www.signed.test', 'A')
+    expect(answer).toContain('192.0.2.80')
+    expect(answer.some((l) => l.startsWith('A 13 3 '))).toBe(true)
+
+    // DS = SHA-256 over owner name (wire) + DNSKEY rdata, computed from what dig serves.
+    const [dnskey] = await pdns.dig('signed.test', 'DNSKEY')
+    const [flags, protocol, algorithm, ...key] = dnskey!.split(' ')
+    const rdata = Buffer.concat([Buffer.from([Number(flags) >> 8, Number(flags) & 255, Number(protocol), Number(algorithm)]), Buffer.from(key.join(''), 'base64')])
+    const owner = Buffer.concat([...'signed.test'.split('.').map((l) => Buffer.concat([Buffer.from([l.length]), Buffer.from(l)])), Buffer.from([0])])
+    const digest = createHash('sha256').update(Buffer.concat([owner, rdata])).digest('hex')
+    let tag = 0
+    for (let i = 0; i < rdata.length; i++) tag += i & 1 ? rdata[i]! : rdata[i]! << 8
+    tag = (tag + (tag >> 16)) & 0xffff
+    expect(signed.ds_records).toContain(`${tag} 13 2 ${digest}`)
+
+    DS_TTL_SECONDS.value = 0
+    expect((await platform.call('POST', `/groups/${account}/zones/${id}/dnssec/unsign`, { token })).status).toBe(202)
+    await until(() => zoneOf(id), (z) => z.dnssec_state === 'unsigned', 'unsigning')
+    expect(registry).toContain('remove signed.test')
+    expect((await pdns.dig('+dnssec', 'www.signed.test', 'A')).some((l) => l.startsWith('A 13'))).toBe(false)
+  })
+})

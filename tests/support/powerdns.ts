@@ -1,0 +1,99 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import type { PowerDnsSettings } from '#server/integrations/powerdns/client.ts'
+
+const run = promisify(execFile)
+const SCHEMA = '/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql'
+
+export type PowerDnsServer = {
+  settings: PowerDnsSettings
+  dnsPort: number
+  apiPort: number
+  dir: string
+  /** `dig @127.0.0.1 -p <port> +norec +short <args>` as trimmed lines. */
+  dig(...args: string[]): Promise<string[]>
+  stop(): Promise<void>
+}
+
+/**
+ * Starts a real pdns_server (gsqlite3 backend, DNSSEC on, caches off) on loopback ports with its
+ * own config folder in a temp dir, and waits until its API answers. Used by tests and dev:dns.
+ */
+export async function startPowerDns(options: { dnsPort: number; apiPort: number; dir?: string; apiKey?: string }): Promise<PowerDnsServer> {
+  const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'pdns-'))
+  const apiKey = options.apiKey ?? `test-${Math.random().toString(36).slice(2)}`
+  const database = path.join(dir, 'pdns.sqlite3')
+  if (!existsSync(database)) await run('sqlite3', [database, `.read ${SCHEMA}`])
+  writeFileSync(
+    path.join(dir, 'pdns.conf'),
+    [
+      'launch=gsqlite3',
+      `gsqlite3-database=${database}`,
+      'gsqlite3-dnssec=yes',
+      'local-address=127.0.0.1',
+      `local-port=${options.dnsPort}`,
+      `socket-dir=${dir}`,
+      'api=yes',
+      `api-key=${apiKey}`,
+      'webserver=yes',
+      'webserver-address=127.0.0.1',
+      `webserver-port=${options.apiPort}`,
+      'webserver-allow-from=127.0.0.0/8',
+      'security-poll-suffix=',
+      'only-notify=',
+      'cache-ttl=0',
+      'query-cache-ttl=0',
+      'negquery-cache-ttl=0',
+      'zone-cache-refresh-interval=0',
+      'default-soa-content=ns1.@ hostmaster.@ 0 10800 3600 604800 3600',
+      '',
+    ].join('\n'),
+  )
+  const child: ChildProcess = spawn('pdns_server', [`--config-dir=${dir}`, '--guardian=no', '--daemon=no', '--disable-syslog', '--write-pid=no'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let log = ''
+  child.stderr?.on('data', (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-8000)
+  })
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  const settings: PowerDnsSettings = { apiUrl: `http://127.0.0.1:${options.apiPort}`, apiKey, nameservers: ['ns1.registrar.test', 'ns2.registrar.test'] }
+
+  // Ready when the API answers; give up if the process dies or after 20 s.
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`pdns_server exited with ${child.exitCode}:\n${log}`)
+    try {
+      const response = await fetch(`${settings.apiUrl}/api/v1/servers/localhost`, { headers: { 'X-API-Key': apiKey } })
+      if (response.ok) break
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM')
+      throw new Error(`pdns_server did not start:\n${log}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+
+  return {
+    settings,
+    dnsPort: options.dnsPort,
+    apiPort: options.apiPort,
+    dir,
+    async dig(...args: string[]) {
+      const { stdout } = await run('dig', ['@127.0.0.1', '-p', String(options.dnsPort), '+norec', '+short', '+time=2', '+tries=1', ...args])
+      return stdout.split('\n').map((l) => l.trim()).filter(Boolean)
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM')
+        await exited
+      }
+      if (!options.dir) rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
