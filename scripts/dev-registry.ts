@@ -1,9 +1,11 @@
 /**
  * Runs the local EPP registry on its own: `npm run dev:registry`.
  * EPP_REGISTRY_PORT (default 3870), EPP_REGISTRY_CLIENTS ("id:password,id:password"),
+ * EPP_REGISTRY_TLDS ("test,example,com": served TLDs, each allowing 1–10 years; default test,example),
  * DATA_DIR (state and certificate under DATA_DIR/registry), LOG_LEVEL.
  */
 import path from 'node:path'
+import { DEFAULT_TLD_POLICY } from '#server/integrations/registry/local-registry.ts'
 import { startLocalRegistry } from '#server/integrations/registry/local-server.ts'
 import { createLogger } from '#server/lib/logger.ts'
 
@@ -19,6 +21,9 @@ const server = await startLocalRegistry({
   dataDir: path.resolve(process.env.DATA_DIR ?? './data'),
   clients,
   logger,
+  ...(process.env.EPP_REGISTRY_TLDS
+    ? { policy: { tlds: Object.fromEntries(process.env.EPP_REGISTRY_TLDS.split(',').map((tld) => [tld.trim().toLowerCase(), DEFAULT_TLD_POLICY])) } }
+    : {}),
 })
 logger.info('trust this certificate in clients', { certificate: path.join(server.tlsDir, 'cert.pem'), clients: clients.map((c) => c.id) })
 
