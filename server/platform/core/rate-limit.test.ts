@@ -3,7 +3,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestPlatform } from '#tests/support/platform.ts'
 import { createRouter } from './http.ts'
-import { hit, pruneRateLimits, rateLimiter, resetRateLimit } from './rate-limit.ts'
+import { check, hit, pruneRateLimits, rateLimiter, resetRateLimit } from './rate-limit.ts'
 
 let platform: Awaited<ReturnType<typeof createTestPlatform>>
 let clock = new Date('2026-05-01T10:00:05Z')
@@ -59,6 +59,18 @@ describe('hit', () => {
     expect(pruned).toBeGreaterThan(0)
     const { rows } = await sql<{ key: string }>`SELECT key FROM rate_limits`.execute(platform.db)
     expect(rows.map((r) => r.key)).toEqual(['reset-me'])
+  })
+
+  it('checks a limit without counting (for limits on failures)', async () => {
+    const now = at('2026-05-01T09:00:10Z')
+    await check(platform.db, 'failures', 2, 60, now)
+    await hit(platform.db, 'failures', 2, 60, now)
+    await check(platform.db, 'failures', 2, 60, now)
+    await hit(platform.db, 'failures', 2, 60, now)
+    await expect(check(platform.db, 'failures', 2, 60, now)).rejects.toMatchObject({ status: 429, headers: { 'Retry-After': '50' } })
+    await check(platform.db, 'failures', 2, 60, at('2026-05-01T09:01:00Z'))
+    const { rows } = await sql<{ count: number }>`SELECT count FROM rate_limits WHERE key = 'failures'`.execute(platform.db)
+    expect(rows).toEqual([{ count: 2 }])
   })
 
   it('refuses a nonsense limit or window', async () => {

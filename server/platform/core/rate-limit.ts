@@ -21,9 +21,7 @@ export async function hit(
 ): Promise<RateLimitResult> {
   if (!Number.isInteger(limit) || limit < 1) throw new Error('rate limit must be a positive integer')
   if (!Number.isInteger(windowSeconds) || windowSeconds < 1) throw new Error('rate-limit window must be whole seconds ≥ 1')
-  const windowMs = windowSeconds * 1000
-  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs)
-  const resetAt = new Date(windowStart.getTime() + windowMs)
+  const { windowStart, resetAt } = windowOf(now, windowSeconds)
   // One statement: concurrent hits of the same key serialise on the row, none is lost.
   const { rows } = await sql<{ count: number }>`
     INSERT INTO rate_limits (key, window_start, count) VALUES (${key}, ${windowStart}, 1)
@@ -32,6 +30,22 @@ export async function hit(
   const count = Number(rows[0]!.count)
   if (count > limit) throw tooManyRequests((resetAt.getTime() - now.getTime()) / 1000)
   return { count, remaining: limit - count, resetAt }
+}
+
+/**
+ * Throws `tooManyRequests` when `key` has already used up `limit` in the current window, without
+ * counting. For limits on failures: `check` before the attempt, `hit` only when it fails.
+ */
+export async function check(db: Kysely<DB>, key: string, limit: number, windowSeconds: number, now: Date = new Date()): Promise<void> {
+  const { windowStart, resetAt } = windowOf(now, windowSeconds)
+  const { rows } = await sql<{ count: number }>`SELECT count FROM rate_limits WHERE key = ${key} AND window_start = ${windowStart}`.execute(db)
+  if (Number(rows[0]?.count ?? 0) >= limit) throw tooManyRequests((resetAt.getTime() - now.getTime()) / 1000)
+}
+
+function windowOf(now: Date, windowSeconds: number) {
+  const windowMs = windowSeconds * 1000
+  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs)
+  return { windowStart, resetAt: new Date(windowStart.getTime() + windowMs) }
 }
 
 /** Forgets the counts of a key (e.g. after a successful sign-in). */
@@ -49,6 +63,7 @@ export async function pruneRateLimits(db: Kysely<DB>, before: Date): Promise<num
 export function rateLimiter(db: Kysely<DB>, now: () => Date = () => new Date()) {
   return {
     hit: (key: string, limit: number, windowSeconds: number) => hit(db, key, limit, windowSeconds, now()),
+    check: (key: string, limit: number, windowSeconds: number) => check(db, key, limit, windowSeconds, now()),
     reset: (key: string) => resetRateLimit(db, key),
   }
 }
