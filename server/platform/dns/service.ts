@@ -372,6 +372,7 @@ export async function importZone(
         if (value.type === 'NS' && value.name === zone.name) {
           seen.add(key)
           newRrsets.add(rrsetKey(value))
+          summary.counts.unchanged++
           if (write) batch.push(value)
         }
       }
