@@ -8,8 +8,7 @@ const PermissionViewSchema = z.object({
   highlightColors: z.record(z.string().max(100), z.string().regex(/^[a-z_]{2,20}$/)),
 })
 
-/** Colour names of spec §9 offered as highlights. */
-export const HIGHLIGHT_COLORS = ['blue', 'red', 'green', 'teal', 'yellow', 'amber', 'grey'] as const
+export { HIGHLIGHT_COLORS } from './permission-view.ts'
 
 export const EMPTY_VIEW: PermissionView = { hiddenPermissions: {}, highlightColors: {} }
 

@@ -1,6 +1,7 @@
 import type { RouterContextProvider } from 'react-router'
 import { appServicesContext } from './app-context.ts'
 import { getPlatform } from './platform.server.ts'
+import { updateSessionUser } from './profile.server.ts'
 import { getUser } from './session.server.ts'
 
 /**
@@ -13,6 +14,7 @@ export async function saveProfilePreference(request: Request, context: Readonly<
     if (!(await getUser(request, context))) return
     const platform = await getPlatform(request, context)
     await platform.patch('/profile', patch)
+    await updateSessionUser(request, context, patch)
   } catch (error) {
     context.get(appServicesContext).log('warn', 'profile preference not saved', { patch, error: error instanceof Response ? error.status : String(error) })
   }

@@ -1,0 +1,34 @@
+/**
+ * Money of spec §5: a string or number, optional minus, digits with optional thousands
+ * separators (commas), up to 2 decimals — none for JPY. Amounts are integer minor units.
+ */
+export const INVALID_MONETARY_VALUE = 'invalidMonetaryValue'
+
+const ZERO_DECIMAL = new Set(['JPY'])
+export const currencyDecimals = (currency: string) => (ZERO_DECIMAL.has(currency.toUpperCase()) ? 0 : 2)
+
+export function isMonetaryValue(value: unknown, currency = 'EUR'): boolean {
+  if (typeof value === 'number') value = String(value)
+  if (typeof value !== 'string') return false
+  const decimals = currencyDecimals(currency)
+  const fraction = decimals === 0 ? '' : `(\\.\\d{1,${decimals}})?`
+  return new RegExp(`^-?(\\d{1,3}(,\\d{3})+|\\d+)${fraction}$`).test(value.trim())
+}
+
+/** Parses a monetary value into minor units, or null with the failure key invalidMonetaryValue. */
+export function parseMoney(value: unknown, currency = 'EUR'): { ok: true; minor: number } | { ok: false; error: typeof INVALID_MONETARY_VALUE } {
+  if (!isMonetaryValue(value, currency)) return { ok: false, error: INVALID_MONETARY_VALUE }
+  const text = String(value).trim().replace(/,/g, '')
+  const negative = text.startsWith('-')
+  const [whole, frac = ''] = text.replace('-', '').split('.')
+  const decimals = currencyDecimals(currency)
+  const minor = Number(whole) * 10 ** decimals + Number(frac.padEnd(decimals, '0') || '0')
+  if (!Number.isSafeInteger(minor)) return { ok: false, error: INVALID_MONETARY_VALUE }
+  return { ok: true, minor: negative ? -minor : minor }
+}
+
+/** Formats minor units in the user's locale (JPY without decimals). */
+export function formatMoney(minor: number, currency: string, locale = 'en'): string {
+  const decimals = currencyDecimals(currency)
+  return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(minor / 10 ** decimals)
+}
