@@ -111,7 +111,7 @@ describe('brute-force throttling', () => {
       new Request('http://platform.test/v1/login', { method: 'POST', headers: { 'content-type': 'application/json', ...as(nextIp()) }, body: JSON.stringify({ username: 'target@auth.example', password: PASSWORD }) }),
     )
     expect(ok.status).toBe(200)
-  })
+  }, 60_000)
 
   it('throttles an IP after 20 failures across names, unknown names included', async () => {
     const ip = '192.0.2.200'
@@ -121,7 +121,7 @@ describe('brute-force throttling', () => {
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0)
     // Another address is not affected.
     expect((await login('bob@auth.example')).status).toBe(200)
-  })
+  }, 120_000) // 22 scrypt checks at OWASP cost: slow on a busy machine
 })
 
 describe('refresh tokens', () => {
