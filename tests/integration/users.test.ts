@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '#server/lib/logger.ts'
@@ -8,8 +9,7 @@ import PostalMime from 'postal-mime'
 import { SMTPServer } from 'smtp-server'
 
 let platform: Awaited<ReturnType<typeof createTestPlatform>>
-// A real SMTP server on a loopback port of our range captures the invitation mails.
-const SMTP_PORT = 3701
+// A real SMTP server on a free loopback port captures the invitation mails.
 const mails: { to: string; text: string }[] = []
 const smtp = new SMTPServer({
   authOptional: true,
@@ -34,8 +34,12 @@ async function login(email: string, password = DEMO_PASSWORD) {
 }
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => smtp.listen(SMTP_PORT, '127.0.0.1', resolve))
-  platform = await createTestPlatform({ config: { ...TEST_CONFIG, SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`, PUBLIC_URL: 'http://portal.test' } })
+  await new Promise<void>((resolve, reject) => {
+    smtp.server.once('error', reject)
+    smtp.listen(0, '127.0.0.1', resolve)
+  })
+  const { port } = smtp.server.address() as AddressInfo
+  platform = await createTestPlatform({ config: { ...TEST_CONFIG, SMTP_URL: `smtp://127.0.0.1:${port}`, PUBLIC_URL: 'http://portal.test' } })
   await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [3, 3] })
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
   registrar = (await platform.db.selectFrom('accounts').select('id').where('is_registrar', '=', true).executeTakeFirstOrThrow()).id
