@@ -159,19 +159,15 @@ export async function completeSso(request: Request, context: Context): Promise<R
 
 export const clearSsoCookie = () => ssoCookie('', 0)
 
-/** Where the browser goes after logout: the provider's end-session endpoint when SSO was used. */
-export async function logoutDestination(request: Request, context: Context, usedSso: boolean): Promise<string> {
-  const { env, log } = services(context)
+/**
+ * Where the browser goes after logout: when SSO was used, the provider's logout endpoint of spec §7
+ * (`<issuer>/logout` with client_id and logout_uri = this host + /logout), else /login.
+ */
+export function logoutDestination(request: Request, context: Context, usedSso: boolean): string {
+  const { env } = services(context)
   if (!usedSso || !env.oidc) return '/login'
-  try {
-    const endpoints = await discover(env.oidc.issuer)
-    if (!endpoints.end_session_endpoint) return '/login'
-    const url = new URL(endpoints.end_session_endpoint)
-    url.searchParams.set('client_id', env.oidc.clientId)
-    url.searchParams.set('logout_uri', `${portalOrigin(request, env.publicUrl)}/logout`)
-    return url.toString()
-  } catch (error) {
-    log('warn', 'provider logout endpoint unavailable', { error: String(error) })
-    return '/login'
-  }
+  const url = new URL(`${env.oidc.issuer.replace(/\/$/, '')}/logout`)
+  url.searchParams.set('client_id', env.oidc.clientId)
+  url.searchParams.set('logout_uri', `${portalOrigin(request, env.publicUrl)}/logout`)
+  return url.toString()
 }

@@ -30,7 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   headers.append('Set-Cookie', await destroySession(request, context))
   headers.append('Set-Cookie', `${TAB_MARKER_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax${isSecureRequest(request) ? '; Secure' : ''}`)
   log('info', 'signed out', { user_id: session?.userId ?? null })
-  return redirect(await logoutDestination(request, context, Boolean(session?.tokens.ssoToken)), { headers })
+  return redirect(logoutDestination(request, context, Boolean(session?.tokens.ssoToken)), { headers })
 }
 
 /** Never rendered (the loader always redirects); kept so that a POST from any page lands here. */

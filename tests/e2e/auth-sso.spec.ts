@@ -1,0 +1,129 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { rmSync } from 'node:fs'
+import { expect, test } from '@playwright/test'
+import { startOidcProvider, type OidcTestProvider } from '#tests/support/oidc.ts'
+import { startSmtpCapture, type SmtpCapture } from '#tests/support/smtp.ts'
+
+// SSO and reset need a server configured with a provider and a mail server, so this file starts
+// its own real server (same build) next to the real oidc-provider and SMTP capture.
+const PORT = Number(process.env.E2E_AUTH_PORT ?? 3601)
+const BASE = `http://localhost:${PORT}`
+const DATA_DIR = `./data/e2e-auth-${PORT}`
+
+let provider: OidcTestProvider
+let smtp: SmtpCapture
+let server: ChildProcess
+
+test.use({ baseURL: BASE })
+
+test.beforeAll(async () => {
+  test.setTimeout(150_000)
+  smtp = await startSmtpCapture()
+  provider = await startOidcProvider({ redirectUris: [`${BASE}/login`], logoutUris: [`${BASE}/logout`] })
+  rmSync(DATA_DIR, { recursive: true, force: true })
+  server = spawn(process.execPath, ['server/main.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      DATA_DIR,
+      SEED_DEMO: '1',
+      LOG_LEVEL: 'warn',
+      APP_ENV: 'e2e',
+      PUBLIC_URL: BASE,
+      SMTP_URL: smtp.url,
+      OIDC_ISSUER: provider.issuer,
+      OIDC_CLIENT_ID: provider.clientId,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  await expect
+    .poll(async () => (await fetch(`${BASE}/readyz`).catch(() => null))?.status ?? 0, { timeout: 120_000, intervals: [250] })
+    .toBe(200)
+})
+
+test.afterAll(async () => {
+  if (server?.pid) {
+    const exited = new Promise((resolve) => server.once('exit', resolve))
+    server.kill('SIGTERM')
+    await exited
+  }
+  await provider?.close()
+  await smtp?.close()
+})
+
+test('single sign-on through oidc-provider signs in and signs out at the provider', async ({ page, context }) => {
+  await page.goto('/login?redirectTo=%2F%3Fsso%3D1')
+  const toProviderLogin = page.waitForRequest((r) => r.url().startsWith(provider.issuer) && r.isNavigationRequest())
+  await page.getByRole('button', { name: 'Sign in with SSO' }).click()
+  const authorize = new URL((await toProviderLogin).url())
+  for (const [key, value] of Object.entries({ client_id: provider.clientId, redirect_uri: `${BASE}/login`, response_type: 'code', scope: 'openid profile email', code_challenge_method: 'S256' })) {
+    expect(authorize.searchParams.get(key)).toBe(value)
+  }
+  expect(authorize.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/)
+
+  // The provider's own page, with the PKCE parameters of spec §7 in the address.
+  await page.locator('input[name="login"]').waitFor()
+  const ssoCookie = (await context.cookies(BASE)).find((c) => c.name === 'auth.session')
+  expect(ssoCookie).toMatchObject({ path: '/', secure: true, sameSite: 'None', httpOnly: true })
+  await page.locator('input[name="login"]').fill('admin@acme.example')
+  await page.locator('input[name="password"]').fill('anything')
+  await page.locator('button[type="submit"]').first().click()
+
+  await page.waitForURL((url) => url.origin === BASE && url.pathname === '/' && url.search === '?sso=1')
+  expect((await context.cookies(BASE)).some((c) => c.name === '__session')).toBe(true)
+  expect((await context.cookies(BASE)).some((c) => c.name === 'auth.session')).toBe(false)
+
+  const toProvider = page.waitForRequest((r) => r.url().startsWith(`${provider.issuer}/logout`))
+  await page.evaluate(() => {
+    const form = document.createElement('form')
+    form.method = 'post'
+    form.action = '/logout'
+    document.body.appendChild(form)
+    form.submit()
+  })
+  const logoutUrl = new URL((await toProvider).url())
+  expect(logoutUrl.searchParams.get('client_id')).toBe(provider.clientId)
+  expect(logoutUrl.searchParams.get('logout_uri')).toBe(`${BASE}/logout`)
+  await page.waitForURL(`${BASE}/login`)
+})
+
+test('a tampered SSO state is refused with a message', async ({ page }) => {
+  await page.goto('/login?code=forged&state=forged')
+  await expect(page.getByRole('alert')).toHaveText('Single sign-on did not complete. Please try again.')
+})
+
+test('password reset through the captured mail, then sign-in with the new password', async ({ page }) => {
+  const email = 'viewer@acme.example'
+  await page.goto('/reset')
+  await page.getByLabel('Email').fill(email)
+  await page.getByRole('button', { name: 'Send link' }).click()
+  await expect(page.getByRole('status')).toContainText('If an account exists for that email')
+
+  const mail = await smtp.waitFor((m) => m.envelopeTo.includes(email))
+  const link = /https?:\/\/\S+\/reset\?token=[\w%-]+/.exec(mail.text ?? mail.html ?? '')?.[0]
+  expect(link).toBeTruthy()
+  await page.goto(link!)
+  await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible()
+
+  // The platform's policy (here: not the email) comes back as a localised message.
+  await page.getByLabel('New password', { exact: true }).fill(email)
+  await page.getByLabel('Repeat the new password').fill(email)
+  await page.getByRole('button', { name: 'Set password' }).click()
+  await expect(page.getByText('The password must not be your username or email.')).toBeVisible()
+
+  const fresh = 'a quiet harbor at dawn 2026'
+  await page.getByLabel('New password', { exact: true }).fill(fresh)
+  await page.getByLabel('Repeat the new password').fill(fresh)
+  await page.getByRole('button', { name: 'Set password' }).click()
+  await expect(page.getByRole('status')).toHaveText('Your password has been changed. You can sign in now.')
+
+  // The link is single-use.
+  await page.goto(link!)
+  await expect(page.getByRole('alert')).toContainText('invalid or has expired')
+
+  await page.goto('/login')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(fresh)
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+  await page.waitForURL((url) => url.pathname === '/')
+})
