@@ -301,7 +301,7 @@ export type ImportSummary = {
 }
 
 const SAMPLE = 200
-const BATCH = 5000
+const BATCH = 20000
 const MAX_ERRORS = 1000
 
 /**
@@ -440,30 +440,29 @@ async function insertBatch(tx: Tx, zoneId: string, accountId: string, rows: Reco
   )
 }
 
-/** The zone as a BIND master file, streamed in chunks (SOA first, then NS, then by name). */
+/**
+ * The zone as a BIND master file, streamed in chunks: SOA and apex NS first, then the rest in
+ * the order of the unique index (name, type, md5(content)), paged by keyset so a million
+ * records never sit in memory or in one sort.
+ */
 export async function* exportZone(db: Kysely<DB>, scope: Scope, zoneId: string): AsyncGenerator<string> {
   const zone = await getZone(db, scope, zoneId)
-  yield `; zone ${zone.name}, serial ${zone.serial}, exported by Registrar Portal\n`
-  let after: { rank: number; name: string; type: string; id: string } | null = null
-  let header = true
+  yield `; zone ${zone.name}, serial ${zone.serial}, exported by Registrar Portal\n$ORIGIN ${zone.name}.\n`
+  type Row = { name: string; type: string; ttl: number; content: string; h: string }
+  const head = await sql<Row>`SELECT name, type, ttl, content, md5(content) AS h FROM dns_records
+    WHERE zone_id = ${zone.id} AND name = ${zone.name} AND type IN ('SOA', 'NS') ORDER BY type DESC, content`.execute(db)
+  yield* printZone(zone.name, head.rows, undefined, false)
+  let after: Row | null = null
   for (;;) {
-    const rows: { rank: number; name: string; type: string; ttl: number; content: string; id: string }[] = (
-      await sql<{ rank: number; name: string; type: string; ttl: number; content: string; id: string }>`
-        SELECT * FROM (
-          SELECT CASE WHEN type = 'SOA' THEN 0 WHEN type = 'NS' AND name = ${zone.name} THEN 1 ELSE 2 END AS rank, name, type, ttl, content, id::text AS id
-          FROM dns_records WHERE zone_id = ${zone.id}
-        ) r
-        ${after ? sql`WHERE (rank, name, type, id) > (${after.rank}, ${after.name}, ${after.type}, ${after.id})` : sql``}
-        ORDER BY rank, name, type, id LIMIT 50000`.execute(db)
+    const rows: Row[] = (
+      await sql<Row>`SELECT name, type, ttl, content, md5(content) AS h FROM dns_records
+        WHERE zone_id = ${zone.id} ${after ? sql`AND (name, type, md5(content)) > (${after.name}, ${after.type}, ${after.h})` : sql``}
+        ORDER BY name, type, md5(content) LIMIT 20000`.execute(db)
     ).rows
     if (!rows.length) break
-    for (const chunk of printZone(zone.name, rows)) {
-      // $ORIGIN once, at the top.
-      yield header ? chunk : chunk.slice(chunk.indexOf('\n') + 1)
-      header = false
-    }
-    const last = rows[rows.length - 1]!
-    after = { rank: last.rank, name: last.name, type: last.type, id: last.id }
+    const rest = rows.filter((r) => !(r.name === zone.name && (r.type === 'SOA' || r.type === 'NS')))
+    yield* printZone(zone.name, rest, undefined, false)
+    after = rows[rows.length - 1]!
   }
 }
 

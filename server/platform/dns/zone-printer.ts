@@ -9,9 +9,10 @@ const CHUNK = 1 << 16
  * TTL explicit, in chunks of about 64 KiB. Content is already canonical presentation text with
  * absolute names, so it is copied as it is.
  */
-export function* printZone(zone: string, records: Iterable<PrintableRecord>, header?: string): Generator<string> {
+export function* printZone(zone: string, records: Iterable<PrintableRecord>, header?: string, withOrigin = true): Generator<string> {
   let out = header ? `; ${header.replace(/\n/g, '\n; ')}\n` : ''
-  out += `$ORIGIN ${zone}.\n`
+  // Continuation pages of an export already follow a $ORIGIN line.
+  if (withOrigin) out += `$ORIGIN ${zone}.\n`
   let lastName = ''
   let lastRel = '@'
   for (const r of records) {
