@@ -1,5 +1,6 @@
 import { redirect, type MiddlewareFunction } from 'react-router'
 import { carryContext, CONTEXT_PARAM, isContextId } from './context-param.ts'
+import { requestUrl } from './request-url.ts'
 
 const SKIP = /^\/(logout|login|reset|assets|v1)(\/|$)|\.(js|css|png|svg|ico|map|woff2?)$/
 
@@ -10,7 +11,7 @@ const SKIP = /^\/(logout|login|reset|assets|v1)(\/|$)|\.(js|css|png|svg|ico|map|
  */
 export const contextCarryMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
   if (request.method !== 'GET') return next()
-  const url = new URL(request.url)
+  const url = requestUrl(request)
   if (url.searchParams.has(CONTEXT_PARAM) || SKIP.test(url.pathname)) return next()
   const referer = request.headers.get('referer')
   if (!referer) return next()

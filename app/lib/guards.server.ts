@@ -3,6 +3,7 @@ import { isUuid } from './context-param.ts'
 import { areaForPath, canSeeArea } from './navigation.ts'
 import { readPermissionView } from './permission-view.server.ts'
 import { requireUser, type SessionUser } from './session.server.ts'
+import { requestUrl } from './request-url.ts'
 
 /** Spec §2 route validation: a failed check is Page Not Found with the path, status 404. */
 export function pageNotFound(pathname: string): never {
@@ -24,7 +25,7 @@ export async function requireScreen(
   params: Record<string, string | undefined> = {},
 ): Promise<SessionUser> {
   const user = await requireUser(request, context)
-  const { pathname } = new URL(request.url)
+  const { pathname } = requestUrl(request)
   validateIds(params, pathname)
   const area = areaForPath(pathname)
   if (area && !canSeeArea(user, area, readPermissionView(request))) {

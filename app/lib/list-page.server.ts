@@ -6,6 +6,7 @@ import { readListQuery, writeListQuery, type ListQuery } from './list-query.ts'
 import { OPERATORS_BY_TYPE, type ListDefinition } from './lists.ts'
 import { getPlatform, PlatformError } from './platform.server.ts'
 import { filterToParam, parsePql, printPql, type Filter, type Operator } from './pql.ts'
+import { requestUrl } from './request-url.ts'
 
 /** The URL state of a list (spec §2): zod checks the shape before the list query reads it. */
 export const ListSearchSchema = z.object({
@@ -82,7 +83,7 @@ export async function loadListPage(
   def: ListDefinition,
   groupContext: string,
 ): Promise<{ page: ListPage; headers: Headers }> {
-  const url = new URL(request.url)
+  const url = requestUrl(request)
   const headers = new Headers()
   const listParams = [...url.searchParams.keys()].filter(isListKey)
   const memory = readMemory(request)

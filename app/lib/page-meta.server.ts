@@ -1,6 +1,7 @@
 import type { RouterContextProvider } from 'react-router'
 import { getInstance } from './i18n.server.ts'
 import { humanizeSegment, pageTitle } from './titles.ts'
+import { requestUrl } from './request-url.ts'
 
 export type PageMeta = { title: string; description: string }
 
@@ -10,7 +11,7 @@ export function pageMeta(request: Request, context: Readonly<RouterContextProvid
   const t = i18n.getFixedT(i18n.language, 'common')
   const title = pageTitle({
     pageName,
-    pathname: new URL(request.url).pathname,
+    pathname: requestUrl(request).pathname,
     productShortName: t('app.shortName'),
     segmentLabel: (segment) => t(`segments.${segment}`, { defaultValue: humanizeSegment(segment) }),
   })

@@ -5,6 +5,7 @@ import { metaTags } from '#app/lib/meta.ts'
 import { areaForPath } from '#app/lib/navigation.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import type { Route } from './+types/area-placeholder.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
 
 /** Which empty state a path shows: its navigation area, or the non-area screens. */
 function placeholderArea(pathname: string): { key: string; isPublic: boolean } {
@@ -15,7 +16,7 @@ function placeholderArea(pathname: string): { key: string; isPublic: boolean } {
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { pathname } = new URL(request.url)
+  const { pathname } = requestUrl(request)
   const area = placeholderArea(pathname)
   if (area.isPublic) validateIds(params, pathname)
   else await requireScreen(request, context, params)

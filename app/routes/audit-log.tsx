@@ -10,6 +10,7 @@ import { LISTS } from '#app/lib/lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import type { Route } from './+types/audit-log.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
 
 /** /accounts/log (every area) and /domains|users|contacts/log (their area fixed): one module. */
 function listFor(pathname: string) {
@@ -19,7 +20,7 @@ function listFor(pathname: string) {
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
-  const url = new URL(request.url)
+  const url = requestUrl(request)
   const def = listFor(url.pathname)
   const { page, headers } = await loadListPage(request, context, def, activeContext(url, user.group_id))
   const t = getInstance(context).t

@@ -10,10 +10,11 @@ import { requireUser } from '#app/lib/session.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { ShellData } from './layouts/default.tsx'
 import type { Route } from './+types/home.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context)
-  const url = new URL(request.url)
+  const url = requestUrl(request)
   // Spec §2: prospect viewers without brand-viewer or staff live in intelligence.
   if (isProspectOnly(user, readPermissionView(request))) throw redirect(carryContext('/intelligence', url.searchParams))
   return { name: user.name, meta: pageMeta(request, context, null) }

@@ -27,6 +27,7 @@ import { replaceSessionTokens } from '#app/lib/profile.server.ts'
 import { requireUser } from '#app/lib/session.server.ts'
 import { isTheme } from '#app/lib/theme.ts'
 import type { Route } from './+types/my-profile.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
 
 /** The password form's schema, with the default messages in the user's language. */
 export function passwordSchema(t: TFunction) {
@@ -99,7 +100,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await saveProfilePreference(request, context, patch)
     const lt = getInstance(context).getFixedT(isSupportedLanguage(lng) ? lng : getLocale(context), 'common')
     headers.append('Set-Cookie', flashHeader(request, { content: lt('profile.saved'), color: 'success' }))
-    return redirect(new URL(request.url).pathname + new URL(request.url).search, { headers })
+    return redirect(requestUrl(request).pathname + requestUrl(request).search, { headers })
   }
 
   if (intent === 'password') {
@@ -121,7 +122,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       }
       throw error
     }
-    return redirect(new URL(request.url).pathname, { headers: { 'Set-Cookie': flashHeader(request, { content: t('profile.passwordChanged'), color: 'success' }) } })
+    return redirect(requestUrl(request).pathname, { headers: { 'Set-Cookie': flashHeader(request, { content: t('profile.passwordChanged'), color: 'success' }) } })
   }
 
   if (intent === 'two-factor-start') {

@@ -13,10 +13,11 @@ import { requireUser } from '#app/lib/session.server.ts'
 import { isTheme } from '#app/lib/theme.ts'
 import { readTray } from '#app/lib/tray.server.ts'
 import type { Route } from './+types/default.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context)
-  const url = new URL(request.url)
+  const url = requestUrl(request)
   const view = readPermissionView(request)
   const isStaff = hasPermission(user, 'staff', { view })
   const theme = readCookie(request, 'theme')

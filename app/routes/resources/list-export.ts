@@ -6,6 +6,7 @@ import { LISTS } from '#app/lib/lists.ts'
 import { csvCell } from '#app/lib/csv.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import type { Route } from './+types/list-export.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
 
 const PAGE_SIZE = 1000
 
@@ -16,7 +17,7 @@ const PAGE_SIZE = 1000
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const def = requireList(LISTS, params.list)
   const user = await requireScreen(request, context)
-  const url = new URL(request.url)
+  const url = requestUrl(request)
   const { query, issues } = readListQuery(url.searchParams, { sort: def.defaultSort })
   if (issues.length) return new Response(issues.map((i) => (i.kind === 'pql' ? i.error.message : i.message)).join('\n'), { status: 400 })
   const groupContext = activeContext(url, user.group_id)
