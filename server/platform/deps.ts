@@ -5,6 +5,14 @@ import type { DB } from '#server/db/schema.ts'
 import type { Logger } from '#server/lib/logger.ts'
 import type { Jobs } from '#server/jobs/jobs.ts'
 import type { Mailer } from '#server/integrations/mail/mailer.ts'
+import type { RegistryConnection } from '#server/integrations/registry/index.ts'
+
+/** The registry connections of the registrar, one per registry, found by TLD. */
+export type Registries = {
+  /** The connection that serves a TLD (ASCII form, no dot), or null when no registry is configured for it. */
+  forTld(tld: string): RegistryConnection | null
+  close(): Promise<void>
+}
 
 /** What every service of the Platform API is built from; tests build it against a real database. */
 export type PlatformDeps = {
@@ -17,4 +25,6 @@ export type PlatformDeps = {
   /** PowerDNS Authoritative's API; without it zones are managed but not published. */
   powerdns?: import('#server/integrations/powerdns/client.ts').PowerDnsSettings
   mailer: Mailer
+  /** Registries reached over EPP; absent when the process runs without any. */
+  registries?: Registries
 }
