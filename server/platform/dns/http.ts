@@ -5,7 +5,7 @@ import { createRouter, requireScope, type PlatformEnv } from '#server/platform/c
 import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { can, type Scope } from '#server/platform/core/scope.ts'
 import { listQueryFromUrl, runList, type ListResource } from '#server/platform/list/engine.ts'
-import { detectDrift } from './publish.ts'
+import { detectDrift, powerDnsClient } from './publish.ts'
 import { applyChangeSet, createZone, exportZone, getZone, importZone, requestSigning, requestUnsigning, zoneView } from './service.ts'
 
 const TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA', 'NS', 'PTR', 'DS', 'TLSA', 'SSHFP', 'NAPTR', 'SOA'] as const
@@ -45,6 +45,41 @@ export const recordsResource: ListResource = {
     content: { type: 'text', column: 'r.content', filterable: true, sortable: true },
     priority: { type: 'integer', column: 'r.priority', filterable: true, sortable: true },
     updated_at: { type: 'timestamp', column: 'r.updated_at', filterable: true, sortable: true },
+  },
+}
+
+// The audit trail keeps only changed fields, so an update's entry may not name the zone: it is
+// then the zone of the record now, or of the record's earlier entry (a record deleted since).
+const ZONE_OF_ENTRY = `COALESCE(
+  CASE WHEN ae.entity_type = 'dns_zone' THEN ae.entity_id END,
+  ae.changes->'after'->>'zone_id', ae.changes->'before'->>'zone_id',
+  (SELECT r.zone_id::text FROM dns_records r WHERE ae.entity_type = 'dns_record' AND r.id::text = ae.entity_id),
+  (SELECT COALESCE(x.changes->'after'->>'zone_id', x.changes->'before'->>'zone_id') FROM audit_entries x
+    WHERE ae.entity_type = 'dns_record' AND x.account_id = ae.account_id AND x.entity_type = 'dns_record' AND x.entity_id = ae.entity_id
+      AND COALESCE(x.changes->'after'->>'zone_id', x.changes->'before'->>'zone_id') IS NOT NULL LIMIT 1))`
+
+/**
+ * The DNS log of one zone: audit entries of area 'dns' about the zone itself or one of its
+ * records (record entries carry the zone id in their before/after).
+ */
+export const zoneLogResource: ListResource = {
+  name: 'dns-zone-log',
+  from: 'audit_entries ae',
+  accountColumn: 'ae.account_id',
+  tiebreak: 'ae.id',
+  defaultSort: '-created_at',
+  where: "ae.area = 'dns'",
+  fields: {
+    id: { type: 'uuid', column: 'ae.id', filterable: true },
+    zone_id: { type: 'text', column: ZONE_OF_ENTRY, filterable: true },
+    created_at: { type: 'timestamp', column: 'ae.created_at', filterable: true, sortable: true },
+    area: { type: 'enum', column: 'ae.area', filterable: true, sortable: true, choices: ['dns'] },
+    entity_type: { type: 'text', column: 'ae.entity_type', filterable: true, sortable: true },
+    entity_id: { type: 'text', column: 'ae.entity_id', filterable: true },
+    action: { type: 'text', column: 'ae.action', filterable: true, sortable: true },
+    actor_label: { type: 'text', column: 'ae.actor_label', filterable: true, sortable: true },
+    request_id: { type: 'text', column: 'ae.request_id', filterable: true },
+    changes: { type: 'text', column: 'ae.changes' },
   },
 }
 
@@ -119,6 +154,16 @@ const ImportResult = z.object({
   zone: Zone.optional(),
 })
 
+const DnssecView = z
+  .object({
+    state: z.enum(['unsigned', 'signing', 'signed', 'unsigning']),
+    ds_records: z.array(z.string()),
+    powerdns_configured: z.boolean(),
+    keys: z.array(z.object({ id: z.number().int(), keytype: z.string(), algorithm: z.string(), bits: z.number().int(), flags: z.number().int().nullable(), active: z.boolean(), dnskey: z.string(), ds: z.array(z.string()) })),
+    keys_error: z.string().nullable(),
+  })
+  .openapi('DnsDnssec')
+
 const ContextParam = z.object({ context: z.string() })
 const ZoneParams = z.object({ context: z.string(), zone: z.string() })
 
@@ -135,8 +180,8 @@ export const dnsRouter = createRouter()
       method: 'post',
       path: '/groups/{context}/zones',
       tags: ['DNS'],
-      summary: 'Create a zone (for a domain of the account, or standalone) with managed SOA and NS',
-      request: { params: ContextParam, body: jsonBody(z.object({ name: z.string().min(1).max(260), domain_id: z.uuid().nullable().optional() }).strict()) },
+      summary: 'Create a zone (for a domain of the account — the name defaults to the domain\'s — or standalone) with managed SOA and NS',
+      request: { params: ContextParam, body: jsonBody(z.object({ name: z.string().min(1).max(260).optional(), domain_id: z.uuid().nullable().optional() }).strict()) },
       responses: { 201: jsonResponse(Zone, 'Created'), ...ProblemResponses },
     }),
     async (c) => {
@@ -266,6 +311,52 @@ export const dnsRouter = createRouter()
       const { context, zone } = c.req.valid('param')
       const deps = c.get('deps')
       return c.json(zoneView(await requestUnsigning(deps, scoped(c, context, 'dns-admin'), zone), deps), 202)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/zones/{zone}/dnssec',
+      tags: ['DNS'],
+      summary: 'DNSSEC state of a zone with its keys (DNSKEY) and DS records, read from PowerDNS when it is configured',
+      request: { params: ZoneParams },
+      responses: { 200: jsonResponse(DnssecView), ...ProblemResponses },
+    }),
+    async (c) => {
+      const { context, zone } = c.req.valid('param')
+      const deps = c.get('deps')
+      const found = await getZone(deps.db, scoped(c, context, 'dns-viewer'), zone)
+      const client = powerDnsClient(deps)
+      let keys: z.infer<typeof DnssecView>['keys'] = []
+      let keysError: string | null = null
+      if (client && found.dnssec_state !== 'unsigned') {
+        try {
+          keys = (await client.listCryptokeys(found.name)).map((k) => ({ id: k.id, keytype: k.keytype, algorithm: k.algorithm, bits: k.bits, flags: k.flags ?? null, active: k.active, dnskey: k.dnskey, ds: k.ds ?? [] }))
+        } catch (error) {
+          // The state from our database still answers; the keys are unknown until PowerDNS answers.
+          keysError = error instanceof Error ? error.message : String(error)
+        }
+      }
+      return c.json({ state: found.dnssec_state, ds_records: found.ds_records, powerdns_configured: Boolean(client), keys, keys_error: keysError }, 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/zones/{zone}/log',
+      tags: ['DNS'],
+      summary: 'The DNS log of a zone: every change of the zone and its records, with before and after',
+      request: { params: ZoneParams, query: ListQueryParams },
+      responses: { 200: ListResponse(z.object({}).passthrough()), ...ProblemResponses },
+    }),
+    async (c) => {
+      const { context, zone } = c.req.valid('param')
+      const scope = scoped(c, context, 'dns-viewer')
+      const db = c.get('deps').db
+      const found = await getZone(db, scope, zone)
+      const query = listQueryFromUrl(zoneLogResource, new URL(c.req.url))
+      query.filters.push({ field: 'zone_id', operator: 'equals', values: [found.id] })
+      return c.json((await runList(db, zoneLogResource, query, scope)) as never, 200)
     },
   )
   .openapi(

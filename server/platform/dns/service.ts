@@ -83,11 +83,19 @@ async function queuePublish(deps: PlatformDeps, tx: Tx, zoneId: string) {
 }
 
 /** Creates a zone with a managed SOA and NS records, and queues its first publish. */
-export async function createZone(deps: PlatformDeps, scope: Scope, input: { name: string; domain_id?: string | null }): Promise<DnsZone> {
+export async function createZone(deps: PlatformDeps, scope: Scope, input: { name?: string; domain_id?: string | null }): Promise<DnsZone> {
   const accountId = requireAccount(scope)
+  let given = input.name?.trim()
+  if (!given && input.domain_id) {
+    // A domain's zone takes the domain's name: the DNS tab creates it with the domain id alone.
+    const domain = await deps.db.selectFrom('domains').select('name').where('id', '=', input.domain_id).where('account_id', '=', accountId).executeTakeFirst()
+    if (!domain) throw notFound('Domain not found')
+    given = domain.name
+  }
+  if (!given) throw badRequest('The zone name is not valid', [{ field: 'name', message: 'a name or a domain_id is required' }])
   let name: string
   try {
-    name = checkName(input.name.trim().replace(/\.$/, ''), 'host')
+    name = checkName(given.replace(/\.$/, ''), 'host')
   } catch (error) {
     if (error instanceof NameError) throw badRequest('The zone name is not valid', [{ field: 'name', message: error.message }])
     throw error
