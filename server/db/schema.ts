@@ -92,7 +92,11 @@ export interface DB {
   users: UsersTable
   audit_entries: AuditEntriesTable
   tlds: TldsTable & import('./schema-directory.ts').TldCatalogueColumns
-  domains: DomainsTable
+  domains: DomainsTable & import('./schema-domains.ts').DomainRegistryColumns
+  domain_imports: import('./schema-domains.ts').DomainImportsTable
+  domain_import_lines: import('./schema-domains.ts').DomainImportLinesTable
+  domain_differences: import('./schema-domains.ts').DomainDifferencesTable
+  domain_expiry_notices: import('./schema-domains.ts').DomainExpiryNoticesTable
   dns_zones: import('./schema-dns.ts').DnsZonesTable
   dns_records: import('./schema-dns.ts').DnsRecordsTable
   auth_tokens: AuthTokensTable
@@ -107,6 +111,10 @@ export interface DB {
   password_resets: import('./schema-auth.ts').PasswordResetsTable
   auth_events: import('./schema-auth.ts').AuthEventsTable
   auth_failure_counters: import('./schema-auth.ts').AuthFailureCountersTable
+  cart_items: import('./schema-orders.ts').CartItemsTable
+  orders: import('./schema-orders.ts').OrdersTable
+  order_items: import('./schema-orders.ts').OrderItemsTable
+  order_item_events: import('./schema-orders.ts').OrderItemEventsTable
 }
 
 export type Account = Selectable<AccountsTable>

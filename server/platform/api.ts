@@ -8,7 +8,10 @@ import { verifyBearer } from './auth/tokens.ts'
 import { AppError, toProblem } from './core/errors.ts'
 import { validationHook, type PlatformEnv } from './core/http.ts'
 import { dnsRouter } from './dns/http.ts'
+import { ordersApi } from './orders/http.ts'
+import { domainsRouter } from './domains/http.ts'
 import { registerDnsJobs } from './dns/publish.ts'
+import { trayArea } from './bulk/area.ts'
 import type { PlatformDeps } from './deps.ts'
 
 /** The Platform API: a web-standard handler, mounted at /v1 by the server or run alone. */
@@ -63,7 +66,10 @@ export function createPlatformApi(deps: PlatformDeps) {
   api.route('/', auditRouter)
   api.route('/', directoryRouter)
   api.route('/', dnsRouter)
+  api.route('/', ordersApi(deps))
+  api.route('/', domainsRouter)
   registerDnsJobs(deps)
+  api.route('/', trayArea(deps))
 
   api.doc31('/openapi.json', {
     openapi: '3.1.0',

@@ -1,0 +1,152 @@
+import { sql, type Kysely } from 'kysely'
+import type { DB } from '#server/db/schema.ts'
+import type { DsRecord } from '#server/db/schema-domains.ts'
+import { reachOf, requirePermission } from '#server/platform/accounts/directory.ts'
+import { notFound } from '#server/platform/core/errors.ts'
+import type { Scope } from '#server/platform/core/scope.ts'
+import type { ListResource } from '#server/platform/list/engine.ts'
+
+export const DOMAIN_STATUSES = ['pending', 'active', 'expired', 'redemption', 'pending-delete', 'transferring', 'deleted'] as const
+export const CONTACT_ROLES = ['registrant', 'admin', 'tech', 'billing'] as const
+
+/** Read permission of the portfolio; staff holds every permission through can(). */
+export const requireDomainViewer = (scope: Scope) => requirePermission(scope.actor, 'domain-viewer')
+export const requireDomainManager = (scope: Scope) => requirePermission(scope.actor, 'domain-manager')
+
+/**
+ * The portfolio list (contract fields). The registrant comes from a LEFT JOIN on the primary key
+ * of domain_contacts (domain_id, role), so it costs one index probe per row returned.
+ */
+export const domainsResource: ListResource = {
+  name: 'domains',
+  from: `domains d
+    LEFT JOIN domain_contacts dcr ON dcr.domain_id = d.id AND dcr.role = 'registrant'
+    LEFT JOIN contacts rc ON rc.id = dcr.contact_id`,
+  tiebreak: 'd.id',
+  where: `d.status <> 'deleted'`,
+  defaultSort: 'name',
+  fields: {
+    id: { type: 'uuid', column: 'd.id', filterable: true, sortable: true },
+    name: { type: 'text', column: 'd.name', filterable: true, sortable: true },
+    unicode_name: { type: 'text', column: 'd.unicode_name', filterable: true, sortable: true },
+    tld: { type: 'text', column: 'd.tld', filterable: true, sortable: true },
+    status: { type: 'enum', column: 'd.status', filterable: true, sortable: true, choices: DOMAIN_STATUSES },
+    expires_at: { type: 'timestamp', column: 'd.expires_at', filterable: true, sortable: true },
+    auto_renew: { type: 'boolean', column: 'd.auto_renew', filterable: true, sortable: true },
+    registry_lock: { type: 'boolean', column: 'd.registry_lock', filterable: true, sortable: true },
+    dnssec: { type: 'boolean', column: 'd.dnssec', filterable: true, sortable: true },
+    tags: { type: 'tags', column: 'd.tags', filterable: true, sortable: true },
+    registrant_name: { type: 'text', column: 'rc.name', filterable: true, sortable: true },
+    created_at: { type: 'timestamp', column: 'd.created_at', filterable: true, sortable: true },
+    updated_at: { type: 'timestamp', column: 'd.updated_at', filterable: true, sortable: true },
+  },
+}
+
+/** The list as a scope sees it: one account, or every account for staff in their own group. */
+export function domainsResourceFor(scope: Scope): ListResource {
+  return reachOf(scope) === null ? domainsResource : { ...domainsResource, accountColumn: 'd.account_id' }
+}
+
+export const differencesResource: ListResource = {
+  name: 'reconciliation-differences',
+  from: 'domain_differences x JOIN domains d ON d.id = x.domain_id',
+  tiebreak: 'x.id',
+  where: 'x.resolved_at IS NULL',
+  defaultSort: '-detected_at',
+  fields: {
+    id: { type: 'uuid', column: 'x.id', filterable: true, sortable: true },
+    domain_id: { type: 'uuid', column: 'x.domain_id', filterable: true, sortable: true },
+    domain_name: { type: 'text', column: 'd.name', filterable: true, sortable: true },
+    field: { type: 'enum', column: 'x.field', filterable: true, sortable: true, choices: ['exists', 'expires_at', 'statuses', 'nameservers', 'ds'] },
+    ours: { type: 'text', column: 'x.ours', filterable: true, sortable: true },
+    registry: { type: 'text', column: 'x.registry', filterable: true, sortable: true },
+    detected_at: { type: 'timestamp', column: 'x.detected_at', filterable: true, sortable: true },
+  },
+}
+
+export function differencesResourceFor(scope: Scope): ListResource {
+  return reachOf(scope) === null ? differencesResource : { ...differencesResource, accountColumn: 'x.account_id' }
+}
+
+/** One domain the scope may see; another account's id answers 404 like an unknown one. */
+export async function findDomain(db: Kysely<DB>, scope: Scope, id: string) {
+  let query = db.selectFrom('domains').selectAll().where('id', '=', id).where('status', '<>', 'deleted')
+  const reach = reachOf(scope)
+  if (reach !== null) query = query.where('account_id', '=', reach)
+  const domain = await query.executeTakeFirst()
+  if (!domain) throw notFound('Domain not found')
+  return domain
+}
+
+export type ContactSummary = { id: string; name: string; organisation: string; email: string }
+
+export type DomainDetail = {
+  id: string
+  account_id: string
+  name: string
+  unicode_name: string
+  tld: string
+  status: string
+  expires_at: string | null
+  auto_renew: boolean
+  registry_lock: boolean
+  dnssec: boolean
+  tags: string[]
+  registrant_name: string | null
+  created_at: string
+  updated_at: string
+  registered_at: string | null
+  version: number
+  statuses: string[]
+  nameservers: string[]
+  contacts: Record<(typeof CONTACT_ROLES)[number], ContactSummary | null>
+  ds: DsRecord[]
+  reconciliation: { checked_at: string | null; differences: { field: string; ours: string; registry: string; detected_at: string }[] }
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null)
+
+export async function getDomainDetail(db: Kysely<DB>, scope: Scope, id: string): Promise<DomainDetail> {
+  const domain = await findDomain(db, scope, id)
+  const [contacts, differences] = await Promise.all([
+    db
+      .selectFrom('domain_contacts as dc')
+      .innerJoin('contacts as c', 'c.id', 'dc.contact_id')
+      .select(['dc.role', 'c.id', 'c.name', 'c.organisation', 'c.email'])
+      .where('dc.domain_id', '=', domain.id)
+      .execute(),
+    db.selectFrom('domain_differences').select(['field', 'ours', 'registry', 'detected_at']).where('domain_id', '=', domain.id).where('resolved_at', 'is', null).orderBy('field').execute(),
+  ])
+  const byRole = Object.fromEntries(CONTACT_ROLES.map((role) => [role, null])) as DomainDetail['contacts']
+  for (const c of contacts) byRole[c.role as (typeof CONTACT_ROLES)[number]] = { id: c.id, name: c.name, organisation: c.organisation, email: c.email }
+  return {
+    id: domain.id,
+    account_id: domain.account_id,
+    name: domain.name,
+    unicode_name: domain.unicode_name,
+    tld: domain.tld,
+    status: domain.status,
+    expires_at: iso(domain.expires_at),
+    auto_renew: domain.auto_renew,
+    registry_lock: domain.registry_lock,
+    dnssec: domain.dnssec,
+    tags: domain.tags,
+    registrant_name: byRole.registrant?.name ?? null,
+    created_at: domain.created_at.toISOString(),
+    updated_at: domain.updated_at.toISOString(),
+    registered_at: iso(domain.registered_at),
+    version: domain.version,
+    statuses: domain.registry_statuses,
+    nameservers: domain.nameservers,
+    contacts: byRole,
+    ds: domain.ds_data,
+    reconciliation: {
+      checked_at: iso(domain.reconciled_at),
+      differences: differences.map((d) => ({ field: d.field, ours: d.ours, registry: d.registry, detected_at: new Date(d.detected_at).toISOString() })),
+    },
+  }
+}
+
+/** Plain SQL of the name search the list runs, for EXPLAIN in tests and the benchmark. */
+export const nameSearchSql = (accountId: string, fragment: string) =>
+  sql`SELECT d.id FROM domains d WHERE d.account_id = ${accountId} AND d.status <> 'deleted' AND d.name ILIKE ${'%' + fragment + '%'} ORDER BY d.name, d.id LIMIT 25`
