@@ -33,6 +33,7 @@ export default [
   layout('routes/layouts/login.tsx', [
     route('login', 'routes/auth/login.tsx'),
     route('reset', 'routes/auth/reset.tsx'),
+    route('invitations/:token', 'routes/invitations/accept.tsx'),
     route('logout', 'routes/auth/logout.tsx'),
   ]),
 
@@ -64,22 +65,30 @@ export default [
     route('my-profile', 'routes/my-profile.tsx'),
 
     ...['ssls', 'ssls/:id', 'ssls/:id/log', 'ssls/:id/files', 'ssls/:id/validation', 'ssls/:id/transactions', 'ssls/organisations', 'ssls/organisations/:id'].map(placeholder),
-    placeholder('tlds'),
-    placeholder('tlds/:id'),
+    route('tlds', 'routes/tlds/index.tsx'), route('tlds/:id', 'routes/tlds/detail.tsx'),
 
     ...[
-      'domains', 'domains/add', 'domains/delete', 'domains/order', 'domains/orders', 'domains/orders/:id', 'domains/dns-log',
-      'domains/contacts', 'domains/bind-import', 'domains/search', 'domains/search/records', 'domains/material-change-requests',
-      'domains/material-change-requests/:id', 'domains/:id', 'domains/:id/dns', 'domains/:id/log', 'domains/:id/dnssec',
-      'domains/:id/orders', 'domains/:id/dns-log', 'domains/:id/dns-statistics', 'domains/:id/transactions',
+      'domains/order', 'domains/orders', 'domains/orders/:id', 'domains/dns-log',
+      'domains/bind-import', 'domains/search/records', 'domains/material-change-requests',
+      'domains/material-change-requests/:id',
     ].map(placeholder),
     auditLog('domains/log'),
+    route('domains', 'routes/domains/list.tsx'),
+    route('domains/add', 'routes/domains/add.tsx'),
+    route('domains/delete', 'routes/domains/delete.tsx'),
+    route('domains/contacts', 'routes/domains/contacts.tsx'),
+    route('domains/search', 'routes/domains/search.tsx'),
+    route('domains/:id', 'routes/domains/frame.tsx', { id: 'domain-frame' }, [
+      index('routes/domains/overview.tsx'),
+      route('log', 'routes/domains/domain-log.tsx'),
+      ...['dns', 'dnssec', 'orders', 'dns-log', 'dns-statistics', 'transactions'].map((tab) => route(tab, 'routes/domains/tab-placeholder.tsx', { id: `domain-tab:${tab}` })),
+    ]),
 
-    ...['users', 'users/authentication-log', 'users/:id', 'users/:id/log', 'users/:id/authentication-log'].map(placeholder),
+    route('users', 'routes/users/index.tsx'), route('users/authentication-log', 'routes/users/authentication-log.tsx', { id: 'users-auth-log' }), route('users/:id', 'routes/users/detail.tsx'), route('users/:id/log', 'routes/accounts/entity-log.tsx', { id: 'entity-log:users' }), route('users/:id/authentication-log', 'routes/users/authentication-log.tsx', { id: 'users-auth-log:id' }),
     auditLog('users/log'),
-    ...['accounts', 'accounts/:id', 'accounts/:id/log'].map(placeholder),
+    route('accounts', 'routes/accounts/index.tsx'), route('accounts/:id', 'routes/accounts/detail.tsx'), route('accounts/:id/log', 'routes/accounts/entity-log.tsx', { id: 'entity-log:accounts' }),
     auditLog('accounts/log'),
-    ...['contacts', 'contacts/:id', 'contacts/:id/log', 'contacts/:id/registry-handles'].map(placeholder),
+    route('contacts', 'routes/contacts/index.tsx'), route('contacts/:id', 'routes/contacts/detail.tsx'), route('contacts/:id/log', 'routes/accounts/entity-log.tsx', { id: 'entity-log:contacts' }), route('contacts/:id/registry-handles', 'routes/contacts/registry-handles.tsx'),
     auditLog('contacts/log'),
 
     ...['watch', 'watch/log', 'watch/overview', 'watch/templates', 'watch/:id', 'watch/:id/log', 'watch/:id/cases', 'watch/:id/domains', 'watch/:id/contacts', 'watch/:id/monitored'].map(placeholder),

@@ -1,0 +1,269 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { useEffect } from 'react'
+import { useTranslation } from 'react-i18next'
+import { data, Form, Link, redirect, useActionData, useNavigation, useRevalidator } from 'react-router'
+import { ErrorList, Field } from '#app/components/forms.tsx'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardTitle } from '#app/components/ui/card.tsx'
+import { Label } from '#app/components/ui/label.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { carryContext } from '#app/lib/context-param.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { formatMoney } from '#app/lib/money.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { cn } from '#app/lib/utils.ts'
+import type { Route } from './+types/add.ts'
+import { availabilitySchema, importSchema, transferSchema } from './schemas.ts'
+import { attempt, domainScreen, splitNames } from './shared.server.ts'
+import { JobProgress } from './shared.tsx'
+
+const MODES = ['register', 'transfer', 'import'] as const
+type Mode = (typeof MODES)[number]
+const JOB_ID = /^[0-9a-f-]{36}$/i
+const MAX_NAMES = 10_000
+
+export type ImportJob = { state: string; total: number; done: number; results: { line: number; name: string; ok: boolean; error?: string }[] }
+export type Availability = { name: string; available: boolean; reason?: string; price?: { minor: number; currency: string } }
+
+const isRunning = (state: string) => state === 'pending' || state === 'queued' || state === 'running' || state === 'processing'
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const screen = await domainScreen(request, context, params)
+  const url = requestUrl(request)
+  const mode: Mode = (MODES as readonly string[]).includes(url.searchParams.get('mode') ?? '') ? (url.searchParams.get('mode') as Mode) : 'register'
+  const jobId = url.searchParams.get('job')
+  let job: ImportJob | null = null
+  if (mode === 'import' && jobId && JOB_ID.test(jobId)) job = await screen.platform.get<ImportJob>(`${screen.base}/domains/imports/${jobId}`)
+  const t = getInstance(context).getFixedT(null, 'domains')
+  return { mode, job, jobId: job ? jobId : null, canManage: screen.canManage, meta: pageMeta(request, context, t('add.title')) }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const screen = await domainScreen(request, context, params)
+  if (!screen.canManage) throw data('This action needs domain-manager', { status: 403 })
+  const t = getInstance(context).getFixedT(null, 'domains')
+  const url = requestUrl(request)
+  const form = await request.formData()
+  const intent = form.get('intent')
+
+  if (intent === 'check') {
+    const submission = parseWithZod(form, { schema: availabilitySchema(t) })
+    if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+    const names = splitNames(submission.value.names, 100)
+    const result = await attempt(() => screen.platform.post<{ results: Availability[] }>(`${screen.base}/domains/availability`, { names }))
+    if (!result.ok) return data({ intent, result: submission.reply({ formErrors: [result.error] }) }, { status: result.status })
+    return { intent, result: submission.reply(), availability: result.value.results }
+  }
+  if (intent === 'cart') {
+    // The cart belongs to the orders screens (/domains/order); this only puts names in it.
+    const names = form.getAll('name').filter((v): v is string => typeof v === 'string').slice(0, 100)
+    const period = Number(form.get('period') ?? 1) || 1
+    const failures: string[] = []
+    for (const name of names) {
+      const added = await attempt(() => screen.platform.post(`${screen.base}/cart/items`, { type: 'register', name, period }))
+      if (!added.ok) failures.push(`${name}: ${added.error}`)
+    }
+    if (failures.length) return data({ intent, cartErrors: failures }, { status: 400 })
+    return redirect(carryContext('/domains/order', url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('add.addedToCart', { count: names.length }), color: 'success' }) } })
+  }
+  if (intent === 'transfer') {
+    const submission = parseWithZod(form, { schema: transferSchema(t) })
+    if (submission.status !== 'success') return data({ intent, result: submission.reply({ hideFields: ['auth_code'] }) }, { status: 400 })
+    const { name, auth_code, period } = submission.value
+    const added = await attempt(() => screen.platform.post(`${screen.base}/cart/items`, { type: 'transfer', name, period, auth_code }))
+    if (!added.ok) return data({ intent, result: submission.reply({ formErrors: [added.error], hideFields: ['auth_code'] }) }, { status: added.status })
+    return redirect(carryContext('/domains/order', url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('add.addedToCart', { count: 1 }), color: 'success' }) } })
+  }
+  if (intent === 'import') {
+    const submission = parseWithZod(form, { schema: importSchema(t) })
+    if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+    const { names, csv } = submission.value
+    const body: { names?: string[]; csv?: string } = {}
+    // Pasted lines keep their order and count (one per line), so the results match the lines.
+    if (names?.trim()) body.names = names.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).slice(0, MAX_NAMES)
+    if (csv && csv.size > 0) body.csv = await csv.text()
+    const started = await attempt(() => screen.platform.post<{ job_id: string }>(`${screen.base}/domains/imports`, body))
+    if (!started.ok) return data({ intent, result: submission.reply({ formErrors: [started.error] }) }, { status: started.status })
+    const next = new URLSearchParams(url.searchParams)
+    next.set('mode', 'import')
+    next.set('job', started.value.job_id)
+    return redirect(`/domains/add?${next}`)
+  }
+  throw data('Unknown form', { status: 400 })
+}
+
+type ActionData = { intent: string; result?: never; availability?: Availability[]; cartErrors?: string[] }
+
+function RegisterMode() {
+  const { t, i18n } = useTranslation('domains')
+  const actionData = useActionData<ActionData>()
+  const navigation = useNavigation()
+  const schema = availabilitySchema(t)
+  const [form, fields] = useForm({
+    id: 'availability-form',
+    lastResult: actionData?.intent === 'check' ? actionData.result : undefined,
+    constraint: getZodConstraint(schema),
+    shouldValidate: 'onSubmit',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  })
+  const availability = actionData?.availability
+  return (
+    <div className="space-y-4">
+      <Form method="post" {...getFormProps(form)} className="grid max-w-xl gap-2">
+        <input type="hidden" name="intent" value="check" />
+        <Label htmlFor={fields.names.id}>{t('add.namesToCheck')}</Label>
+        <textarea {...getTextareaProps(fields.names)} rows={4} className="rounded-md border border-slate-300 p-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-900" data-testid="availability-names" />
+        <ErrorList errors={[...(fields.names.errors ?? []), ...(form.errors ?? [])]} />
+        <Button type="submit" className="justify-self-start" disabled={navigation.state !== 'idle'}>{t('add.check')}</Button>
+      </Form>
+      {availability ? (
+        <Form method="post" className="space-y-2" data-testid="availability-results">
+          <input type="hidden" name="intent" value="cart" />
+          <table className="w-full max-w-2xl text-sm">
+            <thead>
+              <tr className="text-left"><th className="w-8" /><th>{t('fields.name')}</th><th>{t('add.availability')}</th><th>{t('add.price')}</th></tr>
+            </thead>
+            <tbody>
+              {availability.map((a) => (
+                <tr key={a.name} data-testid="availability-row">
+                  <td>{a.available ? <input type="checkbox" name="name" value={a.name} defaultChecked aria-label={a.name} /> : null}</td>
+                  <td className="font-mono">{a.name}</td>
+                  <td className={a.available ? 'text-green-700 dark:text-green-400' : 'text-red-700 dark:text-red-400'}>{a.available ? t('add.available') : `${t('add.unavailable')}${a.reason ? ` — ${a.reason}` : ''}`}</td>
+                  <td>{a.price ? formatMoney(a.price.minor, a.price.currency, i18n.language) : ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {actionData?.cartErrors?.length ? <ErrorList errors={actionData.cartErrors} /> : null}
+          {availability.some((a) => a.available) ? (
+            <div className="flex items-end gap-2">
+              <label className="flex flex-col gap-1 text-sm">
+                {t('detail.period')}
+                <input type="number" name="period" defaultValue={1} min={1} max={10} className="h-9 w-20 rounded-md border border-slate-300 px-2 dark:border-slate-700 dark:bg-slate-900" />
+              </label>
+              <Button type="submit">{t('add.addToCart')}</Button>
+            </div>
+          ) : null}
+        </Form>
+      ) : null}
+    </div>
+  )
+}
+
+function TransferMode() {
+  const { t } = useTranslation('domains')
+  const actionData = useActionData<ActionData>()
+  const schema = transferSchema(t)
+  const [form, fields] = useForm({
+    id: 'transfer-form',
+    lastResult: actionData?.intent === 'transfer' ? actionData.result : undefined,
+    constraint: getZodConstraint(schema),
+    defaultValue: { period: '1' },
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  })
+  return (
+    <Form method="post" {...getFormProps(form)} className="grid max-w-md gap-1">
+      <input type="hidden" name="intent" value="transfer" />
+      <Field labelProps={{ children: t('fields.name') }} inputProps={getInputProps(fields.name, { type: 'text' })} errors={fields.name.errors} />
+      <Field labelProps={{ children: t('add.authCode') }} inputProps={{ ...getInputProps(fields.auth_code, { type: 'password' }), autoComplete: 'off' }} errors={fields.auth_code.errors} />
+      <Field labelProps={{ children: t('detail.period') }} inputProps={getInputProps(fields.period, { type: 'number' })} errors={fields.period.errors} />
+      <ErrorList id={form.errorId} errors={form.errors} />
+      <Button type="submit" className="justify-self-start">{t('add.transfer')}</Button>
+    </Form>
+  )
+}
+
+function ImportMode({ job }: { job: ImportJob | null }) {
+  const { t } = useTranslation('domains')
+  const actionData = useActionData<ActionData>()
+  const href = useContextHref()
+  const revalidator = useRevalidator()
+  const running = job ? isRunning(job.state) : false
+  // With JavaScript the job page re-reads the job while it runs, without a reload.
+  useEffect(() => {
+    if (!running || revalidator.state !== 'idle') return
+    const timer = setTimeout(() => void revalidator.revalidate(), 1000)
+    return () => clearTimeout(timer)
+  }, [running, revalidator])
+  const schema = importSchema(t)
+  const [form, fields] = useForm({
+    id: 'import-form',
+    lastResult: actionData?.intent === 'import' ? actionData.result : undefined,
+    constraint: getZodConstraint(schema),
+    shouldValidate: 'onSubmit',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  })
+  if (job) {
+    const failed = job.results.filter((r) => !r.ok).length
+    return (
+      <div className="space-y-4" data-testid="import-job">
+        {/* Without JavaScript the page refreshes itself while the job runs. */}
+        {running ? <noscript dangerouslySetInnerHTML={{ __html: '<meta http-equiv="refresh" content="2">' }} /> : null}
+        <JobProgress done={job.done} total={job.total} state={job.state} />
+        {!running ? <Alert variant={failed ? 'error' : 'success'}>{t('add.importSummary', { ok: job.results.length - failed, failed })}</Alert> : null}
+        <table className="w-full text-sm" data-testid="import-results">
+          <thead>
+            <tr className="text-left"><th>{t('add.line')}</th><th>{t('fields.name')}</th><th>{t('add.outcome')}</th></tr>
+          </thead>
+          <tbody>
+            {job.results.map((r) => (
+              <tr key={r.line} data-testid="import-result" data-ok={r.ok}>
+                <td>{r.line}</td>
+                <td className="font-mono">{r.name}</td>
+                <td className={r.ok ? 'text-green-700 dark:text-green-400' : 'text-red-700 dark:text-red-400'}>{r.ok ? t('add.imported') : r.error}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <Link to={href('/domains/add?mode=import')} className="text-sm text-blue-700 underline dark:text-blue-300">{t('add.importMore')}</Link>
+      </div>
+    )
+  }
+  return (
+    <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="grid max-w-xl gap-2">
+      <input type="hidden" name="intent" value="import" />
+      <p className="text-sm text-slate-600 dark:text-slate-400">{t('add.importHelp', { max: MAX_NAMES.toLocaleString() })}</p>
+      <Label htmlFor={fields.names.id}>{t('add.pasteNames')}</Label>
+      <textarea {...getTextareaProps(fields.names)} rows={8} className="rounded-md border border-slate-300 p-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-900" data-testid="import-names" />
+      <Label htmlFor={fields.csv.id}>{t('add.uploadCsv')}</Label>
+      <input {...getInputProps(fields.csv, { type: 'file' })} accept=".csv,text/csv,text/plain" className="text-sm" />
+      <ErrorList errors={[...(fields.names.errors ?? []), ...(form.errors ?? [])]} />
+      <Button type="submit" className="justify-self-start" data-testid="import-submit">{t('add.import')}</Button>
+    </Form>
+  )
+}
+
+/** /domains/add: register (availability first), transfer in, or bring existing domains under management. */
+export default function AddDomains({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation('domains')
+  const href = useContextHref()
+  const { mode } = loaderData
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold">{t('add.title')}</h1>
+      <nav aria-label={t('add.modes')} className="flex gap-1 border-b border-slate-200 dark:border-slate-800">
+        {MODES.map((m) => (
+          <Link key={m} to={href(`/domains/add?mode=${m}`)} aria-current={m === mode ? 'page' : undefined} className={cn('-mb-px border-b-2 px-3 py-2 text-sm', m === mode ? 'border-blue-600 font-medium' : 'border-transparent text-slate-600 dark:text-slate-400')}>
+            {t(`add.mode.${m}`)}
+          </Link>
+        ))}
+      </nav>
+      <Card>
+        <CardTitle>{t(`add.mode.${mode}`)}</CardTitle>
+        <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t(`add.intro.${mode}`)}</p>
+        {mode === 'register' ? <RegisterMode /> : mode === 'transfer' ? <TransferMode /> : <ImportMode job={loaderData.job} />}
+      </Card>
+    </div>
+  )
+}

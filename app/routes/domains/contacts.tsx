@@ -1,0 +1,159 @@
+import { getFormProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { useEffect } from 'react'
+import { useTranslation } from 'react-i18next'
+import { data, Form, redirect, useActionData, useNavigation, useRevalidator } from 'react-router'
+import { ErrorList } from '#app/components/forms.tsx'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardTitle } from '#app/components/ui/card.tsx'
+import { Label } from '#app/components/ui/label.tsx'
+import { Select } from '#app/components/ui/select.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { parseDomainName } from '#app/lib/domain-name.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { printPql } from '#app/lib/pql.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import type { Route } from './+types/contacts.ts'
+import { CONTACT_ROLES, contactsSchema } from './schemas.ts'
+import { attempt, domainScreen, splitNames } from './shared.server.ts'
+import { JobProgress } from './shared.tsx'
+
+const MAX_DOMAINS = 1000
+const JOB_ID = /^[0-9a-f-]{36}$/i
+type Contact = { id: string; name: string; organisation?: string | null; email?: string | null }
+type ItemResult = { id?: string; name: string; ok: boolean; error?: string }
+type BulkJob = { state: string; total: number; done: number; results: ItemResult[] }
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const screen = await domainScreen(request, context, params)
+  const url = requestUrl(request)
+  const contacts = await screen.platform.get<{ data: Contact[] }>(`${screen.base}/contacts`, { query: { limit: 250, sort: 'name' } })
+  const jobId = url.searchParams.get('job')
+  const job = jobId && JOB_ID.test(jobId) ? await screen.platform.get<BulkJob>(`${screen.base}/bulk-actions/${jobId}`) : null
+  const t = getInstance(context).getFixedT(null, 'domains')
+  return { contacts: contacts.data, job, canManage: screen.canManage, meta: pageMeta(request, context, t('contacts.title')) }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const screen = await domainScreen(request, context, params)
+  if (!screen.canManage) throw data('This action needs domain-manager', { status: 403 })
+  const t = getInstance(context).getFixedT(null, 'domains')
+  const submission = parseWithZod(await request.formData(), { schema: contactsSchema(t) })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const names = splitNames(submission.value.names, MAX_DOMAINS)
+  const ascii = [...new Set(names.map((n) => { const p = parseDomainName(n); return p.ok ? p.domain.ascii : n.toLowerCase() }))]
+  const found = await screen.platform.get<{ data: { id: string; name: string }[] }>(`${screen.base}/domains`, {
+    query: { pql: printPql([{ field: 'name', operator: 'equals', values: ascii }]), limit: MAX_DOMAINS, fields: 'id,name' },
+  })
+  const contacts = Object.fromEntries(CONTACT_ROLES.flatMap((role) => (submission.value[role] ? [[role, submission.value[role]]] : [])))
+  const missing: ItemResult[] = ascii.filter((n) => !found.data.some((d) => d.name === n)).map((name) => ({ name, ok: false, error: t('contacts.notFound') }))
+  if (!found.data.length) return data({ result: submission.reply(), results: missing }, { status: 400 })
+
+  // Many domains at once: one bulk job when the platform offers it (progress and per-item results).
+  const bulk = await screen.platform.raw(`${screen.base}/bulk-actions`, { method: 'POST', body: { action: 'set_contacts', ids: found.data.map((d) => d.id), params: { contacts } } })
+  if (bulk.status === 202 || bulk.status === 201) {
+    const { job_id } = (await bulk.json()) as { job_id: string }
+    const url = requestUrl(request)
+    const next = new URLSearchParams(url.searchParams)
+    next.set('job', job_id)
+    return redirect(`${url.pathname}?${next}`)
+  }
+  await bulk.body?.cancel()
+  // Otherwise one versioned PATCH per domain, each reported on its own.
+  const results: ItemResult[] = [...missing]
+  for (const domain of found.data) {
+    const outcome = await attempt(async () => {
+      const detail = await screen.platform.get<{ version: number }>(`${screen.base}/domains/${domain.id}`)
+      return screen.platform.patch<{ material_change_request_id?: string }>(`${screen.base}/domains/${domain.id}`, { version: detail.version, contacts })
+    })
+    if (outcome.ok) results.push({ id: domain.id, name: domain.name, ok: true, ...(outcome.value?.material_change_request_id ? { error: t('contacts.approvalNeeded') } : {}) })
+    else results.push({ id: domain.id, name: domain.name, ok: false, error: outcome.error })
+  }
+  return { result: submission.reply({ resetForm: false }), results }
+}
+
+type ActionData = { result?: never; results?: ItemResult[] }
+
+function Results({ results }: { results: ItemResult[] }) {
+  const { t } = useTranslation('domains')
+  return (
+    <table className="w-full text-sm" data-testid="contacts-results">
+      <thead>
+        <tr className="text-left"><th>{t('fields.name')}</th><th>{t('add.outcome')}</th></tr>
+      </thead>
+      <tbody>
+        {results.map((r) => (
+          <tr key={r.name} data-ok={r.ok}>
+            <td className="font-mono">{r.name}</td>
+            <td className={r.ok ? 'text-green-700 dark:text-green-400' : 'text-red-700 dark:text-red-400'}>{r.ok ? (r.error ?? t('contacts.changed')) : r.error}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+/** /domains/contacts: set the registrant, admin, tech and billing contacts of many domains at once. */
+export default function DomainContacts({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation('domains')
+  const actionData = useActionData<ActionData>()
+  const navigation = useNavigation()
+  const revalidator = useRevalidator()
+  const { job, contacts } = loaderData
+  const running = job ? !['completed', 'failed', 'cancelled', 'done'].includes(job.state) : false
+  useEffect(() => {
+    if (!running || revalidator.state !== 'idle') return
+    const timer = setTimeout(() => void revalidator.revalidate(), 1000)
+    return () => clearTimeout(timer)
+  }, [running, revalidator])
+  const schema = contactsSchema(t)
+  const [form, fields] = useForm({
+    id: 'contacts-form',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(schema),
+    shouldValidate: 'onSubmit',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  })
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold">{t('contacts.title')}</h1>
+      {job ? (
+        <Card data-testid="contacts-job">
+          {running ? <noscript dangerouslySetInnerHTML={{ __html: '<meta http-equiv="refresh" content="2">' }} /> : null}
+          <JobProgress done={job.done} total={job.total} state={job.state} />
+          <Results results={job.results} />
+        </Card>
+      ) : null}
+      {actionData?.results ? <Card><Results results={actionData.results} /></Card> : null}
+      <Card>
+        <CardTitle>{t('contacts.formTitle')}</CardTitle>
+        {contacts.length === 0 ? <Alert>{t('contacts.noContacts')}</Alert> : null}
+        <Form method="post" {...getFormProps(form)} className="grid max-w-xl gap-3">
+          <Label htmlFor={fields.names.id}>{t('contacts.namesLabel')}</Label>
+          <textarea {...getTextareaProps(fields.names)} rows={5} className="rounded-md border border-slate-300 p-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-900" />
+          <ErrorList errors={fields.names.errors} />
+          {CONTACT_ROLES.map((role) => (
+            <label key={role} className="flex flex-col gap-1 text-sm">
+              {t(`roles.${role}`)}
+              <Select {...getSelectProps(fields[role])}>
+                <option value="">{t('contacts.keep')}</option>
+                {contacts.map((c) => (
+                  <option key={c.id} value={c.id}>{[c.name, c.organisation, c.email].filter(Boolean).join(' · ')}</option>
+                ))}
+              </Select>
+              <ErrorList errors={fields[role].errors} />
+            </label>
+          ))}
+          <ErrorList errors={form.errors} />
+          <Button type="submit" className="justify-self-start" disabled={!loaderData.canManage || navigation.state !== 'idle'}>{t('contacts.submit')}</Button>
+        </Form>
+      </Card>
+    </div>
+  )
+}

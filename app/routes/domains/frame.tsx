@@ -1,0 +1,59 @@
+import { useTranslation } from 'react-i18next'
+import { NavLink, Outlet, useRouteLoaderData } from 'react-router'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { cn } from '#app/lib/utils.ts'
+import type { Route } from './+types/frame.ts'
+import { domainScreen, type DomainDetail } from './shared.server.ts'
+import { StatusBadge } from './shared.tsx'
+
+export const FRAME_ID = 'domain-frame'
+
+/** The tabs of a domain, in spec §2 order; '' is the overview. */
+export const DOMAIN_TABS = ['', 'dns', 'dnssec', 'log', 'orders', 'dns-log', 'dns-statistics', 'transactions'] as const
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const screen = await domainScreen(request, context, params)
+  // An id of another account (or none at all) answers 404 from the platform: the error screen.
+  const domain = await screen.platform.get<DomainDetail>(`${screen.base}/domains/${params.id}`)
+  const t = getInstance(context).getFixedT(null, 'domains')
+  return { domain, canManage: screen.canManage, meta: pageMeta(request, context, domain.unicode_name || domain.name, t('detail.description')) }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+/** The frame's data, for the tab screens below it. */
+export const useDomainFrame = () => useRouteLoaderData<typeof loader>(FRAME_ID)!
+
+/** /domains/{id} and its tabs: the domain's name and status above a tab bar of links. */
+export default function DomainFrame({ loaderData, params }: Route.ComponentProps) {
+  const { t } = useTranslation('domains')
+  const href = useContextHref()
+  const { domain } = loaderData
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="text-2xl font-semibold" data-testid="domain-name">{domain.unicode_name || domain.name}</h1>
+        <StatusBadge status={domain.status} />
+        {domain.unicode_name && domain.unicode_name !== domain.name ? <span className="font-mono text-sm text-slate-500">{domain.name}</span> : null}
+      </div>
+      <nav aria-label={t('detail.tabs')} className="flex flex-wrap gap-1 border-b border-slate-200 dark:border-slate-800" data-testid="domain-tabs">
+        {DOMAIN_TABS.map((tab) => (
+          <NavLink
+            key={tab}
+            end
+            to={href(`/domains/${params.id}${tab ? `/${tab}` : ''}`)}
+            className={({ isActive }) =>
+              cn('-mb-px border-b-2 px-3 py-2 text-sm', isActive ? 'border-blue-600 font-medium text-blue-700 dark:text-blue-300' : 'border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-400')
+            }
+          >
+            {t(`tabs.${tab || 'overview'}`)}
+          </NavLink>
+        ))}
+      </nav>
+      <Outlet />
+    </div>
+  )
+}

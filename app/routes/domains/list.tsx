@@ -1,0 +1,77 @@
+import { useTranslation } from 'react-i18next'
+import { data, Link } from 'react-router'
+import { DataTable } from '#app/components/data-table.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { formatDateTime } from '#app/lib/dates.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { loadListPage } from '#app/lib/list-page.server.ts'
+import { LISTS } from '#app/lib/lists.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import type { Route } from './+types/list.ts'
+import { domainScreen } from './shared.server.ts'
+import { StatusBadge } from './shared.tsx'
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const screen = await domainScreen(request, context, params)
+  const { page, headers } = await loadListPage(request, context, LISTS.domains!, screen.groupContext)
+  const t = getInstance(context).getFixedT(null, 'domains')
+  // The API stops counting at 10,000 rows and says so; the page must not pretend to be exact.
+  const capped = (page.meta as { total_capped?: boolean }).total_capped === true
+  return data({ page, capped, canManage: screen.canManage, meta: pageMeta(request, context, t('list.title')) }, { headers })
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+/** The portfolio: the one list mechanism over GET /groups/{context}/domains. */
+export default function DomainsList({ loaderData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation('domains')
+  const href = useContextHref()
+  const def = LISTS.domains!
+  const { page, capped } = loaderData
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-2xl font-semibold">{t('list.title')}</h1>
+        <nav aria-label={t('list.actions')} className="flex flex-wrap gap-2">
+          <Button asChild variant="outline" size="sm"><Link to={href('/domains/search')}>{t('search.title')}</Link></Button>
+          {loaderData.canManage ? (
+            <>
+              <Button asChild size="sm"><Link to={href('/domains/add')}>{t('add.title')}</Link></Button>
+              <Button asChild variant="outline" size="sm"><Link to={href('/domains/contacts')}>{t('contacts.title')}</Link></Button>
+              <Button asChild variant="outline" size="sm"><Link to={href('/domains/delete')}>{t('delete.title')}</Link></Button>
+            </>
+          ) : null}
+          <Button asChild variant="ghost" size="sm"><Link to={href('/domains/log')}>{t('list.log')}</Link></Button>
+        </nav>
+      </div>
+      {capped ? (
+        <p className="text-sm" data-testid="list-total-capped">{t('list.capped', { count: page.meta.total.toLocaleString(i18n.language) })}</p>
+      ) : null}
+      {/* When the count is capped, the table's exact-count line would be wrong: hide it. */}
+      <div className={capped ? '[&_[data-testid=list-total]]:invisible' : undefined}>
+        <DataTable
+          def={def}
+          page={page}
+          labels={(key) => t(`fields.${key}`, { defaultValue: key })}
+          rowLabel={def.rowLabel}
+          renderCell={(row, key) => {
+            const value = row[key]
+            if (key === 'name')
+              return (
+                <Link to={href(`/domains/${String(row.id)}`)} className="font-medium text-blue-700 hover:underline dark:text-blue-300" data-testid="domain-link">
+                  {String(row.unicode_name ?? value ?? '')}
+                </Link>
+              )
+            if (key === 'expires_at' || key === 'created_at' || key === 'updated_at') return value ? <time dateTime={String(value)}>{formatDateTime(String(value), i18n.language)}</time> : ''
+            if (key === 'status') return <StatusBadge status={String(value ?? '')} />
+            if (typeof value === 'boolean') return value ? t('yes') : t('no')
+            if (Array.isArray(value)) return value.join(', ')
+            return String(value ?? '')
+          }}
+        />
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,227 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { useTranslation } from 'react-i18next'
+import { data, Form, Link, redirect, useActionData, useNavigation } from 'react-router'
+import { ErrorList } from '#app/components/forms.tsx'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardTitle } from '#app/components/ui/card.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { formatDateTime } from '#app/lib/dates.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import type { Route } from './+types/overview.ts'
+import { useDomainFrame } from './frame.tsx'
+import { renewSchema, toggleSchema, CONTACT_ROLES } from './schemas.ts'
+import { attempt, domainScreen } from './shared.server.ts'
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  await domainScreen(request, context, params)
+  return null
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const screen = await domainScreen(request, context, params)
+  if (!screen.canManage) throw data('This action needs domain-manager', { status: 403 })
+  const t = getInstance(context).getFixedT(null, 'domains')
+  const form = await request.formData()
+  const intent = form.get('intent')
+  const path = `${screen.base}/domains/${params.id}`
+  const url = requestUrl(request)
+  const back = (message: string) => redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: message, color: 'success' }) } })
+
+  if (intent === 'auth-code') {
+    const result = await attempt(() => screen.platform.post<{ auth_code: string }>(`${path}/auth-code`))
+    return result.ok ? { intent, authCode: result.value.auth_code } : data({ intent, error: result.error }, { status: result.status })
+  }
+  if (intent === 'renew') {
+    const submission = parseWithZod(form, { schema: renewSchema(t) })
+    if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+    const result = await attempt(() => screen.platform.post(`${path}/renew`, { period: submission.value.period }))
+    if (!result.ok) return data({ intent, result: submission.reply({ formErrors: [result.error] }) }, { status: result.status })
+    return back(t('detail.renewed', { count: submission.value.period }))
+  }
+  if (intent === 'restore') {
+    const result = await attempt(() => screen.platform.post(`${path}/restore`))
+    if (!result.ok) return data({ intent, error: result.error }, { status: result.status })
+    return back(t('detail.restored'))
+  }
+  const toggle = toggleSchema.safeParse(Object.fromEntries(form))
+  if (!toggle.success) throw data('Unknown form', { status: 400 })
+  const field = toggle.data.intent === 'lock' ? 'registry_lock' : 'auto_renew'
+  // Versioned: another change since this page was loaded answers 409 and nothing is written.
+  const result = await attempt(() => screen.platform.patch(path, { version: toggle.data.version, [field]: toggle.data.value === 'on' }))
+  if (!result.ok) return data({ intent: toggle.data.intent, error: result.status === 409 ? t('detail.conflict') : result.error, conflict: result.status === 409 }, { status: result.status })
+  if (result.value && typeof result.value === 'object' && 'material_change_request_id' in result.value) return back(t('detail.materialRequested'))
+  return back(t(`detail.${field}.${toggle.data.value}`))
+}
+
+type ActionData = { intent: string; error?: string; conflict?: boolean; authCode?: string; result?: unknown }
+
+function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
+  return (
+    <div className="grid grid-cols-[10rem_1fr] gap-2 py-1 text-sm">
+      <dt className="text-slate-500">{label}</dt>
+      <dd data-testid={testId}>{children}</dd>
+    </div>
+  )
+}
+
+function ToggleForm({ intent, on, version, disabled }: { intent: 'auto-renew' | 'lock'; on: boolean; version: number; disabled: boolean }) {
+  const { t } = useTranslation('domains')
+  return (
+    <Form method="post" className="inline">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="version" value={version} />
+      <input type="hidden" name="value" value={on ? 'off' : 'on'} />
+      <Button type="submit" size="sm" variant="outline" disabled={disabled} data-testid={`toggle-${intent}`}>
+        {t(`detail.${intent === 'lock' ? 'registry_lock' : 'auto_renew'}.${on ? 'turnOff' : 'turnOn'}`)}
+      </Button>
+    </Form>
+  )
+}
+
+/** /domains/{id}: what we hold about the domain, and the actions on it. */
+export default function DomainOverview() {
+  const { t, i18n } = useTranslation('domains')
+  const href = useContextHref()
+  const { domain, canManage } = useDomainFrame()
+  const actionData = useActionData<ActionData>()
+  const navigation = useNavigation()
+  const busy = navigation.state !== 'idle'
+  const schema = renewSchema(t)
+  const [renewForm, renewFields] = useForm({
+    id: 'renew-form',
+    lastResult: actionData?.intent === 'renew' ? (actionData.result as never) : undefined,
+    constraint: getZodConstraint(schema),
+    defaultValue: { period: '1' },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  })
+  const date = (value: string | null) => (value ? formatDateTime(value, i18n.language) : '—')
+  const differences = domain.reconciliation?.differences ?? []
+  return (
+    <div className="grid gap-4 lg:grid-cols-2">
+      {actionData?.error ? (
+        <Alert variant="error" className="lg:col-span-2" data-testid="action-error">
+          {actionData.error}{' '}
+          {actionData.conflict ? <Link to={href(`/domains/${domain.id}`)} className="underline">{t('detail.reload')}</Link> : null}
+        </Alert>
+      ) : null}
+      <Card>
+        <CardTitle>{t('detail.overview')}</CardTitle>
+        <dl>
+          <Row label={t('fields.status')} testId="domain-statuses">{[domain.status, ...(domain.statuses ?? [])].filter((s, i, all) => all.indexOf(s) === i).join(', ')}</Row>
+          <Row label={t('fields.expires_at')} testId="domain-expires">{date(domain.expires_at)}</Row>
+          <Row label={t('fields.created_at')}>{date(domain.created_at)}</Row>
+          <Row label={t('fields.updated_at')}>{date(domain.updated_at)}</Row>
+          <Row label={t('fields.tags')}>{domain.tags?.length ? domain.tags.join(', ') : '—'}</Row>
+          <Row label={t('fields.auto_renew')} testId="domain-auto-renew">
+            <span className="mr-2">{domain.auto_renew ? t('yes') : t('no')}</span>
+            {canManage ? <ToggleForm intent="auto-renew" on={domain.auto_renew} version={domain.version} disabled={busy} /> : null}
+          </Row>
+          <Row label={t('fields.registry_lock')} testId="domain-lock">
+            <span className="mr-2">{domain.registry_lock ? t('yes') : t('no')}</span>
+            {canManage ? <ToggleForm intent="lock" on={domain.registry_lock} version={domain.version} disabled={busy} /> : null}
+          </Row>
+          <Row label={t('fields.dnssec')}>{domain.dnssec ? t('yes') : t('no')}</Row>
+        </dl>
+      </Card>
+      <Card>
+        <CardTitle>{t('detail.contacts')}</CardTitle>
+        <dl>
+          {CONTACT_ROLES.map((role) => {
+            const contact = domain.contacts?.[role]
+            return (
+              <Row key={role} label={t(`roles.${role}`)} testId={`contact-${role}`}>
+                {contact ? (
+                  <Link to={href(`/contacts/${contact.id}`)} className="text-blue-700 hover:underline dark:text-blue-300">
+                    {[contact.name, contact.organisation, contact.email].filter(Boolean).join(' · ')}
+                  </Link>
+                ) : (
+                  t('detail.noContact')
+                )}
+              </Row>
+            )
+          })}
+        </dl>
+      </Card>
+      <Card>
+        <CardTitle>{t('detail.nameservers')}</CardTitle>
+        {domain.nameservers?.length ? (
+          <ul className="font-mono text-sm" data-testid="domain-nameservers">
+            {domain.nameservers.map((ns) => <li key={ns}>{ns}</li>)}
+          </ul>
+        ) : (
+          <p className="text-sm text-slate-500">{t('detail.noNameservers')}</p>
+        )}
+        <h3 className="mt-4 font-medium">{t('detail.ds')}</h3>
+        {domain.ds?.length ? (
+          <ul className="break-all font-mono text-xs">
+            {domain.ds.map((ds, i) => <li key={i}>{Object.values(ds).join(' ')}</li>)}
+          </ul>
+        ) : (
+          <p className="text-sm text-slate-500">{t('detail.noDs')}</p>
+        )}
+      </Card>
+      <Card>
+        <CardTitle>{t('detail.reconciliation')}</CardTitle>
+        {!domain.reconciliation?.checked_at ? (
+          <p className="text-sm text-slate-500">{t('detail.notReconciled')}</p>
+        ) : differences.length === 0 ? (
+          <p className="text-sm" data-testid="reconciliation">{t('detail.reconciled', { date: date(domain.reconciliation.checked_at) })}</p>
+        ) : (
+          <div data-testid="reconciliation">
+            <Alert variant="error">{t('detail.differences', { count: differences.length, date: date(domain.reconciliation.checked_at) })}</Alert>
+            <table className="mt-2 w-full text-sm">
+              <thead>
+                <tr className="text-left"><th>{t('detail.field')}</th><th>{t('detail.ours')}</th><th>{t('detail.registry')}</th></tr>
+              </thead>
+              <tbody>
+                {differences.map((d) => (
+                  <tr key={d.field}><td>{d.field}</td><td className="font-mono">{JSON.stringify(d.ours)}</td><td className="font-mono">{JSON.stringify(d.registry)}</td></tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+      {canManage ? (
+        <Card className="lg:col-span-2">
+          <CardTitle>{t('detail.actions')}</CardTitle>
+          <div className="flex flex-wrap items-start gap-6">
+            <div className="space-y-2">
+              <Form method="post">
+                <input type="hidden" name="intent" value="auth-code" />
+                <Button type="submit" variant="outline" disabled={busy} data-testid="show-auth-code">{t('detail.showAuthCode')}</Button>
+              </Form>
+              {actionData?.authCode ? (
+                <p className="text-sm">
+                  {t('detail.authCode')}: <code className="rounded bg-slate-100 px-1 font-mono dark:bg-slate-800" data-testid="auth-code">{actionData.authCode}</code>
+                </p>
+              ) : null}
+            </div>
+            <Form method="post" {...getFormProps(renewForm)} className="flex items-end gap-2">
+              <input type="hidden" name="intent" value="renew" />
+              <label className="flex flex-col gap-1 text-sm">
+                {t('detail.period')}
+                <Input {...getInputProps(renewFields.period, { type: 'number' })} className="w-24" min={1} max={10} />
+              </label>
+              <Button type="submit" disabled={busy} data-testid="renew">{t('detail.renew')}</Button>
+              <ErrorList errors={[...(renewFields.period.errors ?? []), ...(renewForm.errors ?? [])]} />
+            </Form>
+            {domain.status === 'redemption' ? (
+              <Form method="post">
+                <input type="hidden" name="intent" value="restore" />
+                <Button type="submit" variant="outline" disabled={busy}>{t('delete.restore')}</Button>
+              </Form>
+            ) : null}
+          </div>
+        </Card>
+      ) : null}
+    </div>
+  )
+}

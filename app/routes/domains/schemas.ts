@@ -1,0 +1,51 @@
+import type { TFunction } from 'i18next'
+import { z } from 'zod'
+import { parseDomainName } from '#app/lib/domain-name.ts'
+import { formRules } from '#app/lib/form-messages.ts'
+
+/**
+ * The forms of the domains screens. Each takes `t` so the messages are in the user's language;
+ * the action parses with the same schema the browser validates with (conform).
+ */
+const domainName = (t: TFunction) =>
+  formRules(t)
+    .requiredText(253)
+    .superRefine((value, ctx) => {
+      const parsed = parseDomainName(value)
+      if (!parsed.ok) ctx.addIssue({ code: 'custom', message: t('domains:nameErrors.' + parsed.error, { defaultValue: t('domains:nameErrors.invalid') }) })
+    })
+
+const period = (t: TFunction) => formRules(t).integer().min(1, t('validation:format')).max(10, t('validation:format'))
+
+export const renewSchema = (t: TFunction) => z.object({ intent: z.literal('renew'), period: period(t) })
+
+export const toggleSchema = z.object({
+  intent: z.enum(['auto-renew', 'lock']),
+  value: z.enum(['on', 'off']),
+  version: z.coerce.number().int().min(0),
+})
+
+export const availabilitySchema = (t: TFunction) => z.object({ intent: z.literal('check'), names: formRules(t).requiredText(20_000) })
+
+export const transferSchema = (t: TFunction) =>
+  z.object({ intent: z.literal('transfer'), name: domainName(t), auth_code: formRules(t).requiredText(255), period: period(t) })
+
+export const importSchema = (t: TFunction) =>
+  z
+    .object({ intent: z.literal('import'), names: z.string().max(2_000_000).optional(), csv: z.instanceof(File).optional() })
+    .refine((v) => Boolean(v.names?.trim()) || (v.csv !== undefined && v.csv.size > 0), { path: ['names'], message: t('domains:add.importEmpty') })
+
+export const namesSchema = (t: TFunction) => z.object({ names: formRules(t).requiredText(2_000_000) })
+
+export const CONTACT_ROLES = ['registrant', 'admin', 'tech', 'billing'] as const
+
+export const contactsSchema = (t: TFunction) =>
+  z
+    .object({
+      names: formRules(t).requiredText(2_000_000),
+      registrant: z.string().uuid().optional(),
+      admin: z.string().uuid().optional(),
+      tech: z.string().uuid().optional(),
+      billing: z.string().uuid().optional(),
+    })
+    .refine((v) => CONTACT_ROLES.some((r) => v[r]), { path: ['registrant'], message: t('domains:contacts.chooseOne') })

@@ -1,0 +1,77 @@
+import type { RouterContextProvider } from 'react-router'
+import { activeContext } from '#app/lib/context-param.ts'
+import { requireScreen } from '#app/lib/guards.server.ts'
+import { readPermissionView } from '#app/lib/permission-view.server.ts'
+import { hasPermission } from '#app/lib/permissions.ts'
+import { getPlatform, PlatformError, type PlatformClient } from '#app/lib/platform.server.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import type { SessionUser } from '#app/lib/session.server.ts'
+
+type Context = Readonly<RouterContextProvider>
+
+export type DomainScreen = {
+  user: SessionUser
+  platform: PlatformClient
+  /** The account the screen acts in (the ?context= of staff, else the user's own group). */
+  groupContext: string
+  /** `/groups/{context}` for platform paths. */
+  base: string
+  canManage: boolean
+}
+
+/** Every domains loader and action starts here: the screen guard, then the platform client. */
+export async function domainScreen(request: Request, context: Context, params: Record<string, string | undefined> = {}): Promise<DomainScreen> {
+  const user = await requireScreen(request, context, params)
+  const groupContext = activeContext(requestUrl(request), user.group_id)
+  const platform = await getPlatform(request, context)
+  const view = readPermissionView(request)
+  const canManage = hasPermission(user, 'domain-manager', { view }) || hasPermission(user, 'staff', { view })
+  return { user, platform, groupContext, base: `/groups/${encodeURIComponent(groupContext)}`, canManage }
+}
+
+/** The message of a refused platform call, field errors included, for a form's error line. */
+export function platformMessage(error: PlatformError): string {
+  const body = error.data as { detail?: string; title?: string; errors?: { field?: string; message?: string }[] } | null
+  const fields = body?.errors?.map((e) => (e.field ? `${e.field}: ${e.message ?? ''}` : (e.message ?? ''))).filter(Boolean) ?? []
+  return [body?.detail ?? body?.title ?? error.message, ...fields].filter(Boolean).join(' — ')
+}
+
+/** Runs a platform call; a 4xx refusal becomes `{ error }` for the form, anything else is thrown. */
+export async function attempt<T>(run: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; status: number; error: string; data: unknown }> {
+  try {
+    return { ok: true, value: await run() }
+  } catch (error) {
+    if (error instanceof PlatformError && error.status < 500) return { ok: false, status: error.status, error: platformMessage(error), data: error.data }
+    throw error
+  }
+}
+
+/** Lines of a pasted list: one name per line (commas, semicolons and blanks also separate). */
+export function splitNames(text: string, max = 10_000): string[] {
+  return text
+    .split(/[\s,;]+/)
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .slice(0, max)
+}
+
+export type DomainDetail = {
+  id: string
+  name: string
+  unicode_name: string
+  tld: string
+  status: string
+  statuses: string[]
+  expires_at: string | null
+  created_at: string
+  updated_at: string
+  auto_renew: boolean
+  registry_lock: boolean
+  dnssec: boolean
+  tags: string[]
+  version: number
+  nameservers: string[]
+  contacts: Record<'registrant' | 'admin' | 'tech' | 'billing', { id: string; name: string; organisation?: string | null; email?: string | null } | null>
+  ds: Record<string, unknown>[]
+  reconciliation: { checked_at: string | null; differences: { field: string; ours: unknown; registry: unknown }[] } | null
+}
