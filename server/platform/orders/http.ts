@@ -1,0 +1,200 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { ORDER_ITEM_STATES, ORDER_ITEM_TYPES, ORDER_STATES } from '#server/db/schema-orders.ts'
+import { createRouter, requireScope } from '#server/platform/core/http.ts'
+import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { requirePermission } from '#server/platform/accounts/directory.ts'
+import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
+import { registerOrderJobs } from './jobs.ts'
+import { addToCart, cancelOrder, checkoutCart, createOrder, getCart, getOrder, ordersResource, removeCartItem, retryItem, updateCartItem } from './service.ts'
+
+const TAGS = ['Orders']
+const Context = z.object({ context: z.string().min(1).max(100) })
+const WithId = Context.extend({ id: z.uuid() })
+const WithItem = WithId.extend({ item_id: z.uuid() })
+
+const Money = z.object({ currency: z.string(), minor: z.number().int().openapi({ description: 'Integer minor units (JPY has none)' }) }).openapi('MoneyTotal')
+const Period = z.number().int().min(1).max(10).openapi({ description: "Years; must be one of the TLD's periods" })
+const AuthCode = z.string().max(255).optional().openapi({ description: 'Required for a transfer; never returned' })
+
+const CartItem = z
+  .object({
+    id: z.uuid(),
+    type: z.enum(ORDER_ITEM_TYPES),
+    name: z.string(),
+    unicode_name: z.string(),
+    tld: z.string(),
+    period: z.number().int(),
+    price_minor: z.number().int(),
+    currency: z.string(),
+    has_auth_code: z.boolean(),
+    created_at: z.string(),
+  })
+  .openapi('CartItem')
+const Cart = z.object({ items: z.array(CartItem), totals: z.array(Money) }).openapi('Cart')
+const AddCartItem = z
+  .object({ type: z.enum(['register', 'transfer']).default('register'), name: z.string().min(1).max(300), period: Period.default(1), auth_code: AuthCode })
+  .strict()
+  .openapi('AddCartItem')
+const PatchCartItem = z.object({ period: Period.optional(), auth_code: AuthCode }).strict().openapi('PatchCartItem')
+
+const ItemLog = z.object({ occurred_at: z.string(), state: z.string(), message: z.string(), registry_code: z.number().int().nullable(), actor_label: z.string() })
+const OrderItem = z
+  .object({
+    id: z.uuid(),
+    order_id: z.uuid(),
+    position: z.number().int(),
+    type: z.enum(ORDER_ITEM_TYPES),
+    name: z.string(),
+    unicode_name: z.string(),
+    tld: z.string(),
+    period: z.number().int(),
+    price_minor: z.number().int(),
+    currency: z.string(),
+    state: z.enum(ORDER_ITEM_STATES),
+    attempts: z.number().int(),
+    last_error: z.string().nullable().openapi({ description: "The registry's message when the item failed" }),
+    registry_code: z.number().int().nullable(),
+    domain_id: z.uuid().nullable(),
+    retryable: z.boolean(),
+    cancellable: z.boolean(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    log: z.array(ItemLog),
+  })
+  .openapi('OrderItem')
+const Order = z
+  .object({
+    id: z.uuid(),
+    account_id: z.uuid(),
+    created_by: z.string(),
+    state: z.enum(ORDER_STATES),
+    item_count: z.number().int(),
+    completed_count: z.number().int(),
+    failed_count: z.number().int(),
+    names: z.string(),
+    totals: z.array(Money),
+    total_text: z.string(),
+    version: z.number().int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    items: z.array(OrderItem),
+  })
+  .openapi('Order')
+const CreateOrder = z
+  .object({
+    items: z
+      .array(z.object({ type: z.enum(ORDER_ITEM_TYPES), name: z.string().min(1).max(300), period: Period, auth_code: AuthCode }).strict())
+      .min(1)
+      .max(100),
+  })
+  .strict()
+  .openapi('CreateOrder')
+const CancelOrder = z.object({ item_ids: z.array(z.uuid()).max(100).optional() }).strict().openapi('CancelOrder')
+
+export const ordersRouter = createRouter()
+  .openapi(
+    createRoute({ method: 'get', path: '/groups/{context}/cart', tags: TAGS, summary: "The signed-in user's cart in this account, with totals per currency", request: { params: Context }, responses: { 200: jsonResponse(Cart), ...ProblemResponses } }),
+    async (c) => c.json(await getCart(c.get('deps').db, requireScope(c, c.req.valid('param').context)), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/cart/items',
+      tags: TAGS,
+      summary: 'Add a name to the cart (name rules, TLD periods, availability at the registry, price from the TLD list price)',
+      request: { params: Context, body: jsonBody(AddCartItem) },
+      responses: { 201: jsonResponse(CartItem, 'Added'), 409: ProblemResponses[400], ...ProblemResponses },
+    }),
+    async (c) => c.json(await addToCart(c.get('deps'), requireScope(c, c.req.valid('param').context), c.req.valid('json')), 201),
+  )
+  .openapi(
+    createRoute({
+      method: 'patch',
+      path: '/groups/{context}/cart/items/{id}',
+      tags: TAGS,
+      summary: 'Change the period or auth code of a cart item',
+      request: { params: WithId, body: jsonBody(PatchCartItem) },
+      responses: { 200: jsonResponse(CartItem), ...ProblemResponses },
+    }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      return c.json(await updateCartItem(c.get('deps'), requireScope(c, context), id, c.req.valid('json')), 200)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'delete', path: '/groups/{context}/cart/items/{id}', tags: TAGS, summary: 'Remove an item from the cart', request: { params: WithId }, responses: { 204: { description: 'Removed' }, ...ProblemResponses } }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      await removeCartItem(c.get('deps').db, requireScope(c, context), id)
+      return c.body(null, 204)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'post', path: '/groups/{context}/cart/checkout', tags: TAGS, summary: 'Submit the cart as an order; the cart is emptied', request: { params: Context }, responses: { 201: jsonResponse(Order, 'Ordered'), ...ProblemResponses } }),
+    async (c) => c.json((await checkoutCart(c.get('deps'), requireScope(c, c.req.valid('param').context))) as never, 201),
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/orders',
+      tags: TAGS,
+      summary: 'Order names directly (register, transfer with auth code, renew); every item runs as a job',
+      request: { params: Context, body: jsonBody(CreateOrder) },
+      responses: { 201: jsonResponse(Order, 'Ordered'), ...ProblemResponses },
+    }),
+    async (c) => c.json((await createOrder(c.get('deps'), requireScope(c, c.req.valid('param').context), c.req.valid('json').items)) as never, 201),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/orders',
+      tags: TAGS,
+      summary: 'Orders of the account (list engine)',
+      request: { params: Context, query: ListQueryParams },
+      responses: { 200: ListResponse(Order.omit({ items: true, account_id: true, version: true }).partial()), ...ProblemResponses },
+    }),
+    async (c) => {
+      const scope = requireScope(c, c.req.valid('param').context)
+      requirePermission(scope.actor, 'domain-viewer')
+      const page = await runList(c.get('deps').db, ordersResource, listQueryFromUrl(ordersResource, new URL(c.req.url)), scope)
+      return c.json(page as never, 200)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'get', path: '/groups/{context}/orders/{id}', tags: TAGS, summary: 'One order with its items, their states and logs', request: { params: WithId }, responses: { 200: jsonResponse(Order), ...ProblemResponses } }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      return c.json((await getOrder(c.get('deps').db, requireScope(c, context), id)) as never, 200)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'post', path: '/groups/{context}/orders/{id}/items/{item_id}/retry', tags: TAGS, summary: 'Run a failed item again', request: { params: WithItem }, responses: { 200: jsonResponse(Order), 409: ProblemResponses[400], ...ProblemResponses } }),
+    async (c) => {
+      const { context, id, item_id } = c.req.valid('param')
+      return c.json((await retryItem(c.get('deps'), requireScope(c, context), id, item_id)) as never, 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/orders/{id}/cancel',
+      tags: TAGS,
+      summary: 'Cancel the pending items of an order (or those named); items already sent to the registry are not affected',
+      request: { params: WithId, body: { content: { 'application/json': { schema: CancelOrder } }, required: false } },
+      responses: { 200: jsonResponse(Order), 409: ProblemResponses[400], ...ProblemResponses },
+    }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      const body = (c.req.valid('json') as z.infer<typeof CancelOrder> | undefined) ?? {}
+      return c.json((await cancelOrder(c.get('deps').db, requireScope(c, context), id, body.item_ids)) as never, 200)
+    },
+  )
+
+/**
+ * The orders area as mounted by the Platform API: its routes, with its job handlers registered
+ * on the same deps (main.ts builds the API before it starts the job engine, as do the tests).
+ */
+export function ordersApi(deps: import('#server/platform/deps.ts').PlatformDeps) {
+  registerOrderJobs(deps)
+  return ordersRouter
+}

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto'
+import { toUnicodeName } from '#app/lib/domain-name.ts'
+import { RegistryConnectionError, RegistryError, RegistryThrottled, type RegistryConnection, type TransferResult } from '#server/integrations/registry/index.ts'
+import { AppError } from '#server/platform/core/errors.ts'
+import type { Tx } from '#server/platform/core/change.ts'
+import type { PlatformDeps } from '#server/platform/deps.ts'
+
+/*
+ * The thin layer between orders and the registries. The domains core service (issue 6, other
+ * helper) will own register/transfer/renew; until then orders call the RegistryConnection of
+ * `deps.registries` here, so switching is a change of this file only.
+ */
+
+/** The connection serving a TLD, or a 422 naming the TLD when none is configured. */
+export function registryFor(deps: Pick<PlatformDeps, 'registries'>, tld: string): RegistryConnection {
+  const connection = deps.registries?.forTld(tld) ?? null
+  if (!connection) {
+    throw new AppError(422, 'no-registry', `No registry is connected for .${tld}`, { extra: { reason: 'no-registry', tld } })
+  }
+  return connection
+}
+
+/** A random auth code for a name we register (letters, digits and one symbol, as registries ask). */
+export const newAuthCode = () => `${randomBytes(12).toString('base64url')}#1a`
+
+/** The message of a registry refusal as people see it: its text plus the reason when given. */
+export const registryMessage = (error: RegistryError) => (error.reason ? `${error.registryMessage}: ${error.reason}` : error.registryMessage)
+
+/** Transient: the registry could not be reached or our rate limit held the call back; retry later. */
+export const isTransient = (error: unknown) => error instanceof RegistryConnectionError || error instanceof RegistryThrottled
+
+export async function registerAtRegistry(connection: RegistryConnection, input: { name: string; period: number; authCode: string }) {
+  try {
+    const created = await connection.createDomain({ name: input.name, years: input.period, authInfo: input.authCode })
+    return { expiresAt: created.expiresAt ?? null }
+  } catch (error) {
+    // A create whose answer was lost may have run: 2302 with our own auth code means it is ours.
+    if (error instanceof RegistryError && error.code === 2302) {
+      const info = await connection.infoDomain(input.name, { authInfo: input.authCode }).catch(() => null)
+      if (info?.authInfo === input.authCode) return { expiresAt: info.expiresAt ?? null }
+    }
+    throw error
+  }
+}
+
+export async function requestTransfer(connection: RegistryConnection, input: { name: string; period: number; authCode: string }): Promise<TransferResult> {
+  return connection.transferDomain({ op: 'request', name: input.name, authInfo: input.authCode, years: input.period })
+}
+
+export async function queryTransfer(connection: RegistryConnection, input: { name: string; authCode: string }): Promise<TransferResult> {
+  return connection.transferDomain({ op: 'query', name: input.name, authInfo: input.authCode })
+}
+
+export async function renewAtRegistry(connection: RegistryConnection, input: { name: string; period: number }) {
+  const info = await connection.infoDomain(input.name)
+  if (!info.expiresAt) throw new RegistryError(2400, 'Command failed', { reason: 'The registry gave no expiry date to renew from' })
+  const renewed = await connection.renewDomain({ name: input.name, currentExpiry: info.expiresAt, years: input.period })
+  return { expiresAt: renewed.expiresAt ?? null }
+}
+
+/** Expiry from the registry after a completed transfer (the transfer answer may omit it). */
+export async function expiryAfterTransfer(connection: RegistryConnection, name: string, result: TransferResult): Promise<Date | null> {
+  if (result.expiresAt) return result.expiresAt
+  const info = await connection.infoDomain(name).catch(() => null)
+  return info?.expiresAt ?? null
+}
+
+/**
+ * Records the outcome in the portfolio inside the item's transaction: a new domain for a
+ * registration or transfer, a new expiry for a renewal. Returns the domain id.
+ */
+export async function recordDomain(
+  tx: Tx,
+  input: { accountId: string; name: string; tld: string; expiresAt: Date | null; type: 'register' | 'transfer' | 'renew' },
+): Promise<{ id: string; created: boolean; before: Record<string, unknown> | null }> {
+  const existing = await tx
+    .selectFrom('domains')
+    .select(['id', 'account_id', 'status', 'expires_at', 'version'])
+    .where('name', '=', input.name)
+    .where('status', '<>', 'deleted')
+    .executeTakeFirst()
+  if (existing && existing.account_id === input.accountId) {
+    await tx
+      .updateTable('domains')
+      .set({ status: 'active', ...(input.expiresAt ? { expires_at: input.expiresAt } : {}), version: existing.version + 1, updated_at: new Date() })
+      .where('id', '=', existing.id)
+      .execute()
+    return { id: existing.id, created: false, before: { status: existing.status, expires_at: existing.expires_at } }
+  }
+  if (existing) {
+    // Held by another account in our records (e.g. transferred between two of our clients): the old record ends.
+    await tx.updateTable('domains').set({ status: 'deleted', version: existing.version + 1, updated_at: new Date() }).where('id', '=', existing.id).execute()
+  }
+  const row = await tx
+    .insertInto('domains')
+    .values({ account_id: input.accountId, name: input.name, unicode_name: toUnicodeName(input.name), tld: input.tld, status: 'active', expires_at: input.expiresAt })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return { id: row.id, created: true, before: null }
+}

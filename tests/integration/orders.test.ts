@@ -1,0 +1,285 @@
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createJobs } from '#server/jobs/jobs.ts'
+import { createLogger } from '#server/lib/logger.ts'
+import { EppRegistryConnection, startLocalRegistry, type LocalRegistryServer, type RegistryConnection } from '#server/integrations/registry/index.ts'
+import type { Registries } from '#server/platform/deps.ts'
+import { registerOrderJobs } from '#server/platform/orders/jobs.ts'
+import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { createTestPlatform } from '#tests/support/platform.ts'
+
+// The real local registry over TLS (frames validated against the RFC schemas) serves com, net
+// and jp; "other" is a second registrar at the same registry, used to hold names we transfer in
+// and to cause and fix registry-side failures.
+
+const US = { id: 'registrar-portal', password: 'portal-secret-1' }
+const OTHER = { id: 'registrar-other', password: 'other-secret-1' }
+const TEN = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+const YEARS = { createYears: TEN, renewYears: TEN, transferYears: [1] }
+
+let registry: LocalRegistryServer
+let ours: RegistryConnection
+let other: RegistryConnection
+let platform: Awaited<ReturnType<typeof createTestPlatform>>
+let admin: string
+let viewer: string
+let globex: string
+let acmeId: string
+let globexId: string
+
+const connect = (who: typeof US) =>
+  new EppRegistryConnection({
+    registry: 'local',
+    client: { host: '127.0.0.1', port: registry.port, tls: { ca: registry.certificate, servername: 'localhost' }, timeoutMs: 10_000 },
+    clientId: who.id,
+    password: who.password,
+    sessions: 1,
+    rateLimit: { perSecond: 1000, burst: 1000 },
+  })
+
+beforeAll(async () => {
+  registry = await startLocalRegistry({
+    port: 0,
+    clients: [US, OTHER],
+    // No add grace (so names can be transferred at once) and transfers approved by the registry at the next command.
+    policy: { tlds: { com: YEARS, net: YEARS, jp: YEARS }, addGraceDays: 0, transferAutoApproveSeconds: 0 },
+  })
+  ours = connect(US)
+  other = connect(OTHER)
+  const registries: Registries = { forTld: (tld) => (['com', 'net', 'jp'].includes(tld) ? ours : null), close: async () => {} }
+  platform = await createTestPlatform({ registries })
+  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [3, 2] })
+  await platform.deps.jobs.start({ work: true })
+  admin = await login('admin@acme.example')
+  viewer = await login('viewer@acme.example')
+  globex = await login('admin@globex.example')
+  acmeId = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
+  globexId = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Globex').executeTakeFirstOrThrow()).id
+}, 60_000)
+
+afterAll(async () => {
+  await platform?.close()
+  await ours?.close()
+  await other?.close()
+  await registry?.close()
+})
+
+async function login(username: string) {
+  const res = await platform.call('POST', '/login', { body: { username, password: DEMO_PASSWORD } })
+  expect(res.status).toBe(200)
+  return res.json.access_token as string
+}
+
+const acme = (path: string) => `/groups/${acmeId}${path}`
+
+/** Waits until the order's items have all left pending/processing (the jobs run for real). */
+async function settled(orderId: string, token = admin, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const res = await platform.call('GET', acme(`/orders/${orderId}`), { token })
+    expect(res.status).toBe(200)
+    if (res.json.items.every((i: { state: string }) => !['pending', 'processing'].includes(i.state))) return res.json
+    if (Date.now() > deadline) throw new Error(`order ${orderId} still running: ${JSON.stringify(res.json.items.map((i: { state: string; log: unknown }) => [i.state, i.log]))}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+const domainCount = async () => (await platform.db.selectFrom('domains').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n
+
+describe('cart', () => {
+  it('adds names across TLDs and periods, prices them from the TLD list price and totals per currency', async () => {
+    const a = await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'cart-one.com', period: 2 } })
+    expect(a.status).toBe(201)
+    expect(a.json).toMatchObject({ name: 'cart-one.com', type: 'register', period: 2, price_minor: 2598, currency: 'EUR', has_auth_code: false })
+    const b = await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'cart-two.net' } })
+    expect(b.json).toMatchObject({ period: 1, price_minor: 1499, currency: 'EUR' })
+    const c = await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'cart-three.jp' } })
+    expect(c.json).toMatchObject({ price_minor: 3900, currency: 'JPY' })
+
+    const cart = await platform.call('GET', acme('/cart'), { token: admin })
+    expect(cart.json.items.map((i: { name: string }) => i.name)).toEqual(['cart-one.com', 'cart-two.net', 'cart-three.jp'])
+    expect(cart.json.totals).toEqual([{ currency: 'EUR', minor: 2598 + 1499 }, { currency: 'JPY', minor: 3900 }])
+
+    const changed = await platform.call('PATCH', acme(`/cart/items/${a.json.id}`), { token: admin, body: { period: 5 } })
+    expect(changed.json).toMatchObject({ period: 5, price_minor: 6495 })
+
+    // Someone else's cart is their own: the viewer sees an empty one and cannot add.
+    expect((await platform.call('GET', acme('/cart'), { token: viewer })).json.items).toEqual([])
+    expect((await platform.call('POST', acme('/cart/items'), { token: viewer, body: { name: 'viewer-try.com' } })).status).toBe(403)
+
+    for (const id of [a.json.id, b.json.id, c.json.id]) expect((await platform.call('DELETE', acme(`/cart/items/${id}`), { token: admin })).status).toBe(204)
+    expect((await platform.call('GET', acme('/cart'), { token: admin })).json).toEqual({ items: [], totals: [] })
+  })
+
+  it('refuses a period the TLD does not allow, a transfer without auth code, bad names and taken names', async () => {
+    // .jp is sold for one year only (the registry itself would accept more): refused at cart time.
+    const period = await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'two-years.jp', period: 2 } })
+    expect(period.status).toBe(400)
+    expect(period.json.reason).toBe('period-not-allowed')
+    expect(period.json.errors[0]).toMatchObject({ field: 'period', allowed: ['1'] })
+    const item = await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'one-year.jp' } })
+    const patched = await platform.call('PATCH', acme(`/cart/items/${item.json.id}`), { token: admin, body: { period: 2 } })
+    expect(patched.status).toBe(400)
+    expect(patched.json.reason).toBe('period-not-allowed')
+    expect((await platform.call('DELETE', acme(`/cart/items/${item.json.id}`), { token: admin })).status).toBe(204)
+
+    const noCode = await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'some-name.com', type: 'transfer' } })
+    expect(noCode.status).toBe(400)
+    expect(noCode.json.reason).toBe('auth-code-required')
+    expect(noCode.json.errors[0].field).toBe('auth_code')
+
+    for (const name of ['ab--cd.com', '-lead.com', 'nothing.notatld', 'xn--zz.com']) {
+      const bad = await platform.call('POST', acme('/cart/items'), { token: admin, body: { name } })
+      expect(bad.status, name).toBe(400)
+      expect(bad.json.reason, name).toBe('invalid-name')
+    }
+
+    await other.createDomain({ name: 'taken-already.com', authInfo: 'other-pw-1#a' })
+    const taken = await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'taken-already.com' } })
+    expect(taken.status).toBe(409)
+    expect(taken.json.reason).toBe('unavailable')
+
+    const notServed = await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'no-registry.org' } })
+    expect(notServed.status).toBe(422)
+    expect(notServed.json.reason).toBe('no-registry')
+
+    expect((await platform.call('GET', acme('/cart'), { token: admin })).json.items).toEqual([])
+  })
+})
+
+describe('orders', () => {
+  it('registers and transfers in through the cart: items complete and the domains are recorded', async () => {
+    await other.createDomain({ name: 'moving-in.net', years: 1, authInfo: 'move-me-1#a' })
+    expect((await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'fresh-order.com', period: 2 } })).status).toBe(201)
+    expect((await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'moving-in.net', type: 'transfer', auth_code: 'move-me-1#a' } })).status).toBe(201)
+
+    const order = await platform.call('POST', acme('/cart/checkout'), { token: admin })
+    expect(order.status).toBe(201)
+    expect(order.json.items).toHaveLength(2)
+    expect(order.json.totals).toEqual([{ currency: 'EUR', minor: 2598 + 1499 }])
+    expect(JSON.stringify(order.json)).not.toContain('move-me-1')
+    expect((await platform.call('GET', acme('/cart'), { token: admin })).json.items).toEqual([])
+
+    const done = await settled(order.json.id)
+    expect(done.state).toBe('completed')
+    expect(done.items.map((i: { state: string }) => i.state)).toEqual(['completed', 'completed'])
+    const transfer = done.items[1]
+    expect(transfer.log.map((e: { state: string }) => e.state)).toEqual(['pending', 'processing', 'processing', 'completed'])
+
+    const recorded = await platform.db.selectFrom('domains').select(['name', 'account_id', 'status', 'expires_at']).where('name', 'in', ['fresh-order.com', 'moving-in.net']).orderBy('name').execute()
+    expect(recorded.map((d) => [d.name, d.account_id, d.status])).toEqual([
+      ['fresh-order.com', acmeId, 'active'],
+      ['moving-in.net', acmeId, 'active'],
+    ])
+    expect(recorded[0]!.expires_at!.getUTCFullYear()).toBe(new Date().getUTCFullYear() + 2)
+    const atRegistry = await ours.infoDomain('moving-in.net')
+    expect(atRegistry.clientId).toBe(US.id)
+
+    const audit = await platform.db.selectFrom('audit_entries').select(['action', 'entity_type']).where('account_id', '=', acmeId).where('area', '=', 'domains').execute()
+    expect(audit.map((a) => `${a.entity_type}:${a.action}`)).toEqual(expect.arrayContaining(['order:create', 'domain:register', 'domain:transfer-in']))
+  })
+
+  it('a transfer with a wrong auth code fails with the registry message; retry succeeds once the code is right', async () => {
+    await other.createDomain({ name: 'guarded.com', authInfo: 'right-code-1#a' })
+    const noCode = await platform.call('POST', acme('/orders'), { token: admin, body: { items: [{ type: 'transfer', name: 'guarded.com', period: 1 }] } })
+    expect(noCode.status).toBe(400)
+    expect(noCode.json.errors[0].field).toBe('items.0.auth_code')
+
+    const order = await platform.call('POST', acme('/orders'), { token: admin, body: { items: [{ type: 'transfer', name: 'guarded.com', period: 1, auth_code: 'given-code-1#a' }] } })
+    expect(order.status).toBe(201)
+    const done = await settled(order.json.id)
+    const item = done.items[0]
+    expect(item).toMatchObject({ state: 'failed', last_error: 'Invalid authorization information', registry_code: 2202, retryable: true })
+    expect(done.state).toBe('failed')
+    expect((await other.infoDomain('guarded.com')).clientId).toBe(OTHER.id)
+
+    // A viewer may read but not retry.
+    expect((await platform.call('POST', acme(`/orders/${order.json.id}/items/${item.id}/retry`), { token: viewer })).status).toBe(403)
+
+    // The cause is fixed at the registry (the holder sets the code we were given); the retry completes.
+    await other.updateDomain({ name: 'guarded.com', authInfo: 'given-code-1#a' })
+    expect((await platform.call('POST', acme(`/orders/${order.json.id}/items/${item.id}/retry`), { token: admin })).status).toBe(200)
+    const again = await settled(order.json.id)
+    expect(again.items[0]).toMatchObject({ state: 'completed', last_error: null, attempts: 2 })
+    expect(again.state).toBe('completed')
+    expect(again.items[0].log.map((e: { message: string }) => e.message)).toContain('Retry requested')
+    expect((await ours.infoDomain('guarded.com')).clientId).toBe(US.id)
+    expect((await platform.call('POST', acme(`/orders/${order.json.id}/items/${item.id}/retry`), { token: admin })).status).toBe(409)
+  })
+
+  it('a registry failure fails the item with its message and changes nothing else', async () => {
+    expect((await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'race-lost.com' } })).status).toBe(201)
+    expect((await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'race-won.com' } })).status).toBe(201)
+    // Between the cart's availability check and the order, another registrar takes the name.
+    await other.createDomain({ name: 'race-lost.com', authInfo: 'other-pw-2#a' })
+    const domainsBefore = await domainCount()
+
+    const order = await platform.call('POST', acme('/cart/checkout'), { token: admin })
+    const done = await settled(order.json.id)
+    const [lost, won] = done.items
+    expect(lost).toMatchObject({ name: 'race-lost.com', state: 'failed', last_error: 'Object exists', registry_code: 2302 })
+    expect(lost.log.at(-1)).toMatchObject({ state: 'failed', message: 'Object exists', registry_code: 2302 })
+    expect(won.state).toBe('completed')
+    expect(done.state).toBe('partial')
+    expect(await domainCount()).toBe(domainsBefore + 1)
+    expect(await platform.db.selectFrom('domains').select('id').where('name', '=', 'race-lost.com').executeTakeFirst()).toBeUndefined()
+
+    const audit = await platform.db.selectFrom('audit_entries').select('action').where('entity_id', '=', lost.id).execute()
+    expect(audit.map((a) => a.action)).toEqual(['fail'])
+  })
+
+  it('lists orders through the list engine, reads for viewers, and hides other accounts', async () => {
+    const list = await platform.call('GET', acme('/orders?sort=-created_at&limit=2'), { token: viewer })
+    expect(list.status).toBe(200)
+    expect(list.json.meta).toMatchObject({ page: 1, limit: 2 })
+    expect(list.json.meta.total).toBeGreaterThanOrEqual(3)
+    expect(list.json.data[0]).toHaveProperty('state')
+
+    const filtered = await platform.call('GET', acme(`/orders?pql=${encodeURIComponent("names contains 'race-won' and state equals 'partial'")}`), { token: admin })
+    expect(filtered.json.data).toHaveLength(1)
+    const bad = await platform.call('GET', acme('/orders?filter[state]=exploded'), { token: admin })
+    expect(bad.status).toBe(400)
+
+    const someOrder = filtered.json.data[0].id
+    expect((await platform.call('GET', `/groups/${acmeId}/orders/${someOrder}`, { token: globex })).status).toBe(404)
+    expect((await platform.call('GET', `/groups/${globexId}/orders/${someOrder}`, { token: globex })).status).toBe(404)
+    expect((await platform.call('GET', `/groups/${globexId}/orders`, { token: globex })).json.data).toEqual([])
+    expect((await platform.call('POST', `/groups/${acmeId}/orders`, { token: globex, body: { items: [{ type: 'register', name: 'x-globex.com', period: 1 }] } })).status).toBe(404)
+  })
+})
+
+describe('jobs', () => {
+  it('a pending item survives a restart of the job engine, and pending items can be cancelled', async () => {
+    // Stop working: the order is accepted and its items wait in the job tables.
+    await platform.deps.jobs.stop()
+    const idle = createJobs(platform.database, createLogger('silent'))
+    registerOrderJobs({ ...platform.deps, jobs: idle })
+    await idle.start({ work: false })
+    const deps = { ...platform.deps, jobs: idle }
+    const { createOrder, cancelOrder } = await import('#server/platform/orders/service.ts')
+    const user = await platform.db.selectFrom('users').select(['id']).where('email', '=', 'admin@acme.example').executeTakeFirstOrThrow()
+    const scope = { actor: { userId: user.id, label: 'admin@acme.example', homeAccountId: acmeId, roles: ['domain-admin'], abilities: [] }, accountId: acmeId, requestId: null }
+    const order = await createOrder(deps, scope, [
+      { type: 'register', name: 'after-restart.com', period: 1 },
+      { type: 'register', name: 'never-mind.com', period: 1 },
+    ])
+    expect(order.items.map((i) => i.state)).toEqual(['pending', 'pending'])
+    const cancelled = await cancelOrder(platform.db, scope, order.id, [order.items[1]!.id])
+    expect(cancelled.items.map((i) => i.state)).toEqual(['pending', 'cancelled'])
+    await idle.stop()
+
+    // A new engine over the same database picks the job up.
+    const restarted = createJobs(platform.database, createLogger('silent'))
+    registerOrderJobs({ ...platform.deps, jobs: restarted })
+    await restarted.start({ work: true })
+    try {
+      const done = await settled(order.id)
+      expect(done.items.map((i: { state: string }) => i.state)).toEqual(['completed', 'cancelled'])
+      expect(done.state).toBe('completed')
+      expect((await ours.checkDomains(['never-mind.com']))[0]!.available).toBe(true)
+      expect((await platform.call('POST', acme(`/orders/${order.id}/cancel`), { token: admin, body: {} })).status).toBe(409)
+    } finally {
+      await restarted.stop()
+    }
+  }, 60_000)
+})
