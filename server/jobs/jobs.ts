@@ -9,6 +9,8 @@ export type Jobs = {
   /** Queues a job; pass a transaction's runner to make the job part of that transaction. */
   send<T extends object>(name: string, data: T, options?: { runner?: SqlRunner; retryLimit?: number; singletonKey?: string }): Promise<string | null>
   register<T>(name: string, handler: JobHandler<T>, options?: { batchSize?: number }): void
+  /** Runs a registered job on a cron schedule (UTC), set up when the engine starts. */
+  schedule?(name: string, cron: string): void
   start(options: { work: boolean }): Promise<void>
   stop(): Promise<void>
   boss: PgBoss
@@ -29,6 +31,7 @@ export function createJobs(database: Database, logger: Logger): Jobs {
   })
   boss.on('error', (error) => logger.error('job engine error', { error }))
   const handlers = new Map<string, { handler: JobHandler<any>; batchSize: number }>()
+  const schedules = new Map<string, string>()
   let started = false
   let working = false
   return {
@@ -46,11 +49,15 @@ export function createJobs(database: Database, logger: Logger): Jobs {
     register(name, handler, options = {}) {
       handlers.set(name, { handler, batchSize: options.batchSize ?? 1 })
     },
+    schedule(name, cron) {
+      schedules.set(name, cron)
+    },
     async start({ work }) {
       if (started) return
       started = true
       await boss.start()
       for (const name of handlers.keys()) await boss.createQueue(name)
+      for (const [name, cron] of schedules) await boss.schedule(name, cron, {}, { tz: 'UTC' })
       if (!work) return
       working = true
       for (const [name, { handler, batchSize }] of handlers) {

@@ -1,0 +1,76 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { BULK_ACTIONS } from '#server/db/schema-tray.ts'
+import { requirePermission } from '#server/platform/accounts/directory.ts'
+import { createRouter, requireScope } from '#server/platform/core/http.ts'
+import { jsonBody, jsonResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { createBulkJob, getBulkJob } from './service.ts'
+
+const TAGS = ['Bulk actions']
+const ContextParam = z.object({ context: z.string() })
+const JobParams = z.object({ context: z.string(), job_id: z.uuid() })
+
+const BulkBody = z
+  .object({
+    action: z.enum(BULK_ACTIONS),
+    ids: z.array(z.uuid()).min(1).max(10_000).optional().openapi({ description: "Domain ids; the user's tray when omitted" }),
+    params: z
+      .object({
+        period: z.number().int().min(1).max(10).optional().openapi({ description: 'renew: years' }),
+        contacts: z.object({ registrant: z.uuid(), admin: z.uuid(), tech: z.uuid(), billing: z.uuid() }).partial().strict().optional().openapi({ description: 'set_contacts: contact ids per role' }),
+        nameservers: z.array(z.string().min(1).max(253)).min(1).max(13).optional().openapi({ description: 'set_nameservers: host names' }),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .openapi('BulkAction')
+
+const BulkResult = z.object({ id: z.uuid(), name: z.string(), state: z.enum(['pending', 'done']), ok: z.boolean().nullable(), outcome: z.enum(['applied', 'unchanged', 'approval_requested']).optional(), error: z.string().optional() })
+const BulkJobSchema = z
+  .object({
+    id: z.uuid(),
+    action: z.enum(BULK_ACTIONS),
+    params: z.record(z.string(), z.unknown()),
+    state: z.enum(['queued', 'running', 'completed', 'failed']),
+    total: z.number().int(),
+    done: z.number().int(),
+    created_at: z.string(),
+    finished_at: z.string().nullable(),
+    results: z.array(BulkResult),
+  })
+  .openapi('BulkJob')
+
+/** Bulk actions over domains: one job per request, a result per domain. */
+export const bulkRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/bulk-actions',
+      tags: TAGS,
+      summary: 'Run one action over many domains (default: the tray) as a job',
+      request: { params: ContextParam, body: jsonBody(BulkBody) },
+      responses: { 202: jsonResponse(z.object({ job_id: z.uuid() }), 'Accepted: the job runs in the background'), ...ProblemResponses },
+    }),
+    async (c) => {
+      const scope = requireScope(c, c.req.valid('param').context)
+      requirePermission(scope.actor, 'domain-manager')
+      const job = await createBulkJob(c.get('deps'), scope, c.req.valid('json'))
+      return c.json({ job_id: job.id }, 202)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/bulk-actions/{job_id}',
+      tags: TAGS,
+      summary: 'Progress and per-domain results of a bulk job',
+      request: { params: JobParams },
+      responses: { 200: jsonResponse(BulkJobSchema), ...ProblemResponses },
+    }),
+    async (c) => {
+      const { context, job_id } = c.req.valid('param')
+      const scope = requireScope(c, context)
+      requirePermission(scope.actor, 'domain-viewer')
+      return c.json((await getBulkJob(c.get('deps').db, scope, job_id)) as never, 200)
+    },
+  )

@@ -1,0 +1,125 @@
+import type { Kysely } from 'kysely'
+import type { TrayEntityType } from '#server/db/schema-tray.ts'
+import type { DB } from '#server/db/schema.ts'
+import { reachOf } from '#server/platform/accounts/directory.ts'
+import { badRequest, notFound } from '#server/platform/core/errors.ts'
+import type { Scope } from '#server/platform/core/scope.ts'
+import type { ListResource } from '#server/platform/list/engine.ts'
+
+export const TRAY_LIMIT = 10_000
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * The tray of one user in one account as a list resource. The user id is part of the trusted
+ * condition; it comes from the verified token and is checked to be a UUID first.
+ */
+export function trayResource(userId: string, entityType: TrayEntityType): ListResource {
+  if (!UUID.test(userId)) throw new Error('tray needs a user id')
+  const common = {
+    accountColumn: 't.account_id',
+    tiebreak: 't.entity_id',
+    defaultSort: 'added_at',
+    where: `t.user_id = '${userId}' AND t.entity_type = '${entityType}'`,
+  }
+  if (entityType === 'domain') {
+    return {
+      ...common,
+      name: 'tray-domains',
+      from: 'tray_items t JOIN domains d ON d.id = t.entity_id',
+      fields: {
+        id: { type: 'uuid', column: 't.entity_id', filterable: true },
+        entity_type: { type: 'enum', column: 't.entity_type', filterable: true, choices: ['domain', 'record'] },
+        name: { type: 'text', column: 'd.name', filterable: true, sortable: true },
+        unicode_name: { type: 'text', column: 'd.unicode_name', sortable: true },
+        tld: { type: 'text', column: 'd.tld', filterable: true, sortable: true },
+        status: { type: 'text', column: 'd.status', filterable: true, sortable: true },
+        expires_at: { type: 'timestamp', column: 'd.expires_at', filterable: true, sortable: true },
+        auto_renew: { type: 'boolean', column: 'd.auto_renew', filterable: true, sortable: true },
+        registry_lock: { type: 'boolean', column: 'd.registry_lock', filterable: true, sortable: true },
+        is_material: { type: 'boolean', column: 'd.is_material', filterable: true, sortable: true },
+        added_at: { type: 'timestamp', column: 't.added_at', filterable: true, sortable: true },
+      },
+    }
+  }
+  return {
+    ...common,
+    name: 'tray-records',
+    from: 'tray_items t JOIN dns_records r ON r.id = t.entity_id JOIN dns_zones z ON z.id = r.zone_id',
+    fields: {
+      id: { type: 'uuid', column: 't.entity_id', filterable: true },
+      entity_type: { type: 'enum', column: 't.entity_type', filterable: true, choices: ['domain', 'record'] },
+      name: { type: 'text', column: 'r.name', filterable: true, sortable: true },
+      type: { type: 'text', column: 'r.type', filterable: true, sortable: true },
+      content: { type: 'text', column: 'r.content', filterable: true, sortable: true },
+      ttl: { type: 'integer', column: 'r.ttl', filterable: true, sortable: true },
+      zone: { type: 'text', column: 'z.name', filterable: true, sortable: true },
+      added_at: { type: 'timestamp', column: 't.added_at', filterable: true, sortable: true },
+    },
+  }
+}
+
+function requireUserScope(scope: Scope): { userId: string; accountId: string } {
+  if (!scope.actor.userId || !scope.accountId) throw badRequest('The tray belongs to a signed-in user in an account')
+  return { userId: scope.actor.userId, accountId: scope.accountId }
+}
+
+/**
+ * Adds entities to the user's tray. Each must be visible in the scope (another account's id is
+ * 404, as everywhere); adding twice keeps one row. Returns the tray's size afterwards.
+ */
+export async function addToTray(db: Kysely<DB>, scope: Scope, entityType: TrayEntityType, ids: string[]): Promise<number> {
+  const { userId, accountId } = requireUserScope(scope)
+  const unique = [...new Set(ids.map((i) => i.toLowerCase()))]
+  if (unique.length) {
+    const reach = reachOf(scope)
+    const table = entityType === 'domain' ? 'domains' : 'dns_records'
+    let query = db.selectFrom(table).select('id').where('id', 'in', unique)
+    if (reach) query = query.where('account_id', '=', reach)
+    if (entityType === 'domain') query = query.where('status' as never, '<>', 'deleted' as never)
+    const found = new Set((await query.execute()).map((r) => r.id))
+    const missing = unique.filter((id) => !found.has(id))
+    if (missing.length) throw notFound(`Not found: ${missing.slice(0, 5).join(', ')}`)
+    const size = await countTray(db, scope, entityType)
+    if (size + unique.length > TRAY_LIMIT) throw badRequest(`The tray holds at most ${TRAY_LIMIT} items`, [{ field: 'ids', message: `At most ${TRAY_LIMIT} items` }])
+    await db
+      .insertInto('tray_items')
+      .values(unique.map((entity_id) => ({ user_id: userId, account_id: accountId, entity_type: entityType, entity_id })))
+      .onConflict((oc) => oc.doNothing())
+      .execute()
+  }
+  return countTray(db, scope, entityType)
+}
+
+/** Removes the given entities from the tray, or empties it when no ids are given. */
+export async function removeFromTray(db: Kysely<DB>, scope: Scope, entityType: TrayEntityType, ids?: string[]): Promise<number> {
+  const { userId, accountId } = requireUserScope(scope)
+  let query = db.deleteFrom('tray_items').where('user_id', '=', userId).where('account_id', '=', accountId).where('entity_type', '=', entityType)
+  if (ids) {
+    if (ids.length === 0) return countTray(db, scope, entityType)
+    query = query.where('entity_id', 'in', ids.map((i) => i.toLowerCase()))
+  }
+  await query.execute()
+  return countTray(db, scope, entityType)
+}
+
+export async function countTray(db: Kysely<DB>, scope: Scope, entityType?: TrayEntityType): Promise<number> {
+  const { userId, accountId } = requireUserScope(scope)
+  let query = db.selectFrom('tray_items').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('account_id', '=', accountId)
+  if (entityType) query = query.where('entity_type', '=', entityType)
+  return Number((await query.executeTakeFirstOrThrow()).n)
+}
+
+/** Domain ids in the user's tray, oldest first (the default target of a bulk action). */
+export async function trayDomainIds(db: Kysely<DB>, scope: Scope): Promise<string[]> {
+  const { userId, accountId } = requireUserScope(scope)
+  const rows = await db
+    .selectFrom('tray_items')
+    .select('entity_id')
+    .where('user_id', '=', userId)
+    .where('account_id', '=', accountId)
+    .where('entity_type', '=', 'domain')
+    .orderBy('added_at')
+    .orderBy('entity_id')
+    .execute()
+  return rows.map((r) => r.entity_id)
+}
