@@ -12,7 +12,6 @@ import { ordersApi } from './orders/http.ts'
 import { domainsRouter } from './domains/http.ts'
 import { registerDnsJobs } from './dns/publish.ts'
 import { trayArea } from './bulk/area.ts'
-import { trayArea } from './bulk/area.ts'
 import type { PlatformDeps } from './deps.ts'
 
 /** The Platform API: a web-standard handler, mounted at /v1 by the server or run alone. */
@@ -70,7 +69,6 @@ export function createPlatformApi(deps: PlatformDeps) {
   api.route('/', ordersApi(deps))
   api.route('/', domainsRouter)
   registerDnsJobs(deps)
-  api.route('/', trayArea(deps))
   api.route('/', trayArea(deps))
 
   api.doc31('/openapi.json', {
