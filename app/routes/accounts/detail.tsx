@@ -1,0 +1,101 @@
+import { useTranslation } from 'react-i18next'
+import { data, Form, Link, redirect } from 'react-router'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardTitle } from '#app/components/ui/card.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { formatDateTime } from '#app/lib/dates.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { requireScreen } from '#app/lib/guards.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { hasPermission } from '#app/lib/permissions.ts'
+import { getPlatform } from '#app/lib/platform.server.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import { AccountInputs, accountValues, checkAccount } from './account-form.tsx'
+import { DetailList, FormErrors, problemErrors, SubNav, yesNo } from './directory.tsx'
+import { canChange, formRefusal, requireChange } from './directory.server.ts'
+import type { Route } from './+types/detail.ts'
+
+type Account = {
+  id: string
+  name: string
+  status: 'active' | 'suspended'
+  currency: string
+  language: string
+  is_registrar: boolean
+  version: number
+  created_at: string
+  user_count: number
+  domain_count: number
+  contact_count: number
+}
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireScreen(request, context, params)
+  const account = await (await getPlatform(request, context)).get<Account>(`/accounts/${params.id}`)
+  const isStaff = hasPermission(user, 'staff', { ignoreHidden: true })
+  return { account, isStaff, canEdit: canChange(request, user, 'account-manager'), meta: pageMeta(request, context, account.name) }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const user = await requireScreen(request, context, params)
+  requireChange(request, user, 'account-manager')
+  const t = getInstance(context).t
+  const url = requestUrl(request)
+  const formData = await request.formData()
+  const values = accountValues(formData, hasPermission(user, 'staff', { ignoreHidden: true }))
+  const fieldErrors = checkAccount(values, t('validation:required'))
+  if (Object.keys(fieldErrors).length) return data({ values, fieldErrors, formErrors: [] as string[] }, { status: 400 })
+  try {
+    await (await getPlatform(request, context)).patch(`/accounts/${params.id}`, { ...values, version: Number(formData.get('version')) })
+  } catch (error) {
+    return data({ values, ...problemErrors(formRefusal(error), t, ['name', 'currency', 'language', 'status']) }, { status: 400 })
+  }
+  return redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('directory:saved'), color: 'success' }) } })
+}
+
+export default function AccountDetail({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation(['directory', 'common'])
+  const { account, canEdit, isStaff } = loaderData
+  const base = `/accounts/${account.id}`
+  const inAccount = (path: string) => `${path}?context=${account.id}`
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold">{account.name}</h1>
+      <SubNav links={[{ to: base, label: t('details'), current: true }, { to: `${base}/log`, label: t('log') }]} />
+      <Card>
+        <DetailList
+          rows={[
+            [t('accounts.fields.name'), account.name],
+            [t('accounts.fields.status'), <Badge color={account.status === 'active' ? 'green' : 'red'}>{t(`accounts.status.${account.status}`)}</Badge>],
+            [t('accounts.fields.currency'), account.currency],
+            [t('accounts.fields.language'), t(`common:languages.${account.language}`, { defaultValue: account.language })],
+            [t('accounts.fields.is_registrar'), yesNo(t, account.is_registrar)],
+            [t('accounts.users'), isStaff ? <Link className="text-blue-700 underline dark:text-blue-400" to={inAccount('/users')}>{account.user_count}</Link> : account.user_count],
+            [t('accounts.domains'), isStaff ? <Link className="text-blue-700 underline dark:text-blue-400" to={inAccount('/domains')}>{account.domain_count}</Link> : account.domain_count],
+            [t('accounts.contacts'), isStaff ? <Link className="text-blue-700 underline dark:text-blue-400" to={inAccount('/contacts')}>{account.contact_count}</Link> : account.contact_count],
+            [t('accounts.fields.created_at'), formatDateTime(account.created_at, i18n.language)],
+          ]}
+        />
+      </Card>
+      {canEdit ? (
+        <Card>
+          <CardTitle>{t('accounts.edit')}</CardTitle>
+          <Form method="post" className="space-y-2" key={account.version}>
+            <input type="hidden" name="version" value={account.version} />
+            <FormErrors errors={actionData?.formErrors} />
+            <AccountInputs idPrefix="account-edit" values={actionData?.values ?? account} errors={actionData?.fieldErrors ?? {}} withStatus={isStaff} />
+            <Button type="submit" data-testid="account-save">
+              {t('save')}
+            </Button>
+          </Form>
+        </Card>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,87 @@
+import { useTranslation } from 'react-i18next'
+import { data, Form, Link, redirect } from 'react-router'
+import { DataTable } from '#app/components/data-table.tsx'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card } from '#app/components/ui/card.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { activeContext, carryContext } from '#app/lib/context-param.ts'
+import { formatDateTime } from '#app/lib/dates.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { requireScreen } from '#app/lib/guards.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { loadListPage } from '#app/lib/list-page.server.ts'
+import { LISTS } from '#app/lib/lists.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { getPlatform } from '#app/lib/platform.server.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { AccountInputs, accountValues, checkAccount } from './account-form.tsx'
+import { FormErrors, problemErrors, SubNav, useColumnLabels, yesNo } from './directory.tsx'
+import { canChange, formRefusal, requireChange } from './directory.server.ts'
+import type { Route } from './+types/index.ts'
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireScreen(request, context, params)
+  const url = requestUrl(request)
+  const { page, headers } = await loadListPage(request, context, LISTS.accounts!, activeContext(url, user.group_id))
+  const t = getInstance(context).t
+  return data({ page, canCreate: canChange(request, user, 'staff'), meta: pageMeta(request, context, t('directory:accounts.title')) }, { headers })
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const user = await requireScreen(request, context, params)
+  requireChange(request, user, 'staff')
+  const t = getInstance(context).t
+  const url = requestUrl(request)
+  const values = accountValues(await request.formData(), false)
+  const fieldErrors = checkAccount(values, t('validation:required'))
+  if (Object.keys(fieldErrors).length) return data({ values, fieldErrors, formErrors: [] as string[] }, { status: 400 })
+  try {
+    const created = await (await getPlatform(request, context)).post<{ id: string }>('/accounts', values)
+    return redirect(carryContext(`/accounts/${created.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('directory:accounts.created'), color: 'success' }) } })
+  } catch (error) {
+    return data({ values, ...problemErrors(formRefusal(error), t, ['name', 'currency', 'language']) }, { status: 400 })
+  }
+}
+
+export default function Accounts({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation(['directory', 'common'])
+  const labels = useColumnLabels('accounts')
+  const href = useContextHref()
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold">{t('accounts.title')}</h1>
+      <SubNav links={[{ to: '/accounts', label: t('accounts.title'), current: true }, { to: '/accounts/log', label: t('log') }]} />
+      {loaderData.canCreate ? (
+        <Card>
+          <details open={actionData ? true : undefined}>
+            <summary className="cursor-pointer text-lg font-semibold">{t('accounts.new')}</summary>
+            <Form method="post" className="mt-4 space-y-2">
+              <FormErrors errors={actionData?.formErrors} />
+              <AccountInputs idPrefix="account-new" values={actionData?.values ?? { name: '', currency: 'EUR', language: 'en' }} errors={actionData?.fieldErrors ?? {}} withStatus={false} />
+              <Button type="submit">{t('accounts.create')}</Button>
+            </Form>
+          </details>
+        </Card>
+      ) : null}
+      <DataTable
+        def={LISTS.accounts!}
+        page={loaderData.page}
+        labels={labels}
+        renderCell={(row, key) => {
+          if (key === 'name') return <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/accounts/${String(row.id)}`)}>{String(row.name ?? '')}</Link>
+          if (key === 'status') return <Badge color={row.status === 'active' ? 'green' : 'red'}>{t(`accounts.status.${String(row.status)}`)}</Badge>
+          if (key === 'language') return t(`common:languages.${String(row.language)}`, { defaultValue: String(row.language) })
+          if (key === 'is_registrar') return yesNo(t, row.is_registrar)
+          if (key === 'created_at') return formatDateTime(String(row.created_at), i18n.language)
+          return String(row[key] ?? '')
+        }}
+      />
+    </div>
+  )
+}

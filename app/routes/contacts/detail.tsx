@@ -1,0 +1,157 @@
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { useTranslation } from 'react-i18next'
+import { data, Form, redirect } from 'react-router'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardTitle } from '#app/components/ui/card.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { activeContext, carryContext } from '#app/lib/context-param.ts'
+import { countryName } from '#app/lib/countries.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { requireScreen } from '#app/lib/guards.server.ts'
+import { getInstance, getLocale } from '#app/lib/i18n.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { getPlatform } from '#app/lib/platform.server.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import { ConfirmAction, DetailList, FormErrors, problemErrors, SubNav, yesNo } from '../accounts/directory.tsx'
+import { canChange, formRefusal, requireChange } from '../accounts/directory.server.ts'
+import { CONTACT_FIELDS, contactBody, ContactInputs, contactSchema, type ContactValues } from './contact-form.tsx'
+import { countryOptions } from './countries.server.ts'
+import type { Route } from './+types/detail.ts'
+
+export type Contact = {
+  id: string
+  name: string
+  organisation: string
+  email: string
+  phone: string | null
+  mobile: string | null
+  fax: string | null
+  street1: string
+  street2: string
+  street3: string
+  city: string
+  state: string
+  postcode: string
+  country_code: string
+  in_use: boolean
+  domain_count: number
+  registry_handles: { registry: string; handle: string; sync_state: string }[]
+  version: number
+  updated_at: string
+}
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireScreen(request, context, params)
+  const url = requestUrl(request)
+  const platform = await getPlatform(request, context)
+  const contact = await platform.get<Contact>(`/groups/${activeContext(url, user.group_id)}/contacts/${params.id}`)
+  const canEdit = canChange(request, user, 'contact-manager')
+  return { contact, canEdit, countries: canEdit ? countryOptions(getLocale(context)) : [], meta: pageMeta(request, context, contact.name) }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const user = await requireScreen(request, context, params)
+  requireChange(request, user, 'contact-manager')
+  const t = getInstance(context).t
+  const url = requestUrl(request)
+  const formData = await request.formData()
+  const platform = await getPlatform(request, context)
+  const path = `/groups/${activeContext(url, user.group_id)}/contacts/${params.id}`
+
+  if (formData.get('intent') === 'delete') {
+    try {
+      await platform.delete(path)
+    } catch (error) {
+      const { formErrors } = problemErrors(formRefusal(error), t, [])
+      return data({ intent: 'delete' as const, errors: formErrors, result: undefined }, { status: 409 })
+    }
+    return redirect(carryContext('/contacts', url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('directory:contacts.deleted'), color: 'success' }) } })
+  }
+
+  const submission = parseWithZod(formData, { schema: contactSchema(t) })
+  if (submission.status !== 'success') return data({ intent: 'update' as const, errors: [], result: submission.reply() }, { status: 400 })
+  try {
+    await platform.patch(path, { ...contactBody(submission.value, false), version: Number(formData.get('version')) })
+  } catch (error) {
+    const errors = problemErrors(formRefusal(error), t, CONTACT_FIELDS)
+    return data({ intent: 'update' as const, errors: [], result: submission.reply(errors) }, { status: 400 })
+  }
+  return redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('directory:saved'), color: 'success' }) } })
+}
+
+export default function ContactDetail({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation('directory')
+  const { contact, canEdit } = loaderData
+  const base = `/contacts/${contact.id}`
+  const address = [contact.street1, contact.street2, contact.street3, [contact.postcode, contact.city].filter(Boolean).join(' '), contact.state].filter(Boolean)
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold" data-testid="contact-title">{contact.name}</h1>
+      <SubNav
+        links={[
+          { to: base, label: t('details'), current: true },
+          { to: `${base}/log`, label: t('log') },
+          { to: `${base}/registry-handles`, label: t('contacts.registryHandles') },
+        ]}
+      />
+      <Card>
+        <DetailList
+          rows={[
+            [t('contacts.fields.name'), contact.name],
+            [t('contacts.fields.organisation'), contact.organisation],
+            [t('contacts.fields.email'), contact.email],
+            [t('contacts.fields.phone'), contact.phone],
+            [t('contacts.fields.mobile'), contact.mobile],
+            [t('contacts.fields.fax'), contact.fax],
+            [t('contacts.address'), address.length ? address.map((line) => <div key={line}>{line}</div>) : ''],
+            [t('contacts.fields.country_code'), <span data-testid="contact-country">{countryName(contact.country_code, i18n.language)}</span>],
+            [t('contacts.fields.in_use'), `${yesNo(t, contact.in_use)}${contact.in_use ? ` (${t('contacts.domainCount', { count: contact.domain_count })})` : ''}`],
+          ]}
+        />
+      </Card>
+      {canEdit ? (
+        <>
+          <EditContact contact={contact} countries={loaderData.countries} lastResult={actionData?.intent === 'update' ? actionData.result : undefined} />
+          <Card>
+            <CardTitle>{t('contacts.delete')}</CardTitle>
+            {actionData?.intent === 'delete' ? <FormErrors errors={actionData.errors} /> : null}
+            <ConfirmAction intent="delete" variant="destructive" label={t('contacts.delete')} question={t('contacts.deleteConfirm', { name: contact.name })} confirmLabel={t('contacts.deleteYes')} />
+          </Card>
+        </>
+      ) : null}
+    </div>
+  )
+}
+
+function EditContact({ contact, countries, lastResult }: { contact: Contact; countries: { code: string; name: string }[]; lastResult: SubmissionResult<string[]> | undefined }) {
+  const { t } = useTranslation('directory')
+  const schema = contactSchema(t)
+  const defaultValue = Object.fromEntries(CONTACT_FIELDS.map((k) => [k, contact[k] ?? ''])) as ContactValues
+  const [form, fields] = useForm<ContactValues, ContactValues, string[]>({
+    id: `contact-edit-${contact.id}-${contact.version}`,
+    lastResult,
+    defaultValue,
+    constraint: getZodConstraint(schema),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  })
+  return (
+    <Card>
+      <CardTitle>{t('contacts.edit')}</CardTitle>
+      <Form method="post" className="space-y-2" {...getFormProps(form)}>
+        <input type="hidden" name="version" value={contact.version} />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <ContactInputs fields={fields} countries={countries} />
+        <Button type="submit" name="intent" value="update" data-testid="contact-save">
+          {t('save')}
+        </Button>
+      </Form>
+    </Card>
+  )
+}

@@ -1,0 +1,48 @@
+import { useTranslation } from 'react-i18next'
+import { data, Link } from 'react-router'
+import { DataTable } from '#app/components/data-table.tsx'
+import { activeContext } from '#app/lib/context-param.ts'
+import { requireScreen } from '#app/lib/guards.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { loadListPage } from '#app/lib/list-page.server.ts'
+import { LISTS } from '#app/lib/lists.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { formatMoney } from '#app/lib/money.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { useColumnLabels, yesNo } from '../accounts/directory.tsx'
+import type { Route } from './+types/index.ts'
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireScreen(request, context, params)
+  const { page, headers } = await loadListPage(request, context, LISTS.tlds!, activeContext(requestUrl(request), user.group_id))
+  const t = getInstance(context).t
+  return data({ page, meta: pageMeta(request, context, t('directory:tlds.title')) }, { headers })
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+export default function Tlds({ loaderData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation('directory')
+  const labels = useColumnLabels('tlds')
+  const href = useContextHref()
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold">{t('tlds.title')}</h1>
+      <DataTable
+        def={LISTS.tlds!}
+        page={loaderData.page}
+        labels={labels}
+        renderCell={(row, key) => {
+          if (key === 'name') return <Link className="font-mono text-blue-700 hover:underline dark:text-blue-400" to={href(`/tlds/${String(row.id)}`)}>.{String(row.name)}</Link>
+          if (key === 'unicode_name') return row.unicode_name && row.unicode_name !== row.name ? `.${String(row.unicode_name)}` : ''
+          if (key === 'kind') return t(`tlds.kinds.${String(row.kind)}`, { defaultValue: String(row.kind) })
+          if (['is_offered', 'dnssec', 'idn', 'registry_lock'].includes(key)) return yesNo(t, row[key])
+          if (key === 'list_price_minor') return row.list_price_minor === null || row.list_price_minor === undefined ? '—' : formatMoney(Number(row.list_price_minor), String(row.currency ?? 'EUR'), i18n.language)
+          return String(row[key] ?? '')
+        }}
+      />
+    </div>
+  )
+}

@@ -1,0 +1,174 @@
+import { useTranslation } from 'react-i18next'
+import { data, Form, redirect } from 'react-router'
+import { Field } from '#app/components/forms.tsx'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardTitle } from '#app/components/ui/card.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { activeContext } from '#app/lib/context-param.ts'
+import { formatDateTime } from '#app/lib/dates.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { requireScreen } from '#app/lib/guards.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { hasPermission } from '#app/lib/permissions.ts'
+import { getPlatform } from '#app/lib/platform.server.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import { ConfirmAction, DetailList, FormErrors, problemErrors, SubNav, yesNo } from '../accounts/directory.tsx'
+import { canChange, formRefusal, requireChange } from '../accounts/directory.server.ts'
+import { abilitiesFromForm, RolesEditor, rolesFromForm } from './roles.tsx'
+import type { Route } from './+types/detail.ts'
+
+type UserDetail = {
+  id: string
+  account: { id: string; name: string }
+  email: string
+  name: string
+  roles: string[]
+  abilities: string[]
+  role_grants: Record<string, string[]>
+  permissions: string[]
+  language: string
+  status: 'active' | 'disabled'
+  two_factor: boolean
+  invited: boolean
+  last_sign_in_at: string | null
+  version: number
+}
+
+const ACTIONS = ['disable', 'enable', 'reset-two-factor', 'end-sessions'] as const
+type ActionIntent = (typeof ACTIONS)[number]
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireScreen(request, context, params)
+  const url = requestUrl(request)
+  const detail = await (await getPlatform(request, context)).get<UserDetail>(`/groups/${activeContext(url, user.group_id)}/users/${params.id}`)
+  return {
+    detail,
+    canEdit: canChange(request, user, 'user-admin'),
+    isSelf: detail.id === user.id,
+    isStaff: hasPermission(user, 'staff', { ignoreHidden: true }),
+    meta: pageMeta(request, context, detail.name || detail.email),
+  }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const user = await requireScreen(request, context, params)
+  requireChange(request, user, 'user-admin')
+  const t = getInstance(context).t
+  const url = requestUrl(request)
+  const formData = await request.formData()
+  const intent = String(formData.get('intent') ?? '')
+  const path = `/groups/${activeContext(url, user.group_id)}/users/${params.id}`
+  const platform = await getPlatform(request, context)
+  const done = (message: string) => redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: message, color: 'success' }) } })
+
+  if ((ACTIONS as readonly string[]).includes(intent)) {
+    try {
+      await platform.post(`${path}/${intent}`)
+    } catch (error) {
+      const { formErrors } = problemErrors(formRefusal(error), t, [])
+      return data({ intent, fieldErrors: {} as Record<string, string[]>, formErrors, values: null }, { status: 409 })
+    }
+    return done(t(`directory:users.done.${intent as ActionIntent}`))
+  }
+  if (intent !== 'update') throw data('Unknown form', { status: 400 })
+  const values = {
+    name: String(formData.get('name') ?? '').trim(),
+    roles: rolesFromForm(formData, hasPermission(user, 'staff', { ignoreHidden: true })),
+    abilities: abilitiesFromForm(formData),
+    version: Number(formData.get('version')),
+  }
+  try {
+    await platform.patch(path, values)
+  } catch (error) {
+    const errors = problemErrors(formRefusal(error), t, ['name', 'roles', 'abilities'])
+    return data({ intent, ...errors, values }, { status: 400 })
+  }
+  return done(t('directory:saved'))
+}
+
+export default function UserDetailScreen({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation('directory')
+  const { detail, canEdit, isSelf } = loaderData
+  const base = `/users/${detail.id}`
+  const editResult = actionData?.intent === 'update' ? actionData : null
+  const grants = Object.entries(detail.role_grants ?? {}).filter(([, list]) => list.length)
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold">{detail.name || detail.email}</h1>
+      <SubNav links={[{ to: base, label: t('details'), current: true }, { to: `${base}/log`, label: t('log') }, { to: `${base}/authentication-log`, label: t('users.authLog') }]} />
+      <Card>
+        <DetailList
+          rows={[
+            [t('users.fields.email'), detail.email],
+            [t('users.fields.name'), detail.name],
+            [t('users.fields.account.name'), detail.account.name],
+            [t('users.fields.status'), <Badge color={detail.status === 'active' ? 'green' : 'red'}>{t(`users.status.${detail.status}`)}</Badge>],
+            [t('users.fields.two_factor'), yesNo(t, detail.two_factor)],
+            [t('users.fields.invited'), yesNo(t, detail.invited)],
+            [t('users.fields.last_sign_in_at'), detail.last_sign_in_at ? formatDateTime(detail.last_sign_in_at, i18n.language) : t('users.never')],
+            [t('users.fields.roles'), <span className="font-mono text-xs">{detail.roles.join(', ')}</span>],
+            [t('users.fields.abilities'), <span className="font-mono text-xs">{detail.abilities.join(', ')}</span>],
+          ]}
+        />
+      </Card>
+      <Card data-testid="user-expansion">
+        <CardTitle>{t('users.expansion')}</CardTitle>
+        {grants.length ? (
+          <ul className="list-disc pl-5 text-sm">
+            {grants.map(([role, list]) => (
+              <li key={role}>
+                <span className="font-mono">{role}</span> → <span className="font-mono">{list.join(', ')}</span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <p className="mt-2 text-sm">
+          {t('users.holds')} <span className="font-mono text-xs" data-testid="user-permissions">{detail.permissions.join(', ')}</span>
+        </p>
+      </Card>
+      {canEdit ? (
+        <>
+          <Card>
+            <CardTitle>{t('users.editRoles')}</CardTitle>
+            {isSelf ? <p className="mb-2 text-sm text-amber-800 dark:text-amber-300">{t('users.selfNote')}</p> : null}
+            <Form method="post" className="space-y-3">
+              <input type="hidden" name="version" value={detail.version} />
+              <FormErrors errors={editResult?.formErrors} />
+              <Field labelProps={{ children: t('users.fields.name') }} inputProps={{ id: 'user-name', name: 'name', defaultValue: editResult?.values?.name ?? detail.name }} errors={editResult?.fieldErrors.name} />
+              <RolesEditor
+                key={detail.version}
+                roles={editResult?.values?.roles ?? detail.roles}
+                abilities={editResult?.values?.abilities ?? detail.abilities}
+                staffOffered={loaderData.isStaff}
+                errors={editResult?.fieldErrors.roles}
+                abilityErrors={editResult?.fieldErrors.abilities}
+              />
+              <Button type="submit" name="intent" value="update" data-testid="user-save">
+                {t('save')}
+              </Button>
+            </Form>
+          </Card>
+          <Card>
+            <CardTitle>{t('users.actions')}</CardTitle>
+            {actionData && actionData.intent !== 'update' ? <FormErrors errors={actionData.formErrors} /> : null}
+            <div className="grid gap-2 sm:grid-cols-2">
+              {detail.status === 'active' ? (
+                <ConfirmAction intent="disable" variant="destructive" label={t('users.disable')} question={t('users.confirm.disable', { email: detail.email })} confirmLabel={t('users.disable')} />
+              ) : (
+                <ConfirmAction intent="enable" label={t('users.enable')} question={t('users.confirm.enable', { email: detail.email })} confirmLabel={t('users.enable')} />
+              )}
+              <ConfirmAction intent="reset-two-factor" label={t('users.resetTwoFactor')} question={t('users.confirm.resetTwoFactor', { email: detail.email })} confirmLabel={t('users.resetTwoFactor')} />
+              <ConfirmAction intent="end-sessions" label={t('users.endSessions')} question={t('users.confirm.endSessions', { email: detail.email })} confirmLabel={t('users.endSessions')} />
+            </div>
+          </Card>
+        </>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,57 @@
+import { useTranslation } from 'react-i18next'
+import { ErrorList } from '#app/components/forms.tsx'
+import { expandRoles } from '#app/lib/permissions.ts'
+
+/** The roles a client admin hands out: an -admin grants -manager and -viewer, a -manager -viewer. */
+export const ROLE_PREFIXES = ['account', 'user', 'domain', 'dns', 'ssl', 'contact', 'invoice'] as const
+export const ROLE_LEVELS = ['admin', 'manager', 'viewer'] as const
+export const GRANTABLE_ROLES = ROLE_PREFIXES.flatMap((p) => ROLE_LEVELS.map((l) => `${p}-${l}`))
+
+/** Roles from a form: the checked known roles (and staff only when offered). */
+export function rolesFromForm(formData: FormData, staffOffered: boolean): string[] {
+  const allowed = new Set([...GRANTABLE_ROLES, ...(staffOffered ? ['staff'] : [])])
+  return [...new Set(formData.getAll('roles').map(String))].filter((r) => allowed.has(r))
+}
+
+export function abilitiesFromForm(formData: FormData): string[] {
+  return [...new Set(String(formData.get('abilities') ?? '').split(/[\s,]+/).map((a) => a.trim()).filter(Boolean))]
+}
+
+/**
+ * The roles editor: a checkbox per role, each showing what it grants besides itself, and the
+ * whole expansion of the current choice (what the user will hold).
+ */
+export function RolesEditor({ roles, abilities, staffOffered, errors, abilityErrors, readOnly = false }: { roles: string[]; abilities: string[]; staffOffered: boolean; errors?: string[] | undefined; abilityErrors?: string[] | undefined; readOnly?: boolean }) {
+  const { t } = useTranslation('directory')
+  const held = new Set(roles)
+  const expanded = new Set(expandRoles(roles))
+  const options = [...(staffOffered || held.has('staff') ? ['staff'] : []), ...GRANTABLE_ROLES, ...roles.filter((r) => r !== 'staff' && !GRANTABLE_ROLES.includes(r))]
+  return (
+    <fieldset className="space-y-3" aria-describedby={errors?.length ? 'roles-error' : undefined}>
+      <legend className="text-sm font-medium">{t('users.fields.roles')}</legend>
+      <div className="grid grid-cols-1 gap-2 sm:grid-cols-3">
+        {options.map((role) => {
+          const grants = expandRoles([role]).filter((r) => r !== role)
+          const implied = !held.has(role) && expanded.has(role)
+          return (
+            <label key={role} className="flex items-start gap-2 rounded border border-slate-200 p-2 text-sm dark:border-slate-800" data-testid={`role-${role}`}>
+              <input type="checkbox" name="roles" value={role} defaultChecked={held.has(role)} disabled={readOnly} className="mt-1" />
+              <span>
+                <span className="font-mono">{role}</span>
+                {grants.length ? <span className="block text-xs text-slate-500" data-testid={`grants-${role}`}>{t('users.grants', { list: grants.join(', ') })}</span> : null}
+                {implied ? <span className="block text-xs text-green-700 dark:text-green-400">{t('users.impliedBy')}</span> : null}
+              </span>
+            </label>
+          )
+        })}
+      </div>
+      <ErrorList id="roles-error" errors={errors} />
+      <label className="flex flex-col gap-1 text-sm">
+        <span className="font-medium">{t('users.fields.abilities')}</span>
+        <input name="abilities" defaultValue={abilities.join(', ')} disabled={readOnly} className="h-9 rounded-md border border-slate-300 bg-white px-3 dark:border-slate-700 dark:bg-slate-950" aria-describedby={abilityErrors?.length ? 'abilities-error' : undefined} />
+        <span className="text-xs text-slate-500">{t('users.abilitiesHint')}</span>
+      </label>
+      <ErrorList id="abilities-error" errors={abilityErrors} />
+    </fieldset>
+  )
+}
