@@ -68,11 +68,12 @@ export default [
     route('tlds', 'routes/tlds/index.tsx'), route('tlds/:id', 'routes/tlds/detail.tsx'),
 
     ...[
-      'domains/order', 'domains/orders', 'domains/orders/:id', 'domains/dns-log',
+      'domains/dns-log',
       'domains/bind-import', 'domains/search/records', 'domains/material-change-requests',
       'domains/material-change-requests/:id',
     ].map(placeholder),
     auditLog('domains/log'),
+    route('domains/order', 'routes/domains/order.tsx'), route('domains/orders', 'routes/domains/orders/index.tsx'), route('domains/orders/:id', 'routes/domains/orders/detail.tsx'),
     route('domains', 'routes/domains/list.tsx'),
     route('domains/add', 'routes/domains/add.tsx'),
     route('domains/delete', 'routes/domains/delete.tsx'),

@@ -251,3 +251,24 @@ LISTS['dns-records'] = {
 LISTS['dns-log'] = auditList('dns-log', 'dns')
 /** /domains/{id}/dns-log: the route sets apiPath to the zone's log. */
 LISTS['dns-zone-log'] = { ...auditList('dns-zone-log', 'dns'), fixedFilters: [] }
+
+// --- Domain orders (issue 6): /domains/orders --------------------------------------------------
+LISTS['domain-orders'] = {
+  id: 'domain-orders',
+  apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/orders`,
+  columns: [
+    { key: 'created_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: true },
+    { key: 'state', type: 'enum', sortable: true, filterable: true, choices: ['pending', 'processing', 'completed', 'failed', 'cancelled', 'partial'], defaultVisible: true },
+    { key: 'names', type: 'text', sortable: true, filterable: true, defaultVisible: true },
+    { key: 'item_count', type: 'text', sortable: true, defaultVisible: true },
+    { key: 'completed_count', type: 'text', sortable: true, defaultVisible: false },
+    { key: 'failed_count', type: 'text', sortable: true, defaultVisible: false },
+    { key: 'total_text', type: 'text', sortable: true, defaultVisible: true },
+    { key: 'created_by', type: 'text', sortable: true, filterable: true, defaultVisible: true },
+    { key: 'id', type: 'uuid', filterable: true, defaultVisible: false },
+  ],
+  fixedFilters: [],
+  defaultSort: '-created_at',
+  trayType: null,
+  rowLabel: (row) => String(row.names ?? row.id ?? ''),
+}

@@ -1,0 +1,239 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import type { TFunction } from 'i18next'
+import { useTranslation } from 'react-i18next'
+import { data, Form, Link, redirect, useActionData, useNavigation } from 'react-router'
+import { z } from 'zod'
+import { ErrorList, Field } from '#app/components/forms.tsx'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardTitle } from '#app/components/ui/card.tsx'
+import { Label } from '#app/components/ui/label.tsx'
+import { Select } from '#app/components/ui/select.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { carryContext } from '#app/lib/context-param.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { formatMoney } from '#app/lib/money.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import type { Route } from './+types/order.ts'
+import { refusalField, refusalMessage, type MoneyTotal } from './orders/shared.ts'
+import { attempt, domainScreen } from './shared.server.ts'
+
+type CartItem = { id: string; type: 'register' | 'transfer' | 'renew'; name: string; unicode_name: string; tld: string; period: number; price_minor: number; currency: string; has_auth_code: boolean }
+type Cart = { items: CartItem[]; totals: MoneyTotal[] }
+
+const ALL_PERIODS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+
+/** The add form; the server decides the rest (TLD periods, availability, price). */
+export const addSchema = (t: TFunction) =>
+  z.object({
+    intent: z.literal('add'),
+    name: z.string({ error: t('orders:errors.required') }).trim().min(1, t('orders:errors.required')).max(300),
+    type: z.enum(['register', 'transfer']).default('register'),
+    period: z.coerce.number().int().min(1).max(10).default(1),
+    auth_code: z.string().max(255).optional(),
+  })
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const screen = await domainScreen(request, context, params)
+  const cart = await screen.platform.get<Cart>(`${screen.base}/cart`)
+  // Each row offers the periods its TLD allows (the catalogue's list).
+  const periods: Record<string, number[]> = {}
+  for (const tld of new Set(cart.items.map((i) => i.tld))) {
+    const entry = await attempt(() => screen.platform.get<{ periods: number[] }>(`/tlds/${encodeURIComponent(tld)}`))
+    periods[tld] = entry.ok ? entry.value.periods : ALL_PERIODS
+  }
+  const t = getInstance(context).getFixedT(null, 'orders')
+  return { cart, periods, canManage: screen.canManage, meta: pageMeta(request, context, t('cart.title')) }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const screen = await domainScreen(request, context, params)
+  if (!screen.canManage) throw data('This action needs domain-manager', { status: 403 })
+  const t = getInstance(context).getFixedT(null, 'orders')
+  const url = requestUrl(request)
+  const here = carryContext('/domains/order', url.searchParams)
+  const form = await request.formData()
+  const intent = form.get('intent')
+  const flash = (content: string, color: 'success' | 'error' = 'success') => ({ 'Set-Cookie': flashHeader(request, { content, color }) })
+
+  if (intent === 'add') {
+    const submission = parseWithZod(form, { schema: addSchema(t) })
+    if (submission.status !== 'success') return data({ intent, result: submission.reply({ hideFields: ['auth_code'] }) }, { status: 400 })
+    const { name, type, period, auth_code } = submission.value
+    const added = await attempt(() => screen.platform.post<CartItem>(`${screen.base}/cart/items`, { name, type, period, ...(auth_code ? { auth_code } : {}) }))
+    if (!added.ok) {
+      const message = refusalMessage(t, added.data, added.error)
+      const field = refusalField(added.data)
+      return data({ intent, result: submission.reply({ ...(field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }), hideFields: ['auth_code'] }) }, { status: added.status })
+    }
+    return redirect(here, { headers: flash(t('cart.added', { name: added.value.unicode_name })) })
+  }
+
+  const id = String(form.get('id') ?? '')
+  if (intent === 'update' || intent === 'remove') {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) throw data('Unknown cart item', { status: 400 })
+    const done =
+      intent === 'update'
+        ? await attempt(() => screen.platform.patch(`${screen.base}/cart/items/${id}`, { period: Number(form.get('period')) || 1 }))
+        : await attempt(() => screen.platform.delete(`${screen.base}/cart/items/${id}`))
+    if (!done.ok) return redirect(here, { headers: flash(refusalMessage(t, done.data, done.error), 'error') })
+    return redirect(here, { headers: flash(t(intent === 'update' ? 'cart.updated' : 'cart.removed')) })
+  }
+
+  if (intent === 'checkout') {
+    const ordered = await attempt(() => screen.platform.post<{ id: string }>(`${screen.base}/cart/checkout`))
+    if (!ordered.ok) return redirect(here, { headers: flash(refusalMessage(t, ordered.data, ordered.error), 'error') })
+    return redirect(carryContext(`/domains/orders/${ordered.value.id}`, url.searchParams), { headers: flash(t('cart.ordered')) })
+  }
+  throw data('Unknown action', { status: 400 })
+}
+
+export default function OrderCart({ loaderData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation('orders')
+  const href = useContextHref()
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const busy = navigation.state === 'submitting'
+  const { cart, periods, canManage } = loaderData
+  const [form, fields] = useForm({
+    id: 'cart-add',
+    lastResult: actionData && 'result' in actionData ? actionData.result : undefined,
+    constraint: getZodConstraint(addSchema(t)),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: addSchema(t) }),
+    shouldValidate: 'onBlur',
+  })
+  const money = (minor: number, currency: string) => formatMoney(minor, currency, i18n.language)
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-2xl font-semibold">{t('cart.title')}</h1>
+        <Button asChild variant="outline" size="sm">
+          <Link to={href('/domains/orders')}>{t('cart.viewOrders')}</Link>
+        </Button>
+      </div>
+      <p className="text-sm text-slate-600 dark:text-slate-400">{t('cart.intro')}</p>
+      {!canManage ? <Alert>{t('cart.readOnly')}</Alert> : null}
+
+      {canManage ? (
+        <Card>
+          <CardTitle>{t('cart.add')}</CardTitle>
+          <Form method="post" {...getFormProps(form)} className="grid gap-3 sm:grid-cols-[2fr_1fr_1fr_1.5fr_auto] sm:items-start">
+            <input type="hidden" name="intent" value="add" />
+            <Field labelProps={{ children: t('cart.name') }} inputProps={{ ...getInputProps(fields.name, { type: 'text' }), placeholder: 'example.com', autoComplete: 'off' }} errors={fields.name.errors} />
+            <div className="flex flex-col gap-1.5">
+              <Label htmlFor={fields.type.id}>{t('cart.type')}</Label>
+              <Select {...getSelectProps(fields.type)}>
+                <option value="register">{t('cart.register')}</option>
+                <option value="transfer">{t('cart.transfer')}</option>
+              </Select>
+            </div>
+            <div className="flex flex-col gap-1.5">
+              <Label htmlFor={fields.period.id}>{t('cart.period')}</Label>
+              <Select {...getSelectProps(fields.period)} aria-invalid={fields.period.errors ? true : undefined} aria-describedby={fields.period.errors ? `${fields.period.id}-error` : undefined}>
+                {ALL_PERIODS.map((y) => (
+                  <option key={y} value={y}>
+                    {t('cart.years', { count: y })}
+                  </option>
+                ))}
+              </Select>
+              <ErrorList id={`${fields.period.id}-error`} errors={fields.period.errors} />
+            </div>
+            <Field
+              labelProps={{ children: t('cart.authCode') }}
+              inputProps={{ ...getInputProps(fields.auth_code, { type: 'password' }), autoComplete: 'off', title: t('cart.authCodeHint') }}
+              errors={fields.auth_code.errors}
+            />
+            <Button type="submit" className="sm:mt-6" disabled={busy}>
+              {t('cart.add')}
+            </Button>
+            <div className="sm:col-span-5">
+              <ErrorList id={form.errorId} errors={form.errors} />
+            </div>
+          </Form>
+        </Card>
+      ) : null}
+
+      {cart.items.length === 0 ? (
+        <p data-testid="cart-empty">{t('cart.empty')}</p>
+      ) : (
+        <>
+          <Table aria-label={t('cart.itemsLabel')}>
+            <TableHeader>
+              <TableRow>
+                <TableHead>{t('cart.name')}</TableHead>
+                <TableHead>{t('cart.type')}</TableHead>
+                <TableHead>{t('cart.period')}</TableHead>
+                <TableHead className="text-right">{t('cart.price')}</TableHead>
+                <TableHead />
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {cart.items.map((item) => (
+                <TableRow key={item.id} data-testid="cart-row">
+                  <TableCell className="font-medium">{item.unicode_name}</TableCell>
+                  <TableCell>{t(`cart.${item.type}`)}</TableCell>
+                  <TableCell>
+                    {canManage ? (
+                      <Form method="post" className="flex items-center gap-2">
+                        <input type="hidden" name="id" value={item.id} />
+                        <Select name="period" defaultValue={String(item.period)} aria-label={t('cart.period')} className="w-32">
+                          {(periods[item.tld] ?? [item.period]).map((y) => (
+                            <option key={y} value={y}>
+                              {t('cart.years', { count: y })}
+                            </option>
+                          ))}
+                        </Select>
+                        <Button type="submit" name="intent" value="update" variant="outline" size="sm" disabled={busy}>
+                          {t('cart.update')}
+                        </Button>
+                      </Form>
+                    ) : (
+                      t('cart.years', { count: item.period })
+                    )}
+                  </TableCell>
+                  <TableCell className="text-right tabular-nums">{money(item.price_minor, item.currency)}</TableCell>
+                  <TableCell className="text-right">
+                    {canManage ? (
+                      <Form method="post">
+                        <input type="hidden" name="id" value={item.id} />
+                        <Button type="submit" name="intent" value="remove" variant="ghost" size="sm" disabled={busy}>
+                          {t('cart.remove')}
+                        </Button>
+                      </Form>
+                    ) : null}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          <div className="flex flex-wrap items-center justify-between gap-4">
+            <dl className="flex flex-wrap gap-4" data-testid="cart-totals">
+              {cart.totals.map((total) => (
+                <div key={total.currency} className="flex gap-2">
+                  <dt className="font-medium">{t('cart.total')}</dt>
+                  <dd className="tabular-nums">{money(total.minor, total.currency)}</dd>
+                </div>
+              ))}
+            </dl>
+            {canManage ? (
+              <Form method="post">
+                <Button type="submit" name="intent" value="checkout" disabled={busy}>
+                  {t('cart.submit')}
+                </Button>
+              </Form>
+            ) : null}
+          </div>
+        </>
+      )}
+    </div>
+  )
+}

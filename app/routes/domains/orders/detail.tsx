@@ -1,0 +1,199 @@
+import { useEffect } from 'react'
+import { useTranslation } from 'react-i18next'
+import { data, Form, Link, redirect, useNavigation, useRevalidator } from 'react-router'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { carryContext } from '#app/lib/context-param.ts'
+import { formatDateTime } from '#app/lib/dates.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { formatMoney } from '#app/lib/money.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { attempt, domainScreen } from '../shared.server.ts'
+import type { Route } from './+types/detail.ts'
+import { isRunning, refusalMessage, stateColor, type MoneyTotal } from './shared.ts'
+
+type LogEntry = { occurred_at: string; state: string; message: string; registry_code: number | null; actor_label: string }
+type Item = {
+  id: string
+  type: string
+  name: string
+  unicode_name: string
+  period: number
+  price_minor: number
+  currency: string
+  state: string
+  attempts: number
+  last_error: string | null
+  registry_code: number | null
+  domain_id: string | null
+  retryable: boolean
+  cancellable: boolean
+  log: LogEntry[]
+}
+type Order = { id: string; state: string; created_by: string; created_at: string; totals: MoneyTotal[]; items: Item[] }
+
+/** Seconds between refreshes while items run. */
+const REFRESH_SECONDS = 3
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const screen = await domainScreen(request, context, params)
+  const order = await screen.platform.get<Order>(`${screen.base}/orders/${params.id}`)
+  const t = getInstance(context).getFixedT(null, 'orders')
+  return { order, canManage: screen.canManage, meta: pageMeta(request, context, t('detail.title', { id: order.id.slice(0, 8) })) }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const screen = await domainScreen(request, context, params)
+  if (!screen.canManage) throw data('This action needs domain-manager', { status: 403 })
+  const t = getInstance(context).getFixedT(null, 'orders')
+  const url = requestUrl(request)
+  const form = await request.formData()
+  const intent = form.get('intent')
+  const itemId = String(form.get('item_id') ?? '')
+  if (itemId && !/^[0-9a-f-]{36}$/i.test(itemId)) throw data('Unknown item', { status: 400 })
+  const path = `${screen.base}/orders/${params.id}`
+  const done =
+    intent === 'retry'
+      ? await attempt(() => screen.platform.post(`${path}/items/${itemId}/retry`))
+      : intent === 'cancel'
+        ? await attempt(() => screen.platform.post(`${path}/cancel`, itemId ? { item_ids: [itemId] } : {}))
+        : null
+  if (!done) throw data('Unknown action', { status: 400 })
+  const flash = done.ok
+    ? { content: t(intent === 'retry' ? 'detail.retried' : 'detail.cancelled'), color: 'success' as const }
+    : { content: refusalMessage(t, done.data, done.error), color: 'error' as const }
+  return redirect(carryContext(`/domains/orders/${params.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, flash) } })
+}
+
+/** While items run, the page refreshes: revalidation with JavaScript, a meta refresh without. */
+function useRefreshWhile(running: boolean) {
+  const revalidator = useRevalidator()
+  useEffect(() => {
+    if (!running) return
+    const timer = setInterval(() => {
+      if (revalidator.state === 'idle' && document.visibilityState === 'visible') void revalidator.revalidate()
+    }, REFRESH_SECONDS * 1000)
+    return () => clearInterval(timer)
+  }, [running, revalidator])
+}
+
+export default function OrderDetail({ loaderData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation('orders')
+  const href = useContextHref()
+  const navigation = useNavigation()
+  const busy = navigation.state === 'submitting'
+  const { order, canManage } = loaderData
+  const running = order.items.some((i) => isRunning(i.state))
+  useRefreshWhile(running)
+  const money = (minor: number, currency: string) => formatMoney(minor, currency, i18n.language)
+  return (
+    <div className="space-y-4">
+      {running ? (
+        <noscript>
+          <meta httpEquiv="refresh" content={String(REFRESH_SECONDS)} />
+        </noscript>
+      ) : null}
+      <Link className="text-sm underline" to={href('/domains/orders')}>
+        {t('detail.back')}
+      </Link>
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="text-2xl font-semibold">{t('detail.title', { id: order.id.slice(0, 8) })}</h1>
+        <Badge color={stateColor(order.state)} data-testid="order-state">
+          {t(`states.${order.state}`)}
+        </Badge>
+      </div>
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        {t('detail.orderedBy', { who: order.created_by, at: formatDateTime(order.created_at, i18n.language) })} · {t('cart.totals')}:{' '}
+        {order.totals.map((total) => money(total.minor, total.currency)).join(' + ')}
+      </p>
+      {running ? (
+        <p className="text-sm" role="status">
+          {t('detail.refreshing')}
+        </p>
+      ) : null}
+      <Table aria-label={t('detail.items')}>
+        <TableHeader>
+          <TableRow>
+            <TableHead>{t('detail.name')}</TableHead>
+            <TableHead>{t('detail.type')}</TableHead>
+            <TableHead>{t('detail.period')}</TableHead>
+            <TableHead className="text-right">{t('detail.price')}</TableHead>
+            <TableHead>{t('detail.state')}</TableHead>
+            <TableHead>{t('detail.attempts')}</TableHead>
+            <TableHead>{t('detail.log')}</TableHead>
+            <TableHead />
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {order.items.map((item) => (
+            <TableRow key={item.id} data-testid="order-item" data-state={item.state}>
+              <TableCell className="font-medium">
+                {item.domain_id ? <Link className="underline" to={href(`/domains/${item.domain_id}`)}>{item.unicode_name}</Link> : item.unicode_name}
+              </TableCell>
+              <TableCell>{t(`cart.${item.type}`, { defaultValue: item.type })}</TableCell>
+              <TableCell>{t('cart.years', { count: item.period })}</TableCell>
+              <TableCell className="text-right tabular-nums">{money(item.price_minor, item.currency)}</TableCell>
+              <TableCell>
+                <Badge color={stateColor(item.state)} data-testid="item-state">
+                  {t(`states.${item.state}`)}
+                </Badge>
+                {item.last_error ? (
+                  <p className="mt-1 text-xs text-red-700 dark:text-red-400" data-testid="item-error">
+                    {t('detail.error')}: {item.last_error}
+                  </p>
+                ) : null}
+              </TableCell>
+              <TableCell className="tabular-nums">{item.attempts}</TableCell>
+              <TableCell>
+                <details>
+                  <summary className="cursor-pointer text-sm">{t('detail.showLog', { count: item.log.length })}</summary>
+                  <ol className="mt-2 space-y-1 text-xs">
+                    {item.log.map((entry, index) => (
+                      <li key={index}>
+                        <time dateTime={entry.occurred_at}>{formatDateTime(entry.occurred_at, i18n.language)}</time> · {t(`states.${entry.state}`, { defaultValue: entry.state })} ·{' '}
+                        {entry.message}
+                        {entry.registry_code ? ` (${entry.registry_code})` : ''} · {entry.actor_label}
+                      </li>
+                    ))}
+                  </ol>
+                </details>
+              </TableCell>
+              <TableCell className="text-right">
+                {canManage && (item.retryable || item.cancellable) ? (
+                  <Form method="post">
+                    <input type="hidden" name="item_id" value={item.id} />
+                    {item.retryable ? (
+                      <Button type="submit" name="intent" value="retry" size="sm" disabled={busy}>
+                        {t('detail.retry')}
+                      </Button>
+                    ) : (
+                      <Button type="submit" name="intent" value="cancel" variant="outline" size="sm" disabled={busy}>
+                        {t('detail.cancel')}
+                      </Button>
+                    )}
+                  </Form>
+                ) : null}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      {canManage && order.items.filter((i) => i.cancellable).length > 1 ? (
+        <Form method="post">
+          <Button type="submit" name="intent" value="cancel" variant="outline" disabled={busy}>
+            {t('detail.cancelPending')}
+          </Button>
+        </Form>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,62 @@
+import { useTranslation } from 'react-i18next'
+import { data, Link } from 'react-router'
+import { DataTable } from '#app/components/data-table.tsx'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { formatDateTime } from '#app/lib/dates.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { loadListPage } from '#app/lib/list-page.server.ts'
+import { LISTS } from '#app/lib/lists.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { domainScreen } from '../shared.server.ts'
+import type { Route } from './+types/index.ts'
+import { stateColor } from './shared.ts'
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const screen = await domainScreen(request, context, params)
+  const { page, headers } = await loadListPage(request, context, LISTS['domain-orders']!, screen.groupContext)
+  const t = getInstance(context).getFixedT(null, 'orders')
+  return data({ page, canManage: screen.canManage, meta: pageMeta(request, context, t('list.title')) }, { headers })
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+/** /domains/orders: the account's orders through the one list mechanism. */
+export default function OrdersList({ loaderData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation('orders')
+  const href = useContextHref()
+  const def = LISTS['domain-orders']!
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-2xl font-semibold">{t('list.title')}</h1>
+        {loaderData.canManage ? (
+          <Button asChild size="sm">
+            <Link to={href('/domains/order')}>{t('list.newOrder')}</Link>
+          </Button>
+        ) : null}
+      </div>
+      <DataTable
+        def={def}
+        page={loaderData.page}
+        labels={(key) => t(`fields.${key}`, { defaultValue: key })}
+        rowLabel={def.rowLabel}
+        renderCell={(row, key) => {
+          const value = row[key]
+          if (key === 'created_at') {
+            return (
+              <Link className="underline" to={href(`/domains/orders/${String(row.id)}`)}>
+                <time dateTime={String(value)}>{formatDateTime(String(value), i18n.language)}</time>
+              </Link>
+            )
+          }
+          if (key === 'state') return <Badge color={stateColor(String(value))}>{t(`states.${String(value)}`, { defaultValue: String(value) })}</Badge>
+          if (key === 'names') return <span className="line-clamp-2 max-w-md break-all">{String(value ?? '')}</span>
+          return String(value ?? '')
+        }}
+      />
+    </div>
+  )
+}
