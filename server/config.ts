@@ -33,6 +33,11 @@ export const EnvSchema = z.object({
   WORKER: booleanFlag.default(true),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   POWERDNS_API_URL: z.url().optional(), POWERDNS_API_KEY: z.string().min(1).optional(),
+  // Registries: local = the embedded EPP registry (default; data under DATA_DIR/registry), epp = one external registry, none = no registry.
+  REGISTRY_MODE: z.enum(['local', 'epp', 'none']).default('local'),
+  REGISTRY_HOST: z.string().min(1).optional(), REGISTRY_PORT: z.coerce.number().int().min(0).max(65535).default(700),
+  REGISTRY_CLIENT_ID: z.string().min(3).max(16).optional(), REGISTRY_PASSWORD: z.string().min(6).max(16).optional(),
+  REGISTRY_TLDS: z.string().optional(), REGISTRY_CA_FILE: z.string().optional(), REGISTRY_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
 })
 
 export type Env = z.infer<typeof EnvSchema>

@@ -11,6 +11,9 @@ import { createJobs } from './jobs/jobs.ts'
 import { createLogger } from './lib/logger.ts'
 import { createMailer } from './integrations/mail/mailer.ts'
 import { createPlatformApi } from './platform/api.ts'
+import { scheduleDomainJobs } from './platform/domains/jobs.ts'
+import { createRegistries } from './platform/registries/registries.ts'
+import { provisionAtRegistry } from './platform/registries/provision.ts'
 import { isEmpty, seedDemo } from './seed/demo.ts'
 
 const SHUTDOWN_GRACE_MS = 25_000
@@ -38,9 +41,15 @@ async function main() {
     await seedDemo(database.db, logger)
   }
 
+  // Registries: the embedded EPP registry by default (REGISTRY_MODE=local), serving the offered TLDs.
+  const offered = await database.db.selectFrom('tlds').select(['name', 'periods']).where('is_offered', '=', true).execute()
+  const registries = await createRegistries(config, logger, { tlds: offered, requireSchemas: false })
+  if (registries.local) void provisionAtRegistry(database.db, registries, logger)
+
   const jobs = createJobs(database, logger)
-  const platformApi = createPlatformApi({ config, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(config, logger) })
+  const platformApi = createPlatformApi({ config, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(config, logger), registries })
   await jobs.start({ work: config.WORKER })
+  await scheduleDomainJobs({ jobs })
 
   const buildFile = path.resolve('build/server/index.js')
   const build = existsSync(buildFile) ? ((await import(pathToFileURL(buildFile).href)) as ServerBuild) : undefined
@@ -66,6 +75,7 @@ async function main() {
       // Stop accepting, let requests in flight finish, then close jobs and the database.
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await jobs.stop()
+      await registries.close()
       await database.close()
       logger.info('stopped')
       process.exit(0)

@@ -10,6 +10,7 @@ import { validationHook, type PlatformEnv } from './core/http.ts'
 import { dnsRouter } from './dns/http.ts'
 import { ordersApi } from './orders/http.ts'
 import { domainsRouter } from './domains/http.ts'
+import { registerDomainJobs } from './domains/jobs.ts'
 import { registerDnsJobs } from './dns/publish.ts'
 import { trayArea } from './bulk/area.ts'
 import type { PlatformDeps } from './deps.ts'
@@ -69,6 +70,7 @@ export function createPlatformApi(deps: PlatformDeps) {
   api.route('/', ordersApi(deps))
   api.route('/', domainsRouter)
   registerDnsJobs(deps)
+  registerDomainJobs(deps)
   api.route('/', trayArea(deps))
 
   api.doc31('/openapi.json', {

@@ -11,6 +11,8 @@ import type { RegistryConnection } from '#server/integrations/registry/index.ts'
 export type Registries = {
   /** The connection that serves a TLD (ASCII form, no dot), or null when no registry is configured for it. */
   forTld(tld: string): RegistryConnection | null
+  /** Our registrar's client id at the registry serving a TLD (to tell our domains from others'). */
+  clientIdFor?(tld: string): string | null
   close(): Promise<void>
 }
 

@@ -4,6 +4,10 @@ import { createMailer } from '#server/integrations/mail/mailer.ts'
 import { createPlatformApi } from '#server/platform/api.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { createTestDatabase } from './database.ts'
+import { createRegistries, type OfferedTld, type RegistryConfig } from '#server/platform/registries/registries.ts'
+
+export type TestRegistryOptions = { tlds: OfferedTld[]; port?: number; now?: () => Date; timeoutMs?: number; rateLimit?: { perSecond: number; burst: number } }
+const LOCAL_REGISTRY_CONFIG: RegistryConfig = { REGISTRY_MODE: 'local', REGISTRY_HOST: undefined, REGISTRY_PORT: 0, REGISTRY_CLIENT_ID: undefined, REGISTRY_PASSWORD: undefined, REGISTRY_TLDS: undefined, REGISTRY_CA_FILE: undefined, REGISTRY_TIMEOUT_MS: 10_000 }
 
 export const TEST_CONFIG: PlatformDeps['config'] = {
   APP_ENV: 'test',
@@ -18,11 +22,15 @@ export const TEST_CONFIG: PlatformDeps['config'] = {
 }
 
 /** A real Platform API over a fresh real database, called in process through fetch. */
-export async function createTestPlatform(overrides: Partial<PlatformDeps> = {}) {
+export async function createTestPlatform(overrides: Partial<PlatformDeps> = {}, options: { registry?: TestRegistryOptions } = {}) {
   const database = await createTestDatabase()
   const logger = createLogger('silent')
   const jobs = createJobs(database, logger)
-  const deps: PlatformDeps = { config: TEST_CONFIG, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(overrides.config ?? TEST_CONFIG, logger), ...overrides }
+  // A real local EPP registry over TLS on loopback, reached through the real client.
+  const registries = options.registry
+    ? await createRegistries({ ...LOCAL_REGISTRY_CONFIG, REGISTRY_TIMEOUT_MS: options.registry.timeoutMs ?? 10_000 }, logger, { tlds: options.registry.tlds, localPort: options.registry.port ?? 0, ...(options.registry.now ? { now: options.registry.now } : {}), ...(options.registry.rateLimit ? { rateLimit: options.registry.rateLimit } : {}) })
+    : undefined
+  const deps: PlatformDeps = { config: TEST_CONFIG, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(overrides.config ?? TEST_CONFIG, logger), ...(registries ? { registries } : {}), ...overrides }
   const api = createPlatformApi(deps)
   const call = async (method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
     const headers = new Headers(options.headers)
@@ -43,8 +51,10 @@ export async function createTestPlatform(overrides: Partial<PlatformDeps> = {}) 
     db: database.db,
     api,
     call,
+    registries,
     async close() {
       await jobs.stop()
+      await registries?.close()
       await database.drop()
     },
   }

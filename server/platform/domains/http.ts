@@ -1,6 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
-import { jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { getImport, MAX_IMPORT_NAMES, startImport } from './jobs.ts'
+import { checkAvailability, deleteDomains, registryInfo, renewDomain, restoreDomain, revealAuthCode } from './lifecycle.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import { CONTACT_ROLES, differencesResourceFor, DOMAIN_STATUSES, domainsResourceFor, getDomainDetail, requireDomainViewer } from './portfolio.ts'
 
@@ -46,6 +48,29 @@ const DifferenceRow = z
   .partial()
   .openapi('ReconciliationDifference')
 
+const ImportSchema = z
+  .object({
+    job_id: z.uuid(),
+    state: z.enum(['queued', 'running', 'completed', 'failed']),
+    total: z.number().int(),
+    done: z.number().int(),
+    created_at: z.string(),
+    finished_at: z.string().nullable(),
+    results: z.array(z.object({ line: z.number().int(), name: z.string(), ok: z.boolean().nullable(), error: z.string().optional(), domain_id: z.uuid().optional() })),
+  })
+  .openapi('DomainImport')
+
+const DeletionResult = z
+  .object({
+    id: z.uuid(),
+    ok: z.boolean(),
+    name: z.string().optional(),
+    outcome: z.enum(['add-grace-refund', 'deleted', 'redemption', 'pending-delete']).optional(),
+    message: z.string().optional(),
+    error: z.object({ status: z.number().int(), code: z.string(), message: z.string(), registry_code: z.number().int().optional() }).optional(),
+  })
+  .openapi('DomainDeletionResult')
+
 export const domainsRouter = createRouter()
   .openapi(
     createRoute({
@@ -79,6 +104,124 @@ export const domainsRouter = createRouter()
       const resource = differencesResourceFor(scope)
       const page = await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), scope)
       return c.json(page as never, 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/domains/availability',
+      tags: TAGS,
+      summary: 'Availability at the registry, with the list price of each available name',
+      request: { params: ContextParam, body: jsonBody(z.object({ names: z.array(z.string().max(300)).min(1).max(100) }).strict()) },
+      responses: { 200: jsonResponse(z.object({ results: z.array(z.object({ name: z.string(), available: z.boolean(), reason: z.string().optional(), price: z.object({ minor: z.number().int(), currency: z.string() }).optional() })) })), ...ProblemResponses },
+    }),
+    async (c) => {
+      const scope = requireScope(c, c.req.valid('param').context)
+      return c.json({ results: await checkAvailability(c.get('deps'), scope, c.req.valid('json').names) }, 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/domains/imports',
+      tags: TAGS,
+      summary: `Bring existing domains under management (pasted names or CSV, up to ${MAX_IMPORT_NAMES}); runs as a job`,
+      request: { params: ContextParam, body: jsonBody(z.object({ names: z.array(z.string().max(300)).max(MAX_IMPORT_NAMES).optional(), csv: z.string().max(2_000_000).optional() }).strict()) },
+      responses: { 202: jsonResponse(z.object({ job_id: z.uuid() }), 'Queued'), ...ProblemResponses },
+    }),
+    async (c) => {
+      const scope = requireScope(c, c.req.valid('param').context)
+      return c.json(await startImport(c.get('deps'), scope, c.req.valid('json')), 202)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/domains/imports/{job_id}',
+      tags: TAGS,
+      summary: 'Progress of an import and the result of every line',
+      request: { params: z.object({ context: z.string(), job_id: z.uuid() }) },
+      responses: { 200: jsonResponse(ImportSchema), ...ProblemResponses },
+    }),
+    async (c) => {
+      const { context, job_id } = c.req.valid('param')
+      return c.json((await getImport(c.get('deps'), requireScope(c, context), job_id)) as never, 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/domains/deletions',
+      tags: TAGS,
+      summary: 'Delete domains under the registry rules: add-grace refund, or redemption then pending delete',
+      request: { params: ContextParam, body: jsonBody(z.object({ ids: z.array(z.uuid()).min(1).max(1000) }).strict()) },
+      responses: { 200: jsonResponse(z.object({ results: z.array(DeletionResult) })), ...ProblemResponses },
+    }),
+    async (c) => {
+      const scope = requireScope(c, c.req.valid('param').context)
+      return c.json({ results: await deleteDomains(c.get('deps'), scope, c.req.valid('json').ids) } as never, 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/domains/{id}/restore',
+      tags: TAGS,
+      summary: 'Restore a domain in redemption (RFC 3915)',
+      request: { params: Params },
+      responses: { 200: jsonResponse(DomainDetailSchema), ...ProblemResponses },
+    }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      const scope = requireScope(c, context)
+      await restoreDomain(c.get('deps'), scope, id)
+      return c.json((await getDomainDetail(c.get('deps').db, scope, id)) as never, 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/domains/{id}/renew',
+      tags: TAGS,
+      summary: 'Renew for a period the TLD allows',
+      request: { params: Params, body: jsonBody(z.object({ period: z.number().int().min(1).max(10) }).strict()) },
+      responses: { 200: jsonResponse(DomainDetailSchema), ...ProblemResponses },
+    }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      const scope = requireScope(c, context)
+      await renewDomain(c.get('deps'), scope, id, c.req.valid('json').period)
+      return c.json((await getDomainDetail(c.get('deps').db, scope, id)) as never, 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/domains/{id}/auth-code',
+      tags: TAGS,
+      summary: 'Reveal the transfer auth code (read from the registry; audited)',
+      request: { params: Params },
+      responses: { 200: jsonResponse(z.object({ auth_code: z.string() })), ...ProblemResponses },
+    }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      return c.json(await revealAuthCode(c.get('deps'), requireScope(c, context), id), 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/platform_calls',
+      tags: ['Platform calls'],
+      summary: 'Registry operations as platform calls (spec §7); registrar.domain.info answers { platform: { status: 2000, result } }, throttled → 429',
+      request: { params: ContextParam, body: jsonBody(z.object({ operation: z.enum(['registrar.domain.info']), domain: z.string().min(1).max(300) }).passthrough()) },
+      responses: { 200: jsonResponse(z.object({ platform: z.object({ status: z.number().int(), result: z.record(z.string(), z.unknown()) }) })), ...ProblemResponses },
+    }),
+    async (c) => {
+      const scope = requireScope(c, c.req.valid('param').context)
+      const body = c.req.valid('json')
+      const info = await registryInfo(c.get('deps'), scope, body.domain)
+      return c.json({ platform: { status: 2000, result: info as unknown as Record<string, unknown> } }, 200)
     },
   )
   .openapi(

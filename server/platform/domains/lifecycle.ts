@@ -1,0 +1,362 @@
+import { randomBytes } from 'node:crypto'
+import { parseDomainName, type DomainNameError, type ParsedDomain } from '#app/lib/domain-name.ts'
+import type { DomainStatus } from '#server/db/schema.ts'
+import type { DsRecord } from '#server/db/schema-domains.ts'
+import { RegistryConnectionError, registryErrorToAppError, type DomainInfo, type DsData, type RegistryConnection } from '#server/integrations/registry/index.ts'
+import { AppError, badRequest, conflict } from '#server/platform/core/errors.ts'
+import { change } from '#server/platform/core/change.ts'
+import type { Scope } from '#server/platform/core/scope.ts'
+import type { PlatformDeps } from '#server/platform/deps.ts'
+import { findDomain, requireDomainManager, requireDomainViewer } from './portfolio.ts'
+
+/**
+ * The domain lifecycle against the registry. Every operation asks the registry first and records
+ * the registry's answer afterwards, in one change() with its audit entry; when the registry
+ * refuses or cannot be reached nothing changes here and the error carries the registry's message.
+ * The orders and bulk jobs call these functions.
+ */
+
+export type LifecycleDeps = Pick<PlatformDeps, 'db' | 'registries' | 'now' | 'logger'>
+
+const NAME_ERRORS: Record<DomainNameError, string> = {
+  empty: 'The name is empty',
+  'too-long': 'The name is longer than 253 characters',
+  'label-empty': 'The name has an empty label',
+  'label-too-long': 'A label is longer than 63 characters',
+  'label-hyphen-edge': 'A label starts or ends with a hyphen',
+  'label-hyphen-34': 'A label has hyphens in places 3 and 4 but is not an xn-- label',
+  'label-characters': 'A label has characters that are not allowed',
+  'idn-round-trip': 'The internationalised name does not round-trip (punycode and Unicode disagree)',
+  'single-label': 'The name needs a label before the TLD',
+  'unknown-tld': 'The TLD is not in the list of TLDs',
+}
+
+/** A failure that belongs to one item (one name, one domain): the message is shown per line. */
+export type ItemError = { status: number; code: string; message: string; registry_code?: number }
+
+/** Registry failures as AppErrors; a time-out or broken session says so instead of a generic text. */
+export function registryFailure(error: unknown): unknown {
+  if (error instanceof RegistryConnectionError) {
+    return new AppError(503, 'registry-unavailable', `The registry could not be reached (${error.message}); try again later`, { cause: error })
+  }
+  return registryErrorToAppError(error)
+}
+
+export function itemError(error: unknown): ItemError {
+  const e = registryFailure(error)
+  if (e instanceof AppError) {
+    const registryCode = (e.extra as { registry_code?: number } | undefined)?.registry_code
+    return { status: e.status, code: e.code, message: e.message, ...(registryCode ? { registry_code: registryCode } : {}) }
+  }
+  return { status: 500, code: 'internal', message: e instanceof Error ? e.message : String(e) }
+}
+
+async function callRegistry<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    throw registryFailure(error)
+  }
+}
+
+/** Validates a name for an operation: label rules, IANA list, and offered by us. */
+export async function validateName(deps: LifecycleDeps, input: string, field = 'name'): Promise<{ domain: ParsedDomain; tld: { name: string; periods: number[]; list_price_minor: number | null; currency: string } }> {
+  const parsed = parseDomainName(input)
+  if (!parsed.ok) throw badRequest(`${NAME_ERRORS[parsed.error]}: ${input}`, [{ field, message: NAME_ERRORS[parsed.error] }])
+  const tld = await deps.db.selectFrom('tlds').select(['name', 'periods', 'list_price_minor', 'currency', 'is_offered']).where('name', '=', parsed.domain.tld).executeTakeFirst()
+  if (!tld || !tld.is_offered) throw badRequest(`.${parsed.domain.tld} is not offered`, [{ field, message: `The TLD .${parsed.domain.tld} is not offered` }])
+  return { domain: parsed.domain, tld }
+}
+
+function checkPeriod(period: number, tld: { name: string; periods: number[] }, field = 'period') {
+  if (!tld.periods.includes(period)) {
+    throw badRequest(`.${tld.name} does not allow a period of ${period} years`, [{ field, message: `Allowed periods for .${tld.name}: ${tld.periods.join(', ')}`, allowed: tld.periods.map(String) }])
+  }
+}
+
+function registryFor(deps: LifecycleDeps, tld: string): RegistryConnection {
+  const registry = deps.registries?.forTld(tld) ?? null
+  if (!registry) throw new AppError(422, 'no-registry', `No registry connection serves .${tld}`)
+  return registry
+}
+
+const newAuthCode = () => `${randomBytes(9).toString('base64url')}-A1`
+
+export const dsToRecord = (d: DsData): DsRecord => ({ key_tag: d.keyTag, alg: d.alg, digest_type: d.digestType, digest: d.digest.toUpperCase() })
+
+/** Our status from the registry's EPP and RGP statuses. */
+export function statusFromRegistry(info: Pick<DomainInfo, 'statuses' | 'rgpStatuses' | 'expiresAt'>, now: Date): DomainStatus {
+  if (info.rgpStatuses.includes('redemptionPeriod')) return 'redemption'
+  if (info.rgpStatuses.includes('pendingDelete') || info.statuses.includes('pendingDelete')) return 'pending-delete'
+  if (info.statuses.includes('pendingTransfer')) return 'transferring'
+  if (info.statuses.includes('pendingCreate')) return 'pending'
+  if (info.expiresAt && info.expiresAt < now) return 'expired'
+  return 'active'
+}
+
+/** The columns that mirror the registry, from an info answer. */
+export function registryColumns(info: DomainInfo, registry: string, now: Date) {
+  return {
+    registry,
+    registry_roid: info.roid,
+    registry_statuses: [...info.statuses].sort(),
+    nameservers: info.nameservers.map((n) => n.toLowerCase()).sort(),
+    ds_data: JSON.stringify(info.dsData.map(dsToRecord)),
+    dnssec: info.dsData.length > 0,
+    expires_at: info.expiresAt ?? null,
+    status: statusFromRegistry(info, now),
+    reconciled_at: now,
+  }
+}
+
+function requireAccount(scope: Scope): string {
+  if (!scope.accountId) throw badRequest('An account is required')
+  return scope.accountId
+}
+
+async function assertNotManaged(deps: LifecycleDeps, name: string) {
+  const existing = await deps.db.selectFrom('domains').select('id').where('name', '=', name).where('status', '<>', 'deleted').executeTakeFirst()
+  if (existing) throw conflict(`${name} is already in a portfolio`)
+}
+
+// ----------------------------------------------------------------------------- availability
+
+export type AvailabilityResult = { name: string; available: boolean; reason?: string; price?: { minor: number; currency: string } }
+
+/** Registry check per TLD; an invalid or unoffered name answers unavailable with the reason. */
+export async function checkAvailability(deps: LifecycleDeps, scope: Scope, names: string[]): Promise<AvailabilityResult[]> {
+  requireDomainViewer(scope)
+  const results: AvailabilityResult[] = names.map((name) => ({ name, available: false }))
+  const byTld = new Map<string, { index: number; ascii: string; price: AvailabilityResult['price'] }[]>()
+  for (const [index, name] of names.entries()) {
+    try {
+      const { domain, tld } = await validateName(deps, name)
+      results[index]!.name = domain.ascii
+      const price = tld.list_price_minor === null ? undefined : { minor: Number(tld.list_price_minor), currency: tld.currency }
+      const list = byTld.get(domain.tld) ?? []
+      list.push({ index, ascii: domain.ascii, price })
+      byTld.set(domain.tld, list)
+    } catch (error) {
+      results[index]!.reason = itemError(error).message
+    }
+  }
+  for (const [tld, items] of byTld) {
+    try {
+      const registry = registryFor(deps, tld)
+      // EPP servers commonly cap a check at a few names; ask in small batches.
+      for (let i = 0; i < items.length; i += 10) {
+        const batch = items.slice(i, i + 10)
+        const answers = await callRegistry(() => registry.checkDomains(batch.map((b) => b.ascii)))
+        for (const item of batch) {
+          const answer = answers.find((a) => a.name.toLowerCase() === item.ascii)
+          const result = results[item.index]!
+          result.available = answer?.available ?? false
+          if (answer?.reason) result.reason = answer.reason
+          if (result.available && item.price) result.price = item.price
+        }
+      }
+    } catch (error) {
+      for (const item of items) results[item.index]!.reason = itemError(error).message
+    }
+  }
+  return results
+}
+
+// ----------------------------------------------------------------------------- register / transfer
+
+export type RegisterInput = { name: string; period: number; nameservers?: string[] }
+
+export async function registerDomain(deps: LifecycleDeps, scope: Scope, input: RegisterInput) {
+  requireDomainManager(scope)
+  const accountId = requireAccount(scope)
+  const { domain, tld } = await validateName(deps, input.name)
+  checkPeriod(input.period, tld)
+  await assertNotManaged(deps, domain.ascii)
+  const registry = registryFor(deps, domain.tld)
+  const created = await callRegistry(() =>
+    registry.createDomain({ name: domain.ascii, years: input.period, authInfo: newAuthCode(), ...(input.nameservers?.length ? { nameservers: input.nameservers } : {}) }),
+  )
+  const now = deps.now()
+  // Record what the registry holds (statuses such as inactive, its dates); the create answer is
+  // the fallback when the read-back fails, since the domain exists at the registry either way.
+  const info = await registry.infoDomain(domain.ascii).catch(() => null)
+  return change(deps.db, scope, async (tx, audit) => {
+    const row = await tx
+      .insertInto('domains')
+      .values({
+        account_id: accountId,
+        name: domain.ascii,
+        unicode_name: domain.unicode,
+        tld: domain.tld,
+        ...(info
+          ? registryColumns(info, registry.registry, now)
+          : { status: 'active' as const, expires_at: created.expiresAt ?? null, registry: registry.registry, nameservers: (input.nameservers ?? []).map((n) => n.toLowerCase()).sort() }),
+        registered_at: created.createdAt,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await audit.record({ area: 'domains', entityType: 'domain', entityId: row.id, action: 'register', after: { name: row.name, period: input.period, expires_at: row.expires_at } })
+    return row
+  })
+}
+
+export type TransferInput = { name: string; auth_code?: string | null; period?: number }
+
+/** Transfer in with the auth code; pending at the registry until the losing registrar acts. */
+export async function transferInDomain(deps: LifecycleDeps, scope: Scope, input: TransferInput) {
+  requireDomainManager(scope)
+  const accountId = requireAccount(scope)
+  if (!input.auth_code?.trim()) throw badRequest('A transfer needs the auth code', [{ field: 'auth_code', message: 'Required for a transfer' }])
+  const { domain, tld } = await validateName(deps, input.name)
+  if (input.period !== undefined) checkPeriod(input.period, tld)
+  await assertNotManaged(deps, domain.ascii)
+  const registry = registryFor(deps, domain.tld)
+  const transfer = await callRegistry(() =>
+    registry.transferDomain({ op: 'request', name: domain.ascii, authInfo: input.auth_code!.trim(), ...(input.period ? { years: input.period } : {}) }),
+  )
+  const done = transfer.status === 'serverApproved' || transfer.status === 'clientApproved'
+  return change(deps.db, scope, async (tx, audit) => {
+    const row = await tx
+      .insertInto('domains')
+      .values({ account_id: accountId, name: domain.ascii, unicode_name: domain.unicode, tld: domain.tld, status: done ? 'active' : 'transferring', expires_at: transfer.expiresAt ?? null, registry: registry.registry })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await audit.record({ area: 'domains', entityType: 'domain', entityId: row.id, action: 'transfer-in', after: { name: row.name, transfer_status: transfer.status } })
+    return { domain: row, transfer_status: transfer.status }
+  })
+}
+
+// ----------------------------------------------------------------------------- renew
+
+export async function renewDomain(deps: LifecycleDeps, scope: Scope, domainId: string, period: number) {
+  requireDomainManager(scope)
+  const domain = await findDomain(deps.db, scope, domainId)
+  const { tld } = await validateName(deps, domain.name)
+  checkPeriod(period, tld)
+  if (!domain.expires_at) throw conflict(`${domain.name} has no expiry date to renew from; run a reconciliation first`)
+  if (!['active', 'expired'].includes(domain.status)) throw conflict(`${domain.name} is ${domain.status} and cannot be renewed`)
+  const registry = registryFor(deps, domain.tld)
+  const renewed = await callRegistry(() => registry.renewDomain({ name: domain.name, currentExpiry: domain.expires_at!, years: period }))
+  return change(deps.db, scope, async (tx, audit) => {
+    const row = await tx
+      .updateTable('domains')
+      .set((eb) => ({ expires_at: renewed.expiresAt ?? null, status: 'active', version: eb('version', '+', 1), updated_at: deps.now() }))
+      .where('id', '=', domain.id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await audit.record({ area: 'domains', entityType: 'domain', entityId: row.id, accountId: row.account_id, action: 'renew', before: { expires_at: domain.expires_at }, after: { expires_at: row.expires_at, period } })
+    return row
+  })
+}
+
+// ----------------------------------------------------------------------------- delete / restore
+
+export type DeletionOutcome = 'add-grace-refund' | 'deleted' | 'redemption' | 'pending-delete'
+
+/**
+ * Deletes at the registry under RFC 3915: inside the add grace period the name is gone at once
+ * and refunded; otherwise it enters redemption (restorable), then pending delete, then is purged.
+ */
+export async function deleteDomain(deps: LifecycleDeps, scope: Scope, domainId: string): Promise<{ id: string; name: string; outcome: DeletionOutcome; message: string }> {
+  requireDomainManager(scope)
+  const domain = await findDomain(deps.db, scope, domainId)
+  if (domain.registry_lock) throw conflict(`${domain.name} is registry-locked; unlock it before deleting`)
+  if (['redemption', 'pending-delete'].includes(domain.status)) throw conflict(`${domain.name} is already being deleted`)
+  const registry = registryFor(deps, domain.tld)
+  const result = await callRegistry(() => registry.deleteDomain(domain.name))
+  let outcome: DeletionOutcome
+  let status: DomainStatus
+  if (result.immediate) {
+    outcome = result.refunded ? 'add-grace-refund' : 'deleted'
+    status = 'deleted'
+  } else {
+    // Read back what the registry made of it; the delete already happened, so a failed read only
+    // means we assume the usual redemption state.
+    const info = await registry.infoDomain(domain.name).catch(() => null)
+    status = info ? statusFromRegistry(info, deps.now()) : 'redemption'
+    if (status !== 'pending-delete') status = 'redemption'
+    outcome = status
+  }
+  await change(deps.db, scope, async (tx, audit) => {
+    await tx
+      .updateTable('domains')
+      .set((eb) => ({ status, deletion_requested_at: deps.now(), auto_renew: false, version: eb('version', '+', 1), updated_at: deps.now() }))
+      .where('id', '=', domain.id)
+      .execute()
+    await audit.record({ area: 'domains', entityType: 'domain', entityId: domain.id, accountId: domain.account_id, action: 'delete', before: { status: domain.status }, after: { status, outcome, registry_message: result.message } })
+  })
+  return { id: domain.id, name: domain.name, outcome, message: result.message }
+}
+
+export type BulkDeletion = { id: string; ok: boolean; name?: string; outcome?: DeletionOutcome; message?: string; error?: ItemError }
+
+/** Deletes each domain on its own: one refusal never stops or undoes the others. */
+export async function deleteDomains(deps: LifecycleDeps, scope: Scope, ids: string[]): Promise<BulkDeletion[]> {
+  requireDomainManager(scope)
+  const results: BulkDeletion[] = []
+  for (const id of ids) {
+    try {
+      const done = await deleteDomain(deps, scope, id)
+      results.push({ id, ok: true, name: done.name, outcome: done.outcome, message: done.message })
+    } catch (error) {
+      results.push({ id, ok: false, error: itemError(error) })
+    }
+  }
+  return results
+}
+
+/** RGP restore (RFC 3915) of a domain in redemption; it comes back active with its expiry. */
+export async function restoreDomain(deps: LifecycleDeps, scope: Scope, domainId: string) {
+  requireDomainManager(scope)
+  const domain = await findDomain(deps.db, scope, domainId)
+  if (domain.status !== 'redemption') throw conflict(`${domain.name} is ${domain.status}; only a domain in redemption can be restored`)
+  const registry = registryFor(deps, domain.tld)
+  await callRegistry(() => registry.restoreDomain(domain.name))
+  const info = await registry.infoDomain(domain.name).catch(() => null)
+  return change(deps.db, scope, async (tx, audit) => {
+    const row = await tx
+      .updateTable('domains')
+      .set((eb) => ({
+        ...(info ? registryColumns(info, registry.registry, deps.now()) : { status: 'active' as const }),
+        deletion_requested_at: null,
+        version: eb('version', '+', 1),
+        updated_at: deps.now(),
+      }))
+      .where('id', '=', domain.id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await audit.record({ area: 'domains', entityType: 'domain', entityId: row.id, accountId: row.account_id, action: 'restore', before: { status: domain.status }, after: { status: row.status, expires_at: row.expires_at } })
+    return row
+  })
+}
+
+// ----------------------------------------------------------------------------- info / auth code
+
+/** The registry's view of one of our domains (platform call registrar.domain.info). */
+export async function registryInfo(deps: LifecycleDeps, scope: Scope, name: string) {
+  requireDomainViewer(scope)
+  const parsed = parseDomainName(name)
+  if (!parsed.ok) throw badRequest(NAME_ERRORS[parsed.error], [{ field: 'domain', message: NAME_ERRORS[parsed.error] }])
+  let query = deps.db.selectFrom('domains').select(['id', 'name', 'tld']).where('name', '=', parsed.domain.ascii).where('status', '<>', 'deleted')
+  if (scope.accountId) query = query.where('account_id', '=', scope.accountId)
+  const domain = await query.executeTakeFirst()
+  if (!domain) throw new AppError(404, 'not-found', 'Domain not found')
+  const registry = registryFor(deps, domain.tld)
+  const info = await callRegistry(() => registry.infoDomain(domain.name))
+  // The auth code is only ever handed out through the audited auth-code request.
+  const { authInfo: _secret, ...rest } = info
+  return rest
+}
+
+/** Reveals the transfer auth code (audited): read from the registry, we do not keep it. */
+export async function revealAuthCode(deps: LifecycleDeps, scope: Scope, domainId: string): Promise<{ auth_code: string }> {
+  requireDomainManager(scope)
+  const domain = await findDomain(deps.db, scope, domainId)
+  const registry = registryFor(deps, domain.tld)
+  const info = await callRegistry(() => registry.infoDomain(domain.name))
+  if (!info.authInfo) throw new AppError(502, 'registry-error', 'The registry did not return an auth code')
+  await change(deps.db, scope, async (_tx, audit) => {
+    await audit.record({ area: 'domains', entityType: 'domain', entityId: domain.id, accountId: domain.account_id, action: 'auth-code-revealed' })
+  })
+  return { auth_code: info.authInfo }
+}

@@ -1,0 +1,266 @@
+import { createServer, type Server } from 'node:net'
+import punycode from 'punycode/punycode.js'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EppRegistryConnection, REGISTRY_THROTTLE_MESSAGE } from '#server/integrations/registry/index.ts'
+import { createMailer } from '#server/integrations/mail/mailer.ts'
+import { createLogger } from '#server/lib/logger.ts'
+import { systemScope } from '#server/platform/core/scope.ts'
+import { reconcileDomains, runAutoRenew, runExpiryNotices } from '#server/platform/domains/jobs.ts'
+import { registerDomain, transferInDomain } from '#server/platform/domains/lifecycle.ts'
+import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { createTestPlatform, TEST_CONFIG } from '#tests/support/platform.ts'
+import { startSmtpCapture, type SmtpCapture } from '#tests/support/smtp.ts'
+
+// Every operation runs the real EPP client over TLS against the local registry (which validates
+// each frame against the RFC schemas). One clock drives the registry and the platform, so grace
+// periods and expiry windows need no waiting.
+
+const DAY = 86_400_000
+let clock = new Date('2031-05-01T09:00:00.000Z')
+const now = () => clock
+let platform: Awaited<ReturnType<typeof createTestPlatform>>
+let smtp: SmtpCapture
+let acme: string
+let token: string
+let viewerToken: string
+
+const registry = () => platform.registries!.local!.registry
+const connection = () => platform.registries!.forTld('com') as EppRegistryConnection
+const count = async (table: 'domains' | 'audit_entries') => (await platform.db.selectFrom(table).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n
+const snapshot = async () => ({ domains: await count('domains'), audit: await count('audit_entries'), registry: Object.keys(registry().state.domains).length })
+let tokenTime = 0
+const login = async (username: string) => (await platform.call('POST', '/login', { body: { username, password: DEMO_PASSWORD } })).json.access_token as string
+// Tokens expire on the shared clock: sign in again after the clock has moved.
+async function call(method: string, path: string, body?: unknown, as: 'admin' | 'viewer' = 'admin') {
+  if (tokenTime !== clock.getTime()) {
+    token = await login('admin@acme.example')
+    viewerToken = await login('viewer@acme.example')
+    tokenTime = clock.getTime()
+  }
+  return platform.call(method, `/groups/${acme}${path}`, { token: as === 'admin' ? token : viewerToken, ...(body !== undefined ? { body } : {}) })
+}
+
+beforeAll(async () => {
+  smtp = await startSmtpCapture(3823)
+  const config = { ...TEST_CONFIG, SMTP_URL: smtp.url }
+  platform = await createTestPlatform(
+    { now, config, mailer: createMailer(config, createLogger('silent')) },
+    { registry: { tlds: [{ name: 'com', periods: [1, 2, 5] }, { name: 'net', periods: [1] }], port: 3821, now, rateLimit: { perSecond: 20, burst: 1000 } } },
+  )
+  await platform.deps.jobs.start({ work: true })
+  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [3, 1] })
+  // Our catalogue allows 3 years for .com; the registry does not: the registry's refusal must show.
+  await platform.db.updateTable('tlds').set({ periods: [1, 2, 3, 5] }).where('name', '=', 'com').execute()
+  await platform.db.updateTable('tlds').set({ is_offered: false }).where('name', '=', 'org').execute()
+  acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
+})
+afterAll(async () => {
+  await platform?.close()
+  await smtp?.close()
+})
+
+describe('availability', () => {
+  it('asks the registry and explains every bad name', async () => {
+    await registerDomain(platform.deps, systemScope('test', acme), { name: 'taken-already.com', period: 1 })
+    const notRoundTrip = `xn--${punycode.encode('e\u0301x')}.com`
+    const res = await call('POST', '/domains/availability', { names: ['fresh-name.com', 'taken-already.com', 'bad..com', 'ab--cd.com', 'xn--80ak6aa92e.com', 'name.notatld', notRoundTrip, '-edge.com', 'plain.org'] })
+    expect(res.status).toBe(200)
+    const [fresh, taken, empty, hyphens, validIdn, unknownTld, idn, edge, unoffered] = res.json.results
+    expect(fresh).toEqual({ name: 'fresh-name.com', available: true, price: { minor: 1299, currency: 'EUR' } })
+    expect(taken).toMatchObject({ name: 'taken-already.com', available: false })
+    expect(empty.reason).toMatch(/empty label/)
+    expect(hyphens.reason).toMatch(/hyphens in places 3 and 4/)
+    expect(validIdn).toMatchObject({ name: 'xn--80ak6aa92e.com', available: true })
+    expect(unknownTld.reason).toMatch(/not in the list of TLDs/)
+    expect(idn.reason).toMatch(/does not round-trip/)
+    expect(edge.reason).toMatch(/starts or ends with a hyphen/)
+    expect(unoffered.reason).toMatch(/\.org is not offered/)
+  })
+})
+
+describe('register, transfer, renew', () => {
+  it('registers at the registry first, then records the registry’s dates', async () => {
+    const domain = await registerDomain(platform.deps, systemScope('test', acme), { name: 'Brand-New.com', period: 2 })
+    const atRegistry = registry().state.domains['brand-new.com']!
+    expect(atRegistry.clID).toBe('portal')
+    expect(domain.expires_at!.toISOString()).toBe(new Date(atRegistry.exDate).toISOString())
+    expect(domain.expires_at!.getTime() - clock.getTime()).toBeGreaterThan(700 * DAY)
+    const detail = await call('GET', `/domains/${domain.id}`, undefined, 'viewer')
+    expect(detail.json).toMatchObject({ name: 'brand-new.com', status: 'active', statuses: ['inactive'] })
+  })
+
+  it('fails on bad input with nothing changed: invalid name, a period outside the catalogue, a period the registry refuses, a name that exists, a transfer without auth code', async () => {
+    const before = await snapshot()
+    const scope = systemScope('test', acme)
+    await expect(registerDomain(platform.deps, scope, { name: 'ab--cd.com', period: 1 })).rejects.toMatchObject({ status: 400, message: /hyphens in places 3 and 4/ })
+    await expect(registerDomain(platform.deps, scope, { name: 'nice-name.com', period: 4 })).rejects.toMatchObject({ status: 400, message: /does not allow a period of 4 years/ })
+    // 3 years passes our catalogue, the registry's policy refuses it: its message is the error.
+    const refused = await registerDomain(platform.deps, scope, { name: 'nice-name.com', period: 3 }).catch((e: unknown) => e)
+    expect(refused).toMatchObject({ code: 'registry-error' })
+    expect((refused as Error).message).toMatch(/Parameter value (range|policy) error/)
+    // Exists at the registry (registered by a direct client call, not recorded here).
+    await connection().createDomain({ name: 'exists-at-registry.com', years: 1, authInfo: 'secret-A1x' })
+    const exists = await registerDomain(platform.deps, scope, { name: 'exists-at-registry.com', period: 1 }).catch((e: unknown) => e)
+    expect(exists).toMatchObject({ status: 409, code: 'registry-error', message: /Object exists/ })
+    await expect(transferInDomain(platform.deps, scope, { name: 'exists-at-registry.com', auth_code: '' })).rejects.toMatchObject({ status: 400, message: /auth code/ })
+    const after = await snapshot()
+    expect(after).toEqual({ ...before, registry: before.registry + 1 })
+    expect(await platform.db.selectFrom('domains').select('id').where('name', 'in', ['nice-name.com', 'exists-at-registry.com']).execute()).toEqual([])
+  })
+
+  it('a registry that does not answer: the item fails with the time-out and nothing changes', async () => {
+    const sockets = new Set<import('node:net').Socket>()
+    const silent: Server = createServer((socket) => void sockets.add(socket))
+    await new Promise<void>((resolve) => silent.listen(3822, '127.0.0.1', resolve))
+    const dead = new EppRegistryConnection({ registry: 'silent', client: { host: '127.0.0.1', port: 3822, timeoutMs: 300 }, clientId: 'portal', password: 'whatever1' })
+    try {
+      const before = await snapshot()
+      const deps = { ...platform.deps, registries: { forTld: () => dead, clientIdFor: () => 'portal', close: async () => {} } }
+      const error = await registerDomain(deps, systemScope('test', acme), { name: 'never-answered.com', period: 1 }).catch((e: unknown) => e)
+      expect(error).toMatchObject({ status: 503, code: 'registry-unavailable' })
+      expect((error as Error).message).toMatch(/could not be reached \(.*(300|time)/i)
+      expect(await snapshot()).toEqual(before)
+    } finally {
+      await dead.close()
+      for (const socket of sockets) socket.destroy()
+      await new Promise<void>((resolve) => silent.close(() => resolve()))
+    }
+  })
+
+  it('renews through the API for an allowed period; a refused period changes nothing', async () => {
+    const domain = await registerDomain(platform.deps, systemScope('test', acme), { name: 'renew-me.com', period: 1 })
+    const res = await call('POST', `/domains/${domain.id}/renew`, { period: 2 })
+    expect(res.status, res.text).toBe(200)
+    expect(new Date(res.json.expires_at).toISOString()).toBe(new Date(registry().state.domains['renew-me.com']!.exDate).toISOString())
+    expect(new Date(res.json.expires_at).getTime() - domain.expires_at!.getTime()).toBeGreaterThan(729 * DAY)
+    const bad = await call('POST', `/domains/${domain.id}/renew`, { period: 3 })
+    expect(bad.status).toBe(422)
+    expect(bad.json.detail).toMatch(/Parameter value/)
+    const viewer = await call('POST', `/domains/${domain.id}/renew`, { period: 1 }, 'viewer')
+    expect(viewer.status).toBe(403)
+  })
+
+  it('a transfer the registry refuses fails with the registry’s message and records nothing', async () => {
+    const error = await transferInDomain(platform.deps, systemScope('test', acme), { name: 'exists-at-registry.com', auth_code: 'wrong-code' }).catch((e: unknown) => e)
+    // We are already the sponsor at the registry, which it refuses with its own message.
+    expect(error).toMatchObject({ code: 'registry-error' })
+    expect(await platform.db.selectFrom('domains').select('id').where('name', '=', 'exists-at-registry.com').execute()).toEqual([])
+  })
+})
+
+describe('deletion under RFC 3915', () => {
+  it('refunds inside add grace, otherwise redemption; restore brings it back; failures are per domain', async () => {
+    const scope = systemScope('test', acme)
+    const young = await registerDomain(platform.deps, scope, { name: 'young.com', period: 1 })
+    clock = new Date(clock.getTime() + 10 * DAY)
+    const older = await registerDomain(platform.deps, scope, { name: 'older.com', period: 1 })
+    clock = new Date(clock.getTime() + 10 * DAY)
+    const locked = await registerDomain(platform.deps, scope, { name: 'locked.com', period: 1 })
+    await platform.db.updateTable('domains').set({ registry_lock: true }).where('id', '=', locked.id).execute()
+    const res = await call('POST', '/domains/deletions', { ids: [older.id, locked.id] })
+    expect(res.status).toBe(200)
+    expect(res.json.results[0]).toMatchObject({ id: older.id, ok: true, outcome: 'redemption' })
+    expect(res.json.results[1]).toMatchObject({ id: locked.id, ok: false, error: { status: 409 } })
+    expect(registry().state.domains['locked.com']).toBeDefined()
+    expect((await call('GET', `/domains/${older.id}`)).json.status).toBe('redemption')
+    // young.com was created 20 days ago: outside the 5-day add grace too.
+    const young2 = await registerDomain(platform.deps, scope, { name: 'young-two.com', period: 1 })
+    const refund = await call('POST', '/domains/deletions', { ids: [young2.id] })
+    expect(refund.json.results[0]).toMatchObject({ ok: true, outcome: 'add-grace-refund' })
+    expect(registry().state.domains['young-two.com']).toBeUndefined()
+    expect((await call('GET', `/domains/${young2.id}`)).status).toBe(404)
+
+    const restored = await call('POST', `/domains/${older.id}/restore`)
+    expect(restored.status, restored.text).toBe(200)
+    expect(restored.json.status).toBe('active')
+    expect((await call('POST', `/domains/${young.id}/restore`)).status).toBe(409)
+  })
+})
+
+describe('imports', () => {
+  it('runs as a job: each line validated, checked at the registry (must be ours), recorded, with a result per line', async () => {
+    const c = connection()
+    await c.createDomain({ name: 'ours-unrecorded.com', years: 1, authInfo: 'secret-A1x' })
+    await c.createDomain({ name: 'someone-elses.com', years: 1, authInfo: 'secret-A1x' })
+    registry().state.domains['someone-elses.com']!.clID = 'other-registrar'
+    const csv = 'name,notes\nours-unrecorded.com,x\nsomeone-elses.com,y\nnot-registered.com,z\nab--cd.com,w\nbrand-new.com,v\n'
+    const started = await call('POST', '/domains/imports', { csv })
+    expect(started.status, started.text).toBe(202)
+    let job = (await call('GET', `/domains/imports/${started.json.job_id}`)).json
+    for (let i = 0; i < 600 && job.state !== 'completed'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      job = (await call('GET', `/domains/imports/${started.json.job_id}`)).json
+    }
+    expect(job).toMatchObject({ state: 'completed', total: 5, done: 5 })
+    const [ours, others, unknown, invalid, already] = job.results
+    expect(ours).toMatchObject({ line: 1, name: 'ours-unrecorded.com', ok: true })
+    expect(others.error).toMatch(/sponsored by another registrar/)
+    expect(unknown.error).toMatch(/does not know not-registered.com/)
+    expect(invalid.error).toMatch(/hyphens in places 3 and 4/)
+    expect(already.error).toMatch(/Already in this portfolio/)
+    const recorded = await platform.db.selectFrom('domains').selectAll().where('name', '=', 'ours-unrecorded.com').executeTakeFirstOrThrow()
+    expect(recorded.expires_at!.toISOString()).toBe(new Date(registry().state.domains['ours-unrecorded.com']!.exDate).toISOString())
+    const tooMany = await call('POST', '/domains/imports', { csv: Array.from({ length: 10_001 }, () => 'a.co').join('\n') })
+    expect(tooMany.status).toBe(400)
+  }, 90_000)
+})
+
+describe('reconciliation, platform calls, auto-renew and notices', () => {
+  it('stores every difference between registry and records, shows it on the detail and in the list', async () => {
+    const domain = await registerDomain(platform.deps, systemScope('test', acme), { name: 'drifting.com', period: 1 })
+    // The registry moves on without us: renewed directly, a nameserver-free host change is enough.
+    await connection().renewDomain({ name: 'drifting.com', currentExpiry: domain.expires_at!, years: 1 })
+    const result = await reconcileDomains(platform.deps, { accountId: acme, domainIds: [domain.id] })
+    const found = await platform.db.selectFrom('domain_differences').selectAll().where('domain_id', '=', domain.id).execute()
+    expect(found.map((f) => [f.field, f.ours, f.registry])).toEqual([['expires_at', domain.expires_at!.toISOString(), expect.any(String)]])
+    expect(result.differences).toBe(1)
+    const detail = (await call('GET', `/domains/${domain.id}`)).json
+    expect(detail.reconciliation.differences).toEqual([expect.objectContaining({ field: 'expires_at', ours: domain.expires_at!.toISOString() })])
+    const list = await call('GET', `/domains/reconciliation-differences?pql=${encodeURIComponent("domain_name equals 'drifting.com'")}`)
+    expect(list.json.data).toHaveLength(1)
+    // The demo domains were never created at the registry: each is reported as missing there.
+    await reconcileDomains(platform.deps, { accountId: acme })
+    const missing = await call('GET', `/domains/reconciliation-differences?pql=${encodeURIComponent("field equals 'exists'")}`)
+    expect(missing.json.meta.total).toBeGreaterThanOrEqual(3)
+  })
+
+  it('auto-renews what falls due; mails expiry notices once per domain and threshold', async () => {
+    const domain = await registerDomain(platform.deps, systemScope('test', acme), { name: 'due-soon.com', period: 1 })
+    const noRenew = await registerDomain(platform.deps, systemScope('test', acme), { name: 'no-auto.com', period: 1 })
+    await platform.db.updateTable('domains').set({ auto_renew: false }).where('id', '=', noRenew.id).execute()
+    clock = new Date(domain.expires_at!.getTime() - 5 * DAY)
+    const renewed = await runAutoRenew(platform.deps)
+    expect(renewed.find((r) => r.name === 'due-soon.com')).toMatchObject({ ok: true })
+    expect(renewed.find((r) => r.name === 'no-auto.com')).toBeUndefined()
+    const after = await platform.db.selectFrom('domains').select('expires_at').where('id', '=', domain.id).executeTakeFirstOrThrow()
+    expect(after.expires_at!.toISOString()).toBe(new Date(registry().state.domains['due-soon.com']!.exDate).toISOString())
+
+    const first = await runExpiryNotices(platform.deps)
+    expect(first.mails).toBeGreaterThan(0)
+    const mail = await smtp.waitFor((m) => m.text?.includes('no-auto.com') ?? false)
+    expect(mail.envelopeTo).toContain('admin@acme.example')
+    expect(mail.text).toMatch(/no-auto\.com: expires .* \(in 5 days\), auto-renew is OFF/)
+    const again = await runExpiryNotices(platform.deps)
+    expect(again.domains).toBe(0)
+    clock = new Date(clock.getTime() + 4.5 * DAY)
+    const last = await runExpiryNotices(platform.deps)
+    expect(last.domains).toBeGreaterThanOrEqual(1)
+  })
+
+  // Last: it empties the rate limit's bucket.
+  it('answers registrar.domain.info as a platform call, and 429 with the throttle text when throttled', async () => {
+    const res = await call('POST', '/platform_calls', { operation: 'registrar.domain.info', domain: 'brand-new.com' })
+    expect(res.status, res.text).toBe(200)
+    expect(res.json.platform).toMatchObject({ status: 2000, result: { name: 'brand-new.com', clientId: 'portal' } })
+    expect(res.json.platform.result.authInfo).toBeUndefined()
+    expect((await call('POST', '/platform_calls', { operation: 'registrar.domain.info', domain: 'not-ours.com' })).status).toBe(404)
+    while (connection().bucket.take() === 0) {
+      // drain the bucket
+    }
+    const throttled = await call('POST', '/platform_calls', { operation: 'registrar.domain.info', domain: 'brand-new.com' })
+    expect(throttled.status).toBe(429)
+    expect(throttled.json.detail).toBe(REGISTRY_THROTTLE_MESSAGE)
+  })
+
+})
