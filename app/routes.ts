@@ -46,7 +46,7 @@ export default [
     ]),
   ]),
 
-  layout('routes/layouts/material-approval.tsx', [route('approvals/:id', AREA, { id: 'placeholder:approvals/:id' })]),
+  layout('routes/layouts/material-approval.tsx', [route('approvals/:id', 'routes/approvals/approval.tsx')]),
 
   layout('routes/layouts/clean.tsx', [
     placeholder('watch/:id/action-report'),
@@ -57,7 +57,7 @@ export default [
   layout('routes/layouts/default.tsx', [
     index('routes/home.tsx'),
     placeholder('pulse'),
-    route('tray', 'routes/tray.tsx'),
+    route('tray', 'routes/tray/index.tsx'),
     placeholder('tray/records'),
     placeholder('blocks'),
     placeholder('blocks/:id'),
@@ -69,9 +69,9 @@ export default [
 
     ...[
       'domains/dns-log',
-      'domains/bind-import', 'domains/search/records', 'domains/material-change-requests',
-      'domains/material-change-requests/:id',
+      'domains/bind-import', 'domains/search/records',
     ].map(placeholder),
+    route('domains/material-change-requests', 'routes/domains/material-change-requests/list.tsx'), route('domains/material-change-requests/:id', 'routes/domains/material-change-requests/detail.tsx'),
     auditLog('domains/log'),
     route('domains/order', 'routes/domains/order.tsx'), route('domains/orders', 'routes/domains/orders/index.tsx'), route('domains/orders/:id', 'routes/domains/orders/detail.tsx'),
     route('domains', 'routes/domains/list.tsx'),

@@ -1,31 +1,32 @@
-import { z } from 'zod'
-import { readJsonCookie, serializeJsonCookie, YEAR_SECONDS } from './cookies.server.ts'
+import type { RouterContextProvider } from 'react-router'
+import { getPlatform } from './platform.server.ts'
 
-const NAME = 'tray'
-export const TRAY_LIMIT = 200
-const TrayItem = z.object({ type: z.string().min(1).max(40), id: z.string().min(1).max(64), label: z.string().max(200) })
-export type TrayItem = z.infer<typeof TrayItem>
-const TraySchema = z.array(TrayItem).max(TRAY_LIMIT)
-
-// TODO(bulk): the tray lives in a cookie (at most 200 references) until bulk operations get a
-// server-side tray; the cookie holds references only, never entity data.
-export const readTray = (request: Request): TrayItem[] =>
-  readJsonCookie(request, NAME, (v) => {
-    const parsed = TraySchema.safeParse(v)
-    return parsed.success ? parsed.data : null
-  }) ?? []
-
-export function addToTray(current: TrayItem[], items: TrayItem[]): TrayItem[] {
-  const seen = new Set(current.map((i) => `${i.type}:${i.id}`))
-  const out = [...current]
-  for (const item of items) {
-    const key = `${item.type}:${item.id}`
-    if (!seen.has(key)) {
-      seen.add(key)
-      out.push(item)
-    }
+/**
+ * How many domains and records the signed-in user has in the bulk tray of this context. The tray
+ * lives on the server (per user and account, GET /groups/{context}/tray), so it survives reloads
+ * and new sign-ins; a failure to count never breaks the page around the indicator.
+ */
+export async function trayCount(request: Request, context: Readonly<RouterContextProvider>, groupContext: string): Promise<number> {
+  try {
+    const platform = await getPlatform(request, context)
+    const path = `/groups/${encodeURIComponent(groupContext)}/tray`
+    const [domains, records] = await Promise.all(
+      ['domain', 'record'].map((type) => platform.get<{ meta: { total: number } }>(path, { query: { entity_type: type, limit: 1, fields: 'id' } })),
+    )
+    return (domains?.meta.total ?? 0) + (records?.meta.total ?? 0)
+  } catch (error) {
+    if (error instanceof Response) throw error
+    return 0
   }
-  return out.slice(0, TRAY_LIMIT)
 }
 
-export const trayHeader = (items: TrayItem[]) => serializeJsonCookie(NAME, items, { maxAge: YEAR_SECONDS })
+export type TrayItem = { type: string; id: string; label: string }
+
+/**
+ * @deprecated The tray is server-side now: read it with GET /groups/{context}/tray?entity_type=…
+ * (list engine). This reads the old cookie only so screens not yet switched keep compiling; the
+ * cookie is no longer written, so it is empty for everyone.
+ */
+export function readTray(_request: Request): TrayItem[] {
+  return []
+}

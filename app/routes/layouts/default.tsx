@@ -11,7 +11,7 @@ import { readPermissionView } from '#app/lib/permission-view.server.ts'
 import { hasPermission } from '#app/lib/permissions.ts'
 import { requireUser } from '#app/lib/session.server.ts'
 import { isTheme } from '#app/lib/theme.ts'
-import { readTray } from '#app/lib/tray.server.ts'
+import { trayCount } from '#app/lib/tray.server.ts'
 import type { Route } from './+types/default.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 
@@ -27,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     isStaff,
     context: activeContext(url, user.group_id),
     accounts: isStaff ? await listAccountChoices(request, context, user) : [],
-    trayCount: readTray(request).length,
+    trayCount: await trayCount(request, context, activeContext(url, user.group_id)),
     locale: getLocale(context),
     theme: isTheme(theme) ? theme : user.dark_theme ? 'dark' : 'light',
   }

@@ -1,33 +1,52 @@
 import { redirect } from 'react-router'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { activeContext } from '#app/lib/context-param.ts'
 import { safeRedirectPath } from '#app/lib/cookies.server.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
+import { getPlatform } from '#app/lib/platform.server.ts'
 import { requireUser } from '#app/lib/session.server.ts'
-import { addToTray, readTray, trayHeader, type TrayItem } from '#app/lib/tray.server.ts'
 import type { Route } from './+types/tray-items.ts'
 
-/** POST item=<type>|<id>|<label> (repeated) to add rows to the bulk tray; intent=clear empties it. */
+const TRAY_TYPES = new Set(['domain', 'record'])
+
+/**
+ * The selection form of every list: POST item=<type>|<id>|<label> (repeated) adds rows to the
+ * server-side bulk tray of the list's context; intent=clear empties it, intent=remove with
+ * item=… takes rows out. The tray lives in the database (per user and account).
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   assertSameOrigin(request)
-  await requireUser(request, context)
+  const user = await requireUser(request, context)
   const form = await request.formData()
   const t = getInstance(context).t
-  const headers = new Headers()
-  if (form.get('intent') === 'clear') {
-    headers.append('Set-Cookie', trayHeader([]))
-    headers.append('Set-Cookie', flashHeader(request, { content: t('tray.cleared'), color: 'info' }))
-  } else {
-    const items: TrayItem[] = []
-    for (const value of form.getAll('item')) {
-      if (typeof value !== 'string') continue
-      const [type, id, ...label] = value.split('|')
-      if (type && id) items.push({ type: type.slice(0, 40), id: id.slice(0, 64), label: label.join('|').slice(0, 200) })
-    }
-    headers.append('Set-Cookie', trayHeader(addToTray(readTray(request), items)))
-    headers.append('Set-Cookie', flashHeader(request, { content: t('tray.added', { count: items.length }), color: 'success', deepLink: '/tray', deepLinkText: t('tray.title') }))
+  const redirectTo = safeRedirectPath(form.get('redirectTo'))
+  const groupContext = activeContext(new URL(redirectTo, 'http://portal.local').searchParams, user.group_id)
+  const platform = await getPlatform(request, context)
+  const path = `/groups/${encodeURIComponent(groupContext)}/tray`
+  const intent = form.get('intent')
+  const byType = new Map<string, string[]>()
+  for (const value of form.getAll('item')) {
+    if (typeof value !== 'string') continue
+    const [type, id] = value.split('|')
+    if (type && id && TRAY_TYPES.has(type)) byType.set(type, [...(byType.get(type) ?? []), id])
   }
-  return redirect(safeRedirectPath(form.get('redirectTo')), { headers })
+  const headers = new Headers()
+  if (intent === 'clear') {
+    const type = form.get('entity_type') === 'record' ? 'record' : 'domain'
+    await platform.call('DELETE', path, { entity_type: type })
+    headers.append('Set-Cookie', flashHeader(request, { content: t('tray.cleared'), color: 'info' }))
+  } else if (intent === 'remove') {
+    for (const [type, ids] of byType) await platform.call('DELETE', path, { entity_type: type, ids })
+  } else {
+    let count = 0
+    for (const [type, ids] of byType) {
+      await platform.post(path, { entity_type: type, ids })
+      count += ids.length
+    }
+    headers.append('Set-Cookie', flashHeader(request, { content: t('tray.added', { count }), color: 'success', deepLink: '/tray', deepLinkText: t('tray.title') }))
+  }
+  return redirect(redirectTo, { headers })
 }
 
 export const loader = () => redirect('/tray')

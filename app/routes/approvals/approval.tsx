@@ -1,0 +1,103 @@
+import { useTranslation } from 'react-i18next'
+import { data, Form } from 'react-router'
+import { Button } from '#app/components/ui/button.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { getPlatform, PlatformError } from '#app/lib/platform.server.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import type { Route } from './+types/approval.ts'
+
+type Approval = {
+  id: string
+  domain_name: string
+  change: { contacts?: Record<string, string>; nameservers?: string[] }
+  state: 'pending' | 'approved' | 'rejected' | 'expired' | 'applied'
+  requested_by_label: string
+  approver: string
+  expires_at: string
+  decided_by: string | null
+  comment: string | null
+  error: string | null
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const notFound = (path: string) => data(`Page Not Found ${path}`, { status: 404 })
+
+/** Public (no login): the mailed link's token is the only credential; a bad or used one is 404. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const url = requestUrl(request)
+  const token = url.searchParams.get('token') ?? ''
+  if (!UUID.test(params.id ?? '') || token.length < 20) throw notFound(url.pathname)
+  const platform = await getPlatform(request, context)
+  try {
+    const approval = await platform.get<Approval>(`/approvals/${params.id}`, { query: { token } })
+    return { approval, token, decided: null as Approval | null, meta: pageMeta(request, context, getInstance(context).getFixedT(null, 'material')('approval.title')) }
+  } catch (error) {
+    if (error instanceof PlatformError && (error.status === 404 || error.status === 400)) throw notFound(url.pathname)
+    throw error
+  }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [...metaTags(loaderData?.meta), { name: 'robots', content: 'noindex' }, { name: 'referrer', content: 'no-referrer' }]
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const form = await request.formData()
+  const decision = form.get('decision') === 'reject' ? 'reject' : 'approve'
+  const token = String(form.get('token') ?? '')
+  const comment = String(form.get('comment') ?? '').slice(0, 2000)
+  const platform = await getPlatform(request, context)
+  try {
+    const decided = await platform.post<Approval>(`/approvals/${params.id}`, { token, decision, comment })
+    return { decided }
+  } catch (error) {
+    if (error instanceof PlatformError && error.status === 404) throw notFound(requestUrl(request).pathname)
+    if (error instanceof PlatformError && error.status === 409) return { conflict: true as const }
+    throw error
+  }
+}
+
+function ChangeList({ change }: { change: Approval['change'] }) {
+  const { t } = useTranslation('material')
+  return (
+    <ul className="list-disc pl-6" data-testid="approval-change">
+      {Object.entries(change.contacts ?? {}).map(([role, id]) => (
+        <li key={role}>{t('change.contact', { role: t(`roles.${role}`), id })}</li>
+      ))}
+      {change.nameservers ? <li>{t('change.nameservers', { list: change.nameservers.join(', ') })}</li> : null}
+    </ul>
+  )
+}
+
+export default function ApprovalScreen({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('material')
+  const decided = actionData && 'decided' in actionData ? actionData.decided : null
+  const approval = decided ?? loaderData.approval
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold">{t('approval.heading', { domain: approval.domain_name })}</h1>
+      <p>{t('approval.asked', { who: approval.requested_by_label })}</p>
+      <ChangeList change={approval.change} />
+      <p data-testid="approval-state" data-state={approval.state}>{t(`states.${approval.state}`)}</p>
+      {decided ? <p role="status">{t(`approval.done.${decided.state}`, { defaultValue: t('approval.done.approved') })}</p> : null}
+      {approval.error ? <p role="alert" className="text-red-700">{approval.error}</p> : null}
+      {actionData && 'conflict' in actionData ? <p role="alert">{t('approval.conflict')}</p> : null}
+      {approval.state === 'pending' && !decided ? (
+        <Form method="post" className="space-y-3">
+          <input type="hidden" name="token" value={loaderData.token} />
+          <p className="text-sm">{t('approval.as', { email: approval.approver, expires: approval.expires_at.slice(0, 16).replace('T', ' ') })}</p>
+          <label className="block">
+            {t('approval.comment')}
+            <textarea name="comment" rows={3} maxLength={2000} className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 dark:border-slate-700 dark:bg-slate-900" />
+          </label>
+          <div className="flex gap-2">
+            <Button type="submit" name="decision" value="approve">{t('approval.approve')}</Button>
+            <Button type="submit" name="decision" value="reject" variant="outline">{t('approval.reject')}</Button>
+          </div>
+        </Form>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,60 @@
+import { useTranslation } from 'react-i18next'
+import { data, Link } from 'react-router'
+import { DataTable } from '#app/components/data-table.tsx'
+import { activeContext } from '#app/lib/context-param.ts'
+import { formatDateTime } from '#app/lib/dates.ts'
+import { requireScreen } from '#app/lib/guards.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { loadListPage } from '#app/lib/list-page.server.ts'
+import type { ListDefinition } from '#app/lib/lists.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import type { Route } from './+types/list.ts'
+
+export const MATERIAL_LIST: ListDefinition = {
+  id: 'material-change-requests',
+  apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/material-change-requests`,
+  columns: [
+    { key: 'domain_name', type: 'text', sortable: true, filterable: true, defaultVisible: true },
+    { key: 'state', type: 'enum', sortable: true, filterable: true, choices: ['pending', 'approved', 'rejected', 'expired', 'applied'], defaultVisible: true },
+    { key: 'requested_by_label', type: 'text', sortable: true, filterable: true, defaultVisible: true },
+    { key: 'created_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: true },
+    { key: 'expires_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: true },
+    { key: 'decided_by', type: 'text', sortable: true, filterable: true, defaultVisible: true },
+  ],
+  fixedFilters: [],
+  defaultSort: '-created_at',
+  trayType: null,
+  rowLabel: (row) => String(row.domain_name ?? row.id),
+}
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireScreen(request, context, params)
+  const { page, headers } = await loadListPage(request, context, MATERIAL_LIST, activeContext(requestUrl(request), user.group_id))
+  return data({ page, meta: pageMeta(request, context, getInstance(context).getFixedT(null, 'material')('list.title')) }, { headers })
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+export default function MaterialRequests({ loaderData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation('material')
+  const href = useContextHref()
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold">{t('list.title')}</h1>
+      <DataTable
+        def={MATERIAL_LIST}
+        page={loaderData.page}
+        labels={(key) => t(`columns.${key}`, { defaultValue: key })}
+        renderCell={(row, key) => {
+          if (key === 'domain_name') return <Link className="underline" to={href(`/domains/material-change-requests/${String(row.id)}`)}>{String(row.domain_name)}</Link>
+          if (key === 'state') return t(`states.${String(row.state)}`)
+          if (key === 'created_at' || key === 'expires_at') return <time dateTime={String(row[key])}>{formatDateTime(String(row[key]), i18n.language)}</time>
+          return String(row[key] ?? '')
+        }}
+      />
+    </div>
+  )
+}
