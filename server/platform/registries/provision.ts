@@ -16,7 +16,9 @@ export async function provisionAtRegistry(db: Kysely<DB>, registries: Registries
   let created = 0
   let adopted = 0
   let failed = 0
-  const CONCURRENCY = 4
+  // One at a time: each frame is schema-checked by an xmllint process; bursts of them overload a
+  // small machine and the demo does not need the speed (this runs after the server listens).
+  const CONCURRENCY = 1
   for (let i = 0; i < pending.length; i += CONCURRENCY) {
     await Promise.all(
       pending.slice(i, i + CONCURRENCY).map(async (domain, j) => {
