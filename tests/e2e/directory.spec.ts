@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Browser, type Page } from '@playwright/test'
 
 const PASSWORD = 'portal-demo-2026'
 
@@ -137,4 +137,77 @@ test.describe('directory (issue 5)', () => {
     expect(response?.status()).toBe(404)
     await expect(page.getByRole('alert')).toContainText('This invitation link is not valid')
   })
+
+  test('without JavaScript: the contact form keeps what was typed and shows the phone error', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false })
+    const page = await context.newPage()
+    await signIn(page, 'admin@acme.example', '/contacts')
+    await page.getByTestId('contact-new').click()
+    const form = contactForm(page)
+    await form.getByTestId('contact-name').fill('No Script Person')
+    await form.getByTestId('contact-email').fill('noscript@acme.example')
+    await form.getByTestId('contact-phone').fill('12')
+    await form.getByTestId('contact-country_code').selectOption('JP')
+    await page.getByTestId('contact-create-submit').click()
+    await expect(form.getByTestId('field-error')).toHaveText(['Enter the number in international format, e.g. +34 600 123 456'])
+    await expect(form.getByTestId('contact-name')).toHaveValue('No Script Person')
+    await expect(form.getByTestId('contact-country_code')).toHaveValue('JP')
+    await form.getByTestId('contact-phone').fill('+81 3-1234-5678')
+    await page.getByTestId('contact-create-submit').click()
+    await page.waitForURL(/\/contacts\/[0-9a-f-]{36}$/)
+    await expect(page.getByTestId('contact-country')).toHaveText('Japan')
+    await context.close()
+  })
+
+  test('an account edited meanwhile by someone else: the stale form says so and asks to reload', async ({ browser }) => {
+    const first = await browser.newContext()
+    const a = await first.newPage()
+    await signIn(a, 'admin@acme.example', '/accounts')
+    await a.getByTestId('data-row').first().getByRole('link').click()
+    await a.waitForURL(/\/accounts\/[0-9a-f-]{36}$/)
+    const b = await first.newPage()
+    await b.goto(a.url())
+    await a.locator('#account-edit-name').fill('Acme Corporation')
+    await a.getByTestId('account-save').click()
+    await expect(a.getByRole('heading', { level: 1 })).toHaveText('Acme Corporation')
+    await b.locator('#account-edit-currency').fill('EUR')
+    await b.getByTestId('account-save').click()
+    await expect(b.getByTestId('form-error')).toHaveText('Someone else changed this record in the meantime. Reload the page to see the changes, then try again.')
+    await first.close()
+  })
+
+  test("another account's contact is Page Not Found, never its data", async ({ browser }) => {
+    const href = await firstRowHref(browser, 'admin@globex.example', '/contacts')
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    await signIn(page, 'admin@acme.example')
+    for (const suffix of ['', '/log', '/registry-handles']) {
+      const response = await page.goto(href + suffix)
+      expect(response?.status()).toBe(404)
+    }
+    await context.close()
+  })
+
+  test('staff edit a TLD: periods, grace periods and the list price through the money rules', async ({ page }) => {
+    await signIn(page, 'staff@example.com', `/tlds?pql=${encodeURIComponent("name equals 'shop'")}`)
+    await page.getByTestId('data-row').first().getByRole('link').click()
+    await page.waitForURL(/\/tlds\/[0-9a-f-]{36}$/)
+    await page.locator('#tld-price').fill('12.345')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await expect(page.locator('#tld-price-error')).toHaveText('Enter an amount such as 1,234.56')
+    await page.locator('#tld-price').fill('1,234.50')
+    await page.locator('#tld-redemption_days').fill('35')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await expect(page.getByTestId('detail-List price')).toHaveText('€1,234.50')
+    await expect(page.getByTestId('detail-Redemption period')).toHaveText('35 days')
+  })
 })
+
+async function firstRowHref(browser: Browser, email: string, path: string): Promise<string> {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  await signIn(page, email, path)
+  const href = await page.getByTestId('data-row').first().getByRole('link').first().getAttribute('href')
+  await context.close()
+  return new URL(href ?? '', 'http://x').pathname
+}

@@ -7,10 +7,12 @@ export const ROLE_PREFIXES = ['account', 'user', 'domain', 'dns', 'ssl', 'contac
 export const ROLE_LEVELS = ['admin', 'manager', 'viewer'] as const
 export const GRANTABLE_ROLES = ROLE_PREFIXES.flatMap((p) => ROLE_LEVELS.map((l) => `${p}-${l}`))
 
-/** Roles from a form: the checked known roles (and staff only when offered). */
+/**
+ * Roles from a form: the checked names (held roles outside the known list stay possible); staff
+ * only when the editor may grant it. The API checks the names again.
+ */
 export function rolesFromForm(formData: FormData, staffOffered: boolean): string[] {
-  const allowed = new Set([...GRANTABLE_ROLES, ...(staffOffered ? ['staff'] : [])])
-  return [...new Set(formData.getAll('roles').map(String))].filter((r) => allowed.has(r))
+  return [...new Set(formData.getAll('roles').map(String))].filter((r) => /^[a-z][a-z0-9-]{0,63}$/.test(r) && (r !== 'staff' || staffOffered))
 }
 
 export function abilitiesFromForm(formData: FormData): string[] {
