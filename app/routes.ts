@@ -29,6 +29,7 @@ export default [
   ]),
   route('tray/items', 'routes/resources/tray-items.ts'),
   route('export/:list', 'routes/resources/list-export.ts'),
+  route('domains/:id/dns/export', 'routes/dns/export.ts'),
 
   layout('routes/layouts/login.tsx', [
     route('login', 'routes/auth/login.tsx'),
@@ -58,7 +59,7 @@ export default [
     index('routes/home.tsx'),
     placeholder('pulse'),
     route('tray', 'routes/tray/index.tsx'),
-    placeholder('tray/records'),
+    route('tray/records', 'routes/dns/tray-records.tsx'),
     placeholder('blocks'),
     placeholder('blocks/:id'),
     placeholder('brand-protection'),
@@ -67,13 +68,10 @@ export default [
     ...['ssls', 'ssls/:id', 'ssls/:id/log', 'ssls/:id/files', 'ssls/:id/validation', 'ssls/:id/transactions', 'ssls/organisations', 'ssls/organisations/:id'].map(placeholder),
     route('tlds', 'routes/tlds/index.tsx'), route('tlds/:id', 'routes/tlds/detail.tsx'),
 
-    ...[
-      'domains/dns-log',
-      'domains/bind-import', 'domains/search/records',
-    ].map(placeholder),
     route('domains/material-change-requests', 'routes/domains/material-change-requests/list.tsx'), route('domains/material-change-requests/:id', 'routes/domains/material-change-requests/detail.tsx'),
     auditLog('domains/log'),
     route('domains/order', 'routes/domains/order.tsx'), route('domains/orders', 'routes/domains/orders/index.tsx'), route('domains/orders/:id', 'routes/domains/orders/detail.tsx'),
+    route('domains/dns-log', 'routes/dns/dns-log.tsx', { id: 'dns-log:all' }), route('domains/bind-import', 'routes/dns/bind-import.tsx'), route('domains/search/records', 'routes/dns/search-records.tsx'),
     route('domains', 'routes/domains/list.tsx'),
     route('domains/add', 'routes/domains/add.tsx'),
     route('domains/delete', 'routes/domains/delete.tsx'),
@@ -82,7 +80,8 @@ export default [
     route('domains/:id', 'routes/domains/frame.tsx', { id: 'domain-frame' }, [
       index('routes/domains/overview.tsx'),
       route('log', 'routes/domains/domain-log.tsx'),
-      ...['dns', 'dnssec', 'orders', 'dns-log', 'dns-statistics', 'transactions'].map((tab) => route(tab, 'routes/domains/tab-placeholder.tsx', { id: `domain-tab:${tab}` })),
+      ...['orders', 'transactions'].map((tab) => route(tab, 'routes/domains/tab-placeholder.tsx', { id: `domain-tab:${tab}` })),
+      route('dns', 'routes/dns/zone.tsx'), route('dnssec', 'routes/dns/dnssec.tsx'), route('dns-log', 'routes/dns/dns-log.tsx', { id: 'dns-log:zone' }), route('dns-statistics', 'routes/dns/statistics.tsx'),
     ]),
 
     route('users', 'routes/users/index.tsx'), route('users/authentication-log', 'routes/users/authentication-log.tsx', { id: 'users-auth-log' }), route('users/:id', 'routes/users/detail.tsx'), route('users/:id/log', 'routes/accounts/entity-log.tsx', { id: 'entity-log:users' }), route('users/:id/authentication-log', 'routes/users/authentication-log.tsx', { id: 'users-auth-log:id' }),

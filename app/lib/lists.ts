@@ -272,3 +272,20 @@ LISTS['domain-orders'] = {
   trayType: null,
   rowLabel: (row) => String(row.names ?? row.id ?? ''),
 }
+/** /tray/records: the DNS records in the user's server-side tray. */
+LISTS['dns-tray-records'] = {
+  id: 'dns-tray-records',
+  apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/tray?entity_type=record`,
+  columns: [
+    { key: 'zone', type: 'text', sortable: true, filterable: true, defaultVisible: true },
+    { key: 'name', type: 'text', sortable: true, filterable: true, defaultVisible: true },
+    { key: 'type', type: 'text', sortable: true, filterable: true, defaultVisible: true },
+    { key: 'ttl', type: 'text', sortable: true, defaultVisible: true },
+    { key: 'content', type: 'text', sortable: true, filterable: true, defaultVisible: true },
+    { key: 'added_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: false },
+  ],
+  fixedFilters: [],
+  defaultSort: 'zone',
+  trayType: null,
+  rowLabel: dnsRecordLabel,
+}

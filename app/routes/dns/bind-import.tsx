@@ -1,0 +1,159 @@
+import { useTranslation } from 'react-i18next'
+import { data, Form, useNavigation } from 'react-router'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Label } from '#app/components/ui/label.tsx'
+import { Select } from '#app/components/ui/select.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { PlatformError } from '#app/lib/platform.server.ts'
+import type { Route } from './+types/bind-import.ts'
+import { backWith, dnsScreen, refusal, type DnsScreen } from './shared.server.ts'
+import type { ImportResult, RecordValue } from './types.ts'
+
+type ZoneRef = { id: string; name: string }
+type Outcome = { label: string; zone: string | null; result: ImportResult | null; error: string | null }
+
+const MAX_FILES = 20
+const MAX_BYTES = 20 * 1024 * 1024
+
+async function zonesOf(screen: DnsScreen): Promise<ZoneRef[]> {
+  return (await screen.platform.get<{ data: ZoneRef[] }>(`${screen.base}/zones`, { query: { fields: 'id,name', sort: 'name', limit: 1000 } })).data
+}
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const screen = await dnsScreen(request, context, params)
+  const t = getInstance(context).getFixedT(null, 'dns')
+  return { zones: await zonesOf(screen), selected: screen.url.searchParams.get('zone') ?? '', canAdmin: screen.canAdmin, meta: pageMeta(request, context, t('import.title')) }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+/** The zone a file is for: its $ORIGIN, else its file name (example.com.zone, db.example.com). */
+function zoneForFile(name: string, text: string, zones: ZoneRef[]): ZoneRef | undefined {
+  const origin = /^\$ORIGIN\s+(\S+)/im.exec(text)?.[1]?.toLowerCase().replace(/\.$/, '')
+  const fromName = name.toLowerCase().replace(/^db\./, '').replace(/\.(zone|db|txt|bind)$/, '').replace(/\.$/, '')
+  return zones.find((z) => z.name === origin) ?? zones.find((z) => z.name === fromName)
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const screen = await dnsScreen(request, context, params)
+  const t = getInstance(context).getFixedT(null, 'dns')
+  const form = await request.formData()
+  const intent = form.get('intent') === 'apply' ? 'apply' : 'preview'
+  const zones = await zonesOf(screen)
+  const zoneId = String(form.get('zone') ?? '')
+  const text = String(form.get('text') ?? '')
+  const sources: { label: string; zone: ZoneRef | undefined; text: string }[] = []
+  if (text.trim()) sources.push({ label: t('import.pasted'), zone: zones.find((z) => z.id === zoneId), text })
+  let bytes = text.length
+  for (const file of form.getAll('files').slice(0, MAX_FILES)) {
+    if (!(file instanceof File) || !file.size) continue
+    bytes += file.size
+    if (bytes > MAX_BYTES) return data({ intent, text, zone: zoneId, outcomes: [] as Outcome[], message: t('import.tooLarge') }, { status: 413 })
+    const content = await file.text()
+    sources.push({ label: file.name, zone: zoneForFile(file.name, content, zones) ?? (text.trim() ? undefined : zones.find((z) => z.id === zoneId)), text: content })
+  }
+  if (!sources.length) return data({ intent, text, zone: zoneId, outcomes: [] as Outcome[], message: t('import.nothing') }, { status: 400 })
+
+  const run = async (dryRun: boolean): Promise<Outcome[]> => {
+    const out: Outcome[] = []
+    for (const s of sources) {
+      if (!s.zone) {
+        out.push({ label: s.label, zone: null, result: null, error: t('import.noZone') })
+        continue
+      }
+      try {
+        out.push({ label: s.label, zone: s.zone.name, result: await screen.platform.post<ImportResult>(`${screen.base}/zones/${s.zone.id}/bind-import`, { text: s.text, dry_run: dryRun }), error: null })
+      } catch (error) {
+        const body = error instanceof PlatformError ? (error.data as ImportResult | null) : null
+        if (body && Array.isArray(body.errors) && body.counts) out.push({ label: s.label, zone: s.zone.name, result: body, error: null })
+        else out.push({ label: s.label, zone: s.zone.name, result: null, error: refusal(error).message })
+      }
+    }
+    return out
+  }
+  // Every file is checked first: one bad file means no file is applied.
+  const preview = await run(true)
+  const failed = preview.some((o) => o.error || o.result?.errors.length)
+  if (intent === 'preview' || failed) return data({ intent, text, zone: zoneId, outcomes: preview, message: failed ? t('import.hasErrors') : null }, { status: failed ? 400 : 200 })
+  const applied = await run(false)
+  const bad = applied.filter((o) => o.error || !o.result?.applied)
+  if (bad.length) return data({ intent, text, zone: zoneId, outcomes: applied, message: t('import.partly') }, { status: 409 })
+  const total = applied.reduce((n, o) => n + (o.result ? o.result.counts.added + o.result.counts.changed + o.result.counts.removed : 0), 0)
+  return backWith(request, `/domains/bind-import${zoneId ? `?zone=${zoneId}` : ''}`, { content: t('import.applied', { files: applied.length, count: total }), color: 'success' })
+}
+
+const line = (r: RecordValue) => `${r.name} ${r.ttl} ${r.type} ${r.content}`
+
+function OutcomeView({ outcome }: { outcome: Outcome }) {
+  const { t } = useTranslation('dns')
+  const r = outcome.result
+  return (
+    <section className="space-y-2 rounded-md border border-slate-200 p-3 dark:border-slate-800" data-testid="import-outcome">
+      <h3 className="font-semibold">{outcome.label}{outcome.zone ? ` → ${outcome.zone}` : ''}</h3>
+      {outcome.error ? <Alert variant="error">{outcome.error}</Alert> : null}
+      {r ? (
+        <>
+          {r.errors.length ? (
+            <Alert variant="error" data-testid="import-errors">
+              <p>{t('import.errorsTitle', { count: r.errors.length })}</p>
+              <ul className="mt-1 list-disc pl-5">
+                {r.errors.map((e, i) => <li key={i} data-testid="import-error">{t('import.errorAt', { line: e.line, column: e.column, message: e.message })}</li>)}
+              </ul>
+            </Alert>
+          ) : null}
+          <p className="text-sm" data-testid="import-counts">{t('import.counts', r.counts)}</p>
+          {r.notes.map((n) => <p key={n} className="text-sm text-slate-600 dark:text-slate-400">{n}</p>)}
+          <ul className="max-h-80 overflow-auto font-mono text-xs">
+            {r.added.map((x, i) => <li key={`a${i}`} className="text-green-800 dark:text-green-300">+ {line(x)}</li>)}
+            {r.changed.map((x, i) => <li key={`c${i}`} className="text-amber-800 dark:text-amber-300">~ {line(x.before)} → {x.after.ttl}</li>)}
+            {r.removed.map((x, i) => <li key={`r${i}`} className="text-red-800 dark:text-red-300">- {line(x)}</li>)}
+          </ul>
+        </>
+      ) : null}
+    </section>
+  )
+}
+
+export default function BindImport({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('dns')
+  const busy = useNavigation().state !== 'idle'
+  const { zones, selected, canAdmin } = loaderData
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold">{t('import.title')}</h1>
+      <p className="text-sm text-slate-600 dark:text-slate-400">{t('import.help')}</p>
+      {!canAdmin ? <Alert>{t('zone.needsAdmin')}</Alert> : null}
+      {zones.length === 0 ? (
+        <Alert>{t('import.noZones')}</Alert>
+      ) : (
+        <Form method="post" encType="multipart/form-data" className="space-y-3" data-testid="bind-import-form">
+          <div className="flex flex-col gap-1.5">
+            <Label htmlFor="import-zone">{t('import.zone')}</Label>
+            <Select id="import-zone" name="zone" defaultValue={actionData?.zone ?? selected}>
+              {zones.map((z) => <option key={z.id} value={z.id}>{z.name}</option>)}
+            </Select>
+          </div>
+          <div className="flex flex-col gap-1.5">
+            <Label htmlFor="import-text">{t('import.text')}</Label>
+            <textarea id="import-text" name="text" rows={12} defaultValue={actionData?.text ?? ''} className="rounded-md border border-slate-300 bg-transparent p-2 font-mono text-xs dark:border-slate-700" spellCheck={false} />
+          </div>
+          <div className="flex flex-col gap-1.5">
+            <Label htmlFor="import-files">{t('import.files')}</Label>
+            <input id="import-files" name="files" type="file" multiple accept=".zone,.db,.txt,.bind,text/plain,text/dns" />
+          </div>
+          {actionData?.message ? <Alert variant="error" data-testid="import-message">{actionData.message}</Alert> : null}
+          <div className="flex gap-2">
+            <Button type="submit" name="intent" value="preview" variant="outline" disabled={busy}>{t('import.preview')}</Button>
+            <Button type="submit" name="intent" value="apply" disabled={busy || !canAdmin}>{t('import.apply')}</Button>
+          </div>
+        </Form>
+      )}
+      {actionData?.outcomes.map((o, i) => <OutcomeView key={i} outcome={o} />)}
+    </div>
+  )
+}

@@ -1,0 +1,107 @@
+import { useTranslation } from 'react-i18next'
+import { data, Form, Link } from 'react-router'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import type { Route } from './+types/dnssec.ts'
+import { backWith, dnsScreen, refusal, zoneOfDomain } from './shared.server.ts'
+
+type DnssecView = {
+  state: 'unsigned' | 'signing' | 'signed' | 'unsigning'
+  ds_records: string[]
+  powerdns_configured: boolean
+  keys: { id: number; keytype: string; algorithm: string; bits: number; flags: number | null; active: boolean; dnskey: string; ds: string[] }[]
+  keys_error: string | null
+}
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const screen = await dnsScreen(request, context, params)
+  const zone = await zoneOfDomain(screen, params.id)
+  if (!zone) return data({ zone: null, dnssec: null, canAdmin: screen.canAdmin })
+  const dnssec = await screen.platform.get<DnssecView>(`${screen.base}/zones/${zone.id}/dnssec`)
+  return data({ zone: { id: zone.id, name: zone.name }, dnssec, canAdmin: screen.canAdmin })
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const screen = await dnsScreen(request, context, params)
+  const t = getInstance(context).getFixedT(null, 'dns')
+  const here = `/domains/${params.id}/dnssec`
+  const zone = await zoneOfDomain(screen, params.id)
+  if (!zone) return backWith(request, here, { content: t('zone.none'), color: 'error' })
+  const intent = String((await request.formData()).get('intent') ?? '')
+  if (intent !== 'sign' && intent !== 'unsign') return backWith(request, here, { content: t('editor.unknownIntent'), color: 'error' })
+  try {
+    await screen.platform.post(`${screen.base}/zones/${zone.id}/dnssec/${intent}`)
+    return backWith(request, here, { content: t(`dnssec.${intent}Queued`), color: 'success' })
+  } catch (error) {
+    return backWith(request, here, { content: refusal(error).message, color: 'error' })
+  }
+}
+
+const STEPS = ['removeDs', 'waitTtl', 'unsign'] as const
+
+export default function Dnssec({ loaderData, params }: Route.ComponentProps) {
+  const { t } = useTranslation('dns')
+  const href = useContextHref()
+  const { zone, dnssec, canAdmin } = loaderData
+  if (!zone || !dnssec) {
+    return (
+      <p data-testid="no-zone">
+        {t('zone.noneShort')} <Link className="underline" to={href(`/domains/${params.id}/dns`)}>{t('zone.goCreate')}</Link>
+      </p>
+    )
+  }
+  const color = dnssec.state === 'signed' ? 'green' : dnssec.state === 'unsigned' ? 'grey' : 'amber'
+  const ds = dnssec.keys.flatMap((k) => k.ds).length ? dnssec.keys.flatMap((k) => k.ds) : dnssec.ds_records
+  return (
+    <div className="space-y-4">
+      <div className="flex items-center gap-3">
+        <h2 className="text-lg font-semibold">{t('dnssec.title', { name: zone.name })}</h2>
+        <Badge color={color} data-testid="dnssec-state">{t(`dnssec.states.${dnssec.state}`)}</Badge>
+      </div>
+      {!dnssec.powerdns_configured ? <Alert>{t('dnssec.notConfigured')}</Alert> : null}
+      {dnssec.keys_error ? <Alert variant="error">{dnssec.keys_error}</Alert> : null}
+      {dnssec.state === 'signing' ? <Alert>{t('dnssec.signing')}</Alert> : null}
+      {dnssec.state === 'unsigning' ? (
+        <section className="space-y-1" data-testid="unsign-steps">
+          <p className="text-sm">{t('dnssec.unsigningIntro')}</p>
+          <ol className="list-decimal pl-5 text-sm">{STEPS.map((s) => <li key={s}>{t(`dnssec.steps.${s}`)}</li>)}</ol>
+        </section>
+      ) : null}
+      {dnssec.keys.length ? (
+        <section className="space-y-2">
+          <h3 className="font-semibold">DNSKEY</h3>
+          <ul className="space-y-2">
+            {dnssec.keys.map((k) => (
+              <li key={k.id} className="rounded border border-slate-200 p-2 text-sm dark:border-slate-800">
+                <p>{k.keytype.toUpperCase()} · {k.algorithm} · {k.bits} bits · {k.active ? t('dnssec.active') : t('dnssec.inactive')}</p>
+                <code className="block break-all text-xs">{k.dnskey}</code>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {ds.length ? (
+        <section className="space-y-2">
+          <h3 className="font-semibold">DS</h3>
+          <ul className="space-y-1">{ds.map((d) => <li key={d}><code className="break-all text-xs">{d}</code></li>)}</ul>
+        </section>
+      ) : null}
+      {canAdmin ? (
+        <Form method="post" className="space-y-2">
+          {dnssec.state === 'unsigned' ? <Button type="submit" name="intent" value="sign">{t('dnssec.sign')}</Button> : null}
+          {dnssec.state === 'signed' ? (
+            <>
+              <p className="text-sm">{t('dnssec.unsignHelp')}</p>
+              <Button type="submit" name="intent" value="unsign" variant="outline">{t('dnssec.unsign')}</Button>
+            </>
+          ) : null}
+        </Form>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,51 @@
+import { redirect, type RouterContextProvider } from 'react-router'
+import { activeContext, carryContext } from '#app/lib/context-param.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { requireScreen } from '#app/lib/guards.server.ts'
+import { readPermissionView } from '#app/lib/permission-view.server.ts'
+import { hasPermission } from '#app/lib/permissions.ts'
+import { getPlatform, PlatformError, type PlatformClient } from '#app/lib/platform.server.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import type { SessionUser } from '#app/lib/session.server.ts'
+import type { Zone } from './types.ts'
+
+type Context = Readonly<RouterContextProvider>
+
+export type DnsScreen = { user: SessionUser; platform: PlatformClient; groupContext: string; base: string; canAdmin: boolean; url: URL }
+
+/** Every DNS loader and action starts here: the screen guard, then the platform client. */
+export async function dnsScreen(request: Request, context: Context, params: Record<string, string | undefined> = {}): Promise<DnsScreen> {
+  const user = await requireScreen(request, context, params)
+  const url = requestUrl(request)
+  const groupContext = activeContext(url, user.group_id)
+  const platform = await getPlatform(request, context)
+  const view = readPermissionView(request)
+  const canAdmin = hasPermission(user, 'dns-admin', { view }) || hasPermission(user, 'staff', { view })
+  return { user, platform, groupContext, base: `/groups/${encodeURIComponent(groupContext)}`, canAdmin, url }
+}
+
+/** The zone of a domain (one per domain), or null when it has none yet. */
+export async function zoneOfDomain(screen: DnsScreen, domainId: string): Promise<Zone | null> {
+  const list = await screen.platform.get<{ data: { id: string }[] }>(`${screen.base}/zones`, { query: { 'filter[domain_id]': domainId, limit: 1, fields: 'id' } })
+  const id = list.data[0]?.id
+  return id ? screen.platform.get<Zone>(`${screen.base}/zones/${id}`) : null
+}
+
+export type FieldErrors = { field: string; message: string }[]
+
+/** A platform refusal (4xx) as its message and field errors; anything else is thrown on. */
+export function refusal(error: unknown): { status: number; message: string; errors: FieldErrors; body: unknown } {
+  if (!(error instanceof PlatformError) || error.status >= 500) throw error
+  const body = error.data as { detail?: string; title?: string; errors?: { field?: string; message?: string }[] } | null
+  return {
+    status: error.status,
+    message: body?.detail ?? body?.title ?? error.message,
+    errors: (body?.errors ?? []).map((e) => ({ field: e.field ?? '', message: e.message ?? '' })),
+    body,
+  }
+}
+
+/** Back to the page the form was on, with a snackbar (works without JavaScript). */
+export function backWith(request: Request, path: string, message: { content: string; color: 'success' | 'info' | 'error' | 'warning' }) {
+  return redirect(carryContext(path, requestUrl(request).searchParams), { headers: { 'Set-Cookie': flashHeader(request, message) } })
+}

@@ -1,0 +1,136 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+
+const PASSWORD = 'portal-demo-2026'
+
+async function signIn(page: Page, email: string, to = '/') {
+  await page.goto(`/login?redirectTo=${encodeURIComponent(to)}`)
+  await page.locator('#login-username').fill(email)
+  await page.locator('#login-password').fill(PASSWORD)
+  await page.locator('#login').getByRole('button').last().click()
+  await page.waitForURL((url) => url.pathname !== '/login')
+}
+
+/** A demo domain of Acme without a zone, found through the Platform API like any client would. */
+async function domainWithoutZone(request: APIRequestContext): Promise<{ id: string; name: string }> {
+  const login = await request.post('/v1/login', { data: { username: 'admin@acme.example', password: PASSWORD } })
+  expect(login.ok()).toBe(true)
+  const headers = { authorization: `Bearer ${(await login.json()).access_token}` }
+  const me = await (await request.get('/v1/me', { headers })).json()
+  const group = me.group_id ?? me.user?.group_id
+  const domains = await (await request.get(`/v1/groups/${group}/domains?limit=50&sort=name`, { headers })).json()
+  const zones = await (await request.get(`/v1/groups/${group}/zones?limit=1000&fields=domain_id`, { headers })).json()
+  const taken = new Set(zones.data.map((z: { domain_id: string | null }) => z.domain_id))
+  const free = domains.data.find((d: { id: string }) => !taken.has(d.id))
+  expect(free, 'a demo domain without a zone').toBeTruthy()
+  return free
+}
+
+test('a zone for a domain: create, edit many records with a preview, BIND import with a bad line, export', async ({ page, request }) => {
+  const domain = await domainWithoutZone(request)
+  await signIn(page, 'admin@acme.example', `/domains/${domain.id}/dns`)
+
+  // No zone yet: the DNS tab offers to create one.
+  await expect(page.getByTestId('no-zone')).toBeVisible()
+  await page.getByRole('button', { name: 'Create zone' }).click()
+  await expect(page.getByTestId('zone-name')).toHaveText(`Zone ${domain.name}`)
+  await expect(page.getByTestId('publish-state')).toContainText('Pending')
+  await expect(page.getByTestId('publish-state')).toContainText('PowerDNS is not configured')
+
+  // A, MX and TXT in one change: preview first, nothing is saved by it.
+  const editor = page.getByTestId('record-editor')
+  const newRows = editor.getByTestId('editor-row').filter({ hasNot: page.locator('input[type=checkbox]') })
+  const fill = async (i: number, name: string, type: string, content: string) => {
+    const row = newRows.nth(i)
+    await row.locator('input[name$=".name"]').fill(name)
+    await row.locator('select[name$=".type"]').selectOption(type)
+    await row.locator('input[name$=".content"]').fill(content)
+  }
+  await fill(0, 'www', 'A', '192.0.2.80')
+  await fill(1, '@', 'MX', '10 mail')
+  await fill(2, '@', 'TXT', '"v=spf1 -all"')
+  await page.getByRole('button', { name: 'Preview changes' }).click()
+  const preview = page.getByTestId('diff-preview')
+  await expect(preview).toContainText(`+ www.${domain.name} 3600 A 192.0.2.80`)
+  await expect(preview).toContainText(`+ ${domain.name} 3600 MX 10 mail.${domain.name}.`)
+  await expect(preview).toContainText('3 to add, 0 to change, 0 to remove')
+  await expect(page.getByTestId('list-total')).toHaveText(/^3 /) // SOA + 2 NS: not saved yet
+
+  // A refused edit comes back as typed with the message on its field.
+  await newRows.nth(0).locator('input[name$=".content"]').fill('192.0.2.300')
+  await page.getByRole('button', { name: 'Apply changes' }).click()
+  await expect(newRows.nth(0).getByTestId('field-error')).toContainText('IPv4')
+  await expect(newRows.nth(0).locator('input[name$=".content"]')).toHaveValue('192.0.2.300')
+  await expect(newRows.nth(2).locator('input[name$=".content"]')).toHaveValue('"v=spf1 -all"')
+  await newRows.nth(0).locator('input[name$=".content"]').fill('192.0.2.80')
+  await page.getByRole('button', { name: 'Apply changes' }).click()
+  await expect(page.getByText(/3 changes saved/)).toBeVisible()
+  const table = page.getByTestId('data-table')
+  await expect(table).toContainText(`www.${domain.name}`)
+  await expect(table).toContainText('192.0.2.80')
+  await expect(table).toContainText(`10 mail.${domain.name}.`)
+  await expect(table).toContainText('"v=spf1 -all"')
+  await expect(page.getByTestId('publish-state')).toContainText('Pending')
+
+  // BIND import: one bad line → its line and column, nothing written.
+  await page.getByRole('link', { name: 'Import BIND file' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'BIND import' })).toBeVisible()
+  const good = [`$ORIGIN ${domain.name}.`, '$TTL 600', 'www A 192.0.2.80', 'api A 192.0.2.81', '@ MX 10 mail', '@ TXT "v=spf1 -all"']
+  await page.getByLabel('Zone file', { exact: true }).fill([...good, 'bad A 192.0.2'].join('\n'))
+  await page.getByRole('button', { name: 'Import' }).click()
+  await expect(page.getByTestId('import-error')).toHaveText("Line 7, column 7: '192.0.2' is not an IPv4 address")
+  await expect(page.getByTestId('import-message')).toContainText('Nothing was imported')
+  await expect(page.getByLabel('Zone file', { exact: true })).toHaveValue(/bad A 192\.0\.2$/)
+  await page.goto(`/domains/${domain.id}/dns`)
+  await expect(page.getByTestId('data-table')).not.toContainText('api.')
+
+  // Fixed, previewed and applied.
+  await page.goto(`/domains/bind-import`)
+  await page.getByLabel('Zone for pasted text').selectOption({ label: domain.name })
+  await page.getByLabel('Zone file', { exact: true }).fill(good.join('\n'))
+  await page.getByRole('button', { name: 'Preview' }).click()
+  await expect(page.getByTestId('import-counts')).toHaveText('1 added, 3 changed, 0 removed, 2 unchanged.')
+  await page.getByRole('button', { name: 'Import' }).click()
+  await expect(page.getByText(/Imported 1 file/)).toBeVisible()
+  await page.goto(`/domains/${domain.id}/dns`)
+  await expect(page.getByTestId('data-table')).toContainText(`api.${domain.name}`)
+
+  // Export downloads the zone as a BIND file with the records.
+  const download = page.waitForEvent('download')
+  await page.getByRole('link', { name: 'Export BIND file' }).click()
+  const file = await download
+  expect(file.suggestedFilename()).toBe(`${domain.name}.zone`)
+  const text = await (await request.get(`/domains/${domain.id}/dns/export`, { headers: { cookie: (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ') } })).text()
+  expect(text).toContain(`$ORIGIN ${domain.name}.`)
+  expect(text).toMatch(/api\t600\tIN\tA\t192\.0\.2\.81/)
+  expect(text).toMatch(/\tMX\t10 mail/)
+
+  // The DNS log of the zone shows the record changes with before and after.
+  await page.goto(`/domains/${domain.id}/dns-log`)
+  await expect(page.getByTestId('data-table')).toContainText('dns_record')
+  await expect(page.getByTestId('data-table')).toContainText('192.0.2.80')
+})
+
+test('record search across zones puts records into the tray; statistics is an honest empty state', async ({ page, request }) => {
+  const domain = await domainWithoutZone(request)
+  await signIn(page, 'admin@acme.example', `/domains/${domain.id}/dns`)
+  await page.getByRole('button', { name: 'Create zone' }).click()
+  const row = page.getByTestId('record-editor').getByTestId('editor-row').filter({ hasNot: page.locator('input[type=checkbox]') }).first()
+  await row.locator('input[name$=".name"]').fill('app')
+  await row.locator('input[name$=".content"]').fill('198.51.100.7')
+  await page.getByRole('button', { name: 'Apply changes' }).click()
+  await expect(page.getByText(/1 change saved/)).toBeVisible()
+
+  await page.goto(`/domains/search/records?pql=${encodeURIComponent("content contains '198.51.100.7'")}`)
+  await expect(page.getByTestId('data-row')).toHaveCount(1)
+  await expect(page.getByTestId('data-row')).toContainText(domain.name)
+  await page.getByTestId('data-row').getByRole('checkbox').check()
+  await page.getByRole('button', { name: /tray/i }).first().click()
+  await page.goto('/tray/records')
+  await expect(page.getByTestId('data-row')).toContainText(`app.${domain.name}`)
+  await expect(page.getByTestId('tray-record')).toHaveText('198.51.100.7')
+
+  await page.goto(`/domains/${domain.id}/dns-statistics`)
+  await expect(page.getByTestId('dns-statistics-empty')).toBeVisible()
+  await page.goto(`/domains/${domain.id}/dnssec`)
+  await expect(page.getByTestId('dnssec-state')).toHaveText('Not signed')
+})
