@@ -1,0 +1,81 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { rmSync } from 'node:fs'
+import { expect, test } from '@playwright/test'
+import { startSmtpCapture, type SmtpCapture } from '#tests/support/smtp.ts'
+
+// The invitation mail needs a mail server, so this file starts its own real server (same build)
+// next to a real SMTP capture, on a port of the directory range.
+const PORT = Number(process.env.E2E_DIRECTORY_INVITE_PORT ?? 3521)
+const BASE = `http://localhost:${PORT}`
+const DATA_DIR = `./data/e2e-directory-invite-${PORT}`
+const PASSWORD = 'portal-demo-2026'
+
+let smtp: SmtpCapture
+let server: ChildProcess
+
+test.use({ baseURL: BASE })
+
+test.beforeAll(async () => {
+  test.setTimeout(150_000)
+  smtp = await startSmtpCapture()
+  rmSync(DATA_DIR, { recursive: true, force: true })
+  server = spawn(process.execPath, ['server/main.ts'], {
+    env: { ...process.env, PORT: String(PORT), DATA_DIR, SEED_DEMO: '1', LOG_LEVEL: 'warn', APP_ENV: 'e2e', PUBLIC_URL: BASE, SMTP_URL: smtp.url },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  await expect
+    .poll(async () => (await fetch(`${BASE}/readyz`).catch(() => null))?.status ?? 0, { timeout: 120_000, intervals: [250] })
+    .toBe(200)
+})
+
+test.afterAll(async () => {
+  if (server?.pid) {
+    const exited = new Promise((resolve) => server.once('exit', resolve))
+    server.kill('SIGTERM')
+    await exited
+  }
+  await smtp?.close()
+})
+
+test('an invited user sets a password through the mailed link (once) and signs in', async ({ page, browser }) => {
+  const email = 'invited.person@acme.example'
+  await page.goto('/login?redirectTo=%2Fusers')
+  await page.locator('#login-username').fill('admin@acme.example')
+  await page.locator('#login-password').fill(PASSWORD)
+  await page.locator('#login').getByRole('button').last().click()
+  await page.waitForURL((url) => url.pathname === '/users')
+  await page.getByTestId('user-invite-open').click()
+  await page.locator('#invite-email').fill(email)
+  await page.locator('#invite-name').fill('Invited Person')
+  await page.getByTestId('role-domain-viewer').getByRole('checkbox').check()
+  await page.getByTestId('user-invite-submit').click()
+  await page.waitForURL(/\/users\/[0-9a-f-]{36}$/)
+
+  const mail = await smtp.waitFor((m) => m.envelopeTo.includes(email))
+  const link = /https?:\/\/\S+\/invitations\/[\w%-]+/.exec(mail.text ?? mail.html ?? '')?.[0]
+  expect(link).toBeTruthy()
+
+  const invitee = await browser.newContext({ baseURL: BASE })
+  const tab = await invitee.newPage()
+  await tab.goto(new URL(link!).pathname)
+  await expect(tab.getByText(`You were invited as ${email}`)).toBeVisible()
+  await tab.getByLabel('New password', { exact: true }).fill('short')
+  await tab.getByLabel('Repeat the new password').fill('short')
+  await tab.getByRole('button', { name: 'Set password' }).click()
+  await expect(tab.locator('#invitation-password').getByText(/at least 12/i)).toBeVisible()
+  await tab.getByLabel('New password', { exact: true }).fill('a fine long invited passphrase')
+  await tab.getByLabel('Repeat the new password').fill('a fine long invited passphrase')
+  await tab.getByRole('button', { name: 'Set password' }).click()
+  await expect(tab.getByTestId('invitation-done')).toBeVisible()
+
+  // The link works once.
+  const again = await tab.goto(new URL(link!).pathname)
+  expect(again?.status()).toBe(404)
+
+  await tab.goto('/login')
+  await tab.locator('#login-username').fill(email)
+  await tab.locator('#login-password').fill('a fine long invited passphrase')
+  await tab.locator('#login').getByRole('button').last().click()
+  await tab.waitForURL((url) => url.pathname !== '/login')
+  await invitee.close()
+})
