@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { CompiledQuery, sql, type Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
 import type { DnsRecord, DnsZone } from '#server/db/schema-dns.ts'
@@ -309,14 +310,20 @@ export type ImportSummary = {
 }
 
 const SAMPLE = 200
-const BATCH = 20000
+const BATCH = 10_000
 const MAX_ERRORS = 1000
+/** Above this many written rows the import refreshes the planner's statistics (see decision 201). */
+const ANALYZE_AFTER = 10_000
+
+type Audit = Parameters<Parameters<typeof change>[2]>[1]
 
 /**
  * Imports a BIND master file into a zone: the file becomes the zone's content (the SOA stays
- * managed; without apex NS in the file the current ones stay). Streams the source; inserts go
- * in batches inside one transaction, so any error anywhere means nothing is written. The
- * preview (`dry_run`) lists what would be added, changed and removed.
+ * managed; without apex NS in the file the current ones stay). The parser streams the source into
+ * a temporary staging table in batches (nothing of the file is held in memory); the difference
+ * with the zone is then computed and applied in SQL, all in one transaction, so any error anywhere
+ * means nothing is written. The preview (`dry_run`) answers the same counts and samples.
+ * One audit entry summarises a whole import (decision 201).
  */
 export async function importZone(
   deps: PlatformDeps,
@@ -327,26 +334,32 @@ export async function importZone(
 ): Promise<ImportSummary> {
   const accountId = requireAccount(scope)
   const summary: ImportSummary = { applied: false, counts: { added: 0, changed: 0, removed: 0, unchanged: 0 }, added: [], changed: [], removed: [], errors: [], notes: [] }
-  const work = async (tx: Tx, audit: Parameters<Parameters<typeof change>[2]>[1] | null) => {
-    const zone = await getZone(tx, scope, zoneId, !options.dry_run)
-    const existing = new Map<string, RecordValue>()
-    for (const r of await tx.selectFrom('dns_records').selectAll().where('zone_id', '=', zone.id).where('type', '!=', 'SOA').execute()) existing.set(rrKey(r), valueOf(r))
-    const write = !options.dry_run
-    if (write) await tx.deleteFrom('dns_records').where('zone_id', '=', zone.id).where('type', '!=', 'SOA').execute()
-    const seen = new Set<string>()
-    const newRrsets = new Set<string>()
+  const write = !options.dry_run
+  const work = async (tx: Tx, audit: Audit | null) => {
+    const zone = await getZone(tx, scope, zoneId, write)
+    await run(tx, `SET LOCAL work_mem = '256MB'`)
+    // ON COMMIT DROP, and a rollback removes it too: nothing outlives this transaction.
+    await run(tx, `CREATE TEMP TABLE dns_import (line int NOT NULL, name text COLLATE "C" NOT NULL, type text COLLATE "C" NOT NULL, ttl int NOT NULL, content text COLLATE "C" NOT NULL, priority int) ON COMMIT DROP`)
     let apexNs = 0
     let soaSkipped = false
-    let batch: RecordValue[] = []
+    let batch: ZoneRecordRow[] = []
+    // One batch is written while the parser reads the next: the database and the parser each get a core.
+    let inFlight: Promise<void> = Promise.resolve()
     const flush = async () => {
-      if (!batch.length) return
-      if (write && !summary.errors.length) await insertBatch(tx, zone.id, accountId, batch)
+      await inFlight
+      // After the first error the rest of the file is only checked, so that every error is reported.
+      if (batch.length && !summary.errors.length) {
+        const writing = stageBatch(tx, batch)
+        writing.catch(() => {}) // awaited below; this only keeps it from counting as unhandled meanwhile
+        inFlight = writing
+      }
       batch = []
     }
     for await (const events of parseZoneBatches(source, { zone: zone.name })) {
       for (const event of events) {
         if (event.kind === 'error') {
           if (summary.errors.length < MAX_ERRORS) summary.errors.push(event.error)
+          batch = []
           continue
         }
         const r = event.record
@@ -354,61 +367,114 @@ export async function importZone(
           soaSkipped = true
           continue
         }
-        const value: RecordValue = { name: r.name, type: r.type, ttl: r.ttl, content: r.content, priority: r.priority }
-        const key = rrKey(value)
-        if (seen.has(key)) continue
-        seen.add(key)
-        newRrsets.add(rrsetKey(value))
         if (r.type === 'NS' && r.name === zone.name) apexNs++
-        const before = existing.get(key)
-        if (!before) {
-          summary.counts.added++
-          if (summary.added.length < SAMPLE) summary.added.push(value)
-        } else if (before.ttl !== value.ttl) {
-          summary.counts.changed++
-          if (summary.changed.length < SAMPLE) summary.changed.push({ before, after: value })
-        } else summary.counts.unchanged++
-        if (write) {
-          batch.push(value)
-          if (batch.length >= BATCH) await flush()
-        }
+        if (!summary.errors.length) batch.push(r)
+        if (batch.length >= BATCH) await flush()
       }
-    }
-    if (apexNs === 0) {
-      // The file has no apex NS: the zone keeps the ones it has.
-      for (const [key, value] of existing) {
-        if (value.type === 'NS' && value.name === zone.name) {
-          seen.add(key)
-          newRrsets.add(rrsetKey(value))
-          summary.counts.unchanged++
-          if (write) batch.push(value)
-        }
-      }
-      summary.notes.push('The file has no NS records at the apex: the current name servers stay.')
     }
     await flush()
+    await inFlight
     if (soaSkipped) summary.notes.push('The SOA record of the file is ignored: the portal manages the SOA and its serial.')
-    const gone: string[] = []
-    for (const [key, value] of existing) {
-      if (seen.has(key)) continue
-      summary.counts.removed++
-      if (summary.removed.length < SAMPLE) summary.removed.push(value)
-      if (!newRrsets.has(rrsetKey(value))) gone.push(rrsetKey(value))
-    }
     if (summary.errors.length) {
       if (write) throw new ImportFailed(summary)
       return summary
     }
-    if (!write || !audit) return summary
-    summary.zone = await bumpZone(deps, tx, zone, [...new Set(gone)])
-    await audit.record({ area: 'dns', entityType: 'dns_zone', entityId: zone.id, action: 'import', after: { counts: summary.counts } })
+    const z = zone.id
+    if (apexNs === 0) {
+      // The file has no apex NS: the zone keeps the ones it has.
+      await run(tx, `INSERT INTO dns_import SELECT 0, name, type, ttl, content, priority FROM dns_records WHERE zone_id = $1 AND name = $2 AND type = 'NS'`, [z, zone.name])
+      summary.notes.push('The file has no NS records at the apex: the current name servers stay.')
+    }
+
+    // The difference, computed where the data is, in one pass over the staged file: the zone's
+    // current records (usually the smaller side) are joined to it by RRset. A key is
+    // (name, type, content); for a key given twice the first line wins.
+    await run(
+      tx,
+      `CREATE TEMP TABLE dns_import_match ON COMMIT DROP AS
+       SELECT e.id, (array_agg(i.ttl ORDER BY i.line) FILTER (WHERE i.content = e.content))[1] AS new_ttl
+       FROM dns_records e JOIN dns_import i ON i.name = e.name AND i.type = e.type
+       WHERE e.zone_id = $1 AND e.type <> 'SOA' GROUP BY e.id`,
+      [z],
+    )
+    type Row = RecordValue & { total: number }
+    type ChangedRow = Row & { new_ttl: number }
+    const current = `FROM dns_records e LEFT JOIN dns_import_match m ON m.id = e.id WHERE e.zone_id = $1 AND e.type <> 'SOA'`
+    const removed = await run<Row>(
+      tx,
+      `SELECT e.name, e.type, e.ttl, e.content, e.priority, count(*) OVER ()::int AS total ${current} AND m.new_ttl IS NULL
+       ORDER BY e.name, e.type, e.content LIMIT ${SAMPLE}`,
+      [z],
+    )
+    const changed = await run<ChangedRow>(
+      tx,
+      `SELECT e.name, e.type, e.ttl, e.content, e.priority, m.new_ttl, count(*) OVER ()::int AS total ${current} AND m.new_ttl <> e.ttl
+       ORDER BY e.name, e.type, e.content LIMIT ${SAMPLE}`,
+      [z],
+    )
+    const kept = await run<{ n: number }>(tx, `SELECT count(*)::int AS n FROM dns_records WHERE zone_id = $1 AND type <> 'SOA'`, [z])
+    const notInZone = `NOT EXISTS (SELECT 1 FROM dns_records e WHERE e.zone_id = $1 AND e.name = i.name AND e.type = i.type AND e.content = i.content)`
+    const addedSample = await run<RecordValue & { line: number }>(tx, `SELECT i.line, i.name, i.type, i.ttl, i.content, i.priority FROM dns_import i WHERE ${notInZone} LIMIT ${SAMPLE}`, [z])
+    const plain = (r: RecordValue): RecordValue => ({ name: r.name, type: r.type, ttl: r.ttl, content: r.content, priority: r.priority })
+    summary.removed = removed.map(plain)
+    summary.counts.removed = removed[0]?.total ?? 0
+    summary.changed = changed.map((r) => ({ before: plain(r), after: { ...plain(r), ttl: r.new_ttl } }))
+    summary.counts.changed = changed[0]?.total ?? 0
+    summary.counts.unchanged = kept[0]!.n - summary.counts.removed - summary.counts.changed
+    const sampleKeys = new Set<string>()
+    summary.added = addedSample
+      .sort((a, b) => a.line - b.line)
+      .filter((r) => !sampleKeys.has(rrKey(r)) && Boolean(sampleKeys.add(rrKey(r))))
+      .map(plain)
+
+    if (!write || !audit) {
+      const added = await run<{ n: number }>(tx, `SELECT count(*)::int AS n FROM (SELECT DISTINCT i.name, i.type, i.content FROM dns_import i WHERE ${notInZone}) s`, [z])
+      summary.counts.added = added[0]!.n
+      return summary
+    }
+
+    // RRsets that disappear entirely go to PowerDNS as deletes on the next publish.
+    const gone = await run<{ k: string }>(
+      tx,
+      `SELECT DISTINCT e.name || E'\\t' || e.type AS k FROM dns_records e WHERE e.zone_id = $1 AND e.type <> 'SOA'
+       AND NOT EXISTS (SELECT 1 FROM dns_import_match m WHERE m.id = e.id)`,
+      [z],
+    )
+    if (summary.counts.removed) {
+      await run(tx, `DELETE FROM dns_records e WHERE e.zone_id = $1 AND e.type <> 'SOA' AND NOT EXISTS (SELECT 1 FROM dns_import_match m WHERE m.id = e.id AND m.new_ttl IS NOT NULL)`, [z])
+    }
+    if (summary.counts.changed) {
+      await run(tx, `UPDATE dns_records e SET ttl = m.new_ttl, updated_at = now() FROM dns_import_match m WHERE m.id = e.id AND m.new_ttl <> e.ttl`)
+    }
+    // One statement, in the order of the unique index, with time-ordered ids: every index grows
+    // at its right edge instead of splitting pages all over (decision 201). Keys already in the
+    // zone, and repeats in the file after their first line, are left out by the query itself.
+    summary.counts.added = await insertSorted(tx, z, accountId, deps.now())
+    summary.zone = await bumpZone(deps, tx, zone, gone.map((g) => g.k))
+    await audit.record({
+      area: 'dns',
+      entityType: 'dns_zone',
+      entityId: zone.id,
+      action: 'import',
+      after: {
+        counts: summary.counts,
+        // The stored diff summary: samples of each side; the counts say how much more there was.
+        diff: { added: summary.added.slice(0, 50), changed: summary.changed.slice(0, 50), removed: summary.removed.slice(0, 50) },
+        notes: summary.notes,
+      },
+    })
     await queuePublish(deps, tx, zone.id)
     summary.applied = true
     return summary
   }
   try {
-    if (options.dry_run) return await deps.db.transaction().execute((tx) => work(tx, null))
-    return await change(deps.db, scope, (tx, audit) => work(tx, audit))
+    if (!write) return await deps.db.transaction().execute((tx) => work(tx, null))
+    const result = await change(deps.db, scope, (tx, audit) => work(tx, audit))
+    const written = result.counts.added + result.counts.removed + result.counts.changed
+    // Without fresh statistics the planner still thinks the zone is small (and, say, sorts a
+    // million rows per export page); autovacuum would get there, but only later.
+    if (written > ANALYZE_AFTER) await sql`ANALYZE dns_records`.execute(deps.db)
+    return result
   } catch (error) {
     // The transaction is rolled back: nothing of the import was written.
     if (error instanceof ImportFailed) return error.summary
@@ -424,53 +490,129 @@ class ImportFailed extends Error {
   }
 }
 
-// Many rows per statement through unnest: a million records in seconds, not minutes.
-async function insertBatch(tx: Tx, zoneId: string, accountId: string, rows: RecordValue[]) {
-  const names: string[] = []
-  const types: string[] = []
-  const ttls: number[] = []
-  const contents: string[] = []
-  const priorities: (number | null)[] = []
-  for (const r of rows) {
-    names.push(r.name)
-    types.push(r.type)
-    ttls.push(r.ttl)
-    contents.push(r.content)
-    priorities.push(r.priority)
+type ZoneRecordRow = { line: number; name: string; type: string; ttl: number; content: string; priority: number | null }
+
+async function run<T = unknown>(tx: Tx | Kysely<DB>, text: string, params: unknown[] = []): Promise<T[]> {
+  return (await tx.executeQuery(CompiledQuery.raw(text, params))).rows as T[]
+}
+
+// Many rows per statement through unnest into the unindexed, unlogged staging table.
+async function stageBatch(tx: Tx, rows: ZoneRecordRow[]) {
+  const n = rows.length
+  const lines = new Array<number>(n)
+  const names = new Array<string>(n)
+  const types = new Array<string>(n)
+  const ttls = new Array<number>(n)
+  const contents = new Array<string>(n)
+  const priorities = new Array<number | null>(n)
+  for (let i = 0; i < n; i++) {
+    const r = rows[i]!
+    lines[i] = r.line
+    names[i] = r.name
+    types[i] = r.type
+    ttls[i] = r.ttl
+    contents[i] = r.content
+    priorities[i] = r.priority
   }
-  await tx.executeQuery(
+  await run(tx, `INSERT INTO dns_import SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::text[], $6::int[])`, [lines, names, types, ttls, contents, priorities])
+}
+
+/**
+ * UUIDv7-shaped ids (RFC 9562 §6.2 method 1): this import's millisecond and 24 random bits, then
+ * a 48-bit counter in index order, so that the primary key too is appended to, not scattered.
+ */
+async function insertSorted(tx: Tx, zoneId: string, accountId: string, now: Date): Promise<number> {
+  const ms = now.getTime().toString(16).padStart(12, '0')
+  const random = randomBytes(3).toString('hex')
+  const prefix = `${ms.slice(0, 8)}-${ms.slice(8, 12)}-7${random.slice(0, 3)}-${'89ab'[randomBytes(1)[0]! & 3]}${random.slice(3)}`
+  const result = await tx.executeQuery(
     CompiledQuery.raw(
-      `INSERT INTO dns_records (zone_id, account_id, name, type, ttl, content, priority)
-       SELECT $1, $2, * FROM unnest($3::text[], $4::text[], $5::int[], $6::text[], $7::int[])
-       ON CONFLICT DO NOTHING`,
-      [zoneId, accountId, names, types, ttls, contents, priorities],
+      `INSERT INTO dns_records (id, zone_id, account_id, name, type, ttl, content, priority)
+       SELECT ($3 || '-' || lpad(to_hex(row_number() OVER (ORDER BY name, type, md5(content))), 12, '0'))::uuid, $1, $2, name, type, ttl, content, priority
+       FROM (SELECT DISTINCT ON (name, type, md5(content)) name, type, ttl, content, priority FROM dns_import i
+             WHERE NOT EXISTS (SELECT 1 FROM dns_records e WHERE e.zone_id = $1 AND e.name = i.name AND e.type = i.type AND e.content = i.content)
+             ORDER BY name, type, md5(content), line) s
+       ORDER BY name, type, md5(content)`,
+      [zoneId, accountId, prefix],
     ),
   )
+  return Number(result.numAffectedRows ?? 0)
 }
 
 /**
  * The zone as a BIND master file, streamed in chunks: SOA and apex NS first, then the rest in
- * the order of the unique index (name, type, md5(content)), paged by keyset so a million
- * records never sit in memory or in one sort.
+ * the order of the unique index (name, type, md5(content)). One server-side cursor in a read-only
+ * REPEATABLE READ transaction: a consistent snapshot however long the download takes, a million
+ * records never in memory, and the next page is fetched while the current one is printed.
  */
 export async function* exportZone(db: Kysely<DB>, scope: Scope, zoneId: string): AsyncGenerator<string> {
   const zone = await getZone(db, scope, zoneId)
   yield `; zone ${zone.name}, serial ${zone.serial}, exported by Registrar Portal\n$ORIGIN ${zone.name}.\n`
-  type Row = { name: string; type: string; ttl: number; content: string; h: string }
-  const head = await sql<Row>`SELECT name, type, ttl, content, md5(content) AS h FROM dns_records
-    WHERE zone_id = ${zone.id} AND name = ${zone.name} AND type IN ('SOA', 'NS') ORDER BY type DESC, content`.execute(db)
-  yield* printZone(zone.name, head.rows, undefined, false)
-  let after: Row | null = null
-  for (;;) {
-    const rows: Row[] = (
-      await sql<Row>`SELECT name, type, ttl, content, md5(content) AS h FROM dns_records
-        WHERE zone_id = ${zone.id} ${after ? sql`AND (name, type, md5(content)) > (${after.name}, ${after.type}, ${after.h})` : sql``}
-        ORDER BY name, type, md5(content) LIMIT 20000`.execute(db)
-    ).rows
-    if (!rows.length) break
-    const rest = rows.filter((r) => !(r.name === zone.name && (r.type === 'SOA' || r.type === 'NS')))
-    yield* printZone(zone.name, rest, undefined, false)
-    after = rows[rows.length - 1]!
+  type Row = { name: string; type: string; ttl: number; content: string }
+  for await (const page of cursorPages<Row>(
+    db,
+    `SELECT name, type, ttl, content FROM dns_records WHERE zone_id = $1 AND name = $2 AND type IN ('SOA', 'NS') ORDER BY type DESC, content`,
+    `SELECT name, type, ttl, content FROM dns_records WHERE zone_id = $1 AND NOT (name = $2 AND type IN ('SOA', 'NS')) ORDER BY name, type, md5(content)`,
+    [zone.id, zone.name],
+  )) {
+    yield* printZone(zone.name, page, undefined, false)
+  }
+}
+
+const EXPORT_PAGE = 10_000
+
+class ExportStopped extends Error {}
+
+/**
+ * Runs `first` (a small query), then pages through `rest` with a cursor, one page fetched ahead.
+ * When the consumer stops early the transaction is rolled back and the connection returned.
+ */
+async function* cursorPages<T>(db: Kysely<DB>, first: string, rest: string, params: unknown[]): AsyncGenerator<T[]> {
+  const pages: (T[] | null)[] = []
+  let failure: { error: unknown } | null = null
+  let stopped = false
+  let wakeConsumer: (() => void) | null = null
+  let wakeProducer: (() => void) | null = null
+  const wake = (which: 'consumer' | 'producer') => {
+    const fn = which === 'consumer' ? wakeConsumer : wakeProducer
+    if (which === 'consumer') wakeConsumer = null
+    else wakeProducer = null
+    fn?.()
+  }
+  const producer = db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute(async (tx) => {
+      pages.push(await run<T>(tx, first, params))
+      wake('consumer')
+      await run(tx, `DECLARE dns_export NO SCROLL CURSOR FOR ${rest}`, params)
+      for (;;) {
+        while (pages.length >= 2 && !stopped) await new Promise<void>((resolve) => (wakeProducer = resolve))
+        if (stopped) throw new ExportStopped()
+        const rows = await run<T>(tx, `FETCH ${EXPORT_PAGE} FROM dns_export`)
+        pages.push(rows.length ? rows : null)
+        wake('consumer')
+        if (!rows.length) return
+      }
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof ExportStopped)) failure = { error }
+      wake('consumer')
+    })
+  try {
+    for (;;) {
+      while (!pages.length && !failure) await new Promise<void>((resolve) => (wakeConsumer = resolve))
+      if (failure) throw (failure as { error: unknown }).error
+      const page = pages.shift()!
+      wake('producer')
+      if (page === null) return
+      yield page
+    }
+  } finally {
+    stopped = true
+    wake('producer')
+    await producer
   }
 }
 
