@@ -76,6 +76,9 @@ export class EppSchemaValidator {
         if (code === 1 || code === 3 || code === 4) return resolve({ valid: false, errors: stderr.replace(/^-:/gm, 'line ').trim() })
         reject(new Error(`xmllint failed to run (${String(code)}): ${stderr || error.message}`))
       })
+      // xmllint may exit before reading all of stdin; the exit is reported through the callback above,
+      // and an unhandled EPIPE on stdin would otherwise bring the whole process down.
+      child.stdin?.on('error', () => {})
       child.stdin?.end(xml)
     })
   }
