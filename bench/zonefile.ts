@@ -3,7 +3,8 @@
 // the exported file passes named-checkzone with the same record sets as the input.
 // Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/zonefile.ts [records=1000000]
 import { execFile, spawnSync } from 'node:child_process'
-import { createReadStream, createWriteStream, existsSync, statSync } from 'node:fs'
+import { createReadStream, createWriteStream, existsSync, readFileSync, statSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { promisify } from 'node:util'
 import { createJobs } from '#server/jobs/jobs.ts'
 import { createLogger } from '#server/lib/logger.ts'
@@ -55,6 +56,7 @@ if (process.argv.includes('--parse-only')) {
 }
 
 if (!existsSync(file)) await generateZone(records, file, ZONE)
+console.log(`load average at start: ${loadavg().map((l) => round(l, 1)).join(' ')} (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`)
 console.log(`zone file: ${file}, ${records} records, ${round(statSync(file).size / 1e6, 1)} MB`)
 
 // 1. Side by side in one run: named-checkzone, then our parser (best of two runs each).
@@ -95,14 +97,37 @@ try {
   const account = await database.db.insertInto('accounts').values({ name: 'Bench' }).returning('id').executeTakeFirstOrThrow()
   const scope = systemScope('bench', account.id)
   const zone = await createZone(deps, scope, { name: ZONE })
+  // CPU seconds of this process and of this database's server processes: on a machine shared with
+  // other work, wall time says as much about the neighbours as about the import.
+  const backendCpu = async () => {
+    if (database.kind !== 'postgres') return 0
+    const pids = (await database.pool.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')).rows.map((r) => r.pid as number)
+    let ticks = 0
+    for (const pid of pids) {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+        ticks += Number(fields[11]) + Number(fields[12])
+      } catch {
+        // a process of another host or one that ended: not counted
+      }
+    }
+    return ticks / 100
+  }
+  const cpu = async () => ({ node: process.cpuUsage(), db: await backendCpu() })
+  const cpuSince = async (start: Awaited<ReturnType<typeof cpu>>) => {
+    const used = process.cpuUsage(start.node)
+    return `CPU: node ${round((used.user + used.system) / 1e6, 1)} s, postgres ${round((await backendCpu()) - start.db, 1)} s; load average ${loadavg().map((l) => round(l, 1)).join(' ')}`
+  }
+  const importCpu = await cpu()
   const importStarted = performance.now()
   const summary = await importZone(deps, scope, zone.id, createReadStream(file, { highWaterMark: 1 << 16 }))
   const importSeconds = (performance.now() - importStarted) / 1000
   if (!summary.applied) throw new Error(`import failed: ${JSON.stringify(summary.errors.slice(0, 3))}`)
-  console.log(`import into ${database.kind}: ${summary.counts.added} records in ${round(importSeconds)} s (${round(summary.counts.added / importSeconds / 1000, 0)} k records/s), one transaction`)
+  console.log(`import into ${database.kind}: ${summary.counts.added} records in ${round(importSeconds)} s (${round(summary.counts.added / importSeconds / 1000, 0)} k records/s), one transaction; ${await cpuSince(importCpu)}`)
 
   const exported = 'bench/out/exported.db'
   const out = createWriteStream(exported)
+  const exportCpu = await cpu()
   const exportStarted = performance.now()
   let exportedRecords = 0
   for await (const chunk of exportZone(database.db, scope, zone.id)) {
@@ -112,7 +137,7 @@ try {
   await new Promise<void>((resolve) => out.end(resolve))
   const exportSeconds = (performance.now() - exportStarted) / 1000
   exportedRecords -= 2 // the comment and $ORIGIN lines
-  console.log(`export from ${database.kind} to a file: ${round(exportSeconds)} s → ${round(exportedRecords / exportSeconds / 1e6)} M records/s`)
+  console.log(`export from ${database.kind} to a file: ${round(exportSeconds)} s → ${round(exportedRecords / exportSeconds / 1e6)} M records/s; ${await cpuSince(exportCpu)}`)
 
   // 5. The exported file passes named-checkzone and holds the same record sets (SOA aside: the portal manages it).
   const canonical = async (path: string) => {

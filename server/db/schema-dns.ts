@@ -54,3 +54,18 @@ export interface DnsDB {
 
 export type DnsZone = Selectable<DnsZonesTable>
 export type DnsRecord = Selectable<DnsRecordsTable>
+
+export interface DnsZoneStatisticsTable {
+  zone_id: string
+  bucket_start: Timestamp
+  queries: Defaulted<number>
+}
+
+export interface DnsStatisticsCursorTable {
+  server: string
+  total_queries: number
+  uptime: number
+  ring_wrapped: boolean
+  ring_counts: ColumnType<Record<string, number>, string, string>
+  collected_at: Timestamp
+}

@@ -99,6 +99,8 @@ export interface DB {
   domain_expiry_notices: import('./schema-domains.ts').DomainExpiryNoticesTable
   dns_zones: import('./schema-dns.ts').DnsZonesTable
   dns_records: import('./schema-dns.ts').DnsRecordsTable
+  dns_zone_statistics: import('./schema-dns.ts').DnsZoneStatisticsTable
+  dns_statistics_cursor: import('./schema-dns.ts').DnsStatisticsCursorTable
   auth_tokens: AuthTokensTable
   portal_sessions: import('./schema-portal.ts').PortalSessionsTable
   portal_rate_limits: import('./schema-portal.ts').PortalRateLimitsTable

@@ -230,3 +230,30 @@ describe('bulk import and export', () => {
     }
   })
 })
+
+describe('zones for domains', () => {
+  it('ensureZoneForDomain creates the zone of a domain once, in the caller transaction, and keeps it on repeat', async () => {
+    const { ensureZoneForDomain } = await import('#server/platform/dns/service.ts')
+    const { change } = await import('#server/platform/core/change.ts')
+    const domain = await platform.db.selectFrom('domains').select(['id', 'name']).where('account_id', '=', acme).orderBy('name').executeTakeFirstOrThrow()
+    const scope = systemScope('test', acme)
+    const first = await change(platform.db, scope, (tx) => ensureZoneForDomain(tx, scope, domain.id, platform.deps))
+    expect(first).toMatchObject({ name: domain.name, domain_id: domain.id })
+    const again = await change(platform.db, scope, (tx) => ensureZoneForDomain(tx, scope, domain.id, platform.deps))
+    expect(again.id).toBe(first.id)
+    const types = await platform.db.selectFrom('dns_records').select('type').where('zone_id', '=', first.id).orderBy('type').execute()
+    expect(types.map((t) => t.type)).toEqual(['NS', 'NS', 'SOA'])
+    // Rolled back with the caller: nothing stays.
+    const other = await platform.db.selectFrom('domains').select('id').where('account_id', '=', acme).where('id', '!=', domain.id).executeTakeFirstOrThrow()
+    await expect(
+      change(platform.db, scope, async (tx) => {
+        await ensureZoneForDomain(tx, scope, other.id, platform.deps)
+        throw new Error('the domain change failed')
+      }),
+    ).rejects.toThrow('the domain change failed')
+    expect(await platform.db.selectFrom('dns_zones').select('id').where('domain_id', '=', other.id).executeTakeFirst()).toBeUndefined()
+    // Another account's domain is a 404.
+    const globexDomain = await platform.db.selectFrom('domains').select('id').where('account_id', '!=', acme).executeTakeFirstOrThrow()
+    await expect(change(platform.db, scope, (tx) => ensureZoneForDomain(tx, scope, globexDomain.id, platform.deps))).rejects.toMatchObject({ status: 404 })
+  })
+})

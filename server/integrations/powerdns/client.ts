@@ -17,6 +17,9 @@ export type PdnsRrset = { name: string; type: string; ttl: number; records: Pdns
 export type PdnsZone = { id: string; name: string; kind: string; serial: number; dnssec: boolean; rrsets: PdnsRrset[] }
 export type PdnsCryptokey = { id: number; keytype: string; active: boolean; published: boolean; algorithm: string; bits: number; dnskey: string; ds?: string[]; flags?: number }
 
+/** One entry of /statistics: a counter, a map (by qtype, rcode…) or a ring of recent items. */
+export type PdnsStatistic = { name: string; type: 'StatisticItem' | 'MapStatisticItem' | 'RingStatisticItem'; size?: string; value: string | { name: string; value: string }[] }
+
 export class PowerDnsError extends Error {
   readonly status: number
   /** PowerDNS's reason (its `error` field), or the HTTP failure. */
@@ -115,6 +118,10 @@ export function createPowerDnsClient(settings: PowerDnsSettings) {
     },
     listCryptokeys(zone: string) {
       return request<PdnsCryptokey[]>('GET', `${zonePath(zone)}/cryptokeys`, `listing keys of ${zone}`)
+    },
+    /** Counters, maps and rings (`queries`: the latest questions as "qname/qtype" with counts). */
+    statistics() {
+      return request<PdnsStatistic[]>('GET', '/statistics?includerings=true', 'reading statistics')
     },
     deleteCryptokey(zone: string, id: number) {
       return request<void>('DELETE', `${zonePath(zone)}/cryptokeys/${id}`, `deleting key ${id} of ${zone}`)

@@ -6,6 +6,7 @@ import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses
 import { can, type Scope } from '#server/platform/core/scope.ts'
 import { listQueryFromUrl, runList, type ListResource } from '#server/platform/list/engine.ts'
 import { detectDrift, powerDnsClient } from './publish.ts'
+import { zoneStatistics } from './statistics.ts'
 import { applyChangeSet, createZone, exportZone, getZone, importZone, requestSigning, requestUnsigning, zoneView } from './service.ts'
 
 const TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA', 'NS', 'PTR', 'DS', 'TLSA', 'SSHFP', 'NAPTR', 'SOA'] as const
@@ -163,6 +164,17 @@ const DnssecView = z
     keys_error: z.string().nullable(),
   })
   .openapi('DnsDnssec')
+
+const ZoneStatisticsResponse = z
+  .object({
+    zone_id: z.uuid(),
+    from: z.string(),
+    to: z.string(),
+    bucket_seconds: z.number().int(),
+    total: z.number().int(),
+    buckets: z.array(z.object({ start: z.string(), queries: z.number().int() })),
+  })
+  .openapi('DnsZoneStatistics')
 
 const ContextParam = z.object({ context: z.string() })
 const ZoneParams = z.object({ context: z.string(), zone: z.string() })
@@ -371,5 +383,20 @@ export const dnsRouter = createRouter()
     async (c) => {
       const scope = scoped(c, c.req.valid('param').context, 'dns-viewer')
       return c.json((await runList(c.get('deps').db, recordsResource, listQueryFromUrl(recordsResource, new URL(c.req.url)), scope)) as never, 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/zones/{zone}/statistics',
+      tags: ['DNS'],
+      summary: 'Queries answered for the zone per 5-minute bucket (from PowerDNS, collected every minute)',
+      request: { params: ZoneParams, query: z.object({ from: z.string().optional(), to: z.string().optional() }) },
+      responses: { 200: jsonResponse(ZoneStatisticsResponse), ...ProblemResponses },
+    }),
+    async (c) => {
+      const { context, zone } = c.req.valid('param')
+      const scope = scoped(c, context, 'dns-viewer')
+      return c.json(await zoneStatistics(c.get('deps'), scope, zone, c.req.valid('query')), 200)
     },
   )

@@ -4,6 +4,7 @@ import { createPowerDnsClient, dotted, PowerDnsError, type PdnsRrset, type Power
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { isRecordType, parseRdata } from './rdata.ts'
 import { dnsRegistryHooks, DNS_JOBS, powerDnsSettings } from './service.ts'
+import { collectStatistics, STATISTICS_JOB } from './statistics.ts'
 import { tokenizeRdata } from './zone-parser.ts'
 
 type RrsetValue = { ttl: number; contents: string[] }
@@ -193,4 +194,7 @@ export function registerDnsJobs(deps: PlatformDeps) {
   deps.jobs.register<{ zoneId: string }>(DNS_JOBS.sign, (data) => signZone(deps, data.zoneId))
   deps.jobs.register<{ zoneId: string }>(DNS_JOBS.removeDs, (data) => removeDs(deps, data.zoneId))
   deps.jobs.register<{ zoneId: string }>(DNS_JOBS.unsign, (data) => unsignZone(deps, data.zoneId))
+  deps.jobs.register(STATISTICS_JOB, async () => void (await collectStatistics(deps)))
+  // Every minute, and only where PowerDNS is configured: without it there is nothing to count.
+  if (powerDnsSettings(deps)) deps.jobs.schedule?.(STATISTICS_JOB, '* * * * *')
 }

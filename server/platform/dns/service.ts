@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { CompiledQuery, sql, type Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
 import type { DnsRecord, DnsZone } from '#server/db/schema-dns.ts'
-import { change, txRunner, type Tx } from '#server/platform/core/change.ts'
+import { auditWriter, change, txRunner, type Audit, type Tx } from '#server/platform/core/change.ts'
 import { badRequest, conflict, notFound, type FieldError } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
@@ -79,7 +79,7 @@ export async function getZone(db: Kysely<DB> | Tx, scope: Scope, zoneId: string,
   return zone
 }
 
-async function queuePublish(deps: PlatformDeps, tx: Tx, zoneId: string) {
+async function queuePublish(deps: Pick<PlatformDeps, 'jobs'>, tx: Tx, zoneId: string) {
   await deps.jobs.send(DNS_JOBS.publish, { zoneId }, { runner: txRunner(tx), retryLimit: 10 })
 }
 
@@ -110,24 +110,56 @@ export async function createZone(deps: PlatformDeps, scope: Scope, input: { name
     }
     const existing = await tx.selectFrom('dns_zones').select('id').where('name', '=', name).executeTakeFirst()
     if (existing) throw conflict(`A zone for ${name} already exists`)
-    const serial = nextSerial(0, deps.now())
-    const zone = await tx
-      .insertInto('dns_zones')
-      .values({ account_id: accountId, domain_id: input.domain_id ?? null, name, serial, published_serial: null, published_at: null, last_error: null, drift: null, drift_checked_at: null })
-      .returningAll()
-      .executeTakeFirstOrThrow()
-    const nameservers = nameserversOf(deps)
-    await tx
-      .insertInto('dns_records')
-      .values([
-        { zone_id: zone.id, account_id: accountId, name, type: 'SOA', ttl: DEFAULT_TTL, content: soaContent(name, serial, nameservers[0]!), priority: null },
-        ...nameservers.map((ns) => ({ zone_id: zone.id, account_id: accountId, name, type: 'NS', ttl: DEFAULT_TTL, content: `${ns}.`, priority: null })),
-      ])
-      .execute()
-    await audit.record({ area: 'dns', entityType: 'dns_zone', entityId: zone.id, action: 'create', after: { name, domain_id: zone.domain_id, serial } })
-    await queuePublish(deps, tx, zone.id)
-    return zone
+    return insertZone(deps, tx, audit, accountId, name, input.domain_id ?? null)
   })
+}
+
+/** The zone row, its managed SOA and NS, the audit entry and the first publish, in `tx`. */
+async function insertZone(deps: ZoneDeps, tx: Tx, audit: Audit, accountId: string, name: string, domainId: string | null): Promise<DnsZone> {
+  const serial = nextSerial(0, deps.now())
+  const zone = await tx
+    .insertInto('dns_zones')
+    .values({ account_id: accountId, domain_id: domainId, name, serial, published_serial: null, published_at: null, last_error: null, drift: null, drift_checked_at: null })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+  const nameservers = nameserversOf(deps)
+  await tx
+    .insertInto('dns_records')
+    .values([
+      { zone_id: zone.id, account_id: accountId, name, type: 'SOA', ttl: DEFAULT_TTL, content: soaContent(name, serial, nameservers[0]!), priority: null },
+      ...nameservers.map((ns) => ({ zone_id: zone.id, account_id: accountId, name, type: 'NS', ttl: DEFAULT_TTL, content: `${ns}.`, priority: null })),
+    ])
+    .execute()
+  await audit.record({ area: 'dns', entityType: 'dns_zone', entityId: zone.id, action: 'create', after: { name, domain_id: zone.domain_id, serial } })
+  await queuePublish(deps, tx, zone.id)
+  return zone
+}
+
+type ZoneDeps = Pick<PlatformDeps, 'jobs' | 'now' | 'powerdns' | 'config'>
+
+/**
+ * For the domains code: makes sure the domain has its zone, inside the caller's transaction
+ * (a domain created or added "with DNS"). Idempotent: the domain's zone if it has one; a
+ * standalone zone of the same name in the same account is attached to the domain; otherwise a
+ * new zone with managed SOA and NS, queued for publishing. A zone of that name in another
+ * account is a conflict (PowerDNS serves one namespace).
+ */
+export async function ensureZoneForDomain(tx: Tx, scope: Scope, domainId: string, deps: ZoneDeps): Promise<DnsZone> {
+  const accountId = requireAccount(scope)
+  const domain = await tx.selectFrom('domains').select(['id', 'name']).where('id', '=', domainId).where('account_id', '=', accountId).executeTakeFirst()
+  if (!domain) throw notFound('Domain not found')
+  const audit = auditWriter(tx, scope)
+  const own = await tx.selectFrom('dns_zones').selectAll().where('domain_id', '=', domain.id).executeTakeFirst()
+  if (own) return own
+  const name = domain.name.toLowerCase().replace(/\.$/, '')
+  const same = await tx.selectFrom('dns_zones').selectAll().where('name', '=', name).forUpdate().executeTakeFirst()
+  if (same && same.account_id !== accountId) throw conflict(`A zone for ${name} already exists`)
+  if (same) {
+    const linked = await tx.updateTable('dns_zones').set({ domain_id: domain.id, version: sql<number>`version + 1`, updated_at: deps.now() }).where('id', '=', same.id).returningAll().executeTakeFirstOrThrow()
+    await audit.record({ area: 'dns', entityType: 'dns_zone', entityId: same.id, action: 'attach-domain', before: { domain_id: null }, after: { domain_id: domain.id } })
+    return linked
+  }
+  return insertZone(deps, tx, audit, accountId, name, domain.id)
 }
 
 // --- change sets ---------------------------------------------------------------------------
@@ -315,7 +347,6 @@ const MAX_ERRORS = 1000
 /** Above this many written rows the import refreshes the planner's statistics (see decision 201). */
 const ANALYZE_AFTER = 10_000
 
-type Audit = Parameters<Parameters<typeof change>[2]>[1]
 
 /**
  * Imports a BIND master file into a zone: the file becomes the zone's content (the SOA stays
