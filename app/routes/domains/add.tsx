@@ -28,7 +28,7 @@ type Mode = (typeof MODES)[number]
 const JOB_ID = /^[0-9a-f-]{36}$/i
 const MAX_NAMES = 10_000
 
-export type ImportJob = { state: string; total: number; done: number; results: { line: number; name: string; ok: boolean; error?: string }[] }
+export type ImportJob = { state: string; total: number; done: number; results: { line: number; name: string; ok: boolean | null; error?: string }[] }
 export type Availability = { name: string; available: boolean; reason?: string; price?: { minor: number; currency: string } }
 
 const isRunning = (state: string) => state === 'pending' || state === 'queued' || state === 'running' || state === 'processing'
@@ -205,23 +205,23 @@ function ImportMode({ job }: { job: ImportJob | null }) {
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
   if (job) {
-    const failed = job.results.filter((r) => !r.ok).length
+    const failed = job.results.filter((r) => r.ok === false).length
     return (
       <div className="space-y-4" data-testid="import-job">
         {/* Without JavaScript the page refreshes itself while the job runs. */}
         {running ? <noscript dangerouslySetInnerHTML={{ __html: '<meta http-equiv="refresh" content="2">' }} /> : null}
         <JobProgress done={job.done} total={job.total} state={job.state} />
-        {!running ? <Alert variant={failed ? 'error' : 'success'}>{t('add.importSummary', { ok: job.results.length - failed, failed })}</Alert> : null}
+        {!running ? <Alert variant={failed ? 'error' : 'success'}>{t('add.importSummary', { ok: job.results.filter((r) => r.ok).length, failed })}</Alert> : null}
         <table className="w-full text-sm" data-testid="import-results">
           <thead>
             <tr className="text-left"><th>{t('add.line')}</th><th>{t('fields.name')}</th><th>{t('add.outcome')}</th></tr>
           </thead>
           <tbody>
             {job.results.map((r) => (
-              <tr key={r.line} data-testid="import-result" data-ok={r.ok}>
+              <tr key={r.line} data-testid="import-result" data-ok={String(r.ok)}>
                 <td>{r.line}</td>
                 <td className="font-mono">{r.name}</td>
-                <td className={r.ok ? 'text-green-700 dark:text-green-400' : 'text-red-700 dark:text-red-400'}>{r.ok ? t('add.imported') : r.error}</td>
+                <td className={r.ok ? 'text-green-700 dark:text-green-400' : 'text-red-700 dark:text-red-400'}>{r.ok ? t('add.imported') : r.ok === null ? t('add.waiting') : r.error}</td>
               </tr>
             ))}
           </tbody>

@@ -67,7 +67,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
 
-type Outcome = { id: string; name?: string; ok?: boolean; outcome?: string; error?: string }
+type Outcome = { id: string; name?: string; ok?: boolean; outcome?: string; message?: string; error?: string | { message: string } }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
@@ -114,7 +114,7 @@ export default function DeleteDomains({ loaderData }: Route.ComponentProps) {
           <ul className="text-sm">
             {actionData.outcomes.map((o) => (
               <li key={o.id} data-testid="delete-outcome">
-                <span className="font-mono">{o.name ?? o.id}</span>: {o.ok === false ? o.error : t(`delete.outcome.${o.outcome ?? 'done'}`, { defaultValue: o.outcome ?? '' })}
+                <span className="font-mono">{o.name ?? o.id}</span>: {o.ok === false ? (typeof o.error === 'object' ? o.error.message : (o.error ?? o.message)) : t(`delete.outcome.${o.outcome ?? 'done'}`, { defaultValue: o.outcome ?? '' })}
               </li>
             ))}
           </ul>
