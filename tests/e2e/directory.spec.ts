@@ -201,6 +201,46 @@ test.describe('directory (issue 5)', () => {
     await expect(page.getByTestId('detail-List price')).toHaveText('€1,234.50')
     await expect(page.getByTestId('detail-Redemption period')).toHaveText('35 days')
   })
+
+  test('admin disables and enables a user behind a confirmation; the user and authentication logs show it', async ({ page }) => {
+    await signIn(page, 'admin@acme.example', `/users?pql=${encodeURIComponent("email equals 'viewer@acme.example'")}`)
+    await page.getByTestId('data-row').first().getByRole('link').click()
+    await page.waitForURL(/\/users\/[0-9a-f-]{36}$/)
+    const userUrl = page.url()
+    await page.getByTestId('confirm-disable').locator('summary').click()
+    await expect(page.getByTestId('confirm-disable')).toContainText('Disable viewer@acme.example?')
+    await page.getByTestId('confirm-disable').getByRole('button', { name: 'Disable user' }).click()
+    await expect(page.getByTestId('detail-Status')).toHaveText('Disabled')
+    await page.getByTestId('confirm-enable').locator('summary').click()
+    await page.getByTestId('confirm-enable').getByRole('button', { name: 'Enable user' }).click()
+    await expect(page.getByTestId('detail-Status')).toHaveText('Active')
+
+    await page.goto(`${userUrl}/log`)
+    // Newest first: the enable, then the disable (the seed's creation comes after).
+    await expect(page.getByTestId('data-row').nth(0)).toContainText('enable')
+    await expect(page.getByTestId('data-row').nth(1)).toContainText('disable')
+    await page.goto('/users/authentication-log')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Authentication log')
+    await expect(page.getByTestId('data-row').filter({ hasText: 'admin@acme.example' }).first()).toContainText('Success')
+  })
+
+  test("a contact's registry handles show their sync state", async ({ page }) => {
+    await signIn(page, 'admin@acme.example', `/contacts?pql=${encodeURIComponent("name equals 'Olivia Carter'")}`)
+    await page.getByTestId('data-row').first().getByRole('link').click()
+    await page.getByRole('link', { name: 'Registry handles' }).click()
+    await page.waitForURL(/\/registry-handles/)
+    await expect(page.getByTestId('data-row').first()).toContainText(/Synchronised|Pending|Failed/)
+  })
+
+  test('staff see every account with its counts', async ({ page }) => {
+    await signIn(page, 'staff@example.com', '/accounts')
+    await expect(page.getByTestId('data-row')).toHaveCount(3)
+    await page.getByTestId('data-row').filter({ hasText: 'Globex' }).getByRole('link').click()
+    await page.waitForURL(/\/accounts\/[0-9a-f-]{36}$/)
+    await expect(page.getByTestId('detail-Users')).toHaveText('1')
+    await expect(page.getByTestId('detail-Contacts')).not.toHaveText('0')
+    await expect(page.locator('#account-edit-status')).toBeVisible()
+  })
 })
 
 async function firstRowHref(browser: Browser, email: string, path: string): Promise<string> {

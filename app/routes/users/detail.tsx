@@ -159,9 +159,9 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
             {actionData && actionData.intent !== 'update' ? <FormErrors errors={actionData.formErrors} /> : null}
             <div className="grid gap-2 sm:grid-cols-2">
               {detail.status === 'active' ? (
-                <ConfirmAction intent="disable" variant="destructive" label={t('users.disable')} question={t('users.confirm.disable', { email: detail.email })} confirmLabel={t('users.disable')} />
+                <ConfirmAction key="disable" intent="disable" variant="destructive" label={t('users.disable')} question={t('users.confirm.disable', { email: detail.email })} confirmLabel={t('users.disable')} />
               ) : (
-                <ConfirmAction intent="enable" label={t('users.enable')} question={t('users.confirm.enable', { email: detail.email })} confirmLabel={t('users.enable')} />
+                <ConfirmAction key="enable" intent="enable" label={t('users.enable')} question={t('users.confirm.enable', { email: detail.email })} confirmLabel={t('users.enable')} />
               )}
               <ConfirmAction intent="reset-two-factor" label={t('users.resetTwoFactor')} question={t('users.confirm.resetTwoFactor', { email: detail.email })} confirmLabel={t('users.resetTwoFactor')} />
               <ConfirmAction intent="end-sessions" label={t('users.endSessions')} question={t('users.confirm.endSessions', { email: detail.email })} confirmLabel={t('users.endSessions')} />
