@@ -13,8 +13,8 @@ import { createMailer } from './integrations/mail/mailer.ts'
 import { createPlatformApi } from './platform/api.ts'
 import { scheduleDomainJobs } from './platform/domains/jobs.ts'
 import { createRegistries } from './platform/registries/registries.ts'
-import { provisionAtRegistry } from './platform/registries/provision.ts'
 import { isEmpty, seedDemo } from './seed/demo.ts'
+import { preloadDemoRegistry } from './seed/registry.ts'
 
 const SHUTDOWN_GRACE_MS = 25_000
 
@@ -37,14 +37,16 @@ async function main() {
 
   // The embedded database is a demo/development store: seed it when new. PostgreSQL is seeded only
   // on request, so that a production database never gets known passwords.
-  if ((database.kind === 'pglite' || config.SEED_DEMO) && (await isEmpty(database.db))) {
-    await seedDemo(database.db, logger)
-  }
+  const seeding = (database.kind === 'pglite' || config.SEED_DEMO) && (await isEmpty(database.db))
+  if (seeding) await seedDemo(database.db, logger)
 
   // Registries: the embedded EPP registry by default (REGISTRY_MODE=local), serving the offered TLDs.
   const offered = await database.db.selectFrom('tlds').select(['name', 'periods']).where('is_offered', '=', true).execute()
   const registries = await createRegistries(config, logger, { tlds: offered, requireSchemas: false })
-  if (registries.local) void provisionAtRegistry(database.db, registries, logger)
+  // The demo's registrations are the embedded registry's own pre-loaded data, in place before we
+  // listen: registry and records agree from the first request and nothing rewrites them later.
+  // Another registry is never written to by the seed (its domains stay records only).
+  if (seeding) await preloadDemoRegistry(database.db, registries, logger)
 
   const jobs = createJobs(database, logger)
   const platformApi = createPlatformApi({ config, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(config, logger), registries })

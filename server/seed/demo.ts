@@ -76,7 +76,8 @@ function demoDomains(prefix: string, count: number) {
     return {
       name: `${label}.${tld}`,
       expires_at: new Date(base + ((i * 37) % 730) * day),
-      created_at: new Date(base - ((i * 53) % 1500) * day),
+      // At least a year before the expiry: the registry holds the same dates (server/seed/registry.ts).
+      created_at: new Date(base - (365 + ((i * 53) % 1500)) * day),
       auto_renew: i % 4 !== 0,
       registry_lock: i % 9 === 0,
       dnssec: i % 3 === 0,

@@ -86,6 +86,25 @@ export type RegistryState = {
   passwords: Record<string, string>
 }
 
+/** A registration loaded by the registry operator (see `LocalRegistry.preload`). */
+export type PreloadDomain = {
+  name: string
+  /** The sponsoring registrar's client id. */
+  clientId: string
+  createdAt: Date | string
+  expiresAt: Date | string
+  authInfo: string
+  /** Stored client* and server* statuses; ok, inactive and pending* are computed as for any domain. */
+  statuses?: string[]
+  nameservers?: string[]
+  ds?: DsData[]
+  registrant?: string
+  contacts?: DomainContact[]
+}
+
+/** What the registry holds for a preloaded domain, as `info` answers it. */
+export type PreloadedDomain = { name: string; roid: string; clientId: string; createdAt: Date; expiresAt: Date; statuses: string[]; nameservers: string[]; ds: DsData[] }
+
 export class EppFault extends Error {
   readonly code: number
   readonly reason: string | undefined
@@ -100,6 +119,7 @@ export type Answer = { code: number; msg?: string; resData?: Raw; extension?: Ra
 
 const DAY = 24 * 3600 * 1000
 const CLIENT_DOMAIN_STATUSES = new Set(['clientDeleteProhibited', 'clientHold', 'clientRenewProhibited', 'clientTransferProhibited', 'clientUpdateProhibited'])
+const SERVER_DOMAIN_STATUSES = new Set(['serverDeleteProhibited', 'serverHold', 'serverRenewProhibited', 'serverTransferProhibited', 'serverUpdateProhibited'])
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/
 
 export function emptyState(): RegistryState {
@@ -129,6 +149,71 @@ export class LocalRegistry {
 
   passwordFor(clientId: string, configured: string): string {
     return this.state.passwords[clientId] ?? configured
+  }
+
+  // -------------------------------------------------------------- operator bootstrap
+
+  /**
+   * Loads registrations that exist before any EPP session, the way a registry's test environment
+   * comes pre-loaded with data: it is the registry's own data, so nothing goes over EPP, no add
+   * grace period starts and no poll message is queued. All or nothing: every record is checked
+   * before one is stored. A name already held is replaced (a demo reset starts the portfolio anew).
+   * Name servers outside the served TLDs become host objects of the sponsor when absent; a
+   * subordinate name server must exist already. Saves the snapshot once; answers what `info`
+   * will say about each domain (roid and the statuses as computed), in input order.
+   */
+  preload(domains: PreloadDomain[]): PreloadedDomain[] {
+    const problems: string[] = []
+    const seen = new Set<string>()
+    const records: DomainRec[] = []
+    for (const input of domains) {
+      const name = this.normalise(input.name)
+      const fail = (problem: string) => problems.push(`${name || '(empty)'}: ${problem}`)
+      const nameProblem = this.nameProblem(name)
+      if (nameProblem) fail(nameProblem)
+      else if (!this.tldOf(name)) fail('TLD not served by this registry')
+      if (seen.has(name)) fail('listed twice')
+      seen.add(name)
+      if (!input.clientId) fail('no sponsoring client id')
+      const created = new Date(input.createdAt)
+      const expires = new Date(input.expiresAt)
+      if (Number.isNaN(created.getTime()) || Number.isNaN(expires.getTime())) fail('created and expiry must be dates')
+      else if (expires <= created) fail('expiry must be after creation')
+      const statuses = [...new Set(input.statuses ?? [])]
+      for (const s of statuses) if (!CLIENT_DOMAIN_STATUSES.has(s) && !SERVER_DOMAIN_STATUSES.has(s)) fail(`status ${s} cannot be stored (derived statuses are computed)`)
+      const ns = [...new Set((input.nameservers ?? []).map((h) => this.normalise(h)))]
+      for (const host of ns) {
+        if (this.nameProblem(host)) fail(`invalid name server ${host}`)
+        else if (this.tldOf(host) && !this.state.hosts[host]) fail(`subordinate name server ${host} does not exist`)
+      }
+      for (const id of [input.registrant, ...(input.contacts ?? []).map((c) => c.id)]) if (id !== undefined && !this.state.contacts[id]) fail(`contact ${id} does not exist`)
+      for (const ds of input.ds ?? []) if (!/^[0-9a-f]+$/i.test(ds.digest) || ds.digest.length % 2) fail('DS digest must be hexadecimal')
+      records.push({
+        name,
+        roid: '',
+        clID: input.clientId,
+        crID: input.clientId,
+        crDate: Number.isNaN(created.getTime()) ? '' : created.toISOString(),
+        exDate: Number.isNaN(expires.getTime()) ? '' : expires.toISOString(),
+        authInfo: input.authInfo,
+        ...(input.registrant ? { registrant: input.registrant } : {}),
+        contacts: [...(input.contacts ?? [])],
+        ns,
+        statuses,
+        ds: (input.ds ?? []).map((d) => ({ ...d, digest: d.digest.toUpperCase() })),
+      })
+    }
+    if (problems.length) throw new Error(`Preload refused (${problems.length} problem${problems.length === 1 ? '' : 's'}): ${problems.slice(0, 10).join('; ')}`)
+
+    for (const record of records) {
+      for (const host of record.ns) {
+        if (!this.state.hosts[host]) this.state.hosts[host] = { name: host, roid: this.nextRoid('H'), clID: record.clID, crID: record.clID, crDate: record.crDate, addrs: [], statuses: [] }
+      }
+      record.roid = this.nextRoid('D')
+      this.state.domains[record.name] = record
+    }
+    this.save()
+    return records.map((d) => ({ name: d.name, roid: d.roid, clientId: d.clID, createdAt: new Date(d.crDate), expiresAt: new Date(d.exDate), statuses: this.domainStatuses(d), nameservers: [...d.ns], ds: d.ds.map((x) => ({ ...x })) }))
   }
 
   // -------------------------------------------------------------- time-driven transitions
