@@ -279,3 +279,36 @@ export async function updateSessionMeta(context: Context, key: string, patch: Re
     [key, JSON.stringify(patch)],
   )
 }
+
+/** What a profile change may alter in the session's copy of the user; id and group never change. */
+export type SessionUserPatch = Partial<Omit<SessionUser, 'id' | 'group_id'>>
+
+/** Merges a patch into the stored user of the session `key` (roles expanded as everywhere else). */
+export async function updateSessionUserByKey(context: Context, key: string, patch: SessionUserPatch): Promise<void> {
+  // Only user fields: a patch must never reach the portal-side meta kept in the same column.
+  const allowed: (keyof SessionUserPatch)[] = ['email', 'name', 'roles', 'abilities', 'language', 'dark_theme']
+  const clean: Record<string, unknown> = {}
+  for (const field of allowed) if (patch[field] !== undefined) clean[field] = field === 'roles' ? expandRoles(patch.roles!) : patch[field]
+  if (!Object.keys(clean).length) return
+  await services(context).sql.query(`UPDATE portal_sessions SET user_data = user_data || $2::jsonb WHERE id = $1 AND stage = 'active'`, [key, JSON.stringify(clean)])
+}
+
+/** Keeps this request's session copy of the user in step after a profile change (language, theme…). */
+export async function updateSessionUser(request: Request, context: Context, patch: SessionUserPatch): Promise<void> {
+  const session = await getSession(request, context)
+  if (session?.stage !== 'active') return
+  await updateSessionUserByKey(context, session.key, patch)
+  if (session.user) Object.assign(session.user, patch.roles ? { ...patch, roles: expandRoles(patch.roles) } : patch)
+}
+
+/**
+ * Stores a new token pair for this request's session. PUT /v1/profile/password ends every session
+ * of the user and answers a fresh pair for the one that asked; without this the next call would
+ * go out with a revoked token and end the session. Any refresh claim of the old pair is void.
+ */
+export async function replaceSessionTokens(request: Request, context: Context, tokens: { access_token: string; refresh_token: string }): Promise<void> {
+  const session = await getSession(request, context)
+  if (session?.stage !== 'active') return
+  await services(context).sql.query('UPDATE portal_sessions SET access_token = $2, refresh_token = $3, refreshing_until = NULL WHERE id = $1', [session.key, tokens.access_token, tokens.refresh_token])
+  session.tokens = { ...session.tokens, accessToken: tokens.access_token, refreshToken: tokens.refresh_token }
+}

@@ -19,6 +19,7 @@ export async function migrate(database: Database, dir = MIGRATIONS_DIR): Promise
       applied_at timestamptz NOT NULL DEFAULT now()
     )`)
     const done = new Set((await client.query('SELECT id FROM schema_migrations')).rows.map((r) => r.id as string))
+    if (dir === MIGRATIONS_DIR) knownAtBoot ??= files
     for (const file of files) {
       if (done.has(file)) continue
       const sqlText = await readFile(path.join(dir, file), 'utf8')
@@ -45,9 +46,16 @@ export async function committedMigrations(dir = MIGRATIONS_DIR): Promise<string[
   return (await readdir(dir)).filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f)).sort()
 }
 
-/** True when every committed migration is recorded as applied. */
+// The migrations this process was started with. Readiness waits for those only: a file that
+// appears in the folder later (a newer release unpacked beside a running one, work in progress in
+// a checkout) belongs to the next process, and re-reading the folder made /readyz answer 503 for
+// ever although this process's schema was complete.
+let knownAtBoot: string[] | undefined
+
+/** True when every migration this process knows (the folder as it was at boot) is recorded as applied. */
 export async function isMigrated(database: Database): Promise<boolean> {
-  const expected = await committedMigrations()
+  knownAtBoot ??= await committedMigrations()
+  const expected = knownAtBoot
   // Before the first migration the bookkeeping table itself is missing: not ready, not broken.
   const table = await database.pool.query(`SELECT to_regclass('schema_migrations') IS NOT NULL AS present`)
   if (!table.rows[0]?.present) return false

@@ -2,7 +2,7 @@ import { RouterContextProvider } from 'react-router'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appServicesContext, type AppServices } from '#app/lib/app-context.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
-import { createSession, getUser, requireUser, toSessionUser } from '#app/lib/session.server.ts'
+import { createSession, getSession, getUser, replaceSessionTokens, requireUser, toSessionUser, updateSessionMeta, updateSessionUser } from '#app/lib/session.server.ts'
 import { createLogger } from '#server/lib/logger.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
@@ -86,6 +86,41 @@ describe('portal session against the real Platform API', () => {
     expect((refused as Response).status).toBe(302)
     expect((refused as Response).headers.get('location')).toBe('/login?redirectTo=%2Fdomains%3Fsort%3Dname')
     expect((refused as Response).headers.get('set-cookie')).toMatch(/__session=; .*Max-Age=0/)
+  })
+  it('a user disabled on the platform is signed out by their next portal call (address kept)', async () => {
+    const { cookie, key, user } = await signIn('admin@globex.example')
+    // The platform's own path: the status change revokes every token (users_revoke_tokens trigger).
+    await platform.database.pool.query(`UPDATE users SET status = 'disabled' WHERE id = $1`, [user.id])
+    const outcome = await (await getPlatform(requestWith(cookie, '/domains'), contextFor())).get('/me').catch((e: unknown) => e)
+    expect((outcome as Response).status).toBe(302)
+    expect((outcome as Response).headers.get('location')).toBe('/login?redirectTo=%2Fdomains')
+    expect((await platform.database.pool.query('SELECT 1 FROM portal_sessions WHERE id = $1', [key])).rows).toHaveLength(0)
+    await platform.database.pool.query(`UPDATE users SET status = 'active' WHERE id = $1`, [user.id])
+  })
+
+  it('a password change keeps the changing session through replaceSessionTokens and ends the others', async () => {
+    const mine = await signIn('admin@globex.example')
+    const other = await signIn('admin@globex.example')
+    const fresh = 'a long and quiet afternoon 2026'
+    const client = await getPlatform(requestWith(mine.cookie), contextFor())
+    const tokens = await client.put<{ access_token: string; refresh_token: string }>('/profile/password', { current_password: DEMO_PASSWORD, new_password: fresh })
+    const context = contextFor()
+    await replaceSessionTokens(requestWith(mine.cookie), context, tokens)
+    expect((await getSession(requestWith(mine.cookie), context))?.tokens.accessToken).toBe(tokens.access_token)
+    expect(await (await getPlatform(requestWith(mine.cookie), contextFor())).get<{ id: string }>('/me')).toMatchObject({ id: mine.user.id })
+
+    const refused = await (await getPlatform(requestWith(other.cookie), contextFor())).get('/me').catch((e: unknown) => e)
+    expect((refused as Response).headers.get('location')).toMatch(/^\/login/)
+    expect((await platform.database.pool.query('SELECT 1 FROM portal_sessions WHERE id = $1', [other.key])).rows).toHaveLength(0)
+  })
+
+  it('updateSessionUser changes only user fields, never the portal-side meta', async () => {
+    const { cookie, key } = await signIn('staff@example.com')
+    await updateSessionMeta(contextFor(), key, { context: 'kept' })
+    await updateSessionUser(requestWith(cookie), contextFor(), { language: 'ja', dark_theme: true, meta: { context: 'lost' } } as never)
+    const after = await getSession(requestWith(cookie), contextFor())
+    expect(after?.user).toMatchObject({ language: 'ja', dark_theme: true })
+    expect(after?.meta.context).toBe('kept')
   })
 })
 

@@ -15,6 +15,7 @@ import {
   services,
   toSessionUser,
   updateSessionMeta,
+  updateSessionUserByKey,
   type PortalSession,
 } from '../session.server.ts'
 import { formatExpiry } from '../platform-client.ts'
@@ -125,7 +126,7 @@ export async function finishSignIn(request: Request, context: Context, tokens: S
       const session = await readSessionRow(services(context).sql, key)
       try {
         await platformForSession(request, context, session).patch('/profile', { language: locale })
-        await services(context).sql.query(`UPDATE portal_sessions SET user_data = user_data || $2::jsonb WHERE id = $1`, [key, JSON.stringify({ language: locale })])
+        await updateSessionUserByKey(context, key, { language: locale })
       } catch (error) {
         log('warn', 'could not store the language in the profile', { error: String(error) })
       }
