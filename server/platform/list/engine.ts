@@ -88,16 +88,15 @@ export async function runList(
   }
 
   const sortable = Object.entries(resource.fields).filter(([, f]) => f.sortable).map(([k]) => k)
-  const orderBy: RawBuilder<unknown>[] = []
+  const sortKeys: { column: string; direction: string }[] = []
   for (const key of query.sort) {
     const spec = resource.fields[key.key]
     if (!spec || !spec.sortable) {
       errors.push({ field: 'sort', message: `Cannot sort by '${key.key}'`, allowed: sortable })
       continue
     }
-    orderBy.push(sql`${sql.raw(spec.column)} ${sql.raw(key.order === 'desc' ? 'DESC NULLS LAST' : 'ASC NULLS FIRST')}`)
+    sortKeys.push({ column: spec.column, direction: key.order === 'desc' ? 'DESC NULLS LAST' : 'ASC NULLS FIRST' })
   }
-  orderBy.push(sql.raw(`${resource.tiebreak} ASC`))
 
   const allFields = Object.keys(resource.fields)
   let selected = allFields
@@ -117,14 +116,32 @@ export async function runList(
   const columns = sql.join(selected.map((f) => sql`${sql.raw(resource.fields[f]!.column)} AS ${sql.id(f)}`))
   const offset = (query.page - 1) * query.limit
 
-  const [rows, count] = await Promise.all([
-    sql<Record<string, unknown>>`SELECT ${columns} FROM ${from} ${where} ORDER BY ${sql.join(orderBy)} LIMIT ${query.limit} OFFSET ${offset}`.execute(db),
-    sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${from} ${where} LIMIT ${COUNT_CAP + 1}) capped`.execute(db),
-  ])
-  const counted = count.rows[0]?.n ?? 0
+  // One statement, one scan. `k` walks the matching rows in list order, keeping only the key and
+  // the sort values, and stops after max(offset + limit, COUNT_CAP + 1) rows: that bounded set is
+  // both the capped count and the rows the page is cut from, so a deep page (offset 10,000) costs
+  // about what the count of page 1 costs instead of a second scan. Only the page's own rows are
+  // then joined for their columns (a deferred join): LEFT JOINs used neither by the filter nor the
+  // sort drop out of `k` (PostgreSQL removes unique, unused left joins), instead of being joined
+  // for every matching row.
+  const scan = Math.max(offset + query.limit, COUNT_CAP + 1)
+  const keyColumns = sql.join([sql`${sql.raw(resource.tiebreak)} AS "__key"`, ...sortKeys.map((k, i) => sql`${sql.raw(k.column)} AS ${sql.id(`__s${i}`)}`)])
+  const scanOrder = sql.join([...sortKeys.map((k) => sql.raw(`${k.column} ${k.direction}`)), sql.raw(`${resource.tiebreak} ASC`)])
+  const pageOrder = (alias: string) => sql.join([...sortKeys.map((k, i) => sql.raw(`${alias}."__s${i}" ${k.direction}`)), sql.raw(`${alias}."__key" ASC`)])
+  // CTE and alias names that no resource's FROM clause uses (resources alias their tables freely).
+  const result = await sql<Record<string, unknown>>`
+    WITH list_keys__ AS (SELECT ${keyColumns} FROM ${from} ${where} ORDER BY ${scanOrder} LIMIT ${scan}),
+         list_page__ AS (SELECT * FROM list_keys__ ORDER BY ${pageOrder('list_keys__')} LIMIT ${query.limit} OFFSET ${offset})
+    SELECT list_count__.n AS "__total", list_page__."__key" AS "__page_key", list_row__.*
+    FROM (SELECT count(*)::int AS n FROM list_keys__) list_count__
+    LEFT JOIN (list_page__ CROSS JOIN LATERAL (SELECT ${columns} FROM ${from} WHERE ${sql.raw(resource.tiebreak)} = list_page__."__key") list_row__) ON true
+    ORDER BY ${pageOrder('list_page__')}`.execute(db)
+  const counted = Number(result.rows[0]?.__total ?? 0)
   const meta: ListMeta = { total: Math.min(counted, COUNT_CAP), page: query.page, limit: query.limit }
   if (counted > COUNT_CAP) meta.total_capped = true
-  return { data: rows.rows.map(nest), meta }
+  const data = result.rows
+    .filter((row) => row.__page_key !== null && row.__page_key !== undefined)
+    .map(({ __total: _total, __page_key: _key, ...row }) => nest(row))
+  return { data, meta }
 }
 
 // `account.name` columns (aliased as one quoted identifier) become { account: { name } }.

@@ -1,0 +1,384 @@
+/**
+ * Domain portfolio benchmark (issue 6, "Performance"): 1,000,000 domains over 20 accounts (one
+ * holding 600,000) in PostgreSQL, then the real built server is started and measured over HTTP.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:domains
+ *   … npm run bench:domains -- --seconds 20 --clients 10 --keep       # keep the database
+ *   … npm run bench:domains -- --database rp_bench_dom_1a2b3c4d        # reuse a kept one
+ *
+ * The data set is generated through SQL (INSERT … SELECT generate_series, bench/list-data.ts),
+ * not through the services: it is bench data, without audit entries. Accounts and the signed-in
+ * user are created through the services. The database is created here and dropped at the end.
+ *
+ * Figures: render of /domains (p50/p95/p99, pages/s at N clients), the same list from the API
+ * (p95 at N clients and one client), page 1 vs page 401 (10,000 rows deep), the count cap, and
+ * the gzipped JavaScript of the first load of /domains.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { gzipSync } from 'node:zlib'
+import { sql } from 'kysely'
+import pg from 'pg'
+import { openDatabase, type Database } from '#server/db/database.ts'
+import { migrate } from '#server/db/migrate.ts'
+import { createAccount } from '#server/platform/accounts/service.ts'
+import { systemScope } from '#server/platform/core/scope.ts'
+import { createUser } from '#server/platform/users/service.ts'
+import { captureListSql, explain } from './domains-sql.ts'
+import { assignRegistrants, generateContacts, generateDomains } from './list-data.ts'
+
+const { values: args } = parseArgs({
+  options: {
+    domains: { type: 'string', default: '1000000' },
+    accounts: { type: 'string', default: '20' },
+    big: { type: 'string', default: '600000' },
+    seconds: { type: 'string', default: '15' },
+    clients: { type: 'string', default: '10' },
+    runs: { type: 'string', default: '100' },
+    port: { type: 'string', default: '3960' },
+    fragment: { type: 'string', default: 'tech' },
+    database: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+    explain: { type: 'boolean', default: false },
+  },
+})
+const DOMAINS = Number(args.domains)
+const ACCOUNTS = Number(args.accounts)
+const BIG = Number(args.big)
+const SECONDS = Number(args.seconds)
+const CLIENTS = Number(args.clients)
+const RUNS = Number(args.runs)
+const PORT = Number(args.port)
+const FRAGMENT = args.fragment
+if (![DOMAINS, ACCOUNTS, BIG, SECONDS, CLIENTS, RUNS, PORT].every((n) => Number.isInteger(n) && n > 0) || BIG > DOMAINS || ACCOUNTS < 2 || FRAGMENT.length < 3) {
+  console.error('usage: npm run bench:domains -- [--domains N] [--accounts A] [--big B] [--seconds S] [--clients C] [--runs R] [--port P] [--fragment abc] [--database NAME] [--keep] [--explain]')
+  process.exit(2)
+}
+
+const EMAIL = 'bench@portfolio.example'
+const PASSWORD = 'Bench-password-2026!'
+const ROOT = path.resolve(import.meta.dirname, '..')
+const OUT = path.join(ROOT, 'bench', 'out')
+// The benchmarked list: name contains a fragment, expiry in 2026, latest expiry first, 25 rows.
+const PQL = `name contains '${FRAGMENT}' and expires_at between '2026-01-01,2026-12-31'`
+const LIST_QUERY = `pql=${encodeURIComponent(PQL)}&sort=-expires_at`
+const BRANDS = ['northwind', 'contoso', 'fabrikam', 'initech', 'globex', 'umbrella', 'hooli', 'piedpiper', 'vandelay', 'wayne', 'stark', 'tyrell', 'soylent', 'wonka', 'gringotts', 'duff', 'oscorp', 'cyberdyne', 'aperture', 'massive']
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!
+const ms = (n: number) => `${n.toFixed(1)} ms`
+const say = (line: string) => console.log(line)
+
+type BenchDb = { database: Database; name: string; reused: boolean; drop(): Promise<void> }
+
+async function openBenchDatabase(): Promise<BenchDb> {
+  const url = process.env.DATABASE_URL
+  if (!url) {
+    console.error('bench:domains measures PostgreSQL: set DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)')
+    process.exit(2)
+  }
+  const reuse = args.database
+  if (reuse !== undefined && !/^rp_bench_dom_[a-z0-9]+$/.test(reuse)) throw new Error('--database takes a name made by this bench (rp_bench_dom_…)')
+  const name = reuse ?? `rp_bench_dom_${randomBytes(4).toString('hex')}`
+  if (!reuse) {
+    const admin = new pg.Client({ connectionString: url })
+    await admin.connect()
+    await admin.query(`CREATE DATABASE ${name}`)
+    await admin.end()
+  }
+  const target = new URL(url)
+  target.pathname = `/${name}`
+  const database = await openDatabase({ kind: 'postgres', url: target.toString(), max: 4 })
+  return {
+    database,
+    name,
+    reused: Boolean(reuse),
+    async drop() {
+      await database.close()
+      if (args.keep || reuse) return say(`kept database ${name} (reuse with --database ${name})`)
+      const dropper = new pg.Client({ connectionString: url })
+      await dropper.connect()
+      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await dropper.end()
+    },
+  }
+}
+
+/** Accounts and the bench user through the services; domains, contacts and registrants through SQL. */
+async function generate(database: Database): Promise<void> {
+  const db = database.db
+  const started = performance.now()
+  const others = ACCOUNTS - 1
+  const perOther = Math.floor((DOMAINS - BIG) / others)
+  for (let a = 0; a < ACCOUNTS; a++) {
+    const big = a === 0
+    const brand = BRANDS[a % BRANDS.length]!
+    const account = await createAccount(db, systemScope('bench'), { name: big ? 'Portfolio Holdings' : `${brand[0]!.toUpperCase()}${brand.slice(1)} ${a}` })
+    if (big) {
+      await createUser(db, systemScope('bench', account.id), { account_id: account.id, email: EMAIL, password: PASSWORD, roles: ['account-admin', 'domain-admin'] })
+    }
+    const count = big ? BIG : a === ACCOUNTS - 1 ? DOMAINS - BIG - perOther * (others - 1) : perOther
+    // Distinct prefixes keep names unique across accounts (domains_name_key).
+    await generateDomains(db, account.id, count, { prefix: big ? '' : `${brand}${a}-`, analyze: false })
+    const contacts = await generateContacts(db, account.id, big ? 200 : 20, { emailDomain: `${big ? 'holdings' : brand}.example` })
+    await assignRegistrants(db, account.id, contacts)
+    process.stdout.write(`\r  generated account ${a + 1}/${ACCOUNTS} (${count} domains)   `)
+  }
+  // VACUUM sets the visibility map as autovacuum would on a settled table (index-only scans).
+  await database.pool.query('VACUUM ANALYZE domains')
+  await database.pool.query('VACUUM ANALYZE domain_contacts')
+  await database.pool.query('VACUUM ANALYZE contacts')
+  say(`\n  ${DOMAINS.toLocaleString('en')} domains over ${ACCOUNTS} accounts (one with ${BIG.toLocaleString('en')}) in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+}
+
+/** A private copy of the built portal, so a rebuild of the shared build/ cannot change it mid-run. */
+function portalCopy(): string {
+  const dir = path.join(OUT, `portal-${PORT}`)
+  const locked = (command: string) => {
+    const result = spawnSync('flock', ['/tmp/e2e.lock', 'sh', '-c', command], { cwd: ROOT, stdio: 'inherit' })
+    if (result.status !== 0) throw new Error(`failed: ${command}`)
+  }
+  if (!existsSync(path.join(ROOT, 'build/server/index.js'))) locked('npm run build')
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir, { recursive: true })
+  locked(`cp -r build '${dir}/build'`)
+  return dir
+}
+
+async function startServer(databaseUrl: string): Promise<{ child: ChildProcess; origin: string; stop(): Promise<void> }> {
+  const cwd = portalCopy()
+  const child = spawn(process.execPath, [path.join(ROOT, 'server/main.ts')], {
+    cwd,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      WORKER: '0',
+      REGISTRY_MODE: 'none',
+      NODE_ENV: 'production',
+      APP_ENV: 'bench',
+      // One log line per request is measured too at info; warn keeps the figures about the page.
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      DATA_DIR: path.join(cwd, 'data'),
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  const origin = `http://127.0.0.1:${PORT}`
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`)
+    try {
+      const response = await fetch(`${origin}/readyz`)
+      if (response.ok) break
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('server not ready after 60 s')
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  return {
+    child,
+    origin,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
+  }
+}
+
+const cookiePairs = (response: Response) => response.headers.getSetCookie().map((c) => c.split(';')[0]!).filter((c) => !c.endsWith('='))
+
+/** Signs in through the real /login form, as a browser would (same-origin POST). */
+async function signIn(origin: string): Promise<string> {
+  const form = new URLSearchParams({ intent: 'password', username: EMAIL, password: PASSWORD, redirectTo: '/domains' })
+  const response = await fetch(`${origin}/login`, {
+    method: 'POST',
+    body: form,
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', origin },
+  })
+  const cookies = cookiePairs(response)
+  if (response.status !== 302 || cookies.length === 0) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`)
+  return cookies.join('; ')
+}
+
+type Load = { requests: number; seconds: number; p50: number; p95: number; p99: number; max: number; errors: number }
+
+/** N clients in a bounded loop for S seconds: wrk when installed, else keep-alive fetch loops here. */
+async function load(url: string, headers: Record<string, string>, seconds: number, clients: number): Promise<Load> {
+  if (spawnSync('wrk', ['--version']).error === undefined) {
+    const script = path.join(OUT, 'wrk-report.lua')
+    writeFileSync(
+      script,
+      `done = function(summary, latency, requests)
+  local errors = summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout + summary.errors.status
+  io.write(string.format('WRK {"requests":%d,"seconds":%f,"p50":%f,"p95":%f,"p99":%f,"max":%f,"errors":%d}\\n',
+    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1e3, latency:percentile(95) / 1e3, latency:percentile(99) / 1e3, latency.max / 1e3, errors))
+end
+`,
+    )
+    const headerArgs = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`])
+    const output = await new Promise<string>((resolve, reject) => {
+      const child = spawn('wrk', ['-t', '2', '-c', String(clients), '-d', `${seconds}s`, '--timeout', '10s', '-s', script, ...headerArgs, url])
+      let out = ''
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()))
+      child.on('error', reject)
+      child.on('exit', () => resolve(out))
+    })
+    const line = output.split('\n').find((l) => l.startsWith('WRK '))
+    if (!line) throw new Error(`wrk gave no report:\n${output}`)
+    return JSON.parse(line.slice(4)) as Load
+  }
+  const timings: number[] = []
+  let errors = 0
+  const end = performance.now() + seconds * 1000
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < end) {
+        const t = performance.now()
+        const response = await fetch(url, { headers })
+        await response.arrayBuffer()
+        timings.push(performance.now() - t)
+        if (response.status !== 200) errors++
+      }
+    }),
+  )
+  timings.sort((a, b) => a - b)
+  return { requests: timings.length, seconds: (performance.now() - started) / 1000, p50: quantile(timings, 0.5), p95: quantile(timings, 0.95), p99: quantile(timings, 0.99), max: timings.at(-1)!, errors }
+}
+
+/** One client, `runs` times each (interleaved so both see the same machine), after a warm-up. */
+async function sequential(urls: string[], headers: Record<string, string>, runs: number): Promise<number[][]> {
+  const timings = urls.map(() => [] as number[])
+  for (let run = -5; run < runs; run++) {
+    for (const [i, url] of urls.entries()) {
+      const t = performance.now()
+      const response = await fetch(url, { headers })
+      await response.arrayBuffer()
+      if (response.status !== 200) throw new Error(`${url}: ${response.status}`)
+      if (run >= 0) timings[i]!.push(performance.now() - t)
+    }
+  }
+  return timings.map((t) => t.sort((a, b) => a - b))
+}
+
+/** Module scripts and modulepreloads of the HTML, each fetched and gzipped (level 9, like a CDN). */
+async function shippedJavaScript(origin: string, html: string, cookie: string): Promise<{ files: number; gzipped: number; raw: number }> {
+  const sources = new Set<string>()
+  for (const m of html.matchAll(/<link[^>]+rel="modulepreload"[^>]*href="([^"]+)"/g)) sources.add(m[1]!)
+  for (const m of html.matchAll(/<link[^>]+href="([^"]+)"[^>]*rel="modulepreload"/g)) sources.add(m[1]!)
+  for (const m of html.matchAll(/<script[^>]+type="module"[^>]*src="([^"]+)"/g)) sources.add(m[1]!)
+  // The inline module script imports the entry and the route modules.
+  for (const m of html.matchAll(/import\(?\s*["'](\/assets\/[^"']+\.js)["']/g)) sources.add(m[1]!)
+  let gzipped = 0
+  let raw = 0
+  for (const src of sources) {
+    const body = Buffer.from(await (await fetch(new URL(src, origin), { headers: { cookie } })).arrayBuffer())
+    raw += body.length
+    gzipped += gzipSync(body, { level: 9 }).length
+  }
+  // Inline scripts (the loader data and the module bootstrap) ship too.
+  for (const m of html.matchAll(/<script(?![^>]*src=)[^>]*>([\s\S]*?)<\/script>/g)) {
+    raw += Buffer.byteLength(m[1]!)
+    gzipped += gzipSync(m[1]!, { level: 9 }).length
+  }
+  return { files: sources.size, gzipped, raw }
+}
+
+async function main() {
+  say(`uptime: ${spawnSync('uptime', { encoding: 'utf8' }).stdout.trim()}`)
+  const bench = await openBenchDatabase()
+  const { database } = bench
+  let server: Awaited<ReturnType<typeof startServer>> | undefined
+  try {
+    await migrate(database)
+    if (!bench.reused) await generate(database)
+    else await database.pool.query('ANALYZE domains')
+    const owner = await database.db.selectFrom('users').select(['account_id']).where('email', '=', EMAIL).executeTakeFirstOrThrow()
+    const accountId = owner.account_id!
+    const big = await sql<{ n: number }>`SELECT count(*)::int AS n FROM domains WHERE account_id = ${accountId}`.execute(database.db)
+    const matching = await sql<{ n: number }>`SELECT count(*)::int AS n FROM domains WHERE account_id = ${accountId} AND name ILIKE ${`%${FRAGMENT}%`} AND expires_at >= '2026-01-01' AND expires_at < '2027-01-01'`.execute(database.db)
+    say(`database ${bench.name}: big account ${big.rows[0]!.n.toLocaleString('en')} domains; the list matches ${matching.rows[0]!.n.toLocaleString('en')} of them`)
+    say(`list: ${PQL}, sort -expires_at, 25 rows`)
+
+    if (args.explain) {
+      for (const page of [1, 401]) {
+        const queries = await captureListSql(database, `${LIST_QUERY}&limit=25&page=${page}`, accountId)
+        for (const q of queries) say(`\n--- EXPLAIN ANALYZE page ${page}:\n${q.sql}\n${await explain(database, q, { analyze: true })}`)
+      }
+    }
+
+    const target = new URL(process.env.DATABASE_URL!)
+    target.pathname = `/${bench.name}`
+    server = await startServer(target.toString())
+    const { origin } = server
+    const cookie = await signIn(origin)
+
+    // First load: the page, its cap line and its JavaScript.
+    const pageUrl = `${origin}/domains?${LIST_QUERY}`
+    const first = await fetch(pageUrl, { headers: { cookie } })
+    const html = await first.text()
+    if (first.status !== 200) throw new Error(`/domains answered ${first.status}: ${html.slice(0, 500)}`)
+    // The list remembers its filters in a cookie; a browser sends it back from then on.
+    const browserCookie = [cookie, ...cookiePairs(first)].join('; ')
+    const rowsShown = (html.match(/data-testid="domain-link"/g) ?? []).length
+    const cappedShown = /data-testid="list-total-capped"[^>]*>[^<]*10,000\+/.test(html)
+    const js = await shippedJavaScript(origin, html, cookie)
+
+    // The API: a bearer token from /v1/login.
+    const login = await fetch(`${origin}/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: EMAIL, password: PASSWORD }) })
+    const token = ((await login.json()) as { access_token?: string }).access_token
+    if (!token) throw new Error(`API login failed: ${login.status}`)
+    const bearer = { authorization: `Bearer ${token}` }
+    const api = (page: number, query = LIST_QUERY) => `${origin}/v1/groups/${accountId}/domains?${query}&limit=25&page=${page}`
+    const metaOf = async (url: string) => {
+      const body = (await (await fetch(url, { headers: bearer })).json()) as { data: unknown[]; meta: { total: number; total_capped?: boolean; page: number } }
+      return { rows: body.data.length, ...body.meta }
+    }
+    const caps = {
+      filtered: await metaOf(api(1)),
+      deep: await metaOf(api(401)),
+      unfiltered: await metaOf(api(1, 'sort=name')),
+    }
+
+    say(`uptime before load: ${spawnSync('uptime', { encoding: 'utf8' }).stdout.trim()}`)
+    await load(pageUrl, { cookie: browserCookie }, 2, CLIENTS) // warm-up
+    const render = await load(pageUrl, { cookie: browserCookie }, SECONDS, CLIENTS)
+    const apiLoad = await load(api(1), bearer, SECONDS, CLIENTS)
+    const apiDeepLoad = await load(api(401), bearer, SECONDS, CLIENTS)
+    const [one, deep] = await sequential([api(1), api(401)], bearer, RUNS)
+    const [renderOne] = await sequential([pageUrl], { cookie: browserCookie }, Math.max(20, Math.floor(RUNS / 2)))
+
+    const mark = (ok: boolean) => (ok ? 'ok  ' : 'MISS')
+    say(`\n== results (${CLIENTS} clients, ${SECONDS} s each${spawnSync('wrk', ['--version']).error === undefined ? ', wrk' : ', fetch loops'}) ==`)
+    say(`${mark(render.p95 <= 40)} render /domains      p50 ${ms(render.p50)}  p95 ${ms(render.p95)}  p99 ${ms(render.p99)}  max ${ms(render.max)}   target p95 ≤ 40 ms`)
+    say(`${mark(render.requests / render.seconds >= 400)} render throughput    ${(render.requests / render.seconds).toFixed(0)} pages/s (${render.requests} in ${render.seconds.toFixed(1)} s, ${render.errors} errors)   target ≥ 400`)
+    say(`     render, 1 client  p50 ${ms(quantile(renderOne!, 0.5))}  p95 ${ms(quantile(renderOne!, 0.95))}`)
+    say(`${mark(apiLoad.p95 <= 15)} API page 1          p50 ${ms(apiLoad.p50)}  p95 ${ms(apiLoad.p95)}  p99 ${ms(apiLoad.p99)}  ${(apiLoad.requests / apiLoad.seconds).toFixed(0)} req/s (${apiLoad.errors} errors)   target p95 ≤ 15 ms`)
+    say(`     API page 401        p50 ${ms(apiDeepLoad.p50)}  p95 ${ms(apiDeepLoad.p95)}  p99 ${ms(apiDeepLoad.p99)}  ${(apiDeepLoad.requests / apiDeepLoad.seconds).toFixed(0)} req/s (${apiDeepLoad.errors} errors)`)
+    say(`     API, 1 client       page 1 p50 ${ms(quantile(one!, 0.5))} p95 ${ms(quantile(one!, 0.95))}; page 401 p50 ${ms(quantile(deep!, 0.5))} p95 ${ms(quantile(deep!, 0.95))}`)
+    const ratio = quantile(deep!, 0.5) / quantile(one!, 0.5)
+    const ratioLoaded = apiDeepLoad.p50 / apiLoad.p50
+    say(`${mark(ratio <= 2)} deep page ratio     ${ratio.toFixed(2)}× (1 client, p50), ${ratioLoaded.toFixed(2)}× (${CLIENTS} clients, p50)   target ≤ 2×`)
+    const capOk = caps.filtered.total === 10_000 && caps.filtered.total_capped === true && caps.unfiltered.total === 10_000 && caps.unfiltered.total_capped === true && caps.deep.rows === 25
+    say(`${mark(capOk && cappedShown)} count cap           filtered ${caps.filtered.total}${caps.filtered.total_capped ? '+' : ''}, unfiltered ${caps.unfiltered.total}${caps.unfiltered.total_capped ? '+' : ''}, page 401 has ${caps.deep.rows} rows; screen shows "10,000+": ${cappedShown} (${rowsShown} rows)`)
+    say(`${mark(js.gzipped <= 150 * 1024)} first-load JS       ${(js.gzipped / 1024).toFixed(1)} KB gzipped (${(js.raw / 1024).toFixed(1)} KB raw, ${js.files} module files + inline scripts)   target ≤ 150 KB`)
+    say(`uptime after: ${spawnSync('uptime', { encoding: 'utf8' }).stdout.trim()}`)
+  } finally {
+    await server?.stop()
+    await bench.drop()
+  }
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})
