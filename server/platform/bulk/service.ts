@@ -6,9 +6,8 @@ import { change, txRunner } from '#server/platform/core/change.ts'
 import { badRequest, notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
-import { createMaterialChangeRequest } from '#server/platform/material-changes/service.ts'
 import { trayDomainIds } from '#server/platform/tray/service.ts'
-import { applyDomainChange, errorMessage, type DomainChange } from './apply.ts'
+import { errorMessage, updateDomain, type DomainChange } from '#server/platform/domains/update.ts'
 
 export const BULK_JOB = 'bulk-actions.run'
 export const BULK_LIMIT = 10_000
@@ -101,7 +100,6 @@ export async function runBulkJob(deps: PlatformDeps, jobId: string): Promise<voi
     requestId: job.request_id,
   }
   const wanted = changeFor(job.action, job.params as BulkParams)
-  const material = job.action === 'set_contacts' || job.action === 'set_nameservers'
   for (;;) {
     const item = await deps.db.selectFrom('bulk_job_items').selectAll().where('job_id', '=', jobId).where('state', '=', 'pending').orderBy('position').limit(1).executeTakeFirst()
     if (!item) break
@@ -109,15 +107,8 @@ export async function runBulkJob(deps: PlatformDeps, jobId: string): Promise<voi
     let outcome: string | null = null
     let error: string | null = null
     try {
-      const domain = await deps.db.selectFrom('domains').selectAll().where('id', '=', item.domain_id).where('status', '<>', 'deleted').executeTakeFirst()
-      if (!domain) throw notFound('The domain is no longer managed')
-      const itemScope = { ...scope, accountId: domain.account_id }
-      if (material && domain.is_material) {
-        await change(deps.db, itemScope, (tx) => createMaterialChangeRequest(tx, itemScope, { domainId: domain.id, change: wanted }, deps))
-        outcome = 'approval_requested'
-      } else {
-        outcome = await applyDomainChange(deps, itemScope, domain, wanted, job.action === 'renew' ? 'renew' : 'update')
-      }
+      // The job's items were checked against the account when it was queued.
+      outcome = (await updateDomain(deps, scope, item.domain_id, wanted, { action: job.action === 'renew' ? 'renew' : 'update', reachAll: true })).outcome
     } catch (caught) {
       ok = false
       error = errorMessage(caught)

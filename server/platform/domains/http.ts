@@ -1,10 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi'
+import { reachOf } from '#server/platform/accounts/directory.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { getImport, MAX_IMPORT_NAMES, startImport } from './jobs.ts'
 import { checkAvailability, deleteDomains, registryInfo, renewDomain, restoreDomain, revealAuthCode } from './lifecycle.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
-import { CONTACT_ROLES, differencesResourceFor, DOMAIN_STATUSES, domainsResourceFor, getDomainDetail, requireDomainViewer } from './portfolio.ts'
+import { CONTACT_ROLES, differencesResourceFor, DOMAIN_STATUSES, domainsResourceFor, getDomainDetail, requireDomainManager, requireDomainViewer } from './portfolio.ts'
+import { updateDomain } from './update.ts'
 
 const TAGS = ['Domains']
 const ContextParam = z.object({ context: z.string() })
@@ -36,6 +38,7 @@ export const DomainDetailSchema = DomainRow.extend({
   account_id: z.uuid(),
   registered_at: z.string().nullable(),
   version: z.number().int(),
+  is_material: z.boolean().openapi({ description: 'Contact and nameserver changes need approval (material change requests)' }),
   statuses: z.array(z.string()).openapi({ description: 'EPP statuses as the registry last reported them' }),
   nameservers: z.array(z.string()),
   contacts: z.object(Object.fromEntries(CONTACT_ROLES.map((r) => [r, ContactSummary])) as Record<(typeof CONTACT_ROLES)[number], typeof ContactSummary>),
@@ -47,6 +50,18 @@ const DifferenceRow = z
   .object({ id: z.uuid(), domain_id: z.uuid(), domain_name: z.string(), field: z.string(), ours: z.string(), registry: z.string(), detected_at: z.string() })
   .partial()
   .openapi('ReconciliationDifference')
+
+const DomainPatch = z
+  .object({
+    version: z.number().int().min(0).openapi({ description: 'The version read; a domain changed since answers 409' }),
+    auto_renew: z.boolean().optional(),
+    registry_lock: z.boolean().optional(),
+    tags: z.array(z.string().max(64)).max(50).optional(),
+    nameservers: z.array(z.string().min(1).max(253)).max(13).optional(),
+    contacts: z.object({ registrant: z.uuid(), admin: z.uuid(), tech: z.uuid(), billing: z.uuid() }).partial().strict().optional(),
+  })
+  .strict()
+  .openapi('DomainPatch')
 
 const ImportSchema = z
   .object({
@@ -237,6 +252,29 @@ export const domainsRouter = createRouter()
       const { context, id } = c.req.valid('param')
       const scope = requireScope(c, context)
       requireDomainViewer(scope)
+      return c.json((await getDomainDetail(c.get('deps').db, scope, id)) as never, 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'patch',
+      path: '/groups/{context}/domains/{id}',
+      tags: TAGS,
+      summary: 'Change auto-renew, registry lock, tags, nameservers or contacts (registry first); on a material domain contact and nameserver changes become a material change request (202)',
+      request: { params: Params, body: jsonBody(DomainPatch) },
+      responses: {
+        200: jsonResponse(DomainDetailSchema),
+        202: jsonResponse(z.object({ material_change_request_id: z.uuid() }), 'A material change request awaits approval (other fields were applied)'),
+        ...ProblemResponses,
+      },
+    }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      const scope = requireScope(c, context)
+      requireDomainManager(scope)
+      const { version, ...wanted } = c.req.valid('json')
+      const result = await updateDomain(c.get('deps'), scope, id, wanted, { version, reachAll: reachOf(scope) === null })
+      if (result.outcome === 'approval_requested') return c.json({ material_change_request_id: result.material_change_request_id }, 202)
       return c.json((await getDomainDetail(c.get('deps').db, scope, id)) as never, 200)
     },
   )

@@ -92,6 +92,7 @@ export type DomainDetail = {
   registry_lock: boolean
   dnssec: boolean
   tags: string[]
+  is_material: boolean
   registrant_name: string | null
   created_at: string
   updated_at: string
@@ -131,6 +132,7 @@ export async function getDomainDetail(db: Kysely<DB>, scope: Scope, id: string):
     registry_lock: domain.registry_lock,
     dnssec: domain.dnssec,
     tags: domain.tags,
+    is_material: domain.is_material,
     registrant_name: byRole.registrant?.name ?? null,
     created_at: domain.created_at.toISOString(),
     updated_at: domain.updated_at.toISOString(),

@@ -5,19 +5,20 @@ import type { DB } from '#server/db/schema.ts'
 import { registryErrorToAppError } from '#server/integrations/registry/app-errors.ts'
 import type { RegistryConnection } from '#server/integrations/registry/index.ts'
 import { change, type Tx } from '#server/platform/core/change.ts'
-import { AppError, badRequest, notFound } from '#server/platform/core/errors.ts'
+import { AppError, badRequest, conflict, notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
+import { createMaterialChangeRequest } from '#server/platform/material-changes/service.ts'
 
 /**
- * One change to one domain, as the bulk actions and approved material requests make it.
- *
- * The domains core owns the PATCH; until it exports a service these writes go straight through
- * change()/audit here, registry first (so a refusal changes nothing of ours), then our row.
+ * The one way a domain's settings change: PATCH /groups/{context}/domains/{id}, the bulk actions
+ * and approved material change requests all come through here. Registry first (so a refusal
+ * changes nothing of ours), then our row with its audit entry in one change().
  */
 export type DomainChange = {
   auto_renew?: boolean
   registry_lock?: boolean
+  tags?: string[]
   renew_years?: number
 } & MaterialChange
 
@@ -96,6 +97,10 @@ export async function applyDomainChange(deps: ApplyDeps, scope: Scope, domain: D
   }
   if (wanted.auto_renew !== undefined && wanted.auto_renew !== domain.auto_renew) next.auto_renew = wanted.auto_renew
   if (wanted.registry_lock !== undefined && wanted.registry_lock !== domain.registry_lock) next.registry_lock = wanted.registry_lock
+  if (wanted.tags !== undefined) {
+    const tags = cleanTags(wanted.tags)
+    if (tags.join('\n') !== [...domain.tags].sort().join('\n')) next.tags = tags
+  }
 
   const renewing = wanted.renew_years !== undefined
   if (!renewing && Object.keys(next).length === 0 && contactChanges.length === 0) return 'unchanged'
@@ -124,6 +129,12 @@ export async function applyDomainChange(deps: ApplyDeps, scope: Scope, domain: D
         }
       }
       const hasUpdate = add.nameservers.length + add.contacts.length + add.statuses.length + rem.nameservers.length + rem.contacts.length + rem.statuses.length > 0 || registrant
+      // Name servers are host objects at the registry (RFC 5732): external ones it does not know
+      // yet are created first; a subordinate host without addresses is refused with its message.
+      if (add.nameservers.length) {
+        const unknown = (await registry.checkHosts(add.nameservers)).filter((h) => h.available).map((h) => h.name)
+        for (const name of unknown) await registry.createHost({ name })
+      }
       if (hasUpdate) await registry.updateDomain({ name: domain.name, add: trimAddRem(add), rem: trimAddRem(rem), ...(registrant ? { registrant } : {}) })
     } else if (renewing) {
       if (!domain.expires_at) throw badRequest('The domain has no expiry date to renew from')
@@ -157,6 +168,47 @@ export async function applyDomainChange(deps: ApplyDeps, scope: Scope, domain: D
     })
   })
   return 'applied'
+}
+
+/** Tags: trimmed, without duplicates, sorted, at most 50 of at most 64 characters. */
+function cleanTags(tags: string[]): string[] {
+  const clean = [...new Set(tags.map((t) => t.trim()).filter(Boolean))].sort()
+  const long = clean.find((t) => t.length > 64)
+  if (long) throw badRequest(`Tag too long: ${long.slice(0, 20)}…`, [{ field: 'tags', message: 'At most 64 characters per tag' }])
+  if (clean.length > 50) throw badRequest('At most 50 tags', [{ field: 'tags', message: 'At most 50 tags' }])
+  return clean
+}
+
+export type UpdateOutcome = { outcome: 'applied' | 'unchanged' } | { outcome: 'approval_requested'; material_change_request_id: string }
+
+/**
+ * Changes one domain of the scope's reach (PATCH and every bulk item). With `version`, a domain
+ * changed since that version answers 409 and nothing is sent anywhere. On a material domain the
+ * contact and nameserver part becomes a material change request (the approvers are mailed) while
+ * the rest (auto-renew, lock, tags, renewal) applies at once.
+ */
+export async function updateDomain(
+  deps: ApplyDeps & Pick<PlatformDeps, 'jobs'>,
+  scope: Scope,
+  domainId: string,
+  wanted: DomainChange,
+  options: { version?: number; action?: string; reachAll?: boolean } = {},
+): Promise<UpdateOutcome> {
+  const domain = await loadDomain(deps.db, scope, domainId, options.reachAll)
+  if (options.version !== undefined && options.version !== domain.version) {
+    throw conflict(`The domain changed since version ${options.version} (now ${domain.version}); reload and try again`, { version: domain.version })
+  }
+  const itemScope: Scope = { ...scope, accountId: domain.account_id }
+  const material: MaterialChange = {}
+  if (wanted.contacts && Object.keys(wanted.contacts).length) material.contacts = wanted.contacts
+  if (wanted.nameservers) material.nameservers = wanted.nameservers
+  if (!domain.is_material || !isMaterialChange(material)) {
+    return { outcome: await applyDomainChange(deps, itemScope, domain, wanted, options.action) }
+  }
+  const { contacts: _contacts, nameservers: _nameservers, ...rest } = wanted
+  if (Object.values(rest).some((v) => v !== undefined)) await applyDomainChange(deps, itemScope, domain, rest, options.action)
+  const request = await change(deps.db, itemScope, (tx) => createMaterialChangeRequest(tx, itemScope, { domainId: domain.id, change: material }, deps))
+  return { outcome: 'approval_requested', material_change_request_id: request.id }
 }
 
 function trimAddRem(x: { nameservers: string[]; contacts: { type: 'admin' | 'tech' | 'billing'; id: string }[]; statuses: string[] }) {
