@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { rmSync } from 'node:fs'
-import { expect, test } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import { startOidcProvider, type OidcTestProvider } from '#tests/support/oidc.ts'
 import { startSmtpCapture, type SmtpCapture } from '#tests/support/smtp.ts'
 
@@ -15,6 +15,18 @@ let smtp: SmtpCapture
 let server: ChildProcess
 
 test.use({ baseURL: BASE })
+
+/**
+ * Waits until React owns the forms of the page. A click that lands between the HTML and the
+ * hydration starts a native form post, and React Router's start (history.replaceState) cancels
+ * that pending navigation in Chromium: the click is lost and nothing tells the test.
+ */
+async function hydrated(page: Page) {
+  await page.waitForFunction(() => {
+    const forms = [...document.querySelectorAll('form')]
+    return forms.length > 0 && forms.every((form) => Object.keys(form).some((key) => key.startsWith('__reactProps')))
+  })
+}
 
 test.beforeAll(async () => {
   test.setTimeout(150_000)
@@ -53,6 +65,7 @@ test.afterAll(async () => {
 
 test('single sign-on through oidc-provider signs in and signs out at the provider', async ({ page, context }) => {
   await page.goto('/login?redirectTo=%2F%3Fsso%3D1')
+  await hydrated(page)
   const toProviderLogin = page.waitForRequest((r) => r.url().startsWith(provider.issuer) && r.isNavigationRequest())
   await page.getByRole('button', { name: 'Sign in with SSO' }).click()
   const authorize = new URL((await toProviderLogin).url())
@@ -68,6 +81,13 @@ test('single sign-on through oidc-provider signs in and signs out at the provide
   await page.locator('input[name="login"]').fill('admin@acme.example')
   await page.locator('input[name="password"]').fill('anything')
   await page.locator('button[type="submit"]').first().click()
+
+  // The provider's consent page when it asks (it does not for a client granted its scopes, but
+  // whether it asks is the provider's business): wait for either it or the way back.
+  const back = (url: URL) => url.origin === BASE
+  const consent = page.locator('form:has(input[name="prompt"][value="consent"]) button[type="submit"]')
+  await Promise.race([page.waitForURL(back), consent.waitFor()])
+  if (!back(new URL(page.url()))) await consent.first().click()
 
   await page.waitForURL((url) => url.origin === BASE && url.pathname === '/' && url.search === '?sso=1')
   expect((await context.cookies(BASE)).some((c) => c.name === '__session')).toBe(true)
@@ -95,6 +115,7 @@ test('a tampered SSO state is refused with a message', async ({ page }) => {
 test('password reset through the captured mail, then sign-in with the new password', async ({ page }) => {
   const email = 'viewer@acme.example'
   await page.goto('/reset')
+  await hydrated(page)
   await page.getByLabel('Email').fill(email)
   await page.getByRole('button', { name: 'Send link' }).click()
   await expect(page.getByRole('status')).toContainText('If an account exists for that email')
@@ -104,6 +125,7 @@ test('password reset through the captured mail, then sign-in with the new passwo
   expect(link).toBeTruthy()
   await page.goto(link!)
   await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible()
+  await hydrated(page)
 
   // The platform's policy (here: not the email) comes back as a localised message.
   await page.getByLabel('New password', { exact: true }).fill(email)
@@ -122,8 +144,29 @@ test('password reset through the captured mail, then sign-in with the new passwo
   await expect(page.getByRole('alert')).toContainText('invalid or has expired')
 
   await page.goto('/login')
+  await hydrated(page)
   await page.getByLabel('Email').fill(email)
   await page.getByLabel('Password').fill(fresh)
   await page.getByRole('button', { name: 'Sign in', exact: true }).click()
   await page.waitForURL((url) => url.pathname === '/')
+})
+
+test('repeated failed sign-ins for one name show the 429 screen', async ({ page }) => {
+  // The platform throttles a name after 5 failures (per IP only after 20): the sixth attempt,
+  // even with the right password, is answered 429 and the portal shows its throttled screen.
+  await page.goto('/login')
+  await hydrated(page)
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    await page.getByLabel('Email').fill('staff@example.com')
+    await page.getByLabel('Password').fill(`not the password ${attempt}`)
+    const answered = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.startsWith('/login'))
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+    await answered
+    await expect(page.getByText('The email or password is incorrect.')).toBeVisible()
+  }
+  await page.getByLabel('Email').fill('staff@example.com')
+  await page.getByLabel('Password').fill('portal-demo-2026')
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+  await expect(page.getByTestId('error-status')).toHaveText('429')
+  await expect(page.getByText('Please wait a moment before trying again')).toBeVisible()
 })

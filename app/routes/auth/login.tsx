@@ -138,7 +138,9 @@ function PasswordForm({ messages: m, redirectTo, ssoEnabled, lastResult, ssoErro
     id: 'login',
     lastResult,
     constraint: getZodConstraint(schema),
-    shouldValidate: 'onBlur',
+    // Not on blur: leaving the empty email field for "Sign in with SSO" would show an error that
+    // pushes the SSO button down between mouse down and up, and the click would be lost.
+    shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
