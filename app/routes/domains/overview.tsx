@@ -19,8 +19,13 @@ import { renewSchema, toggleSchema, CONTACT_ROLES } from './schemas.ts'
 import { attempt, domainScreen } from './shared.server.ts'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  await domainScreen(request, context, params)
-  return null
+  const screen = await domainScreen(request, context, params)
+  // The account's approvers of material changes, shown beside the domain's material flag.
+  const approvers = await screen.platform
+    .get<{ emails: string[] }>(`${screen.base}/material-approvers`)
+    .then((r) => r.emails)
+    .catch(() => [] as string[])
+  return { approvers }
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -49,6 +54,26 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const result = await attempt(() => screen.platform.post(`${path}/restore`))
     if (!result.ok) return data({ intent, error: result.error }, { status: result.status })
     return back(t('detail.restored'))
+  }
+  if (intent === 'material') {
+    const on = form.get('value') === 'on'
+    const result = await attempt(() => screen.platform.call('PUT', `${screen.base}/material-domains`, { ids: [params.id], is_material: on }))
+    if (!result.ok) return data({ intent, error: result.error }, { status: result.status })
+    return back(t(on ? 'material.marked' : 'material.unmarked'))
+  }
+  if (intent === 'approvers') {
+    const emails = String(form.get('emails') ?? '').split(/[\s,;]+/).filter(Boolean)
+    const result = await attempt(() => screen.platform.call('PUT', `${screen.base}/material-approvers`, { emails }))
+    if (!result.ok) return data({ intent, error: result.error }, { status: result.status })
+    return back(t('material.approversSaved'))
+  }
+  if (intent === 'nameservers') {
+    const nameservers = String(form.get('nameservers') ?? '').split(/[\s,;]+/).filter(Boolean)
+    const version = Number(form.get('version'))
+    const result = await attempt(() => screen.platform.patch(path, { version, nameservers }))
+    if (!result.ok) return data({ intent, error: result.status === 409 ? t('detail.conflict') : result.error, conflict: result.status === 409 }, { status: result.status })
+    if (result.value && typeof result.value === 'object' && 'material_change_request_id' in result.value) return back(t('detail.materialRequested'))
+    return back(t('material.nameserversSaved'))
   }
   const toggle = toggleSchema.safeParse(Object.fromEntries(form))
   if (!toggle.success) throw data('Unknown form', { status: 400 })
@@ -86,10 +111,11 @@ function ToggleForm({ intent, on, version, disabled }: { intent: 'auto-renew' | 
 }
 
 /** /domains/{id}: what we hold about the domain, and the actions on it. */
-export default function DomainOverview() {
+export default function DomainOverview({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('domains')
   const href = useContextHref()
   const { domain, canManage } = useDomainFrame()
+  const approvers = loaderData?.approvers ?? []
   const actionData = useActionData<ActionData>()
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle'
@@ -158,6 +184,17 @@ export default function DomainOverview() {
         ) : (
           <p className="text-sm text-slate-500">{t('detail.noNameservers')}</p>
         )}
+        {canManage ? (
+          <Form method="post" className="mt-2 space-y-1" data-testid="nameservers-form">
+            <input type="hidden" name="intent" value="nameservers" />
+            <input type="hidden" name="version" value={domain.version} />
+            <label className="block text-sm">
+              {t('material.nameserversLabel')}
+              <textarea name="nameservers" rows={3} defaultValue={(domain.nameservers ?? []).join('\n')} className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 font-mono text-sm dark:border-slate-700 dark:bg-slate-900" />
+            </label>
+            <Button type="submit" size="sm" variant="outline" disabled={busy}>{t('material.saveNameservers')}</Button>
+          </Form>
+        ) : null}
         <h3 className="mt-4 font-medium">{t('detail.ds')}</h3>
         {domain.ds?.length ? (
           <ul className="break-all font-mono text-xs">
@@ -188,6 +225,32 @@ export default function DomainOverview() {
             </table>
           </div>
         )}
+      </Card>
+      <Card data-testid="material-card">
+        <CardTitle>{t('material.title')}</CardTitle>
+        <p className="text-sm" data-testid="domain-material">
+          <span className="mr-2">{domain.is_material ? t('material.is') : t('material.isNot')}</span>
+          {canManage ? (
+            <Form method="post" className="inline">
+              <input type="hidden" name="intent" value="material" />
+              <input type="hidden" name="value" value={domain.is_material ? 'off' : 'on'} />
+              <Button type="submit" size="sm" variant="outline" disabled={busy} data-testid="toggle-material">{domain.is_material ? t('material.unmark') : t('material.mark')}</Button>
+            </Form>
+          ) : null}
+        </p>
+        {canManage ? (
+          <Form method="post" className="mt-3 space-y-1">
+            <input type="hidden" name="intent" value="approvers" />
+            <label className="block text-sm">
+              {t('material.approvers')}
+              <textarea name="emails" rows={2} defaultValue={approvers.join('\n')} className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 font-mono text-sm dark:border-slate-700 dark:bg-slate-900" />
+            </label>
+            <Button type="submit" size="sm" variant="outline" disabled={busy}>{t('material.saveApprovers')}</Button>
+          </Form>
+        ) : (
+          <p className="mt-2 text-sm">{t('material.approvers')}: {approvers.join(', ') || '—'}</p>
+        )}
+        <p className="mt-2 text-xs text-slate-500">{t('material.help')}</p>
       </Card>
       {canManage ? (
         <Card className="lg:col-span-2">

@@ -69,6 +69,7 @@ export type DomainDetail = {
   registry_lock: boolean
   dnssec: boolean
   tags: string[]
+  is_material?: boolean
   version: number
   nameservers: string[]
   contacts: Record<'registrant' | 'admin' | 'tech' | 'billing', { id: string; name: string; organisation?: string | null; email?: string | null } | null>

@@ -1,0 +1,103 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { rmSync } from 'node:fs'
+import { expect, test, type Page } from '@playwright/test'
+import { startSmtpCapture, type SmtpCapture } from '#tests/support/smtp.ts'
+
+// The approvers' mail needs a mail server, so this file starts its own real server (same build)
+// next to a real SMTP capture, on a port of the tray/material range.
+const PORT = Number(process.env.E2E_MATERIAL_PORT ?? 3551)
+const BASE = `http://localhost:${PORT}`
+const DATA_DIR = `./data/e2e-material-${PORT}`
+const PASSWORD = 'portal-demo-2026'
+const APPROVER = 'approver@acme.example'
+
+let smtp: SmtpCapture
+let server: ChildProcess
+
+test.use({ baseURL: BASE })
+
+test.beforeAll(async () => {
+  test.setTimeout(150_000)
+  smtp = await startSmtpCapture()
+  rmSync(DATA_DIR, { recursive: true, force: true })
+  server = spawn(process.execPath, ['server/main.ts'], {
+    env: { ...process.env, PORT: String(PORT), DATA_DIR, SEED_DEMO: '1', LOG_LEVEL: 'warn', APP_ENV: 'e2e', PUBLIC_URL: BASE, SMTP_URL: smtp.url },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  await expect
+    .poll(async () => (await fetch(`${BASE}/readyz`).catch(() => null))?.status ?? 0, { timeout: 120_000, intervals: [250] })
+    .toBe(200)
+})
+
+test.afterAll(async () => {
+  if (server?.pid) {
+    const exited = new Promise((resolve) => server.once('exit', resolve))
+    server.kill('SIGTERM')
+    await exited
+  }
+  await smtp?.close()
+})
+
+/** Waits until React owns the forms: a click before hydration can be lost (see auth-sso.spec.ts). */
+async function hydrated(page: Page) {
+  await page.waitForFunction(() => {
+    const forms = [...document.querySelectorAll('form')]
+    return forms.length > 0 && forms.every((form) => Object.keys(form).some((key) => key.startsWith('__reactProps')))
+  })
+}
+
+test('a nameserver change to a material domain waits for the mailed approval, then applies and shows in the log', async ({ page, browser }) => {
+  await page.goto('/login?redirectTo=%2Fdomains')
+  await hydrated(page)
+  await page.locator('#login-username').fill('admin@acme.example')
+  await page.locator('#login-password').fill(PASSWORD)
+  await page.locator('#login').getByRole('button').last().click()
+  await page.waitForURL((url) => url.pathname === '/domains')
+  const link = page.getByTestId('domain-link').first()
+  const name = (await link.textContent())!
+  await link.click()
+  await expect(page.getByTestId('domain-name')).toHaveText(name)
+  const domainPath = new URL(page.url()).pathname
+  const card = page.getByTestId('material-card')
+  await hydrated(page)
+
+  await card.getByRole('textbox').fill(APPROVER)
+  await card.getByRole('button', { name: 'Save approvers' }).click()
+  await expect(page.getByText('The approvers are saved.')).toBeVisible()
+  await hydrated(page)
+  await page.getByTestId('toggle-material').click()
+  await expect(page.getByTestId('domain-material')).toContainText('Material: contact and nameserver changes need approval.')
+  const before = await page.getByTestId('domain-nameservers').textContent()
+
+  await hydrated(page)
+  await page.getByTestId('nameservers-form').getByRole('textbox').fill('ns1.approved.example\nns2.approved.example')
+  await page.getByRole('button', { name: 'Change nameservers' }).click()
+  await expect(page.getByText('This domain is material: the change waits for approval.')).toBeVisible()
+  // Nothing changed yet.
+  await expect(page.getByTestId('domain-nameservers')).toHaveText(before!)
+
+  const mail = await smtp.waitFor((m) => m.envelopeTo.includes(APPROVER) && (m.subject ?? '').includes(name), 30_000)
+  const approvalUrl = new URL(/https?:\/\/\S+\/approvals\/\S+/.exec(mail.text ?? '')![0])
+
+  // The approver has no account here: the link alone opens the public approval page.
+  const approverContext = await browser.newContext({ baseURL: BASE })
+  const approver = await approverContext.newPage()
+  await approver.goto(approvalUrl.pathname + approvalUrl.search)
+  await expect(approver.getByTestId('approval-change')).toContainText('ns1.approved.example')
+  await expect(approver.getByTestId('approval-state')).toHaveAttribute('data-state', 'pending')
+  await hydrated(approver)
+  await approver.getByRole('textbox').fill('Planned move to the new DNS provider')
+  await approver.getByRole('button', { name: 'Approve' }).click()
+  await expect(approver.getByTestId('approval-state')).toHaveAttribute('data-state', 'applied')
+  // The link works once.
+  expect((await approver.goto(approvalUrl.pathname + approvalUrl.search))?.status()).toBe(404)
+  await approverContext.close()
+
+  await page.goto(domainPath)
+  await expect(page.getByTestId('domain-nameservers')).toContainText('ns1.approved.example')
+  await expect(page.getByTestId('domain-nameservers')).toContainText('ns2.approved.example')
+  await page.goto(`${domainPath}/log`)
+  const applied = page.getByTestId('data-row').filter({ hasText: 'material-change-applied' })
+  await expect(applied).toHaveCount(1)
+  await expect(applied).toContainText('ns1.approved.example')
+})
