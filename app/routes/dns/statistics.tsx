@@ -1,19 +1,66 @@
 import { useTranslation } from 'react-i18next'
+import { data, Form, Link } from 'react-router'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { formatDateTime } from '#app/lib/dates.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/statistics.ts'
-import { dnsScreen } from './shared.server.ts'
+import { dnsScreen, zoneOfDomain } from './shared.server.ts'
+import { StatisticsChart } from './statistics-chart-view.tsx'
+import { RANGES, rangeOf, toBars, windowOf, type RangeKey } from './statistics-chart.ts'
 
-/** DNS statistics: the Platform API has no statistics endpoint yet, so an honest empty state. */
+type ZoneStatistics = { zone_id: string; from: string; to: string; bucket_seconds: number; total: number; buckets: { start: string; queries: number }[] }
+
+/** /domains/{id}/dns-statistics: queries answered for the domain's zone, as a chart and a table. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  await dnsScreen(request, context, params)
-  return null
+  const screen = await dnsScreen(request, context, params)
+  const range = rangeOf(screen.url.searchParams.get('range'))
+  const zone = await zoneOfDomain(screen, params.id)
+  if (!zone) return data({ zone: null, range, stats: null, bars: [], configured: false })
+  const { from, to } = windowOf(range, new Date())
+  const stats = await screen.platform.get<ZoneStatistics>(`${screen.base}/zones/${zone.id}/statistics`, { query: { from: from.toISOString(), to: to.toISOString() } })
+  const bars = toBars(stats.buckets, from, to, RANGES[range].barMinutes)
+  return data({ zone: { id: zone.id, name: zone.name }, range, stats: { total: stats.total, from: stats.from, to: stats.to }, bars, configured: zone.powerdns_configured })
 }
 
-export default function DnsStatistics() {
-  const { t } = useTranslation('dns')
+export default function DnsStatistics({ loaderData, params }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation('dns')
+  const href = useContextHref()
+  const { zone, range, stats, bars, configured } = loaderData
+  if (!zone || !stats) {
+    return (
+      <p data-testid="no-zone">
+        {t('zone.noneShort')} <Link className="underline" to={href(`/domains/${params.id}/dns`)}>{t('zone.goCreate')}</Link>
+      </p>
+    )
+  }
+  const number = new Intl.NumberFormat(i18n.language)
+  const when = (iso: string) => formatDateTime(iso, i18n.language)
+  const rangeLabel = t(`statistics.ranges.${range}`)
   return (
-    <section className="space-y-2 py-8 text-center" data-testid="dns-statistics-empty">
+    <div className="space-y-4">
       <h2 className="text-lg font-semibold">{t('statistics.title')}</h2>
-      <p className="text-sm text-slate-600 dark:text-slate-400">{t('statistics.empty')}</p>
-    </section>
+      {/* A GET form: the range is in the URL (shareable, works without JavaScript). */}
+      <Form method="get" className="flex flex-wrap items-center gap-3" data-testid="statistics-range">
+        <fieldset className="flex gap-3">
+          <legend className="sr-only">{t('statistics.range')}</legend>
+          {(Object.keys(RANGES) as RangeKey[]).map((key) => (
+            <label key={key} className="flex items-center gap-1 text-sm">
+              <input type="radio" name="range" value={key} defaultChecked={key === range} />
+              {t(`statistics.ranges.${key}`)}
+            </label>
+          ))}
+        </fieldset>
+        <Button type="submit" variant="outline" size="sm">{t('statistics.show')}</Button>
+      </Form>
+      {stats.total === 0 ? (
+        <section className="space-y-2 py-8 text-center" data-testid="dns-statistics-empty">
+          <p className="text-sm text-slate-600 dark:text-slate-400">{configured ? t('statistics.none', { range: rangeLabel }) : t('statistics.notConfigured')}</p>
+        </section>
+      ) : (
+        <StatisticsChart bars={bars} total={stats.total} rangeLabel={rangeLabel} number={number} when={when} />
+      )}
+      {!configured && stats.total > 0 ? <Alert>{t('statistics.notConfiguredNow')}</Alert> : null}
+    </div>
   )
 }

@@ -1,9 +1,16 @@
+import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { data, Form, Link, useLocation } from 'react-router'
+import { data, Form, Link, redirect, useLocation, useRevalidator } from 'react-router'
 import { DataTable } from '#app/components/data-table.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { Label } from '#app/components/ui/label.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { carryContext } from '#app/lib/context-param.ts'
 import { formatDateTime } from '#app/lib/dates.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
 import { LISTS } from '#app/lib/lists.ts'
@@ -11,27 +18,75 @@ import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/tray-records.ts'
-import { dnsScreen } from './shared.server.ts'
+import { dnsScreen, refusal } from './shared.server.ts'
 
-/** /tray/records: the DNS records of the user's server-side tray (put there from the record search). */
+/** A record bulk job as GET /groups/{context}/record-bulk-actions/{id} answers it: an item per zone. */
+type ReplaceJob = {
+  id: string
+  state: 'queued' | 'running' | 'completed' | 'failed'
+  total: number
+  done: number
+  params: { from: string; to: string; kind: string; where: 'tray' | 'all' }
+  results: { id: string; name: string; state: 'pending' | 'done'; ok: boolean | null; outcome?: 'applied' | 'unchanged'; records?: number; error?: string }[]
+}
+
+const JOB_ID = /^[0-9a-f-]{36}$/i
+
+/** /tray/records: the DNS records of the user's server-side tray, and "replace this address everywhere". */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await dnsScreen(request, context, params)
   const t = getInstance(context).getFixedT(null, 'dns')
   const { page, headers } = await loadListPage(request, context, LISTS['dns-tray-records']!, screen.groupContext)
-  return data({ page, meta: pageMeta(request, context, t('tray.title')) }, { headers })
+  const jobId = screen.url.searchParams.get('job')
+  const job = jobId && JOB_ID.test(jobId) ? await screen.platform.get<ReplaceJob>(`${screen.base}/record-bulk-actions/${jobId}`) : null
+  return data({ page, job, canAdmin: screen.canAdmin, meta: pageMeta(request, context, t('tray.title')) }, { headers })
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
 
-export default function TrayRecords({ loaderData }: Route.ComponentProps) {
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const screen = await dnsScreen(request, context, params)
+  const t = getInstance(context).getFixedT(null, 'dns')
+  const form = await request.formData()
+  const values = { from: String(form.get('from') ?? '').trim(), to: String(form.get('to') ?? '').trim(), where: form.get('where') === 'all' ? 'all' : 'tray' }
+  try {
+    const started = await screen.platform.post<{ job_id: string }>(`${screen.base}/record-bulk-actions`, { action: 'replace_record_content', params: values })
+    return redirect(carryContext(`/tray/records?job=${started.job_id}`, screen.url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('tray.replace.started'), color: 'info' }) } })
+  } catch (error) {
+    const r = refusal(error)
+    return data({ values, message: r.message, errors: Object.fromEntries(r.errors.map((e) => [e.field.replace(/^params\./, ''), e.message])) }, { status: r.status })
+  }
+}
+
+export default function TrayRecords({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('dns')
   const href = useContextHref()
   const { pathname, search } = useLocation()
   const def = LISTS['dns-tray-records']!
-  const empty = loaderData.page.meta.total === 0 && loaderData.page.query.filters.length === 0
+  const { page, job, canAdmin } = loaderData
+  const empty = page.meta.total === 0 && page.query.filters.length === 0
+  const running = job !== null && (job.state === 'queued' || job.state === 'running')
+  const revalidator = useRevalidator()
+  // With JavaScript the progress refreshes in place; without it, the meta refresh below reloads.
+  useEffect(() => {
+    if (!running) return
+    const timer = setInterval(() => {
+      if (revalidator.state === 'idle') void revalidator.revalidate()
+    }, 1000)
+    return () => clearInterval(timer)
+  }, [running, revalidator])
+  const values = actionData?.values
+  const errors: Record<string, string> = actionData?.errors ?? {}
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{t('tray.title')}</h1>
+      {running ? (
+        <noscript>
+          <meta httpEquiv="refresh" content="2" />
+        </noscript>
+      ) : null}
+      {job ? <JobProgress job={job} /> : null}
       {empty ? (
         <p data-testid="tray-records-empty">
           {t('tray.empty')} <Link className="underline" to={href('/domains/search/records')}>{t('search.title')}</Link>
@@ -40,7 +95,7 @@ export default function TrayRecords({ loaderData }: Route.ComponentProps) {
         <>
           <DataTable
             def={def}
-            page={loaderData.page}
+            page={page}
             labels={(key) => t(key === 'zone' ? 'fields.zone.name' : key === 'added_at' ? 'tray.addedAt' : `fields.${key}`, { defaultValue: key })}
             renderCell={(row, key) => {
               if (key === 'content') return <span className="break-all font-mono text-xs" data-testid="tray-record">{String(row.content ?? '')}</span>
@@ -48,8 +103,6 @@ export default function TrayRecords({ loaderData }: Route.ComponentProps) {
               return String(row[key] ?? '')
             }}
           />
-          {/* The Platform API's bulk actions cover domains only: no replace-address job for records yet. */}
-          <Alert>{t('tray.bulkUnavailable')}</Alert>
           <Form method="post" action="/tray/items">
             <input type="hidden" name="redirectTo" value={pathname + search} />
             <input type="hidden" name="entity_type" value="record" />
@@ -57,6 +110,70 @@ export default function TrayRecords({ loaderData }: Route.ComponentProps) {
           </Form>
         </>
       )}
+      {canAdmin ? (
+        <section aria-labelledby="replace-heading" className="space-y-3 rounded-md border border-slate-200 p-4 dark:border-slate-800">
+          <h2 id="replace-heading" className="text-lg font-semibold">{t('tray.replace.title')}</h2>
+          <p className="text-sm text-slate-600 dark:text-slate-400">{t('tray.replace.help')}</p>
+          {actionData?.message ? <Alert variant="error" data-testid="replace-error">{actionData.message}</Alert> : null}
+          <Form method="post" className="grid max-w-xl gap-3" data-testid="replace-form">
+            <div className="grid gap-1">
+              <Label htmlFor="replace-from">{t('tray.replace.from')}</Label>
+              <Input id="replace-from" name="from" required defaultValue={values?.from ?? ''} placeholder="192.0.2.10" aria-invalid={errors.from ? true : undefined} aria-describedby={errors.from ? 'replace-from-error' : undefined} />
+              {errors.from ? <p id="replace-from-error" className="text-sm text-red-700 dark:text-red-400">{errors.from}</p> : null}
+            </div>
+            <div className="grid gap-1">
+              <Label htmlFor="replace-to">{t('tray.replace.to')}</Label>
+              <Input id="replace-to" name="to" required defaultValue={values?.to ?? ''} placeholder="198.51.100.7" aria-invalid={errors.to ? true : undefined} aria-describedby={errors.to ? 'replace-to-error' : undefined} />
+              {errors.to ? <p id="replace-to-error" className="text-sm text-red-700 dark:text-red-400">{errors.to}</p> : null}
+            </div>
+            <fieldset className="grid gap-1">
+              <legend className="text-sm font-medium">{t('tray.replace.where')}</legend>
+              <label className="flex items-center gap-2 text-sm">
+                <input type="radio" name="where" value="tray" defaultChecked={(values?.where ?? (empty ? 'all' : 'tray')) === 'tray'} disabled={empty} />
+                {t('tray.replace.whereTray')}
+              </label>
+              <label className="flex items-center gap-2 text-sm">
+                <input type="radio" name="where" value="all" defaultChecked={(values?.where ?? (empty ? 'all' : 'tray')) === 'all'} />
+                {t('tray.replace.whereAll')}
+              </label>
+            </fieldset>
+            <div>
+              <Button type="submit" disabled={running}>{t('tray.replace.submit')}</Button>
+            </div>
+          </Form>
+        </section>
+      ) : null}
     </div>
+  )
+}
+
+function JobProgress({ job }: { job: ReplaceJob }) {
+  const { t } = useTranslation('dns')
+  return (
+    <section aria-labelledby="job-heading" className="space-y-2 rounded-md border border-slate-200 p-4 dark:border-slate-800" data-testid="bulk-job" data-state={job.state}>
+      <h2 id="job-heading" className="text-lg font-semibold">
+        {t('tray.replace.jobTitle', { from: job.params.from, to: job.params.to })} — {t(`tray.replace.states.${job.state}`)}
+      </h2>
+      <progress className="w-full" value={job.done} max={job.total} aria-label={t('tray.replace.progress', { done: job.done, total: job.total })} data-testid="bulk-progress" />
+      <p>{t('tray.replace.progress', { done: job.done, total: job.total })}</p>
+      <Table>
+        <TableHeader>
+          <TableRow>
+            <TableHead>{t('fields.zone.name')}</TableHead>
+            <TableHead>{t('tray.replace.result')}</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {job.results.map((r) => (
+            <TableRow key={r.id} data-testid="bulk-result" data-ok={String(r.ok)}>
+              <TableCell>{r.name}</TableCell>
+              <TableCell className={r.ok === false ? 'text-red-700 dark:text-red-400' : undefined}>
+                {r.state === 'pending' ? t('tray.replace.pending') : r.ok ? (r.outcome === 'unchanged' ? t('tray.replace.unchanged') : t('tray.replace.applied', { count: r.records ?? 0 })) : r.error}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </section>
   )
 }

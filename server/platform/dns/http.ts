@@ -5,6 +5,7 @@ import { createRouter, requireScope, type PlatformEnv } from '#server/platform/c
 import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { can, type Scope } from '#server/platform/core/scope.ts'
 import { listQueryFromUrl, runList, type ListResource } from '#server/platform/list/engine.ts'
+import { createReplaceJob, getReplaceJob } from './bulk-replace.ts'
 import { detectDrift, powerDnsClient } from './publish.ts'
 import { zoneStatistics } from './statistics.ts'
 import { applyChangeSet, createZone, exportZone, getZone, importZone, requestSigning, requestUnsigning, zoneView } from './service.ts'
@@ -178,6 +179,30 @@ const ZoneStatisticsResponse = z
 
 const ContextParam = z.object({ context: z.string() })
 const ZoneParams = z.object({ context: z.string(), zone: z.string() })
+
+const RecordBulkJob = z
+  .object({
+    id: z.uuid(),
+    action: z.literal('replace_record_content'),
+    params: z.object({ from: z.string(), to: z.string(), kind: z.enum(['A', 'AAAA', 'host']), where: z.enum(['tray', 'all']) }),
+    state: z.enum(['queued', 'running', 'completed', 'failed']),
+    total: z.number().int(),
+    done: z.number().int(),
+    created_at: z.string(),
+    finished_at: z.string().nullable(),
+    results: z.array(
+      z.object({
+        id: z.uuid().openapi({ description: 'zone id' }),
+        name: z.string().openapi({ description: 'zone name' }),
+        state: z.enum(['pending', 'done']),
+        ok: z.boolean().nullable(),
+        outcome: z.enum(['applied', 'unchanged']).optional(),
+        records: z.number().int().optional().openapi({ description: 'records changed in the zone' }),
+        error: z.string().optional(),
+      }),
+    ),
+  })
+  .openapi('RecordBulkJob')
 
 export const dnsRouter = createRouter()
   .openapi(
@@ -398,5 +423,52 @@ export const dnsRouter = createRouter()
       const { context, zone } = c.req.valid('param')
       const scope = scoped(c, context, 'dns-viewer')
       return c.json(await zoneStatistics(c.get('deps'), scope, zone, c.req.valid('query')), 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/record-bulk-actions',
+      tags: ['DNS'],
+      summary: 'Replace an address (A/AAAA content) or host name (CNAME/MX target) in every zone that has it, as a job: one change set per zone',
+      request: {
+        params: ContextParam,
+        body: jsonBody(
+          z
+            .object({
+              action: z.literal('replace_record_content'),
+              params: z
+                .object({
+                  from: z.string().min(1).max(253).openapi({ description: 'IPv4 or IPv6 address, or an absolute host name' }),
+                  to: z.string().min(1).max(253).openapi({ description: 'The replacement, of the same kind' }),
+                  where: z.enum(['tray', 'all']).optional().openapi({ description: "tray (default): the records of the user's tray that hold it; all: every record of the account" }),
+                })
+                .strict(),
+            })
+            .strict()
+            .openapi('RecordBulkAction'),
+        ),
+      },
+      responses: { 202: jsonResponse(z.object({ job_id: z.uuid() }), 'Accepted: the job runs in the background'), ...ProblemResponses },
+    }),
+    async (c) => {
+      const scope = scoped(c, c.req.valid('param').context, 'dns-admin')
+      const job = await createReplaceJob(c.get('deps'), scope, c.req.valid('json').params)
+      return c.json({ job_id: job.id }, 202)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/record-bulk-actions/{job_id}',
+      tags: ['DNS'],
+      summary: 'Progress and per-zone results of a record bulk job (the shape of a domain bulk job)',
+      request: { params: z.object({ context: z.string(), job_id: z.uuid() }) },
+      responses: { 200: jsonResponse(RecordBulkJob), ...ProblemResponses },
+    }),
+    async (c) => {
+      const { context, job_id } = c.req.valid('param')
+      const scope = scoped(c, context, 'dns-viewer')
+      return c.json(await getReplaceJob(c.get('deps').db, scope, job_id), 200)
     },
   )

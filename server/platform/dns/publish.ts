@@ -3,6 +3,7 @@ import type { DnsZone, DriftReport } from '#server/db/schema-dns.ts'
 import { createPowerDnsClient, dotted, PowerDnsError, type PdnsRrset, type PowerDnsClient } from '#server/integrations/powerdns/client.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { isRecordType, parseRdata } from './rdata.ts'
+import { registerReplaceJobs } from './bulk-replace.ts'
 import { dnsRegistryHooks, DNS_JOBS, powerDnsSettings } from './service.ts'
 import { collectStatistics, STATISTICS_JOB } from './statistics.ts'
 import { tokenizeRdata } from './zone-parser.ts'
@@ -195,6 +196,7 @@ export function registerDnsJobs(deps: PlatformDeps) {
   deps.jobs.register<{ zoneId: string }>(DNS_JOBS.removeDs, (data) => removeDs(deps, data.zoneId))
   deps.jobs.register<{ zoneId: string }>(DNS_JOBS.unsign, (data) => unsignZone(deps, data.zoneId))
   deps.jobs.register(STATISTICS_JOB, async () => void (await collectStatistics(deps)))
+  registerReplaceJobs(deps)
   // Every minute, and only where PowerDNS is configured: without it there is nothing to count.
   if (powerDnsSettings(deps)) deps.jobs.schedule?.(STATISTICS_JOB, '* * * * *')
 }
