@@ -7,6 +7,9 @@ import { I18nextProvider, initReactI18next } from 'react-i18next'
 import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router'
 import { DEFAULT_LANGUAGE, i18nOptions } from './lib/i18n.ts'
 import { getInstance } from './lib/i18n.server.ts'
+import { appServicesContext } from './lib/app-context.ts'
+import { NonceContext } from './lib/csp.ts'
+import { contentSecurityPolicy, newNonce } from './lib/csp.server.ts'
 
 export const streamTimeout = 5_000
 
@@ -34,16 +37,23 @@ export default function handleRequest(
 ) {
   if (request.method.toUpperCase() === 'HEAD') return new Response(null, { status: responseStatusCode, headers: responseHeaders })
   const instance = requestI18n(loadContext)
+  // The one place the CSP is set: the nonce is made for this document and given to every inline
+  // script it renders (React Router's, the theme and text scripts of the root).
+  const nonce = newNonce()
+  responseHeaders.set('Content-Security-Policy', contentSecurityPolicy(nonce, { oidcIssuer: oidcIssuer(loadContext) }))
   return new Promise((resolve, reject) => {
     let shellRendered = false
     const userAgent = request.headers.get('user-agent')
     const readyOption: keyof RenderToPipeableStreamOptions = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000)
     const { pipe, abort } = renderToPipeableStream(
-      <I18nextProvider i18n={instance}>
-        <ServerRouter context={routerContext} url={request.url} />
-      </I18nextProvider>,
+      <NonceContext.Provider value={nonce}>
+        <I18nextProvider i18n={instance}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </I18nextProvider>
+      </NonceContext.Provider>,
       {
+        nonce,
         [readyOption]() {
           shellRendered = true
           const body = new PassThrough({
@@ -69,4 +79,12 @@ export default function handleRequest(
       },
     )
   })
+}
+
+function oidcIssuer(context: RouterContextProvider): string | null {
+  try {
+    return context.get(appServicesContext).env.oidc?.issuer ?? null
+  } catch {
+    return null
+  }
 }

@@ -5,6 +5,7 @@ import type { Route } from './+types/root.ts'
 import { ErrorScreen } from './components/error-screen.tsx'
 import { Toaster } from './components/toaster.tsx'
 import { appServicesContext } from './lib/app-context.ts'
+import { useNonce } from './lib/csp.ts'
 import { contextCarryMiddleware } from './lib/context-carry.server.ts'
 import { carryContext } from './lib/context-param.ts'
 import { readCookie } from './lib/cookies.server.ts'
@@ -53,6 +54,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const { i18n } = useTranslation()
   const lng = root?.locale ?? i18n.language ?? 'en'
   const theme: Theme | null = root?.theme ?? null
+  const nonce = useNonce()
   return (
     <html
       lang={lng}
@@ -66,14 +68,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {/* No stored preference: follow the system before first paint (the nonce attribute is ready for a CSP). */}
-        {theme ? null : <script nonce={undefined} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: SYSTEM_THEME_SCRIPT }} />}
+        {theme ? null : <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: SYSTEM_THEME_SCRIPT }} />}
         <Meta />
         <Links />
       </head>
       <body className="min-h-screen bg-white text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   )

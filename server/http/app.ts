@@ -4,6 +4,7 @@ import { serveStatic } from '@hono/node-server/serve-static'
 import { Hono } from 'hono'
 import { RouterContextProvider, createRequestHandler, type ServerBuild } from 'react-router'
 import { appServicesContext } from '#app/lib/app-context.ts'
+import { PORTAL_SECURITY_HEADERS } from '#app/lib/csp.server.ts'
 import type { Config } from '#server/config.ts'
 import type { Database } from '#server/db/database.ts'
 import { isMigrated } from '#server/db/migrate.ts'
@@ -45,6 +46,14 @@ export function createServerApp({ config, database, logger, platformApi, build, 
         ms: Math.round((performance.now() - started) * 10) / 10,
       })
     }
+  })
+
+  // Every portal response carries the baseline security headers (HSTS, no sniffing, no framing);
+  // the document's Content-Security-Policy is set by the server entry, which makes its nonce.
+  app.use(async (c, next) => {
+    await next()
+    if (c.req.path === '/v1' || c.req.path.startsWith('/v1/')) return
+    for (const [name, value] of Object.entries(PORTAL_SECURITY_HEADERS)) c.header(name, value)
   })
 
   app.onError((error, c) => {

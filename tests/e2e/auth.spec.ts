@@ -134,3 +134,32 @@ test('a two-factor step with a wrong code says so', async ({ page, request }) =>
     await request.delete('/v1/profile/two_factor', { headers: auth, data: { code: recovery_codes[0] } })
   }
 })
+
+test('portal documents carry an enforced CSP with a per-response nonce that every script carries, HSTS and no framing', async ({ page }) => {
+  const violations: string[] = []
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
+  })
+  const nonceOf = (policy: string) => /'nonce-([^']+)'/.exec(policy)?.[1]
+  const first = await page.goto('/login')
+  const headers = first!.headers()
+  const policy = headers['content-security-policy'] ?? ''
+  expect(headers['content-security-policy-report-only']).toBeUndefined()
+  expect(policy).toContain("frame-ancestors 'none'")
+  expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/)
+  expect(headers['strict-transport-security']).toMatch(/max-age=\d{7,}/)
+  expect(headers['x-frame-options']).toBe('DENY')
+  const nonce = nonceOf(policy)
+  expect(nonce).toBeTruthy()
+  // Browsers hide the attribute; the property keeps it. Every inline script has this response's nonce.
+  const scripts = await page.evaluate(() => [...document.scripts].map((s) => ({ inline: !s.src, nonce: s.nonce })))
+  expect(scripts.filter((s) => s.inline).length).toBeGreaterThan(0)
+  for (const script of scripts.filter((s) => s.inline)) expect(script.nonce).toBe(nonce)
+
+  // A new document, a new nonce; the scripts still run (the page hydrates and signs in).
+  const second = await page.reload()
+  expect(nonceOf(second!.headers()['content-security-policy'] ?? '')).not.toBe(nonce)
+  await signIn(page, 'admin@acme.example')
+  await page.waitForURL((url) => url.pathname === '/')
+  expect(violations).toEqual([])
+})
