@@ -5,7 +5,8 @@ import { isbot } from 'isbot'
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from 'react-dom/server'
 import { I18nextProvider, initReactI18next } from 'react-i18next'
 import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router'
-import { DEFAULT_LANGUAGE, i18nOptions } from './lib/i18n.ts'
+import { DEFAULT_LANGUAGE } from './lib/i18n.ts'
+import { serverI18nOptions } from './lib/i18n-resources.server.ts'
 import { getInstance } from './lib/i18n.server.ts'
 import { appServicesContext } from './lib/app-context.ts'
 import { NonceContext } from './lib/csp.ts'
@@ -21,7 +22,7 @@ function requestI18n(context: RouterContextProvider): i18n {
   try {
     return getInstance(context)
   } catch {
-    const instance = createInstance({ ...i18nOptions, lng: DEFAULT_LANGUAGE })
+    const instance = createInstance({ ...serverI18nOptions, lng: DEFAULT_LANGUAGE })
     instance.use(initReactI18next)
     void instance.init()
     return instance

@@ -1,8 +1,8 @@
-import { useEffect } from 'react'
+import i18next from 'i18next'
+import { lazy, useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { data, Links, Meta, Outlet, redirect, Scripts, ScrollRestoration, useRouteLoaderData, type MiddlewareFunction } from 'react-router'
 import type { Route } from './+types/root.ts'
-import { ErrorScreen } from './components/error-screen.tsx'
 import { Toaster } from './components/toaster.tsx'
 import { appServicesContext } from './lib/app-context.ts'
 import { useNonce } from './lib/csp.ts'
@@ -10,7 +10,7 @@ import { contextCarryMiddleware } from './lib/context-carry.server.ts'
 import { carryContext } from './lib/context-param.ts'
 import { readCookie } from './lib/cookies.server.ts'
 import { takeFlash } from './lib/flash.server.ts'
-import { languageDirection } from './lib/i18n.ts'
+import { documentI18nScript, languageDirection } from './lib/i18n.ts'
 import { getLocale, i18nextMiddleware } from './lib/i18n.server.ts'
 import { isTheme, SYSTEM_THEME_SCRIPT, type Theme } from './lib/theme.ts'
 import './app.css'
@@ -27,7 +27,16 @@ const clientContextCarry: MiddlewareFunction<undefined> = async ({ request }, ne
   }
   await next()
 }
-export const clientMiddleware = [clientContextCarry]
+
+// The document inlined only the texts of its first render; before any client navigation renders,
+// the rest of the language arrives (once, in parallel with the loaders).
+const loadLanguage = async (...args: Parameters<typeof import('./lib/i18n.client.ts').loadLanguage>) => (await import('./lib/i18n.client.ts')).loadLanguage(...args)
+const clientTexts: MiddlewareFunction<undefined> = async (_args, next) => {
+  const texts = loadLanguage(i18next, i18next.language).catch((error: unknown) => console.warn(error))
+  await next()
+  await texts
+}
+export const clientMiddleware = [clientContextCarry, clientTexts]
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const services = context.get(appServicesContext)
@@ -76,15 +85,32 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
+        {/* After everything else, so the whole page has rendered and asked for its namespaces. */}
+        <DocumentTexts />
       </body>
     </html>
   )
 }
 
+/**
+ * The texts of the current language that this render used, for the client entry to start with
+ * (a classic inline script runs before the deferred module scripts). In the browser the element is
+ * kept as the server wrote it.
+ */
+function DocumentTexts() {
+  const { i18n } = useTranslation()
+  const html = typeof document === 'undefined' ? documentI18nScript(i18n) : ''
+  return <script nonce={useNonce()} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: html }} />
+}
+
 export default function App({ loaderData }: Route.ComponentProps) {
   const { i18n } = useTranslation()
   useEffect(() => {
-    if (i18n.language !== loaderData.locale) void i18n.changeLanguage(loaderData.locale)
+    // A language chosen without a reload (the profile form): its texts first, then the switch.
+    if (i18n.language !== loaderData.locale)
+      void loadLanguage(i18n, loaderData.locale)
+        .catch((error: unknown) => console.warn(error))
+        .then(() => i18n.changeLanguage(loaderData.locale))
     document.documentElement.lang = loaderData.locale
     document.documentElement.dir = languageDirection(loaderData.locale)
   }, [loaderData.locale, i18n])
@@ -103,6 +129,11 @@ export default function App({ loaderData }: Route.ComponentProps) {
     </>
   )
 }
+
+// Only an error page needs it (and the Trans machinery it brings): not part of every first load.
+// The server render waits for it (no Suspense boundary, so pages without JavaScript get it whole);
+// hydration waits for the chunk before it takes over the page.
+const ErrorScreen = lazy(() => import('./components/error-screen.tsx').then((m) => ({ default: m.ErrorScreen })))
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return <ErrorScreen error={error} />

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { clearCookie, readJsonCookie, serializeJsonCookie } from './cookies.server.ts'
-import { SnackbarSchema, type Snackbar, type SnackbarInput } from './snackbar.ts'
+import type { Snackbar, SnackbarInput } from './snackbar.ts'
+import { SnackbarSchema } from './snackbar.server.ts'
 
 const FLASH = 'flash'
 const FlashSchema = z.array(SnackbarSchema).max(5)

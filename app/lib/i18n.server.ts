@@ -1,6 +1,7 @@
 import { initReactI18next } from 'react-i18next'
 import { createI18nextMiddleware } from 'remix-i18next'
-import { DEFAULT_LANGUAGE, i18nOptions, SUPPORTED_LANGUAGES } from './i18n.ts'
+import { DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES } from './i18n.ts'
+import { serverI18nOptions } from './i18n-resources.server.ts'
 import { readCookie } from './cookies.server.ts'
 
 /**
@@ -14,6 +15,6 @@ export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddlewa
     order: ['custom', 'header'],
     findLocale: async ({ request }) => readCookie(request, 'lng'),
   },
-  i18next: i18nOptions,
+  i18next: serverI18nOptions,
   plugins: [initReactI18next],
 })

@@ -1,6 +1,6 @@
 import i18next from 'i18next'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { i18nOptions } from './i18n.ts'
+import { serverI18nOptions } from './i18n-resources.server.ts'
 import { classifyJsonError, jsonTextValidator, stripUiKeys, undeclaredProperties, validate } from './json-schema.ts'
 
 const schema = {
@@ -22,7 +22,7 @@ const kindOf = (text: string) => {
 
 describe('schema helper', () => {
   beforeAll(async () => {
-    await i18next.init({ ...i18nOptions, lng: 'en' })
+    await i18next.init({ ...serverI18nOptions, lng: 'en' })
   })
 
   it('removes ui keys before compiling', () => {

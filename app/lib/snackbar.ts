@@ -1,17 +1,20 @@
-import { z } from 'zod'
-
-/** Snackbar message of spec §3 (rawContent is not carried: content is already plain text). */
-export const SnackbarSchema = z.object({
-  content: z.string().max(500),
-  subtitle: z.string().max(500).optional(),
-  color: z.enum(['success', 'error', 'info', 'warning']).default('info'),
-  deepLink: z.string().startsWith('/').max(500).optional(),
-  deepLinkText: z.string().max(100).optional(),
-  timeout: z.number().int().min(0).max(60_000).default(5000),
-  loading: z.boolean().optional(),
-  progress: z.number().min(0).max(100).optional(),
-})
-export type Snackbar = z.infer<typeof SnackbarSchema>
-export type SnackbarInput = z.input<typeof SnackbarSchema>
+/**
+ * Snackbar message of spec §3 (rawContent is not carried: content is already plain text).
+ * Plain types only: the toaster is in every page's root chunk, so the zod schema that checks
+ * flashed messages lives in `snackbar.server.ts` and zod stays out of the browser's first load.
+ */
+export type SnackbarColor = 'success' | 'error' | 'info' | 'warning'
+export type Snackbar = {
+  content: string
+  subtitle?: string | undefined
+  color: SnackbarColor
+  deepLink?: string | undefined
+  deepLinkText?: string | undefined
+  timeout: number
+  loading?: boolean | undefined
+  progress?: number | undefined
+}
+/** What a caller writes: colour and timeout have defaults. */
+export type SnackbarInput = Omit<Snackbar, 'color' | 'timeout'> & { color?: SnackbarColor | undefined; timeout?: number | undefined }
 
 export const SNACKBAR_DEFAULT_TIMEOUT = 5000
