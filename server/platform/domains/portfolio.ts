@@ -148,7 +148,3 @@ export async function getDomainDetail(db: Kysely<DB>, scope: Scope, id: string):
     },
   }
 }
-
-/** Plain SQL of the name search the list runs, for EXPLAIN in tests and the benchmark. */
-export const nameSearchSql = (accountId: string, fragment: string) =>
-  sql`SELECT d.id FROM domains d WHERE d.account_id = ${accountId} AND d.status <> 'deleted' AND d.name ILIKE ${'%' + fragment + '%'} ORDER BY d.name, d.id LIMIT 25`
