@@ -77,10 +77,12 @@ export default [
     route('domains/delete', 'routes/domains/delete.tsx'),
     route('domains/contacts', 'routes/domains/contacts.tsx'),
     route('domains/search', 'routes/domains/search.tsx'),
+    route('domains/reconciliation', 'routes/domains/reconciliation.tsx'),
     route('domains/:id', 'routes/domains/frame.tsx', { id: 'domain-frame' }, [
       index('routes/domains/overview.tsx'),
       route('log', 'routes/domains/domain-log.tsx'),
-      ...['orders', 'transactions'].map((tab) => route(tab, 'routes/domains/tab-placeholder.tsx', { id: `domain-tab:${tab}` })),
+      route('orders', 'routes/domains/orders-tab.tsx'),
+      ...['transactions'].map((tab) => route(tab, 'routes/domains/tab-placeholder.tsx', { id: `domain-tab:${tab}` })),
       route('dns', 'routes/dns/zone.tsx'), route('dnssec', 'routes/dns/dnssec.tsx'), route('dns-log', 'routes/dns/dns-log.tsx', { id: 'dns-log:zone' }), route('dns-statistics', 'routes/dns/statistics.tsx'),
     ]),
 

@@ -289,3 +289,28 @@ LISTS['dns-tray-records'] = {
   trayType: null,
   rowLabel: dnsRecordLabel,
 }
+
+// --- /domains/{id}/orders (issue 6): the orders list narrowed to one domain by its route ------
+LISTS['domain-tab-orders'] = {
+  ...LISTS['domain-orders']!,
+  id: 'domain-tab-orders',
+  columns: [...LISTS['domain-orders']!.columns, { key: 'item_name', type: 'text', filterable: false, defaultVisible: false }],
+}
+
+// --- Reconciliation differences across the portfolio (issue 6): /domains/reconciliation ----
+LISTS['reconciliation-differences'] = {
+  id: 'reconciliation-differences',
+  apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/domains/reconciliation-differences`,
+  columns: [
+    { key: 'domain_name', type: 'text', sortable: true, filterable: true, defaultVisible: true },
+    { key: 'field', type: 'enum', sortable: true, filterable: true, choices: ['exists', 'expires_at', 'statuses', 'nameservers', 'ds'], defaultVisible: true },
+    { key: 'ours', type: 'text', sortable: true, filterable: true, defaultVisible: true },
+    { key: 'registry', type: 'text', sortable: true, filterable: true, defaultVisible: true },
+    { key: 'detected_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: true },
+    { key: 'domain_id', type: 'uuid', filterable: true, defaultVisible: false },
+  ],
+  fixedFilters: [],
+  defaultSort: '-detected_at',
+  trayType: null,
+  rowLabel: (row) => String(row.domain_name ?? row.id ?? ''),
+}

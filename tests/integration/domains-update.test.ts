@@ -113,3 +113,26 @@ describe('PATCH /groups/{context}/domains/{id}', () => {
     expect((await platform.call('PATCH', `/groups/${acme}/domains/${mine.id}`, { token: admin, body: { version: mine.version, status: 'deleted' } })).status).toBe(400)
   })
 })
+
+describe('orders of one domain (GET /groups/{context}/orders?filter[item_name]=…)', () => {
+  it('matches the exact item name, not names that merely contain it, and only in the account', async () => {
+    const order = async (names: string[]) => {
+      const res = await platform.call('POST', `/groups/${acme}/orders`, { token: admin, body: { items: names.map((name) => ({ type: 'register', name, period: 1 })) } })
+      expect(res.status, JSON.stringify(res.json)).toBe(201)
+      return res.json.id as string
+    }
+    const first = await order(['tab-a.com', 'tab-b.com'])
+    const second = await order(['xtab-a.com'])
+    const byItem = async (name: string, token = admin, context = acme) => {
+      const res = await platform.call('GET', `/groups/${context}/orders?filter[item_name]=${encodeURIComponent(name)}`, { token })
+      expect(res.status).toBe(200)
+      return res.json.data.map((o: { id: string }) => o.id)
+    }
+    expect(await byItem('tab-a.com')).toEqual([first])
+    expect(await byItem('tab-b.com')).toEqual([first])
+    expect(await byItem('xtab-a.com')).toEqual([second])
+    expect(await byItem('tab-c.com')).toEqual([])
+    // Another account sees none of them.
+    expect(await byItem('tab-a.com', await login('admin@globex.example'), globex)).toEqual([])
+  })
+})

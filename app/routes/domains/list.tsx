@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { data, Link } from 'react-router'
 import { DataTable } from '#app/components/data-table.tsx'
+import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { formatDateTime } from '#app/lib/dates.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
@@ -19,7 +20,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const t = getInstance(context).getFixedT(null, 'domains')
   // The API stops counting at 10,000 rows and says so; the page must not pretend to be exact.
   const capped = (page.meta as { total_capped?: boolean }).total_capped === true
-  return data({ page, capped, canManage: screen.canManage, meta: pageMeta(request, context, t('list.title')) }, { headers })
+  // Differences the reconciliation found stay visible on the portfolio: never a silent wrong expiry.
+  const differences = await screen.platform
+    .get<{ meta: { total: number } }>(`${screen.base}/domains/reconciliation-differences`, { query: { limit: 1, fields: 'id' } })
+    .then((r) => r.meta.total)
+    .catch(() => 0)
+  return data({ page, capped, differences, canManage: screen.canManage, meta: pageMeta(request, context, t('list.title')) }, { headers })
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
@@ -46,6 +52,12 @@ export default function DomainsList({ loaderData }: Route.ComponentProps) {
           <Button asChild variant="ghost" size="sm"><Link to={href('/domains/log')}>{t('list.log')}</Link></Button>
         </nav>
       </div>
+      {loaderData.differences > 0 ? (
+        <Alert variant="error" data-testid="reconciliation-banner">
+          {t('reconciliation.banner', { count: loaderData.differences })}{' '}
+          <Link to={href('/domains/reconciliation')} className="underline">{t('reconciliation.show')}</Link>
+        </Alert>
+      ) : null}
       {capped ? (
         <p className="text-sm" data-testid="list-total-capped">{t('list.capped', { count: page.meta.total.toLocaleString(i18n.language) })}</p>
       ) : null}

@@ -424,6 +424,8 @@ export const ordersResource: ListResource = {
     id: { type: 'uuid', column: 'o.id', filterable: true },
     state: { type: 'enum', column: 'o.state', filterable: true, sortable: true, choices: ORDER_STATES },
     names: { type: 'text', column: 'o.names', filterable: true, sortable: true },
+    // Exact item names (ASCII), for "orders containing this domain": equals is array overlap.
+    item_name: { type: 'tags', column: 'ARRAY(SELECT oi.name FROM order_items oi WHERE oi.order_id = o.id)', filterable: true },
     item_count: { type: 'integer', column: 'o.item_count', filterable: true, sortable: true },
     completed_count: { type: 'integer', column: 'o.completed_count', filterable: true, sortable: true },
     failed_count: { type: 'integer', column: 'o.failed_count', filterable: true, sortable: true },

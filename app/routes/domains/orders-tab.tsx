@@ -1,0 +1,61 @@
+import { useTranslation } from 'react-i18next'
+import { data, Link } from 'react-router'
+import { DataTable } from '#app/components/data-table.tsx'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { formatDateTime } from '#app/lib/dates.ts'
+import { loadListPage } from '#app/lib/list-page.server.ts'
+import { LISTS, type ListDefinition } from '#app/lib/lists.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import type { Route } from './+types/orders-tab.ts'
+import { stateColor } from './orders/shared.ts'
+import { domainScreen, type DomainDetail } from './shared.server.ts'
+
+/** The orders list narrowed to the orders with an item for this domain (exact ASCII name). */
+function domainOrders(name: string): ListDefinition {
+  const base = LISTS['domain-tab-orders']!
+  return { ...base, fixedFilters: [{ field: 'item_name', operator: 'equals', values: [name] }] }
+}
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const screen = await domainScreen(request, context, params)
+  // Another account's id answers 404 here as in the frame.
+  const domain = await screen.platform.get<DomainDetail>(`${screen.base}/domains/${params.id}`)
+  const { page, headers } = await loadListPage(request, context, domainOrders(domain.name), screen.groupContext)
+  return data({ page }, { headers })
+}
+
+/** /domains/{id}/orders: every order that registered, transferred or renewed this domain. */
+export default function DomainOrdersTab({ loaderData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation('orders')
+  const { t: td } = useTranslation('domains')
+  const href = useContextHref()
+  const def = LISTS['domain-tab-orders']!
+  const { page } = loaderData
+  return (
+    <section aria-labelledby="domain-orders-heading" className="space-y-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="domain-orders-heading" className="text-lg font-semibold">{td('ordersTab.title')}</h2>
+        <Link className="text-sm underline" to={href('/domains/orders')}>{td('ordersTab.allOrders')}</Link>
+      </div>
+      {page.meta.total === 0 && page.errors.length === 0 ? <p className="text-sm text-slate-500" data-testid="domain-orders-empty">{td('ordersTab.empty')}</p> : null}
+      <DataTable
+        def={def}
+        page={page}
+        labels={(key) => t(`fields.${key}`, { defaultValue: key })}
+        renderCell={(row, key) => {
+          const value = row[key]
+          if (key === 'created_at') {
+            return (
+              <Link className="underline" to={href(`/domains/orders/${String(row.id)}`)}>
+                <time dateTime={String(value)}>{formatDateTime(String(value), i18n.language)}</time>
+              </Link>
+            )
+          }
+          if (key === 'state') return <Badge color={stateColor(String(value))}>{t(`states.${String(value)}`, { defaultValue: String(value) })}</Badge>
+          if (Array.isArray(value)) return value.join(', ')
+          return String(value ?? '')
+        }}
+      />
+    </section>
+  )
+}
