@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
 import type { DsRecord } from '#server/db/schema-domains.ts'
 import { reachOf, requirePermission } from '#server/platform/accounts/directory.ts'
