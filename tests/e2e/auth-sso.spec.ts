@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { rmSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { expect, test, type Page } from '@playwright/test'
 import { startOidcProvider, type OidcTestProvider } from '#tests/support/oidc.ts'
 import { startSmtpCapture, type SmtpCapture } from '#tests/support/smtp.ts'
@@ -32,6 +33,12 @@ test.beforeAll(async () => {
   test.setTimeout(150_000)
   smtp = await startSmtpCapture()
   provider = await startOidcProvider({ redirectUris: [`${BASE}/login`], logoutUris: [`${BASE}/logout`] })
+  // A server left on the port (an interrupted run) would answer /readyz with another provider's
+  // configuration and the test would fail far from the cause: refuse to start instead.
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer().once('error', () => reject(new Error(`port ${PORT} is in use; stop the process listening there`)))
+    probe.listen(PORT, () => probe.close(() => resolve()))
+  })
   rmSync(DATA_DIR, { recursive: true, force: true })
   server = spawn(process.execPath, ['server/main.ts'], {
     env: {
@@ -48,13 +55,17 @@ test.beforeAll(async () => {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   })
-  await expect
+  // A server that exits (a failing migration, a taken port) will never be ready: say so at once.
+  const exited = new Promise<never>((_, reject) => server.once('exit', (code) => reject(new Error(`the portal server exited with code ${code}`))))
+  exited.catch(() => {})
+  const ready = expect
     .poll(async () => (await fetch(`${BASE}/readyz`).catch(() => null))?.status ?? 0, { timeout: 120_000, intervals: [250] })
     .toBe(200)
+  await Promise.race([ready, exited])
 })
 
 test.afterAll(async () => {
-  if (server?.pid) {
+  if (server?.pid && server.exitCode === null && server.signalCode === null) {
     const exited = new Promise((resolve) => server.once('exit', resolve))
     server.kill('SIGTERM')
     await exited

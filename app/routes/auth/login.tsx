@@ -29,6 +29,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { env } = services(context)
   let ssoError: string | null = null
   if (url.searchParams.has('code') || url.searchParams.has('error')) {
+    // The provider's redirect back is the one sign-in step that arrives as a GET: limited like the posts.
+    await hitRateLimit(services(context), request, SIGN_IN_RULE)
     try {
       return await completeSso(request, context)
     } catch (error) {

@@ -22,6 +22,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const messages = authMessages(currentLocale(request))
   const token = new URL(request.url).searchParams.get('token')
   if (!token) return { messages, mode: 'request' as const, token: null, invalidLink: false }
+  // Checking a token is a sign-in route too: limited per client address like the posts.
+  await hitRateLimit(services(context), request, RESET_RULE)
   let valid = false
   if (TOKEN.test(token)) {
     const response = await new PlatformClient(request, context, null).raw(`/password_resets/${encodeURIComponent(token)}`)
