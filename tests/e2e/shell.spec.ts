@@ -169,8 +169,8 @@ test.describe('navigation', () => {
   })
 
   test('an area that is not built shows its honest empty state', async ({ page }) => {
-    await signIn(page, 'admin@acme.example', '/domains')
-    await expect(page.getByTestId('area-placeholder')).toContainText('The domain portfolio is not available yet')
-    await expect(page).toHaveTitle('Domains - Registrar')
+    await signIn(page, 'admin@acme.example', '/pulse')
+    await expect(page.getByTestId('area-placeholder')).toContainText('Pulse is not available yet')
+    await expect(page).toHaveTitle('Pulse - Registrar')
   })
 })
