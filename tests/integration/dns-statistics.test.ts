@@ -13,7 +13,7 @@ let account: string
 let zoneId: string
 
 beforeAll(async () => {
-  pdns = await startPowerDns({ dnsPort: 3950, apiPort: 3951 })
+  pdns = await startPowerDns()
   platform = await createTestPlatform({ powerdns: pdns.settings })
   await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [1, 1] })
   await platform.deps.jobs.start({ work: true })

@@ -15,7 +15,7 @@ let account: string
 const registry: string[] = []
 
 beforeAll(async () => {
-  pdns = await startPowerDns({ dnsPort: 3910, apiPort: 3911 })
+  pdns = await startPowerDns()
   platform = await createTestPlatform({ powerdns: pdns.settings })
   await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [2, 1] })
   setDnsRegistryHooks({

@@ -1,5 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import dgram from 'node:dgram'
+import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -22,7 +24,10 @@ export type PowerDnsServer = {
  * Starts a real pdns_server (gsqlite3 backend, DNSSEC on, caches off) on loopback ports with its
  * own config folder in a temp dir, and waits until its API answers. Used by tests and dev:dns.
  */
-export async function startPowerDns(options: { dnsPort: number; apiPort: number; dir?: string; apiKey?: string }): Promise<PowerDnsServer> {
+export async function startPowerDns(options: { dnsPort?: number; apiPort?: number; dir?: string; apiKey?: string } = {}): Promise<PowerDnsServer> {
+  // Free ports by default, so parallel runs (and other servers on this machine) never collide.
+  const dnsPort = options.dnsPort ?? (await freePort())
+  const apiPort = options.apiPort ?? (await freePort())
   const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'pdns-'))
   const apiKey = options.apiKey ?? `test-${Math.random().toString(36).slice(2)}`
   const database = path.join(dir, 'pdns.sqlite3')
@@ -34,13 +39,13 @@ export async function startPowerDns(options: { dnsPort: number; apiPort: number;
       `gsqlite3-database=${database}`,
       'gsqlite3-dnssec=yes',
       'local-address=127.0.0.1',
-      `local-port=${options.dnsPort}`,
+      `local-port=${dnsPort}`,
       `socket-dir=${dir}`,
       'api=yes',
       `api-key=${apiKey}`,
       'webserver=yes',
       'webserver-address=127.0.0.1',
-      `webserver-port=${options.apiPort}`,
+      `webserver-port=${apiPort}`,
       'webserver-allow-from=127.0.0.0/8',
       'security-poll-suffix=',
       'only-notify=',
@@ -60,7 +65,7 @@ export async function startPowerDns(options: { dnsPort: number; apiPort: number;
     log = (log + chunk.toString()).slice(-8000)
   })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  const settings: PowerDnsSettings = { apiUrl: `http://127.0.0.1:${options.apiPort}`, apiKey, nameservers: ['ns1.registrar.test', 'ns2.registrar.test'] }
+  const settings: PowerDnsSettings = { apiUrl: `http://127.0.0.1:${apiPort}`, apiKey, nameservers: ['ns1.registrar.test', 'ns2.registrar.test'] }
 
   // Ready when the API answers; give up if the process dies or after 20 s.
   const deadline = Date.now() + 20_000
@@ -81,11 +86,11 @@ export async function startPowerDns(options: { dnsPort: number; apiPort: number;
 
   return {
     settings,
-    dnsPort: options.dnsPort,
-    apiPort: options.apiPort,
+    dnsPort,
+    apiPort,
     dir,
     async dig(...args: string[]) {
-      const { stdout } = await run('dig', ['@127.0.0.1', '-p', String(options.dnsPort), '+norec', '+short', '+time=2', '+tries=1', ...args])
+      const { stdout } = await run('dig', ['@127.0.0.1', '-p', String(dnsPort), '+norec', '+short', '+time=2', '+tries=1', ...args])
       return stdout.split('\n').map((l) => l.trim()).filter(Boolean)
     },
     async stop() {
@@ -95,5 +100,25 @@ export async function startPowerDns(options: { dnsPort: number; apiPort: number;
       }
       if (!options.dir) rmSync(dir, { recursive: true, force: true })
     },
+  }
+}
+
+/** A loopback port free for both TCP and UDP right now. */
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = net.createServer()
+      server.once('error', reject)
+      server.listen(0, '127.0.0.1', () => {
+        const address = server.address() as net.AddressInfo
+        server.close(() => resolve(address.port))
+      })
+    })
+    const udpFree = await new Promise<boolean>((resolve) => {
+      const socket = dgram.createSocket('udp4')
+      socket.once('error', () => resolve(false))
+      socket.bind(port, '127.0.0.1', () => socket.close(() => resolve(true)))
+    })
+    if (udpFree) return port
   }
 }
