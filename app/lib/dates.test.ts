@@ -6,9 +6,23 @@ describe('date-time shape', () => {
     expect(isDateTimeShape('2026-03-01T12:30:00Z')).toBe(true)
     for (const bad of ['2026-03-01 12:30:00', '2026-03-01T12:30:00.000Z', '2026-03-01T12:30:00+01:00', '2026-13-01T00:00:00Z', '2026-03-01T24:00:00Z', '', null]) expect(isDateTimeShape(bad), String(bad)).toBe(false)
   })
-  it('formats in the user locale', () => {
+  it('formats in the user locale, in UTC', () => {
     expect(formatDateTime('2026-03-01T12:30:00Z', 'en')).toBe('March 1, 2026 12:30 PM UTC')
-    expect(formatDateTime('2026-03-01T12:30:00Z', 'es')).toMatch(/marzo/)
-    expect(formatDateTime('2026-03-01T12:30:00Z', 'ja')).toMatch(/2026年3月1日/)
+    expect(formatDateTime('2026-03-01T12:30:00Z', 'es')).toBe('1 de marzo de 2026 12:30 UTC')
+    expect(formatDateTime('2026-03-01T12:30:00Z', 'ja')).toBe('2026年3月1日 12:30 UTC')
+  })
+  it('keeps each locale hour shape around midnight', () => {
+    expect(formatDateTime('2026-12-31T00:05:00Z', 'en')).toBe('December 31, 2026 12:05 AM UTC')
+    expect(formatDateTime('2026-12-31T00:05:00Z', 'es')).toBe('31 de diciembre de 2026 0:05 UTC')
+    expect(formatDateTime('2026-12-31T00:05:00Z', 'ja')).toBe('2026年12月31日 00:05 UTC')
+  })
+  it('renders in UTC whatever the offset of the input', () => {
+    expect(formatDateTime('2026-03-01T23:30:00-02:00', 'en')).toBe('March 2, 2026 1:30 AM UTC')
+    expect(formatDateTime(new Date(Date.UTC(2026, 2, 1, 12, 30)), 'en')).toBe('March 1, 2026 12:30 PM UTC')
+  })
+  it('falls back to English for other languages, and passes through what is not a date', () => {
+    expect(formatDateTime('2026-03-01T12:30:00Z', 'xx')).toBe('March 1, 2026 12:30 PM UTC')
+    expect(formatDateTime('not a date', 'en')).toBe('not a date')
+    expect(formatDateTime(null, 'en')).toBe('')
   })
 })

@@ -1,5 +1,59 @@
 import { clsx, type ClassValue } from 'clsx'
-import { twMerge } from 'tailwind-merge'
+
+// A small "later Tailwind utility wins" merge instead of tailwind-merge, whose engine and utility table
+// cost ~6 KB gzipped in every first load (issue 6). A utility's group is its prefix (`px-4` → px,
+// `min-w-0` → min-w, `rounded` / `rounded-lg` → rounded), with the few prefixes whose value decides the
+// group (text, font, border, flex) split by hand; later classes of a group replace earlier ones under the
+// same variants. utils.test.ts checks it against the full tailwind-merge for every pair of class strings
+// the app contains, so a utility this does not understand shows up there.
+
+const DISPLAY = /^(block|inline|inline-block|flex|inline-flex|grid|hidden)$/
+const POSITION = /^(fixed|absolute|relative|sticky)$/
+const TWO_PART = /^((min|max)-[wh]|(gap|space|inset|translate|overflow|border)-[xytrbl]|col-span|grid-cols|justify-self|line-clamp|pointer-events|underline-offset|ring-offset)(-|$)/
+const NUMBER = /^\d*$/
+
+// Which value-dependent group a `text-`, `font-`, `flex-`, `ring-` or `border…-` utility belongs to.
+const byValue = (prefix: string, value: string): string => {
+  if (prefix === 'text') return /^(xs|sm|base|lg|\d?xl|\[\d.*\])$/.test(value) ? 'font-size' : /^(left|center|right)$/.test(value) ? 'text-align' : 'text-color'
+  if (prefix === 'font') return /^(sans|serif|mono)$/.test(value) ? 'font-family' : 'font-weight'
+  if (prefix === 'flex') return /^(row|col)/.test(value) ? 'flex-direction' : /wrap/.test(value) ? 'flex-wrap' : 'flex'
+  if (prefix === 'ring') return NUMBER.test(value) ? 'ring' : 'ring-color'
+  if (prefix.startsWith('border')) return /^(collapse|separate)$/.test(value) ? 'border-collapse' : `${prefix}${NUMBER.test(value) ? '' : '-color'}`
+  return prefix
+}
+
+/** The group of a utility (variants removed), e.g. `-mt-2` → mt, `text-sm` → font-size. */
+export function utilityGroup(utility: string): string {
+  const base = utility.replace(/^-/, '').replace(/^(t|r|b|l)[a-z]*(?=-)/, (side) => (/^(top|right|bottom|left)$/.test(side) ? `inset-${side[0]}` : side))
+  if (DISPLAY.test(base)) return 'display'
+  if (POSITION.test(base)) return 'position'
+  const prefix = TWO_PART.exec(base)?.[1] ?? base.replace(/-.*/, '')
+  return byValue(prefix, base.slice(prefix.length + 1))
+}
+
+// A class of the key group also replaces earlier classes of the listed groups.
+const CONFLICTS: Record<string, string> = { size: 'w h', 'line-clamp': 'display overflow', 'font-size': 'leading', flex: 'grow shrink' }
+// Box sides: p-4 replaces px/py/pt/…, px-2 replaces pr/pl, border replaces border-t, inset-0 replaces top-0 (inset-t).
+for (const s of ['p', 'm', 'inset-', 'border-', 'gap-', 'overflow-']) {
+  const b = s.replace('-', '')
+  Object.assign(CONFLICTS, { [b]: `${s}x ${s}y ${s}t ${s}r ${s}b ${s}l`, [`${s}x`]: `${s}r ${s}l`, [`${s}y`]: `${s}t ${s}b` })
+}
+
+function merge(classList: string): string {
+  const taken = new Set<string>()
+  const kept: string[] = []
+  for (const cls of classList.split(/\s+/).reverse()) {
+    // Variants sit before the last colon (we use no arbitrary values holding a colon); their order
+    // does not change the selector.
+    const at = cls.lastIndexOf(':')
+    const variants = `${cls.slice(0, at + 1).split(':').sort()}:`
+    const group = utilityGroup(cls.slice(at + 1))
+    if (!cls || taken.has(variants + group)) continue
+    for (const other of [group, ...(CONFLICTS[group]?.split(' ') ?? [])]) taken.add(variants + other)
+    kept.push(cls)
+  }
+  return kept.reverse().join(' ')
+}
 
 /** Joins class names; later Tailwind utilities win over earlier ones. */
-export const cn = (...inputs: ClassValue[]) => twMerge(clsx(inputs))
+export const cn = (...inputs: ClassValue[]) => merge(clsx(inputs))
