@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next'
-import { data, Form, Link } from 'react-router'
+import { data, Form, Link, useSearchParams } from 'react-router'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
+import { CONTEXT_PARAM, isContextId } from '#app/lib/context-param.ts'
 import { formatDateTime } from '#app/lib/dates.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/statistics.ts'
@@ -26,6 +27,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export default function DnsStatistics({ loaderData, params }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('dns')
   const href = useContextHref()
+  const [searchParams] = useSearchParams()
+  const context = searchParams.get(CONTEXT_PARAM)
   const { zone, range, stats, bars, configured } = loaderData
   if (!zone || !stats) {
     return (
@@ -42,6 +45,8 @@ export default function DnsStatistics({ loaderData, params }: Route.ComponentPro
       <h2 className="text-lg font-semibold">{t('statistics.title')}</h2>
       {/* A GET form: the range is in the URL (shareable, works without JavaScript). */}
       <Form method="get" className="flex flex-wrap items-center gap-3" data-testid="statistics-range">
+        {/* A GET form replaces the query: the account context travels as a field of its own. */}
+        {isContextId(context) ? <input type="hidden" name={CONTEXT_PARAM} value={context} /> : null}
         <fieldset className="flex gap-3">
           <legend className="sr-only">{t('statistics.range')}</legend>
           {(Object.keys(RANGES) as RangeKey[]).map((key) => (

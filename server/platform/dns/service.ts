@@ -529,25 +529,39 @@ async function run<T = unknown>(tx: Tx | Kysely<DB>, text: string, params: unkno
   return (await tx.executeQuery(CompiledQuery.raw(text, params))).rows as T[]
 }
 
-// Many rows per statement through unnest into the unindexed, unlogged staging table.
+/** An element of a PostgreSQL array literal: always quoted, with `\` and `"` escaped. */
+const arrayText = (value: string) => (value.includes('"') || value.includes('\\') ? `"${value.replace(/["\\]/g, '\\$&')}"` : `"${value}"`)
+
+/**
+ * Many rows per statement through unnest into the unindexed, unlogged staging table. The six
+ * arrays go as array literals built here in one pass: node-postgres's generic array encoder
+ * cost ~0.7 s of the import's node CPU per million rows, this ~0.2 s (decision 203).
+ */
 async function stageBatch(tx: Tx, rows: ZoneRecordRow[]) {
-  const n = rows.length
-  const lines = new Array<number>(n)
-  const names = new Array<string>(n)
-  const types = new Array<string>(n)
-  const ttls = new Array<number>(n)
-  const contents = new Array<string>(n)
-  const priorities = new Array<number | null>(n)
-  for (let i = 0; i < n; i++) {
+  let lines = ''
+  let names = ''
+  let types = ''
+  let ttls = ''
+  let contents = ''
+  let priorities = ''
+  for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!
-    lines[i] = r.line
-    names[i] = r.name
-    types[i] = r.type
-    ttls[i] = r.ttl
-    contents[i] = r.content
-    priorities[i] = r.priority
+    const sep = i ? ',' : ''
+    lines += sep + r.line
+    names += sep + arrayText(r.name)
+    types += sep + r.type
+    ttls += sep + r.ttl
+    contents += sep + arrayText(r.content)
+    priorities += sep + (r.priority === null ? 'NULL' : r.priority)
   }
-  await run(tx, `INSERT INTO dns_import SELECT u.*, md5(u.c) FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::text[], $6::int[]) AS u(l, n, t, ttl, c, p)`, [lines, names, types, ttls, contents, priorities])
+  await run(tx, `INSERT INTO dns_import SELECT u.*, md5(u.c) FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::text[], $6::int[]) AS u(l, n, t, ttl, c, p)`, [
+    `{${lines}}`,
+    `{${names}}`,
+    `{${types}}`,
+    `{${ttls}}`,
+    `{${contents}}`,
+    `{${priorities}}`,
+  ])
 }
 
 /**
