@@ -89,6 +89,9 @@ export function createServerApp({ config, database, logger, platformApi, build, 
         onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable'),
       }),
     )
+    // The build keeps Vite's manifest in build/client/.vite/ (npm run budget:js reads it): a map of
+    // every source file to its chunk, which is nobody's business outside the server.
+    app.all('/.vite/*', (c) => c.text('Not Found', 404))
     app.use(
       '*',
       serveStatic({ root, onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=3600') }),

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { serve } from '@hono/node-server'
 import { createRoute } from '@hono/zod-openapi'
 import pg from 'pg'
+import type { ServerBuild } from 'react-router'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig, type Config } from '#server/config.ts'
 import { openDatabase, type Database } from '#server/db/database.ts'
@@ -146,6 +147,25 @@ describe('errors', () => {
     for (const secret of ['hunter2', 'ECONNREFUSED', '10.1.2.3', '/srv/secret', 'stack']) expect(text).not.toContain(secret)
     const logged = lines.find((l) => l.msg === 'platform error' && l.request_id === 'explode-request-1')
     expect(logged?.error.message).toContain('ECONNREFUSED')
+  })
+
+  it('serves the client build but not the Vite manifest kept beside it', async () => {
+    const clientDir = mkdtempSync(path.join(tmpdir(), 'rp-client-'))
+    cleanups.push(async () => rmSync(clientDir, { recursive: true, force: true }))
+    mkdirSync(path.join(clientDir, '.vite'))
+    mkdirSync(path.join(clientDir, 'assets'))
+    writeFileSync(path.join(clientDir, '.vite/manifest.json'), '{"app/root.tsx":{"file":"assets/root.js"}}')
+    writeFileSync(path.join(clientDir, 'assets/root.js'), 'export {}')
+    writeFileSync(path.join(clientDir, 'favicon.ico'), 'icon')
+    // Only static files are asked for: a request reaching the portal would fail on this empty build.
+    const withBuild = createServerApp({ config, database: platform.database, logger, platformApi: platform.api, build: {} as ServerBuild, clientDir })
+    expect((await get(withBuild, '/assets/root.js')).status).toBe(200)
+    expect((await get(withBuild, '/favicon.ico')).status).toBe(200)
+    for (const hidden of ['/.vite/manifest.json', '/.vite/', '/%2Evite/manifest.json', '/assets/../.vite/manifest.json']) {
+      const res = await get(withBuild, hidden)
+      expect(res.status, hidden).toBe(404)
+      expect(await res.text(), hidden).not.toContain('root.js')
+    }
   })
 
   it('without a portal build, other paths are plain 404s, not the portal', async () => {
