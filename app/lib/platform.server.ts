@@ -32,12 +32,24 @@ export function platformBaseUrl(request: Request, env: AppServices['env']): stri
 
 const REFRESH_CLAIM_SECONDS = 30
 
-/** The session store over portal_sessions, safe when several server processes share the table. */
-export function databaseStore(services: Pick<AppServices, 'sql' | 'log'>, key: string): SessionStore {
+/**
+ * The session store over portal_sessions, safe when several server processes share the table.
+ * Given the session the request already loaded, tokens and permissions are answered from it instead
+ * of reading the row before every call (one render made ~2 reads per API call); a token refreshed
+ * elsewhere since is found by the 401 it earns, whose refresh path reads the row. Every write here
+ * also updates that session, so later calls of the request see the new pair.
+ */
+export function databaseStore(services: Pick<AppServices, 'sql' | 'log'>, key: string, loaded?: PortalSession): SessionStore {
   const { sql, log } = services
-  const read = () => readSessionRow(sql, key)
+  let known = loaded?.key === key ? loaded : undefined
+  const read = async () => {
+    const row = await readSessionRow(sql, key)
+    if (known && row) known.tokens = row.tokens
+    return row
+  }
   return {
     async tokens() {
+      if (known) return known.tokens
       return (await read())?.tokens ?? null
     },
     async refresh(stale, refresh) {
@@ -54,7 +66,9 @@ export function databaseStore(services: Pick<AppServices, 'sql' | 'log'>, key: s
         const next = await refresh(current.tokens)
         await sql.query('UPDATE portal_sessions SET access_token = $2, refresh_token = $3, refreshing_until = NULL WHERE id = $1', [key, next.accessToken, next.refreshToken])
         log('info', 'session tokens refreshed', { user_id: current.userId })
-        return { ...current.tokens, ...next }
+        const tokens = { ...current.tokens, ...next }
+        if (known) known.tokens = tokens
+        return tokens
       }
       const deadline = Date.now() + REFRESH_CLAIM_SECONDS * 1000
       for (;;) {
@@ -66,15 +80,17 @@ export function databaseStore(services: Pick<AppServices, 'sql' | 'log'>, key: s
       }
     },
     async end(reason) {
+      known = undefined
       await sql.query('DELETE FROM portal_sessions WHERE id = $1', [key])
       log('warn', 'session ended', { reason })
     },
     async permissions() {
-      const session = await read()
+      const session = known ?? (await read())
       return session?.user ? { roles: session.user.roles, abilities: session.user.abilities } : null
     },
     async replacePermissions(next) {
       await sql.query(`UPDATE portal_sessions SET user_data = user_data || $2::jsonb WHERE id = $1`, [key, JSON.stringify(next)])
+      if (known?.user) Object.assign(known.user, next)
       log('info', 'session permissions replaced from the platform headers', { roles: next.roles, abilities: next.abilities })
     },
   }
@@ -99,8 +115,8 @@ async function withChannel<T>(key: string, make: () => SessionChannel, run: (cha
 }
 
 /** The channel of a session while `run` lasts (also used by the integration test). */
-export function sessionChannel<T>(services: Pick<AppServices, 'sql' | 'log' | 'platformFetch'>, key: string, baseUrl: string, run: (channel: SessionChannel) => Promise<T>) {
-  return withChannel(key, () => new SessionChannel({ fetch: services.platformFetch, baseUrl, store: databaseStore(services, key) }), run)
+export function sessionChannel<T>(services: Pick<AppServices, 'sql' | 'log' | 'platformFetch'>, key: string, baseUrl: string, run: (channel: SessionChannel) => Promise<T>, loaded?: PortalSession) {
+  return withChannel(key, () => new SessionChannel({ fetch: services.platformFetch, baseUrl, store: databaseStore(services, key, loaded) }), run)
 }
 
 export type RequestOptions = Omit<CallOptions, 'method' | 'body' | 'fetch'>
@@ -128,7 +144,7 @@ export class PlatformClient {
         const anonymous = new SessionChannel({ fetch: this.services.platformFetch, baseUrl, store: nullStore })
         return await anonymous.send(path, call)
       }
-      return await sessionChannel(this.services, this.session.key, baseUrl, (channel) => channel.send(path, call))
+      return await sessionChannel(this.services, this.session.key, baseUrl, (channel) => channel.send(path, call), this.session)
     } catch (error) {
       if (error instanceof SessionEndedError) {
         this.services.log('info', 'platform call refused: session over', { reason: error.reason, path })
@@ -214,7 +230,21 @@ const nullStore: SessionStore = {
  * for spec §4), anonymous otherwise.
  */
 export async function getPlatform(request: Request, context: Context): Promise<PlatformClient> {
+  // One client per request (the layout, the screen and the list loader all ask for it), rebuilt
+  // only when the request's session changed (sign-in or sign-out within the request).
   const session = await getSession(request, context)
+  const cached = clientByContext.get(context)
+  if (cached && cached.session === session) return cached.client
+  const client = makePlatform(request, context, session)
+  clientByContext.set(context, { session, client })
+  // A failed build (e.g. the database was down) must not stick to the request.
+  client.catch(() => clientByContext.delete(context))
+  return client
+}
+
+const clientByContext = new WeakMap<object, { session: PortalSession | null; client: Promise<PlatformClient> }>()
+
+async function makePlatform(request: Request, context: Context, session: PortalSession | null): Promise<PlatformClient> {
   if (session?.stage === 'active') {
     const groupContext = new URL(request.url).searchParams.get('context')
     const current = groupContext && groupContext.length === 36 ? groupContext : null

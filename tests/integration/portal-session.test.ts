@@ -64,6 +64,36 @@ describe('portal session against the real Platform API', () => {
     expect((await countRefreshes(user.id)) - refreshesBefore).toBe(1)
   })
 
+  it('one request reads the session row once and builds one client, and a refresh updates that session', async () => {
+    const { cookie, user } = await signIn('admin@acme.example')
+    const context = contextFor()
+    const services = context.get(appServicesContext)
+    let sessionReads = 0
+    const pool = services.sql
+    context.set(appServicesContext, {
+      ...services,
+      sql: { query: (text: string, params?: unknown[]) => ((sessionReads += /FROM portal_sessions/.test(text) ? 1 : 0), pool.query(text, params)) } as AppServices['sql'],
+    })
+    const request = requestWith(cookie)
+    await requireUser(request, context)
+    const client = await getPlatform(request, context)
+    expect(await getPlatform(request, context)).toBe(client)
+    for (let i = 0; i < 5; i++) await client.get('/me')
+    expect(sessionReads).toBe(1)
+
+    // A refresh within the request: the request's session (and its later calls) carry the new pair.
+    const before = (await getSession(request, context))!.tokens.accessToken
+    await platform.database.pool.query(`UPDATE auth_tokens SET expires_at = now() - interval '1 minute' WHERE user_id = $1 AND kind = 'access'`, [user.id])
+    await client.get('/me')
+    const after = (await getSession(request, context))!.tokens.accessToken
+    expect(after).not.toBe(before)
+    const { rows } = await platform.database.pool.query('SELECT access_token FROM portal_sessions WHERE id = $1', [client.session!.key])
+    expect(rows[0].access_token).toBe(after)
+    const refreshes = await countRefreshes(user.id)
+    await client.get('/me')
+    expect(await countRefreshes(user.id)).toBe(refreshes)
+  })
+
   it('a refused refresh ends the session and sends the user to /login keeping the address', async () => {
     const { cookie, key, user } = await signIn('viewer@acme.example')
     await platform.database.pool.query(`UPDATE auth_tokens SET revoked_at = now() WHERE user_id = $1`, [user.id])
