@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { data, Form } from 'react-router'
+import { data, Form, redirect } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
@@ -23,12 +23,19 @@ type Approval = {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const DECISION_STATES = ['approved', 'applied', 'rejected']
 const notFound = (path: string) => data(`Page Not Found ${path}`, { status: 404 })
 
 /** Public (no login): the mailed link's token is the only credential; a bad or used one is 404. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const url = requestUrl(request)
   const token = url.searchParams.get('token') ?? ''
+  // After a decision posted without JavaScript the action redirects here without the spent token;
+  // the page then only thanks the approver and shows nothing of the request.
+  const recorded = url.searchParams.get('decided')
+  if (UUID.test(params.id ?? '') && !token && recorded && DECISION_STATES.includes(recorded)) {
+    return { recorded, meta: pageMeta(request, context, getInstance(context).getFixedT(null, 'material')('approval.title')) }
+  }
   if (!UUID.test(params.id ?? '') || token.length < 20) throw notFound(url.pathname)
   const platform = await getPlatform(request, context)
   try {
@@ -51,12 +58,24 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const platform = await getPlatform(request, context)
   try {
     const decided = await platform.post<Approval>(`/approvals/${params.id}`, { token, decision, comment })
+    // A document POST (no JavaScript) is followed by a full render whose loader would meet the spent
+    // token: send the browser to the thank-you address instead. Client submissions go to `.data`.
+    if (!new URL(request.url).pathname.endsWith('.data')) {
+      throw redirect(`${requestUrl(request).pathname}?decided=${encodeURIComponent(decided.state)}`)
+    }
     return { decided }
   } catch (error) {
     if (error instanceof PlatformError && error.status === 404) throw notFound(requestUrl(request).pathname)
     if (error instanceof PlatformError && error.status === 409) return { conflict: true as const }
     throw error
   }
+}
+
+// The link works once: after a decision the loader would answer 404 for the spent token, so the
+// screen keeps showing the decision the action returned instead of reloading.
+export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: { actionResult?: unknown; defaultShouldRevalidate: boolean }) {
+  if (actionResult && typeof actionResult === 'object' && 'decided' in actionResult) return false
+  return defaultShouldRevalidate
 }
 
 function ChangeList({ change }: { change: Approval['change'] }) {
@@ -73,6 +92,9 @@ function ChangeList({ change }: { change: Approval['change'] }) {
 
 export default function ApprovalScreen({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation('material')
+  if ('recorded' in loaderData) {
+    return <p role="status" data-testid="approval-recorded">{t(`approval.done.${loaderData.recorded}`)}</p>
+  }
   const decided = actionData && 'decided' in actionData ? actionData.decided : null
   const approval = decided ?? loaderData.approval
   return (
