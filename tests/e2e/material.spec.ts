@@ -100,4 +100,26 @@ test('a nameserver change to a material domain waits for the mailed approval, th
   const applied = page.getByTestId('data-row').filter({ hasText: 'material-change-applied' })
   await expect(applied).toHaveCount(1)
   await expect(applied).toContainText('ns1.approved.example')
+
+  // A second request, decided without JavaScript: the decision ends on a thank-you page that
+  // carries no token, and the domain keeps its nameservers.
+  await page.goto(domainPath)
+  await hydrated(page)
+  await page.getByTestId('nameservers-form').getByRole('textbox').fill('ns1.rejected.example\nns2.rejected.example')
+  await page.getByRole('button', { name: 'Change nameservers' }).click()
+  await expect(page.getByText('This domain is material: the change waits for approval.')).toBeVisible()
+  const secondMail = await smtp.waitFor((m) => {
+    const found = /https?:\/\/\S+\/approvals\/\S+/.exec(m.text ?? '')
+    return m.envelopeTo.includes(APPROVER) && found !== null && new URL(found[0]).pathname !== approvalUrl.pathname
+  }, 30_000)
+  const secondUrl = new URL(/https?:\/\/\S+\/approvals\/\S+/.exec(secondMail.text ?? '')![0])
+  const noScript = await browser.newContext({ baseURL: BASE, javaScriptEnabled: false })
+  const approverNoJs = await noScript.newPage()
+  await approverNoJs.goto(secondUrl.pathname + secondUrl.search)
+  await approverNoJs.getByRole('button', { name: 'Reject' }).click()
+  await expect(approverNoJs.getByTestId('approval-recorded')).toHaveText('Thank you: the change is rejected.')
+  expect(new URL(approverNoJs.url()).searchParams.has('token')).toBe(false)
+  await noScript.close()
+  await page.goto(domainPath)
+  await expect(page.getByTestId('domain-nameservers')).toContainText('ns1.approved.example')
 })

@@ -47,7 +47,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [...metaTags(loaderData?.meta), { name: 'robots', content: 'noindex' }, { name: 'referrer', content: 'no-referrer' }]
+// same-origin, not no-referrer: the token must not leak to other sites, but a form post without
+// JavaScript needs its real Origin header (no-referrer makes Chromium send `Origin: null`, which the
+// CSRF check refuses).
+export const meta: Route.MetaFunction = ({ loaderData }) => [...metaTags(loaderData?.meta), { name: 'robots', content: 'noindex' }, { name: 'referrer', content: 'same-origin' }]
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
