@@ -9,11 +9,8 @@ import { getPlatform } from './platform.server.ts'
 export async function trayCount(request: Request, context: Readonly<RouterContextProvider>, groupContext: string): Promise<number> {
   try {
     const platform = await getPlatform(request, context)
-    const path = `/groups/${encodeURIComponent(groupContext)}/tray`
-    const [domains, records] = await Promise.all(
-      ['domain', 'record'].map((type) => platform.get<{ meta: { total: number } }>(path, { query: { entity_type: type, limit: 1, fields: 'id' } })),
-    )
-    return (domains?.meta.total ?? 0) + (records?.meta.total ?? 0)
+    const sizes = await platform.get<{ domain: number; record: number }>(`/groups/${encodeURIComponent(groupContext)}/tray/size`)
+    return (sizes?.domain ?? 0) + (sizes?.record ?? 0)
   } catch (error) {
     if (error instanceof Response) throw error
     return 0

@@ -250,15 +250,17 @@ describe('reconciliation, platform calls, auto-renew and notices', () => {
 
   // Last: it empties the rate limit's bucket.
   it('answers registrar.domain.info as a platform call, and 429 with the throttle text when throttled', async () => {
-    const res = await call('POST', '/platform_calls', { operation: 'registrar.domain.info', domain: 'brand-new.com' })
+    // A domain of its own: the clock of the tests before has moved by a year.
+    await registerDomain(platform.deps, systemScope('test', acme), { name: 'info-call.com', period: 1 })
+    const res = await call('POST', '/platform_calls', { operation: 'registrar.domain.info', domain: 'info-call.com' })
     expect(res.status, res.text).toBe(200)
-    expect(res.json.platform).toMatchObject({ status: 2000, result: { name: 'brand-new.com', clientId: 'portal' } })
+    expect(res.json.platform).toMatchObject({ status: 2000, result: { name: 'info-call.com', clientId: 'portal' } })
     expect(res.json.platform.result.authInfo).toBeUndefined()
     expect((await call('POST', '/platform_calls', { operation: 'registrar.domain.info', domain: 'not-ours.com' })).status).toBe(404)
     while (connection().bucket.take() === 0) {
       // drain the bucket
     }
-    const throttled = await call('POST', '/platform_calls', { operation: 'registrar.domain.info', domain: 'brand-new.com' })
+    const throttled = await call('POST', '/platform_calls', { operation: 'registrar.domain.info', domain: 'info-call.com' })
     expect(throttled.status).toBe(429)
     expect(throttled.json.detail).toBe(REGISTRY_THROTTLE_MESSAGE)
   })

@@ -4,7 +4,8 @@ import { createPowerDnsClient } from '#server/integrations/powerdns/client.ts'
 import { createLogger } from '#server/lib/logger.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
 import { DS_TTL_SECONDS } from '#server/platform/dns/publish.ts'
-import { setDnsRegistryHooks } from '#server/platform/dns/service.ts'
+import { systemScope } from '#server/platform/core/scope.ts'
+import { registerDomain } from '#server/platform/domains/lifecycle.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 import { startPowerDns, type PowerDnsServer } from '#tests/support/powerdns.ts'
 
@@ -12,23 +13,19 @@ let pdns: PowerDnsServer
 let platform: Awaited<ReturnType<typeof createTestPlatform>>
 let token: string
 let account: string
-const registry: string[] = []
+const registry = () => platform.registries!.local!.registry
 
 beforeAll(async () => {
   pdns = await startPowerDns()
-  platform = await createTestPlatform({ powerdns: pdns.settings })
+  // A real local EPP registry too: the DS of a domain's signed zone goes to the parent over secDNS.
+  platform = await createTestPlatform({ powerdns: pdns.settings }, { registry: { tlds: [{ name: 'com', periods: [1] }], port: 3831 } })
   await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [2, 1] })
-  setDnsRegistryHooks({
-    publishDs: async (zone, ds) => void registry.push(`add ${zone.name} ${ds.length}`),
-    removeDs: async (zone) => void registry.push(`remove ${zone.name}`),
-  })
   await platform.deps.jobs.start({ work: true })
   const login = await platform.call('POST', '/login', { body: { username: 'admin@acme.example', password: DEMO_PASSWORD } })
   token = login.json.access_token
   account = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
 }, 60_000)
 afterAll(async () => {
-  setDnsRegistryHooks(null)
   await platform?.close()
   await pdns?.stop()
 })
@@ -105,7 +102,6 @@ describe('publishing to a real PowerDNS', () => {
     await until(() => zoneOf(id), (z) => z.published && z.serial > created.json.serial, 'publish')
     expect((await platform.call('POST', `/groups/${account}/zones/${id}/dnssec/sign`, { token })).status).toBe(202)
     const signed = await until(() => zoneOf(id), (z) => z.dnssec_state === 'signed', 'signing')
-    expect(registry).toContain(`add signed.test ${signed.ds_records.length}`)
 
     const answer = await pdns.dig('+dnssec', 'www.signed.test', 'A')
     expect(answer).toContain('192.0.2.80')
@@ -125,7 +121,34 @@ describe('publishing to a real PowerDNS', () => {
     DS_TTL_SECONDS.value = 0
     expect((await platform.call('POST', `/groups/${account}/zones/${id}/dnssec/unsign`, { token })).status).toBe(202)
     await until(() => zoneOf(id), (z) => z.dnssec_state === 'unsigned', 'unsigning')
-    expect(registry).toContain('remove signed.test')
     expect((await pdns.dig('+dnssec', 'www.signed.test', 'A')).some((l) => l.startsWith('A 13'))).toBe(false)
+  })
+
+  it('sends the DS of a domain’s signed zone to the registry (secDNS), and removes it there first when unsigning', async () => {
+    const domain = await registerDomain(platform.deps, systemScope('test', account), { name: 'delegated.com', period: 1 })
+    const created = await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'delegated.com', domain_id: domain.id } })
+    expect(created.status, created.text).toBe(201)
+    const id = created.json.id
+    await until(() => zoneOf(id), (z) => z.published, 'publish')
+    expect(registry().state.domains['delegated.com']!.ds).toEqual([])
+
+    expect((await platform.call('POST', `/groups/${account}/zones/${id}/dnssec/sign`, { token })).status).toBe(202)
+    const signed = await until(() => zoneOf(id), (z) => z.dnssec_state === 'signed', 'signing')
+    // The parent holds the SHA-256 DS of the key PowerDNS made (never the SHA-1 one).
+    const sha256 = (signed.ds_records as string[]).filter((d) => d.split(' ')[2] === '2')
+    expect(sha256).toHaveLength(1)
+    const [keyTag, alg, , digest] = sha256[0]!.split(' ')
+    expect(registry().state.domains['delegated.com']!.ds).toEqual([{ keyTag: Number(keyTag), alg: Number(alg), digestType: 2, digest: digest!.toUpperCase() }])
+    const row = await platform.db.selectFrom('domains').select(['ds_data', 'dnssec']).where('id', '=', domain.id).executeTakeFirstOrThrow()
+    expect(row).toEqual({ ds_data: [{ key_tag: Number(keyTag), alg: Number(alg), digest_type: 2, digest: digest!.toUpperCase() }], dnssec: true })
+    const audit = await platform.db.selectFrom('audit_entries').select('action').where('entity_id', '=', domain.id).execute()
+    expect(audit.map((a) => a.action)).toContain('ds-published')
+
+    // Off in the safe order: the DS goes from the parent while the zone is still signed.
+    DS_TTL_SECONDS.value = 3600
+    expect((await platform.call('POST', `/groups/${account}/zones/${id}/dnssec/unsign`, { token })).status).toBe(202)
+    await until(async () => registry().state.domains['delegated.com']!.ds, (ds) => ds.length === 0, 'DS removal at the registry')
+    expect((await zoneOf(id)).dnssec_state).toBe('unsigning')
+    expect((await pdns.dig('+dnssec', 'delegated.com', 'SOA')).some((l) => l.startsWith('SOA 13'))).toBe(true)
   })
 })

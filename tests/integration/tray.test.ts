@@ -65,15 +65,20 @@ describe('tray', () => {
     expect(listed.json.data.map((r: { id: string }) => r.id).sort()).toEqual([...ids].sort())
     expect(listed.json.data[0]).toMatchObject({ entity_type: 'domain', name: expect.any(String), auto_renew: expect.any(Boolean) })
 
+    // The shell's indicator: both sizes in one call.
+    expect((await platform.call('GET', `/groups/${acme}/tray/size`, { token: again })).json).toEqual({ domain: 3, record: 0 })
+
     // Another user of the same account has an empty tray of their own.
     const viewer = await login('viewer@acme.example')
     expect((await platform.call('GET', `/groups/${acme}/tray`, { token: viewer })).json.meta.total).toBe(0)
+    expect((await platform.call('GET', `/groups/${acme}/tray/size`, { token: viewer })).json).toEqual({ domain: 0, record: 0 })
 
     // Another account's domain is 404, and so is another account as context.
     const foreign = await domainIds(globex, 1)
     const refused = await platform.call('POST', `/groups/${acme}/tray`, { token, body: { entity_type: 'domain', ids: foreign } })
     expect(refused.status).toBe(404)
     expect((await platform.call('GET', `/groups/${globex}/tray`, { token })).status).toBe(404)
+    expect((await platform.call('GET', `/groups/${globex}/tray/size`, { token })).status).toBe(404)
 
     const removed = await platform.call('DELETE', `/groups/${acme}/tray`, { token, body: { entity_type: 'domain', ids: [ids[0]] } })
     expect(removed.json.count).toBe(2)

@@ -4,7 +4,8 @@ import { createPowerDnsClient, dotted, PowerDnsError, type PdnsRrset, type Power
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { isRecordType, parseRdata } from './rdata.ts'
 import { registerReplaceJobs } from './bulk-replace.ts'
-import { dnsRegistryHooks, DNS_JOBS, powerDnsSettings } from './service.ts'
+import { setDelegationSigner } from '#server/platform/domains/lifecycle.ts'
+import { DNS_JOBS, powerDnsSettings } from './service.ts'
 import { collectStatistics, STATISTICS_JOB } from './statistics.ts'
 import { tokenizeRdata } from './zone-parser.ts'
 
@@ -162,9 +163,11 @@ async function signZone(deps: PlatformDeps, zoneId: string) {
   }
   await client.rectify(zone.name)
   const ds = keys.filter((k) => k.active).flatMap((k) => k.ds ?? [])
+  // The parent first: a registry failure throws and the job retries with the zone still
+  // 'signing' (the keys stay; nothing is made twice). Only then is the zone shown as signed.
+  if (zone.domain_id) await setDelegationSigner(deps, zone.domain_id, ds)
   await deps.db.updateTable('dns_zones').set({ dnssec_state: 'signed', ds_records: ds, updated_at: deps.now() }).where('id', '=', zone.id).execute()
   await deps.db.updateTable('domains').set({ dnssec: true }).where('id', '=', zone.domain_id ?? '00000000-0000-0000-0000-000000000000').execute()
-  await dnsRegistryHooks()?.publishDs(zone, ds)
 }
 
 /** Seconds to wait between removing the DS at the parent and unsigning: the DS TTL. */
@@ -173,7 +176,8 @@ export const DS_TTL_SECONDS = { value: 86_400 }
 async function removeDs(deps: PlatformDeps, zoneId: string) {
   const zone = await deps.db.selectFrom('dns_zones').selectAll().where('id', '=', zoneId).executeTakeFirst()
   if (!zone || zone.dnssec_state !== 'unsigning') return
-  await dnsRegistryHooks()?.removeDs(zone)
+  // The DS leaves the parent before anything else; a failure retries this step.
+  if (zone.domain_id) await setDelegationSigner(deps, zone.domain_id, [])
   await deps.jobs.boss.send(DNS_JOBS.unsign, { zoneId }, { startAfter: DS_TTL_SECONDS.value, retryLimit: 10, retryBackoff: true })
 }
 

@@ -686,18 +686,6 @@ async function* cursorPages<T>(db: Kysely<DB>, first: string, rest: string, para
 
 // --- DNSSEC ----------------------------------------------------------------------------------
 
-/** Where the registry integration plugs in: DS records go to the parent through EPP secDNS. */
-export type DnsRegistryHooks = {
-  publishDs(zone: { id: string; name: string; domain_id: string | null }, ds: string[]): Promise<void>
-  removeDs(zone: { id: string; name: string; domain_id: string | null }): Promise<void>
-}
-
-let registryHooks: DnsRegistryHooks | null = null
-/** The registry helper registers its EPP secDNS implementation here. */
-export function setDnsRegistryHooks(hooks: DnsRegistryHooks | null) {
-  registryHooks = hooks
-}
-export const dnsRegistryHooks = () => registryHooks
 
 export async function requestSigning(deps: PlatformDeps, scope: Scope, zoneId: string) {
   return change(deps.db, scope, async (tx, audit) => {

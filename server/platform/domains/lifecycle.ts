@@ -5,7 +5,7 @@ import type { DsRecord } from '#server/db/schema-domains.ts'
 import { RegistryConnectionError, registryErrorToAppError, type DomainInfo, type DsData, type RegistryConnection } from '#server/integrations/registry/index.ts'
 import { AppError, badRequest, conflict } from '#server/platform/core/errors.ts'
 import { change } from '#server/platform/core/change.ts'
-import type { Scope } from '#server/platform/core/scope.ts'
+import { systemScope, type Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { findDomain, requireDomainManager, requireDomainViewer } from './portfolio.ts'
 
@@ -359,4 +359,45 @@ export async function revealAuthCode(deps: LifecycleDeps, scope: Scope, domainId
     await audit.record({ area: 'domains', entityType: 'domain', entityId: domain.id, accountId: domain.account_id, action: 'auth-code-revealed' })
   })
   return { auth_code: info.authInfo }
+}
+
+// ----------------------------------------------------------------------------- DNSSEC delegation
+
+/**
+ * A DS of PowerDNS's presentation form ("keytag alg digesttype digest") as the registry takes it.
+ * SHA-1 digests (type 1) are left out: RFC 8624 says they MUST NOT be used.
+ */
+export function dsFromText(text: string): DsData | null {
+  const [keyTag, alg, digestType, ...digest] = text.trim().split(/\s+/)
+  const numbers = [keyTag, alg, digestType].map(Number)
+  if (numbers.some((n) => !Number.isInteger(n)) || !digest.length || numbers[2] === 1) return null
+  return { keyTag: numbers[0]!, alg: numbers[1]!, digestType: numbers[2]!, digest: digest.join('').toUpperCase() }
+}
+
+/**
+ * Puts a signed zone's DS records at the parent through EPP secDNS-1.1 — every DS the registry held
+ * removed and the new set added in one update — then records them on the domain with an audit
+ * entry. An empty list removes every DS: the first step of turning DNSSEC off. A TLD served by no
+ * registry connection has nowhere to send it: the DS stays on the DNSSEC tab to be given to the
+ * registry by hand, and the answer says so.
+ */
+export async function setDelegationSigner(deps: LifecycleDeps, domainId: string, dsTexts: string[], label = 'dnssec'): Promise<{ published: boolean }> {
+  const domain = await deps.db.selectFrom('domains').select(['id', 'account_id', 'name', 'tld', 'ds_data']).where('id', '=', domainId).executeTakeFirst()
+  if (!domain) return { published: false }
+  const registry = deps.registries?.forTld(domain.tld) ?? null
+  if (!registry) {
+    deps.logger.warn('no registry connection for the DS of a signed zone', { domain: domain.name })
+    return { published: false }
+  }
+  // One digest per key is enough for validators: SHA-256 (mandatory to implement, RFC 8624), or
+  // whatever else is offered when a key has none.
+  const parsed = dsTexts.map(dsFromText).filter((d): d is DsData => d !== null)
+  const ds = parsed.filter((d) => d.digestType === 2 || !parsed.some((o) => o.keyTag === d.keyTag && o.alg === d.alg && o.digestType === 2))
+  await callRegistry(() => registry.updateDomain({ name: domain.name, dsData: ds.length ? { removeAll: true, add: ds } : { removeAll: true } }))
+  const records = ds.map(dsToRecord)
+  await change(deps.db, systemScope(label, domain.account_id), async (tx, audit) => {
+    await tx.updateTable('domains').set({ ds_data: JSON.stringify(records), updated_at: deps.now() }).where('id', '=', domain.id).execute()
+    await audit.record({ area: 'domains', entityType: 'domain', entityId: domain.id, accountId: domain.account_id, action: records.length ? 'ds-published' : 'ds-removed', before: { ds_data: domain.ds_data }, after: { ds_data: records } })
+  })
+  return { published: true }
 }

@@ -3,6 +3,7 @@ import { expandFields, readListQuery, type ListQuery } from '#app/lib/list-query
 import type { Filter, Operator } from '#app/lib/pql.ts'
 import type { DB } from '#server/db/schema.ts'
 import { badRequest, type FieldError } from '#server/platform/core/errors.ts'
+import { keyCacheOf, type KeyList } from './key-cache.ts'
 
 export type FieldType = 'text' | 'uuid' | 'integer' | 'boolean' | 'timestamp' | 'date' | 'enum' | 'tags'
 
@@ -13,6 +14,14 @@ export type FieldSpec = {
   filterable?: boolean
   sortable?: boolean
   choices?: readonly string[]
+  /**
+   * The column only ever holds lowercase text (domain names, TLDs): contains/starts/ends compare
+   * the lowercased value with LIKE, about three times cheaper per row than ILIKE and served by
+   * the same trigram index.
+   */
+  lowercase?: boolean
+  /** The column comes from a joined table that the resource's change counter does not cover. */
+  joined?: boolean
 }
 
 export type ListResource = {
@@ -27,6 +36,12 @@ export type ListResource = {
   /** A trusted condition always applied (e.g. hiding deleted rows). */
   where?: string
   defaultSort?: string
+  /**
+   * The name of this resource's change counter in `list_versions` (decision 009). When set, and
+   * the list is scoped to one account and neither filters nor sorts on a `joined` field, the
+   * ordered keys of the list are kept per process and reused while the counter is unchanged.
+   */
+  versioned?: string
 }
 
 export type ListMeta = { total: number; page: number; limit: number; total_capped?: boolean }
@@ -115,7 +130,43 @@ export async function runList(
   const from = sql.raw(resource.from)
   const columns = sql.join(selected.map((f) => sql`${sql.raw(resource.fields[f]!.column)} AS ${sql.id(f)}`))
   const offset = (query.page - 1) * query.limit
+  const scan = Math.max(offset + query.limit, COUNT_CAP + 1)
+  const plan: ListPlan = { from, where, columns, sortKeys, offset, limit: query.limit, scan, page: query.page }
 
+  const usesJoined = [...query.filters.map((f) => f.field), ...query.sort.map((s) => s.key)].some((f) => resource.fields[f]?.joined)
+  if (resource.versioned && resource.accountColumn && scope.accountId && !db.isTransaction && !usesJoined) {
+    const page = await cachedList(db, resource, plan, scope.accountId)
+    if (page) return page
+  }
+  return listInOneStatement(db, resource, plan)
+}
+
+type ListPlan = {
+  from: RawBuilder<unknown>
+  where: RawBuilder<unknown>
+  columns: RawBuilder<unknown>
+  sortKeys: { column: string; direction: string }[]
+  offset: number
+  limit: number
+  /** Rows walked: the page's end, and at least one past the count cap. */
+  scan: number
+  page: number
+}
+
+function metaOf(plan: ListPlan, counted: number): ListMeta {
+  const meta: ListMeta = { total: Math.min(counted, COUNT_CAP), page: plan.page, limit: plan.limit }
+  if (counted > COUNT_CAP) meta.total_capped = true
+  return meta
+}
+
+const scanOrderOf = (resource: ListResource, plan: ListPlan) =>
+  sql.join([...plan.sortKeys.map((k) => sql.raw(`${k.column} ${k.direction}`)), sql.raw(`${resource.tiebreak} ASC`)])
+const keyColumnsOf = (resource: ListResource, plan: ListPlan) =>
+  sql.join([sql`${sql.raw(resource.tiebreak)} AS "__key"`, ...plan.sortKeys.map((k, i) => sql`${sql.raw(k.column)} AS ${sql.id(`__s${i}`)}`)])
+const pageOrderOf = (plan: ListPlan, alias: string) =>
+  sql.join([...plan.sortKeys.map((k, i) => sql.raw(`${alias}."__s${i}" ${k.direction}`)), sql.raw(`${alias}."__key" ASC`)])
+
+async function listInOneStatement(db: Kysely<DB>, resource: ListResource, plan: ListPlan): Promise<ListPage> {
   // One statement, one scan. `k` walks the matching rows in list order, keeping only the key and
   // the sort values, and stops after max(offset + limit, COUNT_CAP + 1) rows: that bounded set is
   // both the capped count and the rows the page is cut from, so a deep page (offset 10,000) costs
@@ -123,25 +174,80 @@ export async function runList(
   // then joined for their columns (a deferred join): LEFT JOINs used neither by the filter nor the
   // sort drop out of `k` (PostgreSQL removes unique, unused left joins), instead of being joined
   // for every matching row.
-  const scan = Math.max(offset + query.limit, COUNT_CAP + 1)
-  const keyColumns = sql.join([sql`${sql.raw(resource.tiebreak)} AS "__key"`, ...sortKeys.map((k, i) => sql`${sql.raw(k.column)} AS ${sql.id(`__s${i}`)}`)])
-  const scanOrder = sql.join([...sortKeys.map((k) => sql.raw(`${k.column} ${k.direction}`)), sql.raw(`${resource.tiebreak} ASC`)])
-  const pageOrder = (alias: string) => sql.join([...sortKeys.map((k, i) => sql.raw(`${alias}."__s${i}" ${k.direction}`)), sql.raw(`${alias}."__key" ASC`)])
+  const { from, where, columns } = plan
+  const pageOrder = (alias: string) => pageOrderOf(plan, alias)
   // CTE and alias names that no resource's FROM clause uses (resources alias their tables freely).
   const result = await sql<Record<string, unknown>>`
-    WITH list_keys__ AS (SELECT ${keyColumns} FROM ${from} ${where} ORDER BY ${scanOrder} LIMIT ${scan}),
-         list_page__ AS (SELECT * FROM list_keys__ ORDER BY ${pageOrder('list_keys__')} LIMIT ${query.limit} OFFSET ${offset})
+    WITH list_keys__ AS (SELECT ${keyColumnsOf(resource, plan)} FROM ${from} ${where} ORDER BY ${scanOrderOf(resource, plan)} LIMIT ${plan.scan}),
+         list_page__ AS (SELECT * FROM list_keys__ ORDER BY ${pageOrder('list_keys__')} LIMIT ${plan.limit} OFFSET ${plan.offset})
     SELECT list_count__.n AS "__total", list_page__."__key" AS "__page_key", list_row__.*
     FROM (SELECT count(*)::int AS n FROM list_keys__) list_count__
     LEFT JOIN (list_page__ CROSS JOIN LATERAL (SELECT ${columns} FROM ${from} WHERE ${sql.raw(resource.tiebreak)} = list_page__."__key") list_row__) ON true
     ORDER BY ${pageOrder('list_page__')}`.execute(db)
   const counted = Number(result.rows[0]?.__total ?? 0)
-  const meta: ListMeta = { total: Math.min(counted, COUNT_CAP), page: query.page, limit: query.limit }
-  if (counted > COUNT_CAP) meta.total_capped = true
   const data = result.rows
     .filter((row) => row.__page_key !== null && row.__page_key !== undefined)
     .map(({ __total: _total, __page_key: _key, ...row }) => nest(row))
-  return { data, meta }
+  return { data, meta: metaOf(plan, counted) }
+}
+
+/**
+ * The list through the key cache (decision 009): the ordered keys of the filtered, sorted list
+ * are listed once with the resource's change counter, in one statement (one snapshot); each page
+ * then fetches only its rows by key, reading the counter again in the same statement. The rows are
+ * used only when the counter is the one the keys were listed with — nothing of those rows changed
+ * in between — otherwise the keys are listed again. Page 1, page 401 and the count all come from
+ * the same keys. Undefined after repeated changes under our feet: the caller runs the plain query.
+ */
+async function cachedList(db: Kysely<DB>, resource: ListResource, plan: ListPlan, accountId: string): Promise<ListPage | undefined> {
+  const cache = keyCacheOf(db)
+  const order = plan.sortKeys.map((k) => `${k.column} ${k.direction}`).join(',')
+  const compiled = plan.where.compile(db)
+  const cacheKey = `${resource.name}\u0000${accountId}\u0000${order}\u0000${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`
+  const version = sql`coalesce((SELECT version FROM list_versions WHERE account_id = ${accountId} AND resource = ${resource.versioned}), 0)::text`
+  const keyType = resource.fields[Object.keys(resource.fields).find((f) => resource.fields[f]!.column === resource.tiebreak) ?? '']?.type === 'uuid' ? 'uuid' : 'text'
+  const servable = (entry: KeyList) => entry.complete || plan.offset + plan.limit <= entry.keys.length
+
+  const pageOf = async (entry: KeyList): Promise<ListPage | undefined> => {
+    const ids = entry.keys.slice(plan.offset, plan.offset + plan.limit)
+    const result = await sql<Record<string, unknown>>`
+      SELECT list_version__.v AS "__version", list_row__.*
+      FROM (SELECT ${version} AS v) list_version__
+      LEFT JOIN LATERAL (
+        SELECT ${sql.raw(resource.tiebreak)}::text AS "__page_key", ${plan.columns} FROM ${plan.from}
+        WHERE ${sql.raw(resource.tiebreak)} = ANY(${sql.val(ids)}::${sql.raw(keyType)}[]) AND ${sql.raw(resource.accountColumn!)} = ${accountId}
+      ) list_row__ ON true`.execute(db)
+    if (result.rows[0]?.__version !== entry.version) return undefined
+    const byKey = new Map<string, Record<string, unknown>>()
+    for (const { __version: _v, __page_key: key, ...row } of result.rows) if (key !== null && key !== undefined) byKey.set(String(key), row)
+    const data: Record<string, unknown>[] = []
+    for (const id of ids) {
+      const row = byKey.get(id)
+      if (!row) return undefined
+      data.push(nest(row))
+    }
+    return { data, meta: metaOf(plan, entry.complete ? entry.keys.length : Math.max(entry.keys.length, COUNT_CAP + 1)) }
+  }
+
+  const known = cache.get(cacheKey)
+  if (known && servable(known)) {
+    const page = await pageOf(known)
+    if (page) return page
+    cache.delete(cacheKey)
+  }
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const listed = await sql<{ version: string; n: number; keys: string }>`
+      WITH list_keys__ AS (SELECT ${keyColumnsOf(resource, plan)} FROM ${plan.from} ${plan.where} ORDER BY ${scanOrderOf(resource, plan)} LIMIT ${plan.scan})
+      SELECT ${version} AS version, count(*)::int AS n, coalesce(string_agg(list_keys__."__key"::text, ',' ORDER BY ${pageOrderOf(plan, 'list_keys__')}), '') AS keys
+      FROM list_keys__`.execute(db)
+    const row = listed.rows[0]!
+    const entry: KeyList = { version: row.version, keys: row.keys ? row.keys.split(',') : [], complete: Number(row.n) < plan.scan, at: Date.now() }
+    cache.set(cacheKey, entry)
+    const page = await pageOf(entry)
+    if (page) return page
+    cache.delete(cacheKey)
+  }
+  return undefined
 }
 
 // `account.name` columns (aliased as one quoted identifier) become { account: { name } }.
@@ -193,16 +299,19 @@ function buildCondition(spec: FieldSpec, filter: Filter, errors: FieldError[]): 
     return sql`EXISTS (SELECT 1 FROM unnest(${col}) AS tag WHERE tag ILIKE ${'%' + escapeLike(String(values[0])) + '%'})`
   }
   if (spec.type === 'text') {
-    const v = String(values[0])
+    // A lowercase-only column matches the lowercased value exactly; others ignore case with ILIKE.
+    const fold = (value: unknown) => (spec.lowercase ? String(value).toLowerCase() : String(value))
+    const like = spec.lowercase ? sql`LIKE` : sql`ILIKE`
+    const v = fold(values[0])
     switch (filter.operator) {
       case 'contains':
-        return sql`${col} ILIKE ${'%' + escapeLike(v) + '%'}`
+        return sql`${col} ${like} ${'%' + escapeLike(v) + '%'}`
       case 'starts_with':
-        return sql`${col} ILIKE ${escapeLike(v) + '%'}`
+        return sql`${col} ${like} ${escapeLike(v) + '%'}`
       case 'ends_with':
-        return sql`${col} ILIKE ${'%' + escapeLike(v)}`
+        return sql`${col} ${like} ${'%' + escapeLike(v)}`
       default:
-        return values.length === 1 ? sql`${col} = ${v}` : sql`${col} = ANY(${sql.val(values)}::text[])`
+        return values.length === 1 ? sql`${col} = ${v}` : sql`${col} = ANY(${sql.val(values.map(fold))}::text[])`
     }
   }
   if (spec.type === 'timestamp') return timestampCondition(col, filter.operator, filter.values)

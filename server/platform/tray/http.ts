@@ -3,7 +3,7 @@ import { badRequest } from '#server/platform/core/errors.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
-import { addToTray, removeFromTray, trayResource } from './service.ts'
+import { addToTray, removeFromTray, trayResource, traySizes } from './service.ts'
 
 const TAGS = ['Bulk tray']
 const EntityType = z.enum(['domain', 'record'])
@@ -14,6 +14,7 @@ const TrayRow = z
   .partial()
   .openapi('TrayItem')
 const TraySize = z.object({ entity_type: EntityType, count: z.number().int() }).openapi('TraySize')
+const TraySizes = z.object({ domain: z.number().int(), record: z.number().int() }).openapi('TraySizes')
 const TrayChange = z.object({ entity_type: EntityType, ids: z.array(z.uuid()).max(10_000) }).strict().openapi('TrayAdd')
 const TrayRemove = z.object({ entity_type: EntityType, ids: z.array(z.uuid()).max(10_000).optional() }).strict().openapi('TrayRemove')
 
@@ -37,6 +38,20 @@ export const trayRouter = createRouter()
       const resource = trayResource(scope.actor.userId ?? '', type.data)
       const page = await runList(c.get('deps').db, resource, listQueryFromUrl(resource, url), scope)
       return c.json({ ...page, data: page.data.map((row) => ({ ...row, entity_type: type.data })) } as never, 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/tray/size',
+      tags: TAGS,
+      summary: "How many domains and DNS records the signed-in user's tray holds in this account",
+      request: { params: ContextParam },
+      responses: { 200: jsonResponse(TraySizes), ...ProblemResponses },
+    }),
+    async (c) => {
+      const scope = requireScope(c, c.req.valid('param').context)
+      return c.json(await traySizes(c.get('deps').db, scope), 200)
     },
   )
   .openapi(

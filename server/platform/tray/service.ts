@@ -109,6 +109,31 @@ export async function countTray(db: Kysely<DB>, scope: Scope, entityType?: TrayE
   return Number((await query.executeTakeFirstOrThrow()).n)
 }
 
+/**
+ * How many domains and records the user's tray holds in this account: the items the tray lists
+ * (a record deleted since it was added no longer counts), in one query — the shell shows it on
+ * every page.
+ */
+export async function traySizes(db: Kysely<DB>, scope: Scope): Promise<Record<TrayEntityType, number>> {
+  const { userId, accountId } = requireUserScope(scope)
+  const rows = await db
+    .selectFrom('tray_items as t')
+    .select(['t.entity_type', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('t.user_id', '=', userId)
+    .where('t.account_id', '=', accountId)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('t.entity_type', '=', 'domain'), eb.exists(eb.selectFrom('domains as d').select('d.id').whereRef('d.id', '=', 't.entity_id'))]),
+        eb.and([eb('t.entity_type', '=', 'record'), eb.exists(eb.selectFrom('dns_records as r').select('r.id').whereRef('r.id', '=', 't.entity_id'))]),
+      ]),
+    )
+    .groupBy('t.entity_type')
+    .execute()
+  const sizes: Record<TrayEntityType, number> = { domain: 0, record: 0 }
+  for (const row of rows) sizes[row.entity_type] = Number(row.n)
+  return sizes
+}
+
 /** Domain ids in the user's tray, oldest first (the default target of a bulk action). */
 export async function trayDomainIds(db: Kysely<DB>, scope: Scope): Promise<string[]> {
   const { userId, accountId } = requireUserScope(scope)
