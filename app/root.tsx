@@ -1,10 +1,10 @@
-import i18next from 'i18next'
 import { lazy, useEffect } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Links, Meta, Outlet, redirect, Scripts, ScrollRestoration, useRouteLoaderData, type MiddlewareFunction } from 'react-router'
 import type { Route } from './+types/root.ts'
 import { Toaster } from './components/toaster.tsx'
 import { appServicesContext } from './lib/app-context.ts'
+import { browserTranslator } from './lib/browser-translator.ts'
 import { useNonce } from './lib/csp.ts'
 import { contextCarryMiddleware } from './lib/context-carry.server.ts'
 import { carryContext } from './lib/context-param.ts'
@@ -30,9 +30,11 @@ const clientContextCarry: MiddlewareFunction<undefined> = async ({ request }, ne
 
 // The document inlined only the texts of its first render; before any client navigation renders,
 // the rest of the language arrives (once, in parallel with the loaders).
-const loadLanguage = async (...args: Parameters<typeof import('./lib/i18n.client.ts').loadLanguage>) => (await import('./lib/i18n.client.ts')).loadLanguage(...args)
 const clientTexts: MiddlewareFunction<undefined> = async (_args, next) => {
-  const texts = loadLanguage(i18next, i18next.language).catch((error: unknown) => console.warn(error))
+  const translator = browserTranslator()
+  const texts = import('./lib/i18n.client.ts')
+    .then(({ loadLanguage }) => loadLanguage(translator, translator.language))
+    .catch((error: unknown) => console.warn(error))
   await next()
   await texts
 }
@@ -107,10 +109,13 @@ export default function App({ loaderData }: Route.ComponentProps) {
   const { i18n } = useTranslation()
   useEffect(() => {
     // A language chosen without a reload (the profile form): its texts first, then the switch.
-    if (i18n.language !== loaderData.locale)
-      void loadLanguage(i18n, loaderData.locale)
+    if (i18n.language !== loaderData.locale) {
+      const translator = browserTranslator()
+      void import('./lib/i18n.client.ts')
+        .then(({ loadLanguage }) => loadLanguage(translator, loaderData.locale))
         .catch((error: unknown) => console.warn(error))
-        .then(() => i18n.changeLanguage(loaderData.locale))
+        .then(() => translator.changeLanguage(loaderData.locale))
+    }
     document.documentElement.lang = loaderData.locale
     document.documentElement.dir = languageDirection(loaderData.locale)
   }, [loaderData.locale, i18n])

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Construction } from 'lucide-react'
 
 /** The one honest empty state for a screen whose area is not built yet: no sample data. */

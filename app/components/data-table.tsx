@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link, useLocation } from 'react-router'
 import { ArrowDown, ArrowUp, ArrowUpDown, Download } from 'lucide-react'
 import type { ListPage } from '#app/lib/list-page.server.ts'

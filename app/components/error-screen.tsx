@@ -1,4 +1,5 @@
-import { Trans, useTranslation } from 'react-i18next'
+import { Trans } from '#app/lib/trans.tsx'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { isRouteErrorResponse, Link, useRouteLoaderData } from 'react-router'
 import { TriangleAlert } from 'lucide-react'
 import { Button } from './ui/button.tsx'

@@ -1,5 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from 'react-router'
 import { X } from 'lucide-react'
 import { SNACKBAR_DEFAULT_TIMEOUT, type Snackbar } from '#app/lib/snackbar.ts'

@@ -1,4 +1,4 @@
-import type { i18n as I18n } from 'i18next'
+import type { Translator } from './translator.ts'
 
 // One lazy chunk per locales/<lng>/<ns>.json: the browser fetches only the language it shows.
 const files = import.meta.glob<Record<string, unknown>>('../../locales/*/*.json', { import: 'default' })
@@ -10,24 +10,24 @@ for (const [file, load] of Object.entries(files)) {
   byLanguage.set(lng, [...(byLanguage.get(lng) ?? []), [ns, load]])
 }
 
-const complete = new WeakMap<I18n, Map<string, Promise<void>>>()
+const complete = new WeakMap<Translator, Map<string, Promise<void>>>()
 
 /**
  * Adds every namespace of `lng` and of its fallbacks (pt-BR → pt → en) to the instance, once per
  * language. The document inlines only what its first render used; this runs before a client
  * navigation renders (root clientMiddleware) and before a language change, so no screen shows a key.
  */
-export function loadLanguage(instance: I18n, lng: string): Promise<void> {
+export function loadLanguage(instance: Translator, lng: string): Promise<void> {
   let started = complete.get(instance)
   if (!started) complete.set(instance, (started = new Map()))
-  const codes: string[] = instance.services.languageUtils.toResolveHierarchy(lng)
+  const codes = instance.hierarchy(lng)
   return Promise.all(
     codes.map((code) => {
       let pending = started.get(code)
       if (!pending) {
         pending = Promise.all(
           (byLanguage.get(code) ?? []).map(async ([ns, load]) => {
-            instance.addResourceBundle(code, ns, await load(), true, true)
+            instance.addResourceBundle(code, ns, await load())
           }),
         ).then(() => undefined)
         // A failed fetch (a deploy removed the chunk) may be retried by the next navigation.

@@ -55,5 +55,18 @@ function merge(classList: string): string {
   return kept.reverse().join(' ')
 }
 
+// The app has a few hundred distinct class strings, and a list page merges the same ones for every
+// row: remember the answers (bounded, in case class strings are ever built from data).
+const merged = new Map<string, string>()
+
 /** Joins class names; later Tailwind utilities win over earlier ones. */
-export const cn = (...inputs: ClassValue[]) => merge(clsx(inputs))
+export const cn = (...inputs: ClassValue[]) => {
+  const classList = clsx(inputs)
+  let result = merged.get(classList)
+  if (result === undefined) {
+    result = merge(classList)
+    if (merged.size >= 2000) merged.clear()
+    merged.set(classList, result)
+  }
+  return result
+}

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link, redirect, useRouteLoaderData } from 'react-router'
 import { Card } from '#app/components/ui/card.tsx'
 import { carryContext } from '#app/lib/context-param.ts'

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link, NavLink, useLocation } from 'react-router'
 import { LogOut, Menu, Moon, Sun, User } from 'lucide-react'
 import { BrandIcon, BulkTrayEmptyIcon, BulkTrayFullIcon, LanguageIcon } from '#app/components/icons.tsx'

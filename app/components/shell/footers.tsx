@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { useRouteLoaderData } from 'react-router'
 
 function SupportLine() {

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link, useLocation } from 'react-router'
 import { BrandIcon } from '#app/components/icons.tsx'
 import { UI_LANGUAGES } from '#app/lib/i18n.ts'

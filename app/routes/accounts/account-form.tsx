@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Field } from '#app/components/forms.tsx'
 import { ErrorList } from '#app/components/forms.tsx'
 import { Select } from '#app/components/ui/select.tsx'

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import type { ListDefinition } from '#app/lib/lists.ts'

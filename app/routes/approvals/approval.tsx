@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'

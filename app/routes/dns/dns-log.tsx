@@ -1,5 +1,6 @@
-import { useTranslation } from 'react-i18next'
-import { data, Link } from 'react-router'
+import { NoZone } from './no-zone.tsx'
+import { useTranslation } from '#app/lib/use-translation.ts'
+import { data } from 'react-router'
 import { DataTable } from '#app/components/data-table.tsx'
 import { formatDateTime } from '#app/lib/dates.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
@@ -7,7 +8,6 @@ import { loadListPage } from '#app/lib/list-page.server.ts'
 import { LISTS } from '#app/lib/lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
-import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/dns-log.ts'
 import { dnsScreen, zoneOfDomain } from './shared.server.ts'
 
@@ -48,14 +48,9 @@ function Changes({ changes }: { changes: unknown }) {
 
 export default function DnsLog({ loaderData, params }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('dns')
-  const href = useContextHref()
   const def = LISTS[loaderData.listId]!
   if (loaderData.noZone || !loaderData.page) {
-    return (
-      <p data-testid="no-zone">
-        {t('zone.noneShort')} <Link className="underline" to={href(`/domains/${params.id}/dns`)}>{t('zone.goCreate')}</Link>
-      </p>
-    )
+    return <NoZone domainId={params.id} />
   }
   return (
     <div className="space-y-4">

@@ -1,11 +1,11 @@
-import { useTranslation } from 'react-i18next'
-import { data, Form, Link } from 'react-router'
+import { NoZone } from './no-zone.tsx'
+import { useTranslation } from '#app/lib/use-translation.ts'
+import { data, Form } from 'react-router'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
-import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/dnssec.ts'
 import { backWith, dnsScreen, refusal, zoneOfDomain } from './shared.server.ts'
 
@@ -46,14 +46,9 @@ const STEPS = ['removeDs', 'waitTtl', 'unsign'] as const
 
 export default function Dnssec({ loaderData, params }: Route.ComponentProps) {
   const { t } = useTranslation('dns')
-  const href = useContextHref()
   const { zone, dnssec, canAdmin } = loaderData
   if (!zone || !dnssec) {
-    return (
-      <p data-testid="no-zone">
-        {t('zone.noneShort')} <Link className="underline" to={href(`/domains/${params.id}/dns`)}>{t('zone.goCreate')}</Link>
-      </p>
-    )
+    return <NoZone domainId={params.id} />
   }
   const color = dnssec.state === 'signed' ? 'green' : dnssec.state === 'unsigned' ? 'grey' : 'amber'
   const ds = dnssec.keys.flatMap((k) => k.ds).length ? dnssec.keys.flatMap((k) => k.ds) : dnssec.ds_records

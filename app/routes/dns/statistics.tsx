@@ -1,10 +1,10 @@
-import { useTranslation } from 'react-i18next'
-import { data, Form, Link, useSearchParams } from 'react-router'
+import { NoZone } from './no-zone.tsx'
+import { useTranslation } from '#app/lib/use-translation.ts'
+import { data, Form, useSearchParams } from 'react-router'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { CONTEXT_PARAM, isContextId } from '#app/lib/context-param.ts'
 import { formatDateTime } from '#app/lib/dates.ts'
-import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/statistics.ts'
 import { dnsScreen, zoneOfDomain } from './shared.server.ts'
 import { StatisticsChart } from './statistics-chart-view.tsx'
@@ -26,16 +26,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export default function DnsStatistics({ loaderData, params }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('dns')
-  const href = useContextHref()
   const [searchParams] = useSearchParams()
   const context = searchParams.get(CONTEXT_PARAM)
   const { zone, range, stats, bars, configured } = loaderData
   if (!zone || !stats) {
-    return (
-      <p data-testid="no-zone">
-        {t('zone.noneShort')} <Link className="underline" to={href(`/domains/${params.id}/dns`)}>{t('zone.goCreate')}</Link>
-      </p>
-    )
+    return <NoZone domainId={params.id} />
   }
   const number = new Intl.NumberFormat(i18n.language)
   const when = (iso: string) => formatDateTime(iso, i18n.language)

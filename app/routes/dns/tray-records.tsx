@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect, useLocation, useRevalidator } from 'react-router'
 import { DataTable } from '#app/components/data-table.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'

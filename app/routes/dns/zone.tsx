@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, useNavigation, useRouteLoaderData } from 'react-router'
 import { DataTable } from '#app/components/data-table.tsx'
 import { ErrorList } from '#app/components/forms.tsx'

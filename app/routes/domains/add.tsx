@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect, useActionData, useNavigation, useRevalidator } from 'react-router'
 import { ErrorList, Field } from '#app/components/forms.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'

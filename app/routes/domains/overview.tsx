@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect, useActionData, useNavigation } from 'react-router'
 import { ErrorList } from '#app/components/forms.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'

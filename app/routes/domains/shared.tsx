@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Badge } from '#app/components/ui/badge.tsx'
 
 const STATUS_COLOR: Record<string, 'green' | 'amber' | 'red' | 'blue' | 'grey'> = {

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link } from 'react-router'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { buttonClass, ErrorList, Field, inputClass } from '#app/lib/auth/fields.tsx'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { Outlet } from 'react-router'
 import { LoginFooter } from '#app/components/shell/footers.tsx'
 import { PlainHeader } from '#app/components/shell/simple-headers.tsx'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect } from 'react-router'
 import { DataTable } from '#app/components/data-table.tsx'
 import { Field } from '#app/components/forms.tsx'

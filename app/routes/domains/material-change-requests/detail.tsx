@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/lib/use-translation.ts'
 import { activeContext } from '#app/lib/context-param.ts'
 import { formatDateTime } from '#app/lib/dates.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'

@@ -1,0 +1,58 @@
+import { createContext, useContext, useMemo, useSyncExternalStore } from 'react'
+import { I18nContext, type useTranslation as useReactI18next } from 'react-i18next'
+import type { Translator } from './translator.ts'
+
+/** The browser's translator (entry.client.tsx provides it). */
+export const TranslatorContext = createContext<Translator | null>(null)
+
+/** The namespaces a render used, in the shape react-i18next keeps them (`i18n.reportNamespaces`). */
+class UsedNamespaces {
+  private readonly used = new Set<string>()
+  addUsedNamespaces(namespaces: readonly string[]) {
+    for (const ns of namespaces) this.used.add(ns)
+  }
+  getUsedNamespaces() {
+    return [...this.used]
+  }
+}
+
+const namespacesOf = (ns: string | readonly string[] | undefined, defaultNS: string) => (typeof ns === 'string' ? [ns] : ns?.length ? [...ns] : [defaultNS])
+
+/**
+ * On the server, i18next (react-i18next's context) without react-i18next's hook: each server render
+ * is a first render, so that hook copied every property of the i18next instance into a fresh
+ * wrapper for every component asking for texts — ~100 times per portfolio page, ~5 % of its server
+ * time (issue 6). Nothing re-renders on the server, so this only reports the namespaces the render
+ * used (the document inlines those texts) and hands out a fixed `t`.
+ */
+function useServerTranslation(ns?: string | readonly string[]) {
+  const { i18n } = useContext(I18nContext)
+  const namespaces = namespacesOf(ns, String(i18n.options.defaultNS ?? 'common'))
+  i18n.reportNamespaces ??= new UsedNamespaces()
+  i18n.reportNamespaces.addUsedNamespaces(namespaces)
+  const t = i18n.getFixedT(i18n.language, namespaces[0]!, undefined)
+  return Object.assign([t, i18n, true], { t, i18n, ready: true })
+}
+
+/**
+ * In the browser, the small Translator instead of i18next (translator.ts): the same texts, and a
+ * re-render when the language changes or a language's texts arrive.
+ */
+function useBrowserTranslation(ns?: string | readonly string[]) {
+  const translator = useContext(TranslatorContext)
+  if (!translator) throw new Error('useTranslation needs the TranslatorContext of entry.client.tsx')
+  const revision = useSyncExternalStore(translator.subscribe, () => translator.revision, () => translator.revision)
+  const key = typeof ns === 'string' ? ns : (ns ?? []).join(',')
+  return useMemo(() => {
+    const t = translator.getFixedT(null, namespacesOf(ns, translator.options.defaultNS))
+    return Object.assign([t, translator, true], { t, i18n: translator, ready: true })
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for `ns`; `revision` is the store's version
+  }, [translator, revision, key])
+}
+
+/**
+ * The texts of a component. Typed as react-i18next's hook so the screens keep i18next's types; at
+ * run time the browser's `i18n` is the Translator, which has what screens use of it (`language`,
+ * `t`, `getFixedT`, `changeLanguage`, `options`).
+ */
+export const useTranslation = (typeof document === 'undefined' ? useServerTranslation : useBrowserTranslation) as unknown as typeof useReactI18next
