@@ -130,7 +130,7 @@ try {
   const exportCpu = await cpu()
   const exportStarted = performance.now()
   let exportedRecords = 0
-  for await (const chunk of exportZone(database.db, scope, zone.id)) {
+  for await (const chunk of exportZone(database, scope, zone.id)) {
     for (let i = chunk.indexOf('\n'); i >= 0; i = chunk.indexOf('\n', i + 1)) exportedRecords++
     if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()))
   }

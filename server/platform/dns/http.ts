@@ -305,7 +305,7 @@ export const dnsRouter = createRouter()
       const scope = scoped(c, context, 'dns-viewer')
       const deps = c.get('deps')
       const found = await getZone(deps.db, scope, zone)
-      const chunks = exportZone(deps.db, scope, found.id)
+      const chunks = exportZone(deps.database, scope, found.id)
       const encoder = new TextEncoder()
       const stream = new ReadableStream<Uint8Array>({
         async pull(controller) {
