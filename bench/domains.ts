@@ -39,6 +39,7 @@ const { values: args } = parseArgs({
     clients: { type: 'string', default: '10' },
     runs: { type: 'string', default: '100' },
     port: { type: 'string', default: '3960' },
+    workers: { type: 'string', default: '1' },
     fragment: { type: 'string', default: 'tech' },
     database: { type: 'string' },
     keep: { type: 'boolean', default: false },
@@ -157,6 +158,7 @@ async function startServer(databaseUrl: string): Promise<{ child: ChildProcess; 
       PORT: String(PORT),
       HOST: '127.0.0.1',
       WORKER: '0',
+      WEB_CONCURRENCY: args.workers,
       REGISTRY_MODE: 'none',
       NODE_ENV: 'production',
       APP_ENV: 'bench',
@@ -358,7 +360,7 @@ async function main() {
     const [renderOne] = await sequential([pageUrl], { cookie: browserCookie }, Math.max(20, Math.floor(RUNS / 2)))
 
     const mark = (ok: boolean) => (ok ? 'ok  ' : 'MISS')
-    say(`\n== results (${CLIENTS} clients, ${SECONDS} s each${spawnSync('wrk', ['--version']).error === undefined ? ', wrk' : ', fetch loops'}) ==`)
+    say(`\n== results (${args.workers} server process(es), ${CLIENTS} clients, ${SECONDS} s each${spawnSync('wrk', ['--version']).error === undefined ? ', wrk' : ', fetch loops'}) ==`)
     say(`${mark(render.p95 <= 40)} render /domains      p50 ${ms(render.p50)}  p95 ${ms(render.p95)}  p99 ${ms(render.p99)}  max ${ms(render.max)}   target p95 ≤ 40 ms`)
     say(`${mark(render.requests / render.seconds >= 400)} render throughput    ${(render.requests / render.seconds).toFixed(0)} pages/s (${render.requests} in ${render.seconds.toFixed(1)} s, ${render.errors} errors)   target ≥ 400`)
     say(`     render, 1 client  p50 ${ms(quantile(renderOne!, 0.5))}  p95 ${ms(quantile(renderOne!, 0.95))}`)

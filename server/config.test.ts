@@ -57,6 +57,16 @@ describe('loadConfig', () => {
     expect(error?.message).toMatch(/^Invalid configuration:\n {2}- PORT: /)
   })
 
+  it('runs several server processes only on PostgreSQL and without the embedded registry', () => {
+    expect(issuesOf({ DATA_DIR: tempDir(), SESSION_SECRET: STRONG, WEB_CONCURRENCY: '2' })).toEqual([
+      'WEB_CONCURRENCY: more than one process needs PostgreSQL (DATABASE_URL); the embedded PGlite belongs to one process',
+    ])
+    const pg = { DATA_DIR: tempDir(), SESSION_SECRET: STRONG, DATABASE_URL: 'postgres://u@db:5432/portal', WEB_CONCURRENCY: '2' }
+    expect(issuesOf(pg)).toEqual(['WEB_CONCURRENCY: the embedded registry (REGISTRY_MODE=local) runs in one process; use REGISTRY_MODE=epp or none'])
+    expect(loadConfig({ ...pg, REGISTRY_MODE: 'none' }).WEB_CONCURRENCY).toBe(2)
+    expect(issuesOf({ ...pg, WEB_CONCURRENCY: '0' })[0]).toMatch(/^WEB_CONCURRENCY:/)
+  })
+
   it('treats empty variables as unset', () => {
     const config = loadConfig({ DATA_DIR: tempDir(), SESSION_SECRET: STRONG, DATABASE_URL: '', PORT: '', PUBLIC_URL: '' })
     expect(config.database.kind).toBe('pglite')

@@ -31,6 +31,8 @@ export const EnvSchema = z.object({
   OIDC_CLIENT_ID: z.string().optional(),
   OIDC_CLIENT_SECRET: z.string().optional(),
   WORKER: booleanFlag.default(true),
+  // Server processes sharing the port (node:cluster); more than one needs PostgreSQL and no embedded registry.
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   POWERDNS_API_URL: z.url().optional(), POWERDNS_API_KEY: z.string().min(1).optional(),
   // Registries: local = the embedded EPP registry (default; data under DATA_DIR/registry), epp = one external registry, none = no registry.
@@ -85,6 +87,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (secret && secret.length >= 32 && !issues.has('SESSION_SECRET')) {
     const weak = weakSecretReason(secret)
     if (weak) issues.set('SESSION_SECRET', `SESSION_SECRET: ${weak}`)
+  }
+  if (parsed.success && parsed.data.WEB_CONCURRENCY > 1 && !issues.has('WEB_CONCURRENCY')) {
+    if (!parsed.data.DATABASE_URL) issues.set('WEB_CONCURRENCY', 'WEB_CONCURRENCY: more than one process needs PostgreSQL (DATABASE_URL); the embedded PGlite belongs to one process')
+    else if (parsed.data.REGISTRY_MODE === 'local') issues.set('WEB_CONCURRENCY', 'WEB_CONCURRENCY: the embedded registry (REGISTRY_MODE=local) runs in one process; use REGISTRY_MODE=epp or none')
   }
   if (issues.size || !parsed.success) throw new ConfigError([...issues.values()])
   const values = parsed.data

@@ -1,14 +1,15 @@
+import cluster from 'node:cluster'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { serve } from '@hono/node-server'
 import type { ServerBuild } from 'react-router'
-import { ConfigError, loadConfig } from './config.ts'
+import { ConfigError, loadConfig, type Config } from './config.ts'
 import { openDatabase } from './db/database.ts'
 import { migrate } from './db/migrate.ts'
 import { createServerApp } from './http/app.ts'
 import { createJobs } from './jobs/jobs.ts'
-import { createLogger } from './lib/logger.ts'
+import { createLogger, type Logger } from './lib/logger.ts'
 import { createMailer } from './integrations/mail/mailer.ts'
 import { createPlatformApi } from './platform/api.ts'
 import { scheduleDomainJobs } from './platform/domains/jobs.ts'
@@ -30,6 +31,9 @@ async function main() {
     throw error
   }
   const logger = createLogger(config.LOG_LEVEL, { service: 'registrar-portal' })
+  if (config.WEB_CONCURRENCY > 1 && cluster.isPrimary) return runPrimary(config, logger)
+  // In a cluster, process 0 works the jobs and schedules them; every process serves requests.
+  const index = cluster.isWorker ? Number(process.env.PORTAL_WORKER_INDEX ?? 0) : 0
   const database = await openDatabase(config.database)
   logger.info('database open', { kind: database.kind })
   const applied = await migrate(database)
@@ -37,7 +41,7 @@ async function main() {
 
   // The embedded database is a demo/development store: seed it when new. PostgreSQL is seeded only
   // on request, so that a production database never gets known passwords.
-  const seeding = (database.kind === 'pglite' || config.SEED_DEMO) && (await isEmpty(database.db))
+  const seeding = !cluster.isWorker && (database.kind === 'pglite' || config.SEED_DEMO) && (await isEmpty(database.db))
   if (seeding) await seedDemo(database.db, logger)
 
   // Registries: the embedded EPP registry by default (REGISTRY_MODE=local), serving the offered TLDs.
@@ -50,8 +54,8 @@ async function main() {
 
   const jobs = createJobs(database, logger)
   const platformApi = createPlatformApi({ config, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(config, logger), registries })
-  await jobs.start({ work: config.WORKER })
-  await scheduleDomainJobs({ jobs })
+  await jobs.start({ work: config.WORKER && index === 0 })
+  if (index === 0) await scheduleDomainJobs({ jobs })
 
   const buildFile = path.resolve('build/server/index.js')
   const build = existsSync(buildFile) ? ((await import(pathToFileURL(buildFile).href)) as ServerBuild) : undefined
@@ -88,6 +92,46 @@ async function main() {
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
+}
+
+/**
+ * WEB_CONCURRENCY > 1: this process migrates and seeds once, then runs that many server processes
+ * on the same port (node:cluster hands them connections in turn), replaces one that dies, and
+ * passes SIGTERM/SIGINT on, exiting when they have stopped.
+ */
+async function runPrimary(config: Config, logger: Logger) {
+  const database = await openDatabase(config.database)
+  const applied = await migrate(database)
+  if (applied.length) logger.info('migrations applied', { applied })
+  if (config.SEED_DEMO && (await isEmpty(database.db))) await seedDemo(database.db, logger)
+  await database.close()
+  let stopping = false
+  const fork = (index: number) => {
+    const worker = cluster.fork({ PORTAL_WORKER_INDEX: String(index) })
+    worker.on('exit', (code, signal) => {
+      if (stopping) return
+      logger.error('server process exited; starting another', { index, code, signal })
+      setTimeout(() => fork(index), 1000)
+    })
+  }
+  for (let index = 0; index < config.WEB_CONCURRENCY; index++) fork(index)
+  logger.info('cluster started', { processes: config.WEB_CONCURRENCY })
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return
+    stopping = true
+    logger.info('shutting down the cluster', { signal })
+    const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined)
+    let left = workers.length
+    if (!left) process.exit(0)
+    for (const worker of workers) {
+      worker.once('exit', () => {
+        if (--left === 0) process.exit(0)
+      })
+      worker.process.kill(signal)
+    }
+  }
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGINT', () => stop('SIGINT'))
 }
 
 main().catch((error) => {
