@@ -134,3 +134,21 @@ test('record search across zones puts records into the tray; statistics is an ho
   await page.goto(`/domains/${domain.id}/dnssec`)
   await expect(page.getByTestId('dnssec-state')).toHaveText('Not signed')
 })
+
+test('deleting a zone asks for its name, then the DNS tab offers to create one again', async ({ page, request }) => {
+  const domain = await domainWithoutZone(request)
+  await signIn(page, 'admin@acme.example', `/domains/${domain.id}/dns`)
+  await page.getByRole('button', { name: 'Create zone' }).click()
+  await expect(page.getByTestId('zone-name')).toHaveText(`Zone ${domain.name}`)
+
+  const section = page.getByTestId('delete-zone')
+  await section.getByRole('textbox').fill('not-the-zone.example')
+  await section.getByRole('button', { name: 'Delete zone' }).click()
+  await expect(page.getByText(`Type the zone's name, ${domain.name}, to delete it.`)).toBeVisible()
+  await expect(page.getByTestId('zone-name')).toBeVisible()
+
+  await page.getByTestId('delete-zone').getByRole('textbox').fill(domain.name)
+  await page.getByTestId('delete-zone').getByRole('button', { name: 'Delete zone' }).click()
+  await expect(page.getByText(`Zone ${domain.name} deleted.`)).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Create zone' })).toBeVisible()
+})

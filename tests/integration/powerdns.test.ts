@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPowerDnsClient } from '#server/integrations/powerdns/client.ts'
 import { createLogger } from '#server/lib/logger.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
-import { DS_TTL_SECONDS } from '#server/platform/dns/publish.ts'
+import { DS_TTL_SECONDS, sweepDrift } from '#server/platform/dns/publish.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { registerDomain } from '#server/platform/domains/lifecycle.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
@@ -150,5 +150,40 @@ describe('publishing to a real PowerDNS', () => {
     await until(async () => registry().state.domains['delegated.com']!.ds, (ds) => ds.length === 0, 'DS removal at the registry')
     expect((await zoneOf(id)).dnssec_state).toBe('unsigning')
     expect((await pdns.dig('+dnssec', 'delegated.com', 'SOA')).some((l) => l.startsWith('SOA 13'))).toBe(true)
+
+    // A zone with DNSSEC on (or on its way off) cannot be deleted: the parent still holds a DS.
+    const refused = await platform.call('DELETE', `/groups/${account}/zones/${id}`, { token })
+    expect(refused.status).toBe(409)
+    expect(refused.json.detail).toMatch(/turn it off/)
+  })
+
+  it('finds drift by itself: the sweep compares the published zones checked longest ago', async () => {
+    const created = await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'swept.test' } })
+    const id = created.json.id
+    await until(() => zoneOf(id), (z) => z.published, 'publish')
+    await createPowerDnsClient(pdns.settings).patchRrsets('swept.test', [{ name: 'rogue.swept.test.', type: 'A', ttl: 60, changetype: 'REPLACE', records: [{ content: '198.51.100.7', disabled: false }] }])
+    expect((await zoneOf(id)).drift?.unexpected ?? []).toEqual([])
+    expect(await sweepDrift(platform.deps, 1000)).toBeGreaterThan(0)
+    expect((await zoneOf(id)).drift.unexpected).toEqual([{ name: 'rogue.swept.test', type: 'A', ttl: 60, contents: ['198.51.100.7'] }])
+  })
+
+  it('deletes a zone: records gone, an audit entry, and PowerDNS no longer serves it', async () => {
+    const created = await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'doomed.test' } })
+    const id = created.json.id
+    await platform.call('POST', `/groups/${account}/zones/${id}/changes`, { token, body: { changes: [{ action: 'add', name: 'www', type: 'A', content: '192.0.2.99' }] } })
+    await until(() => zoneOf(id), (z) => z.published && z.serial > created.json.serial, 'publish')
+    expect(await pdns.dig('www.doomed.test', 'A')).toEqual(['192.0.2.99'])
+
+    const viewer = (await platform.call('POST', '/login', { body: { username: 'viewer@acme.example', password: DEMO_PASSWORD } })).json.access_token
+    expect((await platform.call('DELETE', `/groups/${account}/zones/${id}`, { token: viewer })).status).toBe(403)
+    const deleted = await platform.call('DELETE', `/groups/${account}/zones/${id}`, { token })
+    expect(deleted.status, deleted.text).toBe(204)
+    expect((await platform.call('GET', `/groups/${account}/zones/${id}`, { token })).status).toBe(404)
+    expect(await platform.db.selectFrom('dns_records').select('id').where('zone_id', '=', id).execute()).toEqual([])
+    const audit = await platform.db.selectFrom('audit_entries').select(['action', 'changes']).where('entity_id', '=', id).where('action', '=', 'delete').executeTakeFirstOrThrow()
+    expect(audit.changes).toMatchObject({ before: { name: 'doomed.test', records: 4 } })
+    await until(() => createPowerDnsClient(pdns.settings).getZone('doomed.test'), (z) => z === null, 'removal from PowerDNS')
+    expect(await pdns.dig('www.doomed.test', 'A')).toEqual([])
+    expect((await platform.call('DELETE', `/groups/${account}/zones/${id}`, { token })).status).toBe(404)
   })
 })

@@ -54,6 +54,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     await screen.platform.get(`${screen.base}/zones/${zone.id}/drift`)
     return backWith(request, here, { content: t('drift.checked'), color: 'info' })
   }
+  if (intent === 'delete-zone') {
+    // The zone's name typed again: a deletion is never one stray click.
+    if (String(form.get('confirm') ?? '').trim().toLowerCase() !== zone.name) return backWith(request, here, { content: t('zone.deleteMismatch', { name: zone.name }), color: 'error' })
+    try {
+      await screen.platform.delete(`${screen.base}/zones/${zone.id}`)
+      return backWith(request, here, { content: t('zone.deleted', { name: zone.name }), color: 'success' })
+    } catch (error) {
+      return backWith(request, here, { content: refusal(error).message, color: 'error' })
+    }
+  }
   if (intent !== 'preview' && intent !== 'apply') return backWith(request, here, { content: t('editor.unknownIntent'), color: 'error' })
   const rows = readRows(form)
   const submission = Date.now()
@@ -283,6 +293,25 @@ export default function ZoneScreen({ loaderData, actionData, params }: Route.Com
       </section>
       {canAdmin ? <Editor zone={zone} rows={editable} actionData={actionData as ActionData | undefined} /> : null}
       <Drift zone={zone} canAdmin={canAdmin} />
+      {canAdmin ? <DeleteZone zone={zone} /> : null}
     </div>
+  )
+}
+
+/** Deleting the zone: refused by the platform while DNSSEC is on; the name is typed to confirm. */
+function DeleteZone({ zone }: { zone: Zone }) {
+  const { t } = useTranslation('dns')
+  return (
+    <section className="space-y-2 rounded border border-red-200 p-4 dark:border-red-900" aria-labelledby="delete-zone-title" data-testid="delete-zone">
+      <h2 id="delete-zone-title" className="text-lg font-semibold">{t('zone.deleteTitle')}</h2>
+      <p className="text-sm">{t(zone.dnssec_state === 'unsigned' ? 'zone.deleteText' : 'zone.deleteSigned', { name: zone.name })}</p>
+      <Form method="post" className="flex flex-wrap items-end gap-2">
+        <label className="space-y-1 text-sm">
+          <span className="block">{t('zone.deleteConfirm', { name: zone.name })}</span>
+          <Input name="confirm" autoComplete="off" required className="w-72" />
+        </label>
+        <Button type="submit" name="intent" value="delete-zone" variant="destructive" disabled={zone.dnssec_state !== 'unsigned'}>{t('zone.deleteButton')}</Button>
+      </Form>
+    </section>
   )
 }

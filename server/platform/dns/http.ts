@@ -8,7 +8,7 @@ import { listQueryFromUrl, runList, type ListResource } from '#server/platform/l
 import { createReplaceJob, getReplaceJob } from './bulk-replace.ts'
 import { detectDrift, powerDnsClient } from './publish.ts'
 import { zoneStatistics } from './statistics.ts'
-import { applyChangeSet, createZone, exportZone, getZone, importZone, requestSigning, requestUnsigning, zoneView } from './service.ts'
+import { applyChangeSet, createZone, deleteZone, exportZone, getZone, importZone, requestSigning, requestUnsigning, zoneView } from './service.ts'
 
 const TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA', 'NS', 'PTR', 'DS', 'TLSA', 'SSHFP', 'NAPTR', 'SOA'] as const
 
@@ -234,6 +234,21 @@ export const dnsRouter = createRouter()
       const scope = scoped(c, context, 'dns-viewer')
       const deps = c.get('deps')
       return c.json(zoneView(await getZone(deps.db, scope, zone), deps), 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'delete',
+      path: '/groups/{context}/zones/{zone}',
+      tags: ['DNS'],
+      summary: 'Delete a zone and its records (refused while DNSSEC is on); PowerDNS forgets it in a job',
+      request: { params: ZoneParams },
+      responses: { 204: { description: 'Deleted' }, ...ProblemResponses },
+    }),
+    async (c) => {
+      const { context, zone } = c.req.valid('param')
+      await deleteZone(c.get('deps'), scoped(c, context, 'dns-admin'), zone)
+      return c.body(null, 204)
     },
   )
   .openapi(

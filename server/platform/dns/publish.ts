@@ -193,14 +193,59 @@ async function unsignZone(deps: PlatformDeps, zoneId: string) {
   await deps.db.updateTable('domains').set({ dnssec: false }).where('id', '=', zone.domain_id ?? '00000000-0000-0000-0000-000000000000').execute()
 }
 
+/** Removes a deleted zone from PowerDNS (already gone is done). */
+async function unpublishZone(deps: PlatformDeps, name: string) {
+  const client = powerDnsClient(deps)
+  if (!client) return
+  // A zone of that name created again in the meantime is not ours to remove.
+  if (await deps.db.selectFrom('dns_zones').select('id').where('name', '=', name).executeTakeFirst()) return
+  try {
+    await client.deleteZone(name)
+  } catch (error) {
+    if (!(error instanceof PowerDnsError && error.status === 404)) throw error
+  }
+}
+
+/** Zones whose drift is checked per sweep: the longest unchecked first, a bounded load per run. */
+export const DRIFT_SWEEP_ZONES = 200
+
+/**
+ * Compares PowerDNS with our records for the published zones checked longest ago (never checked
+ * first), so drift made directly in PowerDNS shows on the zone within a few sweeps without reading
+ * every zone every time. Zones with a change on its way are left to their publish job.
+ */
+export async function sweepDrift(deps: PlatformDeps, limit = DRIFT_SWEEP_ZONES): Promise<number> {
+  if (!powerDnsClient(deps)) return 0
+  const zones = await deps.db
+    .selectFrom('dns_zones')
+    .selectAll()
+    .where('publish_state', '=', 'published')
+    .orderBy(sql`drift_checked_at ASC NULLS FIRST`)
+    .orderBy('id')
+    .limit(limit)
+    .execute()
+  for (const zone of zones) {
+    try {
+      await detectDrift(deps, zone)
+    } catch (error) {
+      deps.logger.warn('drift check failed', { zone: zone.name, error: error instanceof Error ? error.message : String(error) })
+    }
+  }
+  return zones.length
+}
+
 /** Registers the DNS job handlers; called once when the Platform API is built. */
 export function registerDnsJobs(deps: PlatformDeps) {
   deps.jobs.register<{ zoneId: string }>(DNS_JOBS.publish, (data) => publishZone(deps, data.zoneId))
   deps.jobs.register<{ zoneId: string }>(DNS_JOBS.sign, (data) => signZone(deps, data.zoneId))
   deps.jobs.register<{ zoneId: string }>(DNS_JOBS.removeDs, (data) => removeDs(deps, data.zoneId))
   deps.jobs.register<{ zoneId: string }>(DNS_JOBS.unsign, (data) => unsignZone(deps, data.zoneId))
+  deps.jobs.register<{ name: string }>(DNS_JOBS.unpublish, (data) => unpublishZone(deps, data.name))
+  deps.jobs.register(DNS_JOBS.driftSweep, async () => void (await sweepDrift(deps)))
   deps.jobs.register(STATISTICS_JOB, async () => void (await collectStatistics(deps)))
   registerReplaceJobs(deps)
   // Every minute, and only where PowerDNS is configured: without it there is nothing to count.
   if (powerDnsSettings(deps)) deps.jobs.schedule?.(STATISTICS_JOB, '* * * * *')
+  // Drift: every 10 minutes, DRIFT_SWEEP_ZONES zones at a time.
+  if (powerDnsSettings(deps)) deps.jobs.schedule?.(DNS_JOBS.driftSweep, '*/10 * * * *')
 }

@@ -19,6 +19,8 @@ export const DNS_JOBS = {
   sign: 'dns.dnssec-sign',
   removeDs: 'dns.dnssec-remove-ds',
   unsign: 'dns.dnssec-unsign',
+  unpublish: 'dns.unpublish',
+  driftSweep: 'dns.drift-sweep',
 } as const
 
 export const DEFAULT_NAMESERVERS = ['ns1.registrar.example', 'ns2.registrar.example']
@@ -754,6 +756,24 @@ export async function requestSigning(deps: PlatformDeps, scope: Scope, zoneId: s
     await audit.record({ area: 'dns', entityType: 'dns_zone', entityId: zone.id, action: 'dnssec-sign', before: { dnssec_state: zone.dnssec_state }, after: { dnssec_state: 'signing' } })
     await deps.jobs.send(DNS_JOBS.sign, { zoneId: zone.id }, { runner: txRunner(tx), retryLimit: 10 })
     return updated
+  })
+}
+
+/**
+ * Deletes a zone: its records, statistics and publish state go with it (the DNS log stays in the
+ * audit trail), and a job removes it from PowerDNS. A zone with DNSSEC on (or on its way on or off)
+ * is refused: the parent would keep a DS for keys that no longer exist and validating resolvers
+ * would fail the domain — DNSSEC is turned off first, in its safe order.
+ */
+export async function deleteZone(deps: PlatformDeps, scope: Scope, zoneId: string): Promise<void> {
+  await change(deps.db, scope, async (tx, audit) => {
+    const zone = await getZone(tx, scope, zoneId, true)
+    if (zone.dnssec_state !== 'unsigned') throw conflict(`DNSSEC is ${zone.dnssec_state}: turn it off before deleting the zone`)
+    const [counted] = await run<{ n: number }>(tx, `SELECT count(*)::int AS n FROM dns_records WHERE zone_id = $1`, [zone.id])
+    await tx.deleteFrom('dns_zones').where('id', '=', zone.id).execute()
+    await audit.record({ area: 'dns', entityType: 'dns_zone', entityId: zone.id, action: 'delete', before: { name: zone.name, serial: zone.serial, records: counted?.n ?? 0, domain_id: zone.domain_id } })
+    // Only where PowerDNS is configured: without it nothing was ever published.
+    if (powerDnsSettings(deps)) await deps.jobs.send(DNS_JOBS.unpublish, { name: zone.name }, { runner: txRunner(tx), retryLimit: 10 })
   })
 }
 
