@@ -8,6 +8,7 @@ import { createMailer } from '#server/integrations/mail/mailer.ts'
 import { createLogger } from '#server/lib/logger.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { reconcileDomains, runAutoRenew, runExpiryNotices } from '#server/platform/domains/jobs.ts'
+import { pollRegistries } from '#server/platform/domains/poll.ts'
 import { registerDomain, transferInDomain } from '#server/platform/domains/lifecycle.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
 import { createTestPlatform, TEST_CONFIG } from '#tests/support/platform.ts'
@@ -274,4 +275,40 @@ describe('reconciliation, platform calls, auto-renew and notices', () => {
     }
   })
 
+})
+
+describe('registry messages (poll)', () => {
+  it('completes our transfer when the registry approves it, and lets a domain go when it is transferred away', async () => {
+    const scope = systemScope('test', acme)
+    // Sponsored by another registrar at the registry; we ask for it with its auth code.
+    await connection().createDomain({ name: 'incoming.com', years: 1, authInfo: 'secret-In1x' })
+    Object.assign(registry().state.domains['incoming.com']!, { clID: 'other-registrar', addGraceUntil: undefined })
+    const { domain: requested } = await transferInDomain(platform.deps, scope, { name: 'incoming.com', auth_code: 'secret-In1x' })
+    expect(requested.status).toBe('transferring')
+    // The registry's waiting time runs out: it approves, and queues a notice for us.
+    clock = new Date(clock.getTime() + 6 * DAY)
+    registry().settle()
+
+    // One of ours is taken by another registrar (approved at the registry).
+    const leaving = await registerDomain(platform.deps, scope, { name: 'leaving.com', period: 1 })
+    const record = registry().state.domains['leaving.com']!
+    record.addGraceUntil = undefined
+    record.transfer = { status: 'pending', reID: 'other-registrar', reDate: clock.toISOString(), acID: 'portal', acDate: clock.toISOString(), years: 1, exDate: record.exDate }
+    registry().settle()
+
+    const outcomes = await pollRegistries(platform.deps)
+    expect(outcomes).toEqual(expect.arrayContaining([
+      expect.objectContaining({ domain: 'incoming.com', outcome: 'transfer-completed' }),
+      expect.objectContaining({ domain: 'leaving.com', outcome: 'transferred-away' }),
+    ]))
+    const incoming = await platform.db.selectFrom('domains').select(['status', 'expires_at']).where('id', '=', requested.id).executeTakeFirstOrThrow()
+    expect(incoming.status).toBe('active')
+    expect(incoming.expires_at!.toISOString()).toBe(new Date(registry().state.domains['incoming.com']!.exDate).toISOString())
+    expect((await platform.db.selectFrom('domains').select('status').where('id', '=', leaving.id).executeTakeFirstOrThrow()).status).toBe('deleted')
+    const actions = await platform.db.selectFrom('audit_entries').select(['entity_id', 'action']).where('entity_id', 'in', [requested.id, leaving.id]).execute()
+    expect(actions).toEqual(expect.arrayContaining([{ entity_id: requested.id, action: 'transfer-completed' }, { entity_id: leaving.id, action: 'transferred-away' }]))
+    // Every message was acknowledged: the queue is empty, and a second run has nothing to do.
+    expect(await connection().poll()).toBeNull()
+    expect(await pollRegistries(platform.deps)).toEqual([])
+  })
 })

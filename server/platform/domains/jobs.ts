@@ -7,12 +7,14 @@ import { systemScope, type Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { dsToRecord, itemError, registryColumns, renewDomain, validateName } from './lifecycle.ts'
 import { requireDomainManager, requireDomainViewer } from './portfolio.ts'
+import { pollRegistries } from './poll.ts'
 
 export const DOMAIN_JOBS = {
   import: 'domains.import',
   autoRenew: 'domains.auto-renew',
   expiryNotices: 'domains.expiry-notices',
   reconcile: 'domains.reconcile',
+  poll: 'domains.registry-poll',
 } as const
 
 export const MAX_IMPORT_NAMES = 10_000
@@ -258,6 +260,7 @@ export function registerDomainJobs(deps: PlatformDeps) {
   deps.jobs.register<object>(DOMAIN_JOBS.autoRenew, async () => void (await runAutoRenew(deps)))
   deps.jobs.register<object>(DOMAIN_JOBS.expiryNotices, async () => void (await runExpiryNotices(deps)))
   deps.jobs.register<object>(DOMAIN_JOBS.reconcile, async () => void (await reconcileDomains(deps)))
+  deps.jobs.register<object>(DOMAIN_JOBS.poll, async () => void (await pollRegistries(deps)))
 }
 
 /** Daily schedules (UTC); call after jobs.start so the queues exist. */
@@ -265,5 +268,7 @@ export async function scheduleDomainJobs(deps: Pick<PlatformDeps, 'jobs'>) {
   await deps.jobs.boss.schedule(DOMAIN_JOBS.autoRenew, '0 2 * * *', {}, { tz: 'UTC' })
   await deps.jobs.boss.schedule(DOMAIN_JOBS.expiryNotices, '0 8 * * *', {}, { tz: 'UTC' })
   await deps.jobs.boss.schedule(DOMAIN_JOBS.reconcile, '0 3 * * *', {}, { tz: 'UTC' })
+  // The registries' message queues (transfers to and from us), every two minutes.
+  await deps.jobs.boss.schedule(DOMAIN_JOBS.poll, '*/2 * * * *', {}, { tz: 'UTC' })
 }
 
