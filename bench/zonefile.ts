@@ -73,9 +73,14 @@ const ours = ours1.seconds < ours2.seconds ? ours1 : ours2
 console.log(`parse+validate: ours ${round(ours.seconds)} s (${ours.count} records, ${ours.errors} errors) vs named-checkzone -i local ${round(bind)} s → ${round(bind / ours.seconds)}× as fast`)
 
 // 2. Peak memory of the streaming parser, in a child whose heap is capped at 300 MB.
-const child = await run(process.execPath, ['--max-old-space-size=300', process.argv[1]!, String(records), '--parse-only'], { maxBuffer: 1 << 20 })
-const capped = JSON.parse(child.stdout.trim().split('\n').pop()!) as { count: number; peakRss: number; peakHeap: number; seconds: number }
-console.log(`parser memory (--max-old-space-size=300): completed ${capped.count} records, peak RSS ${round(capped.peakRss / 1e6, 0)} MB, peak heap ${round(capped.peakHeap / 1e6, 0)} MB`)
+// The old generation is capped at 300 MB: a parser that kept the file would fail here. The young
+// generation grows to ~100 MB by default on a large machine (garbage, not kept data); it is shown
+// both as it comes and at 16 MB, where the RSS is what the parser itself needs.
+for (const flags of [['--max-old-space-size=300'], ['--max-old-space-size=300', '--max-semi-space-size=16']]) {
+  const child = await run(process.execPath, [...flags, process.argv[1]!, String(records), '--parse-only'], { maxBuffer: 1 << 20 })
+  const capped = JSON.parse(child.stdout.trim().split('\n').pop()!) as { count: number; peakRss: number; peakHeap: number; seconds: number }
+  console.log(`parser memory (${flags.join(' ')}): completed ${capped.count} records in ${round(capped.seconds)} s, peak RSS ${round(capped.peakRss / 1e6, 0)} MB, peak heap ${round(capped.peakHeap / 1e6, 0)} MB`)
+}
 
 // 3. Printer rate on records in memory.
 const all = (await parseOnce(true)).kept
