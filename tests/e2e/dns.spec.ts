@@ -152,3 +152,22 @@ test('deleting a zone asks for its name, then the DNS tab offers to create one a
   await expect(page.getByText(`Zone ${domain.name} deleted.`)).toBeVisible()
   await expect(page.getByRole('button', { name: 'Create zone' })).toBeVisible()
 })
+
+test('a zone for a name registered elsewhere: created on the BIND import page, then filled from a file', async ({ page }) => {
+  await signIn(page, 'admin@acme.example', '/domains/bind-import')
+  const create = page.getByTestId('create-zone')
+  await create.getByLabel('Zone name').fill('not a name')
+  await create.getByRole('button', { name: 'Create zone' }).click()
+  await expect(page.getByTestId('create-zone').locator('#create-zone-error')).not.toBeEmpty()
+  await expect(page.getByTestId('create-zone').getByLabel('Zone name')).toHaveValue('not a name')
+
+  const name = `elsewhere-${Date.now()}.example`
+  await page.getByTestId('create-zone').getByLabel('Zone name').fill(name)
+  await page.getByTestId('create-zone').getByRole('button', { name: 'Create zone' }).click()
+  await expect(page.getByText(`Zone ${name} created.`, { exact: false })).toBeVisible()
+  await expect(page.locator('#import-zone option:checked')).toHaveText(name)
+
+  await page.locator('#import-text').fill(`$ORIGIN ${name}.\n$TTL 300\nwww IN A 192.0.2.44\n@ IN MX 10 mail\n`)
+  await page.getByRole('button', { name: 'Import', exact: true }).click()
+  await expect(page.getByText('Imported 1 file(s): 2 record changes.')).toBeVisible()
+})

@@ -2,6 +2,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, useNavigation } from 'react-router'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
+import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Select } from '#app/components/ui/select.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
@@ -43,6 +44,17 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const screen = await dnsScreen(request, context, params)
   const t = getInstance(context).getFixedT(null, 'dns')
   const form = await request.formData()
+  if (form.get('intent') === 'create-zone') {
+    // A zone for a name registered elsewhere: it starts with the managed SOA and our name servers.
+    const name = String(form.get('name') ?? '').trim()
+    try {
+      const zone = await screen.platform.post<ZoneRef>(`${screen.base}/zones`, { name })
+      return backWith(request, `/domains/bind-import?zone=${zone.id}`, { content: t('zone.created', { name: zone.name }), color: 'success' })
+    } catch (error) {
+      const refused = refusal(error)
+      return data({ intent: 'create-zone' as const, text: '', zone: '', outcomes: [] as Outcome[], message: null, create: { name, error: refused.message } }, { status: refused.status })
+    }
+  }
   const intent = form.get('intent') === 'apply' ? 'apply' : 'preview'
   const zones = await zonesOf(screen)
   const zoneId = String(form.get('zone') ?? '')
@@ -134,7 +146,8 @@ export default function BindImport({ loaderData, actionData }: Route.ComponentPr
         <Form method="post" encType="multipart/form-data" className="space-y-3" data-testid="bind-import-form">
           <div className="flex flex-col gap-1.5">
             <Label htmlFor="import-zone">{t('import.zone')}</Label>
-            <Select id="import-zone" name="zone" defaultValue={actionData?.zone ?? selected}>
+            {/* Keyed: a zone created on this page comes back selected (an uncontrolled select keeps its first value). */}
+            <Select key={selected} id="import-zone" name="zone" defaultValue={actionData?.zone || selected}>
               {zones.map((z) => <option key={z.id} value={z.id}>{z.name}</option>)}
             </Select>
           </div>
@@ -154,6 +167,26 @@ export default function BindImport({ loaderData, actionData }: Route.ComponentPr
         </Form>
       )}
       {actionData?.outcomes.map((o, i) => <OutcomeView key={i} outcome={o} />)}
+      {canAdmin ? <CreateZone key={selected} failed={actionData && 'create' in actionData ? (actionData.create as { name: string; error: string }) : undefined} /> : null}
     </div>
+  )
+}
+
+/** A zone for a name registered elsewhere (not a domain of the portfolio), to import a file into. */
+function CreateZone({ failed }: { failed: { name: string; error: string } | undefined }) {
+  const { t } = useTranslation('dns')
+  return (
+    <section className="space-y-2 rounded-md border border-slate-200 p-3 dark:border-slate-800" aria-labelledby="create-zone-title" data-testid="create-zone">
+      <h2 id="create-zone-title" className="font-semibold">{t('import.createTitle')}</h2>
+      <p className="text-sm text-slate-600 dark:text-slate-400">{t('import.createHelp')}</p>
+      <Form method="post" className="flex flex-wrap items-end gap-2">
+        <div className="flex flex-col gap-1.5">
+          <Label htmlFor="create-zone-name">{t('import.createName')}</Label>
+          <Input id="create-zone-name" name="name" required defaultValue={failed?.name ?? ''} aria-invalid={failed ? true : undefined} aria-describedby={failed ? 'create-zone-error' : undefined} className="w-72" />
+        </div>
+        <Button type="submit" name="intent" value="create-zone" variant="outline">{t('zone.create')}</Button>
+      </Form>
+      {failed ? <p id="create-zone-error" className="text-sm text-red-700 dark:text-red-300">{failed.error}</p> : null}
+    </section>
   )
 }
