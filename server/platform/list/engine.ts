@@ -253,11 +253,17 @@ async function cachedList(db: Kysely<DB>, resource: ListResource, plan: ListPlan
 // `account.name` columns (aliased as one quoted identifier) become { account: { name } }.
 function nest(row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(row)) {
+  for (const key in row) {
+    const value = row[key] instanceof Date ? (row[key] as Date).toISOString() : row[key]
+    // Most columns are plain: no path to walk.
+    if (!key.includes('.')) {
+      out[key] = value
+      continue
+    }
     const parts = key.split('.')
     let target = out
-    for (const part of parts.slice(0, -1)) target = (target[part] ??= {}) as Record<string, unknown>
-    target[parts.at(-1)!] = value instanceof Date ? value.toISOString() : value
+    for (let i = 0; i < parts.length - 1; i++) target = (target[parts[i]!] ??= {}) as Record<string, unknown>
+    target[parts.at(-1)!] = value
   }
   return out
 }
