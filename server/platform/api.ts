@@ -12,6 +12,7 @@ import { ordersApi } from './orders/http.ts'
 import { domainsRouter } from './domains/http.ts'
 import { registerDomainJobs } from './domains/jobs.ts'
 import { registerDnsJobs } from './dns/publish.ts'
+import { registerContactJobs } from './contacts/registry-sync.ts'
 import { trayArea } from './bulk/area.ts'
 import type { PlatformDeps } from './deps.ts'
 
@@ -71,6 +72,7 @@ export function createPlatformApi(deps: PlatformDeps) {
   api.route('/', domainsRouter)
   registerDnsJobs(deps)
   registerDomainJobs(deps)
+  registerContactJobs(deps)
   api.route('/', trayArea(deps))
 
   api.doc31('/openapi.json', {

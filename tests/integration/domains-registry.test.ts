@@ -9,6 +9,8 @@ import { createLogger } from '#server/lib/logger.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { reconcileDomains, runAutoRenew, runExpiryNotices } from '#server/platform/domains/jobs.ts'
 import { pollRegistries } from '#server/platform/domains/poll.ts'
+import { syncContactHandles } from '#server/platform/contacts/registry-sync.ts'
+import { createContact, updateContact, upsertRegistryHandle } from '#server/platform/contacts/service.ts'
 import { registerDomain, transferInDomain } from '#server/platform/domains/lifecycle.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
 import { createTestPlatform, TEST_CONFIG } from '#tests/support/platform.ts'
@@ -310,5 +312,31 @@ describe('registry messages (poll)', () => {
     // Every message was acknowledged: the queue is empty, and a second run has nothing to do.
     expect(await connection().poll()).toBeNull()
     expect(await pollRegistries(platform.deps)).toEqual([])
+  })
+})
+
+describe('contact sync', () => {
+  it('pushes an edited contact to the registry that holds it; a refusal marks the handle failed with its message', async () => {
+    const scope = systemScope('test', acme)
+    const contact = await createContact(platform.db, scope, { name: 'Sync Person', email: 'sync@acme.example', country_code: 'DE', city: 'Berlin' })
+    await connection().createContact({ id: 'SYNC-1', postalInfo: [{ type: 'int', name: 'Sync Person', city: 'Berlin', cc: 'DE' }], email: 'sync@acme.example', authInfo: 'Auth-Sync-1x' })
+    await upsertRegistryHandle(platform.db, scope, { contact_id: contact.id, registry: 'local', handle: 'SYNC-1', sync_state: 'synced' })
+    const ghost = await createContact(platform.db, scope, { name: 'Ghost Person', email: 'ghost@acme.example', country_code: 'ES', city: 'Madrid' })
+    await upsertRegistryHandle(platform.db, scope, { contact_id: ghost.id, registry: 'local', handle: 'GHOST-1', sync_state: 'synced' })
+
+    // The edits mark both handles pending; the job pushes them.
+    await updateContact(platform.db, scope, contact.id, { version: contact.version, city: 'München', street1: 'Hauptstraße 1', phone: '+4930123456' })
+    await updateContact(platform.db, scope, ghost.id, { version: ghost.version, city: 'Sevilla' })
+    const results = await syncContactHandles(platform.deps)
+    expect(results).toEqual(expect.arrayContaining([{ registry: 'local', handle: 'SYNC-1', state: 'synced' }, expect.objectContaining({ registry: 'local', handle: 'GHOST-1', state: 'failed' })]))
+    const info = await connection().infoContact('SYNC-1')
+    expect(info.postalInfo.find((p) => p.type === 'loc')).toMatchObject({ name: 'Sync Person', city: 'München', street: ['Hauptstraße 1'], cc: 'DE' })
+    expect(info.postalInfo.find((p) => p.type === 'int')).toMatchObject({ name: 'Sync Person', city: 'Munchen', street: ['Hauptstra?e 1'], cc: 'DE' })
+    expect(info.voice).toBe('+49.30123456')
+    const handles = await platform.db.selectFrom('registry_handles').select(['handle', 'sync_state', 'error', 'last_synced_at']).where('handle', 'in', ['SYNC-1', 'GHOST-1']).orderBy('handle').execute()
+    expect(handles[0]).toMatchObject({ handle: 'GHOST-1', sync_state: 'failed', error: expect.stringMatching(/GHOST-1|exist/i) })
+    expect(handles[1]).toMatchObject({ handle: 'SYNC-1', sync_state: 'synced', error: null, last_synced_at: expect.any(Date) })
+    // Nothing pending any more: the next run has nothing to do.
+    expect(await syncContactHandles(platform.deps)).toEqual([])
   })
 })

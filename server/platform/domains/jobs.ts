@@ -8,6 +8,7 @@ import type { PlatformDeps } from '#server/platform/deps.ts'
 import { dsToRecord, itemError, registryColumns, renewDomain, validateName } from './lifecycle.ts'
 import { requireDomainManager, requireDomainViewer } from './portfolio.ts'
 import { pollRegistries } from './poll.ts'
+import { CONTACT_SYNC_JOB } from '#server/platform/contacts/registry-sync.ts'
 
 export const DOMAIN_JOBS = {
   import: 'domains.import',
@@ -270,5 +271,7 @@ export async function scheduleDomainJobs(deps: Pick<PlatformDeps, 'jobs'>) {
   await deps.jobs.boss.schedule(DOMAIN_JOBS.reconcile, '0 3 * * *', {}, { tz: 'UTC' })
   // The registries' message queues (transfers to and from us), every two minutes.
   await deps.jobs.boss.schedule(DOMAIN_JOBS.poll, '*/2 * * * *', {}, { tz: 'UTC' })
+  // Edited contacts to the registries that hold a copy, every two minutes.
+  await deps.jobs.boss.schedule(CONTACT_SYNC_JOB, '*/2 * * * *', {}, { tz: 'UTC' })
 }
 
