@@ -1,8 +1,9 @@
-import type { PostalInfo, RegistryConnection } from '#server/integrations/registry/index.ts'
+import type { PostalInfo } from '#server/integrations/registry/index.ts'
 import { RegistryConnectionError, RegistryThrottled } from '#server/integrations/registry/index.ts'
 import { sql } from 'kysely'
 import type { Contact } from '#server/db/schema-directory.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
+import { servedRegistries } from '#server/platform/registries/registries.ts'
 import { parsePhone } from '#app/lib/phone.ts'
 
 export const CONTACT_SYNC_JOB = 'contacts.registry-sync'
@@ -41,6 +42,10 @@ export function eppPhone(e164: string | null): string | undefined {
   return parsed.ok ? `+${parsed.countryCallingCode}.${parsed.e164.slice(parsed.countryCallingCode.length + 1)}` : undefined
 }
 
+export function registerContactJobs(deps: Deps & Pick<PlatformDeps, 'jobs'>) {
+  deps.jobs.register<object>(CONTACT_SYNC_JOB, async () => void (await syncContactHandles(deps)))
+}
+
 /**
  * Pushes edited contacts to the registries that hold a copy (EPP contact:update of the handle):
  * every handle marked pending by a contact change, oldest first. A handle is marked synced only if
@@ -48,16 +53,8 @@ export function eppPhone(e164: string | null): string | undefined {
  * a registry refusal marks it failed with the registry's message; a registry that cannot be reached
  * leaves it pending for the next run. A registry with no connection here is left alone.
  */
-export function registerContactJobs(deps: Deps & Pick<PlatformDeps, 'jobs'>) {
-  deps.jobs.register<object>(CONTACT_SYNC_JOB, async () => void (await syncContactHandles(deps)))
-}
-
 export async function syncContactHandles(deps: Deps, limit = CONTACT_SYNC_BATCH): Promise<SyncResult[]> {
-  const connections = new Map<string, RegistryConnection>()
-  for (const { name } of await deps.db.selectFrom('tlds').select('name').execute()) {
-    const connection = deps.registries?.forTld(name)
-    if (connection) connections.set(connection.registry, connection)
-  }
+  const connections = await servedRegistries(deps)
   if (!connections.size) return []
   const pending = await deps.db
     .selectFrom('registry_handles as h')
@@ -72,14 +69,13 @@ export async function syncContactHandles(deps: Deps, limit = CONTACT_SYNC_BATCH)
     .execute()
   const results: SyncResult[] = []
   for (const row of pending) {
-    const connection = connections.get(row.registry)!
+    const { connection } = connections.get(row.registry)!
     let state: SyncResult['state'] = 'synced'
     let error: string | undefined
     try {
-      await connection.updateContact({
-        id: row.handle,
-        change: { postalInfo: postalInfoOf(row), email: row.email, ...(eppPhone(row.phone) ? { voice: eppPhone(row.phone) } : {}), ...(eppPhone(row.fax) ? { fax: eppPhone(row.fax) } : {}) },
-      })
+      const voice = eppPhone(row.phone)
+      const fax = eppPhone(row.fax)
+      await connection.updateContact({ id: row.handle, change: { postalInfo: postalInfoOf(row), email: row.email, ...(voice ? { voice } : {}), ...(fax ? { fax } : {}) } })
     } catch (failure) {
       if (failure instanceof RegistryConnectionError || failure instanceof RegistryThrottled) state = 'pending'
       else state = 'failed'

@@ -1,7 +1,8 @@
-import type { PollMessage, RegistryConnection } from '#server/integrations/registry/index.ts'
+import type { PollMessage } from '#server/integrations/registry/index.ts'
 import { change } from '#server/platform/core/change.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
+import { servedRegistries } from '#server/platform/registries/registries.ts'
 
 /** Messages read per registry and run: the queue drains over a few runs rather than in one burst. */
 export const POLL_BATCH = 200
@@ -24,13 +25,7 @@ type Deps = Pick<PlatformDeps, 'db' | 'registries' | 'now' | 'logger'>
  */
 export async function pollRegistries(deps: Deps, batch = POLL_BATCH): Promise<PollOutcome[]> {
   const outcomes: PollOutcome[] = []
-  const tlds = await deps.db.selectFrom('tlds').select('name').execute()
-  const seen = new Set<RegistryConnection>()
-  for (const { name: tld } of tlds) {
-    const connection = deps.registries?.forTld(tld) ?? null
-    if (!connection || seen.has(connection)) continue
-    seen.add(connection)
-    const ourId = deps.registries?.clientIdFor?.(tld) ?? null
+  for (const { connection, clientId: ourId } of (await servedRegistries(deps)).values()) {
     for (let n = 0; n < batch; n++) {
       const message = await connection.poll()
       if (!message) break

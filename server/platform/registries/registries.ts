@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Config } from '#server/config.ts'
-import { EppRegistryConnection, startLocalRegistry, type LocalRegistryServer, type TldPolicy } from '#server/integrations/registry/index.ts'
+import { EppRegistryConnection, startLocalRegistry, type LocalRegistryServer, type RegistryConnection, type TldPolicy } from '#server/integrations/registry/index.ts'
 import type { Logger } from '#server/lib/logger.ts'
-import type { Registries } from '#server/platform/deps.ts'
+import type { PlatformDeps, Registries } from '#server/platform/deps.ts'
 
 export type RegistryConfig = Pick<
   Config,
@@ -103,4 +103,17 @@ function localPassword(dataDir: string | undefined): string {
   const password = randomBytes(6).toString('hex')
   writeFileSync(file, password, { mode: 0o600 })
   return password
+}
+
+/**
+ * Each registry connection serving one of our TLDs, once (a connection usually serves many), by
+ * the registry's name, with our client id there: what the jobs that talk to every registry walk.
+ */
+export async function servedRegistries(deps: { db: Pick<PlatformDeps['db'], 'selectFrom'>; registries?: Registries }): Promise<Map<string, { connection: RegistryConnection; clientId: string | null }>> {
+  const served = new Map<string, { connection: RegistryConnection; clientId: string | null }>()
+  for (const { name } of await deps.db.selectFrom('tlds').select('name').execute()) {
+    const connection = deps.registries?.forTld(name)
+    if (connection && !served.has(connection.registry)) served.set(connection.registry, { connection, clientId: deps.registries?.clientIdFor?.(name) ?? null })
+  }
+  return served
 }
