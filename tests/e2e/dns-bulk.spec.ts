@@ -1,14 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-
-const PASSWORD = 'portal-demo-2026'
-
-async function signIn(page: Page, email: string, to = '/') {
-  await page.goto(`/login?redirectTo=${encodeURIComponent(to)}`)
-  await page.locator('#login-username').fill(email)
-  await page.locator('#login-password').fill(PASSWORD)
-  await page.locator('#login').getByRole('button').last().click()
-  await page.waitForURL((url) => url.pathname !== '/login')
-}
+import { expect, test, type APIRequestContext } from '@playwright/test'
+import { PASSWORD, signIn } from './support.ts'
 
 /** The Platform API as admin@acme.example: a bearer header and the account's group. */
 async function api(request: APIRequestContext) {

@@ -1,27 +1,9 @@
-import { expect, test, type Page } from '@playwright/test'
-
-const PASSWORD = 'portal-demo-2026'
-
-/** Waits until React owns the forms: a click before hydration can be lost (see auth-sso.spec.ts). */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => {
-    const forms = [...document.querySelectorAll('form')]
-    return forms.length > 0 && forms.every((form) => Object.keys(form).some((key) => key.startsWith('__reactProps')))
-  })
-}
-
-async function signIn(page: Page, email: string, to = '/') {
-  await page.goto(`/login?redirectTo=${encodeURIComponent(to)}`)
-  await hydrated(page)
-  await page.locator('#login-username').fill(email)
-  await page.locator('#login-password').fill(PASSWORD)
-  await page.locator('#login').getByRole('button').last().click()
-  await page.waitForURL((url) => url.pathname !== '/login')
-}
+import { expect, test } from '@playwright/test'
+import { hydrated, signIn } from './support.ts'
 
 test('the orders tab of a domain lists the order that registered it, and only that one', async ({ page }) => {
   const name = `e2e-tab-${Date.now().toString(36)}.com`
-  await signIn(page, 'admin@acme.example', '/domains/order')
+  await signIn(page, 'admin@acme.example', '/domains/order', { waitForHydration: true })
   await hydrated(page)
   await page.getByLabel('Domain name').fill(name)
   await page.getByLabel('Order type').selectOption('register')
@@ -60,7 +42,7 @@ test('the orders tab of a domain lists the order that registered it, and only th
 
 test('the portfolio flags differences from the registry only when there are some, and lists them', async ({ page }) => {
   // The demo preloads the local registry with exactly what we hold: no difference, no banner.
-  await signIn(page, 'admin@acme.example', '/domains')
+  await signIn(page, 'admin@acme.example', '/domains', { waitForHydration: true })
   await expect(page.getByRole('heading', { level: 1, name: 'Domains' })).toBeVisible()
   await expect(page.getByTestId('reconciliation-banner')).toHaveCount(0)
   await page.goto('/domains/reconciliation')

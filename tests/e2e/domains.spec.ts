@@ -1,16 +1,8 @@
 import { gzipSync } from 'node:zlib'
 import { expect, test, type Page } from '@playwright/test'
+import { signIn } from './support.ts'
 
-const PASSWORD = 'portal-demo-2026'
 const ADMIN = 'admin@acme.example'
-
-async function signIn(page: Page, email: string, to = '/') {
-  await page.goto(`/login?redirectTo=${encodeURIComponent(to)}`)
-  await page.locator('#login-username').fill(email)
-  await page.locator('#login-password').fill(PASSWORD)
-  await page.locator('#login').getByRole('button').last().click()
-  await page.waitForURL((url) => url.pathname !== '/login')
-}
 
 async function addFilter(page: Page, field: string, op: string, value: string, value2?: string) {
   const builder = page.getByTestId('filter-builder')

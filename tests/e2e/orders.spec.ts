@@ -1,14 +1,5 @@
-import { expect, test, type Page } from '@playwright/test'
-
-const PASSWORD = 'portal-demo-2026'
-
-async function signIn(page: Page, email: string, to = '/') {
-  await page.goto(`/login?redirectTo=${encodeURIComponent(to)}`)
-  await page.locator('#login-username').fill(email)
-  await page.locator('#login-password').fill(PASSWORD)
-  await page.locator('#login').getByRole('button').last().click()
-  await page.waitForURL((url) => url.pathname !== '/login')
-}
+import { expect, test } from '@playwright/test'
+import { signIn } from './support.ts'
 
 test.describe('domain orders', () => {
   test('admin@acme.example orders a name through the cart and sees it completed', async ({ page }) => {

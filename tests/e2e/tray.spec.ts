@@ -1,27 +1,10 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
+import { hydrated, signIn } from './support.ts'
 
-const PASSWORD = 'portal-demo-2026'
 const ADMIN = 'admin@acme.example'
 
-/** Waits until React owns the forms: a click before hydration can be lost (see auth-sso.spec.ts). */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => {
-    const forms = [...document.querySelectorAll('form')]
-    return forms.length > 0 && forms.every((form) => Object.keys(form).some((key) => key.startsWith('__reactProps')))
-  })
-}
-
-async function signIn(page: Page, email: string, to = '/') {
-  await page.goto(`/login?redirectTo=${encodeURIComponent(to)}`)
-  await hydrated(page)
-  await page.locator('#login-username').fill(email)
-  await page.locator('#login-password').fill(PASSWORD)
-  await page.locator('#login').getByRole('button').last().click()
-  await page.waitForURL((url) => url.pathname !== '/login')
-}
-
 test('domains selected into the tray survive a reload and a new sign-in; a bulk auto-renew off reports per domain', async ({ page, browser }) => {
-  await signIn(page, ADMIN, '/domains')
+  await signIn(page, ADMIN, '/domains', { waitForHydration: true })
   await hydrated(page)
   const rows = page.getByTestId('data-row')
   const names = [(await rows.nth(0).getByTestId('domain-link').textContent())!, (await rows.nth(1).getByTestId('domain-link').textContent())!]
@@ -40,7 +23,7 @@ test('domains selected into the tray survive a reload and a new sign-in; a bulk 
   // A new sign-in, in a browser that holds nothing from the first: the tray is server-side.
   const fresh = await browser.newContext()
   const again = await fresh.newPage()
-  await signIn(again, ADMIN, '/tray')
+  await signIn(again, ADMIN, '/tray', { waitForHydration: true })
   await expect(again.getByTestId('data-row')).toHaveCount(2)
   for (const name of names) await expect(again.getByTestId('data-table')).toContainText(name)
   await fresh.close()
