@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { signIn } from './support.ts'
+import { hydrated, signIn } from './support.ts'
 
 test.describe('error screens', () => {
   test('an unknown path is Page Not Found with the path, 404, mail to support', async ({ page }) => {
@@ -149,6 +149,8 @@ test.describe('navigation', () => {
     await expect(page).toHaveURL(new RegExp(`/accounts\\?context=${acme}`))
     await page.goto(`/accounts/log?context=${acme}`)
     await expect(page.getByTestId('list-total')).not.toHaveText('0 entries')
+    // A click on the menu while React hydrates the page can be undone by it: wait until it owns the page.
+    await hydrated(page)
     await page.getByTestId('user-menu').locator('summary').click()
     await expect(page.getByRole('link', { name: 'Log out' })).toHaveAttribute('href', '/logout')
     await expect(page.getByRole('link', { name: 'My profile' })).toHaveAttribute('href', `/my-profile?context=${acme}`)
