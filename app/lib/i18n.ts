@@ -54,6 +54,19 @@ export function documentResources(instance: I18n): InlineI18n {
   return { lng, resources }
 }
 
+// The script for a language and set of namespaces is the same for every document of the build
+// (the server's resources are loaded once): written once, not per render. A handful of entries.
+const scripts = new Map<string, string>()
+
 /** `documentResources` as an inline script body; `<` is escaped so no text can close the tag. */
-export const documentI18nScript = (instance: I18n): string =>
-  `window.${INLINE_I18N_GLOBAL}=${JSON.stringify(documentResources(instance)).replace(/</g, '\\u003c')}`
+export function documentI18nScript(instance: I18n): string {
+  const used = instance.reportNamespaces?.getUsedNamespaces() ?? []
+  const key = `${instance.language}\u0000${[...new Set(used)].sort().join(',')}`
+  let script = scripts.get(key)
+  if (script === undefined) {
+    script = `window.${INLINE_I18N_GLOBAL}=${JSON.stringify(documentResources(instance)).replace(/</g, '\\u003c')}`
+    if (scripts.size >= 256) scripts.clear()
+    scripts.set(key, script)
+  }
+  return script
+}

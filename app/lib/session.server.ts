@@ -135,7 +135,14 @@ async function load(request: Request, context: Context): Promise<Loaded> {
     log('warn', 'tampered session cookie refused', { path: new URL(request.url).pathname })
     return { session: null, hadCookie: true, expired: false }
   }
-  const session = await readSessionRow(sql, hashId(id))
+  // One round trip: the row as it was, and last_seen_at (for operators) written at most once a
+  // minute by the same statement. The SELECT sees the snapshot before the UPDATE.
+  const { rows } = await sql.query(
+    `WITH seen AS (UPDATE portal_sessions SET last_seen_at = now() WHERE id = $1 AND last_seen_at < now() - interval '1 minute')
+     SELECT ${SESSION_COLUMNS} FROM portal_sessions WHERE id = $1`,
+    [hashId(id)],
+  )
+  const session = rows[0] ? rowToSession(rows[0] as Row) : null
   if (!session) return { session: null, hadCookie: true, expired: false }
   if (isExpired(session.tokens.expires, new Date())) {
     // Spec §4: a past expiry logs the user out; the address is kept by requireUser's redirect.
@@ -143,8 +150,6 @@ async function load(request: Request, context: Context): Promise<Loaded> {
     log('info', 'session expired', { user_id: session.userId })
     return { session: null, hadCookie: true, expired: true }
   }
-  // last_seen_at is for operators; writing it once a minute is plenty.
-  await sql.query(`UPDATE portal_sessions SET last_seen_at = now() WHERE id = $1 AND last_seen_at < now() - interval '1 minute'`, [session.key])
   return { session, hadCookie: true, expired: false }
 }
 

@@ -10,6 +10,7 @@ import type { Database } from '#server/db/database.ts'
 import { isMigrated } from '#server/db/migrate.ts'
 import type { Logger } from '#server/lib/logger.ts'
 import { toProblem } from '#server/platform/core/errors.ts'
+import type { PlatformBindings } from '#server/platform/core/http.ts'
 
 type Vars = { requestId: string }
 
@@ -17,7 +18,7 @@ export type ServerAppOptions = {
   config: Config
   database: Database
   logger: Logger
-  platformApi: { fetch: (request: Request) => Response | Promise<Response> }
+  platformApi: { fetch: (request: Request, bindings?: PlatformBindings) => Response | Promise<Response> }
   /** The React Router server build; absent when only the API is served. */
   build?: ServerBuild
   clientDir?: string
@@ -101,7 +102,7 @@ export function createServerApp({ config, database, logger, platformApi, build, 
       const context = new RouterContextProvider()
       context.set(appServicesContext, {
         requestId: c.get('requestId'),
-        platformFetch: platformFetcher(config, platformApi, c.get('requestId')),
+        platformFetch: platformFetcher(config, platformApi, c.get('requestId'), { changesNothing: c.req.method === 'GET' || c.req.method === 'HEAD' }),
         env: {
           appEnv: config.APP_ENV,
           supportEmail: config.SUPPORT_EMAIL,
@@ -122,16 +123,23 @@ export function createServerApp({ config, database, logger, platformApi, build, 
  * How the portal calls the Platform API for one request: in process by default, or over HTTP at
  * PLATFORM_URL when the API runs elsewhere. Same contract either way: a /v1/… Request in, the
  * API's Response out, the request id passed along.
+ *
+ * In process, the calls of a portal request that changes nothing (GET, HEAD: no GET changes
+ * anything) share their token verification: the first call reads the token, the others of the same
+ * request reuse the answer. A request that may change data (an action: a password change revokes
+ * every token mid-request) verifies on every call.
  */
 export function platformFetcher(
   config: Pick<Config, 'PLATFORM_URL'>,
   platformApi: ServerAppOptions['platformApi'],
   requestId: string,
+  served: { changesNothing: boolean } = { changesNothing: false },
 ): (request: Request) => Promise<Response> {
   const base = config.PLATFORM_URL ? new URL(config.PLATFORM_URL) : null
+  const bindings: PlatformBindings = served.changesNothing ? { verifiedBearers: new Map() } : undefined
   return async (request) => {
     const headers = withRequestId(request.headers, requestId)
-    if (!base) return platformApi.fetch(new Request(request, { headers }))
+    if (!base) return platformApi.fetch(new Request(request, { headers }), bindings)
     const incoming = new URL(request.url)
     // PLATFORM_URL may carry a path prefix (https://api.example/registrar): keep it.
     const target = new URL(base)

@@ -27,7 +27,17 @@ export function createPlatformApi(deps: PlatformDeps) {
     c.set('tokenId', null)
     const auth = c.req.header('authorization')
     if (auth?.startsWith('Bearer ')) {
-      const verified = await verifyBearer(deps.db, auth.slice('Bearer '.length).trim(), deps.now())
+      const token = auth.slice('Bearer '.length).trim()
+      const shared = c.env?.verifiedBearers
+      let verifying = shared?.get(token)
+      if (!verifying) {
+        verifying = verifyBearer(deps.db, token, deps.now())
+        if (shared) {
+          shared.set(token, verifying)
+          verifying.catch(() => shared.delete(token))
+        }
+      }
+      const verified = await verifying
       // A two-factor token is good for the code step only; elsewhere it is no credential.
       if (verified && (verified.kind === 'access' || new URL(c.req.url).pathname === '/v1/two_factor_codes')) {
         c.set('actor', verified.actor)

@@ -105,6 +105,27 @@ describe('portal session against the real Platform API', () => {
     expect(rows).toHaveLength(0)
   })
 
+  it('reading the session notes last_seen_at at most once a minute, in the same one statement', async () => {
+    const { cookie, key } = await signIn('admin@acme.example')
+    const seen = async () => new Date((await platform.database.pool.query('SELECT last_seen_at FROM portal_sessions WHERE id = $1', [key])).rows[0].last_seen_at).getTime()
+    const readOnce = async () => {
+      const context = contextFor()
+      const services = context.get(appServicesContext)
+      let statements = 0
+      context.set(appServicesContext, { ...services, sql: { query: (text: string, params?: unknown[]) => ((statements += 1), services.sql.query(text, params)) } as AppServices['sql'] })
+      expect(await getUser(requestWith(cookie), context)).not.toBeNull()
+      return statements
+    }
+    await platform.database.pool.query(`UPDATE portal_sessions SET last_seen_at = now() - interval '5 minutes' WHERE id = $1`, [key])
+    const stale = await seen()
+    expect(await readOnce()).toBe(1)
+    const noted = await seen()
+    expect(noted - stale).toBeGreaterThan(4 * 60_000)
+    // Within the minute: the same single read, and the time stays.
+    expect(await readOnce()).toBe(1)
+    expect(await seen()).toBe(noted)
+  })
+
   it('an expired session is logged out and the address kept; a tampered cookie is no session', async () => {
     const { cookie, key } = await signIn('staff@example.com')
     expect(await getUser(requestWith(cookie), contextFor())).not.toBeNull()

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -13,7 +13,11 @@ import { openDatabase, type Database } from '#server/db/database.ts'
 import { migrate } from '#server/db/migrate.ts'
 import { createServerApp, platformFetcher } from '#server/http/app.ts'
 import { createLogger } from '#server/lib/logger.ts'
+import { createAccount } from '#server/platform/accounts/service.ts'
+import { issueTokenPair } from '#server/platform/auth/tokens.ts'
 import { createRouter } from '#server/platform/core/http.ts'
+import { systemScope } from '#server/platform/core/scope.ts'
+import { createUser } from '#server/platform/users/service.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 // The one-process server app over a real database and the real Platform API (no portal build:
@@ -201,5 +205,38 @@ describe('platformFetch', () => {
       expect(login.status).toBe(401)
       expect((await login.json()).request_id).toBe(id)
     }
+  })
+
+  it('shares one token verification among the calls of a request that changes nothing, and only there', async () => {
+    const scope = systemScope('test')
+    const account = await createAccount(platform.db, scope, { name: 'Shared Verification Co' })
+    const user = await createUser(platform.db, scope, { account_id: account.id, email: 'shared.verification@server.example' })
+    const me = (fetcher: ReturnType<typeof platformFetcher>, token: string) =>
+      fetcher(new Request('http://portal.test/v1/me', { headers: { authorization: `Bearer ${token}` } })).then((r) => r.status)
+    const revoke = (token: string) => platform.db.updateTable('auth_tokens').set({ revoked_at: new Date() }).where('token_hash', '=', createHash('sha256').update(token).digest('base64url')).execute()
+
+    // A GET render: the first call verifies; a token revoked after it still serves that render's
+    // other calls (one request, one verification), and never the next request.
+    const render = platformFetcher({ PLATFORM_URL: undefined }, platform.api, 'render-1', { changesNothing: true })
+    const first = (await issueTokenPair(platform.db, user.id)).access_token
+    expect(await me(render, first)).toBe(200)
+    await revoke(first)
+    expect(await me(render, first)).toBe(200)
+    const nextRender = platformFetcher({ PLATFORM_URL: undefined }, platform.api, 'render-2', { changesNothing: true })
+    expect(await me(nextRender, first)).toBe(401)
+
+    // An action (may change data, e.g. a password change that revokes every token): every call verifies.
+    const action = platformFetcher({ PLATFORM_URL: undefined }, platform.api, 'action-1', { changesNothing: false })
+    const second = (await issueTokenPair(platform.db, user.id)).access_token
+    expect(await me(action, second)).toBe(200)
+    await revoke(second)
+    expect(await me(action, second)).toBe(401)
+
+    // Over HTTP nobody can hand the API a verification: the same GET twice, revoked in between.
+    const third = (await issueTokenPair(platform.db, user.id)).access_token
+    const viaServer = (token: string) => get(app, '/v1/me', { authorization: `Bearer ${token}` }).then((r) => r.status)
+    expect(await viaServer(third)).toBe(200)
+    await revoke(third)
+    expect(await viaServer(third)).toBe(401)
   })
 })

@@ -3,8 +3,19 @@ import type { Context } from 'hono'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { badRequest, fieldErrorsFromZod, notFound, toProblem, unauthorized } from './errors.ts'
 import { isStaff, type Actor, type Scope } from './scope.ts'
+import type { VerifiedToken } from '#server/platform/auth/tokens.ts'
+
+/**
+ * What an in-process caller may hand the API beside a request (Hono's env); a request that comes
+ * over HTTP has none of it. `verifiedBearers`: the tokens already verified while the caller serves
+ * ONE request that changes nothing (the portal's GET renders call the API three or four times with
+ * the same token, and each call read the same token row again). Whoever passes it makes it new for
+ * every request and never for one that may change data (see `platformFetcher`).
+ */
+export type PlatformBindings = { verifiedBearers?: Map<string, Promise<VerifiedToken | null>> } | undefined
 
 export type PlatformEnv = {
+  Bindings: PlatformBindings
   Variables: {
     deps: PlatformDeps
     requestId: string
