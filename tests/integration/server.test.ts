@@ -234,7 +234,7 @@ describe('platformFetch', () => {
 
     // Over HTTP nobody can hand the API a verification: the same GET twice, revoked in between.
     const third = (await issueTokenPair(platform.db, user.id)).access_token
-    const viaServer = (token: string) => get(app, '/v1/me', { authorization: `Bearer ${token}` }).then((r) => r.status)
+    const viaServer = async (token: string) => (await get(app, '/v1/me', { authorization: `Bearer ${token}` })).status
     expect(await viaServer(third)).toBe(200)
     await revoke(third)
     expect(await viaServer(third)).toBe(401)
