@@ -63,3 +63,29 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     },
   }
 }
+
+/**
+ * One connection of the PostgreSQL pool, held for a piece of work that needs the driver itself
+ * (a COPY stream) inside a Kysely transaction: `db` runs every query on that connection, so a
+ * transaction begun on it and the COPY written to `client` are the same session. `release` gives
+ * the connection back (or discards it after an error). PGlite has no COPY stream: null there.
+ */
+export async function leaseConnection(database: Database): Promise<{ db: Kysely<DB>; client: pg.PoolClient; release(error?: Error): void } | null> {
+  if (database.kind !== 'postgres') return null
+  const client = await (database.pool as unknown as pg.Pool).connect()
+  // Kysely asks its pool for a connection per transaction and releases it after: here it gets the
+  // leased one each time and its release is ours to do.
+  const held = { query: client.query.bind(client), release: () => {} }
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: { connect: async () => held, end: async () => {} } as never }) })
+  let released = false
+  return {
+    db,
+    client,
+    release(error) {
+      if (released) return
+      released = true
+      client.release(error ?? false)
+    },
+  }
+}
+

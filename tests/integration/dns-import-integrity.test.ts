@@ -41,10 +41,10 @@ describe('zone import and the zone reference', () => {
     expect((await sql<{ v: string }>`SELECT current_setting('session_replication_role') AS v`.execute(platform.db)).rows[0]!.v).toBe('origin')
   })
 
-  it('stages any record text exactly: quotes, backslashes, braces, commas, spaces, NULL-like words', async () => {
+  it('stages any record text exactly: quotes, backslashes, braces, commas, spaces, a tab (kept as \\009), NULL-like words, \\N', async () => {
     const scope = systemScope('test', accountId)
     const zone = await createZone(platform.deps, scope, { name: 'text.test' })
-    const lines = ['$ORIGIN text.test.', '$TTL 300', '@ NS ns1.text.test.', 'a TXT "say \\"hi\\", {x}, \\\\ back" "NULL"', 'b TXT NULL', 'c\\,d TXT "{}"', 'mx MX 10 mail']
+    const lines = ['$ORIGIN text.test.', '$TTL 300', '@ NS ns1.text.test.', 'a TXT "say \\"hi\\", {x}, \\\\ back" "NULL"', 'b TXT NULL', 'c\\,d TXT "{}"', 'mx MX 10 mail', 't TXT "a\ttab" \\N "\\\\N"']
     const result = await importZone(platform.deps, scope, zone.id, [lines.join('\n')])
     expect(result.errors).toEqual([])
     const rows = await sql<{ name: string; content: string; priority: number | null }>`SELECT name, content, priority FROM dns_records WHERE zone_id = ${zone.id} AND type IN ('TXT', 'MX') ORDER BY name`.execute(platform.db)
@@ -53,6 +53,7 @@ describe('zone import and the zone reference', () => {
       { name: 'b.text.test', content: '"NULL"', priority: null },
       { name: 'c\\,d.text.test', content: '"{}"', priority: null },
       { name: 'mx.text.test', content: '10 mail.text.test.', priority: 10 },
+      { name: 't.text.test', content: '"a\\009tab" "N" "\\\\N"', priority: null },
     ])
   })
 

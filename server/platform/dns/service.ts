@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import type pg from 'pg'
-import { to as copyTo } from 'pg-copy-streams'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams'
 import { CompiledQuery, sql, type Kysely } from 'kysely'
-import type { Database } from '#server/db/database.ts'
+import { leaseConnection, type Database } from '#server/db/database.ts'
 import type { DB } from '#server/db/schema.ts'
 import type { DnsRecord, DnsZone } from '#server/db/schema-dns.ts'
 import { auditWriter, change, txRunner, type Audit, type Tx } from '#server/platform/core/change.ts'
@@ -370,47 +372,62 @@ export async function importZone(
   requireAccount(scope)
   const summary: ImportSummary = { applied: false, counts: { added: 0, changed: 0, removed: 0, unchanged: 0 }, added: [], changed: [], removed: [], errors: [], notes: [] }
   const write = !options.dry_run
+  // On PostgreSQL the import holds one connection: its transaction, and a COPY of the parsed
+  // records into the staging table on that same session while the parser reads on.
+  const lease = await leaseConnection(deps.database)
+  const db = lease?.db ?? deps.db
   const work = async (tx: Tx, audit: Audit | null) => {
     const zone = await getZone(tx, scope, zoneId, write)
     await run(tx, `SET LOCAL work_mem = '256MB'`)
     // ON COMMIT DROP, and a rollback removes it too: nothing outlives this transaction.
     // `h` is md5(content), the last key of the unique index, computed once while staging (the
     // database does it while the parser reads on): the insert then sorts by stored columns only.
-    await run(tx, `CREATE TEMP TABLE dns_import (line int NOT NULL, name text COLLATE "C" NOT NULL, type text COLLATE "C" NOT NULL, ttl int NOT NULL, content text COLLATE "C" NOT NULL, priority int, h text COLLATE "C" NOT NULL) ON COMMIT DROP`)
+    await run(
+      tx,
+      `CREATE TEMP TABLE dns_import (line int NOT NULL, name text COLLATE "C" NOT NULL, type text COLLATE "C" NOT NULL, ttl int NOT NULL, content text COLLATE "C" NOT NULL, priority int,
+         h text COLLATE "C" NOT NULL GENERATED ALWAYS AS (md5(content)) STORED) ON COMMIT DROP`,
+    )
     let apexNs = 0
     let soaSkipped = false
-    let batch: ZoneRecordRow[] = []
-    // One batch is written while the parser reads the next: the database and the parser each get a core.
-    let inFlight: Promise<void> = Promise.resolve()
-    const flush = async () => {
-      await inFlight
-      // After the first error the rest of the file is only checked, so that every error is reported.
-      if (batch.length && !summary.errors.length) {
+    // The file's good records in batches; after the first error the rest is only checked, so that
+    // every error is reported, and nothing more is staged.
+    async function* batches(): AsyncGenerator<ZoneRecordRow[]> {
+      let batch: ZoneRecordRow[] = []
+      for await (const events of parseZoneBatches(source, { zone: zone.name })) {
+        for (const event of events) {
+          if (event.kind === 'error') {
+            if (summary.errors.length < MAX_ERRORS) summary.errors.push(event.error)
+            batch = []
+            continue
+          }
+          const r = event.record
+          if (r.type === 'SOA') {
+            soaSkipped = true
+            continue
+          }
+          if (r.type === 'NS' && r.name === zone.name) apexNs++
+          if (summary.errors.length) continue
+          batch.push(r)
+          if (batch.length >= BATCH) {
+            yield batch
+            batch = []
+          }
+        }
+      }
+      if (batch.length && !summary.errors.length) yield batch
+    }
+    if (lease) await copyIntoStaging(lease.client, batches())
+    else {
+      // One batch is written while the parser reads the next: the database and the parser each get a core.
+      let inFlight: Promise<void> = Promise.resolve()
+      for await (const batch of batches()) {
+        await inFlight
         const writing = stageBatch(tx, batch)
-        writing.catch(() => {}) // awaited below; this only keeps it from counting as unhandled meanwhile
+        writing.catch(() => {}) // awaited on the next turn; this only keeps it from counting as unhandled meanwhile
         inFlight = writing
       }
-      batch = []
+      await inFlight
     }
-    for await (const events of parseZoneBatches(source, { zone: zone.name })) {
-      for (const event of events) {
-        if (event.kind === 'error') {
-          if (summary.errors.length < MAX_ERRORS) summary.errors.push(event.error)
-          batch = []
-          continue
-        }
-        const r = event.record
-        if (r.type === 'SOA') {
-          soaSkipped = true
-          continue
-        }
-        if (r.type === 'NS' && r.name === zone.name) apexNs++
-        if (!summary.errors.length) batch.push(r)
-        if (batch.length >= BATCH) await flush()
-      }
-    }
-    await flush()
-    await inFlight
     if (soaSkipped) summary.notes.push('The SOA record of the file is ignored: the portal manages the SOA and its serial.')
     if (summary.errors.length) {
       if (write) throw new ImportFailed(summary)
@@ -419,7 +436,7 @@ export async function importZone(
     const z = zone.id
     if (apexNs === 0) {
       // The file has no apex NS: the zone keeps the ones it has.
-      await run(tx, `INSERT INTO dns_import SELECT 0, name, type, ttl, content, priority, md5(content) FROM dns_records WHERE zone_id = $1 AND name = $2 AND type = 'NS'`, [z, zone.name])
+      await run(tx, `INSERT INTO dns_import (line, name, type, ttl, content, priority) SELECT 0, name, type, ttl, content, priority FROM dns_records WHERE zone_id = $1 AND name = $2 AND type = 'NS'`, [z, zone.name])
       summary.notes.push('The file has no NS records at the apex: the current name servers stay.')
     }
 
@@ -504,18 +521,23 @@ export async function importZone(
     summary.applied = true
     return summary
   }
+  let failure: Error | undefined
   try {
-    if (!write) return await deps.db.transaction().execute((tx) => work(tx, null))
-    const result = await change(deps.db, scope, (tx, audit) => work(tx, audit))
+    if (!write) return await db.transaction().execute((tx) => work(tx, null))
+    const result = await change(db, scope, (tx, audit) => work(tx, audit))
     const written = result.counts.added + result.counts.removed + result.counts.changed
     // Without fresh statistics the planner still thinks the zone is small (and, say, sorts a
     // million rows per export page); autovacuum would get there, but only later.
-    if (written > ANALYZE_AFTER) await sql`ANALYZE dns_records`.execute(deps.db)
+    if (written > ANALYZE_AFTER) await sql`ANALYZE dns_records`.execute(db)
     return result
   } catch (error) {
     // The transaction is rolled back: nothing of the import was written.
     if (error instanceof ImportFailed) return error.summary
+    failure = error as Error
     throw error
+  } finally {
+    // A connection that failed mid-COPY is not given back to the pool.
+    lease?.release(failure)
   }
 }
 
@@ -536,8 +558,28 @@ async function run<T = unknown>(tx: Tx | Kysely<DB>, text: string, params: unkno
 /** An element of a PostgreSQL array literal: always quoted, with `\` and `"` escaped. */
 const arrayText = (value: string) => (value.includes('"') || value.includes('\\') ? `"${value.replace(/["\\]/g, '\\$&')}"` : `"${value}"`)
 
+/** A field of COPY's text format: backslash, tab, newline and carriage return escaped. */
+const copyField = (value: string) => (/[\\\t\n\r]/.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : value)
+
 /**
- * Many rows per statement through unnest into the unindexed, unlogged staging table. The six
+ * PostgreSQL: every batch into the staging table through ONE `COPY … FROM STDIN` on the import's
+ * own connection, written while the parser reads on (backpressure from the socket paces the
+ * parser). COPY costs the server a third less than INSERT … unnest of array literals, and the
+ * statement is not waited on batch by batch.
+ */
+async function copyIntoStaging(client: pg.PoolClient, batches: AsyncIterable<ZoneRecordRow[]>): Promise<void> {
+  async function* lines() {
+    for await (const rows of batches) {
+      let text = ''
+      for (const r of rows) text += `${r.line}\t${copyField(r.name)}\t${r.type}\t${r.ttl}\t${copyField(r.content)}\t${r.priority === null ? '\\N' : r.priority}\n`
+      yield text
+    }
+  }
+  await pipeline(Readable.from(lines()), client.query(copyFrom('COPY dns_import (line, name, type, ttl, content, priority) FROM STDIN')))
+}
+
+/**
+ * PGlite: many rows per statement through unnest into the unindexed, unlogged staging table. The six
  * arrays go as array literals built here in one pass: node-postgres's generic array encoder
  * cost ~0.7 s of the import's node CPU per million rows, this ~0.2 s (decision 203).
  */
@@ -558,7 +600,7 @@ async function stageBatch(tx: Tx, rows: ZoneRecordRow[]) {
     contents += sep + arrayText(r.content)
     priorities += sep + (r.priority === null ? 'NULL' : r.priority)
   }
-  await run(tx, `INSERT INTO dns_import SELECT u.*, md5(u.c) FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::text[], $6::int[]) AS u(l, n, t, ttl, c, p)`, [
+  await run(tx, `INSERT INTO dns_import (line, name, type, ttl, content, priority) SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::text[], $6::int[]) AS u(l, n, t, ttl, c, p)`, [
     `{${lines}}`,
     `{${names}}`,
     `{${types}}`,
