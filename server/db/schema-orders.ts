@@ -29,6 +29,8 @@ export interface CartItemsTable {
   updated_at: Timestamp
 }
 
+export type OrderContacts = { registrant: string; admin: string; tech: string; billing: string }
+
 export interface OrdersTable {
   id: Generated<string>
   account_id: string
@@ -40,6 +42,8 @@ export interface OrdersTable {
   failed_count: Defaulted<number>
   names: Defaulted<string>
   totals: ColumnType<MoneyTotal[], string | undefined, string>
+  /** The registration contacts chosen at checkout (contact ids of the account), or null. */
+  contacts: ColumnType<OrderContacts | null, string | null | undefined, string | null>
   total_text: Defaulted<string>
   version: Defaulted<number>
   created_at: Timestamp

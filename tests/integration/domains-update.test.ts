@@ -116,8 +116,9 @@ describe('PATCH /groups/{context}/domains/{id}', () => {
 
 describe('orders of one domain (GET /groups/{context}/orders?filter[item_name]=…)', () => {
   it('matches the exact item name, not names that merely contain it, and only in the account', async () => {
+    const registrant = (await platform.db.selectFrom('contacts').select('id').where('account_id', '=', acme).orderBy('name').executeTakeFirstOrThrow()).id
     const order = async (names: string[]) => {
-      const res = await platform.call('POST', `/groups/${acme}/orders`, { token: admin, body: { items: names.map((name) => ({ type: 'register', name, period: 1 })) } })
+      const res = await platform.call('POST', `/groups/${acme}/orders`, { token: admin, body: { items: names.map((name) => ({ type: 'register', name, period: 1 })), contacts: { registrant } } })
       expect(res.status, JSON.stringify(res.json)).toBe(201)
       return res.json.id as string
     }

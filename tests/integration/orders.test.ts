@@ -26,6 +26,10 @@ let viewer: string
 let globex: string
 let acmeId: string
 let globexId: string
+// Contacts of the demo seed: Olivia Carter and Jonas Becker in Acme, Olivia Carter in Globex.
+let olivia: string
+let jonas: string
+let globexContact: string
 
 const connect = (who: typeof US) =>
   new EppRegistryConnection({
@@ -55,6 +59,10 @@ beforeAll(async () => {
   globex = await login('admin@globex.example')
   acmeId = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
   globexId = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Globex').executeTakeFirstOrThrow()).id
+  const contactIn = async (accountId: string, name: string) => (await platform.db.selectFrom('contacts').select('id').where('account_id', '=', accountId).where('name', '=', name).executeTakeFirstOrThrow()).id
+  olivia = await contactIn(acmeId, 'Olivia Carter')
+  jonas = await contactIn(acmeId, 'Jonas Becker')
+  globexContact = await contactIn(globexId, 'Olivia Carter')
 }, 60_000)
 
 afterAll(async () => {
@@ -153,7 +161,7 @@ describe('orders', () => {
     expect((await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'fresh-order.com', period: 2 } })).status).toBe(201)
     expect((await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'moving-in.net', type: 'transfer', auth_code: 'move-me-1#a' } })).status).toBe(201)
 
-    const order = await platform.call('POST', acme('/cart/checkout'), { token: admin })
+    const order = await platform.call('POST', acme('/cart/checkout'), { token: admin, body: { contacts: { registrant: olivia } } })
     expect(order.status).toBe(201)
     expect(order.json.items).toHaveLength(2)
     expect(order.json.totals).toEqual([{ currency: 'EUR', minor: 2598 + 1499 }])
@@ -214,7 +222,7 @@ describe('orders', () => {
     await other.createDomain({ name: 'race-lost.com', authInfo: 'other-pw-2#a' })
     const domainsBefore = await domainCount()
 
-    const order = await platform.call('POST', acme('/cart/checkout'), { token: admin })
+    const order = await platform.call('POST', acme('/cart/checkout'), { token: admin, body: { contacts: { registrant: olivia } } })
     const done = await settled(order.json.id)
     const [lost, won] = done.items
     expect(lost).toMatchObject({ name: 'race-lost.com', state: 'failed', last_error: 'Object exists', registry_code: 2302 })
@@ -226,6 +234,74 @@ describe('orders', () => {
 
     const audit = await platform.db.selectFrom('audit_entries').select('action').where('entity_id', '=', lost.id).execute()
     expect(audit.map((a) => a.action)).toEqual(['fail'])
+  })
+
+  it('registers with the contacts chosen at checkout: each is created at the registry once, and the domain has its four', async () => {
+    const amelia = (await platform.db.selectFrom('contacts').select('id').where('account_id', '=', acmeId).where('name', '=', 'Amelia Hughes').executeTakeFirstOrThrow()).id
+    const handlesBefore = await platform.db.selectFrom('registry_handles').select(['contact_id', 'handle']).where('registry', '=', 'local').execute()
+    expect(handlesBefore.filter((h) => h.contact_id === amelia || h.contact_id === jonas)).toEqual([])
+    for (const name of ['with-contacts.com', 'with-contacts.net']) expect((await platform.call('POST', acme('/cart/items'), { token: admin, body: { name } })).status).toBe(201)
+    const order = await platform.call('POST', acme('/cart/checkout'), { token: admin, body: { contacts: { registrant: amelia, tech: jonas } } })
+    expect(order.status).toBe(201)
+    expect(order.json.contacts).toEqual({ registrant: amelia, admin: amelia, tech: jonas, billing: amelia })
+    const done = await settled(order.json.id)
+    expect(done.items.map((i: { state: string }) => i.state)).toEqual(['completed', 'completed'])
+
+    // Both items used the same two new handles: one contact:create each at the registry.
+    const handles = await platform.db.selectFrom('registry_handles').select(['contact_id', 'handle', 'sync_state']).where('registry', '=', 'local').where('contact_id', 'in', [amelia, jonas]).execute()
+    expect(handles).toHaveLength(2)
+    expect(handles.every((h) => h.sync_state === 'synced' && /^RP[0-9A-Z]{10}$/.test(h.handle))).toBe(true)
+    const handleOf = (id: string) => handles.find((h) => h.contact_id === id)!.handle
+    for (const name of ['with-contacts.com', 'with-contacts.net']) {
+      const info = await ours.infoDomain(name)
+      expect(info.registrant).toBe(handleOf(amelia))
+      expect(info.contacts.map((c) => `${c.type}:${c.id}`).sort()).toEqual([`admin:${handleOf(amelia)}`, `billing:${handleOf(amelia)}`, `tech:${handleOf(jonas)}`])
+    }
+    const atRegistry = await ours.infoContact(handleOf(jonas))
+    expect(atRegistry).toMatchObject({ email: 'jonas.becker@acme-corp.example', voice: '+49.301234567', fax: '+49.301234568' })
+    expect(atRegistry.postalInfo.find((p) => p.type === 'loc')).toMatchObject({ name: 'Jonas Becker', city: 'Berlin', cc: 'DE', street: ['Friedrichstraße 68'] })
+
+    const domain = await platform.db.selectFrom('domains').select('id').where('name', '=', 'with-contacts.com').executeTakeFirstOrThrow()
+    const roles = await platform.db.selectFrom('domain_contacts').select(['role', 'contact_id']).where('domain_id', '=', domain.id).orderBy('role').execute()
+    expect(roles).toEqual([
+      { role: 'admin', contact_id: amelia },
+      { role: 'billing', contact_id: amelia },
+      { role: 'registrant', contact_id: amelia },
+      { role: 'tech', contact_id: jonas },
+    ])
+    const audit = await platform.db.selectFrom('audit_entries').select(['entity_id', 'action']).where('entity_type', '=', 'contact').where('action', '=', 'registry-handle').where('entity_id', 'in', [amelia, jonas]).where(sql<string>`changes->'after'->>'registry'`, '=', 'local').execute()
+    expect(audit).toHaveLength(2)
+  })
+
+  it('a contact change to a contact new to the registry creates it there before the domain update', async () => {
+    const lucia = (await platform.db.selectFrom('contacts').select('id').where('account_id', '=', acmeId).where('name', '=', 'Lucía Fernández').executeTakeFirstOrThrow()).id
+    const domain = await platform.call('GET', acme(`/domains?pql=${encodeURIComponent("name equals 'with-contacts.net'")}&fields=id`), { token: admin })
+    const id = domain.json.data[0].id
+    const detail = await platform.call('GET', acme(`/domains/${id}`), { token: admin })
+    const changed = await platform.call('PATCH', acme(`/domains/${id}`), { token: admin, body: { version: detail.json.version, contacts: { admin: lucia } } })
+    expect(changed.status).toBe(200)
+    const handle = (await platform.db.selectFrom('registry_handles').select('handle').where('contact_id', '=', lucia).where('registry', '=', 'local').executeTakeFirstOrThrow()).handle
+    const info = await ours.infoDomain('with-contacts.net')
+    expect(info.contacts.find((c) => c.type === 'admin')?.id).toBe(handle)
+    // The int form is ASCII: the accent is folded.
+    expect((await ours.infoContact(handle)).postalInfo.find((p) => p.type === 'int')).toMatchObject({ name: 'Lucia Fernandez', city: 'Madrid' })
+  })
+
+  it('refuses a registration without registrant or with another account\'s contact: nothing is ordered, the cart stays', async () => {
+    expect((await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'needs-a-registrant.com' } })).status).toBe(201)
+    const ordersBefore = (await platform.db.selectFrom('orders').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n
+    const none = await platform.call('POST', acme('/cart/checkout'), { token: admin })
+    expect(none.status).toBe(400)
+    expect(none.json).toMatchObject({ reason: 'registrant-required', errors: [{ field: 'contacts.registrant', message: 'A registration needs a registrant contact' }] })
+    const foreign = await platform.call('POST', acme('/cart/checkout'), { token: admin, body: { contacts: { registrant: olivia, billing: globexContact } } })
+    expect(foreign.status).toBe(400)
+    expect(foreign.json).toMatchObject({ reason: 'unknown-contact', errors: [{ field: 'contacts.billing', message: 'Unknown contact' }] })
+    const malformed = await platform.call('POST', acme('/cart/checkout'), { token: admin, body: { contacts: { registrant: 'olivia' } } })
+    expect(malformed.status).toBe(400)
+    expect((await platform.db.selectFrom('orders').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n).toBe(ordersBefore)
+    expect((await platform.call('GET', acme('/cart'), { token: admin })).json.items.map((i: { name: string }) => i.name)).toEqual(['needs-a-registrant.com'])
+    // Transfers and renewals need none.
+    await platform.call('DELETE', acme(`/cart/items/${(await platform.call('GET', acme('/cart'), { token: admin })).json.items[0].id}`), { token: admin })
   })
 
   it('lists orders through the list engine, reads for viewers, and hides other accounts', async () => {
@@ -259,10 +335,15 @@ describe('jobs', () => {
     const { createOrder, cancelOrder } = await import('#server/platform/orders/service.ts')
     const user = await platform.db.selectFrom('users').select(['id']).where('email', '=', 'admin@acme.example').executeTakeFirstOrThrow()
     const scope = { actor: { userId: user.id, label: 'admin@acme.example', homeAccountId: acmeId, roles: ['domain-admin'], abilities: [] }, accountId: acmeId, requestId: null }
-    const order = await createOrder(deps, scope, [
-      { type: 'register', name: 'after-restart.com', period: 1 },
-      { type: 'register', name: 'never-mind.com', period: 1 },
-    ])
+    const order = await createOrder(
+      deps,
+      scope,
+      [
+        { type: 'register', name: 'after-restart.com', period: 1 },
+        { type: 'register', name: 'never-mind.com', period: 1 },
+      ],
+      { registrant: olivia },
+    )
     expect(order.items.map((i) => i.state)).toEqual(['pending', 'pending'])
     const cancelled = await cancelOrder(platform.db, scope, order.id, [order.items[1]!.id])
     expect(cancelled.items.map((i) => i.state)).toEqual(['pending', 'cancelled'])

@@ -42,6 +42,13 @@ export function eppPhone(e164: string | null): string | undefined {
   return parsed.ok ? `+${parsed.countryCallingCode}.${parsed.e164.slice(parsed.countryCallingCode.length + 1)}` : undefined
 }
 
+/** What a registry keeps of a contact (RFC 5733), as sent by contact:create and contact:update alike. */
+export function eppContactFields(contact: Contact): { postalInfo: PostalInfo[]; email: string; voice?: string; fax?: string } {
+  const voice = eppPhone(contact.phone)
+  const fax = eppPhone(contact.fax)
+  return { postalInfo: postalInfoOf(contact), email: contact.email, ...(voice ? { voice } : {}), ...(fax ? { fax } : {}) }
+}
+
 export function registerContactJobs(deps: Deps & Pick<PlatformDeps, 'jobs'>) {
   deps.jobs.register<object>(CONTACT_SYNC_JOB, async () => void (await syncContactHandles(deps)))
 }
@@ -73,9 +80,7 @@ export async function syncContactHandles(deps: Deps, limit = CONTACT_SYNC_BATCH)
     let state: SyncResult['state'] = 'synced'
     let error: string | undefined
     try {
-      const voice = eppPhone(row.phone)
-      const fax = eppPhone(row.fax)
-      await connection.updateContact({ id: row.handle, change: { postalInfo: postalInfoOf(row), email: row.email, ...(voice ? { voice } : {}), ...(fax ? { fax } : {}) } })
+      await connection.updateContact({ id: row.handle, change: eppContactFields(row) })
     } catch (failure) {
       if (failure instanceof RegistryConnectionError || failure instanceof RegistryThrottled) state = 'pending'
       else state = 'failed'

@@ -1,3 +1,4 @@
+import { ensureRegistryHandle } from '#server/platform/contacts/registry-handles.ts'
 import type { Selectable } from 'kysely'
 import type { ContactRole } from '#server/db/schema-directory.ts'
 import type { MaterialChange } from '#server/db/schema-tray.ts'
@@ -46,19 +47,6 @@ export function errorMessage(error: unknown): string {
   const mapped = registryErrorToAppError(error)
   if (mapped instanceof AppError) return mapped.message
   return error instanceof Error ? error.message : String(error)
-}
-
-async function handleFor(deps: ApplyDeps | { db: Tx }, contactId: string, registry: string, accountId: string): Promise<string> {
-  const row = await deps.db
-    .selectFrom('contacts as c')
-    .leftJoin('registry_handles as h', (j) => j.onRef('h.contact_id', '=', 'c.id').on('h.registry', '=', registry))
-    .select(['c.id', 'h.handle'])
-    .where('c.id', '=', contactId)
-    .where('c.account_id', '=', accountId)
-    .executeTakeFirst()
-  if (!row) throw badRequest(`Contact ${contactId} not found in this account`, [{ field: 'contacts', message: 'Unknown contact' }])
-  if (!row.handle) throw new AppError(422, 'no-registry-handle', `Contact ${contactId} has no handle at registry ${registry} yet`)
-  return row.handle
 }
 
 /**
@@ -118,7 +106,8 @@ export async function applyDomainChange(deps: ApplyDeps, scope: Scope, domain: D
       const rem = { nameservers: nsRem, contacts: [] as { type: 'admin' | 'tech' | 'billing'; id: string }[], statuses: statusRem }
       let registrant: string | undefined
       for (const c of contactChanges) {
-        const handle = await handleFor(deps, c.to, registry.registry, domain.account_id)
+        // A contact new to this registry is created there first.
+        const handle = await ensureRegistryHandle(deps, { ...itemScope, accountId: domain.account_id }, c.to, registry, `contacts.${c.role}`)
         if (c.role === 'registrant') registrant = handle
         else {
           add.contacts.push({ type: c.role, id: handle })

@@ -37,6 +37,13 @@ const AddCartItem = z
   .openapi('AddCartItem')
 const PatchCartItem = z.object({ period: Period.optional(), auth_code: AuthCode }).strict().openapi('PatchCartItem')
 
+const OrderContacts = z
+  .object({ registrant: z.uuid(), admin: z.uuid(), tech: z.uuid(), billing: z.uuid() })
+  .openapi('OrderContacts', { description: 'The contacts the registrations of the order are created with (contact ids of the account)' })
+const ContactsInput = z
+  .object({ registrant: z.uuid(), admin: z.uuid().optional(), tech: z.uuid().optional(), billing: z.uuid().optional() })
+  .strict()
+  .openapi('OrderContactsInput', { description: 'Required when the order holds a registration; admin, tech and billing default to the registrant' })
 const ItemLog = z.object({ occurred_at: z.string(), state: z.string(), message: z.string(), registry_code: z.number().int().nullable(), actor_label: z.string() })
 const OrderItem = z
   .object({
@@ -74,6 +81,7 @@ const Order = z
     names: z.string(),
     totals: z.array(Money),
     total_text: z.string(),
+    contacts: OrderContacts.nullable(),
     version: z.number().int(),
     created_at: z.string(),
     updated_at: z.string(),
@@ -86,9 +94,11 @@ const CreateOrder = z
       .array(z.object({ type: z.enum(ORDER_ITEM_TYPES), name: z.string().min(1).max(300), period: Period, auth_code: AuthCode }).strict())
       .min(1)
       .max(100),
+    contacts: ContactsInput.optional(),
   })
   .strict()
   .openapi('CreateOrder')
+const Checkout = z.object({ contacts: ContactsInput.optional() }).strict().openapi('Checkout')
 const CancelOrder = z.object({ item_ids: z.array(z.uuid()).max(100).optional() }).strict().openapi('CancelOrder')
 
 export const ordersRouter = createRouter()
@@ -130,8 +140,18 @@ export const ordersRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/groups/{context}/cart/checkout', tags: TAGS, summary: 'Submit the cart as an order; the cart is emptied', request: { params: Context }, responses: { 201: jsonResponse(Order, 'Ordered'), ...ProblemResponses } }),
-    async (c) => c.json((await checkoutCart(c.get('deps'), requireScope(c, c.req.valid('param').context))) as never, 201),
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/cart/checkout',
+      tags: TAGS,
+      summary: 'Submit the cart as an order; the cart is emptied. A cart with a registration needs its contacts',
+      request: { params: Context, body: { content: { 'application/json': { schema: Checkout } }, required: false } },
+      responses: { 201: jsonResponse(Order, 'Ordered'), ...ProblemResponses },
+    }),
+    async (c) => {
+      const body = (c.req.valid('json') as z.infer<typeof Checkout> | undefined) ?? {}
+      return c.json((await checkoutCart(c.get('deps'), requireScope(c, c.req.valid('param').context), { contacts: body.contacts })) as never, 201)
+    },
   )
   .openapi(
     createRoute({
@@ -142,7 +162,10 @@ export const ordersRouter = createRouter()
       request: { params: Context, body: jsonBody(CreateOrder) },
       responses: { 201: jsonResponse(Order, 'Ordered'), ...ProblemResponses },
     }),
-    async (c) => c.json((await createOrder(c.get('deps'), requireScope(c, c.req.valid('param').context), c.req.valid('json').items)) as never, 201),
+    async (c) => {
+      const body = c.req.valid('json')
+      return c.json((await createOrder(c.get('deps'), requireScope(c, c.req.valid('param').context), body.items, body.contacts)) as never, 201)
+    },
   )
   .openapi(
     createRoute({

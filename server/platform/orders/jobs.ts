@@ -1,6 +1,7 @@
-import { RegistryError, type TransferResult } from '#server/integrations/registry/index.ts'
+import { RegistryError, type RegistryConnection, type TransferResult } from '#server/integrations/registry/index.ts'
 import type { SqlRunner } from '#server/db/database.ts'
-import type { OrderItem } from '#server/db/schema-orders.ts'
+import type { OrderContacts, OrderItem } from '#server/db/schema-orders.ts'
+import { ensureRegistryHandle } from '#server/platform/contacts/registry-handles.ts'
 import { change, txRunner, type Tx } from '#server/platform/core/change.ts'
 import { AppError } from '#server/platform/core/errors.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
@@ -8,7 +9,7 @@ import type { PlatformDeps } from '#server/platform/deps.ts'
 import { expiryAfterTransfer, isTransient, newAuthCode, queryTransfer, recordDomain, registerAtRegistry, registryFor, registryMessage, renewAtRegistry, requestTransfer } from './registry.ts'
 import { MAX_RUN_ATTEMPTS, ORDER_JOBS, refreshOrder } from './service.ts'
 
-type Deps = Pick<PlatformDeps, 'db' | 'registries' | 'jobs' | 'logger'>
+type Deps = Pick<PlatformDeps, 'db' | 'registries' | 'jobs' | 'logger' | 'now'>
 const ACTOR = 'order job'
 
 /** Registers the order job handlers; called once when the Platform API is built. */
@@ -56,8 +57,10 @@ export async function runItem(deps: Deps, itemId: string): Promise<void> {
   try {
     const connection = registryFor(deps, item.tld)
     if (item.type === 'register') {
-      const created = await registerAtRegistry(connection, { name: item.name, period: item.period, authCode: item.new_auth_code! })
-      await complete(deps, item, created.expiresAt, 'Registered')
+      const contacts = await orderContactsOf(deps, item)
+      const handles = contacts ? await registrationHandles(deps, item, contacts, connection) : null
+      const created = await registerAtRegistry(connection, { name: item.name, period: item.period, authCode: item.new_auth_code!, ...(handles ?? {}) })
+      await complete(deps, item, created.expiresAt, 'Registered', contacts)
     } else if (item.type === 'renew') {
       const renewed = await renewAtRegistry(connection, { name: item.name, period: item.period })
       await complete(deps, item, renewed.expiresAt, 'Renewed')
@@ -117,11 +120,41 @@ async function scheduleCheck(deps: Deps, tx: Tx, item: OrderItem) {
 
 const asDb = (runner: SqlRunner) => ({ executeSql: async (text: string, values: unknown[]) => runner.query(text, values) })
 
-async function complete(deps: Deps, item: OrderItem, expiresAt: Date | null, verb: string) {
+const ROLES = ['registrant', 'admin', 'tech', 'billing'] as const
+
+/** The contacts chosen at checkout for the item's order (null for orders from before they were asked). */
+async function orderContactsOf(deps: Deps, item: OrderItem): Promise<OrderContacts | null> {
+  const order = await deps.db.selectFrom('orders').select('contacts').where('id', '=', item.order_id).executeTakeFirst()
+  return order?.contacts ?? null
+}
+
+/** The contacts' handles at the item's registry, each created there first when new to it. */
+async function registrationHandles(deps: Deps, item: OrderItem, contacts: OrderContacts, connection: RegistryConnection) {
+  const scope = { ...systemScope(ACTOR, item.account_id), accountId: item.account_id }
+  const handles = new Map<string, string>()
+  for (const role of ROLES) {
+    const id = contacts[role]
+    if (!handles.has(id)) handles.set(id, await ensureRegistryHandle(deps, scope, id, connection, `contacts.${role}`))
+  }
+  return {
+    registrant: handles.get(contacts.registrant)!,
+    contacts: (['admin', 'tech', 'billing'] as const).map((type) => ({ type, id: handles.get(contacts[type])! })),
+  }
+}
+
+async function complete(deps: Deps, item: OrderItem, expiresAt: Date | null, verb: string, contacts: OrderContacts | null = null) {
   await change(deps.db, systemScope(ACTOR, item.account_id), async (tx, audit) => {
     const current = await tx.selectFrom('order_items').select('state').where('id', '=', item.id).forUpdate().executeTakeFirst()
     if (current?.state !== 'processing') return
     const domain = await recordDomain(tx, { accountId: item.account_id, name: item.name, tld: item.tld, expiresAt, type: item.type })
+    if (contacts) {
+      // The roles as registered: the domain's four contacts from now on.
+      await tx
+        .insertInto('domain_contacts')
+        .values(ROLES.map((role) => ({ domain_id: domain.id, role, contact_id: contacts[role] })))
+        .onConflict((oc) => oc.columns(['domain_id', 'role']).doUpdateSet((eb) => ({ contact_id: eb.ref('excluded.contact_id') })))
+        .execute()
+    }
     await tx.updateTable('order_items').set({ state: 'completed', last_error: null, registry_code: null, domain_id: domain.id, updated_at: new Date() }).where('id', '=', item.id).execute()
     await event(tx, item.id, 'completed', `${verb}${expiresAt ? `; expires ${expiresAt.toISOString().slice(0, 10)}` : ''}`)
     await refreshOrder(tx, item.order_id)
@@ -131,7 +164,7 @@ async function complete(deps: Deps, item: OrderItem, expiresAt: Date | null, ver
       entityId: domain.id,
       action: item.type === 'transfer' ? 'transfer-in' : item.type,
       before: domain.before,
-      after: { name: item.name, status: 'active', expires_at: expiresAt, order_id: item.order_id, period: item.period },
+      after: { name: item.name, status: 'active', expires_at: expiresAt, order_id: item.order_id, period: item.period, ...(contacts ? { contacts } : {}) },
     })
   })
 }

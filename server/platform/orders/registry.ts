@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { toUnicodeName } from '#app/lib/domain-name.ts'
-import { RegistryConnectionError, RegistryError, RegistryThrottled, type RegistryConnection, type TransferResult } from '#server/integrations/registry/index.ts'
+import { RegistryConnectionError, RegistryError, RegistryThrottled, type DomainContact, type RegistryConnection, type TransferResult } from '#server/integrations/registry/index.ts'
 import { AppError } from '#server/platform/core/errors.ts'
 import type { Tx } from '#server/platform/core/change.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
@@ -29,9 +29,15 @@ export const registryMessage = (error: RegistryError) => (error.reason ? `${erro
 /** Transient: the registry could not be reached or our rate limit held the call back; retry later. */
 export const isTransient = (error: unknown) => error instanceof RegistryConnectionError || error instanceof RegistryThrottled
 
-export async function registerAtRegistry(connection: RegistryConnection, input: { name: string; period: number; authCode: string }) {
+export async function registerAtRegistry(connection: RegistryConnection, input: { name: string; period: number; authCode: string; registrant?: string; contacts?: DomainContact[] }) {
   try {
-    const created = await connection.createDomain({ name: input.name, years: input.period, authInfo: input.authCode })
+    const created = await connection.createDomain({
+      name: input.name,
+      years: input.period,
+      authInfo: input.authCode,
+      ...(input.registrant ? { registrant: input.registrant } : {}),
+      ...(input.contacts?.length ? { contacts: input.contacts } : {}),
+    })
     return { expiresAt: created.expiresAt ?? null }
   } catch (error) {
     // A create whose answer was lost may have run: 2302 with our own auth code means it is ours.

@@ -3,7 +3,7 @@ import { parseDomainName, type DomainNameError } from '#app/lib/domain-name.ts'
 import { currencyDecimals } from '#app/lib/money.ts'
 import { registryErrorToAppError } from '#server/integrations/registry/index.ts'
 import type { DB } from '#server/db/schema.ts'
-import { ORDER_ITEM_STATES, ORDER_STATES, type CartItem, type MoneyTotal, type Order, type OrderItem, type OrderItemEvent, type OrderItemType, type OrderState } from '#server/db/schema-orders.ts'
+import { ORDER_ITEM_STATES, ORDER_STATES, type CartItem, type MoneyTotal, type Order, type OrderItem, type OrderItemEvent, type OrderContacts, type OrderItemType, type OrderState } from '#server/db/schema-orders.ts'
 import { requirePermission } from '#server/platform/accounts/directory.ts'
 import { change, txRunner, type Tx } from '#server/platform/core/change.ts'
 import { AppError, badRequest, conflict, notFound, type FieldError } from '#server/platform/core/errors.ts'
@@ -30,6 +30,8 @@ export type RefusalReason =
   | 'in-cart'
   | 'no-registry'
   | 'not-held'
+  | 'registrant-required'
+  | 'unknown-contact'
 
 const refusal = (status: number, reason: RefusalReason, field: string, message: string, extra: Record<string, unknown> = {}) =>
   new AppError(status, status === 409 ? 'conflict' : 'invalid-request', message, { errors: [{ field, message }], extra: { reason, ...extra } })
@@ -200,7 +202,7 @@ export async function removeCartItem(db: Kysely<DB>, scope: Scope, id: string): 
 }
 
 /** Turns the user's cart into an order (prices and periods checked again now) and empties it. */
-export async function checkoutCart(deps: Deps, scope: Scope): Promise<OrderView> {
+export async function checkoutCart(deps: Deps, scope: Scope, input: { contacts?: ContactsInput | undefined } = {}): Promise<OrderView> {
   requirePermission(scope.actor, 'domain-manager')
   const { accountId, userId } = requireUserScope(scope)
   const rows = await deps.db.selectFrom('cart_items').selectAll().where('account_id', '=', accountId).where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute()
@@ -219,7 +221,8 @@ export async function checkoutCart(deps: Deps, scope: Scope): Promise<OrderView>
     else priced.push({ type: row.type, name: row.name, unicode_name: row.unicode_name, tld: row.tld, period: row.period, auth_code: row.auth_code, price_minor: Number(tld.list_price_minor) * row.period, currency: tld.currency })
   }
   if (errors.length) throw badRequest('Some items of the cart cannot be ordered', errors)
-  return createOrderFromItems(deps, scope, priced, async (tx) => {
+  const contacts = await orderContacts(deps.db, accountId, priced, input.contacts)
+  return createOrderFromItems(deps, scope, priced, contacts, async (tx) => {
     await tx.deleteFrom('cart_items').where('account_id', '=', accountId).where('user_id', '=', userId).where('id', 'in', rows.map((r) => r.id)).execute()
   })
 }
@@ -227,9 +230,9 @@ export async function checkoutCart(deps: Deps, scope: Scope): Promise<OrderView>
 // ------------------------------------------------------------------ orders
 
 /** POST /orders: every item validated (all or nothing), then one order whose items run as jobs. */
-export async function createOrder(deps: Deps, scope: Scope, items: ItemInput[]): Promise<OrderView> {
+export async function createOrder(deps: Deps, scope: Scope, items: ItemInput[], contactsInput?: ContactsInput): Promise<OrderView> {
   requirePermission(scope.actor, 'domain-manager')
-  requireUserScope(scope)
+  const { accountId } = requireUserScope(scope)
   const names = new Set<string>()
   const priced: PricedItem[] = []
   const errors: FieldError[] = []
@@ -247,10 +250,34 @@ export async function createOrder(deps: Deps, scope: Scope, items: ItemInput[]):
     }
   }
   if (errors.length) throw badRequest('Some items cannot be ordered', errors, reason ? { reason } : undefined)
-  return createOrderFromItems(deps, scope, priced)
+  return createOrderFromItems(deps, scope, priced, await orderContacts(deps.db, accountId, priced, contactsInput))
 }
 
-async function createOrderFromItems(deps: Deps, scope: Scope, items: PricedItem[], alsoInTx?: (tx: Tx) => Promise<void>): Promise<OrderView> {
+export type ContactsInput = { registrant?: string | undefined; admin?: string | undefined; tech?: string | undefined; billing?: string | undefined }
+
+/**
+ * The contacts an order registers with: a registration needs a registrant; admin, tech and
+ * billing are the registrant unless chosen; every one a contact of the order's account. Orders
+ * without registrations keep none (a transfer keeps the contacts it has at the registry).
+ */
+async function orderContacts(db: Kysely<DB>, accountId: string, items: PricedItem[], input: ContactsInput | undefined): Promise<OrderContacts | null> {
+  if (!items.some((i) => i.type === 'register')) return null
+  if (!input?.registrant) throw refusal(400, 'registrant-required', 'contacts.registrant', 'A registration needs a registrant contact')
+  const contacts: OrderContacts = { registrant: input.registrant, admin: input.admin || input.registrant, tech: input.tech || input.registrant, billing: input.billing || input.registrant }
+  const known = new Set(
+    (await db.selectFrom('contacts').select('id').where('account_id', '=', accountId).where('id', 'in', [...new Set(Object.values(contacts))]).execute()).map((c) => c.id),
+  )
+  const unknown = (['registrant', 'admin', 'tech', 'billing'] as const).filter((role) => !known.has(contacts[role]))
+  if (unknown.length) {
+    throw new AppError(400, 'invalid-request', 'Unknown contact', {
+      errors: unknown.map((role) => ({ field: `contacts.${role}`, message: 'Unknown contact' })),
+      extra: { reason: 'unknown-contact' satisfies RefusalReason },
+    })
+  }
+  return contacts
+}
+
+async function createOrderFromItems(deps: Deps, scope: Scope, items: PricedItem[], contacts: OrderContacts | null, alsoInTx?: (tx: Tx) => Promise<void>): Promise<OrderView> {
   const { accountId, userId } = requireUserScope(scope)
   const totals = totalsOf(items)
   const orderId = await change(deps.db, scope, async (tx, audit) => {
@@ -264,6 +291,7 @@ async function createOrderFromItems(deps: Deps, scope: Scope, items: PricedItem[
         names: items.map((i) => i.unicode_name).join(' '),
         totals: JSON.stringify(totals),
         total_text: totalsText(totals),
+        contacts: contacts ? JSON.stringify(contacts) : null,
       })
       .returningAll()
       .executeTakeFirstOrThrow()
@@ -283,7 +311,7 @@ async function createOrderFromItems(deps: Deps, scope: Scope, items: PricedItem[
       entityType: 'order',
       entityId: order.id,
       action: 'create',
-      after: { items: items.map((i) => ({ type: i.type, name: i.name, period: i.period, price_minor: i.price_minor, currency: i.currency })), totals },
+      after: { items: items.map((i) => ({ type: i.type, name: i.name, period: i.period, price_minor: i.price_minor, currency: i.currency })), totals, ...(contacts ? { contacts } : {}) },
     })
     return order.id
   })
