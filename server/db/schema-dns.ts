@@ -70,32 +70,3 @@ export interface DnsStatisticsCursorTable {
   collected_at: Timestamp
 }
 
-/** Bulk record jobs (migration 0504): the shape of the domain bulk jobs, an item per zone. */
-export interface DnsBulkJobsTable {
-  id: Generated<string>
-  account_id: string
-  user_id: string | null
-  actor_label: string
-  action: 'replace_record_content'
-  params: ColumnType<Record<string, unknown>, string, string>
-  state: Defaulted<'queued' | 'running' | 'completed' | 'failed'>
-  total: number
-  done: Defaulted<number>
-  request_id: string | null
-  created_at: Timestamp
-  started_at: Date | null
-  finished_at: Date | null
-}
-
-export interface DnsBulkJobItemsTable {
-  job_id: string
-  position: number
-  zone_id: string
-  name: string
-  state: Defaulted<'pending' | 'done'>
-  ok: boolean | null
-  outcome: string | null
-  records: number | null
-  error: string | null
-  finished_at: Date | null
-}

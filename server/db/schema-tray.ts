@@ -15,7 +15,9 @@ export interface TrayItemsTable {
 }
 
 export const BULK_ACTIONS = ['renew', 'auto_renew_on', 'auto_renew_off', 'lock', 'unlock', 'set_contacts', 'set_nameservers'] as const
+/** The domain actions; the job table also holds the record replacements of the DNS area (migration 0693). */
 export type BulkAction = (typeof BULK_ACTIONS)[number]
+export type BulkJobAction = BulkAction | 'replace_record_content'
 export type BulkJobState = 'queued' | 'running' | 'completed' | 'failed'
 
 export interface BulkJobsTable {
@@ -23,7 +25,7 @@ export interface BulkJobsTable {
   account_id: string
   user_id: string | null
   actor_label: string
-  action: BulkAction
+  action: BulkJobAction
   params: Json<Record<string, unknown>>
   state: Defaulted<BulkJobState>
   total: number
@@ -37,12 +39,16 @@ export interface BulkJobsTable {
 export interface BulkJobItemsTable {
   job_id: string
   position: number
-  domain_id: string
+  /** The item's subject: a domain, or a zone (exactly one of the two). */
+  domain_id: string | null
+  zone_id: string | null
   name: string
   state: Defaulted<'pending' | 'done'>
   ok: boolean | null
   /** What happened when ok: "applied", "unchanged" or "approval_requested". */
   outcome: string | null
+  /** Records a zone item changed. */
+  records: number | null
   error: string | null
   finished_at: Date | null
 }
@@ -105,6 +111,7 @@ export interface TrayTables {
 }
 
 export type BulkJob = Selectable<BulkJobsTable>
+export type BulkJobItem = Selectable<BulkJobItemsTable>
 export type MaterialChangeRequest = Selectable<MaterialChangeRequestsTable>
 
 // The tables join `DB` (and `is_material` joins `domains`) by declaration merging, so that the

@@ -101,8 +101,6 @@ export interface DB {
   dns_records: import('./schema-dns.ts').DnsRecordsTable
   dns_zone_statistics: import('./schema-dns.ts').DnsZoneStatisticsTable
   dns_statistics_cursor: import('./schema-dns.ts').DnsStatisticsCursorTable
-  dns_bulk_jobs: import('./schema-dns.ts').DnsBulkJobsTable
-  dns_bulk_job_items: import('./schema-dns.ts').DnsBulkJobItemsTable
   auth_tokens: AuthTokensTable
   portal_sessions: import('./schema-portal.ts').PortalSessionsTable
   portal_rate_limits: import('./schema-portal.ts').PortalRateLimitsTable

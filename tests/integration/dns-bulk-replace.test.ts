@@ -95,6 +95,8 @@ describe('bulk replace from the records tray', () => {
     expect(queued.json.results.map((r: { name: string; state: string }) => `${r.name} ${r.state}`)).toEqual(['one.bulk.test pending', 'two.bulk.test pending'])
     // another account's job is not found, as everywhere
     expect((await platform.call('GET', `/groups/${globex}/record-bulk-actions/${jobId}`, { token: otherAdmin })).status).toBe(404)
+    // One job table for domains and zones: each endpoint answers for its own kind only.
+    expect((await platform.call('GET', `/groups/${acme}/bulk-actions/${jobId}`, { token: admin })).status).toBe(404)
 
     await runReplaceJob(platform.deps, jobId)
     const done = (await platform.call('GET', `/groups/${acme}/record-bulk-actions/${jobId}`, { token: admin })).json

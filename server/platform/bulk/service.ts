@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { BulkAction, BulkJob } from '#server/db/schema-tray.ts'
+import { BULK_ACTIONS, type BulkAction, type BulkJob, type BulkJobAction, type BulkJobItem } from '#server/db/schema-tray.ts'
 import type { DB } from '#server/db/schema.ts'
 import { reachOf } from '#server/platform/accounts/directory.ts'
 import { change, txRunner } from '#server/platform/core/change.ts'
@@ -86,11 +86,22 @@ export async function createBulkJob(deps: Pick<PlatformDeps, 'db' | 'jobs'>, sco
   })
 }
 
+/** One item's work: what it came to ("applied", "unchanged", "approval_requested") and, for a zone, how many records it changed. */
+export type BulkItemResult = { outcome: string | null; records?: number | null }
+
 /**
- * Works through a job's pending items in order. A retried run continues where the last one
- * stopped: finished items are never applied twice.
+ * The one bulk job loop, for domain actions and record replacements alike: the job's pending
+ * items in order, each applied by `apply` on behalf of the user who started the job, then marked
+ * done with its result and counted. A failing item is a failed result (its message from
+ * `failureText`) and the job goes on. A retried run continues where the last one stopped:
+ * finished items are never applied twice.
  */
-export async function runBulkJob(deps: PlatformDeps, jobId: string): Promise<void> {
+export async function runBulkItems(
+  deps: Pick<PlatformDeps, 'db' | 'now'>,
+  jobId: string,
+  apply: (scope: Scope, item: BulkJobItem, job: BulkJob) => Promise<BulkItemResult>,
+  failureText: (error: unknown) => string,
+): Promise<void> {
   const job = await deps.db.selectFrom('bulk_jobs').selectAll().where('id', '=', jobId).executeTakeFirst()
   if (!job || job.state === 'completed') return
   await deps.db.updateTable('bulk_jobs').set({ state: 'running', started_at: job.started_at ?? deps.now() }).where('id', '=', jobId).execute()
@@ -99,31 +110,50 @@ export async function runBulkJob(deps: PlatformDeps, jobId: string): Promise<voi
     accountId: job.account_id,
     requestId: job.request_id,
   }
-  const wanted = changeFor(job.action, job.params as BulkParams)
   for (;;) {
     const item = await deps.db.selectFrom('bulk_job_items').selectAll().where('job_id', '=', jobId).where('state', '=', 'pending').orderBy('position').limit(1).executeTakeFirst()
     if (!item) break
-    let ok = true
-    let outcome: string | null = null
+    let result: BulkItemResult = { outcome: null }
     let error: string | null = null
     try {
-      // The job's items were checked against the account when it was queued.
-      outcome = (await updateDomain(deps, scope, item.domain_id, wanted, { action: job.action === 'renew' ? 'renew' : 'update', reachAll: true })).outcome
+      result = await apply(scope, item, job)
     } catch (caught) {
-      ok = false
-      error = errorMessage(caught)
+      error = failureText(caught)
     }
     await deps.db.transaction().execute(async (tx) => {
-      await tx.updateTable('bulk_job_items').set({ state: 'done', ok, outcome, error, finished_at: deps.now() }).where('job_id', '=', jobId).where('position', '=', item.position).execute()
+      await tx
+        .updateTable('bulk_job_items')
+        .set({ state: 'done', ok: error === null, outcome: error === null ? result.outcome : null, records: result.records ?? null, error, finished_at: deps.now() })
+        .where('job_id', '=', jobId)
+        .where('position', '=', item.position)
+        .execute()
       await tx.updateTable('bulk_jobs').set((eb) => ({ done: eb('done', '+', 1) })).where('id', '=', jobId).execute()
     })
   }
   await deps.db.updateTable('bulk_jobs').set({ state: 'completed', finished_at: deps.now() }).where('id', '=', jobId).execute()
 }
 
-export async function getBulkJob(db: Kysely<DB>, scope: Scope, jobId: string) {
-  const reach = reachOf(scope)
-  let query = db.selectFrom('bulk_jobs').selectAll().where('id', '=', jobId)
+/** A domain action over its domains: each item is one `updateDomain` (registry first, then our row). */
+export async function runBulkJob(deps: PlatformDeps, jobId: string): Promise<void> {
+  await runBulkItems(
+    deps,
+    jobId,
+    async (scope, item, job) => {
+      // The job's items were checked against the account when it was queued.
+      const wanted = changeFor(job.action as BulkAction, job.params as BulkParams)
+      return { outcome: (await updateDomain(deps, scope, item.domain_id!, wanted, { action: job.action === 'renew' ? 'renew' : 'update', reachAll: true })).outcome }
+    },
+    errorMessage,
+  )
+}
+
+/**
+ * A job's progress and per-item results, the one answer of GET bulk-actions/{id} and
+ * GET record-bulk-actions/{id}: only jobs of the given actions, within `reach` (an account id, or
+ * null for staff reaching every account); another account's job is 404.
+ */
+export async function bulkJobView(db: Kysely<DB>, jobId: string, reach: string | null, actions: readonly BulkJobAction[], shownParams: (params: Record<string, unknown>) => Record<string, unknown> = (p) => p) {
+  let query = db.selectFrom('bulk_jobs').selectAll().where('id', '=', jobId).where('action', 'in', [...actions])
   if (reach) query = query.where('account_id', '=', reach)
   const job = await query.executeTakeFirst()
   if (!job) throw notFound('Bulk job not found')
@@ -131,22 +161,25 @@ export async function getBulkJob(db: Kysely<DB>, scope: Scope, jobId: string) {
   return {
     id: job.id,
     action: job.action,
-    params: job.params,
+    params: shownParams(job.params as Record<string, unknown>),
     state: job.state,
     total: job.total,
     done: job.done,
     created_at: job.created_at.toISOString(),
     finished_at: job.finished_at?.toISOString() ?? null,
     results: items.map((i) => ({
-      id: i.domain_id,
+      id: (i.domain_id ?? i.zone_id)!,
       name: i.name,
       state: i.state,
       ok: i.ok,
       ...(i.outcome ? { outcome: i.outcome } : {}),
+      ...(i.records !== null ? { records: i.records } : {}),
       ...(i.error ? { error: i.error } : {}),
     })),
   }
 }
+
+export const getBulkJob = (db: Kysely<DB>, scope: Scope, jobId: string) => bulkJobView(db, jobId, reachOf(scope), BULK_ACTIONS)
 
 export function registerBulkJobs(deps: PlatformDeps) {
   deps.jobs.register<{ jobId: string }>(BULK_JOB, (data) => runBulkJob(deps, data.jobId))

@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
+import { bulkJobView, runBulkItems } from '#server/platform/bulk/service.ts'
 import { change, txRunner } from '#server/platform/core/change.ts'
-import { AppError, badRequest, notFound } from '#server/platform/core/errors.ts'
+import { AppError, badRequest } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { parseRdata, RdataError, type RecordType } from './rdata.ts'
@@ -11,8 +12,8 @@ import { tokenizeRdata } from './zone-parser.ts'
 /**
  * "Replace address X with Y in every zone that has it" (decision 203): a job with one item per
  * zone, each applied as ONE change set through applyChangeSet (validated against the whole zone,
- * audited per record, serial bumped, publish queued). The job/item shape is the domain bulk
- * jobs' (server/platform/bulk), so progress and results read the same.
+ * audited per record, serial bumped, publish queued). The job is a bulk job like the domain
+ * actions' (one table, one loop, one answer: server/platform/bulk), with zones as its items.
  */
 export const BULK_REPLACE_JOB = 'dns.bulk-replace'
 export const BULK_REPLACE_LIMIT = 10_000
@@ -105,12 +106,12 @@ export async function createReplaceJob(deps: Pick<PlatformDeps, 'db' | 'jobs'>, 
   const params: ReplaceParams = { from, to, kind, where, ...(where === 'tray' ? { record_ids: rows.map((r) => r.id) } : {}) }
   return change(deps.db, scope, async (tx, audit) => {
     const job = await tx
-      .insertInto('dns_bulk_jobs')
+      .insertInto('bulk_jobs')
       .values({ account_id: accountId, user_id: userId, actor_label: scope.actor.label, action: 'replace_record_content', params: JSON.stringify(params), total: zones.length, request_id: scope.requestId })
       .returningAll()
       .executeTakeFirstOrThrow()
     const items = zones.map(([zone_id, name], position) => ({ job_id: job.id, position, zone_id, name }))
-    for (let i = 0; i < items.length; i += 1000) await tx.insertInto('dns_bulk_job_items').values(items.slice(i, i + 1000)).execute()
+    for (let i = 0; i < items.length; i += 1000) await tx.insertInto('bulk_job_items').values(items.slice(i, i + 1000)).execute()
     await audit.record({ area: 'dns', entityType: 'dns_bulk_job', entityId: job.id, action: 'create', after: { action: 'replace_record_content', from, to, where, zones: zones.length, records: rows.length } })
     await deps.jobs.send(BULK_REPLACE_JOB, { jobId: job.id }, { runner: txRunner(tx), retryLimit: 3 })
     return job
@@ -149,67 +150,22 @@ function failureText(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
-/** Works through the pending zones in order; a retried run continues where the last one stopped. */
+/** Works through the zones with the one bulk job loop (server/platform/bulk): a zone per item. */
 export async function runReplaceJob(deps: PlatformDeps, jobId: string): Promise<void> {
-  const job = await deps.db.selectFrom('dns_bulk_jobs').selectAll().where('id', '=', jobId).executeTakeFirst()
-  if (!job || job.state === 'completed') return
-  await deps.db.updateTable('dns_bulk_jobs').set({ state: 'running', started_at: job.started_at ?? deps.now() }).where('id', '=', jobId).execute()
-  const scope: Scope = {
-    actor: { userId: job.user_id, label: job.actor_label, homeAccountId: job.account_id, roles: [], abilities: [] },
-    accountId: job.account_id,
-    requestId: job.request_id,
-  }
-  const params = job.params as unknown as ReplaceParams
-  for (;;) {
-    const item = await deps.db.selectFrom('dns_bulk_job_items').selectAll().where('job_id', '=', jobId).where('state', '=', 'pending').orderBy('position').limit(1).executeTakeFirst()
-    if (!item) break
-    let ok = true
-    let records: number | null = null
-    let error: string | null = null
-    try {
-      records = await replaceInZone(deps, scope, item.zone_id, params)
-    } catch (caught) {
-      ok = false
-      error = failureText(caught)
-    }
-    await deps.db.transaction().execute(async (tx) => {
-      await tx
-        .updateTable('dns_bulk_job_items')
-        .set({ state: 'done', ok, outcome: ok ? (records ? 'applied' : 'unchanged') : null, records, error, finished_at: deps.now() })
-        .where('job_id', '=', jobId)
-        .where('position', '=', item.position)
-        .execute()
-      await tx.updateTable('dns_bulk_jobs').set((eb) => ({ done: eb('done', '+', 1) })).where('id', '=', jobId).execute()
-    })
-  }
-  await deps.db.updateTable('dns_bulk_jobs').set({ state: 'completed', finished_at: deps.now() }).where('id', '=', jobId).execute()
+  await runBulkItems(
+    deps,
+    jobId,
+    async (scope, item, job) => {
+      const records = await replaceInZone(deps, scope, item.zone_id!, job.params as unknown as ReplaceParams)
+      return { outcome: records ? 'applied' : 'unchanged', records }
+    },
+    failureText,
+  )
 }
 
 /** Progress and per-zone results, in the shape of GET bulk-actions/{id} (another account's job is 404). */
 export async function getReplaceJob(db: Kysely<DB>, scope: Scope, jobId: string) {
-  const job = await db.selectFrom('dns_bulk_jobs').selectAll().where('id', '=', jobId).where('account_id', '=', accountOf(scope)).executeTakeFirst()
-  if (!job) throw notFound('Bulk job not found')
-  const items = await db.selectFrom('dns_bulk_job_items').selectAll().where('job_id', '=', jobId).orderBy('position').execute()
-  const { record_ids: _ids, ...params } = job.params as unknown as ReplaceParams
-  return {
-    id: job.id,
-    action: job.action,
-    params,
-    state: job.state,
-    total: job.total,
-    done: job.done,
-    created_at: job.created_at.toISOString(),
-    finished_at: job.finished_at?.toISOString() ?? null,
-    results: items.map((i) => ({
-      id: i.zone_id,
-      name: i.name,
-      state: i.state,
-      ok: i.ok,
-      ...(i.outcome ? { outcome: i.outcome as 'applied' | 'unchanged' } : {}),
-      ...(i.records !== null ? { records: i.records } : {}),
-      ...(i.error ? { error: i.error } : {}),
-    })),
-  }
+  return bulkJobView(db, jobId, accountOf(scope), ['replace_record_content'], ({ record_ids: _ids, ...params }) => params)
 }
 
 export function registerReplaceJobs(deps: PlatformDeps) {

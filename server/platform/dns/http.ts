@@ -484,6 +484,6 @@ export const dnsRouter = createRouter()
     async (c) => {
       const { context, job_id } = c.req.valid('param')
       const scope = scoped(c, context, 'dns-viewer')
-      return c.json(await getReplaceJob(c.get('deps').db, scope, job_id), 200)
+      return c.json((await getReplaceJob(c.get('deps').db, scope, job_id)) as never, 200)
     },
   )
