@@ -78,7 +78,7 @@ test.describe('domain portfolio', () => {
       await expect(page).toHaveURL(/job=/, { timeout: 3000 })
     }).toPass()
     await expect(page.getByTestId('job-state')).toHaveText(/finished|failed/, { timeout: 30_000 })
-    const results = page.getByTestId('import-result')
+    const results = page.getByTestId('bulk-result')
     await expect(results).toHaveCount(2)
     // The demo registry holds no domain outside the portfolio, so the valid name settles with the
     // registry's own answer (imported, or its reason); the point here is one result per line.

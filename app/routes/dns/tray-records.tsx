@@ -1,12 +1,11 @@
-import { useEffect } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, Link, redirect, useLocation, useRevalidator } from 'react-router'
+import { data, Form, Link, redirect, useLocation } from 'react-router'
 import { DataTable } from '#app/components/data-table.tsx'
+import { JobPanel, JobRefresh } from '#app/components/job-panel.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { carryContext } from '#app/lib/context-param.ts'
 import { formatDateTime } from '#app/lib/dates.ts'
@@ -67,26 +66,29 @@ export default function TrayRecords({ loaderData, actionData }: Route.ComponentP
   const { page, job, canAdmin } = loaderData
   const empty = page.meta.total === 0 && page.query.filters.length === 0
   const running = job !== null && (job.state === 'queued' || job.state === 'running')
-  const revalidator = useRevalidator()
-  // With JavaScript the progress refreshes in place; without it, the meta refresh below reloads.
-  useEffect(() => {
-    if (!running) return
-    const timer = setInterval(() => {
-      if (revalidator.state === 'idle') void revalidator.revalidate()
-    }, 1000)
-    return () => clearInterval(timer)
-  }, [running, revalidator])
   const values = actionData?.values
   const errors: Record<string, string> = actionData?.errors ?? {}
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{t('tray.title')}</h1>
-      {running ? (
-        <noscript>
-          <meta httpEquiv="refresh" content="2" />
-        </noscript>
+      <JobRefresh running={running} />
+      {job ? (
+        <JobPanel
+          title={`${t('tray.replace.jobTitle', { from: job.params.from, to: job.params.to })} — ${t(`tray.replace.states.${job.state}`)}`}
+          state={job.state}
+          done={job.done}
+          total={job.total}
+          progressText={t('tray.replace.progress', { done: job.done, total: job.total })}
+          columns={[t('fields.zone.name'), t('tray.replace.result')]}
+          rows={job.results}
+          rowKey={(r) => r.id}
+          ok={(r) => r.ok}
+          cells={(r) => [
+            r.name,
+            r.state === 'pending' ? t('tray.replace.pending') : r.ok ? (r.outcome === 'unchanged' ? t('tray.replace.unchanged') : t('tray.replace.applied', { count: r.records ?? 0 })) : r.error,
+          ]}
+        />
       ) : null}
-      {job ? <JobProgress job={job} /> : null}
       {empty ? (
         <p data-testid="tray-records-empty">
           {t('tray.empty')} <Link className="underline" to={href('/domains/search/records')}>{t('search.title')}</Link>
@@ -144,36 +146,5 @@ export default function TrayRecords({ loaderData, actionData }: Route.ComponentP
         </section>
       ) : null}
     </div>
-  )
-}
-
-function JobProgress({ job }: { job: ReplaceJob }) {
-  const { t } = useTranslation('dns')
-  return (
-    <section aria-labelledby="job-heading" className="space-y-2 rounded-md border border-slate-200 p-4 dark:border-slate-800" data-testid="bulk-job" data-state={job.state}>
-      <h2 id="job-heading" className="text-lg font-semibold">
-        {t('tray.replace.jobTitle', { from: job.params.from, to: job.params.to })} — {t(`tray.replace.states.${job.state}`)}
-      </h2>
-      <progress className="w-full" value={job.done} max={job.total} aria-label={t('tray.replace.progress', { done: job.done, total: job.total })} data-testid="bulk-progress" />
-      <p>{t('tray.replace.progress', { done: job.done, total: job.total })}</p>
-      <Table>
-        <TableHeader>
-          <TableRow>
-            <TableHead>{t('fields.zone.name')}</TableHead>
-            <TableHead>{t('tray.replace.result')}</TableHead>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {job.results.map((r) => (
-            <TableRow key={r.id} data-testid="bulk-result" data-ok={String(r.ok)}>
-              <TableCell>{r.name}</TableCell>
-              <TableCell className={r.ok === false ? 'text-red-700 dark:text-red-400' : undefined}>
-                {r.state === 'pending' ? t('tray.replace.pending') : r.ok ? (r.outcome === 'unchanged' ? t('tray.replace.unchanged') : t('tray.replace.applied', { count: r.records ?? 0 })) : r.error}
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </section>
   )
 }

@@ -1,9 +1,9 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { useEffect } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, Link, redirect, useActionData, useNavigation, useRevalidator } from 'react-router'
+import { data, Form, Link, redirect, useActionData, useNavigation } from 'react-router'
 import { ErrorList, Field } from '#app/components/forms.tsx'
+import { JobPanel, JobRefresh } from '#app/components/job-panel.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
@@ -21,7 +21,6 @@ import { cn } from '#app/lib/utils.ts'
 import type { Route } from './+types/add.ts'
 import { availabilitySchema, importSchema, transferSchema } from './schemas.ts'
 import { attempt, domainScreen, splitNames } from './shared.server.ts'
-import { JobProgress } from './shared.tsx'
 
 const MODES = ['register', 'transfer', 'import'] as const
 type Mode = (typeof MODES)[number]
@@ -188,14 +187,7 @@ function ImportMode({ job }: { job: ImportJob | null }) {
   const { t } = useTranslation('domains')
   const actionData = useActionData<ActionData>()
   const href = useContextHref()
-  const revalidator = useRevalidator()
   const running = job ? isRunning(job.state) : false
-  // With JavaScript the job page re-reads the job while it runs, without a reload.
-  useEffect(() => {
-    if (!running || revalidator.state !== 'idle') return
-    const timer = setTimeout(() => void revalidator.revalidate(), 1000)
-    return () => clearTimeout(timer)
-  }, [running, revalidator])
   const schema = importSchema(t)
   const [form, fields] = useForm({
     id: 'import-form',
@@ -208,24 +200,20 @@ function ImportMode({ job }: { job: ImportJob | null }) {
     const failed = job.results.filter((r) => r.ok === false).length
     return (
       <div className="space-y-4" data-testid="import-job">
-        {/* Without JavaScript the page refreshes itself while the job runs. */}
-        {running ? <noscript dangerouslySetInnerHTML={{ __html: '<meta http-equiv="refresh" content="2">' }} /> : null}
-        <JobProgress done={job.done} total={job.total} state={job.state} />
-        {!running ? <Alert variant={failed ? 'error' : 'success'}>{t('add.importSummary', { ok: job.results.filter((r) => r.ok).length, failed })}</Alert> : null}
-        <table className="w-full text-sm" data-testid="import-results">
-          <thead>
-            <tr className="text-left"><th>{t('add.line')}</th><th>{t('fields.name')}</th><th>{t('add.outcome')}</th></tr>
-          </thead>
-          <tbody>
-            {job.results.map((r) => (
-              <tr key={r.line} data-testid="import-result" data-ok={String(r.ok)}>
-                <td>{r.line}</td>
-                <td className="font-mono">{r.name}</td>
-                <td className={r.ok ? 'text-green-700 dark:text-green-400' : 'text-red-700 dark:text-red-400'}>{r.ok ? t('add.imported') : r.ok === null ? t('add.waiting') : r.error}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <JobRefresh running={running} />
+        <JobPanel
+          state={job.state}
+          done={job.done}
+          total={job.total}
+          progressText={`${t('job.count', { done: job.done, total: job.total })} — ${t(`job.states.${job.state}`, { defaultValue: job.state })}`}
+          columns={[t('add.line'), t('fields.name'), t('add.outcome')]}
+          rows={job.results}
+          rowKey={(r) => String(r.line)}
+          ok={(r) => r.ok}
+          cells={(r) => [r.line, <span className="font-mono">{r.name}</span>, r.ok ? t('add.imported') : r.ok === null ? t('add.waiting') : r.error]}
+        >
+          {!running ? <Alert variant={failed ? 'error' : 'success'}>{t('add.importSummary', { ok: job.results.filter((r) => r.ok).length, failed })}</Alert> : null}
+        </JobPanel>
         <Link to={href('/domains/add?mode=import')} className="text-sm text-blue-700 underline dark:text-blue-300">{t('add.importMore')}</Link>
       </div>
     )

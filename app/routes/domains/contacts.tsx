@@ -1,8 +1,8 @@
 import { getFormProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { useEffect } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, redirect, useActionData, useNavigation, useRevalidator } from 'react-router'
+import { data, Form, redirect, useActionData, useNavigation } from 'react-router'
+import { JobPanel, JobRefresh } from '#app/components/job-panel.tsx'
 import { ErrorList } from '#app/components/forms.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -19,7 +19,6 @@ import { requestUrl } from '#app/lib/request-url.ts'
 import type { Route } from './+types/contacts.ts'
 import { CONTACT_ROLES, contactsSchema } from './schemas.ts'
 import { attempt, domainScreen, splitNames } from './shared.server.ts'
-import { JobProgress } from './shared.tsx'
 
 const MAX_DOMAINS = 1000
 const JOB_ID = /^[0-9a-f-]{36}$/i
@@ -104,14 +103,8 @@ export default function DomainContacts({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('domains')
   const actionData = useActionData<ActionData>()
   const navigation = useNavigation()
-  const revalidator = useRevalidator()
   const { job, contacts } = loaderData
   const running = job ? !['completed', 'failed', 'cancelled', 'done'].includes(job.state) : false
-  useEffect(() => {
-    if (!running || revalidator.state !== 'idle') return
-    const timer = setTimeout(() => void revalidator.revalidate(), 1000)
-    return () => clearTimeout(timer)
-  }, [running, revalidator])
   const schema = contactsSchema(t)
   const [form, fields] = useForm({
     id: 'contacts-form',
@@ -123,12 +116,19 @@ export default function DomainContacts({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{t('contacts.title')}</h1>
+      <JobRefresh running={running} />
       {job ? (
-        <Card data-testid="contacts-job">
-          {running ? <noscript dangerouslySetInnerHTML={{ __html: '<meta http-equiv="refresh" content="2">' }} /> : null}
-          <JobProgress done={job.done} total={job.total} state={job.state} />
-          <Results results={job.results} />
-        </Card>
+        <JobPanel
+          state={job.state}
+          done={job.done}
+          total={job.total}
+          progressText={`${t('job.count', { done: job.done, total: job.total })} — ${t(`job.states.${job.state}`, { defaultValue: job.state })}`}
+          columns={[t('fields.name'), t('add.outcome')]}
+          rows={job.results}
+          rowKey={(r) => r.id ?? r.name}
+          ok={(r) => r.ok}
+          cells={(r) => [<span className="font-mono">{r.name}</span>, r.ok ? (r.error ?? t('contacts.changed')) : r.error]}
+        />
       ) : null}
       {actionData?.results ? <Card><Results results={actionData.results} /></Card> : null}
       <Card>

@@ -19,16 +19,3 @@ export function StatusBadge({ status }: { status: string }) {
     </Badge>
   )
 }
-
-/** A job's progress: a real <progress> (readable without styles) with its count. */
-export function JobProgress({ done, total, state }: { done: number; total: number; state: string }) {
-  const { t } = useTranslation('domains')
-  return (
-    <div className="space-y-1" data-testid="job-progress">
-      <progress className="h-3 w-full" max={Math.max(total, 1)} value={done} aria-label={t('job.progress')} />
-      <p className="text-sm" data-testid="job-state">
-        {t('job.count', { done, total })} — {t(`job.states.${state}`, { defaultValue: state })}
-      </p>
-    </div>
-  )
-}

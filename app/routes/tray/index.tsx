@@ -1,9 +1,8 @@
-import { useEffect } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, redirect, useLocation, useRevalidator } from 'react-router'
+import { data, Form, redirect, useLocation } from 'react-router'
 import { DataTable } from '#app/components/data-table.tsx'
 import { Button } from '#app/components/ui/button.tsx'
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { JobPanel, JobRefresh } from '#app/components/job-panel.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { activeContext, carryContext } from '#app/lib/context-param.ts'
 import { formatDateTime } from '#app/lib/dates.ts'
@@ -96,51 +95,25 @@ export default function TrayScreen({ loaderData, actionData }: Route.ComponentPr
   const { t: tc, i18n } = useTranslation('common')
   const { page, job, contacts } = loaderData
   const running = job !== null && job.state !== 'completed' && job.state !== 'failed'
-  const revalidator = useRevalidator()
   const location = useLocation()
   const here = location.pathname + location.search
-  // With JavaScript the progress refreshes in place; without it, the meta refresh below reloads.
-  useEffect(() => {
-    if (!running) return
-    const timer = setInterval(() => {
-      if (revalidator.state === 'idle') void revalidator.revalidate()
-    }, 1000)
-    return () => clearInterval(timer)
-  }, [running, revalidator])
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">{t('title')}</h1>
-      {running ? (
-        <noscript>
-          <meta httpEquiv="refresh" content="2" />
-        </noscript>
-      ) : null}
+      <JobRefresh running={running} />
       {job ? (
-        <section aria-labelledby="job-heading" className="space-y-2 rounded-md border border-slate-200 p-4 dark:border-slate-800" data-testid="bulk-job" data-state={job.state}>
-          <h2 id="job-heading" className="text-lg font-semibold">
-            {t(`actions.${job.action}`)} — {t(`states.${job.state}`)}
-          </h2>
-          <progress className="w-full" value={job.done} max={job.total} aria-label={t('progress', { done: job.done, total: job.total })} data-testid="bulk-progress" />
-          <p>{t('progress', { done: job.done, total: job.total })}</p>
-          <Table>
-            <TableHeader>
-              <TableRow>
-                <TableHead>{t('domain')}</TableHead>
-                <TableHead>{t('result')}</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {job.results.map((r) => (
-                <TableRow key={r.id} data-testid="bulk-result" data-ok={String(r.ok)}>
-                  <TableCell>{r.name}</TableCell>
-                  <TableCell className={r.ok === false ? 'text-red-700 dark:text-red-400' : undefined}>
-                    {r.state === 'pending' ? t('pending') : r.ok ? t(`outcomes.${r.outcome ?? 'applied'}`) : r.error}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </section>
+        <JobPanel
+          title={`${t(`actions.${job.action}`)} — ${t(`states.${job.state}`)}`}
+          state={job.state}
+          done={job.done}
+          total={job.total}
+          progressText={t('progress', { done: job.done, total: job.total })}
+          columns={[t('domain'), t('result')]}
+          rows={job.results}
+          rowKey={(r) => r.id}
+          ok={(r) => r.ok}
+          cells={(r) => [r.name, r.state === 'pending' ? t('pending') : r.ok ? t(`outcomes.${r.outcome ?? 'applied'}`) : r.error]}
+        />
       ) : null}
 
       <DataTable
