@@ -1,77 +1,24 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { rmSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { startOidcProvider, type OidcTestProvider } from '#tests/support/oidc.ts'
 import { startSmtpCapture, type SmtpCapture } from '#tests/support/smtp.ts'
+import { hydrated, ownServer } from './support.ts'
 
-// SSO and reset need a server configured with a provider and a mail server, so this file starts
-// its own real server (same build) next to the real oidc-provider and SMTP capture.
-const PORT = Number(process.env.E2E_AUTH_PORT ?? 3601)
-const BASE = `http://localhost:${PORT}`
-const DATA_DIR = `./data/e2e-auth-${PORT}`
-
+// SSO and reset need a server configured with a provider and a mail server: this file runs its
+// own server next to the real oidc-provider and SMTP capture.
 let provider: OidcTestProvider
 let smtp: SmtpCapture
-let server: ChildProcess
-
-test.use({ baseURL: BASE })
-
-/**
- * Waits until React owns the forms of the page. A click that lands between the HTML and the
- * hydration starts a native form post, and React Router's start (history.replaceState) cancels
- * that pending navigation in Chromium: the click is lost and nothing tells the test.
- */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => {
-    const forms = [...document.querySelectorAll('form')]
-    return forms.length > 0 && forms.every((form) => Object.keys(form).some((key) => key.startsWith('__reactProps')))
-  })
-}
-
-test.beforeAll(async () => {
-  test.setTimeout(150_000)
-  smtp = await startSmtpCapture()
-  provider = await startOidcProvider({ redirectUris: [`${BASE}/login`], logoutUris: [`${BASE}/logout`] })
-  // A server left on the port (an interrupted run) would answer /readyz with another provider's
-  // configuration and the test would fail far from the cause: refuse to start instead.
-  await new Promise<void>((resolve, reject) => {
-    const probe = createServer().once('error', () => reject(new Error(`port ${PORT} is in use; stop the process listening there`)))
-    probe.listen(PORT, () => probe.close(() => resolve()))
-  })
-  rmSync(DATA_DIR, { recursive: true, force: true })
-  server = spawn(process.execPath, ['server/main.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      DATA_DIR,
-      SEED_DEMO: '1',
-      LOG_LEVEL: 'warn',
-      APP_ENV: 'e2e',
-      PUBLIC_URL: BASE,
-      SMTP_URL: smtp.url,
-      OIDC_ISSUER: provider.issuer,
-      OIDC_CLIENT_ID: provider.clientId,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  })
-  // A server that exits (a failing migration, a taken port) will never be ready: say so at once.
-  const exited = new Promise<never>((_, reject) => server.once('exit', (code) => reject(new Error(`the portal server exited with code ${code}`))))
-  exited.catch(() => {})
-  const ready = expect
-    .poll(async () => (await fetch(`${BASE}/readyz`).catch(() => null))?.status ?? 0, { timeout: 120_000, intervals: [250] })
-    .toBe(200)
-  await Promise.race([ready, exited])
-})
-
-test.afterAll(async () => {
-  if (server?.pid && server.exitCode === null && server.signalCode === null) {
-    const exited = new Promise((resolve) => server.once('exit', resolve))
-    server.kill('SIGTERM')
-    await exited
-  }
-  await provider?.close()
-  await smtp?.close()
+const BASE = ownServer({
+  port: Number(process.env.E2E_AUTH_PORT ?? 3601),
+  name: 'auth',
+  setup: async (origin) => {
+    smtp = await startSmtpCapture()
+    provider = await startOidcProvider({ redirectUris: [`${origin}/login`], logoutUris: [`${origin}/logout`] })
+    return { SMTP_URL: smtp.url, OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId }
+  },
+  teardown: async () => {
+    await provider?.close()
+    await smtp?.close()
+  },
 })
 
 test('single sign-on through oidc-provider signs in and signs out at the provider', async ({ page, context }) => {

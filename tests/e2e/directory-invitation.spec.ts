@@ -1,40 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { rmSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
 import { startSmtpCapture, type SmtpCapture } from '#tests/support/smtp.ts'
+import { ownServer, PASSWORD } from './support.ts'
 
-// The invitation mail needs a mail server, so this file starts its own real server (same build)
-// next to a real SMTP capture, on a port of the directory range.
-const PORT = Number(process.env.E2E_DIRECTORY_INVITE_PORT ?? 3521)
-const BASE = `http://localhost:${PORT}`
-const DATA_DIR = `./data/e2e-directory-invite-${PORT}`
-const PASSWORD = 'portal-demo-2026'
-
+// The invitation mail needs a mail server: this file runs its own server next to a real SMTP
+// capture, on a port of the directory range.
 let smtp: SmtpCapture
-let server: ChildProcess
-
-test.use({ baseURL: BASE })
-
-test.beforeAll(async () => {
-  test.setTimeout(150_000)
-  smtp = await startSmtpCapture()
-  rmSync(DATA_DIR, { recursive: true, force: true })
-  server = spawn(process.execPath, ['server/main.ts'], {
-    env: { ...process.env, PORT: String(PORT), DATA_DIR, SEED_DEMO: '1', LOG_LEVEL: 'warn', APP_ENV: 'e2e', PUBLIC_URL: BASE, SMTP_URL: smtp.url },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  })
-  await expect
-    .poll(async () => (await fetch(`${BASE}/readyz`).catch(() => null))?.status ?? 0, { timeout: 120_000, intervals: [250] })
-    .toBe(200)
-})
-
-test.afterAll(async () => {
-  if (server?.pid) {
-    const exited = new Promise((resolve) => server.once('exit', resolve))
-    server.kill('SIGTERM')
-    await exited
-  }
-  await smtp?.close()
+const BASE = ownServer({
+  port: Number(process.env.E2E_DIRECTORY_INVITE_PORT ?? 3521),
+  name: 'directory-invite',
+  setup: async () => {
+    smtp = await startSmtpCapture()
+    return { SMTP_URL: smtp.url }
+  },
+  teardown: async () => smtp?.close(),
 })
 
 test('an invited user sets a password through the mailed link (once) and signs in', async ({ page, browser }) => {

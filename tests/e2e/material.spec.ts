@@ -1,50 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { rmSync } from 'node:fs'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { startSmtpCapture, type SmtpCapture } from '#tests/support/smtp.ts'
+import { hydrated, ownServer, PASSWORD } from './support.ts'
 
-// The approvers' mail needs a mail server, so this file starts its own real server (same build)
-// next to a real SMTP capture, on a port of the tray/material range.
-const PORT = Number(process.env.E2E_MATERIAL_PORT ?? 3551)
-const BASE = `http://localhost:${PORT}`
-const DATA_DIR = `./data/e2e-material-${PORT}`
-const PASSWORD = 'portal-demo-2026'
+// The approvers' mail needs a mail server: this file runs its own server next to a real SMTP
+// capture, on a port of the tray/material range.
 const APPROVER = 'approver@acme.example'
-
 let smtp: SmtpCapture
-let server: ChildProcess
-
-test.use({ baseURL: BASE })
-
-test.beforeAll(async () => {
-  test.setTimeout(150_000)
-  smtp = await startSmtpCapture()
-  rmSync(DATA_DIR, { recursive: true, force: true })
-  server = spawn(process.execPath, ['server/main.ts'], {
-    env: { ...process.env, PORT: String(PORT), DATA_DIR, SEED_DEMO: '1', LOG_LEVEL: 'warn', APP_ENV: 'e2e', PUBLIC_URL: BASE, SMTP_URL: smtp.url },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  })
-  await expect
-    .poll(async () => (await fetch(`${BASE}/readyz`).catch(() => null))?.status ?? 0, { timeout: 120_000, intervals: [250] })
-    .toBe(200)
+const BASE = ownServer({
+  port: Number(process.env.E2E_MATERIAL_PORT ?? 3551),
+  name: 'material',
+  setup: async () => {
+    smtp = await startSmtpCapture()
+    return { SMTP_URL: smtp.url }
+  },
+  teardown: async () => smtp?.close(),
 })
-
-test.afterAll(async () => {
-  if (server?.pid) {
-    const exited = new Promise((resolve) => server.once('exit', resolve))
-    server.kill('SIGTERM')
-    await exited
-  }
-  await smtp?.close()
-})
-
-/** Waits until React owns the forms: a click before hydration can be lost (see auth-sso.spec.ts). */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => {
-    const forms = [...document.querySelectorAll('form')]
-    return forms.length > 0 && forms.every((form) => Object.keys(form).some((key) => key.startsWith('__reactProps')))
-  })
-}
 
 test('a nameserver change to a material domain waits for the mailed approval, then applies and shows in the log', async ({ page, browser }) => {
   await page.goto('/login?redirectTo=%2Fdomains')
