@@ -11,6 +11,7 @@ test('the orders tab of a domain lists the order that registered it, and only th
   await page.getByRole('button', { name: 'Add to cart' }).click()
   await expect(page.getByTestId('cart-row').filter({ hasText: name })).toBeVisible()
   await hydrated(page)
+  await page.getByTestId('checkout-contacts').getByLabel('Registrant', { exact: true }).selectOption({ label: 'Olivia Carter (Acme Corp)' })
   await page.getByRole('button', { name: 'Place order' }).click()
   await page.waitForURL(/\/domains\/orders\/[0-9a-f-]{36}/)
   const orderPath = new URL(page.url()).pathname
