@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test'
 import { signIn } from './support.ts'
 
 test.describe('domain orders', () => {
-  test('admin@acme.example orders a name through the cart and sees it completed', async ({ page }) => {
+  test('admin@acme.example orders a name through the cart with its contacts and sees it completed', async ({ page }) => {
     const name = `e2e-order-${Date.now().toString(36)}.com`
     await signIn(page, 'admin@acme.example', '/domains/order')
     await expect(page.getByRole('heading', { name: 'Order domains' })).toBeVisible()
@@ -29,17 +29,69 @@ test.describe('domain orders', () => {
     await expect(row).toContainText('€25.98')
     await expect(page.getByTestId('cart-totals')).toContainText('€25.98')
 
+    // A registration needs its registrant: refused under the select, and the cart stays as it was.
+    const contacts = page.getByTestId('checkout-contacts')
+    await expect(contacts.getByLabel('Registrant', { exact: true })).toHaveValue('')
+    await page.getByRole('button', { name: 'Place order' }).click()
+    await expect(contacts.getByTestId('field-error')).toHaveText('Choose the registrant: a registration needs one.')
+    await expect(contacts.getByLabel('Registrant', { exact: true })).toHaveAttribute('aria-invalid', 'true')
+    await expect(page).toHaveURL(/\/domains\/order$/)
+    await expect(row).toBeVisible()
+    await expect(page.getByTestId('cart-totals')).toContainText('€25.98')
+
+    await contacts.getByLabel('Registrant', { exact: true }).selectOption({ label: 'Olivia Carter (Acme Corp)' })
+    await contacts.getByLabel('Technical', { exact: true }).selectOption({ label: 'Jonas Becker (Acme Corp)' })
+    await expect(contacts.getByLabel('Administrative', { exact: true })).toHaveValue('')
     await page.getByRole('button', { name: 'Place order' }).click()
     await page.waitForURL(/\/domains\/orders\/[0-9a-f-]{36}/)
+    const orderUrl = page.url()
     const item = page.getByTestId('order-item').filter({ hasText: name })
     await expect(item).toBeVisible()
+    await expect(page.getByTestId('order-contact-registrant')).toHaveText('Registrant: Olivia Carter (Acme Corp)')
+    await expect(page.getByTestId('order-contact-tech')).toHaveText('Technical: Jonas Becker (Acme Corp)')
     // The page refreshes itself while the item runs: no reload here.
     await expect(item.getByTestId('item-state')).toHaveText('Completed', { timeout: 30_000 })
     await expect(page.getByTestId('order-state')).toHaveText('Completed')
     await item.getByText(/^Log/).click()
     await expect(item.getByText(/Registered; expires/)).toBeVisible()
 
+    // The registered domain carries the contacts chosen at checkout.
+    await item.getByRole('link', { name }).click()
+    await expect(page.getByTestId('domain-name')).toHaveText(name)
+    await expect(page.getByTestId('contact-registrant')).toContainText('Olivia Carter')
+    await expect(page.getByTestId('contact-tech')).toContainText('Jonas Becker')
+    await expect(page.getByTestId('contact-admin')).toContainText('Olivia Carter')
+    await expect(page.getByTestId('contact-billing')).toContainText('Olivia Carter')
+
+    await page.goto(orderUrl)
     await page.getByRole('link', { name: 'All orders' }).click()
     await expect(page.getByRole('row').filter({ hasText: name })).toBeVisible()
+  })
+})
+
+test.describe('domain orders without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('the server refuses a registration without registrant and keeps the other choices', async ({ page }) => {
+    const name = `e2e-nojs-${Date.now().toString(36)}.com`
+    await signIn(page, 'admin@acme.example', '/domains/order')
+    await page.getByLabel('Domain name').fill(name)
+    await page.getByLabel('Order type').selectOption('register')
+    await page.getByRole('button', { name: 'Add to cart' }).click()
+    const row = page.getByTestId('cart-row').filter({ hasText: name })
+    await expect(row).toBeVisible()
+
+    const contacts = page.getByTestId('checkout-contacts')
+    const tech = contacts.getByLabel('Technical', { exact: true })
+    await tech.selectOption({ label: 'Jonas Becker (Acme Corp)' })
+    const chosen = await tech.inputValue()
+    await page.getByRole('button', { name: 'Place order' }).click()
+    await expect(contacts.getByTestId('field-error')).toHaveText('Choose the registrant: a registration needs one.')
+    await expect(tech).toHaveValue(chosen)
+    await expect(row).toBeVisible()
+
+    // Leave acme's cart as it was.
+    await row.getByRole('button', { name: 'Remove' }).click()
+    await expect(row).toHaveCount(0)
   })
 })

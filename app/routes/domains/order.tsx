@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
+import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import type { TFunction } from 'i18next'
 import { useTranslation } from '#app/lib/use-translation.ts'
@@ -26,6 +26,13 @@ import { attempt, domainScreen } from './shared.server.ts'
 
 type CartItem = { id: string; type: 'register' | 'transfer' | 'renew'; name: string; unicode_name: string; tld: string; period: number; price_minor: number; currency: string; has_auth_code: boolean }
 type Cart = { items: CartItem[]; totals: MoneyTotal[] }
+type Contact = { id: string; name: string; organisation?: string | null }
+
+/** The contacts a registration is created with; admin, tech and billing default to the registrant at the API. */
+export const CHECKOUT_ROLES = ['registrant', 'admin', 'tech', 'billing'] as const
+type CheckoutRole = (typeof CHECKOUT_ROLES)[number]
+
+const hasRegistration = (cart: Cart) => cart.items.some((i) => i.type === 'register')
 
 const ALL_PERIODS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 
@@ -39,6 +46,34 @@ export const addSchema = (t: TFunction) =>
     auth_code: z.string().max(255).optional(),
   })
 
+/** The checkout form: contact ids, the registrant required when the cart holds a registration. */
+export const checkoutSchema = (t: TFunction, needsRegistrant: boolean) => {
+  const contactId = z.guid(t('orders:checkout.unknownContact')).optional()
+  return z
+    .object({ intent: z.literal('checkout'), registrant: contactId, admin: contactId, tech: contactId, billing: contactId })
+    .superRefine((value, ctx) => {
+      if (needsRegistrant && !value.registrant) ctx.addIssue({ code: 'custom', path: ['registrant'], message: t('orders:checkout.registrantRequired') })
+    })
+}
+
+/**
+ * The API's refusals of `contacts.<role>`, placed under their select in the user's language: by
+ * the refusal's reason (registrant-required, unknown-contact), else an empty role was missing and
+ * a chosen one unknown (the request validator's refusals carry no reason).
+ */
+function contactRefusals(t: TFunction, body: unknown, sent: Partial<Record<CheckoutRole, string>>): Partial<Record<CheckoutRole, string[]>> | null {
+  const refusal = body as { reason?: unknown; errors?: { field?: unknown }[] } | null
+  if (!Array.isArray(refusal?.errors)) return null
+  const found: Partial<Record<CheckoutRole, string[]>> = {}
+  for (const error of refusal.errors) {
+    const role = typeof error?.field === 'string' ? /^contacts\.(\w+)$/.exec(error.field)?.[1] : undefined
+    if (!CHECKOUT_ROLES.includes(role as CheckoutRole)) continue
+    const isMissing = refusal.reason === 'registrant-required' || (refusal.reason !== 'unknown-contact' && !sent[role as CheckoutRole])
+    found[role as CheckoutRole] = [t(isMissing ? 'orders:checkout.registrantRequired' : 'orders:checkout.unknownContact')]
+  }
+  return Object.keys(found).length ? found : null
+}
+
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await domainScreen(request, context, params)
   const cart = await screen.platform.get<Cart>(`${screen.base}/cart`)
@@ -48,8 +83,14 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     const entry = await attempt(() => screen.platform.get<{ periods: number[] }>(`/tlds/${encodeURIComponent(tld)}`))
     periods[tld] = entry.ok ? entry.value.periods : ALL_PERIODS
   }
+  // A registration needs its contacts chosen at checkout; null when the user may not read them.
+  let contacts: Contact[] | null = []
+  if (screen.canManage && hasRegistration(cart)) {
+    const listed = await attempt(() => screen.platform.get<{ data: Contact[] }>(`${screen.base}/contacts`, { query: { limit: 250, sort: 'name' } }))
+    contacts = listed.ok ? listed.value.data.map(({ id, name, organisation }) => ({ id, name, organisation })) : null
+  }
   const t = getInstance(context).getFixedT(null, 'orders')
-  return { cart, periods, canManage: screen.canManage, meta: pageMeta(request, context, t('cart.title')) }
+  return { cart, periods, contacts, canManage: screen.canManage, meta: pageMeta(request, context, t('cart.title')) }
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
@@ -90,8 +131,20 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 
   if (intent === 'checkout') {
-    const ordered = await attempt(() => screen.platform.post<{ id: string }>(`${screen.base}/cart/checkout`))
-    if (!ordered.ok) return redirect(here, { headers: flash(refusalMessage(t, ordered.data, ordered.error), 'error') })
+    const cart = await screen.platform.get<Cart>(`${screen.base}/cart`)
+    const needsContacts = hasRegistration(cart)
+    const submission = parseWithZod(form, { schema: checkoutSchema(t, needsContacts) })
+    if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+    const { intent: _, ...chosen } = submission.value
+    const contacts = Object.fromEntries(CHECKOUT_ROLES.flatMap((role) => (chosen[role] ? [[role, chosen[role]]] : [])))
+    // Transfers and renewals need no contacts: without a registration the body stays empty, as before.
+    const ordered = await attempt(() => screen.platform.post<{ id: string }>(`${screen.base}/cart/checkout`, needsContacts ? { contacts } : undefined))
+    if (!ordered.ok) {
+      // The form comes back with the refusal and the user's choices, under the select it is about.
+      const fieldErrors = contactRefusals(t, ordered.data, chosen)
+      const reply = fieldErrors ? submission.reply({ fieldErrors }) : submission.reply({ formErrors: [refusalMessage(t, ordered.data, ordered.error)] })
+      return data({ intent, result: reply }, { status: ordered.status })
+    }
     return redirect(carryContext(`/domains/orders/${ordered.value.id}`, url.searchParams), { headers: flash(t('cart.ordered')) })
   }
   throw data('Unknown action', { status: 400 })
@@ -103,15 +156,25 @@ export default function OrderCart({ loaderData }: Route.ComponentProps) {
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const busy = navigation.state === 'submitting'
-  const { cart, periods, canManage } = loaderData
+  const { cart, periods, contacts, canManage } = loaderData
   const [form, fields] = useForm({
     id: 'cart-add',
-    lastResult: actionData && 'result' in actionData ? actionData.result : undefined,
+    lastResult: actionData?.intent === 'add' ? actionData.result : undefined,
     constraint: getZodConstraint(addSchema(t)),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: addSchema(t) }),
     shouldValidate: 'onBlur',
   })
   const money = (minor: number, currency: string) => formatMoney(minor, currency, i18n.language)
+  const totals = (
+    <dl className="flex flex-wrap gap-4" data-testid="cart-totals">
+      {cart.totals.map((total) => (
+        <div key={total.currency} className="flex gap-2">
+          <dt className="font-medium">{t('cart.total')}</dt>
+          <dd className="tabular-nums">{money(total.minor, total.currency)}</dd>
+        </div>
+      ))}
+    </dl>
+  )
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -215,25 +278,95 @@ export default function OrderCart({ loaderData }: Route.ComponentProps) {
               ))}
             </TableBody>
           </Table>
-          <div className="flex flex-wrap items-center justify-between gap-4">
-            <dl className="flex flex-wrap gap-4" data-testid="cart-totals">
-              {cart.totals.map((total) => (
-                <div key={total.currency} className="flex gap-2">
-                  <dt className="font-medium">{t('cart.total')}</dt>
-                  <dd className="tabular-nums">{money(total.minor, total.currency)}</dd>
-                </div>
-              ))}
-            </dl>
-            {canManage ? (
-              <Form method="post">
-                <Button type="submit" name="intent" value="checkout" disabled={busy}>
-                  {t('cart.submit')}
-                </Button>
-              </Form>
-            ) : null}
-          </div>
+          {canManage ? (
+            <Checkout needsContacts={hasRegistration(cart)} contacts={contacts} lastResult={actionData?.intent === 'checkout' ? actionData.result : undefined} busy={busy}>
+              {totals}
+            </Checkout>
+          ) : (
+            totals
+          )}
         </>
       )}
     </div>
+  )
+}
+
+type CheckoutProps = { needsContacts: boolean; contacts: Contact[] | null; lastResult: SubmissionResult<string[]> | undefined; busy: boolean; children: React.ReactNode }
+
+/** Places the order; with a registration in the cart, its contacts are chosen here first. */
+function Checkout({ needsContacts, contacts, lastResult, busy, children }: CheckoutProps) {
+  const { t } = useTranslation('orders')
+  const href = useContextHref()
+  const schema = checkoutSchema(t, needsContacts)
+  const [form, fields] = useForm({
+    id: 'cart-checkout',
+    lastResult,
+    constraint: getZodConstraint(schema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+  })
+  // Without a contact to choose, a registration cannot be ordered: say why instead of failing later.
+  const isBlocked = needsContacts && !contacts?.length
+  const label = (c: Contact) => (c.organisation ? `${c.name} (${c.organisation})` : c.name)
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-4">
+      <input type="hidden" name="intent" value="checkout" />
+      {needsContacts ? (
+        <Card>
+          <fieldset data-testid="checkout-contacts" className="space-y-3">
+            <legend className="text-lg font-semibold">{t('checkout.contacts')}</legend>
+            <p className="text-sm text-slate-600 dark:text-slate-400">{t('checkout.intro')}</p>
+            {contacts === null ? (
+              <Alert variant="error" data-testid="checkout-no-contacts">
+                {t('checkout.contactsUnreadable')}
+              </Alert>
+            ) : contacts.length === 0 ? (
+              <Alert variant="error" data-testid="checkout-no-contacts">
+                {t('checkout.noContacts')}{' '}
+                <Link className="underline" to={href('/contacts')}>
+                  {t('checkout.createContact')}
+                </Link>
+              </Alert>
+            ) : (
+              <div className="grid gap-3 sm:grid-cols-2">
+                {CHECKOUT_ROLES.map((role) => {
+                  const field = fields[role]
+                  const errorId = `${field.id}-error`
+                  return (
+                    <div key={role} className="flex flex-col gap-1.5">
+                      <Label htmlFor={field.id}>{t(`checkout.roles.${role}`)}</Label>
+                      <Select
+                        {...getSelectProps(field)}
+                        required={role === 'registrant' ? true : undefined}
+                        aria-invalid={field.errors ? true : undefined}
+                        aria-describedby={field.errors ? errorId : undefined}
+                      >
+                        <option value="">{role === 'registrant' ? t('checkout.choose') : t('checkout.sameAsRegistrant')}</option>
+                        {contacts.map((c) => (
+                          <option key={c.id} value={c.id}>
+                            {label(c)}
+                          </option>
+                        ))}
+                      </Select>
+                      <ErrorList id={errorId} errors={field.errors} />
+                    </div>
+                  )
+                })}
+              </div>
+            )}
+          </fieldset>
+        </Card>
+      ) : null}
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        {children}
+        <div className="flex flex-col items-end gap-1.5">
+          <Button type="submit" disabled={busy || isBlocked}>
+            {t('cart.submit')}
+          </Button>
+          <ErrorList id={form.errorId} errors={form.errors} />
+        </div>
+      </div>
+    </Form>
   )
 }

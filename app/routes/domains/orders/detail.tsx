@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { Fragment, useEffect } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect, useNavigation, useRevalidator } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
@@ -36,7 +36,11 @@ type Item = {
   cancellable: boolean
   log: LogEntry[]
 }
-type Order = { id: string; state: string; created_by: string; created_at: string; totals: MoneyTotal[]; items: Item[] }
+type ContactRole = 'registrant' | 'admin' | 'tech' | 'billing'
+type Order = { id: string; state: string; created_by: string; created_at: string; totals: MoneyTotal[]; items: Item[]; contacts?: Record<ContactRole, string> | null }
+type Contact = { id: string; name: string; organisation?: string | null }
+
+const CONTACT_ROLES: ContactRole[] = ['registrant', 'admin', 'tech', 'billing']
 
 /** Seconds between refreshes while items run. */
 const REFRESH_SECONDS = 3
@@ -44,8 +48,14 @@ const REFRESH_SECONDS = 3
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await domainScreen(request, context, params)
   const order = await screen.platform.get<Order>(`${screen.base}/orders/${params.id}`)
+  // The order holds contact ids; their names come from the account's contacts, when the user may read them.
+  let contactNames: Record<string, string> = {}
+  if (order.contacts) {
+    const listed = await attempt(() => screen.platform.get<{ data: Contact[] }>(`${screen.base}/contacts`, { query: { limit: 250, sort: 'name' } }))
+    if (listed.ok) contactNames = Object.fromEntries(listed.value.data.map((c) => [c.id, c.organisation ? `${c.name} (${c.organisation})` : c.name]))
+  }
   const t = getInstance(context).getFixedT(null, 'orders')
-  return { order, canManage: screen.canManage, meta: pageMeta(request, context, t('detail.title', { id: order.id.slice(0, 8) })) }
+  return { order, contactNames, canManage: screen.canManage, meta: pageMeta(request, context, t('detail.title', { id: order.id.slice(0, 8) })) }
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
@@ -91,7 +101,7 @@ export default function OrderDetail({ loaderData }: Route.ComponentProps) {
   const href = useContextHref()
   const navigation = useNavigation()
   const busy = navigation.state === 'submitting'
-  const { order, canManage } = loaderData
+  const { order, contactNames, canManage } = loaderData
   const running = order.items.some((i) => isRunning(i.state))
   useRefreshWhile(running)
   const money = (minor: number, currency: string) => formatMoney(minor, currency, i18n.language)
@@ -115,6 +125,7 @@ export default function OrderDetail({ loaderData }: Route.ComponentProps) {
         {t('detail.orderedBy', { who: order.created_by, at: formatDateTime(order.created_at, i18n.language) })} · {t('cart.totals')}:{' '}
         {order.totals.map((total) => money(total.minor, total.currency)).join(' + ')}
       </p>
+      {order.contacts ? <OrderContacts contacts={order.contacts} names={contactNames} /> : null}
       {running ? (
         <p className="text-sm" role="status">
           {t('detail.refreshing')}
@@ -195,5 +206,25 @@ export default function OrderDetail({ loaderData }: Route.ComponentProps) {
         </Form>
       ) : null}
     </div>
+  )
+}
+
+/** The registrant, then each other role only where it differs from the registrant. */
+function OrderContacts({ contacts, names }: { contacts: Record<ContactRole, string>; names: Record<string, string> }) {
+  const { t } = useTranslation('orders')
+  const href = useContextHref()
+  const shown = CONTACT_ROLES.filter((role) => contacts[role] && (role === 'registrant' || contacts[role] !== contacts.registrant))
+  return (
+    <p className="text-sm" data-testid="order-contacts">
+      <span className="font-medium">{t('detail.contactsLabel')}</span>{' '}
+      {shown.map((role, index) => (
+        <Fragment key={role}>
+          {index > 0 ? ' · ' : null}
+          <Link className="underline" to={href(`/contacts/${contacts[role]}`)} data-testid={`order-contact-${role}`}>
+            {t('detail.contactOf', { role: t(`checkout.roles.${role}`), name: names[contacts[role]] ?? contacts[role].slice(0, 8) })}
+          </Link>
+        </Fragment>
+      ))}
+    </p>
   )
 }
