@@ -4,6 +4,7 @@ import { createJobs } from '#server/jobs/jobs.ts'
 import { createLogger } from '#server/lib/logger.ts'
 import { EppRegistryConnection, startLocalRegistry, type LocalRegistryServer, type RegistryConnection } from '#server/integrations/registry/index.ts'
 import type { Registries } from '#server/platform/deps.ts'
+import { reconcileDomains } from '#server/platform/domains/jobs.ts'
 import { registerOrderJobs } from '#server/platform/orders/jobs.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
@@ -261,7 +262,13 @@ describe('orders', () => {
     expect(atRegistry).toMatchObject({ email: 'jonas.becker@acme-corp.example', voice: '+49.301234567', fax: '+49.301234568' })
     expect(atRegistry.postalInfo.find((p) => p.type === 'loc')).toMatchObject({ name: 'Jonas Becker', city: 'Berlin', cc: 'DE', street: ['Friedrichstraße 68'] })
 
-    const domain = await platform.db.selectFrom('domains').select('id').where('name', '=', 'with-contacts.com').executeTakeFirstOrThrow()
+    // Recorded as the registry holds it: the reconciliation finds nothing to report.
+    const domain = await platform.db.selectFrom('domains').select(['id', 'registry', 'registry_roid', 'registry_statuses', 'registered_at']).where('name', '=', 'with-contacts.com').executeTakeFirstOrThrow()
+    const held = await ours.infoDomain('with-contacts.com')
+    expect(domain).toMatchObject({ registry: 'local', registry_roid: held.roid, registry_statuses: [...held.statuses].sort() })
+    expect(domain.registered_at?.toISOString()).toBe(held.createdAt?.toISOString())
+    await reconcileDomains(platform.deps, { domainIds: [domain.id] })
+    expect(await platform.db.selectFrom('domain_differences').select('field').where('domain_id', '=', domain.id).execute()).toEqual([])
     const roles = await platform.db.selectFrom('domain_contacts').select(['role', 'contact_id']).where('domain_id', '=', domain.id).orderBy('role').execute()
     expect(roles).toEqual([
       { role: 'admin', contact_id: amelia },

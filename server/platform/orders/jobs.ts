@@ -60,7 +60,7 @@ export async function runItem(deps: Deps, itemId: string): Promise<void> {
       const contacts = await orderContactsOf(deps, item)
       const handles = contacts ? await registrationHandles(deps, item, contacts, connection) : null
       const created = await registerAtRegistry(connection, { name: item.name, period: item.period, authCode: item.new_auth_code!, ...(handles ?? {}) })
-      await complete(deps, item, created.expiresAt, 'Registered', contacts)
+      await complete(deps, item, created.expiresAt, 'Registered', { contacts, atRegistry: await readBack(deps, connection, item.name) })
     } else if (item.type === 'renew') {
       const renewed = await renewAtRegistry(connection, { name: item.name, period: item.period })
       await complete(deps, item, renewed.expiresAt, 'Renewed')
@@ -95,7 +95,8 @@ export async function checkTransfer(deps: Deps, itemId: string): Promise<void> {
 
 async function transferAnswered(deps: Deps, item: OrderItem, result: TransferResult, connection: Parameters<typeof expiryAfterTransfer>[0]) {
   if (result.status === 'clientApproved' || result.status === 'serverApproved') {
-    await complete(deps, item, await expiryAfterTransfer(connection, item.name, result), 'Transferred in')
+    const expiresAt = await expiryAfterTransfer(connection, item.name, result)
+    await complete(deps, item, expiresAt, 'Transferred in', { atRegistry: await readBack(deps, connection, item.name) })
     return
   }
   if (result.status === 'pending') {
@@ -142,11 +143,26 @@ async function registrationHandles(deps: Deps, item: OrderItem, contacts: OrderC
   }
 }
 
-async function complete(deps: Deps, item: OrderItem, expiresAt: Date | null, verb: string, contacts: OrderContacts | null = null) {
+/**
+ * What the registry holds of a name just registered or transferred in (statuses such as inactive,
+ * name servers, DS, its dates), or null when the read fails: the name is ours either way.
+ */
+async function readBack(deps: Deps, connection: RegistryConnection, name: string) {
+  const info = await connection.infoDomain(name).catch(() => null)
+  return info ? { info, registry: connection.registry, now: deps.now() } : null
+}
+
+async function complete(
+  deps: Deps,
+  item: OrderItem,
+  expiresAt: Date | null,
+  verb: string,
+  { contacts = null, atRegistry = null }: { contacts?: OrderContacts | null; atRegistry?: Parameters<typeof recordDomain>[1]['atRegistry'] } = {},
+) {
   await change(deps.db, systemScope(ACTOR, item.account_id), async (tx, audit) => {
     const current = await tx.selectFrom('order_items').select('state').where('id', '=', item.id).forUpdate().executeTakeFirst()
     if (current?.state !== 'processing') return
-    const domain = await recordDomain(tx, { accountId: item.account_id, name: item.name, tld: item.tld, expiresAt, type: item.type })
+    const domain = await recordDomain(tx, { accountId: item.account_id, name: item.name, tld: item.tld, expiresAt, type: item.type, atRegistry })
     if (contacts) {
       // The roles as registered: the domain's four contacts from now on.
       await tx

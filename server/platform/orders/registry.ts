@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { toUnicodeName } from '#app/lib/domain-name.ts'
-import { RegistryConnectionError, RegistryError, RegistryThrottled, type DomainContact, type RegistryConnection, type TransferResult } from '#server/integrations/registry/index.ts'
+import { RegistryConnectionError, RegistryError, RegistryThrottled, type DomainContact, type DomainInfo, type RegistryConnection, type TransferResult } from '#server/integrations/registry/index.ts'
 import { AppError } from '#server/platform/core/errors.ts'
+import { registryColumns } from '#server/platform/domains/lifecycle.ts'
 import type { Tx } from '#server/platform/core/change.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 
@@ -77,8 +78,18 @@ export async function expiryAfterTransfer(connection: RegistryConnection, name: 
  */
 export async function recordDomain(
   tx: Tx,
-  input: { accountId: string; name: string; tld: string; expiresAt: Date | null; type: 'register' | 'transfer' | 'renew' },
+  input: {
+    accountId: string
+    name: string
+    tld: string
+    expiresAt: Date | null
+    type: 'register' | 'transfer' | 'renew'
+    /** What the registry holds after a registration or transfer (statuses, name servers, DS, dates), when it could be read. */
+    atRegistry?: { info: DomainInfo; registry: string; now: Date } | null
+  },
 ): Promise<{ id: string; created: boolean; before: Record<string, unknown> | null }> {
+  // Recorded as the registry holds it, so that the reconciliation finds no difference to report.
+  const held = input.atRegistry ? { ...registryColumns(input.atRegistry.info, input.atRegistry.registry, input.atRegistry.now), registered_at: input.atRegistry.info.createdAt ?? null } : null
   const existing = await tx
     .selectFrom('domains')
     .select(['id', 'account_id', 'status', 'expires_at', 'version'])
@@ -88,7 +99,7 @@ export async function recordDomain(
   if (existing && existing.account_id === input.accountId) {
     await tx
       .updateTable('domains')
-      .set({ status: 'active', ...(input.expiresAt ? { expires_at: input.expiresAt } : {}), version: existing.version + 1, updated_at: new Date() })
+      .set({ status: 'active', ...(input.expiresAt ? { expires_at: input.expiresAt } : {}), ...(held ?? {}), version: existing.version + 1, updated_at: new Date() })
       .where('id', '=', existing.id)
       .execute()
     return { id: existing.id, created: false, before: { status: existing.status, expires_at: existing.expires_at } }
@@ -99,7 +110,7 @@ export async function recordDomain(
   }
   const row = await tx
     .insertInto('domains')
-    .values({ account_id: input.accountId, name: input.name, unicode_name: toUnicodeName(input.name), tld: input.tld, status: 'active', expires_at: input.expiresAt })
+    .values({ account_id: input.accountId, name: input.name, unicode_name: toUnicodeName(input.name), tld: input.tld, status: 'active', expires_at: input.expiresAt, ...(held ?? {}) })
     .returning('id')
     .executeTakeFirstOrThrow()
   return { id: row.id, created: true, before: null }
