@@ -5,6 +5,7 @@ import { createLogger } from '#server/lib/logger.ts'
 import { EppRegistryConnection, startLocalRegistry, type LocalRegistryServer, type RegistryConnection } from '#server/integrations/registry/index.ts'
 import type { Registries } from '#server/platform/deps.ts'
 import { reconcileDomains } from '#server/platform/domains/jobs.ts'
+import { pollRegistries } from '#server/platform/domains/poll.ts'
 import { registerOrderJobs } from '#server/platform/orders/jobs.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
@@ -51,7 +52,7 @@ beforeAll(async () => {
   })
   ours = connect(US)
   other = connect(OTHER)
-  const registries: Registries = { forTld: (tld) => (['com', 'net', 'jp'].includes(tld) ? ours : null), close: async () => {} }
+  const registries: Registries = { forTld: (tld) => (['com', 'net', 'jp'].includes(tld) ? ours : null), clientIdFor: () => US.id, close: async () => {} }
   platform = await createTestPlatform({ registries })
   await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [3, 2] })
   await platform.deps.jobs.start({ work: true })
@@ -368,6 +369,34 @@ describe('jobs', () => {
       expect((await platform.call('POST', acme(`/orders/${order.id}/cancel`), { token: admin, body: {} })).status).toBe(409)
     } finally {
       await restarted.stop()
+    }
+  }, 60_000)
+
+  it('a registry message that our transfer was approved completes its order item at once, not at the next check', async () => {
+    // Nothing works the job queue here: only the registry's message can move the item on.
+    const idle = createJobs(platform.database, createLogger('silent'))
+    registerOrderJobs({ ...platform.deps, jobs: idle })
+    await idle.start({ work: false })
+    const deps = { ...platform.deps, jobs: idle }
+    const { createOrder } = await import('#server/platform/orders/service.ts')
+    const { runItem } = await import('#server/platform/orders/jobs.ts')
+    const user = await platform.db.selectFrom('users').select(['id']).where('email', '=', 'admin@acme.example').executeTakeFirstOrThrow()
+    const scope = { actor: { userId: user.id, label: 'admin@acme.example', homeAccountId: acmeId, roles: ['domain-admin'], abilities: [] }, accountId: acmeId, requestId: null }
+    try {
+      await other.createDomain({ name: 'by-message.net', years: 1, authInfo: 'move-me-2#a' })
+      const order = await createOrder(deps, scope, [{ type: 'transfer', name: 'by-message.net', period: 1, auth_code: 'move-me-2#a' }])
+      const itemId = order.items[0]!.id
+      await runItem(deps, itemId)
+      const stateOf = async () => (await platform.db.selectFrom('order_items').select('state').where('id', '=', itemId).executeTakeFirstOrThrow()).state
+      expect(await stateOf()).toBe('processing')
+
+      const outcomes = await pollRegistries(deps)
+      expect(outcomes).toEqual(expect.arrayContaining([expect.objectContaining({ domain: 'by-message.net', outcome: 'order-checked' })]))
+      expect(await stateOf()).toBe('completed')
+      const recorded = await platform.db.selectFrom('domains').select(['account_id', 'status', 'registry']).where('name', '=', 'by-message.net').executeTakeFirstOrThrow()
+      expect(recorded).toEqual({ account_id: acmeId, status: 'active', registry: 'local' })
+    } finally {
+      await idle.stop()
     }
   }, 60_000)
 })

@@ -2,6 +2,7 @@ import type { PollMessage } from '#server/integrations/registry/index.ts'
 import { change } from '#server/platform/core/change.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
+import { checkTransfer } from '#server/platform/orders/jobs.ts'
 import { servedRegistries } from '#server/platform/registries/registries.ts'
 
 /** Messages read per registry and run: the queue drains over a few runs rather than in one burst. */
@@ -9,7 +10,7 @@ export const POLL_BATCH = 200
 
 export type PollOutcome = { registry: string; id: string; domain: string | null; outcome: string }
 
-type Deps = Pick<PlatformDeps, 'db' | 'registries' | 'now' | 'logger'>
+type Deps = Pick<PlatformDeps, 'db' | 'registries' | 'now' | 'logger' | 'jobs'>
 
 /**
  * Reads each registry's message queue (RFC 5730 poll), oldest first, acting on what concerns our
@@ -17,7 +18,8 @@ type Deps = Pick<PlatformDeps, 'db' | 'registries' | 'now' | 'logger'>
  * queue for the next run. What is done, per transfer notice (RFC 5731 trnData):
  * - a transfer of one of our domains approved to another registrar (by the losing side, or by the
  *   registry once its waiting time ran out): the domain left us — it leaves the portfolio, audited;
- * - a transfer we requested approved: the domain is ours and active, with the new expiry;
+ * - a transfer we requested approved: the domain is ours and active, with the new expiry; when an
+ *   order asked for it, its item completes now (the item's own check would come later);
  * - a transfer we requested rejected or cancelled: the pending record goes;
  * - a transfer requested away from us: recorded on the domain's log (it completes by itself after
  *   the registry's waiting time unless the registrant rejects it at the registry).
@@ -49,8 +51,17 @@ async function handleMessage(deps: Deps, registry: string, ourId: string | null,
     .where('name', '=', transfer.name.toLowerCase())
     .where('status', '<>', 'deleted')
     .executeTakeFirst()
-  if (!domain) return { domain: transfer.name, outcome: 'not-ours' }
   const weRequested = ourId !== null && transfer.requestedBy === ourId
+  if (!domain) {
+    // A transfer an order asked for (the domain is recorded when it completes): its item looks at
+    // the registry now instead of at its next scheduled check, up to an hour away.
+    if (weRequested) {
+      const items = await deps.db.selectFrom('order_items').select('id').where('name', '=', transfer.name.toLowerCase()).where('type', '=', 'transfer').where('state', '=', 'processing').execute()
+      for (const item of items) await checkTransfer(deps, item.id)
+      if (items.length) return { domain: transfer.name, outcome: 'order-checked' }
+    }
+    return { domain: transfer.name, outcome: 'not-ours' }
+  }
   const approved = transfer.status === 'clientApproved' || transfer.status === 'serverApproved'
   let outcome = 'recorded'
   await change(deps.db, systemScope(`registry ${registry}`, domain.account_id), async (tx, audit) => {
