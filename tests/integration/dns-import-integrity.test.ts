@@ -73,4 +73,24 @@ describe('zone import and the zone reference', () => {
       await sql`DROP TABLE dns_trigger_seen`.execute(platform.db)
     }
   })
+
+  it('a source that fails half-way writes nothing, and the import\'s connection is not given back to the pool broken', async () => {
+    const scope = systemScope('test', accountId)
+    const zone = await createZone(platform.deps, scope, { name: 'broken-upload.test' })
+    const before = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM dns_records WHERE zone_id = ${zone.id}`.execute(platform.db)).rows[0]!.n
+    // An upload that breaks off after enough lines for several batches to be on their way to the database.
+    async function* brokenUpload() {
+      yield `${file('broken-upload.test', 30_000)}\n`
+      throw new Error('connection reset by the browser')
+    }
+    await expect(importZone(platform.deps, scope, zone.id, brokenUpload())).rejects.toThrow('connection reset by the browser')
+    expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM dns_records WHERE zone_id = ${zone.id}`.execute(platform.db)).rows[0]!.n).toBe(before)
+    // Every connection of the pool still works, outside any transaction (ten at once: more than the pool holds).
+    const states = await Promise.all(Array.from({ length: 10 }, () => sql<{ aborted: number }>`SELECT (SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction (aborted)')::int AS aborted`.execute(platform.db)))
+    expect(states.map((r) => r.rows[0]!.aborted)).toEqual(Array(10).fill(0))
+    // And the same zone imports afterwards.
+    const again = await importZone(platform.deps, scope, zone.id, [file('broken-upload.test', 10)])
+    expect(again.applied).toBe(true)
+    expect(again.counts.added).toBe(21)
+  })
 })
