@@ -189,7 +189,8 @@ export default function OrderCart({ loaderData }: Route.ComponentProps) {
       {canManage ? (
         <Card>
           <CardTitle>{t('cart.add')}</CardTitle>
-          <Form method="post" {...getFormProps(form)} className="grid gap-3 sm:grid-cols-[2fr_1fr_1fr_1.5fr_auto] sm:items-start">
+          {/* A new key once a name is in the cart (the cart's newest item changes): the form starts empty for the next name. */}
+          <Form key={cart.items.at(-1)?.id ?? 'empty'} method="post" {...getFormProps(form)} className="grid gap-3 sm:grid-cols-[2fr_1fr_1fr_1.5fr_auto] sm:items-start">
             <input type="hidden" name="intent" value="add" />
             <Field labelProps={{ children: t('cart.name') }} inputProps={{ ...getInputProps(fields.name, { type: 'text' }), placeholder: 'example.com', autoComplete: 'off' }} errors={fields.name.errors} />
             <div className="flex flex-col gap-1.5">
