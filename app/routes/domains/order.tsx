@@ -22,15 +22,14 @@ import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/order.ts'
 import { refusalField, refusalMessage, type MoneyTotal } from './orders/shared.ts'
+import { CONTACT_ROLES, type ContactRole } from './schemas.ts'
 import { attempt, domainScreen } from './shared.server.ts'
+import { contactLabel } from './shared.tsx'
 
 type CartItem = { id: string; type: 'register' | 'transfer' | 'renew'; name: string; unicode_name: string; tld: string; period: number; price_minor: number; currency: string; has_auth_code: boolean }
 type Cart = { items: CartItem[]; totals: MoneyTotal[] }
 type Contact = { id: string; name: string; organisation?: string | null }
 
-/** The contacts a registration is created with; admin, tech and billing default to the registrant at the API. */
-export const CHECKOUT_ROLES = ['registrant', 'admin', 'tech', 'billing'] as const
-type CheckoutRole = (typeof CHECKOUT_ROLES)[number]
 
 const hasRegistration = (cart: Cart) => cart.items.some((i) => i.type === 'register')
 
@@ -61,15 +60,15 @@ export const checkoutSchema = (t: TFunction, needsRegistrant: boolean) => {
  * the refusal's reason (registrant-required, unknown-contact), else an empty role was missing and
  * a chosen one unknown (the request validator's refusals carry no reason).
  */
-function contactRefusals(t: TFunction, body: unknown, sent: Partial<Record<CheckoutRole, string>>): Partial<Record<CheckoutRole, string[]>> | null {
+function contactRefusals(t: TFunction, body: unknown, sent: Partial<Record<ContactRole, string>>): Partial<Record<ContactRole, string[]>> | null {
   const refusal = body as { reason?: unknown; errors?: { field?: unknown }[] } | null
   if (!Array.isArray(refusal?.errors)) return null
-  const found: Partial<Record<CheckoutRole, string[]>> = {}
+  const found: Partial<Record<ContactRole, string[]>> = {}
   for (const error of refusal.errors) {
     const role = typeof error?.field === 'string' ? /^contacts\.(\w+)$/.exec(error.field)?.[1] : undefined
-    if (!CHECKOUT_ROLES.includes(role as CheckoutRole)) continue
-    const isMissing = refusal.reason === 'registrant-required' || (refusal.reason !== 'unknown-contact' && !sent[role as CheckoutRole])
-    found[role as CheckoutRole] = [t(isMissing ? 'orders:checkout.registrantRequired' : 'orders:checkout.unknownContact')]
+    if (!CONTACT_ROLES.includes(role as ContactRole)) continue
+    const isMissing = refusal.reason === 'registrant-required' || (refusal.reason !== 'unknown-contact' && !sent[role as ContactRole])
+    found[role as ContactRole] = [t(isMissing ? 'orders:checkout.registrantRequired' : 'orders:checkout.unknownContact')]
   }
   return Object.keys(found).length ? found : null
 }
@@ -136,7 +135,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const submission = parseWithZod(form, { schema: checkoutSchema(t, needsContacts) })
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
     const { intent: _, ...chosen } = submission.value
-    const contacts = Object.fromEntries(CHECKOUT_ROLES.flatMap((role) => (chosen[role] ? [[role, chosen[role]]] : [])))
+    const contacts = Object.fromEntries(CONTACT_ROLES.flatMap((role) => (chosen[role] ? [[role, chosen[role]]] : [])))
     // Transfers and renewals need no contacts: without a registration the body stays empty, as before.
     const ordered = await attempt(() => screen.platform.post<{ id: string }>(`${screen.base}/cart/checkout`, needsContacts ? { contacts } : undefined))
     if (!ordered.ok) {
@@ -309,7 +308,6 @@ function Checkout({ needsContacts, contacts, lastResult, busy, children }: Check
   })
   // Without a contact to choose, a registration cannot be ordered: say why instead of failing later.
   const isBlocked = needsContacts && !contacts?.length
-  const label = (c: Contact) => (c.organisation ? `${c.name} (${c.organisation})` : c.name)
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4">
       <input type="hidden" name="intent" value="checkout" />
@@ -331,7 +329,7 @@ function Checkout({ needsContacts, contacts, lastResult, busy, children }: Check
               </Alert>
             ) : (
               <div className="grid gap-3 sm:grid-cols-2">
-                {CHECKOUT_ROLES.map((role) => {
+                {CONTACT_ROLES.map((role) => {
                   const field = fields[role]
                   const errorId = `${field.id}-error`
                   return (
@@ -346,7 +344,7 @@ function Checkout({ needsContacts, contacts, lastResult, busy, children }: Check
                         <option value="">{role === 'registrant' ? t('checkout.choose') : t('checkout.sameAsRegistrant')}</option>
                         {contacts.map((c) => (
                           <option key={c.id} value={c.id}>
-                            {label(c)}
+                            {contactLabel(c)}
                           </option>
                         ))}
                       </Select>

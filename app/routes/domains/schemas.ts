@@ -38,6 +38,7 @@ export const importSchema = (t: TFunction) =>
 export const namesSchema = (t: TFunction) => z.object({ names: formRules(t).requiredText(2_000_000) })
 
 export const CONTACT_ROLES = ['registrant', 'admin', 'tech', 'billing'] as const
+export type ContactRole = (typeof CONTACT_ROLES)[number]
 
 export const contactsSchema = (t: TFunction) =>
   z

@@ -19,3 +19,6 @@ export function StatusBadge({ status }: { status: string }) {
     </Badge>
   )
 }
+
+/** How a contact reads in a choice or a summary: its name, and its organisation when it has one. */
+export const contactLabel = (contact: { name: string; organisation?: string | null }) => (contact.organisation ? `${contact.name} (${contact.organisation})` : contact.name)

@@ -3,6 +3,7 @@ import { data, Form, redirect, useLocation } from 'react-router'
 import { DataTable } from '#app/components/data-table.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { JobPanel, JobRefresh } from '#app/components/job-panel.tsx'
+import { contactLabel } from '../domains/shared.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { activeContext, carryContext } from '#app/lib/context-param.ts'
 import { formatDateTime } from '#app/lib/dates.ts'
@@ -166,7 +167,7 @@ export default function TrayScreen({ loaderData, actionData }: Route.ComponentPr
                   {t(`roles.${role}`)}
                   <select name={role} defaultValue="" className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 dark:border-slate-700 dark:bg-slate-900">
                     <option value="">{t('keep')}</option>
-                    {contacts.map((c) => <option key={c.id} value={c.id}>{c.name}{c.organisation ? ` (${c.organisation})` : ''}</option>)}
+                    {contacts.map((c) => <option key={c.id} value={c.id}>{contactLabel(c)}</option>)}
                   </select>
                 </label>
               ))}

@@ -2,6 +2,7 @@ import { RegistryError, type RegistryConnection, type TransferResult } from '#se
 import type { SqlRunner } from '#server/db/database.ts'
 import type { OrderContacts, OrderItem } from '#server/db/schema-orders.ts'
 import { ensureRegistryHandle } from '#server/platform/contacts/registry-handles.ts'
+import { CONTACT_ROLES } from '#server/platform/domains/portfolio.ts'
 import { change, txRunner, type Tx } from '#server/platform/core/change.ts'
 import { AppError } from '#server/platform/core/errors.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
@@ -121,8 +122,6 @@ async function scheduleCheck(deps: Deps, tx: Tx, item: OrderItem) {
 
 const asDb = (runner: SqlRunner) => ({ executeSql: async (text: string, values: unknown[]) => runner.query(text, values) })
 
-const ROLES = ['registrant', 'admin', 'tech', 'billing'] as const
-
 /** The contacts chosen at checkout for the item's order (null for orders from before they were asked). */
 async function orderContactsOf(deps: Deps, item: OrderItem): Promise<OrderContacts | null> {
   const order = await deps.db.selectFrom('orders').select('contacts').where('id', '=', item.order_id).executeTakeFirst()
@@ -133,7 +132,7 @@ async function orderContactsOf(deps: Deps, item: OrderItem): Promise<OrderContac
 async function registrationHandles(deps: Deps, item: OrderItem, contacts: OrderContacts, connection: RegistryConnection) {
   const scope = { ...systemScope(ACTOR, item.account_id), accountId: item.account_id }
   const handles = new Map<string, string>()
-  for (const role of ROLES) {
+  for (const role of CONTACT_ROLES) {
     const id = contacts[role]
     if (!handles.has(id)) handles.set(id, await ensureRegistryHandle(deps, scope, id, connection, `contacts.${role}`))
   }
@@ -167,7 +166,7 @@ async function complete(
       // The roles as registered: the domain's four contacts from now on.
       await tx
         .insertInto('domain_contacts')
-        .values(ROLES.map((role) => ({ domain_id: domain.id, role, contact_id: contacts[role] })))
+        .values(CONTACT_ROLES.map((role) => ({ domain_id: domain.id, role, contact_id: contacts[role] })))
         .onConflict((oc) => oc.columns(['domain_id', 'role']).doUpdateSet((eb) => ({ contact_id: eb.ref('excluded.contact_id') })))
         .execute()
     }

@@ -9,6 +9,7 @@ import { change, txRunner, type Tx } from '#server/platform/core/change.ts'
 import { AppError, badRequest, conflict, notFound, type FieldError } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
+import { CONTACT_ROLES } from '#server/platform/domains/portfolio.ts'
 import type { ListResource } from '#server/platform/list/engine.ts'
 import { registryFor } from './registry.ts'
 
@@ -267,7 +268,7 @@ async function orderContacts(db: Kysely<DB>, accountId: string, items: PricedIte
   const known = new Set(
     (await db.selectFrom('contacts').select('id').where('account_id', '=', accountId).where('id', 'in', [...new Set(Object.values(contacts))]).execute()).map((c) => c.id),
   )
-  const unknown = (['registrant', 'admin', 'tech', 'billing'] as const).filter((role) => !known.has(contacts[role]))
+  const unknown = CONTACT_ROLES.filter((role) => !known.has(contacts[role]))
   if (unknown.length) {
     throw new AppError(400, 'invalid-request', 'Unknown contact', {
       errors: unknown.map((role) => ({ field: `contacts.${role}`, message: 'Unknown contact' })),

@@ -14,7 +14,9 @@ import { formatMoney } from '#app/lib/money.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
+import { CONTACT_ROLES, type ContactRole } from '../schemas.ts'
 import { attempt, domainScreen } from '../shared.server.ts'
+import { contactLabel } from '../shared.tsx'
 import type { Route } from './+types/detail.ts'
 import { isRunning, refusalMessage, stateColor, type MoneyTotal } from './shared.ts'
 
@@ -36,11 +38,9 @@ type Item = {
   cancellable: boolean
   log: LogEntry[]
 }
-type ContactRole = 'registrant' | 'admin' | 'tech' | 'billing'
 type Order = { id: string; state: string; created_by: string; created_at: string; totals: MoneyTotal[]; items: Item[]; contacts?: Record<ContactRole, string> | null }
 type Contact = { id: string; name: string; organisation?: string | null }
 
-const CONTACT_ROLES: ContactRole[] = ['registrant', 'admin', 'tech', 'billing']
 
 /** Seconds between refreshes while items run. */
 const REFRESH_SECONDS = 3
@@ -52,7 +52,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   let contactNames: Record<string, string> = {}
   if (order.contacts) {
     const listed = await attempt(() => screen.platform.get<{ data: Contact[] }>(`${screen.base}/contacts`, { query: { limit: 250, sort: 'name' } }))
-    if (listed.ok) contactNames = Object.fromEntries(listed.value.data.map((c) => [c.id, c.organisation ? `${c.name} (${c.organisation})` : c.name]))
+    if (listed.ok) contactNames = Object.fromEntries(listed.value.data.map((c) => [c.id, contactLabel(c)]))
   }
   const t = getInstance(context).getFixedT(null, 'orders')
   return { order, contactNames, canManage: screen.canManage, meta: pageMeta(request, context, t('detail.title', { id: order.id.slice(0, 8) })) }
