@@ -13,3 +13,4 @@ export { DEFAULT_POLICY, DEFAULT_TLD_POLICY, type LocalRegistryPolicy, type TldP
 export { checkXsdDir, defaultXsdDir, EppSchemaValidator } from './xsd-validator.ts'
 export type * from './types.ts'
 export { registryErrorToAppError } from './app-errors.ts'
+export { newAuthCode } from './auth-info.ts'

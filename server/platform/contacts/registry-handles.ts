@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
-import { RegistryError, type RegistryConnection } from '#server/integrations/registry/index.ts'
+import { newAuthCode, RegistryError, type RegistryConnection } from '#server/integrations/registry/index.ts'
 import { change } from '#server/platform/core/change.ts'
 import { badRequest } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
@@ -36,7 +36,7 @@ export async function ensureRegistryHandle(
     for (let attempt = 1; ; attempt++) {
       const handle = newContactHandle()
       try {
-        await connection.createContact({ id: handle, ...eppContactFields(contact), authInfo: `${randomBytes(12).toString('base64url')}#1a` })
+        await connection.createContact({ id: handle, ...eppContactFields(contact), authInfo: newAuthCode() })
       } catch (error) {
         // 2302: the registry has an object of that id already (someone else's): draw another.
         if (error instanceof RegistryError && error.code === 2302 && attempt < 3) continue

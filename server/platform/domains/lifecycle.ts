@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto'
 import { parseDomainName, type DomainNameError, type ParsedDomain } from '#app/lib/domain-name.ts'
 import type { DomainStatus } from '#server/db/schema.ts'
 import type { DsRecord } from '#server/db/schema-domains.ts'
-import { RegistryConnectionError, registryErrorToAppError, type DomainInfo, type DsData, type RegistryConnection } from '#server/integrations/registry/index.ts'
+import { newAuthCode, RegistryConnectionError, registryErrorToAppError, type DomainInfo, type DsData, type RegistryConnection } from '#server/integrations/registry/index.ts'
 import { AppError, badRequest, conflict } from '#server/platform/core/errors.ts'
 import { change } from '#server/platform/core/change.ts'
 import { systemScope, type Scope } from '#server/platform/core/scope.ts'
@@ -80,7 +79,6 @@ function registryFor(deps: LifecycleDeps, tld: string): RegistryConnection {
   return registry
 }
 
-const newAuthCode = () => `${randomBytes(9).toString('base64url')}-A1`
 
 export const dsToRecord = (d: DsData): DsRecord => ({ key_tag: d.keyTag, alg: d.alg, digest_type: d.digestType, digest: d.digest.toUpperCase() })
 

@@ -1,4 +1,4 @@
-import { RegistryError, type RegistryConnection, type TransferResult } from '#server/integrations/registry/index.ts'
+import { newAuthCode, RegistryError, type RegistryConnection, type TransferResult } from '#server/integrations/registry/index.ts'
 import type { SqlRunner } from '#server/db/database.ts'
 import type { OrderContacts, OrderItem } from '#server/db/schema-orders.ts'
 import { ensureRegistryHandle } from '#server/platform/contacts/registry-handles.ts'
@@ -7,7 +7,7 @@ import { change, txRunner, type Tx } from '#server/platform/core/change.ts'
 import { AppError } from '#server/platform/core/errors.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
-import { expiryAfterTransfer, isTransient, newAuthCode, queryTransfer, recordDomain, registerAtRegistry, registryFor, registryMessage, renewAtRegistry, requestTransfer } from './registry.ts'
+import { expiryAfterTransfer, isTransient, queryTransfer, recordDomain, registerAtRegistry, registryFor, registryMessage, renewAtRegistry, requestTransfer } from './registry.ts'
 import { MAX_RUN_ATTEMPTS, ORDER_JOBS, refreshOrder } from './service.ts'
 
 type Deps = Pick<PlatformDeps, 'db' | 'registries' | 'jobs' | 'logger' | 'now'>

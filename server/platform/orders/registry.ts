@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { toUnicodeName } from '#app/lib/domain-name.ts'
 import { RegistryConnectionError, RegistryError, RegistryThrottled, type DomainContact, type DomainInfo, type RegistryConnection, type TransferResult } from '#server/integrations/registry/index.ts'
 import { AppError } from '#server/platform/core/errors.ts'
@@ -21,8 +20,6 @@ export function registryFor(deps: Pick<PlatformDeps, 'registries'>, tld: string)
   return connection
 }
 
-/** A random auth code for a name we register (letters, digits and one symbol, as registries ask). */
-export const newAuthCode = () => `${randomBytes(12).toString('base64url')}#1a`
 
 /** The message of a registry refusal as people see it: its text plus the reason when given. */
 export const registryMessage = (error: RegistryError) => (error.reason ? `${error.registryMessage}: ${error.reason}` : error.registryMessage)
