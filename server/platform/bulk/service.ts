@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import { BULK_ACTIONS, type BulkAction, type BulkJob, type BulkJobAction, type BulkJobItem } from '#server/db/schema-tray.ts'
 import type { DB } from '#server/db/schema.ts'
 import { reachOf } from '#server/platform/accounts/directory.ts'
-import { change, txRunner } from '#server/platform/core/change.ts'
+import { change, txRunner, type Tx } from '#server/platform/core/change.ts'
 import { badRequest, notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
@@ -73,17 +73,32 @@ export async function createBulkJob(deps: Pick<PlatformDeps, 'db' | 'jobs'>, sco
   const missing = ids.filter((id) => !byId.has(id))
   if (missing.length) throw notFound(`Domain not found: ${missing.slice(0, 5).join(', ')}`)
   return change(deps.db, scope, async (tx, audit) => {
-    const job = await tx
-      .insertInto('bulk_jobs')
-      .values({ account_id: scope.accountId!, user_id: scope.actor.userId, actor_label: scope.actor.label, action: input.action, params: JSON.stringify(params), total: ids.length, request_id: scope.requestId })
-      .returningAll()
-      .executeTakeFirstOrThrow()
-    const items = ids.map((id, position) => ({ job_id: job.id, position, domain_id: id, name: byId.get(id)! }))
-    for (let i = 0; i < items.length; i += 1000) await tx.insertInto('bulk_job_items').values(items.slice(i, i + 1000)).execute()
+    const job = await queueBulkJob(deps, tx, scope, { job: BULK_JOB, action: input.action, params, items: ids.map((id) => ({ domain_id: id, name: byId.get(id)! })) })
     await audit.record({ area: 'domains', entityType: 'bulk-job', entityId: job.id, action: 'create', after: { action: input.action, params, total: ids.length } })
-    await deps.jobs.send(BULK_JOB, { jobId: job.id }, { runner: txRunner(tx), retryLimit: 3 })
     return job
   })
+}
+
+/**
+ * Writes a bulk job and its items (in order; a domain or a zone each, as the table's CHECK holds)
+ * and queues its run, inside the caller's transaction: no job without its run, no run without its
+ * job. For domain actions and record replacements alike; each caller audits in its own area.
+ */
+export async function queueBulkJob(
+  deps: Pick<PlatformDeps, 'jobs'>,
+  tx: Tx,
+  scope: Scope,
+  input: { job: string; action: BulkJobAction; params: object; items: { name: string; domain_id?: string; zone_id?: string }[] },
+): Promise<BulkJob> {
+  const job = await tx
+    .insertInto('bulk_jobs')
+    .values({ account_id: scope.accountId!, user_id: scope.actor.userId, actor_label: scope.actor.label, action: input.action, params: JSON.stringify(input.params), total: input.items.length, request_id: scope.requestId })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+  const items = input.items.map((item, position) => ({ ...item, job_id: job.id, position }))
+  for (let i = 0; i < items.length; i += 1000) await tx.insertInto('bulk_job_items').values(items.slice(i, i + 1000)).execute()
+  await deps.jobs.send(input.job, { jobId: job.id }, { runner: txRunner(tx), retryLimit: 3 })
+  return job
 }
 
 /** One item's work: what it came to ("applied", "unchanged", "approval_requested") and, for a zone, how many records it changed. */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
-import { bulkJobView, runBulkItems } from '#server/platform/bulk/service.ts'
-import { change, txRunner } from '#server/platform/core/change.ts'
+import { bulkJobView, queueBulkJob, runBulkItems } from '#server/platform/bulk/service.ts'
+import { change } from '#server/platform/core/change.ts'
 import { AppError, badRequest } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
@@ -105,15 +105,8 @@ export async function createReplaceJob(deps: Pick<PlatformDeps, 'db' | 'jobs'>, 
   if (zones.length > BULK_REPLACE_LIMIT) throw badRequest(`At most ${BULK_REPLACE_LIMIT} zones at once`, [{ field: 'from', message: `At most ${BULK_REPLACE_LIMIT} zones` }])
   const params: ReplaceParams = { from, to, kind, where, ...(where === 'tray' ? { record_ids: rows.map((r) => r.id) } : {}) }
   return change(deps.db, scope, async (tx, audit) => {
-    const job = await tx
-      .insertInto('bulk_jobs')
-      .values({ account_id: accountId, user_id: userId, actor_label: scope.actor.label, action: 'replace_record_content', params: JSON.stringify(params), total: zones.length, request_id: scope.requestId })
-      .returningAll()
-      .executeTakeFirstOrThrow()
-    const items = zones.map(([zone_id, name], position) => ({ job_id: job.id, position, zone_id, name }))
-    for (let i = 0; i < items.length; i += 1000) await tx.insertInto('bulk_job_items').values(items.slice(i, i + 1000)).execute()
+    const job = await queueBulkJob(deps, tx, scope, { job: BULK_REPLACE_JOB, action: 'replace_record_content', params, items: zones.map(([zone_id, name]) => ({ zone_id, name })) })
     await audit.record({ area: 'dns', entityType: 'dns_bulk_job', entityId: job.id, action: 'create', after: { action: 'replace_record_content', from, to, where, zones: zones.length, records: rows.length } })
-    await deps.jobs.send(BULK_REPLACE_JOB, { jobId: job.id }, { runner: txRunner(tx), retryLimit: 3 })
     return job
   })
 }
