@@ -93,4 +93,53 @@ describe('zone import and the zone reference', () => {
     expect(again.applied).toBe(true)
     expect(again.counts.added).toBe(21)
   })
+
+  it('a zone that holds little yet (copied in) and a full zone (staged) end with the same records and counts', async () => {
+    // Decision 204: a new zone takes the file straight into dns_records on PostgreSQL; a zone with
+    // more than 1,000 records goes through the staging table. Same file, same result.
+    const scope = systemScope('test', accountId)
+    const tricky = (origin: string) =>
+      [
+        `$ORIGIN ${origin}.`,
+        '$TTL 300',
+        '@ 600 NS ns1.registrar.example. ; the zone has it with 3600: changed',
+        '@ NS ns3.example.net. ; new; ns2.registrar.example is not in the file: removed',
+        'www 600 A 192.0.2.1',
+        'www 900 A 192.0.2.1 ; the same key again: the first line wins',
+        'mail MX 10 mx.example.net.',
+        'mail 100 MX 10 mx.example.net.',
+        'mail 100 MX 20 mx2.example.net.',
+        ...Array.from({ length: 50 }, (_, i) => `h${i} A 10.9.0.${i}`),
+        'h0 A 10.9.0.0',
+      ].join('\n')
+    // Names relative to the zone (`www.@`), so that two zones compare.
+    const records = async (zone: { id: string; name: string }) =>
+      (
+        await sql<{ r: string }>`SELECT replace(name, ${zone.name}, '@') || ' ' || type || ' ' || ttl || ' ' || content AS r FROM dns_records WHERE zone_id = ${zone.id} AND type <> 'SOA' ORDER BY 1`.execute(platform.db)
+      ).rows.map((row) => row.r)
+
+    const copied = await createZone(platform.deps, scope, { name: 'copied.test' })
+    const fresh = await importZone(platform.deps, scope, copied.id, [tricky('copied.test')])
+    expect(fresh.counts).toEqual({ added: 1 + 1 + 2 + 50, changed: 1, removed: 1, unchanged: 0 })
+    expect(fresh.changed).toEqual([{ before: expect.objectContaining({ content: 'ns1.registrar.example.', ttl: 3600 }), after: expect.objectContaining({ content: 'ns1.registrar.example.', ttl: 600 }) }])
+    expect(fresh.removed).toEqual([expect.objectContaining({ content: 'ns2.registrar.example.' })])
+
+    const staged = await createZone(platform.deps, scope, { name: 'staged.test' })
+    expect((await importZone(platform.deps, scope, staged.id, [file('staged.test', 600)])).counts.added).toBe(1201)
+    const full = await importZone(platform.deps, scope, staged.id, [tricky('staged.test').replace('@ 600 NS ns1.registrar.example.', '@ 600 NS ns1.registrar.example.\n@ 3600 NS ns2.registrar.example.\n@ NS ns1.staged.test.')])
+    expect(full.applied).toBe(true)
+
+    const mine = await records(copied)
+    expect(mine).toContain('www.@ A 600 192.0.2.1')
+    expect(mine).toContain('mail.@ MX 300 10 mx.example.net.')
+    expect(mine).toHaveLength(2 + 1 + 2 + 50)
+    // The staged zone had ns2 and its own ns1 in the file as well; apart from those, the same records.
+    expect((await records(staged)).filter((r) => !r.includes('ns2.registrar') && !r.includes('ns1.staged'))).toEqual(mine)
+
+    // A file without apex NS into a new zone: its name servers stay, unchanged.
+    const keeps = await createZone(platform.deps, scope, { name: 'keeps.test' })
+    const kept = await importZone(platform.deps, scope, keeps.id, ['$ORIGIN keeps.test.\n$TTL 300\nwww A 192.0.2.7\nwww A 192.0.2.7'])
+    expect(kept.counts).toEqual({ added: 1, changed: 0, removed: 0, unchanged: 2 })
+    expect(kept.notes).toContain('The file has no NS records at the apex: the current name servers stay.')
+  })
 })

@@ -172,8 +172,10 @@ describe('bulk import and export', () => {
     const res = { json: await importZone(platform.deps, scope(), bulk, [lines.join('\n')]) }
     expect(res.json.applied).toBe(true)
     expect(res.json.counts).toEqual({ added: 2 + 2 * HOSTS, changed: 0, removed: 2, unchanged: 0 })
-    // A sample of the first 200 new lines; the repeated www line shows once.
-    expect(res.json.added.length).toBe(199)
+    // A sample of the first 200 new records; the repeated www line shows once.
+    expect(res.json.added.length).toBe(200)
+    expect(new Set(res.json.added.map((r) => `${r.name} ${r.type} ${r.content}`)).size).toBe(200)
+    expect(res.json.added.filter((r) => r.name === 'www.bulk.test')).toEqual([expect.objectContaining({ ttl: 600 })])
     expect(res.json.added[0]).toEqual({ name: 'bulk.test', type: 'NS', ttl: 300, content: 'ns1.bulk.test.', priority: null })
     const www = (await platform.call('GET', `/groups/${acme}/zones/${bulk}/records?filter[name]=www.bulk.test`, { token: admin })).json.data
     expect(www.map((r: { ttl: number }) => r.ttl)).toEqual([600])
