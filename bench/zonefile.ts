@@ -128,11 +128,12 @@ try {
     return `CPU: node ${round((used.user + used.system) / 1e6, 1)} s, postgres ${round((await backendCpu()) - start.db, 1)} s; load average ${loadavg().map((l) => round(l, 1)).join(' ')}`
   }
   const importCpu = await cpu()
+  const rssBefore = process.memoryUsage().rss
   const importStarted = performance.now()
   const summary = await importZone(deps, scope, zone.id, createReadStream(file, { highWaterMark: 1 << 16 }))
   const importSeconds = (performance.now() - importStarted) / 1000
   if (!summary.applied) throw new Error(`import failed: ${JSON.stringify(summary.errors.slice(0, 3))}`)
-  console.log(`import into ${database.kind}: ${summary.counts.added} records in ${round(importSeconds)} s (${round(summary.counts.added / importSeconds / 1000, 0)} k records/s), one transaction; ${await cpuSince(importCpu)}`)
+  console.log(`import into ${database.kind}: ${summary.counts.added} records in ${round(importSeconds)} s (${round(summary.counts.added / importSeconds / 1000, 0)} k records/s), one transaction; ${await cpuSince(importCpu)}${IMPORT_ONLY ? `; peak RSS of this process ${round(process.resourceUsage().maxRSS / 1000, 0)} MB (${round(rssBefore / 1e6, 0)} MB before the import)` : ''}`)
 
   const exported = 'bench/out/exported.db'
   const out = createWriteStream(exported)
