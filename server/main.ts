@@ -11,6 +11,7 @@ import { createServerApp } from './http/app.ts'
 import { createJobs } from './jobs/jobs.ts'
 import { createLogger, type Logger } from './lib/logger.ts'
 import { createMailer } from './integrations/mail/mailer.ts'
+import { TokenCache } from '#server/platform/auth/token-cache.ts'
 import { createPlatformApi } from './platform/api.ts'
 import { scheduleDomainJobs } from './platform/domains/jobs.ts'
 import { createRegistries } from './platform/registries/registries.ts'
@@ -53,7 +54,9 @@ async function main() {
   if (seeding) await preloadDemoRegistry(database.db, registries, logger)
 
   const jobs = createJobs(database, logger)
-  const platformApi = createPlatformApi({ config, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(config, logger), registries })
+  const tokenCache = new TokenCache()
+  await tokenCache.start(database)
+  const platformApi = createPlatformApi({ config, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(config, logger), registries, tokenCache })
   await jobs.start({ work: config.WORKER && index === 0 })
   if (index === 0) await scheduleDomainJobs({ jobs })
 
@@ -82,6 +85,7 @@ async function main() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await jobs.stop()
       await registries.close()
+      await tokenCache.stop()
       await database.close()
       logger.info('stopped')
       process.exit(0)

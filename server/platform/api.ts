@@ -16,6 +16,8 @@ import { registerContactJobs } from './contacts/registry-sync.ts'
 import { trayArea } from './bulk/area.ts'
 import type { PlatformDeps } from './deps.ts'
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
 /** The Platform API: a web-standard handler, mounted at /v1 by the server or run alone. */
 export function createPlatformApi(deps: PlatformDeps) {
   const api = new OpenAPIHono<PlatformEnv>({ defaultHook: validationHook, strict: false }).basePath('/v1')
@@ -31,7 +33,7 @@ export function createPlatformApi(deps: PlatformDeps) {
       const shared = c.env?.verifiedBearers
       let verifying = shared?.get(token)
       if (!verifying) {
-        verifying = verifyBearer(deps.db, token, deps.now())
+        verifying = verifyBearer(deps.db, token, deps.now(), deps.tokenCache)
         if (shared) {
           shared.set(token, verifying)
           verifying.catch(() => shared.delete(token))
@@ -44,7 +46,15 @@ export function createPlatformApi(deps: PlatformDeps) {
         c.set('tokenId', verified.tokenId)
       }
     }
-    await next()
+    // A request that may change things may revoke tokens or change users: this process's cache
+    // starts over before and after it (other processes hear of it from the database).
+    const changing = deps.tokenCache && !SAFE_METHODS.has(c.req.method)
+    if (changing) deps.tokenCache!.changing()
+    try {
+      await next()
+    } finally {
+      if (changing) deps.tokenCache!.changing()
+    }
     c.header('env', deps.config.APP_ENV)
     const actor = c.get('actor')
     if (actor) {

@@ -75,6 +75,7 @@ describe('password sign-in', () => {
     const before = await login('dis@auth.example')
     expect(before.status).toBe(200)
     await platform.db.updateTable('users').set({ status: 'disabled' }).where('id', '=', user.id).execute()
+    await platform.settled()
     // Disabling ends the sessions it had.
     expect((await platform.call('GET', '/me', { token: before.json.access_token })).status).toBe(401)
     expect((await platform.call('POST', '/refresh', { body: { refresh_token: before.json.refresh_token } })).status).toBe(401)

@@ -97,12 +97,14 @@ describe('GET /groups/{context}/domains', () => {
   it('refuses a user without domain-viewer', async () => {
     const user = await platform.db.selectFrom('users').select('id').where('email', '=', 'viewer@acme.example').executeTakeFirstOrThrow()
     await platform.db.updateTable('users').set({ roles: ['account-viewer'] }).where('id', '=', user.id).execute()
+    await platform.settled()
     try {
       const token = await login('viewer@acme.example')
       const res = await platform.call('GET', `/groups/${acme}/domains`, { token })
       expect(res.status).toBe(403)
     } finally {
       await platform.db.updateTable('users').set({ roles: ['account-viewer', 'domain-viewer'] }).where('id', '=', user.id).execute()
+      await platform.settled()
     }
   })
 })

@@ -84,6 +84,7 @@ describe('portal session against the real Platform API', () => {
     // A refresh within the request: the request's session (and its later calls) carry the new pair.
     const before = (await getSession(request, context))!.tokens.accessToken
     await platform.database.pool.query(`UPDATE auth_tokens SET expires_at = now() - interval '1 minute' WHERE user_id = $1 AND kind = 'access'`, [user.id])
+    await platform.settled()
     await client.get('/me')
     const after = (await getSession(request, context))!.tokens.accessToken
     expect(after).not.toBe(before)
@@ -97,6 +98,7 @@ describe('portal session against the real Platform API', () => {
   it('a refused refresh ends the session and sends the user to /login keeping the address', async () => {
     const { cookie, key, user } = await signIn('viewer@acme.example')
     await platform.database.pool.query(`UPDATE auth_tokens SET revoked_at = now() WHERE user_id = $1`, [user.id])
+    await platform.settled()
     const client = await getPlatform(requestWith(cookie, '/domains?page=2'), contextFor())
     const outcome = await client.get('/me').catch((e: unknown) => e)
     expect(outcome).toBeInstanceOf(Response)
@@ -142,11 +144,13 @@ describe('portal session against the real Platform API', () => {
     const { cookie, key, user } = await signIn('admin@globex.example')
     // The platform's own path: the status change revokes every token (users_revoke_tokens trigger).
     await platform.database.pool.query(`UPDATE users SET status = 'disabled' WHERE id = $1`, [user.id])
+    await platform.settled()
     const outcome = await (await getPlatform(requestWith(cookie, '/domains'), contextFor())).get('/me').catch((e: unknown) => e)
     expect((outcome as Response).status).toBe(302)
     expect((outcome as Response).headers.get('location')).toBe('/login?redirectTo=%2Fdomains')
     expect((await platform.database.pool.query('SELECT 1 FROM portal_sessions WHERE id = $1', [key])).rows).toHaveLength(0)
     await platform.database.pool.query(`UPDATE users SET status = 'active' WHERE id = $1`, [user.id])
+    await platform.settled()
   })
 
   it('a password change keeps the changing session through replaceSessionTokens and ends the others', async () => {

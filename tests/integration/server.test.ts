@@ -213,7 +213,10 @@ describe('platformFetch', () => {
     const user = await createUser(platform.db, scope, { account_id: account.id, email: 'shared.verification@server.example' })
     const me = (fetcher: ReturnType<typeof platformFetcher>, token: string) =>
       fetcher(new Request('http://portal.test/v1/me', { headers: { authorization: `Bearer ${token}` } })).then((r) => r.status)
-    const revoke = (token: string) => platform.db.updateTable('auth_tokens').set({ revoked_at: new Date() }).where('token_hash', '=', createHash('sha256').update(token).digest('base64url')).execute()
+    const revoke = async (token: string) => {
+      await platform.db.updateTable('auth_tokens').set({ revoked_at: new Date() }).where('token_hash', '=', createHash('sha256').update(token).digest('base64url')).execute()
+      await platform.settled()
+    }
 
     // A GET render: the first call verifies; a token revoked after it still serves that render's
     // other calls (one request, one verification), and never the next request.

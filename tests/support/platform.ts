@@ -2,6 +2,7 @@ import { createJobs } from '#server/jobs/jobs.ts'
 import { createLogger } from '#server/lib/logger.ts'
 import { createMailer } from '#server/integrations/mail/mailer.ts'
 import { createPlatformApi } from '#server/platform/api.ts'
+import { TokenCache } from '#server/platform/auth/token-cache.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { createTestDatabase } from './database.ts'
 import { createRegistries, type OfferedTld, type RegistryConfig } from '#server/platform/registries/registries.ts'
@@ -30,7 +31,10 @@ export async function createTestPlatform(overrides: Partial<PlatformDeps> = {}, 
   const registries = options.registry
     ? await createRegistries({ ...LOCAL_REGISTRY_CONFIG, REGISTRY_TIMEOUT_MS: options.registry.timeoutMs ?? 10_000 }, logger, { tlds: options.registry.tlds, localPort: options.registry.port ?? 0, ...(options.registry.now ? { now: options.registry.now } : {}), ...(options.registry.rateLimit ? { rateLimit: options.registry.rateLimit } : {}) })
     : undefined
-  const deps: PlatformDeps = { config: TEST_CONFIG, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(overrides.config ?? TEST_CONFIG, logger), ...(registries ? { registries } : {}), ...overrides }
+  // The token cache as the server runs it, listening to the test's database.
+  const tokenCache = new TokenCache()
+  await tokenCache.start(database)
+  const deps: PlatformDeps = { config: TEST_CONFIG, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(overrides.config ?? TEST_CONFIG, logger), tokenCache, ...(registries ? { registries } : {}), ...overrides }
   const api = createPlatformApi(deps)
   const call = async (method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
     const headers = new Headers(options.headers)
@@ -52,9 +56,12 @@ export async function createTestPlatform(overrides: Partial<PlatformDeps> = {}, 
     api,
     call,
     registries,
+    /** After tokens or users were changed by SQL (as another process would): waits until the API has heard of it (decision 011). */
+    settled: () => tokenCache.caughtUp(database),
     async close() {
       await jobs.stop()
       await registries?.close()
+      await tokenCache.stop()
       await database.drop()
     },
   }

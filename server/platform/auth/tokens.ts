@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
 import type { Actor } from '#server/platform/core/scope.ts'
+import type { TokenCache, TokenRow } from './token-cache.ts'
 
 export const ACCESS_TOKEN_TTL_MS = 60 * 60 * 1000
 export const REFRESH_TOKEN_TTL_MS = 12 * 60 * 60 * 1000
@@ -43,16 +44,25 @@ export async function issueTokenPair(db: Db, userId: string, familyId?: string, 
 
 export type VerifiedToken = { tokenId: string; familyId: string; kind: 'access' | 'two_factor'; actor: Actor }
 
-/** Resolves a bearer token to its active user, or null when unknown, expired, revoked or disabled. */
-export async function verifyBearer(db: Db, token: string, now = new Date()): Promise<VerifiedToken | null> {
-  const row = await db
-    .selectFrom('auth_tokens as t')
-    .innerJoin('users as u', 'u.id', 't.user_id')
-    .innerJoin('accounts as a', 'a.id', 'u.account_id')
-    .select(['t.id', 't.kind', 't.family_id', 't.expires_at', 'u.id as user_id', 'u.email', 'u.account_id', 'u.roles', 'u.abilities', 'u.status'])
-    .where('t.token_hash', '=', hashToken(token))
-    .where('t.revoked_at', 'is', null)
-    .executeTakeFirst()
+/**
+ * Resolves a bearer token to its active user, or null when unknown, expired, revoked or disabled.
+ * With a cache, a token seen before is judged from what was read then (see TokenCache).
+ */
+export async function verifyBearer(db: Db, token: string, now = new Date(), cache?: TokenCache): Promise<VerifiedToken | null> {
+  const hash = hashToken(token)
+  let row: TokenRow | undefined = cache?.get(hash)
+  if (!row) {
+    const mark = cache?.mark() ?? 0
+    row = await db
+      .selectFrom('auth_tokens as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .innerJoin('accounts as a', 'a.id', 'u.account_id')
+      .select(['t.id', 't.kind', 't.family_id', 't.expires_at', 'u.id as user_id', 'u.email', 'u.account_id', 'u.roles', 'u.abilities', 'u.status'])
+      .where('t.token_hash', '=', hash)
+      .where('t.revoked_at', 'is', null)
+      .executeTakeFirst()
+    if (row) cache?.keep(hash, row, mark)
+  }
   if (!row || row.kind === 'refresh' || row.status !== 'active' || row.expires_at <= now) return null
   return {
     tokenId: row.id,
