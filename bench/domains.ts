@@ -354,6 +354,7 @@ async function main() {
     say(`uptime before load: ${spawnSync('uptime', { encoding: 'utf8' }).stdout.trim()}`)
     await load(pageUrl, { cookie: browserCookie }, 2, CLIENTS) // warm-up
     const render = await load(pageUrl, { cookie: browserCookie }, SECONDS, CLIENTS)
+    await load(api(1), bearer, 2, CLIENTS) // warm-up, as for the render
     const apiLoad = await load(api(1), bearer, SECONDS, CLIENTS)
     const apiDeepLoad = await load(api(401), bearer, SECONDS, CLIENTS)
     const [one, deep] = await sequential([api(1), api(401)], bearer, RUNS)
