@@ -30,6 +30,7 @@ export default [
   route('tray/items', 'routes/resources/tray-items.ts'),
   route('export/:list', 'routes/resources/list-export.ts'),
   route('domains/:id/dns/export', 'routes/dns/export.ts'),
+  route('domains/zones/:zoneId/export', 'routes/dns/export.ts', { id: 'dns-export:standalone' }),
 
   layout('routes/layouts/login.tsx', [
     route('login', 'routes/auth/login.tsx'),
@@ -71,7 +72,7 @@ export default [
     route('domains/material-change-requests', 'routes/domains/material-change-requests/list.tsx'), route('domains/material-change-requests/:id', 'routes/domains/material-change-requests/detail.tsx'),
     auditLog('domains/log'),
     route('domains/order', 'routes/domains/order.tsx'), route('domains/orders', 'routes/domains/orders/index.tsx'), route('domains/orders/:id', 'routes/domains/orders/detail.tsx'),
-    route('domains/dns-log', 'routes/dns/dns-log.tsx', { id: 'dns-log:all' }), route('domains/bind-import', 'routes/dns/bind-import.tsx'), route('domains/search/records', 'routes/dns/search-records.tsx'),
+    route('domains/dns-log', 'routes/dns/dns-log.tsx', { id: 'dns-log:all' }), route('domains/bind-import', 'routes/dns/bind-import.tsx'), route('domains/zones/:zoneId', 'routes/dns/zone.tsx', { id: 'dns-zone:standalone' }), route('domains/search/records', 'routes/dns/search-records.tsx'),
     route('domains', 'routes/domains/list.tsx'),
     route('domains/add', 'routes/domains/add.tsx'),
     route('domains/delete', 'routes/domains/delete.tsx'),

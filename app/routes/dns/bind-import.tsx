@@ -1,5 +1,5 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, useNavigation } from 'react-router'
+import { data, Form, Link, useNavigation } from 'react-router'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
@@ -10,18 +10,19 @@ import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { PlatformError } from '#app/lib/platform.server.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/bind-import.ts'
 import { backWith, dnsScreen, refusal, type DnsScreen } from './shared.server.ts'
 import type { ImportResult, RecordValue } from './types.ts'
 
-type ZoneRef = { id: string; name: string }
+type ZoneRef = { id: string; name: string; domain_id: string | null }
 type Outcome = { label: string; zone: string | null; result: ImportResult | null; error: string | null }
 
 const MAX_FILES = 20
 const MAX_BYTES = 20 * 1024 * 1024
 
 async function zonesOf(screen: DnsScreen): Promise<ZoneRef[]> {
-  return (await screen.platform.get<{ data: ZoneRef[] }>(`${screen.base}/zones`, { query: { fields: 'id,name', sort: 'name', limit: 1000 } })).data
+  return (await screen.platform.get<{ data: ZoneRef[] }>(`${screen.base}/zones`, { query: { fields: 'id,name,domain_id', sort: 'name', limit: 1000 } })).data
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -167,8 +168,28 @@ export default function BindImport({ loaderData, actionData }: Route.ComponentPr
         </Form>
       )}
       {actionData?.outcomes.map((o, i) => <OutcomeView key={i} outcome={o} />)}
+      <StandaloneZones zones={zones.filter((z) => !z.domain_id)} />
       {canAdmin ? <CreateZone key={selected} failed={actionData && 'create' in actionData ? (actionData.create as { name: string; error: string }) : undefined} /> : null}
     </div>
+  )
+}
+
+/** The zones for names registered elsewhere, each to its own page (records, publishing, export). */
+function StandaloneZones({ zones }: { zones: ZoneRef[] }) {
+  const { t } = useTranslation('dns')
+  const href = useContextHref()
+  if (!zones.length) return null
+  return (
+    <section className="space-y-2" aria-labelledby="standalone-zones-title" data-testid="standalone-zones">
+      <h2 id="standalone-zones-title" className="font-semibold">{t('import.standaloneTitle')}</h2>
+      <ul className="list-disc space-y-1 pl-5 text-sm">
+        {zones.map((z) => (
+          <li key={z.id}>
+            <span className="font-mono">{z.name}</span> — <Link to={href(`/domains/zones/${z.id}`)} className="underline">{t('import.editRecords')}</Link>
+          </li>
+        ))}
+      </ul>
+    </section>
   )
 }
 

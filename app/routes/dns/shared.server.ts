@@ -1,7 +1,7 @@
 import { redirect, type RouterContextProvider } from 'react-router'
-import { activeContext, carryContext } from '#app/lib/context-param.ts'
+import { activeContext, carryContext, isUuid } from '#app/lib/context-param.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
-import { requireScreen } from '#app/lib/guards.server.ts'
+import { pageNotFound, requireScreen } from '#app/lib/guards.server.ts'
 import { readPermissionView } from '#app/lib/permission-view.server.ts'
 import { hasPermission } from '#app/lib/permissions.ts'
 import { getPlatform, PlatformError, type PlatformClient } from '#app/lib/platform.server.ts'
@@ -29,6 +29,27 @@ export async function zoneOfDomain(screen: DnsScreen, domainId: string): Promise
   const list = await screen.platform.get<{ data: { id: string }[] }>(`${screen.base}/zones`, { query: { 'filter[domain_id]': domainId, limit: 1, fields: 'id' } })
   const id = list.data[0]?.id
   return id ? screen.platform.get<Zone>(`${screen.base}/zones/${id}`) : null
+}
+
+/**
+ * The zone a zone screen is about, and where it lives: a domain's zone on the domain's DNS tab
+ * (/domains/{id}/dns, null while the domain has none), or a standalone zone — for a name
+ * registered elsewhere — on /domains/zones/{zoneId}. A domain's zone asked for by its zone id
+ * is sent to its domain's tab; an unknown or foreign zone id is a 404.
+ */
+export async function screenZone(screen: DnsScreen, params: { id?: string; zoneId?: string }): Promise<{ zone: Zone | null; here: string; exportPath: string }> {
+  if (params.zoneId === undefined) {
+    const here = `/domains/${params.id}/dns`
+    return { zone: await zoneOfDomain(screen, params.id!), here, exportPath: `${here}/export` }
+  }
+  if (!isUuid(params.zoneId)) pageNotFound(screen.url.pathname)
+  const zone = await screen.platform.get<Zone>(`${screen.base}/zones/${params.zoneId}`).catch((error: unknown) => {
+    if (error instanceof PlatformError && error.status === 404) pageNotFound(screen.url.pathname)
+    throw error
+  })
+  if (zone.domain_id) throw redirect(carryContext(`/domains/${zone.domain_id}/dns`, screen.url.searchParams))
+  const here = `/domains/zones/${zone.id}`
+  return { zone, here, exportPath: `${here}/export` }
 }
 
 export type FieldErrors = { field: string; message: string }[]

@@ -13,23 +13,30 @@ import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { formatDateTime } from '#app/lib/dates.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { LISTS, type ListDefinition } from '#app/lib/lists.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 import type { Route } from './+types/zone.ts'
 import { errorsOnRows, origOf, readRows, toChanges, type EditorRow, type RowErrors } from './editor.ts'
-import { backWith, dnsScreen, refusal, zoneOfDomain } from './shared.server.ts'
+import { backWith, dnsScreen, refusal, screenZone } from './shared.server.ts'
 import { RECORD_TYPES, relativeName, type ChangeDiff, type RecordValue, type Zone } from './types.ts'
 
 const zoneRecordsList = (zoneId: string): ListDefinition => ({ ...LISTS['dns-zone-records']!, fixedFilters: [{ field: 'zone_id', operator: 'equals', values: [zoneId] }] })
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await dnsScreen(request, context, params)
-  const zone = await zoneOfDomain(screen, params.id)
-  if (!zone) return data({ zone: null, canAdmin: screen.canAdmin, page: null })
+  const { zone, exportPath } = await screenZone(screen, params)
+  const standalone = 'zoneId' in params
+  const meta = standalone && zone ? pageMeta(request, context, getInstance(context).getFixedT(null, 'dns')('zone.title', { name: zone.name })) : null
+  if (!zone) return data({ zone: null, canAdmin: screen.canAdmin, page: null, exportPath, standalone, meta })
   const { page, headers } = await loadListPage(request, context, zoneRecordsList(zone.id), screen.groupContext)
-  return data({ zone, canAdmin: screen.canAdmin, page }, { headers })
+  return data({ zone, canAdmin: screen.canAdmin, page, exportPath, standalone, meta }, { headers })
 }
+
+// On a domain's tab the frame's title stays; a standalone zone's page has its own.
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => (loaderData?.standalone ? metaTags(loaderData.meta) : (matches.find((m) => m?.id === 'domain-frame')?.meta ?? []))
 
 type ActionData = { intent: 'preview' | 'apply'; rows: EditorRow[]; errors: RowErrors; diff: ChangeDiff | null; message: string | null; submission: number }
 
@@ -39,8 +46,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const t = getInstance(context).getFixedT(null, 'dns')
   const form = await request.formData()
   const intent = String(form.get('intent') ?? '')
-  const here = `/domains/${params.id}/dns`
-  if (intent === 'create-zone') {
+  if (intent === 'create-zone' && params.id) {
+    const here = `/domains/${params.id}/dns`
     try {
       const zone = await screen.platform.post<Zone>(`${screen.base}/zones`, { domain_id: params.id })
       return backWith(request, here, { content: t('zone.created', { name: zone.name }), color: 'success' })
@@ -48,7 +55,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       return backWith(request, here, { content: refusal(error).message, color: 'error' })
     }
   }
-  const zone = await zoneOfDomain(screen, params.id)
+  const { zone, here } = await screenZone(screen, params)
   if (!zone) return backWith(request, here, { content: t('zone.none'), color: 'error' })
   if (intent === 'drift') {
     await screen.platform.get(`${screen.base}/zones/${zone.id}/drift`)
@@ -59,7 +66,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (String(form.get('confirm') ?? '').trim().toLowerCase() !== zone.name) return backWith(request, here, { content: t('zone.deleteMismatch', { name: zone.name }), color: 'error' })
     try {
       await screen.platform.delete(`${screen.base}/zones/${zone.id}`)
-      return backWith(request, here, { content: t('zone.deleted', { name: zone.name }), color: 'success' })
+      // A standalone zone's page is gone with it: back to where such zones are made and listed.
+      return backWith(request, zone.domain_id ? here : '/domains/bind-import', { content: t('zone.deleted', { name: zone.name }), color: 'success' })
     } catch (error) {
       return backWith(request, here, { content: refusal(error).message, color: 'error' })
     }
@@ -247,11 +255,11 @@ function Editor({ zone, rows: initialRows, actionData }: { zone: Zone; rows: Edi
   )
 }
 
-export default function ZoneScreen({ loaderData, actionData, params }: Route.ComponentProps) {
+export default function ZoneScreen({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation('dns')
   const href = useContextHref()
   const frame = useRouteLoaderData('domain-frame') as { domain?: { name?: string } } | undefined
-  const { zone, page, canAdmin } = loaderData
+  const { zone, page, canAdmin, exportPath, standalone } = loaderData
   if (!zone || !page) {
     return (
       <section className="space-y-3" data-testid="no-zone">
@@ -269,13 +277,16 @@ export default function ZoneScreen({ loaderData, actionData, params }: Route.Com
   }
   const def = LISTS['dns-zone-records']!
   const editable = page.rows.filter((r) => r.type !== 'SOA').map((r) => rowOf(r, zone.name))
+  // A standalone zone has no domain frame around it: the page carries its own heading.
+  const Title = standalone ? 'h1' : 'h2'
   return (
     <div className="space-y-6">
+      {standalone ? <Link to={href('/domains/bind-import')} className="text-sm underline">{t('import.title')}</Link> : null}
       <section className="space-y-2">
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <h2 className="text-lg font-semibold" data-testid="zone-name">{t('zone.title', { name: zone.name })}</h2>
+          <Title className={standalone ? 'text-2xl font-semibold' : 'text-lg font-semibold'} data-testid="zone-name">{t('zone.title', { name: zone.name })}</Title>
           <div className="flex flex-wrap gap-2">
-            <Button asChild variant="outline" size="sm"><a href={href(`/domains/${params.id}/dns/export`)} download>{t('zone.export')}</a></Button>
+            <Button asChild variant="outline" size="sm"><a href={href(exportPath)} download>{t('zone.export')}</a></Button>
             <Button asChild variant="outline" size="sm"><Link to={href(`/domains/bind-import?zone=${zone.id}`)}>{t('zone.import')}</Link></Button>
           </div>
         </div>
