@@ -357,6 +357,8 @@ async function main() {
     await load(api(1), bearer, 2, CLIENTS) // warm-up, as for the render
     const apiLoad = await load(api(1), bearer, SECONDS, CLIENTS)
     const apiDeepLoad = await load(api(401), bearer, SECONDS, CLIENTS)
+    // The floor of a server render on this machine: the sign-in page, no data, no session.
+    const floor = await load(`${origin}/login`, {}, SECONDS, CLIENTS)
     const [one, deep] = await sequential([api(1), api(401)], bearer, RUNS)
     const [renderOne] = await sequential([pageUrl], { cookie: browserCookie }, Math.max(20, Math.floor(RUNS / 2)))
 
@@ -364,6 +366,7 @@ async function main() {
     say(`\n== results (${args.workers} server process(es), ${CLIENTS} clients, ${SECONDS} s each${spawnSync('wrk', ['--version']).error === undefined ? ', wrk' : ', fetch loops'}) ==`)
     say(`${mark(render.p95 <= 40)} render /domains      p50 ${ms(render.p50)}  p95 ${ms(render.p95)}  p99 ${ms(render.p99)}  max ${ms(render.max)}   target p95 ≤ 40 ms`)
     say(`${mark(render.requests / render.seconds >= 400)} render throughput    ${(render.requests / render.seconds).toFixed(0)} pages/s (${render.requests} in ${render.seconds.toFixed(1)} s, ${render.errors} errors)   target ≥ 400`)
+    say(`     render floor      /login (no data, no session): p50 ${ms(floor.p50)}  p95 ${ms(floor.p95)}  ${(floor.requests / floor.seconds).toFixed(0)} pages/s`)
     say(`     render, 1 client  p50 ${ms(quantile(renderOne!, 0.5))}  p95 ${ms(quantile(renderOne!, 0.95))}`)
     say(`${mark(apiLoad.p95 <= 15)} API page 1          p50 ${ms(apiLoad.p50)}  p95 ${ms(apiLoad.p95)}  p99 ${ms(apiLoad.p99)}  ${(apiLoad.requests / apiLoad.seconds).toFixed(0)} req/s (${apiLoad.errors} errors)   target p95 ≤ 15 ms`)
     say(`     API page 401        p50 ${ms(apiDeepLoad.p50)}  p95 ${ms(apiDeepLoad.p95)}  p99 ${ms(apiDeepLoad.p99)}  ${(apiDeepLoad.requests / apiDeepLoad.seconds).toFixed(0)} req/s (${apiDeepLoad.errors} errors)`)
