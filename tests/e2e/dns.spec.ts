@@ -116,6 +116,10 @@ test('record search across zones puts records into the tray; statistics is an ho
   await expect(page.getByTestId('data-row')).toContainText(domain.name)
   await page.getByTestId('data-row').getByRole('checkbox').check()
   await page.getByRole('button', { name: /tray/i }).first().click()
+  // The zone's name leads to the zone: a domain's zone to its DNS tab.
+  await page.getByTestId('data-row').getByRole('link', { name: domain.name, exact: true }).click()
+  await expect(page).toHaveURL(new RegExp(`/domains/${domain.id}/dns`))
+  await expect(page.getByTestId('zone-name')).toHaveText(`Zone ${domain.name}`)
   await page.goto('/tray/records')
   await expect(page.getByTestId('data-row')).toContainText(`app.${domain.name}`)
   await expect(page.getByTestId('tray-record')).toHaveText('198.51.100.7')

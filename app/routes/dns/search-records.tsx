@@ -1,5 +1,5 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data } from 'react-router'
+import { data, Link } from 'react-router'
 import { DataTable } from '#app/components/data-table.tsx'
 import { formatDateTime } from '#app/lib/dates.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
@@ -7,6 +7,7 @@ import { loadListPage } from '#app/lib/list-page.server.ts'
 import { LISTS } from '#app/lib/lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/search-records.ts'
 import { dnsScreen } from './shared.server.ts'
 
@@ -22,6 +23,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?
 
 export default function SearchRecords({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('dns')
+  const href = useContextHref()
   const def = LISTS['dns-records']!
   return (
     <div className="space-y-4">
@@ -32,7 +34,11 @@ export default function SearchRecords({ loaderData }: Route.ComponentProps) {
         labels={(key) => t(`fields.${key}`, { defaultValue: key })}
         rowLabel={def.rowLabel}
         renderCell={(row, key) => {
-          if (key === 'zone.name') return String((row.zone as { name?: string } | undefined)?.name ?? '')
+          if (key === 'zone.name') {
+            // To the zone's screen: /domains/zones/{id} sends a domain's zone on to its DNS tab.
+            const name = String((row.zone as { name?: string } | undefined)?.name ?? '')
+            return row.zone_id ? <Link to={href(`/domains/zones/${String(row.zone_id)}`)} className="underline">{name}</Link> : name
+          }
           if (key === 'content') return <span className="break-all font-mono text-xs">{String(row.content ?? '')}</span>
           if (key === 'updated_at') return <time dateTime={String(row.updated_at)}>{formatDateTime(String(row.updated_at), i18n.language)}</time>
           return String(row[key] ?? '')
