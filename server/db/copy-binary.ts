@@ -17,11 +17,6 @@ export class BinaryCopyWriter {
     this.buffer = Buffer.allocUnsafe(initialBytes)
   }
 
-  /** Bytes written since the last take. */
-  get size(): number {
-    return this.at
-  }
-
   row(fields: number): void {
     this.room(2)
     this.at = this.buffer.writeInt16BE(fields, this.at)

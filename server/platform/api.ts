@@ -48,12 +48,12 @@ export function createPlatformApi(deps: PlatformDeps) {
     }
     // A request that may change things may revoke tokens or change users: this process's cache
     // starts over before and after it (other processes hear of it from the database).
-    const changing = deps.tokenCache && !SAFE_METHODS.has(c.req.method)
-    if (changing) deps.tokenCache!.changing()
+    const changed = SAFE_METHODS.has(c.req.method) ? undefined : deps.tokenCache
+    changed?.changing()
     try {
       await next()
     } finally {
-      if (changing) deps.tokenCache!.changing()
+      changed?.changing()
     }
     c.header('env', deps.config.APP_ENV)
     const actor = c.get('actor')

@@ -37,10 +37,9 @@ export async function zoneOfDomain(screen: DnsScreen, domainId: string): Promise
  * registered elsewhere — on /domains/zones/{zoneId}. A domain's zone asked for by its zone id
  * is sent to its domain's tab; an unknown or foreign zone id is a 404.
  */
-export async function screenZone(screen: DnsScreen, params: { id?: string; zoneId?: string }): Promise<{ zone: Zone | null; here: string; exportPath: string }> {
+export async function screenZone(screen: DnsScreen, params: { id?: string; zoneId?: string }): Promise<{ zone: Zone | null; here: string }> {
   if (params.zoneId === undefined) {
-    const here = `/domains/${params.id}/dns`
-    return { zone: await zoneOfDomain(screen, params.id!), here, exportPath: `${here}/export` }
+    return { zone: await zoneOfDomain(screen, params.id!), here: `/domains/${params.id}/dns` }
   }
   if (!isUuid(params.zoneId)) pageNotFound(screen.url.pathname)
   const zone = await screen.platform.get<Zone>(`${screen.base}/zones/${params.zoneId}`).catch((error: unknown) => {
@@ -48,8 +47,7 @@ export async function screenZone(screen: DnsScreen, params: { id?: string; zoneI
     throw error
   })
   if (zone.domain_id) throw redirect(carryContext(`/domains/${zone.domain_id}/dns`, screen.url.searchParams))
-  const here = `/domains/zones/${zone.id}`
-  return { zone, here, exportPath: `${here}/export` }
+  return { zone, here: `/domains/zones/${zone.id}` }
 }
 
 export type FieldErrors = { field: string; message: string }[]

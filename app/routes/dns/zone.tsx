@@ -27,7 +27,8 @@ const zoneRecordsList = (zoneId: string): ListDefinition => ({ ...LISTS['dns-zon
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await dnsScreen(request, context, params)
-  const { zone, exportPath } = await screenZone(screen, params)
+  const { zone, here } = await screenZone(screen, params)
+  const exportPath = `${here}/export`
   const standalone = 'zoneId' in params
   const meta = standalone && zone ? pageMeta(request, context, getInstance(context).getFixedT(null, 'dns')('zone.title', { name: zone.name })) : null
   if (!zone) return data({ zone: null, canAdmin: screen.canAdmin, page: null, exportPath, standalone, meta })

@@ -457,10 +457,9 @@ export async function importZone(
       wasParams,
     )
     const kept = await run<{ n: number }>(tx, `SELECT count(*)::int AS n FROM dns_records e WHERE ${was}`, wasParams)
-    const plain = (r: RecordValue): RecordValue => ({ name: r.name, type: r.type, ttl: r.ttl, content: r.content, priority: r.priority })
-    summary.removed = removed.map(plain)
+    summary.removed = removed.map(recordValue)
     summary.counts.removed = removed[0]?.total ?? 0
-    summary.changed = changed.map((r) => ({ before: plain(r), after: { ...plain(r), ttl: r.new_ttl } }))
+    summary.changed = changed.map((r) => ({ before: recordValue(r), after: { ...recordValue(r), ttl: r.new_ttl } }))
     summary.counts.changed = changed[0]?.total ?? 0
     summary.counts.unchanged = kept[0]!.n - summary.counts.removed - summary.counts.changed
     const notInZone = `NOT EXISTS (SELECT 1 FROM dns_records e WHERE e.zone_id = $1 AND e.name = i.name AND e.type = i.type AND e.content = i.content)`
@@ -472,7 +471,7 @@ export async function importZone(
         .sort((a, b) => a.line - b.line)
         .filter((r) => !sampleKeys.has(rrKey(r)) && Boolean(sampleKeys.add(rrKey(r))))
         .slice(0, SAMPLE)
-        .map(plain)
+        .map(recordValue)
     }
 
     if (!write || !audit) {
@@ -581,6 +580,9 @@ class ImportFailed extends Error {
 }
 
 type ZoneRecordRow = { line: number; name: string; type: string; ttl: number; content: string; priority: number | null }
+
+/** A record's value alone, as the import's summary shows it (a staged or read row has more). */
+const recordValue = (r: Omit<RecordValue, 'type'> & { type: string }): RecordValue => ({ name: r.name, type: r.type as RecordType, ttl: r.ttl, content: r.content, priority: r.priority })
 
 async function run<T = unknown>(tx: Tx | Kysely<DB>, text: string, params: unknown[] = []): Promise<T[]> {
   return (await tx.executeQuery(CompiledQuery.raw(text, params))).rows as T[]
@@ -744,7 +746,7 @@ async function copyIntoRecords(
         out.int4(r.ttl)
         out.text(r.content)
         out.int4(r.priority)
-        if (summary.added.length < SAMPLE) summary.added.push({ name: r.name, type: r.type as RecordType, ttl: r.ttl, content: r.content, priority: r.priority })
+        if (summary.added.length < SAMPLE) summary.added.push(recordValue(r))
       }
       yield out.take()
     }
