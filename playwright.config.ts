@@ -1,28 +1,48 @@
-import { defineConfig } from '@playwright/test'
+import { readdirSync } from 'node:fs'
+import { defineConfig, type Project } from '@playwright/test'
+import { BASE_URL, PORT } from './tests/e2e/env.ts'
 
-const PORT = Number(process.env.E2E_PORT ?? 3210)
+// Debian's Chromium, never a downloaded browser. The server is the real one, built first, started
+// by tests/e2e/server.ts from a copy of a migrated and seeded data folder (tests/e2e/template.ts;
+// on DATABASE_URL when set), its mail filed for the specs. The setup project signs each demo user
+// in once; the specs reuse those sessions (tests/e2e/support.ts).
+//
+// Every spec makes the data it changes, so the files pass alone and in any order:
+// E2E_ORDER=reverse (npm run test:e2e:reverse) runs them last file first, on one server.
 
-// Debian's Chromium, never a downloaded browser. The server is the real one, built first, on a
-// fresh embedded database in its own data folder (or DATABASE_URL when set).
+const specs = readdirSync('tests/e2e')
+  .filter((file) => file.endsWith('.spec.ts'))
+  .sort()
+const setup: Project = { name: 'setup', testMatch: /signed-in\.setup\.ts$/ }
+// One project per file, in reverse order, when asked: with one worker, Playwright runs the
+// projects of a phase in the order they are listed here.
+const projects: Project[] =
+  process.env.E2E_ORDER === 'reverse'
+    ? [setup, ...specs.toReversed().map((file) => ({ name: file.replace(/\.spec\.ts$/, ''), testMatch: new RegExp(`/${file.replace(/\./g, '\\.')}$`), dependencies: ['setup'] }))]
+    : [setup, { name: 'e2e', testMatch: /\.spec\.ts$/, dependencies: ['setup'] }]
+
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: false,
   workers: 1,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? 'list' : 'list',
+  reporter: 'list',
+  projects,
   use: {
-    baseURL: `http://localhost:${PORT}`,
+    baseURL: BASE_URL,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
   },
   webServer: {
-    command: `rm -rf ./data/e2e-${PORT} && node server/main.ts`,
-    url: `http://localhost:${PORT}/readyz`,
-    timeout: 120_000,
+    command: 'node tests/e2e/server.ts',
+    url: `${BASE_URL}/readyz`,
+    // The first run after a change of the server's code seeds the template first.
+    timeout: 240_000,
     reuseExistingServer: false,
-    env: { PORT: String(PORT), DATA_DIR: `./data/e2e-${PORT}`, LOG_LEVEL: 'warn', APP_ENV: 'e2e', SEED_DEMO: '1' },
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    env: { E2E_PORT: String(PORT) },
   },
 })

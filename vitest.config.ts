@@ -1,14 +1,22 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 // Vitest runs without the React Router plugin: unit tests beside the code and
 // integration tests against a real database (PGlite, or DATABASE_URL).
 export default defineConfig({
   test: {
-    include: ['app/**/*.test.ts', 'server/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+    include: ['common/**/*.test.ts', 'app/**/*.test.ts', 'server/**/*.test.ts', 'tests/integration/**/*.test.ts', 'tests/epp/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time even on two cores: a file spends much of its time waiting on its
+    // database, registry or PowerDNS (Vitest's default would run one at a time here).
+    maxWorkers: Math.max(2, availableParallelism()),
     setupFiles: ['./tests/setup/vitest.setup.ts'],
+    globalSetup: ['./tests/setup/global-setup.ts'],
+    // New password hashes at scrypt N=2^10 instead of 2^17: a hash carries its parameters, so the
+    // same code verifies; passwords.test.ts keeps the production cost honest.
+    env: { PASSWORD_HASH_COST: '10' },
   },
 })

@@ -13,9 +13,11 @@ import { takeFlash } from './lib/flash.server.ts'
 import { documentI18nScript, languageDirection } from './lib/i18n.ts'
 import { getLocale, i18nextMiddleware } from './lib/i18n.server.ts'
 import { isTheme, SYSTEM_THEME_SCRIPT, type Theme } from './lib/theme.ts'
+import { unsafeFormMiddleware } from './lib/unsafe-form.server.ts'
 import './app.css'
 
-export const middleware = [i18nextMiddleware, contextCarryMiddleware]
+// After the language is known: a query or a post holding a NUL or a lone surrogate gets the 400 screen in it.
+export const middleware = [i18nextMiddleware, contextCarryMiddleware, unsafeFormMiddleware]
 
 // In the browser the same rule runs before a client navigation, without a server round trip.
 const clientContextCarry: MiddlewareFunction<undefined> = async ({ request }, next) => {
@@ -78,6 +80,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <link rel="icon" href="/favicon.ico" sizes="32x32" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         {/* No stored preference: follow the system before first paint (the nonce attribute is ready for a CSP). */}
         {theme ? null : <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: SYSTEM_THEME_SCRIPT }} />}
         <Meta />

@@ -14,21 +14,26 @@
  * (p95 at N clients and one client), page 1 vs page 401 (10,000 rows deep), the count cap, and
  * the gzipped JavaScript of the first load of /domains.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import path from 'node:path'
+import { spawnSync } from 'node:child_process'
 import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { sql } from 'kysely'
-import pg from 'pg'
-import { openDatabase, type Database } from '#server/db/database.ts'
 import { migrate } from '#server/db/migrate.ts'
-import { createAccount } from '#server/platform/accounts/service.ts'
-import { systemScope } from '#server/platform/core/scope.ts'
-import { createUser } from '#server/platform/users/service.ts'
 import { captureListSql, explain } from './domains-sql.ts'
-import { assignRegistrants, generateContacts, generateDomains } from './list-data.ts'
+import {
+  cookiePairs,
+  generatePortfolio,
+  load,
+  openPortfolioDatabase,
+  portalCopy,
+  PORTFOLIO_EMAIL as EMAIL,
+  PORTFOLIO_PASSWORD as PASSWORD,
+  quantile,
+  say,
+  signIn,
+  startPortal,
+  type BenchDb,
+} from './portal.ts'
 
 const { values: args } = parseArgs({
   options: {
@@ -59,20 +64,11 @@ if (![DOMAINS, ACCOUNTS, BIG, SECONDS, CLIENTS, RUNS, PORT].every((n) => Number.
   process.exit(2)
 }
 
-const EMAIL = 'bench@portfolio.example'
-const PASSWORD = 'Bench-password-2026!'
-const ROOT = path.resolve(import.meta.dirname, '..')
-const OUT = path.join(ROOT, 'bench', 'out')
 // The benchmarked list: name contains a fragment, expiry in 2026, latest expiry first, 25 rows.
 const PQL = `name contains '${FRAGMENT}' and expires_at between '2026-01-01,2026-12-31'`
 const LIST_QUERY = `pql=${encodeURIComponent(PQL)}&sort=-expires_at`
-const BRANDS = ['northwind', 'contoso', 'fabrikam', 'initech', 'globex', 'umbrella', 'hooli', 'piedpiper', 'vandelay', 'wayne', 'stark', 'tyrell', 'soylent', 'wonka', 'gringotts', 'duff', 'oscorp', 'cyberdyne', 'aperture', 'massive']
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!
 const ms = (n: number) => `${n.toFixed(1)} ms`
-const say = (line: string) => console.log(line)
-
-type BenchDb = { database: Database; name: string; reused: boolean; drop(): Promise<void> }
 
 async function openBenchDatabase(): Promise<BenchDb> {
   const url = process.env.DATABASE_URL
@@ -80,181 +76,21 @@ async function openBenchDatabase(): Promise<BenchDb> {
     console.error('bench:domains measures PostgreSQL: set DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)')
     process.exit(2)
   }
-  const reuse = args.database
-  if (reuse !== undefined && !/^rp_bench_dom_[a-z0-9]+$/.test(reuse)) throw new Error('--database takes a name made by this bench (rp_bench_dom_…)')
-  const name = reuse ?? `rp_bench_dom_${randomBytes(4).toString('hex')}`
-  if (!reuse) {
-    const admin = new pg.Client({ connectionString: url })
-    await admin.connect()
-    await admin.query(`CREATE DATABASE ${name}`)
-    await admin.end()
-  }
-  const target = new URL(url)
-  target.pathname = `/${name}`
-  const database = await openDatabase({ kind: 'postgres', url: target.toString(), max: 4 })
-  return {
-    database,
-    name,
-    reused: Boolean(reuse),
-    async drop() {
-      await database.close()
-      if (args.keep || reuse) return say(`kept database ${name} (reuse with --database ${name})`)
-      const dropper = new pg.Client({ connectionString: url })
-      await dropper.connect()
-      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await dropper.end()
-    },
-  }
+  return openPortfolioDatabase(url, args.database)
 }
 
-/** Accounts and the bench user through the services; domains, contacts and registrants through SQL. */
-async function generate(database: Database): Promise<void> {
-  const db = database.db
-  const started = performance.now()
-  const others = ACCOUNTS - 1
-  const perOther = Math.floor((DOMAINS - BIG) / others)
-  for (let a = 0; a < ACCOUNTS; a++) {
-    const big = a === 0
-    const brand = BRANDS[a % BRANDS.length]!
-    const account = await createAccount(db, systemScope('bench'), { name: big ? 'Portfolio Holdings' : `${brand[0]!.toUpperCase()}${brand.slice(1)} ${a}` })
-    if (big) {
-      await createUser(db, systemScope('bench', account.id), { account_id: account.id, email: EMAIL, password: PASSWORD, roles: ['account-admin', 'domain-admin'] })
-    }
-    const count = big ? BIG : a === ACCOUNTS - 1 ? DOMAINS - BIG - perOther * (others - 1) : perOther
-    // Distinct prefixes keep names unique across accounts (domains_name_key).
-    await generateDomains(db, account.id, count, { prefix: big ? '' : `${brand}${a}-`, analyze: false })
-    const contacts = await generateContacts(db, account.id, big ? 200 : 20, { emailDomain: `${big ? 'holdings' : brand}.example` })
-    await assignRegistrants(db, account.id, contacts)
-    process.stdout.write(`\r  generated account ${a + 1}/${ACCOUNTS} (${count} domains)   `)
-  }
-  // VACUUM sets the visibility map as autovacuum would on a settled table (index-only scans).
-  await database.pool.query('VACUUM ANALYZE domains')
-  await database.pool.query('VACUUM ANALYZE domain_contacts')
-  await database.pool.query('VACUUM ANALYZE contacts')
-  say(`\n  ${DOMAINS.toLocaleString('en')} domains over ${ACCOUNTS} accounts (one with ${BIG.toLocaleString('en')}) in ${((performance.now() - started) / 1000).toFixed(1)} s`)
-}
-
-/** A private copy of the built portal, so a rebuild of the shared build/ cannot change it mid-run. */
-function portalCopy(): string {
-  const dir = path.join(OUT, `portal-${PORT}`)
-  const locked = (command: string) => {
-    const result = spawnSync('flock', ['/tmp/e2e.lock', 'sh', '-c', command], { cwd: ROOT, stdio: 'inherit' })
-    if (result.status !== 0) throw new Error(`failed: ${command}`)
-  }
-  if (!existsSync(path.join(ROOT, 'build/server/index.js'))) locked('npm run build')
-  rmSync(dir, { recursive: true, force: true })
-  mkdirSync(dir, { recursive: true })
-  locked(`cp -r build '${dir}/build'`)
-  return dir
-}
-
-async function startServer(databaseUrl: string): Promise<{ child: ChildProcess; origin: string; stop(): Promise<void> }> {
-  const cwd = portalCopy()
-  const child = spawn(process.execPath, [path.join(ROOT, 'server/main.ts')], {
-    cwd,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      WORKER: '0',
-      WEB_CONCURRENCY: args.workers,
-      REGISTRY_MODE: 'none',
-      NODE_ENV: 'production',
-      APP_ENV: 'bench',
-      // One log line per request is measured too at info; warn keeps the figures about the page.
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-      DATA_DIR: path.join(cwd, 'data'),
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
+async function startServer(databaseUrl: string) {
+  const cwd = portalCopy(`portal-${PORT}`)
+  return startPortal(cwd, PORT, {
+    DATABASE_URL: databaseUrl,
+    WORKER: '0',
+    WEB_CONCURRENCY: args.workers,
+    REGISTRY_MODE: 'none',
+    NODE_ENV: 'production',
+    APP_ENV: 'bench',
+    // One log line per request is measured too at info; warn keeps the figures about the page.
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
   })
-  const origin = `http://127.0.0.1:${PORT}`
-  const deadline = Date.now() + 60_000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`)
-    try {
-      const response = await fetch(`${origin}/readyz`)
-      if (response.ok) break
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('server not ready after 60 s')
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-  return {
-    child,
-    origin,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve()
-        child.once('exit', () => resolve())
-        child.kill('SIGTERM')
-      }),
-  }
-}
-
-const cookiePairs = (response: Response) => response.headers.getSetCookie().map((c) => c.split(';')[0]!).filter((c) => !c.endsWith('='))
-
-/** Signs in through the real /login form, as a browser would (same-origin POST). */
-async function signIn(origin: string): Promise<string> {
-  const form = new URLSearchParams({ intent: 'password', username: EMAIL, password: PASSWORD, redirectTo: '/domains' })
-  const response = await fetch(`${origin}/login`, {
-    method: 'POST',
-    body: form,
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', origin },
-  })
-  const cookies = cookiePairs(response)
-  if (response.status !== 302 || cookies.length === 0) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`)
-  return cookies.join('; ')
-}
-
-type Load = { requests: number; seconds: number; p50: number; p95: number; p99: number; max: number; errors: number }
-
-/** N clients in a bounded loop for S seconds: wrk when installed, else keep-alive fetch loops here. */
-async function load(url: string, headers: Record<string, string>, seconds: number, clients: number): Promise<Load> {
-  if (spawnSync('wrk', ['--version']).error === undefined) {
-    const script = path.join(OUT, 'wrk-report.lua')
-    writeFileSync(
-      script,
-      `done = function(summary, latency, requests)
-  local errors = summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout + summary.errors.status
-  io.write(string.format('WRK {"requests":%d,"seconds":%f,"p50":%f,"p95":%f,"p99":%f,"max":%f,"errors":%d}\\n',
-    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1e3, latency:percentile(95) / 1e3, latency:percentile(99) / 1e3, latency.max / 1e3, errors))
-end
-`,
-    )
-    const headerArgs = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`])
-    const output = await new Promise<string>((resolve, reject) => {
-      const child = spawn('wrk', ['-t', '2', '-c', String(clients), '-d', `${seconds}s`, '--timeout', '10s', '-s', script, ...headerArgs, url])
-      let out = ''
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()))
-      child.stderr.on('data', (d: Buffer) => (out += d.toString()))
-      child.on('error', reject)
-      child.on('exit', () => resolve(out))
-    })
-    const line = output.split('\n').find((l) => l.startsWith('WRK '))
-    if (!line) throw new Error(`wrk gave no report:\n${output}`)
-    return JSON.parse(line.slice(4)) as Load
-  }
-  const timings: number[] = []
-  let errors = 0
-  const end = performance.now() + seconds * 1000
-  const started = performance.now()
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (performance.now() < end) {
-        const t = performance.now()
-        const response = await fetch(url, { headers })
-        await response.arrayBuffer()
-        timings.push(performance.now() - t)
-        if (response.status !== 200) errors++
-      }
-    }),
-  )
-  timings.sort((a, b) => a - b)
-  return { requests: timings.length, seconds: (performance.now() - started) / 1000, p50: quantile(timings, 0.5), p95: quantile(timings, 0.95), p99: quantile(timings, 0.99), max: timings.at(-1)!, errors }
 }
 
 /** One client, `runs` times each (interleaved so both see the same machine), after a warm-up. */
@@ -302,7 +138,7 @@ async function main() {
   let server: Awaited<ReturnType<typeof startServer>> | undefined
   try {
     await migrate(database)
-    if (!bench.reused) await generate(database)
+    if (!bench.reused) await generatePortfolio(database, { domains: DOMAINS, accounts: ACCOUNTS, big: BIG })
     else await database.pool.query('ANALYZE domains')
     const owner = await database.db.selectFrom('users').select(['account_id']).where('email', '=', EMAIL).executeTakeFirstOrThrow()
     const accountId = owner.account_id!
@@ -318,11 +154,9 @@ async function main() {
       }
     }
 
-    const target = new URL(process.env.DATABASE_URL!)
-    target.pathname = `/${bench.name}`
-    server = await startServer(target.toString())
+    server = await startServer(bench.url)
     const { origin } = server
-    const cookie = await signIn(origin)
+    const cookie = await signIn(origin, EMAIL, PASSWORD)
 
     // First load: the page, its cap line and its JavaScript.
     const pageUrl = `${origin}/domains?${LIST_QUERY}`
@@ -380,7 +214,7 @@ async function main() {
     say(`uptime after: ${spawnSync('uptime', { encoding: 'utf8' }).stdout.trim()}`)
   } finally {
     await server?.stop()
-    await bench.drop()
+    await bench.drop(args.keep)
   }
 }
 

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import { parseTrustProxy } from './http/client-address.ts'
+import { MAX_HASH_COST, MIN_HASH_COST, PRODUCTION_HASH_COST } from './platform/auth/passwords.ts'
 
 const booleanFlag = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -39,7 +41,19 @@ export const EnvSchema = z.object({
   REGISTRY_MODE: z.enum(['local', 'epp', 'none']).default('local'),
   REGISTRY_HOST: z.string().min(1).optional(), REGISTRY_PORT: z.coerce.number().int().min(0).max(65535).default(700),
   REGISTRY_CLIENT_ID: z.string().min(3).max(16).optional(), REGISTRY_PASSWORD: z.string().min(6).max(16).optional(),
+  // Proxies allowed to say who the client is (X-Forwarded-For): unset = none, a hop count, or addresses/CIDRs.
+  TRUST_PROXY: z.string().optional().superRefine((value, ctx) => {
+    try {
+      parseTrustProxy(value)
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message })
+    }
+  }),
+  // log2 of scrypt's N for new password hashes; lower only to make test runs fast.
+  PASSWORD_HASH_COST: z.coerce.number().int().min(MIN_HASH_COST).max(MAX_HASH_COST).default(PRODUCTION_HASH_COST),
   REGISTRY_TLDS: z.string().optional(), REGISTRY_CA_FILE: z.string().optional(), REGISTRY_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  // The embedded registry answers each command this much later (tests that stop the server between a registry write and our record).
+  REGISTRY_LOCAL_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
 })
 
 export type Env = z.infer<typeof EnvSchema>
@@ -91,6 +105,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (parsed.success && parsed.data.WEB_CONCURRENCY > 1 && !issues.has('WEB_CONCURRENCY')) {
     if (!parsed.data.DATABASE_URL) issues.set('WEB_CONCURRENCY', 'WEB_CONCURRENCY: more than one process needs PostgreSQL (DATABASE_URL); the embedded PGlite belongs to one process')
     else if (parsed.data.REGISTRY_MODE === 'local') issues.set('WEB_CONCURRENCY', 'WEB_CONCURRENCY: the embedded registry (REGISTRY_MODE=local) runs in one process; use REGISTRY_MODE=epp or none')
+  }
+  if (parsed.success && parsed.data.APP_ENV === 'production' && parsed.data.PASSWORD_HASH_COST < PRODUCTION_HASH_COST) {
+    issues.set('PASSWORD_HASH_COST', `PASSWORD_HASH_COST: below ${PRODUCTION_HASH_COST} is for test runs, never for APP_ENV=production`)
   }
   if (issues.size || !parsed.success) throw new ConfigError([...issues.values()])
   const values = parsed.data

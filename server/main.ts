@@ -1,3 +1,5 @@
+// First: sets NODE_ENV before any import below loads React (see the module).
+import './node-env.ts'
 import cluster from 'node:cluster'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
@@ -8,12 +10,13 @@ import { ConfigError, loadConfig, type Config } from './config.ts'
 import { openDatabase } from './db/database.ts'
 import { migrate } from './db/migrate.ts'
 import { createServerApp } from './http/app.ts'
+import { answerClientErrors } from './http/client-error.ts'
 import { createJobs } from './jobs/jobs.ts'
 import { createLogger, type Logger } from './lib/logger.ts'
 import { createMailer } from './integrations/mail/mailer.ts'
 import { TokenCache } from '#server/platform/auth/token-cache.ts'
 import { createPlatformApi } from './platform/api.ts'
-import { scheduleDomainJobs } from './platform/domains/jobs.ts'
+import { listeningUrlOf } from './platform/deps.ts'
 import { createRegistries } from './platform/registries/registries.ts'
 import { isEmpty, seedDemo } from './seed/demo.ts'
 import { preloadDemoRegistry } from './seed/registry.ts'
@@ -56,9 +59,9 @@ async function main() {
   const jobs = createJobs(database, logger)
   const tokenCache = new TokenCache()
   await tokenCache.start(database)
-  const platformApi = createPlatformApi({ config, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(config, logger), registries, tokenCache })
+  let listeningUrl: string | undefined
+  const platformApi = createPlatformApi({ config, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(config, logger), registries, tokenCache, listeningUrl: () => listeningUrl })
   await jobs.start({ work: config.WORKER && index === 0 })
-  if (index === 0) await scheduleDomainJobs({ jobs })
 
   const buildFile = path.resolve('build/server/index.js')
   const build = existsSync(buildFile) ? ((await import(pathToFileURL(buildFile).href)) as ServerBuild) : undefined
@@ -66,8 +69,10 @@ async function main() {
   const app = createServerApp({ config, database, logger, platformApi, build, clientDir: path.resolve('build/client') })
 
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
-    logger.info('listening', { url: `http://localhost:${info.port}` })
+    listeningUrl = listeningUrlOf(config.HOST, info.port)
+    logger.info('listening', { url: listeningUrl, node_env: process.env.NODE_ENV })
   })
+  answerClientErrors(server)
 
   let stopping = false
   const shutdown = async (signal: string) => {

@@ -1,8 +1,8 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form, Link, useLocation } from 'react-router'
+import { Form, Link, useLocation, useNavigate } from 'react-router'
 import { ArrowDown, ArrowUp, ArrowUpDown, Download } from 'lucide-react'
 import type { ListPage } from '#app/lib/list-page.server.ts'
-import { writeListQuery, type SortKey } from '#app/lib/list-query.ts'
+import { writeListQuery, type SortKey } from '#common/list-query.ts'
 import type { ListDefinition } from '#app/lib/lists.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { ExistingParams, FilterBar } from './filter-bar.tsx'
@@ -27,6 +27,7 @@ const PAGE_SIZES = [25, 50, 100, 250]
  */
 export function DataTable({ def, page, labels, renderCell, rowLabel }: Props) {
   const { t } = useTranslation('common')
+  const navigate = useNavigate()
   const { pathname, search } = useLocation()
   const href = useContextHref()
   const current = new URLSearchParams(search)
@@ -45,7 +46,8 @@ export function DataTable({ def, page, labels, renderCell, rowLabel }: Props) {
     <div className="space-y-4">
       <FilterBar columns={def.columns} query={query} errors={page.errors} labels={labels} />
       <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
-        <p data-testid="list-total">{t('list.results', { count: meta.total })}</p>
+        {/* A filter that cannot be read lists nothing: say what to do, not "0 entries". */}
+        <p data-testid="list-total">{page.errors.length ? t('list.fixFilter') : t('list.results', { count: meta.total })}</p>
         <div className="flex flex-wrap items-center gap-2">
           <details className="relative">
             <summary className="cursor-pointer rounded border border-slate-300 px-3 py-1.5 dark:border-slate-700">{t('list.columns')}</summary>
@@ -69,7 +71,7 @@ export function DataTable({ def, page, labels, renderCell, rowLabel }: Props) {
           </Button>
         </div>
       </div>
-      <Table data-testid="data-table">
+      <Table data-testid="data-table" onClick={(event) => followRowLink(event, navigate)}>
         <TableHeader>
           <TableRow>
             {def.trayType ? <TableHead className="w-8"><span className="sr-only">{t('list.select')}</span></TableHead> : null}
@@ -94,7 +96,7 @@ export function DataTable({ def, page, labels, renderCell, rowLabel }: Props) {
           {rows.length === 0 ? (
             <TableRow>
               <TableCell colSpan={columns.length + 1} className="py-8 text-center text-slate-500">
-                {t('list.empty')}
+                {page.errors.length ? t('list.fixFilter') : t('list.empty')}
               </TableCell>
             </TableRow>
           ) : (
@@ -148,4 +150,23 @@ export function DataTable({ def, page, labels, renderCell, rowLabel }: Props) {
       </div>
     </div>
   )
+}
+
+/**
+ * The link of a row (its name, leading to its page): a plain anchor, which the table follows in
+ * the browser without reloading the page (`followRowLink`). React Router's <Link> resolves its
+ * path with several hooks per link; a list page has one per row, and they were a tenth of the
+ * page's render (issue 13). `to` is a full path, already carrying the context (useContextHref).
+ */
+export function RowLink({ to, ...props }: Omit<React.ComponentProps<'a'>, 'href'> & { to: string }) {
+  return <a href={to} data-row-link="" {...props} />
+}
+
+/** A plain left click on a row link navigates in the app; any other click is the browser's. */
+function followRowLink(event: React.MouseEvent<HTMLElement>, navigate: ReturnType<typeof useNavigate>) {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+  const link = event.target instanceof Element ? event.target.closest('a[data-row-link]') : null
+  if (!(link instanceof HTMLAnchorElement) || link.target || link.hasAttribute('download')) return
+  event.preventDefault()
+  void navigate(link.getAttribute('href')!)
 }

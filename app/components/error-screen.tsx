@@ -2,6 +2,7 @@ import { Trans } from '#app/lib/trans.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { isRouteErrorResponse, Link, useRouteLoaderData } from 'react-router'
 import { TriangleAlert } from 'lucide-react'
+import { isUnsafeTextRefusal } from '#app/lib/unsafe-text.ts'
 import { Button } from './ui/button.tsx'
 
 type RootLike = { supportEmail?: string } | undefined
@@ -26,7 +27,11 @@ export function ErrorScreen({ error }: { error: unknown }) {
   const { t } = useTranslation('common')
   const root = useRouteLoaderData('root') as RootLike
   const supportEmail = root?.supportEmail ?? 'support@registrar.example'
-  const { status, raw } = describeError(error)
+  const described = describeError(error)
+  const { status } = described
+  // A post holding text no field may hold (app/lib/unsafe-form.server.ts): say which, in words.
+  const unsafe = isRouteErrorResponse(error) && isUnsafeTextRefusal(error.data) ? error.data.fields : null
+  const raw = unsafe ? null : described.raw
   const heading = status === 403 ? t('error.accessDenied') : t('error.heading')
   const mail = (subject: string) => `mailto:${supportEmail}?subject=${encodeURIComponent(subject)}`
   let text: React.ReactNode
@@ -34,6 +39,12 @@ export function ErrorScreen({ error }: { error: unknown }) {
   else if (status === 404)
     text = <Trans t={t} i18nKey="error.404" values={{ email: supportEmail }} components={{ mail: <a className="underline" href={mail('404 error')} /> }} />
   else if (status === 429) text = <Trans t={t} i18nKey="error.429" components={{ mail: <a className="underline" href={mail('429 error')} /> }} />
+  else if (unsafe)
+    text = (
+      <span data-testid="error-unsafe-text">
+        {t('error.unsafeText', { count: unsafe.length, fields: unsafe.map((field) => `“${field}”`).join(', ') })}
+      </span>
+    )
   else text = t('error.500')
   return (
     <main className="mx-auto flex min-h-screen max-w-2xl flex-col items-start justify-center gap-4 p-8" data-testid="error-screen">

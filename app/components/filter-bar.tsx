@@ -3,9 +3,9 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link, useLocation } from 'react-router'
 import { X } from 'lucide-react'
 import type { ListError } from '#app/lib/list-page.server.ts'
-import { writeListQuery, type ListQuery } from '#app/lib/list-query.ts'
-import { OPERATORS_BY_TYPE, type ListColumn } from '#app/lib/lists.ts'
-import { OPERATORS } from '#app/lib/pql.ts'
+import { writeListQuery, type ListQuery } from '#common/list-query.ts'
+import { builderOperators, type ListColumn } from '#app/lib/lists.ts'
+import { OPERATORS } from '#common/pql.ts'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { Button } from './ui/button.tsx'
@@ -41,7 +41,7 @@ export function FilterBar({ columns, query, errors, labels }: { columns: ListCol
   const hydrated = useHydrated()
   const chosen = filterable.find((c) => c.key === field) ?? filterable[0]
   const column = hydrated ? chosen : undefined
-  const operators = column ? OPERATORS_BY_TYPE[column.type] : [...OPERATORS]
+  const operators = column ? builderOperators(column.type) : [...OPERATORS]
   const current = new URLSearchParams(search)
   const removeHref = (index: number) => {
     const rest = query.filters.filter((_, i) => i !== index)
@@ -97,13 +97,13 @@ export function FilterBar({ columns, query, errors, labels }: { columns: ListCol
               ))}
             </Select>
           ) : (
-            <Input name="f_value" type={column?.type === 'timestamp' ? 'date' : 'text'} className="w-44" />
+            <Input name="f_value" type={isDate(column) ? 'date' : 'text'} className="w-44" />
           )}
         </label>
-        {!column || column.type === 'timestamp' ? (
+        {!column || isDate(column) || column.type === 'integer' ? (
           <label className="flex flex-col gap-1 text-xs">
             {t('list.valueTo')}
-            <Input name="f_value2" type={column ? 'date' : 'text'} className="w-44" />
+            <Input name="f_value2" type={isDate(column) ? 'date' : 'text'} className="w-44" />
           </label>
         ) : null}
         <Button type="submit">{t('list.addFilter')}</Button>
@@ -125,12 +125,14 @@ export function FilterBar({ columns, query, errors, labels }: { columns: ListCol
       </Form>
       <div id="list-errors" aria-live="polite">
         {errors.map((error, i) => (
-          <p key={i} role="alert" className="text-sm text-red-700 dark:text-red-400" data-testid="list-error">
-            {error.kind === 'pql' ? t('list.pqlError', { position: error.position, message: error.message }) : error.message}
-            {error.kind === 'pql' && error.expected ? ` ${t('list.expected', { choices: error.expected.join(', ') })}` : null}
-          </p>
+          <div key={i} role="alert" className="space-y-0.5 text-sm text-red-700 dark:text-red-400" data-testid="list-error">
+            <p>{error.kind === 'pql' ? t('list.pqlError', { position: error.position, message: t(`list.pqlExpected.${error.code}`, { defaultValue: error.message.replace(/\.$/, '') }) }) : error.message}</p>
+            {error.kind === 'pql' && error.expected ? <p className="text-red-700/80 dark:text-red-400/80">{t('list.expected', { choices: error.expected.join(', ') })}</p> : null}
+          </div>
         ))}
       </div>
     </section>
   )
 }
+
+const isDate = (column: ListColumn | undefined) => column?.type === 'timestamp' || column?.type === 'date'

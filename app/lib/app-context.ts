@@ -5,6 +5,8 @@ export type AppServices = {
   /** Calls the Platform API (in process, or PLATFORM_URL when split). */
   platformFetch: (request: Request) => Promise<Response>
   requestId: string
+  /** The browser at the other end: its address (the socket, or a TRUST_PROXY hop's word) and user agent. */
+  client: { ip: string; userAgent: string }
   env: {
     appEnv: string
     supportEmail: string

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatDateTime, isDateTimeShape } from './dates.ts'
+import { formatDate, formatDateTime, isDateTimeShape } from './dates.ts'
 
 describe('date-time shape', () => {
   it('accepts YYYY-MM-DDTHH:mm:ssZ only', () => {
@@ -16,6 +16,14 @@ describe('date-time shape', () => {
     expect(formatDateTime('2026-12-31T00:05:00Z', 'es')).toBe('31 de diciembre de 2026 0:05 UTC')
     expect(formatDateTime('2026-12-31T00:05:00Z', 'ja')).toBe('2026年12月31日 00:05 UTC')
   })
+  it('formats a day without a time, day first, in UTC', () => {
+    expect(formatDate('2026-01-31T00:00:00Z', 'en')).toBe('31 Jan 2026')
+    expect(formatDate('2026-01-31T00:00:00Z', 'es')).toBe('31 ene 2026')
+    expect(formatDate('2026-01-31T00:00:00Z', 'ja')).toBe('2026年1月31日')
+    expect(formatDate('2026-01-31T23:30:00-02:00', 'en')).toBe('1 Feb 2026')
+    expect(formatDate(null, 'en')).toBe('')
+  })
+
   it('renders in UTC whatever the offset of the input', () => {
     expect(formatDateTime('2026-03-01T23:30:00-02:00', 'en')).toBe('March 2, 2026 1:30 AM UTC')
     expect(formatDateTime(new Date(Date.UTC(2026, 2, 1, 12, 30)), 'en')).toBe('March 1, 2026 12:30 PM UTC')

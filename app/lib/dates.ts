@@ -23,6 +23,27 @@ export function formatDateTime(value: string | Date | null | undefined, lng: str
   return `${date.format(d)} ${time.format(d)} UTC`.replace(/[\u202f\u00a0]/g, ' ')
 }
 
+const dayFormatters = new Map<string, Intl.DateTimeFormat>()
+
+/**
+ * A calendar day in the user's language — "31 Jan 2026", "31 ene 2026", "2026年1月31日" — with no
+ * time: expiry, creation and registry dates are days (issue 16). In UTC, as stored, so the
+ * server's text and the browser's are the same.
+ */
+export function formatDate(value: string | Date | null | undefined, lng: string): string {
+  if (!value) return ''
+  const d = value instanceof Date ? value : new Date(value)
+  if (Number.isNaN(d.getTime())) return String(value)
+  const language = /^(es|ja)$/.test(lng) ? lng : 'en'
+  let format = dayFormatters.get(language)
+  if (!format) {
+    // British English orders day, month, year as the other languages do.
+    format = new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : language, { day: 'numeric', month: language === 'ja' ? 'long' : 'short', year: 'numeric', timeZone: 'UTC' })
+    dayFormatters.set(language, format)
+  }
+  return format.format(d).replace(/[\u202f\u00a0]/g, ' ')
+}
+
 /** Spec §5 date-time shape: YYYY-MM-DDTHH:mm:ssZ (UTC, no fraction). */
 export const DATE_TIME_SHAPE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\dZ$/
 

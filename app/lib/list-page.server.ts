@@ -2,10 +2,10 @@ import { data, redirect, type RouterContextProvider } from 'react-router'
 import { z } from 'zod'
 import { carryContext } from './context-param.ts'
 import { readJsonCookie, serializeJsonCookie } from './cookies.server.ts'
-import { readListQuery, writeListQuery, type ListQuery } from './list-query.ts'
-import { OPERATORS_BY_TYPE, type ListDefinition } from './lists.ts'
+import { readListQuery, writeListQuery, type ListQuery } from '#common/list-query.ts'
+import { builderOperators, type ListDefinition } from './lists.ts'
 import { getPlatform, PlatformError } from './platform.server.ts'
-import { filterToParam, parsePql, printPql, type Filter, type Operator } from './pql.ts'
+import { filterToParam, parsePql, printPql, type Filter, type Operator, type PqlErrorCode } from '#common/pql.ts'
 import { requestUrl } from './request-url.ts'
 
 /** The URL state of a list (spec §2): zod checks the shape before the list query reads it. */
@@ -22,7 +22,7 @@ const isListKey = (key: string) => LIST_KEYS.includes(key) || key.startsWith('fi
 const MEMORY_COOKIE = 'list_memory'
 const MemorySchema = z.record(z.string().max(40), z.string().max(2000))
 
-export type ListError = { kind: 'pql'; message: string; position: number; expected?: string[] } | { kind: 'param'; message: string }
+export type ListError = { kind: 'pql'; code: PqlErrorCode; message: string; position: number; expected?: string[] } | { kind: 'param'; message: string }
 
 export type ListPage = {
   rows: Record<string, unknown>[]
@@ -58,12 +58,12 @@ export function canonicalListParams(def: ListDefinition, params: URLSearchParams
     const value = (params.get('f_value') ?? '').trim()
     const value2 = (params.get('f_value2') ?? '').trim()
     if (!column) error = `Unknown filter field ${builderField}`
-    else if (!op || !OPERATORS_BY_TYPE[column.type].includes(op)) error = `The operator ${op ?? ''} does not apply to ${builderField}`
+    else if (!op || !builderOperators(column.type).includes(op)) error = `The operator ${op ?? ''} does not apply to ${builderField}`
     else if (!value || (op === 'between' && !value2)) error = 'Enter a value to filter by'
     else {
       const current = parsePql(next.get('pql') ?? '')
       const filters = current.ok ? current.filters : []
-      const values = op === 'between' ? [value, value2] : column.type === 'timestamp' || column.type === 'enum' ? [value] : value.split(',').map((v) => v.trim()).filter(Boolean)
+      const values = op === 'between' ? [value, value2] : ['timestamp', 'date', 'enum', 'boolean'].includes(column.type) ? [value] : value.split(',').map((v) => v.trim()).filter(Boolean)
       filters.push({ field: column.key, operator: op, values })
       next.set('pql', printPql(filters))
       next.delete('page')
@@ -116,7 +116,7 @@ export async function loadListPage(
 
   const { query, issues } = readListQuery(params, { sort: def.defaultSort })
   for (const issue of issues) {
-    if (issue.kind === 'pql') errors.push({ kind: 'pql', message: issue.error.message, position: issue.error.position, ...(issue.error.expected ? { expected: issue.error.expected } : {}) })
+    if (issue.kind === 'pql') errors.push({ kind: 'pql', code: issue.error.code, message: issue.error.message, position: issue.error.position, ...(issue.error.expected ? { expected: issue.error.expected } : {}) })
     else errors.push({ kind: 'param', message: issue.message })
   }
   const visibleColumns = query.fields?.filter((f) => def.columns.some((c) => c.key === f)) ?? def.columns.filter((c) => c.defaultVisible).map((c) => c.key)

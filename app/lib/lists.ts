@@ -1,10 +1,13 @@
-import type { Filter, Operator } from './pql.ts'
+import { choicesOf, OPERATORS_BY_TYPE, type CatalogueField, type FieldType, type ListCatalogue } from '#common/list-catalogue.ts'
+import { AUDIT_LIST, AUTH_EVENTS_LIST } from '#common/lists/audit.ts'
+import { DIFFERENCES_LIST, DOMAINS_LIST } from '#common/lists/domains.ts'
+import { ACCOUNTS_LIST, CONTACTS_LIST, REGISTRY_HANDLES_LIST, TLDS_LIST, USERS_LIST } from '#common/lists/directory.ts'
+import type { Filter, Operator } from '#common/pql.ts'
 
-export type ColumnType = 'text' | 'timestamp' | 'enum' | 'uuid' | 'json'
-
+/** A field of a list screen: the catalogue's field (common/lists) and whether it shows by default. */
 export type ListColumn = {
   key: string
-  type: ColumnType
+  type: FieldType
   sortable?: boolean
   filterable?: boolean
   choices?: readonly string[]
@@ -26,27 +29,47 @@ export type ListDefinition = {
   rowLabel: (row: Record<string, unknown>) => string
 }
 
-/** Operators offered by the filter builder per field type (spec §5 operators). */
-export const OPERATORS_BY_TYPE: Record<ColumnType, Operator[]> = {
-  text: ['equals', 'contains', 'starts_with', 'ends_with'],
-  enum: ['equals'],
-  uuid: ['equals'],
-  timestamp: ['between', 'greater_than', 'less_than', 'greater_than_and_including', 'less_than_and_including'],
-  json: [],
+/**
+ * The columns of a list screen from the list's catalogue, the one the API's resource is built
+ * from (decision 016): `shown` names the fields the screen offers, in order, each with whether it
+ * shows by default; types, sorting, filtering and choices come from the catalogue.
+ */
+export function columnsOf<F extends Record<string, CatalogueField>>(
+  catalogue: ListCatalogue<F>,
+  shown: { [K in keyof F & string]?: boolean },
+  overrides: { [K in keyof F & string]?: Partial<Pick<ListColumn, 'filterable' | 'sortable'>> } = {},
+): ListColumn[] {
+  return Object.entries(shown).map(([key, visible]) => {
+    const field = catalogue.fields[key]!
+    const choices = choicesOf(field)
+    return {
+      key,
+      type: field.type,
+      ...(field.sortable ? { sortable: true } : {}),
+      ...(field.filterable ? { filterable: true } : {}),
+      ...(choices ? { choices } : {}),
+      defaultVisible: Boolean(visible),
+      ...overrides[key as keyof F & string],
+    }
+  })
 }
 
-const AUDIT_AREAS = ['accounts', 'users', 'contacts', 'tlds', 'domains', 'dns', 'ssl', 'invoicing', 'watch', 'intelligence', 'products'] as const
+/**
+ * The operators the filter builder offers for a field: the API's for its type (common/), ranges
+ * first for dates and times, without "equals" on an instant (never what a person means).
+ */
+export function builderOperators(type: FieldType): readonly Operator[] {
+  const operators = OPERATORS_BY_TYPE[type]
+  if (type === 'timestamp' || type === 'date') return ['between', ...operators.filter((o) => o !== 'between' && o !== 'equals')]
+  return operators
+}
 
-const auditColumns = (withArea: boolean): ListColumn[] => [
-  { key: 'created_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: true },
-  { key: 'area', type: 'enum', sortable: true, filterable: withArea, choices: AUDIT_AREAS, defaultVisible: withArea },
-  { key: 'entity_type', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-  { key: 'entity_id', type: 'text', filterable: true, defaultVisible: false },
-  { key: 'action', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-  { key: 'actor_label', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-  { key: 'request_id', type: 'text', filterable: true, defaultVisible: false },
-  { key: 'changes', type: 'json', defaultVisible: true },
-]
+const auditColumns = (withArea: boolean): ListColumn[] =>
+  columnsOf(
+    AUDIT_LIST,
+    { created_at: true, area: withArea, entity_type: true, entity_id: false, action: true, actor_label: true, request_id: false, changes: true },
+    { area: { filterable: withArea } },
+  )
 
 const auditList = (id: string, area: string | null): ListDefinition => ({
   id,
@@ -68,27 +91,11 @@ export const LISTS: Record<string, ListDefinition> = {
 
 // --- Domains (issue 6) ---------------------------------------------------------------------
 
-/** Statuses of a domain (migration 0001); the list filter offers them as choices. */
-export const DOMAIN_STATUSES = ['pending', 'active', 'expired', 'redemption', 'pending-delete', 'transferring'] as const
-// The portal's column types have no boolean: a yes/no field is an enum of the two API values.
-const YES_NO = ['true', 'false'] as const
 
 LISTS.domains = {
   id: 'domains',
   apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/domains`,
-  columns: [
-    { key: 'name', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'tld', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'status', type: 'enum', sortable: true, filterable: true, choices: DOMAIN_STATUSES, defaultVisible: true },
-    { key: 'expires_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'registrant_name', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'auto_renew', type: 'enum', sortable: true, filterable: true, choices: YES_NO, defaultVisible: true },
-    { key: 'registry_lock', type: 'enum', sortable: true, filterable: true, choices: YES_NO, defaultVisible: true },
-    { key: 'dnssec', type: 'enum', sortable: true, filterable: true, choices: YES_NO, defaultVisible: false },
-    { key: 'tags', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'created_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: false },
-    { key: 'updated_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: false },
-  ],
+  columns: columnsOf(DOMAINS_LIST, { name: true, tld: true, status: true, expires_at: true, registrant_name: true, auto_renew: true, registry_lock: true, dnssec: false, tags: true, created_at: false, updated_at: false }),
   fixedFilters: [],
   defaultSort: 'name',
   trayType: 'domain',
@@ -98,21 +105,12 @@ LISTS.domains = {
 /** /domains/{id}/log: the domains audit trail; the route adds the entity filter per domain. */
 LISTS['domain-log'] = { ...auditList('domain-log', 'domains'), trayType: null }
 
-// Issue 5 directory lists (accounts, users, contacts, TLDs, their logs). Booleans are offered as
-// enum 'true'/'false' because the Platform API reads them that way in filters.
-const BOOL = ['true', 'false'] as const
+// Issue 5 directory lists (accounts, users, contacts, TLDs, their logs).
 const directoryLists: ListDefinition[] = [
   {
     id: 'accounts',
     apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/accounts`,
-    columns: [
-      { key: 'name', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-      { key: 'status', type: 'enum', sortable: true, filterable: true, choices: ['active', 'suspended'], defaultVisible: true },
-      { key: 'currency', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-      { key: 'language', type: 'enum', sortable: true, filterable: true, choices: ['en', 'es', 'ja'], defaultVisible: true },
-      { key: 'is_registrar', type: 'enum', filterable: true, choices: BOOL, defaultVisible: false },
-      { key: 'created_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: true },
-    ],
+    columns: columnsOf(ACCOUNTS_LIST, { name: true, status: true, currency: true, language: true, is_registrar: false, created_at: true }),
     fixedFilters: [],
     defaultSort: 'name',
     trayType: null,
@@ -121,17 +119,7 @@ const directoryLists: ListDefinition[] = [
   {
     id: 'users',
     apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/users`,
-    columns: [
-      { key: 'name', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-      { key: 'email', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-      { key: 'account.name', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-      { key: 'roles', type: 'text', filterable: true, defaultVisible: true },
-      { key: 'status', type: 'enum', sortable: true, filterable: true, choices: ['active', 'disabled'], defaultVisible: true },
-      { key: 'two_factor', type: 'enum', sortable: true, filterable: true, choices: BOOL, defaultVisible: true },
-      { key: 'invited', type: 'enum', filterable: true, choices: BOOL, defaultVisible: false },
-      { key: 'last_sign_in_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: true },
-      { key: 'created_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: false },
-    ],
+    columns: columnsOf(USERS_LIST, { name: true, email: true, 'account.name': true, roles: true, status: true, two_factor: true, invited: false, last_sign_in_at: true, created_at: false }),
     fixedFilters: [],
     defaultSort: 'name',
     trayType: null,
@@ -140,17 +128,7 @@ const directoryLists: ListDefinition[] = [
   {
     id: 'contacts',
     apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/contacts`,
-    columns: [
-      { key: 'name', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-      { key: 'organisation', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-      { key: 'email', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-      { key: 'phone', type: 'text', filterable: true, defaultVisible: true },
-      { key: 'city', type: 'text', sortable: true, filterable: true, defaultVisible: false },
-      { key: 'country_code', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-      { key: 'account.name', type: 'text', sortable: true, filterable: true, defaultVisible: false },
-      { key: 'in_use', type: 'enum', filterable: true, choices: BOOL, defaultVisible: true },
-      { key: 'updated_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: false },
-    ],
+    columns: columnsOf(CONTACTS_LIST, { name: true, organisation: true, email: true, phone: true, city: false, country_code: true, 'account.name': false, in_use: true, updated_at: false }),
     fixedFilters: [],
     defaultSort: 'name',
     trayType: null,
@@ -159,18 +137,7 @@ const directoryLists: ListDefinition[] = [
   {
     id: 'tlds',
     apiPath: () => '/tlds',
-    columns: [
-      { key: 'name', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-      { key: 'unicode_name', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-      { key: 'kind', type: 'enum', sortable: true, filterable: true, choices: ['generic', 'country-code', 'sponsored', 'new-generic'], defaultVisible: true },
-      { key: 'registry_operator', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-      { key: 'is_offered', type: 'enum', sortable: true, filterable: true, choices: BOOL, defaultVisible: true },
-      { key: 'dnssec', type: 'enum', sortable: true, filterable: true, choices: BOOL, defaultVisible: false },
-      { key: 'idn', type: 'enum', sortable: true, filterable: true, choices: BOOL, defaultVisible: false },
-      { key: 'registry_lock', type: 'enum', sortable: true, filterable: true, choices: BOOL, defaultVisible: false },
-      { key: 'list_price_minor', type: 'text', sortable: true, defaultVisible: true },
-      { key: 'currency', type: 'text', sortable: true, filterable: true, defaultVisible: false },
-    ],
+    columns: columnsOf(TLDS_LIST, { name: true, unicode_name: true, kind: true, registry_operator: true, is_offered: true, dnssec: false, idn: false, registry_lock: false, list_price_minor: true, currency: false }, { list_price_minor: { filterable: false } }),
     fixedFilters: [],
     defaultSort: 'name',
     trayType: null,
@@ -179,16 +146,7 @@ const directoryLists: ListDefinition[] = [
   {
     id: 'users-authentication-log',
     apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/authentication-events`,
-    columns: [
-      { key: 'created_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: true },
-      { key: 'email', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-      { key: 'kind', type: 'enum', sortable: true, filterable: true, choices: ['password', 'two_factor', 'sso', 'refresh', 'reset', 'logout'], defaultVisible: true },
-      { key: 'outcome', type: 'enum', sortable: true, filterable: true, choices: ['success', 'failure'], defaultVisible: true },
-      { key: 'reason', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-      { key: 'ip', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-      { key: 'user_agent', type: 'text', filterable: true, defaultVisible: false },
-      { key: 'user_id', type: 'uuid', filterable: true, defaultVisible: false },
-    ],
+    columns: columnsOf(AUTH_EVENTS_LIST, { created_at: true, email: true, kind: true, outcome: true, reason: true, ip: true, user_agent: false, user_id: false }),
     fixedFilters: [],
     defaultSort: '-created_at',
     trayType: null,
@@ -197,13 +155,7 @@ const directoryLists: ListDefinition[] = [
   {
     id: 'contact-registry-handles',
     apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/contacts`,
-    columns: [
-      { key: 'registry', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-      { key: 'handle', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-      { key: 'sync_state', type: 'enum', sortable: true, filterable: true, choices: ['pending', 'synced', 'failed'], defaultVisible: true },
-      { key: 'last_synced_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: true },
-      { key: 'error', type: 'text', defaultVisible: true },
-    ],
+    columns: columnsOf(REGISTRY_HANDLES_LIST, { registry: true, handle: true, sync_state: true, last_synced_at: true, error: true }),
     fixedFilters: [],
     defaultSort: 'registry',
     trayType: null,
@@ -214,7 +166,7 @@ for (const def of directoryLists) LISTS[def.id] = def
 
 // --- DNS (issue 7) -----------------------------------------------------------------------------
 
-const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA', 'NS', 'PTR', 'DS', 'TLSA', 'SSHFP', 'NAPTR', 'SOA'] as const
+const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA', 'NS', 'PTR', 'DS', 'TLSA', 'SSHFP', 'NAPTR', 'HTTPS', 'SVCB', 'SOA'] as const
 
 const dnsRecordColumns = (withZone: boolean): ListColumn[] => [
   ...(withZone ? [{ key: 'zone.name', type: 'text', sortable: true, filterable: true, defaultVisible: true } satisfies ListColumn] : []),
@@ -301,14 +253,7 @@ LISTS['domain-tab-orders'] = {
 LISTS['reconciliation-differences'] = {
   id: 'reconciliation-differences',
   apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/domains/reconciliation-differences`,
-  columns: [
-    { key: 'domain_name', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'field', type: 'enum', sortable: true, filterable: true, choices: ['exists', 'expires_at', 'statuses', 'nameservers', 'ds'], defaultVisible: true },
-    { key: 'ours', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'registry', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'detected_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'domain_id', type: 'uuid', filterable: true, defaultVisible: false },
-  ],
+  columns: columnsOf(DIFFERENCES_LIST, { domain_name: true, field: true, ours: true, registry: true, detected_at: true, domain_id: false }),
   fixedFilters: [],
   defaultSort: '-detected_at',
   trayType: null,

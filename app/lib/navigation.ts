@@ -1,4 +1,4 @@
-import { hasPermission, type PermissionView } from './permissions.ts'
+import { hasPermission, type PermissionView } from '#common/permissions.ts'
 
 export type AreaKey =
   | 'pulse' | 'domains' | 'dns' | 'ssl' | 'tlds' | 'contacts' | 'accounts' | 'users' | 'watch'

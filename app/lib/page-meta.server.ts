@@ -1,7 +1,9 @@
 import type { RouterContextProvider } from 'react-router'
 import { getInstance } from './i18n.server.ts'
-import { humanizeSegment, pageTitle } from './titles.ts'
+import { pageTitle } from './titles.ts'
 import { requestUrl } from './request-url.ts'
+
+const ROUTE_WORD = /^[a-z][a-z0-9-]*$/
 
 export type PageMeta = { title: string; description: string }
 
@@ -13,7 +15,8 @@ export function pageMeta(request: Request, context: Readonly<RouterContextProvid
     pageName,
     pathname: requestUrl(request).pathname,
     productShortName: t('app.shortName'),
-    segmentLabel: (segment) => t(`segments.${segment}`, { defaultValue: humanizeSegment(segment) }),
+    // Route words are lower-case kebab (app/routes.ts); anything else is a parameter, not looked up.
+    segmentLabel: (segment) => (ROUTE_WORD.test(segment) ? t(`segments.${segment}`, { defaultValue: '' }) || null : null),
   })
   return { title, description: description ?? t('app.description') }
 }

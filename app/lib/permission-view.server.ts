@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { readJsonCookie, serializeJsonCookie, YEAR_SECONDS } from './cookies.server.ts'
-import type { PermissionView } from './permissions.ts'
+import type { PermissionView } from '#common/permissions.ts'
 
 const NAME = 'permission_view'
 const PermissionViewSchema = z.object({

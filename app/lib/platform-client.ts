@@ -4,7 +4,7 @@
  * calls wait, replays them, holds calls back after the 12-hour expiry, and reports permission
  * changes. It knows nothing about cookies, databases or React Router; `platform.server.ts` binds it.
  */
-import { expandRoles } from './permissions.ts'
+import { expandRoles } from '#common/permissions.ts'
 
 export const MAX_IN_FLIGHT = 16
 export const PAGE_SIZE = 1000
@@ -38,7 +38,7 @@ export type SessionStore = {
 
 export type CallOptions = {
   method?: string
-  /** JSON body (objects are serialised) or a ready body. */
+  /** JSON body (objects are serialised) or a ready body (text, form, or a Blob/File sent as it is, streamed). */
   body?: unknown
   query?: Record<string, string | number | boolean | undefined | null | readonly (string | number)[]>
   headers?: HeadersInit
@@ -211,7 +211,7 @@ export class SessionChannel {
     if (accessToken && !isUserinfoPath(path)) headers.set('authorization', `Bearer ${accessToken}`)
     let body: BodyInit | undefined
     if (options.body !== undefined && options.body !== null) {
-      if (typeof options.body === 'string' || options.body instanceof URLSearchParams || options.body instanceof FormData) body = options.body
+      if (typeof options.body === 'string' || options.body instanceof URLSearchParams || options.body instanceof FormData || options.body instanceof Blob) body = options.body
       else {
         headers.set('content-type', 'application/json')
         body = JSON.stringify(options.body)

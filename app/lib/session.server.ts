@@ -6,7 +6,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { redirect, type RouterContextProvider } from 'react-router'
 import { appServicesContext, type AppServices } from './app-context.ts'
-import { expandRoles } from './permissions.ts'
+import { expandRoles } from '#common/permissions.ts'
 import { expiryAfterLogin, formatExpiry, isExpired, type Tokens } from './platform-client.ts'
 
 /** The signed-in user as the portal knows it (spec §3 User, plus display fields). */

@@ -57,6 +57,7 @@ export class Translator {
   readonly options: { defaultNS: string; fallbackLng: string }
   private readonly store: Resources = {}
   private readonly listeners = new Set<() => void>()
+  private readonly memo = new Map<string, string>()
   /** Moves on every change (language or texts); the React hook reads it as its snapshot. */
   revision = 0
 
@@ -99,7 +100,20 @@ export class Translator {
 
   getFixedT(code: string | null, ns?: string | readonly string[] | null, keyPrefix?: string): TFunction {
     const fixedNs = ns ? (typeof ns === 'string' ? [ns] : [...ns]) : [this.options.defaultNS]
+    const nsKey = fixedNs.join(',')
     return (key, options) => {
+      // A key without options always gives the same text until the texts or the language change: kept.
+      if (options === undefined && typeof key === 'string') {
+        const lng = code ?? this.language
+        const memoKey = `${lng}\u0000${nsKey}\u0000${keyPrefix ?? ''}\u0000${key}`
+        let text = this.memo.get(memoKey)
+        if (text === undefined) {
+          text = this.translate([keyPrefix ? `${keyPrefix}.${key}` : key], {}, lng, fixedNs)
+          if (this.memo.size >= 5000) this.memo.clear()
+          this.memo.set(memoKey, text)
+        }
+        return text
+      }
       const opts: TOptions = typeof options === 'string' ? { defaultValue: options } : (options ?? {})
       const keys = typeof key === 'string' ? [key] : key
       return this.translate(keys.map((k) => (keyPrefix ? `${keyPrefix}.${k}` : k)), opts, opts.lng ?? code ?? this.language, fixedNs)
@@ -150,6 +164,7 @@ export class Translator {
   }
 
   private emit() {
+    this.memo.clear()
     this.revision++
     for (const listener of this.listeners) listener()
   }

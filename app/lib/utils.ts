@@ -14,7 +14,7 @@ const NUMBER = /^\d*$/
 
 // Which value-dependent group a `text-`, `font-`, `flex-`, `ring-` or `border…-` utility belongs to.
 const byValue = (prefix: string, value: string): string => {
-  if (prefix === 'text') return /^(xs|sm|base|lg|\d?xl|\[\d.*\])$/.test(value) ? 'font-size' : /^(left|center|right)$/.test(value) ? 'text-align' : 'text-color'
+  if (prefix === 'text') return /^(xs|sm|base|lg|\d?xl|\[\d.*\])$/.test(value) ? 'font-size' : /^(left|center|right|justify|start|end)$/.test(value) ? 'text-align' : 'text-color'
   if (prefix === 'font') return /^(sans|serif|mono)$/.test(value) ? 'font-family' : 'font-weight'
   if (prefix === 'flex') return /^(row|col)/.test(value) ? 'flex-direction' : /wrap/.test(value) ? 'flex-wrap' : 'flex'
   if (prefix === 'ring') return NUMBER.test(value) ? 'ring' : 'ring-color'

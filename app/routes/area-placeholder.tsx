@@ -1,6 +1,5 @@
 import { AreaPlaceholder } from '#app/components/area-placeholder.tsx'
 import { requireScreen, validateIds } from '#app/lib/guards.server.ts'
-import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { areaForPath } from '#app/lib/navigation.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
@@ -20,8 +19,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const area = placeholderArea(pathname)
   if (area.isPublic) validateIds(params, pathname)
   else await requireScreen(request, context, params)
-  const t = getInstance(context).t
-  return { area: area.key, meta: pageMeta(request, context, t(`nav.${area.key}`, { defaultValue: '' }) || null) }
+  // No page name of its own: a screen reached by words is named by its last one (app/lib/titles.ts),
+  // and one about a thing not built yet has no name to show ("Portal - Cases - Watch").
+  return { area: area.key, meta: pageMeta(request, context, null) }
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)

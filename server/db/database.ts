@@ -1,11 +1,12 @@
-import { PGlite, types as pgliteTypes } from '@electric-sql/pglite'
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { DB } from './schema.ts'
 import { PGlitePool } from './pglite-pool.ts'
 
-export type DatabaseTarget = { kind: 'postgres'; url: string; max?: number } | { kind: 'pglite'; dir?: string }
+/** `load`: a data folder dumped by `dumpPglite` to start from (a migrated template in tests). */
+export type DatabaseTarget = { kind: 'postgres'; url: string; max?: number } | { kind: 'pglite'; dir?: string; load?: Blob }
 
 /** Anything that runs SQL text with positional parameters: a pool, a lease, pg-boss's Db. */
 export type SqlRunner = {
@@ -18,6 +19,8 @@ export type Database = {
   pool: SqlRunner & { connect(): Promise<SqlRunner & { release(): void }> }
   /** LISTEN on a channel (see `Listening`); `close` of the result stops. */
   listen(channel: string, on: Listening): Promise<{ close(): Promise<void> }>
+  /** PGlite only: the whole data folder as an uncompressed tarball (`load` of a later open takes it). */
+  dumpDataDir?(): Promise<Blob>
   close(): Promise<void>
 }
 
@@ -28,7 +31,7 @@ export type Database = {
  */
 export type Listening = { notify(payload: string): void; ready(): void; lost(): void }
 
-// Both drivers hand back the same JavaScript types: bigint counts as numbers (we never count
+// Both drivers hand back the same JavaScript types (PGlite's parsers: server/db/pglite-session.ts): bigint counts as numbers (we never count
 // past 2^53), dates as 'YYYY-MM-DD' strings (a calendar date has no time zone), timestamptz as Date.
 const INT8 = 20
 const DATE = 1082
@@ -55,20 +58,18 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       },
     }
   }
-  const pglite = await PGlite.create({
-    dataDir: target.dir,
-    extensions: { pg_trgm },
-    parsers: { [INT8]: (v: string) => Number(v), [DATE]: (v: string) => v },
-    serializers: { [pgliteTypes.DATE]: (v: unknown) => String(v) },
-  })
-  const pool = new PGlitePool(pglite)
+  // The data folder's parent may not exist yet (DATA_DIR is only created for a generated secret).
+  if (target.dir && !target.dir.startsWith('memory://')) mkdirSync(path.dirname(target.dir), { recursive: true })
+  // PGlite runs in a worker thread of its own (decision 013); the pool talks to it by message.
+  const pool = await PGlitePool.start({ dir: target.dir, load: target.load })
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: pool as never }) })
   return {
     kind: 'pglite',
     db,
     pool,
+    dumpDataDir: () => pool.dumpDataDir(),
     async listen(channel, on) {
-      const stop = await pglite.listen(channel, (payload) => on.notify(payload))
+      const stop = await pool.listen(channel, (payload) => on.notify(payload))
       on.ready()
       return {
         close: async () => {

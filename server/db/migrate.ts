@@ -20,6 +20,7 @@ export async function migrate(database: Database, dir = MIGRATIONS_DIR): Promise
     )`)
     const done = new Set((await client.query('SELECT id FROM schema_migrations')).rows.map((r) => r.id as string))
     if (dir === MIGRATIONS_DIR) knownAtBoot ??= files
+    refuseOutOfOrder(files, done)
     for (const file of files) {
       if (done.has(file)) continue
       const sqlText = await readFile(path.join(dir, file), 'utf8')
@@ -39,6 +40,24 @@ export async function migrate(database: Database, dir = MIGRATIONS_DIR): Promise
     client.release()
   }
   return applied
+}
+
+/**
+ * Decision 007: a database applies the files in the order a fresh one does. A file not applied yet
+ * that sorts below the newest applied one (added under it later, e.g. by a branch merged after a
+ * higher number shipped) would run after files a fresh database runs after it, so the two could end
+ * up different: nothing is applied and the start fails naming both files.
+ */
+function refuseOutOfOrder(files: string[], done: Set<string>): void {
+  const newest = [...done].sort().at(-1)
+  if (!newest) return
+  const late = files.find((f) => !done.has(f) && f < newest)
+  if (!late) return
+  throw new Error(
+    `migration ${late} is numbered below ${newest}, which this database has already applied: a fresh database runs ${late} first, ` +
+      `so applying it now would give this database a different order. Nothing was applied. Renumber ${late} above ${newest.slice(0, 4)} ` +
+      '(files are never edited once merged; an unreleased file may be renamed), see docs/decisions/007-migrations.md',
+  )
 }
 
 /** The migration files committed in the repository, in order. */

@@ -1,5 +1,4 @@
 import type { ColumnType, Generated, Selectable } from 'kysely'
-import type { DB } from './schema.ts'
 
 type Defaulted<T> = ColumnType<T, T | undefined, T>
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
@@ -76,4 +75,3 @@ export interface DirectoryTables {
 
 export type Contact = Selectable<ContactsTable>
 export type RegistryHandle = Selectable<RegistryHandlesTable>
-export type TldEntry = Selectable<DB['tlds']>

@@ -13,6 +13,14 @@ export const ORDER_STATES = ['pending', 'processing', 'completed', 'failed', 'ca
 export type OrderState = (typeof ORDER_STATES)[number]
 export type MoneyTotal = { currency: string; minor: number }
 
+/** One unit of from_currency in to_currency (numeric: a string from PostgreSQL, a string or number from PGlite). */
+export interface CurrencyRatesTable {
+  from_currency: string
+  to_currency: string
+  rate: ColumnType<string | number, string | number, string | number>
+  updated_at: Timestamp
+}
+
 export interface CartItemsTable {
   id: Generated<string>
   account_id: string
@@ -93,6 +101,7 @@ export type OrderItemEvent = Selectable<OrderItemEventsTable>
 /** The order tables, added to the `DB` interface with one line. */
 export interface OrdersTables {
   cart_items: CartItemsTable
+  currency_rates: CurrencyRatesTable
   orders: OrdersTable
   order_items: OrderItemsTable
   order_item_events: OrderItemEventsTable

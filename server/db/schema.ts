@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
+import type { DomainStatus } from '#common/lists/domains.ts'
 
 /** Columns with a database default: optional on insert. */
 type Defaulted<T> = ColumnType<T, T | undefined, T>
@@ -68,7 +69,7 @@ export interface TldsTable {
   updated_at: Timestamp
 }
 
-export type DomainStatus = 'pending' | 'active' | 'expired' | 'redemption' | 'pending-delete' | 'transferring' | 'deleted'
+export type { DomainStatus }
 
 export interface DomainsTable {
   id: Generated<string>
@@ -114,6 +115,7 @@ export interface DB {
   auth_events: import('./schema-auth.ts').AuthEventsTable
   auth_failure_counters: import('./schema-auth.ts').AuthFailureCountersTable
   cart_items: import('./schema-orders.ts').CartItemsTable
+  currency_rates: import('./schema-orders.ts').CurrencyRatesTable
   orders: import('./schema-orders.ts').OrdersTable
   order_items: import('./schema-orders.ts').OrderItemsTable
   order_item_events: import('./schema-orders.ts').OrderItemEventsTable
@@ -126,6 +128,7 @@ export type NewUser = Insertable<UsersTable>
 export type UserUpdate = Updateable<UsersTable>
 export type AuditEntry = Selectable<AuditEntriesTable>
 export type Tld = Selectable<TldsTable>
+export type TldEntry = Selectable<DB['tlds']>
 export type Domain = Selectable<DomainsTable>
 
 export interface AuthTokensTable {

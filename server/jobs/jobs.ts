@@ -16,24 +16,74 @@ export type Jobs = {
   boss: PgBoss
 }
 
+/**
+ * A job taken by a worker is leased for LEASE seconds; while its handler runs, the worker renews
+ * the lease every HEARTBEAT seconds, however long the handler takes. A worker that dies stops
+ * renewing: its jobs expire at most LEASE seconds after its last heartbeat and the sweep (every
+ * HEARTBEAT seconds in each working process) hands them back for a retry — picked up again well
+ * within a minute instead of pg-boss's default 15 minutes. Decision 102.
+ */
+export const JOB_LEASE = { seconds: 30, heartbeatSeconds: 5 }
+
 const asDb = (runner: SqlRunner) => ({
   executeSql: async (text: string, values: unknown[]) => runner.query(text, values),
 })
 
 /** Creates the job engine over the database's own pool; it keeps its tables in schema pgboss. */
-export function createJobs(database: Database, logger: Logger): Jobs {
+export function createJobs(database: Database, logger: Logger, options: { lease?: { seconds: number; heartbeatSeconds: number } } = {}): Jobs {
+  const lease = options.lease ?? JOB_LEASE
   const boss = new PgBoss({
     db: asDb(database.pool) as never,
     schema: 'pgboss',
     supervise: true,
     schedule: true,
     migrate: true,
+    expireInSeconds: lease.seconds,
   })
   boss.on('error', (error) => logger.error('job engine error', { error }))
   const handlers = new Map<string, { handler: JobHandler<any>; batchSize: number }>()
   const schedules = new Map<string, string>()
+  // The jobs this process is running now (id → queue), whose leases the heartbeat renews.
+  const running = new Map<string, string>()
+  let heartbeat: NodeJS.Timeout | undefined
+  let beating: Promise<void> | undefined
   let started = false
   let working = false
+  const loops: Promise<void>[] = []
+  // Idle workers wait for the next poll, or for stop().
+  let wakers: (() => void)[] = []
+  const idle = (ms: number) => new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms)
+    function done() {
+      clearTimeout(timer)
+      wakers = wakers.filter((w) => w !== done)
+      resolve()
+    }
+    wakers.push(done)
+  })
+  const wake = () => {
+    for (const w of [...wakers]) w()
+  }
+
+  const beat = async () => {
+    try {
+      if (running.size) {
+        const ids = [...running.keys()]
+        const names = [...new Set(running.values())]
+        // The lease runs from now again: pg-boss expires a job when started_on + expire_in has passed.
+        await database.pool.query(
+          `UPDATE pgboss.job SET expire_in = (now() - started_on) + make_interval(secs => $3)
+            WHERE name = ANY($1::text[]) AND id = ANY($2::uuid[]) AND state = 'active'`,
+          [names, ids, lease.seconds],
+        )
+      }
+      // Jobs whose lease ran out (their worker died) go back to their queue to be retried.
+      await boss.expire()
+    } catch (error) {
+      logger.warn('job heartbeat failed', { error })
+    }
+  }
+
   return {
     boss,
     async send(name, data, options = {}) {
@@ -56,20 +106,81 @@ export function createJobs(database: Database, logger: Logger): Jobs {
       if (started) return
       started = true
       await boss.start()
-      for (const name of handlers.keys()) await boss.createQueue(name)
+      for (const name of handlers.keys()) {
+        await boss.createQueue(name, { name, expireInSeconds: lease.seconds })
+        // Queues made before the lease existed keep pg-boss's 15 minutes otherwise.
+        await boss.updateQueue(name, { name, expireInSeconds: lease.seconds })
+      }
       for (const [name, cron] of schedules) await boss.schedule(name, cron, {}, { tz: 'UTC' })
+      if (database.kind === 'pglite') await releaseOrphans(database, boss, logger)
       if (!work) return
       working = true
-      for (const [name, { handler, batchSize }] of handlers) {
-        await boss.work(name, { batchSize, pollingIntervalSeconds: 1 }, async (jobs) => {
-          for (const job of jobs) await handler(job.data, { id: job.id, name: job.name })
-        })
-      }
+      for (const [name, { handler, batchSize }] of handlers) loops.push(workQueue(name, handler, batchSize))
+      heartbeat = setInterval(() => {
+        beating ??= beat().finally(() => (beating = undefined))
+      }, lease.heartbeatSeconds * 1000)
+      heartbeat.unref()
+      beating = beat().finally(() => (beating = undefined))
     },
     async stop() {
       if (!started) return
       started = false
-      await boss.stop({ graceful: working, wait: true, close: false, timeout: 10_000 })
+      working = false
+      wake()
+      // Handlers finishing now are let finish; one still running after the grace is handed back
+      // at once, for the next process to retry, instead of when its lease would run out.
+      const finished = await Promise.race([Promise.all(loops).then(() => true), delay(STOP_GRACE_MS).then(() => false)])
+      if (!finished) for (const [id, name] of running) await boss.fail(name, id, { message: 'the process stopped while running this job' }).catch(() => {})
+      clearInterval(heartbeat)
+      await beating
+      await boss.stop({ graceful: false, wait: true, close: false })
     },
+  }
+
+  /**
+   * One queue's worker: takes a job (or a batch), runs it, completes or fails it, and polls
+   * again; pg-boss's own `work` is not used because it fails a handler that runs past the
+   * job's expiry although the handler goes on running, and a job then runs twice.
+   */
+  async function workQueue(name: string, handler: JobHandler<any>, batchSize: number) {
+    while (working) {
+      const jobs = await boss.fetch<unknown>(name, { batchSize }).catch((error: unknown) => {
+        logger.warn('job fetch failed', { queue: name, error })
+        return []
+      })
+      if (!jobs.length) {
+        await idle(POLL_MS)
+        continue
+      }
+      for (const job of jobs) running.set(job.id, name)
+      for (const job of jobs) {
+        try {
+          await handler(job.data, { id: job.id, name })
+          await boss.complete(name, job.id)
+        } catch (error) {
+          logger.warn('job failed', { queue: name, job: job.id, error })
+          await boss.fail(name, job.id, { message: error instanceof Error ? error.message : String(error), ...(error instanceof Error && error.stack ? { stack: error.stack } : {}) }).catch(() => {})
+        } finally {
+          running.delete(job.id)
+        }
+      }
+    }
+  }
+}
+
+const POLL_MS = 1000
+const STOP_GRACE_MS = 10_000
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref())
+
+/**
+ * The embedded database belongs to one process at a time: a job still active when it opens was
+ * taken by a process that is gone, so it is handed back for a retry now rather than when its
+ * lease runs out.
+ */
+async function releaseOrphans(database: Database, boss: PgBoss, logger: Logger) {
+  const { rows } = await database.pool.query(`SELECT name, id FROM pgboss.job WHERE state = 'active'`)
+  for (const row of rows as { name: string; id: string }[]) {
+    await boss.fail(row.name, row.id, { message: 'the process running this job stopped' })
+    logger.info('job of a stopped process handed back', { queue: row.name, job: row.id })
   }
 }

@@ -1,14 +1,17 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { bodyLimit } from 'hono/body-limit'
-import { expandRoles } from '#app/lib/permissions.ts'
+import { expandRoles } from '#common/permissions.ts'
 import { directoryRouter } from './accounts/routes.ts'
 import { auditRouter } from './audit/http.ts'
 import { authRouter } from './auth/http.ts'
 import { verifyBearer } from './auth/tokens.ts'
 import { AppError, toProblem } from './core/errors.ts'
 import { validationHook, type PlatformEnv } from './core/http.ts'
+import { refuseUnsafeText } from './core/unsafe-text.ts'
+import { ZONE_FILE_MAX_BYTES, ZONE_FILE_MEDIA_TYPE } from '#common/zone-file.ts'
 import { dnsRouter } from './dns/http.ts'
-import { ordersApi } from './orders/http.ts'
+import { ordersRouter } from './orders/http.ts'
+import { registerOrderJobs } from './orders/jobs.ts'
 import { domainsRouter } from './domains/http.ts'
 import { registerDomainJobs } from './domains/jobs.ts'
 import { registerDnsJobs } from './dns/publish.ts'
@@ -17,6 +20,21 @@ import { trayArea } from './bulk/area.ts'
 import type { PlatformDeps } from './deps.ts'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+const isZoneFileImport = (path: string) => /^\/v1\/groups\/[^/]+\/zones\/[^/]+\/bind-import$/.test(path)
+
+/**
+ * Every area of the API: its routes (mounted in this order) and the registration of its jobs and
+ * their schedules. A new area is one line here (ARCHITECTURE.md).
+ */
+const AREAS: { routes: OpenAPIHono<PlatformEnv>; jobs?: (deps: PlatformDeps) => void }[] = [
+  { routes: authRouter },
+  { routes: auditRouter },
+  { routes: directoryRouter, jobs: registerContactJobs },
+  { routes: dnsRouter, jobs: registerDnsJobs },
+  { routes: ordersRouter, jobs: registerOrderJobs },
+  { routes: domainsRouter, jobs: registerDomainJobs },
+  trayArea,
+]
 
 /** The Platform API: a web-standard handler, mounted at /v1 by the server or run alone. */
 export function createPlatformApi(deps: PlatformDeps) {
@@ -56,6 +74,10 @@ export function createPlatformApi(deps: PlatformDeps) {
       changed?.changing()
     }
     c.header('env', deps.config.APP_ENV)
+    // No answer of the API is to be sniffed as another type, or kept by a shared cache: most are
+    // behind a token; the public ones (the OpenAPI document) may be kept by the browser only.
+    c.header('X-Content-Type-Options', 'nosniff')
+    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', c.get('actor') || c.req.header('authorization') ? 'private, no-store' : 'no-cache')
     const actor = c.get('actor')
     if (actor) {
       c.header('roles', JSON.stringify(expandRoles(actor.roles)))
@@ -63,37 +85,44 @@ export function createPlatformApi(deps: PlatformDeps) {
     }
   })
 
-  api.use(
+  // One limit for every body, but a zone file's: that one is ZONE_FILE_MAX_BYTES, the same the
+  // portal states and checks (a zone file sent as text/dns is streamed into the parser).
+  const limit = (maxSize: number) =>
     bodyLimit({
-      maxSize: deps.config.BODY_LIMIT_BYTES,
+      maxSize,
       onError: (c) => {
-        const problem = toProblem(new AppError(413, 'body-too-large', `The request body exceeds ${deps.config.BODY_LIMIT_BYTES} bytes`), c.get('requestId'))
+        const problem = toProblem(new AppError(413, 'body-too-large', `The request body exceeds ${maxSize} bytes`), c.get('requestId'))
         return c.json(problem.body, 413, problem.headers)
       },
-    }),
-  )
+    })
+  const generalLimit = limit(deps.config.BODY_LIMIT_BYTES)
+  const zoneFileLimit = limit(ZONE_FILE_MAX_BYTES)
+  api.use((c, next) => (isZoneFileImport(c.req.path) ? zoneFileLimit(c, next) : generalLimit(c, next)))
 
-  // Bodies are JSON only; anything else is refused before a handler sees it.
+  // Bodies are JSON only; anything else is refused before a handler sees it. Text that cannot be
+  // stored (NUL, lone surrogates) is refused here for every operation, in the URL or the body,
+  // naming the field (the parsed body is kept by Hono for the handler's own validation).
   api.use(async (c, next) => {
-    if (['POST', 'PUT', 'PATCH'].includes(c.req.method) && c.req.header('content-length') !== '0') {
+    let body: unknown
+    if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(c.req.method) && c.req.header('content-length') !== '0' && c.req.raw.body) {
       const type = c.req.header('content-type') ?? ''
-      if (c.req.raw.body && !type.startsWith('application/json')) {
-        throw new AppError(415, 'unsupported-media-type', 'Send the request body as application/json')
+      if (type.startsWith(ZONE_FILE_MEDIA_TYPE) && isZoneFileImport(c.req.path)) {
+        // A zone file streamed to the parser: its text is the parser's to judge, line by line.
+      } else if (!type.startsWith('application/json')) {
+        if (c.req.method !== 'DELETE') throw new AppError(415, 'unsupported-media-type', 'Send the request body as application/json')
+      } else {
+        // Malformed JSON is the handler's to refuse, with its own message.
+        body = await c.req.json().catch(() => undefined)
       }
     }
+    refuseUnsafeText(new URL(c.req.url), body)
     await next()
   })
 
-  api.route('/', authRouter)
-  api.route('/', auditRouter)
-  api.route('/', directoryRouter)
-  api.route('/', dnsRouter)
-  api.route('/', ordersApi(deps))
-  api.route('/', domainsRouter)
-  registerDnsJobs(deps)
-  registerDomainJobs(deps)
-  registerContactJobs(deps)
-  api.route('/', trayArea(deps))
+  for (const area of AREAS) {
+    api.route('/', area.routes)
+    area.jobs?.(deps)
+  }
 
   api.doc31('/openapi.json', {
     openapi: '3.1.0',

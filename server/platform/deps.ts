@@ -31,4 +31,24 @@ export type PlatformDeps = {
   tokenCache?: import('#server/platform/auth/token-cache.ts').TokenCache
   /** Registries reached over EPP; absent when the process runs without any. */
   registries?: Registries
+  /** Where this server listens (http://localhost:<port>), once it does: the base of mailed links without PUBLIC_URL. */
+  listeningUrl?: () => string | undefined
+}
+
+/**
+ * The portal's address for links we mail (invitations, resets, approvals): PUBLIC_URL; else where
+ * this server listens; else (a platform that does not listen: tests) the origin the request came
+ * in on. Never a guessed port — and never the request's Host before the server's own address: the
+ * Host header is the client's word, and a reset link pointing wherever a client says is how a
+ * reset token gets stolen (password reset poisoning).
+ */
+export function linkBase(deps: Pick<PlatformDeps, 'config' | 'listeningUrl'>, request?: Request): string {
+  const base = deps.config.PUBLIC_URL ?? deps.listeningUrl?.() ?? (request ? new URL(request.url).origin : undefined) ?? 'http://localhost'
+  return base.replace(/\/$/, '')
+}
+
+/** The address a server bound to `host`:`port` is reached at: localhost for a wildcard bind, else the host itself. */
+export function listeningUrlOf(host: string, port: number): string {
+  const name = host === '' || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
+  return `http://${name}:${port}`
 }

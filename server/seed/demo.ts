@@ -4,6 +4,7 @@ import type { Logger } from '#server/lib/logger.ts'
 import { createAccount } from '#server/platform/accounts/service.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { addManagedDomains } from '#server/platform/domains/service.ts'
+import { setRate } from '#server/platform/orders/pricing.ts'
 import { importIanaTlds, offerTld } from '#server/platform/tlds/service.ts'
 import { createUser } from '#server/platform/users/service.ts'
 import { seedDirectory } from './directory.ts'
@@ -47,6 +48,9 @@ export async function seedDemo(db: Kysely<DB>, logger: Logger, options: { domain
   const scope = systemScope('demo-seed')
   await importIanaTlds(db, scope)
   for (const offer of OFFERED) await offerTld(db, scope, { ...offer, currency: offer.name === 'jp' ? 'JPY' : 'EUR', ...(offer.name === 'jp' ? { list_price_minor: 3900 } : {}) })
+  // Acme is billed in USD, the TLDs are priced in EUR and JPY: the rates that convert them (staff keep them, PUT /v1/currency_rates).
+  const rates: [string, string, number][] = [['EUR', 'USD', 1.08], ['JPY', 'USD', 0.0067], ['JPY', 'EUR', 0.0062], ['EUR', 'JPY', 162], ['USD', 'EUR', 0.93], ['USD', 'JPY', 150]]
+  for (const [from, to, rate] of rates) await setRate(db, scope, from, to, rate)
 
   const registrar = await createAccount(db, scope, { name: 'Registrar Operations', is_registrar: true })
   const acme = await createAccount(db, scope, { name: 'Acme Corp', currency: 'USD' })

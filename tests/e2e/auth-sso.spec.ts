@@ -51,14 +51,11 @@ test('single sign-on through oidc-provider signs in and signs out at the provide
   expect((await context.cookies(BASE)).some((c) => c.name === '__session')).toBe(true)
   expect((await context.cookies(BASE)).some((c) => c.name === 'auth.session')).toBe(false)
 
+  // The user menu's Log out ends the session here and at the provider.
   const toProvider = page.waitForRequest((r) => r.url().startsWith(`${provider.issuer}/logout`))
-  await page.evaluate(() => {
-    const form = document.createElement('form')
-    form.method = 'post'
-    form.action = '/logout'
-    document.body.appendChild(form)
-    form.submit()
-  })
+  await hydrated(page)
+  await page.getByTestId('user-menu').locator('summary').click()
+  await page.getByRole('button', { name: 'Log out' }).click()
   const logoutUrl = new URL((await toProvider).url())
   expect(logoutUrl.searchParams.get('client_id')).toBe(provider.clientId)
   expect(logoutUrl.searchParams.get('logout_uri')).toBe(`${BASE}/logout`)

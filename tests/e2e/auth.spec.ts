@@ -1,8 +1,8 @@
 import { expect, test, type Page } from '@playwright/test'
 import { TOTP } from 'otpauth'
+import { ACME_ADMIN, CLIENT_VIEWER_ROLES, hydrated, newUser, PASSWORD, platform } from './support.ts'
 
-// Demo users of server/seed/demo.ts.
-const PASSWORD = 'portal-demo-2026'
+// These tests are about signing in: each signs in through the /login form itself.
 
 async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByLabel('Email').fill(email)
@@ -10,21 +10,33 @@ async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByRole('button', { name: 'Sign in', exact: true }).click()
 }
 
-/** Signs out the way every page does: a same-origin POST to /logout. */
+/** Signs out the way a person does: the user menu's Log out. */
 async function signOut(page: Page) {
-  await page.evaluate(() => {
-    const form = document.createElement('form')
-    form.method = 'post'
-    form.action = '/logout'
-    document.body.appendChild(form)
-    form.submit()
-  })
+  await hydrated(page)
+  await page.getByTestId('user-menu').locator('summary').click()
+  await page.getByRole('button', { name: 'Log out' }).click()
   await page.waitForURL(/\/login$/)
+}
+
+/** A user of the test's own with two-factor sign-in on: its TOTP generator, its last code used and its recovery codes. */
+async function userWithTwoFactor(language?: string) {
+  const user = await newUser({ by: ACME_ADMIN, roles: CLIENT_VIEWER_ROLES, ...(language ? { language } : {}) })
+  const api = await platform(user.email, user.password)
+  try {
+    const { secret } = await api.post<{ secret: string }>('/profile/two_factor')
+    const totp = new TOTP({ secret, digits: 6, period: 30, algorithm: 'SHA1' })
+    const used = totp.generate()
+    const { recovery_codes } = await api.post<{ recovery_codes: string[] }>('/profile/two_factor/confirm', { code: used })
+    expect(recovery_codes.length).toBeGreaterThan(0)
+    return { ...user, totp, used }
+  } finally {
+    await api.dispose()
+  }
 }
 
 test('password sign-in opens the portal; sign-out ends the session', async ({ page, context }) => {
   await page.goto('/login')
-  await signIn(page, 'admin@acme.example')
+  await signIn(page, ACME_ADMIN)
   await page.waitForURL((url) => url.pathname === '/')
   const cookies = await context.cookies()
   const session = cookies.find((c) => c.name === '__session')
@@ -75,6 +87,18 @@ test.describe('without JavaScript', () => {
     await page.waitForURL((url) => url.pathname === '/' && url.search === '?foo=js-off')
   })
 
+  test('the user menu signs out (a plain form post, no script)', async ({ page, context }) => {
+    await page.goto('/login')
+    await signIn(page, 'staff@example.com')
+    await page.waitForURL((url) => url.pathname === '/')
+    await page.getByTestId('user-menu').locator('summary').click()
+    await page.getByRole('button', { name: 'Log out' }).click()
+    await page.waitForURL(/\/login$/)
+    expect((await context.cookies()).some((c) => c.name === '__session')).toBe(false)
+    await page.goto('/domains')
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Fdomains$/)
+  })
+
   test('a wrong password shows the message', async ({ page }) => {
     await page.goto('/login')
     await signIn(page, 'staff@example.com', 'wrong-password-here')
@@ -85,54 +109,33 @@ test.describe('without JavaScript', () => {
   })
 })
 
-test('two-factor sign-in with a code computed in the test', async ({ page, request }) => {
-  const email = 'admin@globex.example'
-  const login = await request.post('/v1/login', { data: { username: email, password: PASSWORD } })
-  expect(login.status()).toBe(200)
-  const { access_token } = (await login.json()) as { access_token: string }
-  const auth = { authorization: `Bearer ${access_token}` }
-  const enrol = await request.post('/v1/profile/two_factor', { headers: auth })
-  expect(enrol.status()).toBe(200)
-  const { secret } = (await enrol.json()) as { secret: string }
-  const totp = new TOTP({ secret, digits: 6, period: 30, algorithm: 'SHA1' })
-  const first = totp.generate()
-  const confirm = await request.post('/v1/profile/two_factor/confirm', { headers: auth, data: { code: first } })
-  expect(confirm.status()).toBe(200)
-  const { recovery_codes } = (await confirm.json()) as { recovery_codes: string[] }
-  try {
-    await page.goto('/login')
-    await signIn(page, email)
-    await expect(page.getByRole('heading', { name: /two-factor|dos pasos/i })).toBeVisible()
-    // A code is accepted once: wait for the next period's code.
-    await expect.poll(() => totp.generate(), { timeout: 35_000, intervals: [500] }).not.toBe(first)
-    await page.getByLabel(/code|código/i).fill(totp.generate())
-    await page.getByRole('button', { name: /verify|verificar/i }).click()
-    await page.waitForURL((url) => url.pathname === '/')
-    // This user's language is es: sign-in switches the portal to it.
-    expect((await page.context().cookies()).find((c) => c.name === 'lng')?.value).toBe('es')
-  } finally {
-    const off = await request.delete('/v1/profile/two_factor', { headers: auth, data: { code: recovery_codes[0] } })
-    expect(off.status()).toBe(204)
-  }
+test('two-factor sign-in with a code computed in the test', async ({ page }) => {
+  // A user of its own who works in Spanish, with two-factor sign-in on.
+  const user = await userWithTwoFactor('es')
+  await page.goto('/login')
+  await signIn(page, user.email, user.password)
+  await expect(page.getByRole('heading', { name: /two-factor|dos pasos/i })).toBeVisible()
+  // A code is accepted once, and the enrolment used this period's: the next period's code (the
+  // server accepts one step of clock drift either way) instead of waiting up to 30 s for it.
+  const next = user.totp.generate({ timestamp: Date.now() + 30_000 })
+  expect(next).not.toBe(user.used)
+  await page.getByLabel(/code|código/i).fill(next)
+  await page.getByRole('button', { name: /verify|verificar/i }).click()
+  await page.waitForURL((url) => url.pathname === '/')
+  // This user's language is es: sign-in switches the portal to it.
+  expect((await page.context().cookies()).find((c) => c.name === 'lng')?.value).toBe('es')
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es')
 })
 
-test('a two-factor step with a wrong code says so', async ({ page, request }) => {
-  const email = 'admin@globex.example'
-  const login = await request.post('/v1/login', { data: { username: email, password: PASSWORD } })
-  const { access_token } = (await login.json()) as { access_token: string }
-  const auth = { authorization: `Bearer ${access_token}` }
-  const { secret } = (await (await request.post('/v1/profile/two_factor', { headers: auth })).json()) as { secret: string }
-  const totp = new TOTP({ secret })
-  const { recovery_codes } = (await (await request.post('/v1/profile/two_factor/confirm', { headers: auth, data: { code: totp.generate() } })).json()) as { recovery_codes: string[] }
-  try {
-    await page.goto('/login')
-    await signIn(page, email)
-    await page.getByLabel(/code|código/i).fill('000000')
-    await page.getByRole('button', { name: /verify|verificar/i }).click()
-    await expect(page.getByText(/not valid|no es válido/)).toBeVisible()
-  } finally {
-    await request.delete('/v1/profile/two_factor', { headers: auth, data: { code: recovery_codes[0] } })
-  }
+test('a two-factor step with a wrong code says so', async ({ page }) => {
+  const user = await userWithTwoFactor()
+  await page.goto('/login')
+  await signIn(page, user.email, user.password)
+  await expect(page.getByRole('heading', { name: /two-factor/i })).toBeVisible()
+  const wrong = user.totp.generate() === '000000' ? '111111' : '000000'
+  await page.getByLabel(/code/i).fill(wrong)
+  await page.getByRole('button', { name: /verify/i }).click()
+  await expect(page.getByText(/not valid/)).toBeVisible()
 })
 
 test('portal documents carry an enforced CSP with a per-response nonce that every script carries, HSTS and no framing', async ({ page }) => {
@@ -159,7 +162,7 @@ test('portal documents carry an enforced CSP with a per-response nonce that ever
   // A new document, a new nonce; the scripts still run (the page hydrates and signs in).
   const second = await page.reload()
   expect(nonceOf(second!.headers()['content-security-policy'] ?? '')).not.toBe(nonce)
-  await signIn(page, 'admin@acme.example')
+  await signIn(page, ACME_ADMIN)
   await page.waitForURL((url) => url.pathname === '/')
   expect(violations).toEqual([])
 })

@@ -59,8 +59,11 @@ test('a nameserver change to a material domain waits for the mailed approval, th
   await approver.getByRole('textbox').fill('Planned move to the new DNS provider')
   await approver.getByRole('button', { name: 'Approve' }).click()
   await expect(approver.getByTestId('approval-state')).toHaveAttribute('data-state', 'applied')
-  // The link works once.
-  expect((await approver.goto(approvalUrl.pathname + approvalUrl.search))?.status()).toBe(404)
+  // The link works once: opened again, it says what was decided, by whom and when.
+  expect((await approver.goto(approvalUrl.pathname + approvalUrl.search))?.status()).toBe(409)
+  await expect(approver.getByTestId('approval-used')).toHaveAttribute('data-state', 'applied')
+  await expect(approver.getByTestId('approval-used')).toContainText(/used already.*decided on .* by .*Approved and applied/)
+  await expect(approver.getByTestId('approval-change')).toHaveCount(0)
   await approverContext.close()
 
   await page.goto(domainPath)

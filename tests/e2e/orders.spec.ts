@@ -1,11 +1,16 @@
 import { expect, test } from '@playwright/test'
-import { signIn } from './support.ts'
+import { ACME_ADMIN, CLIENT_ADMIN_ROLES, hydrated, ownSignedInUser } from './support.ts'
+
+// The cart is the user's: each group of tests orders as an Acme user of its own.
 
 test.describe('domain orders', () => {
-  test('admin@acme.example orders a name through the cart with its contacts and sees it completed', async ({ page }) => {
+  ownSignedInUser('orders', { by: ACME_ADMIN, roles: CLIENT_ADMIN_ROLES })
+
+  test('an Acme admin orders a name through the cart with its contacts and sees it completed', async ({ page }) => {
     const name = `e2e-order-${Date.now().toString(36)}.com`
-    await signIn(page, 'admin@acme.example', '/domains/order')
+    await page.goto('/domains/order')
     await expect(page.getByRole('heading', { name: 'Order domains' })).toBeVisible()
+    await hydrated(page)
 
     // A period the TLD does not allow is refused at cart time, in the user's language.
     await page.getByLabel('Domain name').fill('one-year-only.jp')
@@ -26,8 +31,10 @@ test.describe('domain orders', () => {
     await page.getByRole('button', { name: 'Add to cart' }).click()
     const row = page.getByTestId('cart-row').filter({ hasText: name })
     await expect(row).toBeVisible()
-    await expect(row).toContainText('€25.98')
-    await expect(page.getByTestId('cart-totals')).toContainText('€25.98')
+    // Acme is billed in US dollars (issue 16 item 8): two years of .com at €12.99 are $28.06 at the
+    // demo's rate of 1.08, in the row and in the total — never euros.
+    await expect(row).toContainText('$28.06')
+    await expect(page.getByTestId('cart-totals')).toHaveText('Total$28.06')
 
     // A registration needs its registrant: refused under the select, and the cart stays as it was.
     const contacts = page.getByTestId('checkout-contacts')
@@ -37,7 +44,7 @@ test.describe('domain orders', () => {
     await expect(contacts.getByLabel('Registrant', { exact: true })).toHaveAttribute('aria-invalid', 'true')
     await expect(page).toHaveURL(/\/domains\/order$/)
     await expect(row).toBeVisible()
-    await expect(page.getByTestId('cart-totals')).toContainText('€25.98')
+    await expect(page.getByTestId('cart-totals')).toHaveText('Total$28.06')
 
     await contacts.getByLabel('Registrant', { exact: true }).selectOption({ label: 'Olivia Carter (Acme Corp)' })
     await contacts.getByLabel('Technical', { exact: true }).selectOption({ label: 'Jonas Becker (Acme Corp)' })
@@ -47,6 +54,8 @@ test.describe('domain orders', () => {
     const orderUrl = page.url()
     const item = page.getByTestId('order-item').filter({ hasText: name })
     await expect(item).toBeVisible()
+    await expect(item).toContainText('$28.06')
+    await expect(page.getByTestId('order-totals')).toHaveText('$28.06')
     await expect(page.getByTestId('order-contact-registrant')).toHaveText('Registrant: Olivia Carter (Acme Corp)')
     await expect(page.getByTestId('order-contact-tech')).toHaveText('Technical: Jonas Becker (Acme Corp)')
     // The page refreshes itself while the item runs: no reload here.
@@ -70,11 +79,12 @@ test.describe('domain orders', () => {
 })
 
 test.describe('domain orders without JavaScript', () => {
+  ownSignedInUser('orders-nojs', { by: ACME_ADMIN, roles: CLIENT_ADMIN_ROLES })
   test.use({ javaScriptEnabled: false })
 
   test('the server refuses a registration without registrant and keeps the other choices', async ({ page }) => {
     const name = `e2e-nojs-${Date.now().toString(36)}.com`
-    await signIn(page, 'admin@acme.example', '/domains/order')
+    await page.goto('/domains/order')
     await page.getByLabel('Domain name').fill(name)
     await page.getByLabel('Order type').selectOption('register')
     await page.getByRole('button', { name: 'Add to cart' }).click()
@@ -90,7 +100,7 @@ test.describe('domain orders without JavaScript', () => {
     await expect(tech).toHaveValue(chosen)
     await expect(row).toBeVisible()
 
-    // Leave acme's cart as it was.
+    // An item leaves the cart through its Remove button.
     await row.getByRole('button', { name: 'Remove' }).click()
     await expect(row).toHaveCount(0)
   })

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { hydrated, signIn } from './support.ts'
+import { ACME_ADMIN, ACME_VIEWER, CLIENT_VIEWER_ROLES, hydrated, newUser, signedIn, signIn, STAFF } from './support.ts'
 
 test.describe('error screens', () => {
   test('an unknown path is Page Not Found with the path, 404, mail to support', async ({ page }) => {
@@ -14,33 +14,41 @@ test.describe('error screens', () => {
     await expect(page.getByRole('link', { name: 'Home' })).toBeVisible()
   })
 
-  test('a non-UUID id fails route validation with 404', async ({ page }) => {
-    await signIn(page, 'admin@acme.example')
-    const response = await page.goto('/domains/not-a-uuid/dns')
-    expect(response?.status()).toBe(404)
-    await expect(page.locator('pre code')).toHaveText('Page Not Found /domains/not-a-uuid/dns')
+  test.describe('as the Acme admin', () => {
+    test.use({ storageState: signedIn(ACME_ADMIN) })
+
+    test('a non-UUID id fails route validation with 404', async ({ page }) => {
+      const response = await page.goto('/domains/not-a-uuid/dns')
+      expect(response?.status()).toBe(404)
+      await expect(page.locator('pre code')).toHaveText('Page Not Found /domains/not-a-uuid/dns')
+    })
   })
 
-  test('a viewer opening a staff-only page gets access denied (403)', async ({ page }) => {
-    await signIn(page, 'viewer@acme.example')
-    const response = await page.goto('/products')
-    expect(response?.status()).toBe(403)
-    await expect(page.getByTestId('error-status')).toHaveText('403')
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Access denied')
-    await expect(page).toHaveTitle('Access denied')
-    await expect(page.getByText('You do not have permission to open this page')).toBeVisible()
+  test.describe('as the Acme viewer', () => {
+    test.use({ storageState: signedIn(ACME_VIEWER) })
+
+    test('a viewer opening a staff-only page gets access denied (403)', async ({ page }) => {
+      const response = await page.goto('/products')
+      expect(response?.status()).toBe(403)
+      await expect(page.getByTestId('error-status')).toHaveText('403')
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Access denied')
+      await expect(page).toHaveTitle('Access denied')
+      await expect(page.getByText('You do not have permission to open this page')).toBeVisible()
+    })
   })
 
   test('too many sign-in attempts show the 429 screen', async ({ page }) => {
-    // The sign-in limiter counts per client address; a dedicated address keeps other tests clear.
-    await page.setExtraHTTPHeaders({ 'X-Forwarded-For': '203.0.113.42' })
+    // The sign-in limiter counts per client address. The e2e servers trust the loopback proxy
+    // (TRUST_PROXY=loopback), so an address of this test's own leaves the other tests' sign-ins alone.
+    const address = `203.0.113.${1 + Math.floor(Math.random() * 250)}`
+    await page.setExtraHTTPHeaders({ 'X-Forwarded-For': address })
     await page.goto('/login')
     const origin = new URL(page.url()).origin
     let status = 0
     for (let i = 0; i < 200 && status !== 429; i++) {
       const response = await page.request.post('/login', {
         form: { username: 'nobody@example.com', password: 'wrong-password-123' },
-        headers: { Origin: origin, 'X-Forwarded-For': '203.0.113.42' },
+        headers: { Origin: origin, 'X-Forwarded-For': address },
         maxRedirects: 0,
       })
       status = response.status()
@@ -56,9 +64,12 @@ test.describe('error screens', () => {
 })
 
 test.describe('theme and language', () => {
+  // Both are kept in the user's profile: each test changes a user of its own.
   test('the theme is kept across reloads and painted before any script runs', async ({ page }) => {
-    await signIn(page, 'admin@acme.example')
+    const user = await newUser({ by: ACME_ADMIN, roles: CLIENT_VIEWER_ROLES })
+    await signIn(page, user.email, '/', { password: user.password, waitForHydration: true })
     await expect(page.locator('html')).not.toHaveClass(/dark/)
+    await hydrated(page)
     await page.getByTestId('user-menu').locator('summary').click()
     await page.getByTestId('theme-toggle').click()
     await expect(page.locator('html')).toHaveClass(/dark/)
@@ -80,8 +91,10 @@ test.describe('theme and language', () => {
   })
 
   test('switching to ja changes the UI and the validation messages', async ({ page }) => {
-    // Globex's admin: the profile keeps the language, so the other tests' user stays in English.
-    await signIn(page, 'admin@globex.example', '/my-profile')
+    const user = await newUser({ by: ACME_ADMIN, roles: CLIENT_VIEWER_ROLES })
+    await signIn(page, user.email, '/my-profile', { password: user.password, waitForHydration: true })
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en')
+    await hydrated(page)
     await page.getByTestId('profile-language').selectOption('ja')
     await page.getByTestId('profile-save').click()
     await expect(page.locator('html')).toHaveAttribute('lang', 'ja')
@@ -92,8 +105,11 @@ test.describe('theme and language', () => {
 })
 
 test.describe('list pages', () => {
+  test.use({ storageState: signedIn(ACME_ADMIN) })
+
   test('a filter built in the builder gives a URL that shows the same rows elsewhere, also without JavaScript', async ({ page, browser }) => {
-    await signIn(page, 'admin@acme.example', '/accounts/log')
+    await page.goto('/accounts/log')
+    await hydrated(page)
     const builder = page.getByTestId('filter-builder')
     await builder.locator('select[name="f_field"]').selectOption('entity_type')
     await builder.locator('select[name="f_op"]').selectOption('equals')
@@ -121,54 +137,66 @@ test.describe('list pages', () => {
     }
   })
 
-  test('the filter builder works with JavaScript off', async ({ browser }) => {
-    const context = await browser.newContext({ javaScriptEnabled: false })
-    const page = await context.newPage()
-    await signIn(page, 'admin@acme.example', '/accounts/log')
-    const builder = page.getByTestId('filter-builder')
-    await builder.locator('select[name="f_field"]').selectOption('action')
-    await builder.locator('select[name="f_op"]').selectOption('equals')
-    await builder.locator('input[name="f_value"]').fill('create')
-    await builder.getByRole('button').click()
-    await expect(page).toHaveURL(/pql=action\+equals/)
-    await expect(page.getByTestId('data-row').first()).toBeVisible()
-    await page.goto('/accounts/log?pql=action+like+x')
-    await expect(page.getByTestId('list-error')).toContainText('Expected an operator')
-    await context.close()
+  test.describe('without JavaScript', () => {
+    test.use({ javaScriptEnabled: false })
+
+    test('the filter builder works with JavaScript off', async ({ page }) => {
+      await page.goto('/accounts/log')
+      const builder = page.getByTestId('filter-builder')
+      await builder.locator('select[name="f_field"]').selectOption('action')
+      await builder.locator('select[name="f_op"]').selectOption('equals')
+      await builder.locator('input[name="f_value"]').fill('create')
+      await builder.getByRole('button').click()
+      await expect(page).toHaveURL(/pql=action\+equals/)
+      await expect(page.getByTestId('data-row').first()).toBeVisible()
+      await page.goto('/accounts/log?pql=action+like+x')
+      await expect(page.getByTestId('list-error')).toContainText(/expected an operator/i)
+    })
   })
 })
 
 test.describe('navigation', () => {
-  test('the context chosen by staff is carried across navigation, except to logout', async ({ page }) => {
-    await signIn(page, 'staff@example.com')
-    const select = page.getByTestId('client-selection').locator('select')
-    const acme = await select.locator('option', { hasText: 'Acme Corp' }).getAttribute('value')
-    await select.selectOption(acme!)
-    await expect(page).toHaveURL(new RegExp(`context=${acme}`))
-    await page.getByTestId('nav-bar').getByRole('link', { name: 'Accounts' }).click()
-    await expect(page).toHaveURL(new RegExp(`/accounts\\?context=${acme}`))
-    await page.goto(`/accounts/log?context=${acme}`)
-    await expect(page.getByTestId('list-total')).not.toHaveText('0 entries')
-    // A click on the menu while React hydrates the page can be undone by it: wait until it owns the page.
-    await hydrated(page)
-    await page.getByTestId('user-menu').locator('summary').click()
-    await expect(page.getByRole('link', { name: 'Log out' })).toHaveAttribute('href', '/logout')
-    await expect(page.getByRole('link', { name: 'My profile' })).toHaveAttribute('href', `/my-profile?context=${acme}`)
+  test.describe('as staff', () => {
+    test.use({ storageState: signedIn(STAFF) })
+
+    test('the context chosen by staff is carried across navigation, except to logout', async ({ page }) => {
+      await page.goto('/')
+      await hydrated(page)
+      const select = page.getByTestId('client-selection').locator('select')
+      const acme = await select.locator('option', { hasText: 'Acme Corp' }).getAttribute('value')
+      await select.selectOption(acme!)
+      await expect(page).toHaveURL(new RegExp(`context=${acme}`))
+      await page.getByTestId('nav-bar').getByRole('link', { name: 'Accounts' }).click()
+      await expect(page).toHaveURL(new RegExp(`/accounts\\?context=${acme}`))
+      await page.goto(`/accounts/log?context=${acme}`)
+      await expect(page.getByTestId('list-total')).not.toHaveText('0 entries')
+      // A click on the menu while React hydrates the page can be undone by it: wait until it owns the page.
+      await hydrated(page)
+      await page.getByTestId('user-menu').locator('summary').click()
+      await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible()
+      await expect(page.locator('form', { has: page.getByTestId('menu-logout') })).toHaveAttribute('action', '/logout')
+      await expect(page.getByRole('link', { name: 'My profile' })).toHaveAttribute('href', `/my-profile?context=${acme}`)
+    })
   })
 
-  test('a narrow viewport gets the drawer', async ({ page }) => {
-    await page.setViewportSize({ width: 1000, height: 800 })
-    await signIn(page, 'admin@acme.example')
-    await expect(page.getByTestId('nav-bar')).toBeHidden()
-    await page.getByTestId('nav-drawer').locator('summary').click()
-    await expect(page.getByTestId('nav-drawer').getByRole('link', { name: 'Domains' })).toBeVisible()
-    await page.setViewportSize({ width: 1400, height: 800 })
-    await expect(page.getByTestId('nav-bar')).toBeVisible()
-  })
+  test.describe('as the Acme admin', () => {
+    test.use({ storageState: signedIn(ACME_ADMIN) })
 
-  test('an area that is not built shows its honest empty state', async ({ page }) => {
-    await signIn(page, 'admin@acme.example', '/pulse')
-    await expect(page.getByTestId('area-placeholder')).toContainText('Pulse is not available yet')
-    await expect(page).toHaveTitle('Pulse - Registrar')
+    test('a narrow viewport gets the drawer', async ({ page }) => {
+      await page.setViewportSize({ width: 1000, height: 800 })
+      await page.goto('/')
+      await hydrated(page)
+      await expect(page.getByTestId('nav-bar')).toBeHidden()
+      await page.getByTestId('nav-drawer').locator('summary').click()
+      await expect(page.getByTestId('nav-drawer').getByRole('link', { name: 'Domains' })).toBeVisible()
+      await page.setViewportSize({ width: 1400, height: 800 })
+      await expect(page.getByTestId('nav-bar')).toBeVisible()
+    })
+
+    test('an area that is not built shows its honest empty state', async ({ page }) => {
+      await page.goto('/pulse')
+      await expect(page.getByTestId('area-placeholder')).toContainText('Pulse is not available yet')
+      await expect(page).toHaveTitle('Pulse - Registrar')
+    })
   })
 })

@@ -26,7 +26,7 @@ const events = () => platform.db.selectFrom('auth_events').selectAll().where('ki
 
 async function requestLink(email = EMAIL) {
   const before = smtp.messages.length
-  const res = await platform.call('POST', '/password_resets', { body: { email }, headers: { 'x-forwarded-for': '203.0.113.9' } })
+  const res = await platform.call('POST', '/password_resets', { body: { email }, client: { ip: '203.0.113.9' } })
   expect(res.status).toBe(202)
   expect(res.json).toEqual({ status: 'sent' })
   const mail = await smtp.waitFor((m) => smtp.messages.indexOf(m) >= before && m.envelopeTo.includes(email))
@@ -86,7 +86,7 @@ describe('password reset through the mail', () => {
 
   it('limits reset requests per address with 429 and Retry-After', async () => {
     // The clock moved past the window of the requests above: five new ones are accepted, the sixth waits.
-    const ask = (i: number) => platform.call('POST', '/password_resets', { body: { email: EMAIL }, headers: { 'x-forwarded-for': `192.0.2.${i}` } })
+    const ask = (i: number) => platform.call('POST', '/password_resets', { body: { email: EMAIL }, client: { ip: `192.0.2.${i}` } })
     for (let i = 0; i < 5; i++) expect((await ask(i)).status).toBe(202)
     const blocked = await ask(9)
     expect(blocked.status).toBe(429)

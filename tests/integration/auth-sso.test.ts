@@ -12,7 +12,7 @@ let platform: Awaited<ReturnType<typeof createTestPlatform>>
 let userId: string
 
 beforeAll(async () => {
-  provider = await startOidcProvider({ port: 3430, redirectUris: [REDIRECT_URI], logoutUris: ['http://127.0.0.1:3431/logout'] })
+  provider = await startOidcProvider({ port: 0, redirectUris: [REDIRECT_URI], logoutUris: ['http://127.0.0.1:3431/logout'] })
   platform = await createTestPlatform({ config: { ...TEST_CONFIG, OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId } })
   const account = await createAccount(platform.db, systemScope('test'), { name: 'SSO Co' })
   // No password: this user signs in through the provider only.
@@ -87,7 +87,7 @@ describe('single sign-on through oidc-provider', () => {
   it('signs in: code + PKCE at the provider, then login_sso with its access token', async () => {
     const token = await signInAtProvider('sso.user@sso.example')
     expect(token.status).toBe(200)
-    const res = await platform.call('POST', '/login_sso', { body: { email: 'SSO.User@sso.example', sso_token: token.json.access_token }, headers: { 'x-forwarded-for': '203.0.113.77' } })
+    const res = await platform.call('POST', '/login_sso', { body: { email: 'SSO.User@sso.example', sso_token: token.json.access_token }, client: { ip: '203.0.113.77' } })
     expect(res.status).toBe(200)
     expect(res.json).toEqual({ access_token: expect.any(String), refresh_token: expect.any(String), user: { id: userId, language: 'ja' } })
     const me = await platform.call('GET', '/me', { token: res.json.access_token })

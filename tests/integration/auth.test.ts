@@ -25,10 +25,10 @@ afterAll(() => platform?.close())
 // Every request comes from a distinct address unless told, so per-IP limits stay out of the way.
 let ipCounter = 0
 const nextIp = () => `198.51.100.${++ipCounter}`
-const as = (ip: string, ua = 'vitest') => ({ 'x-forwarded-for': `${ip}, 10.0.0.1`, 'user-agent': ua })
+const as = (ip: string, ua = 'vitest') => ({ ip, userAgent: ua })
 
 async function login(username: string, password = PASSWORD, ip = nextIp()) {
-  return platform.call('POST', '/login', { body: { username, password }, headers: as(ip) })
+  return platform.call('POST', '/login', { body: { username, password }, client: as(ip) })
 }
 
 async function events(where: { email?: string; user_id?: string }) {
@@ -40,7 +40,7 @@ async function events(where: { email?: string; user_id?: string }) {
 
 describe('password sign-in', () => {
   it('signs in, serves /me with roles, abilities and env headers, and logs the attempt with IP and user agent', async () => {
-    const res = await platform.call('POST', '/login', { body: { username: ' ADA@auth.example ', password: PASSWORD }, headers: as('203.0.113.7', 'Firefox/140') })
+    const res = await platform.call('POST', '/login', { body: { username: ' ADA@auth.example ', password: PASSWORD }, client: as('203.0.113.7', 'Firefox/140') })
     expect(res.status).toBe(200)
     expect(res.json).toEqual({ access_token: expect.any(String), refresh_token: expect.any(String) })
     const me = await platform.call('GET', '/me', { token: res.json.access_token })
@@ -64,9 +64,9 @@ describe('password sign-in', () => {
     expect((await events({ email: 'nobody@auth.example' })).at(-1)).toMatchObject({ kind: 'password', outcome: 'failure', reason: 'unknown_user', user_id: null, account_id: null })
   })
 
-  it('takes the IP from X-Real-IP when there is no X-Forwarded-For', async () => {
-    await platform.call('POST', '/login', { body: { username: 'x-real@auth.example', password: 'whatever it is' }, headers: { 'x-real-ip': '192.0.2.55' } })
-    expect((await events({ email: 'x-real@auth.example' })).at(-1)!.ip).toBe('192.0.2.55')
+  it('never takes the address from the request’s own headers: only the server in front of the API says it', async () => {
+    await platform.call('POST', '/login', { body: { username: 'x-real@auth.example', password: 'whatever it is' }, headers: { 'x-real-ip': '192.0.2.55', 'x-forwarded-for': '192.0.2.56' } })
+    expect((await events({ email: 'x-real@auth.example' })).at(-1)!.ip).toBe('unknown')
   })
 
   it('refuses a disabled user with the same message', async () => {
@@ -102,17 +102,49 @@ describe('brute-force throttling', () => {
     // A new API over the same database, as after a restart: the counter is still there.
     const restarted = createPlatformApi(platform.deps)
     const again = await restarted.fetch(
-      new Request('http://platform.test/v1/login', { method: 'POST', headers: { 'content-type': 'application/json', ...as(nextIp()) }, body: JSON.stringify({ username: 'target@auth.example', password: PASSWORD }) }),
+      new Request('http://platform.test/v1/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'target@auth.example', password: PASSWORD }) }),
+      { client: as(nextIp()) },
     )
     expect(again.status).toBe(429)
 
     // The window ends: a clock 15 minutes on lets the right password in.
     const later = createPlatformApi({ ...platform.deps, now: () => new Date(Date.now() + 15 * 60 * 1000 + 1000) })
     const ok = await later.fetch(
-      new Request('http://platform.test/v1/login', { method: 'POST', headers: { 'content-type': 'application/json', ...as(nextIp()) }, body: JSON.stringify({ username: 'target@auth.example', password: PASSWORD }) }),
+      new Request('http://platform.test/v1/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'target@auth.example', password: PASSWORD }) }),
+      { client: as(nextIp()) },
     )
     expect(ok.status).toBe(200)
   }, 60_000)
+
+  it('lets the owner in from an address they signed in from lately while the name is locked; nobody else (decision 012)', async () => {
+    await createUser(platform.db, systemScope('test'), { account_id: accountId, email: 'owner@auth.example', password: PASSWORD })
+    const home = '203.0.113.50'
+    expect((await login('owner@auth.example', PASSWORD, home)).status).toBe(200)
+    // Someone who knows the name fails five times from addresses of their own: the name is locked.
+    for (let i = 0; i < 5; i++) expect((await login('owner@auth.example', `attacker guess ${i}`)).status).toBe(401)
+    expect((await login('owner@auth.example')).status).toBe(429)
+    // The owner's known address still gets in with the right password, and only with it.
+    expect((await login('owner@auth.example', 'owner mistyped', home)).status).toBe(401)
+    const owner = await login('owner@auth.example', PASSWORD, home)
+    expect(owner.status).toBe(200)
+    expect(owner.json.access_token).toEqual(expect.any(String))
+    expect((await events({ email: 'owner@auth.example' })).at(-1)).toMatchObject({ outcome: 'success', ip: home })
+    // A known address is one that succeeded for this name: another name's known address is no key.
+    await createUser(platform.db, systemScope('test'), { account_id: accountId, email: 'other-owner@auth.example', password: PASSWORD })
+    for (let i = 0; i < 5; i++) expect((await login('other-owner@auth.example', `attacker guess ${i}`)).status).toBe(401)
+    expect((await login('other-owner@auth.example', PASSWORD, home)).status).toBe(429)
+  })
+
+  it('a wrong current password when signed in does not lock the name for signing in', async () => {
+    await createUser(platform.db, systemScope('test'), { account_id: accountId, email: 'changer@auth.example', password: PASSWORD })
+    const signedIn = (await login('changer@auth.example')).json
+    for (let i = 0; i < 6; i++) {
+      const wrong = await platform.call('PUT', '/profile/password', { token: signedIn.access_token, body: { current_password: `not it ${i}`, new_password: 'a brand new passphrase' }, client: as(nextIp()) })
+      expect(wrong.status).toBe(i < 5 ? 400 : 429)
+    }
+    // The password changes are throttled; signing in from a new address is not.
+    expect((await login('changer@auth.example')).status).toBe(200)
+  })
 
   it('throttles an IP after 20 failures across names, unknown names included', async () => {
     const ip = '192.0.2.200'
@@ -128,7 +160,7 @@ describe('brute-force throttling', () => {
 describe('refresh tokens', () => {
   it('rotates: the new pair works, the old access token is retired', async () => {
     const first = (await login('bob@auth.example')).json
-    const res = await platform.call('POST', '/refresh', { body: { refresh_token: first.refresh_token, sso_token: 'ignored' }, headers: as(nextIp()) })
+    const res = await platform.call('POST', '/refresh', { body: { refresh_token: first.refresh_token, sso_token: 'ignored' }, client: as(nextIp()) })
     expect(res.status).toBe(200)
     expect(res.json).toEqual({ data: { access_token: expect.any(String), refresh_token: expect.any(String) } })
     expect(res.json.data.refresh_token).not.toBe(first.refresh_token)

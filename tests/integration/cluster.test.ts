@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
@@ -10,7 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // PGlite belongs to one process).
 const url = process.env.DATABASE_URL
 const ROOT = path.resolve(import.meta.dirname, '../..')
-const PORT = 3947
+// A port free now (the server is a child process and cannot be asked to pick one and tell us).
+const PORT = await new Promise<number>((resolve, reject) => {
+  const probe = createNetServer().listen(0, '127.0.0.1', () => {
+    const { port } = probe.address() as AddressInfo
+    probe.close(() => resolve(port))
+  })
+  probe.on('error', reject)
+})
 
 const children = (pid: number) =>
   spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })

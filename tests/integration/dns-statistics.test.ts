@@ -21,6 +21,9 @@ beforeAll(async () => {
   await platform.deps.jobs.boss.unschedule(STATISTICS_JOB)
   token = (await platform.call('POST', '/login', { body: { username: 'admin@acme.example', password: DEMO_PASSWORD } })).json.access_token
   account = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
+  // One published zone for both tests.
+  zoneId = (await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'stats.test' } })).json.id
+  await until(async () => (await platform.call('GET', `/groups/${account}/zones/${zoneId}`, { token })).json, (z) => z.published, 'publish')
 }, 60_000)
 afterAll(async () => {
   await platform?.close()
@@ -41,8 +44,6 @@ const statistics = (query = '') => platform.call('GET', `/groups/${account}/zone
 
 describe('DNS statistics from PowerDNS', () => {
   it('counts the queries of each zone between two collections, from the query ring of PowerDNS', async () => {
-    zoneId = (await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'stats.test' } })).json.id
-    await until(async () => (await platform.call('GET', `/groups/${account}/zones/${zoneId}`, { token })).json, (z) => z.published, 'publish')
     const first = await collectStatistics(platform.deps)
     expect(first?.ringWrapped).toBe(false)
     expect(first?.perZone[zoneId] ?? 0).toBe(0)

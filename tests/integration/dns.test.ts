@@ -1,10 +1,11 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ZONE_FILE_MAX_BYTES } from '#common/zone-file.ts'
 import { createLogger } from '#server/lib/logger.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { exportZone, importZone } from '#server/platform/dns/service.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
-import { createTestPlatform } from '#tests/support/platform.ts'
+import { createTestPlatform, TEST_CONFIG } from '#tests/support/platform.ts'
 
 // No PowerDNS here: the portal still manages every record and shows the zone as not published.
 let platform: Awaited<ReturnType<typeof createTestPlatform>>
@@ -108,9 +109,11 @@ describe('zones without PowerDNS', () => {
 
     const bad = await platform.call('POST', `/groups/${acme}/zones/${zoneId}/bind-import`, { token: admin, body: { text: `${file}\nbroken A 1.2.3\n$INCLUDE x` } })
     expect(bad.status).toBe(400)
+    expect(bad.headers.get('content-type')).toBe('application/problem+json')
+    expect(bad.json).toMatchObject({ status: 400, code: 'zone-file-invalid', detail: 'The file has 2 errors; nothing was written', applied: false })
     expect(bad.json.errors).toEqual([
-      { line: 7, column: 10, message: "'1.2.3' is not an IPv4 address" },
-      { line: 8, column: 1, message: expect.stringMatching(/\$INCLUDE is not supported/) },
+      { field: 'text', line: 7, column: 10, message: "'1.2.3' is not an IPv4 address" },
+      { field: 'text', line: 8, column: 1, message: expect.stringMatching(/\$INCLUDE is not supported/) },
     ])
     expect((await records()).meta.total).toBe(6)
 
@@ -156,6 +159,35 @@ describe('zones without PowerDNS', () => {
     expect((await platform.call('POST', `/groups/${acme}/zones`, { token: admin, body: { name: 'standalone.test' } })).status).toBe(409)
     const count = await sql<{ n: number }>`SELECT count(*)::int AS n FROM dns_zones`.execute(platform.db)
     expect(count.rows[0]!.n).toBe(2)
+  })
+})
+
+describe('zone files above the API’s general body limit', () => {
+  const streamed = (zone: string, body: BodyInit, query = '') =>
+    platform.api.fetch(new Request(`http://platform.test/v1/groups/${acme}/zones/${zone}/bind-import${query}`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'text/dns' }, body }))
+
+  it('takes a 50,000-record file streamed as text/dns, previewed then applied, up to ZONE_FILE_MAX_BYTES', async () => {
+    const zone = (await platform.call('POST', `/groups/${acme}/zones`, { token: admin, body: { name: 'fifty-thousand.test' } })).json.id
+    const lines = Array.from({ length: 50_000 }, (_, i) => `host-${i} 300 IN A 192.0.2.${i % 250}`)
+    const file = `$ORIGIN fifty-thousand.test.\n${lines.join('\n')}\n`
+    expect(file.length).toBeGreaterThan(1_048_576) // more than the API's general limit
+    const preview = await streamed(zone, file, '?dry_run=true')
+    expect(preview.status, await preview.clone().text()).toBe(200)
+    expect((await preview.json()).counts.added).toBe(50_000)
+    expect((await platform.call('GET', `/groups/${acme}/zones/${zone}/records?filter[type]=A&limit=1`, { token: admin })).json.meta.total).toBe(0)
+    const applied = await streamed(zone, new Blob([file]))
+    expect(applied.status).toBe(200)
+    expect((await applied.json()).applied).toBe(true)
+    const stored = await platform.db.selectFrom('dns_records').select((eb) => eb.fn.countAll<number>().as('n')).where('zone_id', '=', zone).where('type', '=', 'A').executeTakeFirstOrThrow()
+    expect(Number(stored.n)).toBe(50_000)
+  }, 60_000)
+
+  it('refuses a zone file past ZONE_FILE_MAX_BYTES, and any other body past BODY_LIMIT_BYTES, with 413', async () => {
+    const tooBig = await streamed(zoneId, new Blob([new Uint8Array(ZONE_FILE_MAX_BYTES + 1).fill(0x20)]))
+    expect(tooBig.status).toBe(413)
+    expect(tooBig.headers.get('content-type')).toBe('application/problem+json')
+    const json = await platform.call('POST', `/groups/${acme}/zones`, { token: admin, body: { name: 'x'.repeat(TEST_CONFIG.BODY_LIMIT_BYTES) } })
+    expect(json.status).toBe(413)
   })
 })
 

@@ -46,11 +46,11 @@ async function call(method: string, path: string, body?: unknown, as: 'admin' | 
 }
 
 beforeAll(async () => {
-  smtp = await startSmtpCapture(3823)
+  smtp = await startSmtpCapture()
   const config = { ...TEST_CONFIG, SMTP_URL: smtp.url }
   platform = await createTestPlatform(
     { now, config, mailer: createMailer(config, createLogger('silent')) },
-    { registry: { tlds: [{ name: 'com', periods: [1, 2, 5] }, { name: 'net', periods: [1] }], port: 3821, now, rateLimit: { perSecond: 20, burst: 1000 } } },
+    { registry: { tlds: [{ name: 'com', periods: [1, 2, 5] }, { name: 'net', periods: [1] }], now, rateLimit: { perSecond: 20, burst: 1000 } } },
   )
   await platform.deps.jobs.start({ work: true })
   await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [3, 1] })
@@ -116,8 +116,8 @@ describe('register, transfer, renew', () => {
   it('a registry that does not answer: the item fails with the time-out and nothing changes', async () => {
     const sockets = new Set<import('node:net').Socket>()
     const silent: Server = createServer((socket) => void sockets.add(socket))
-    await new Promise<void>((resolve) => silent.listen(3822, '127.0.0.1', resolve))
-    const dead = new EppRegistryConnection({ registry: 'silent', client: { host: '127.0.0.1', port: 3822, timeoutMs: 300 }, clientId: 'portal', password: 'whatever1' })
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const dead = new EppRegistryConnection({ registry: 'silent', client: { host: '127.0.0.1', port: (silent.address() as import('node:net').AddressInfo).port, timeoutMs: 300 }, clientId: 'portal', password: 'whatever1' })
     try {
       const before = await snapshot()
       const deps = { ...platform.deps, registries: { forTld: () => dead, clientIdFor: () => 'portal', close: async () => {} } }
@@ -146,10 +146,13 @@ describe('register, transfer, renew', () => {
   })
 
   it('a transfer the registry refuses fails with the registry’s message and records nothing', async () => {
-    const error = await transferInDomain(platform.deps, systemScope('test', acme), { name: 'exists-at-registry.com', auth_code: 'wrong-code' }).catch((e: unknown) => e)
+    // At the registry already, with us as its sponsor (a direct client call), and not recorded here.
+    await connection().createDomain({ name: 'ours-not-recorded.com', years: 1, authInfo: 'secret-A1x' })
+    const error = await transferInDomain(platform.deps, systemScope('test', acme), { name: 'ours-not-recorded.com', auth_code: 'wrong-code' }).catch((e: unknown) => e)
     // We are already the sponsor at the registry, which it refuses with its own message.
     expect(error).toMatchObject({ code: 'registry-error' })
-    expect(await platform.db.selectFrom('domains').select('id').where('name', '=', 'exists-at-registry.com').execute()).toEqual([])
+    expect((error as Error).message).toMatch(/sponsor|Object status prohibits|already/i)
+    expect(await platform.db.selectFrom('domains').select('id').where('name', '=', 'ours-not-recorded.com').execute()).toEqual([])
   })
 })
 
@@ -185,24 +188,30 @@ describe('deletion under RFC 3915', () => {
 describe('imports', () => {
   it('runs as a job: each line validated, checked at the registry (must be ours), recorded, with a result per line', async () => {
     const c = connection()
+    await registerDomain(platform.deps, systemScope('test', acme), { name: 'in-portfolio.com', period: 1 })
     await c.createDomain({ name: 'ours-unrecorded.com', years: 1, authInfo: 'secret-A1x' })
     await c.createDomain({ name: 'someone-elses.com', years: 1, authInfo: 'secret-A1x' })
     registry().state.domains['someone-elses.com']!.clID = 'other-registrar'
-    const csv = 'name,notes\nours-unrecorded.com,x\nsomeone-elses.com,y\nnot-registered.com,z\nab--cd.com,w\nbrand-new.com,v\n'
+    // A name of another of our clients: refused without saying whose it is.
+    const globexDomain = (await platform.db.selectFrom('domains').innerJoin('accounts', 'accounts.id', 'domains.account_id').select('domains.name').where('accounts.name', '=', 'Globex').executeTakeFirstOrThrow()).name
+    const csv = `name,notes\nours-unrecorded.com,x\nsomeone-elses.com,y\nnot-registered.com,z\nab--cd.com,w\nin-portfolio.com,v\n${globexDomain},u\n`
     const started = await call('POST', '/domains/imports', { csv })
     expect(started.status, started.text).toBe(202)
     let job = (await call('GET', `/domains/imports/${started.json.job_id}`)).json
-    for (let i = 0; i < 600 && job.state !== 'completed'; i++) {
+    // The poll ends well before the test's own time-out, so a stuck job fails here with its state.
+    const deadline = Date.now() + 60_000
+    while (job.state !== 'completed' && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100))
       job = (await call('GET', `/domains/imports/${started.json.job_id}`)).json
     }
-    expect(job).toMatchObject({ state: 'completed', total: 5, done: 5 })
-    const [ours, others, unknown, invalid, already] = job.results
+    expect(job).toMatchObject({ state: 'completed', total: 6, done: 6 })
+    const [ours, others, unknown, invalid, already, elsewhere] = job.results
     expect(ours).toMatchObject({ line: 1, name: 'ours-unrecorded.com', ok: true })
     expect(others.error).toMatch(/sponsored by another registrar/)
     expect(unknown.error).toMatch(/does not know not-registered.com/)
     expect(invalid.error).toMatch(/hyphens in places 3 and 4/)
     expect(already.error).toMatch(/Already in this portfolio/)
+    expect(elsewhere).toMatchObject({ line: 6, name: globexDomain, ok: false, error: 'This domain cannot be added to this portfolio' })
     const recorded = await platform.db.selectFrom('domains').selectAll().where('name', '=', 'ours-unrecorded.com').executeTakeFirstOrThrow()
     expect(recorded.expires_at!.toISOString()).toBe(new Date(registry().state.domains['ours-unrecorded.com']!.exDate).toISOString())
     const tooMany = await call('POST', '/domains/imports', { csv: Array.from({ length: 10_001 }, () => 'a.co').join('\n') })

@@ -151,10 +151,14 @@ describe('list key cache', () => {
   it('counts every statement that changes domains, once per account touched', async () => {
     const version = async (id: string) =>
       Number((await sql<{ version: string }>`SELECT version::text FROM list_versions WHERE account_id = ${id} AND resource = 'domains'`.execute(database.db)).rows[0]?.version ?? 0)
+    await database.pool.query(
+      `INSERT INTO domains (account_id, name, unicode_name, tld, status, expires_at) VALUES ($1, 'zzz-counted.com', 'zzz-counted.com', 'com', 'active', '2026-12-31T12:00:00Z')`,
+      [account],
+    )
     const [a, b] = [await version(account), await version(other)]
     await database.pool.query(`UPDATE domains SET auto_renew = auto_renew WHERE account_id IN ($1, $2)`, [account, other])
     expect([await version(account), await version(other)]).toEqual([a + 1, b + 1])
-    await database.pool.query(`DELETE FROM domains WHERE name = 'zzz-newtech.com'`)
+    await database.pool.query(`DELETE FROM domains WHERE name = 'zzz-counted.com'`)
     expect(await version(account)).toBe(a + 2)
     await database.pool.query(`UPDATE domains SET auto_renew = auto_renew WHERE false`)
     expect(await version(account)).toBe(a + 2)

@@ -398,7 +398,7 @@ describe('bad list queries answer 400 problem+json naming the problem', () => {
 describe('a production list resource (audit entries) answers the same way', () => {
   it('filters, pages and refuses bad queries through GET /v1/groups/{context}/audit-entries', async () => {
     const account = await createAccount(platform.db, systemScope('test'), { name: 'List Engine Co' })
-    await createUser(platform.db, systemScope('test', account.id), { account_id: account.id, email: 'lister@list.example', password: 'list-engine-pw-1', roles: ['admin'] })
+    await createUser(platform.db, systemScope('test', account.id), { account_id: account.id, email: 'lister@list.example', password: 'list-engine-pw-1', roles: ['account-viewer', 'user-viewer'] })
     const login = await platform.call('POST', '/login', { body: { username: 'lister@list.example', password: 'list-engine-pw-1' } })
     const token = login.json.access_token as string
     const path = `/groups/${account.id}/audit-entries`

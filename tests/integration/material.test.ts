@@ -32,8 +32,16 @@ afterAll(async () => {
   await smtp?.close()
 })
 
-async function materialDomain(index: number) {
-  const domain = await platform.db.selectFrom('domains').select(['id', 'name', 'nameservers']).where('account_id', '=', acme).orderBy('name').offset(index).limit(1).executeTakeFirstOrThrow()
+async function materialDomain(index: number, registryLock = false) {
+  const domain = await platform.db
+    .selectFrom('domains')
+    .select(['id', 'name', 'nameservers', 'version'])
+    .where('account_id', '=', acme)
+    .where('registry_lock', '=', registryLock)
+    .orderBy('name')
+    .offset(index)
+    .limit(1)
+    .executeTakeFirstOrThrow()
   expect((await platform.call('PUT', `/groups/${acme}/material-domains`, { token, body: { ids: [domain.id], is_material: true } })).json.changed).toBe(1)
   return domain
 }
@@ -81,9 +89,19 @@ describe('material change requests', () => {
     expect(decided.json).toMatchObject({ state: 'applied', decided_by: APPROVER, comment: 'Planned move', error: null })
     expect((await platform.db.selectFrom('domains').select('nameservers').where('id', '=', domain.id).executeTakeFirstOrThrow()).nameservers).toEqual(['ns1.approved.example', 'ns2.approved.example'])
 
-    // The link is single use: again (or the other approver's link) is 404.
-    expect((await platform.call('POST', `/approvals/${id}`, { body: { token: approval, decision: 'approve', comment: '' } })).status).toBe(404)
-    expect((await platform.call('GET', `/approvals/${id}?token=${approval}`)).status).toBe(404)
+    // The link is single use: again (or the other approver's link) says it was decided, and when.
+    const again = await platform.call('POST', `/approvals/${id}`, { body: { token: approval, decision: 'approve', comment: '' } })
+    expect(again.status).toBe(409)
+    expect(again.json).toMatchObject({ code: 'approval.decided', state: 'applied', decided_at: clock.toISOString(), decided_by: APPROVER })
+    expect(again.json.detail).toMatch(/already decided by approver@acme\.example on \d{4}-\d\d-\d\d \d\d:\d\d UTC; it is applied now/)
+    const reopened = await platform.call('GET', `/approvals/${id}?token=${approval}`)
+    expect(reopened.status).toBe(409)
+    expect(reopened.json).toMatchObject({ code: 'approval.decided', state: 'applied', decided_at: clock.toISOString() })
+    const other = (await smtp.waitFor((m) => m.envelopeTo.includes('second@acme.example') && (m.text ?? '').includes(id), 30_000)).text ?? ''
+    const otherToken = new URL(/http:\/\/portal\.test\/approvals\/\S+/.exec(other)![0]).searchParams.get('token')
+    expect((await platform.call('GET', `/approvals/${id}?token=${otherToken}`)).json).toMatchObject({ status: 409, code: 'approval.decided', state: 'applied' })
+    // A token that never belonged to the request is still a plain 404 that shows nothing.
+    expect((await platform.call('GET', `/approvals/${id}?token=${'y'.repeat(43)}`)).json).not.toHaveProperty('state')
 
     const trail = await platform.db.selectFrom('audit_entries').select(['entity_type', 'action', 'actor_label']).where('entity_id', 'in', [id, domain.id]).orderBy('created_at').execute()
     expect(trail.map((e) => `${e.entity_type}:${e.action}`)).toEqual(
@@ -101,6 +119,40 @@ describe('material change requests', () => {
     const decided = await platform.call('POST', `/approvals/${id}`, { body: { token: approval, decision: 'reject', comment: 'Not agreed' } })
     expect(decided.json).toMatchObject({ state: 'rejected', comment: 'Not agreed' })
     expect((await platform.db.selectFrom('domains').select('nameservers').where('id', '=', domain.id).executeTakeFirstOrThrow()).nameservers).toEqual(domain.nameservers)
+  }, 60_000)
+
+  it('refuses up front a change on a registry-locked domain: no request, no mail, the lock named', async () => {
+    const domain = await materialDomain(0, true)
+    const requestsOf = () => platform.db.selectFrom('material_change_requests').select('id').where('domain_id', '=', domain.id).execute()
+    const patched = await platform.call('PATCH', `/groups/${acme}/domains/${domain.id}`, { token, body: { version: domain.version, auto_renew: false, nameservers: ['ns1.locked.example'] } })
+    expect(patched.status).toBe(409)
+    expect(patched.json).toMatchObject({ code: 'domain.registry_locked', domain: domain.name })
+    expect(patched.json.detail).toMatch(/registry lock on.*Turn the registry lock off first/)
+    // Nothing of the PATCH applied, not even its auto-renew part.
+    const row = await platform.db.selectFrom('domains').select(['auto_renew', 'version', 'nameservers']).where('id', '=', domain.id).executeTakeFirstOrThrow()
+    expect(row).toMatchObject({ version: domain.version, nameservers: domain.nameservers })
+
+    // A bulk item: failed with the same sentence.
+    const job = await platform.call('POST', `/groups/${acme}/bulk-actions`, { token, body: { action: 'set_nameservers', ids: [domain.id], params: { nameservers: ['ns1.locked.example'] } } })
+    const done = await vi.waitFor(
+      async () => {
+        const res = await platform.call('GET', `/groups/${acme}/bulk-actions/${job.json.job_id}`, { token })
+        expect(res.json.state).toBe('completed')
+        return res.json
+      },
+      { timeout: 30_000, interval: 200 },
+    )
+    expect(done.results[0]).toMatchObject({ ok: false, error: patched.json.detail })
+
+    // And the service itself, whoever calls it.
+    const scope = systemScope('test', acme)
+    await expect(change(platform.db, scope, (tx) => createMaterialChangeRequest(tx, scope, { domainId: domain.id, change: { nameservers: ['ns1.locked.example'] } }, platform.deps))).rejects.toMatchObject({
+      status: 409,
+      code: 'domain.registry_locked',
+    })
+    // No request, so no mail job: nobody is asked to approve what the registry would refuse.
+    expect(await requestsOf()).toEqual([])
+    expect(smtp.messages.filter((m) => (m.subject ?? '').includes(domain.name))).toEqual([])
   }, 60_000)
 
   it('expires after 7 days: the link can no longer decide', async () => {

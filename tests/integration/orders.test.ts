@@ -88,7 +88,9 @@ async function settled(orderId: string, token = admin, timeoutMs = 30_000) {
   for (;;) {
     const res = await platform.call('GET', acme(`/orders/${orderId}`), { token })
     expect(res.status).toBe(200)
-    if (res.json.items.every((i: { state: string }) => !['pending', 'processing'].includes(i.state))) return res.json
+    // The order's own state follows its last item a moment later (the item's job settles it).
+    const running = (state: string) => ['pending', 'processing'].includes(state)
+    if (!running(res.json.state) && res.json.items.every((i: { state: string }) => !running(i.state))) return res.json
     if (Date.now() > deadline) throw new Error(`order ${orderId} still running: ${JSON.stringify(res.json.items.map((i: { state: string; log: unknown }) => [i.state, i.log]))}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
@@ -97,21 +99,25 @@ async function settled(orderId: string, token = admin, timeoutMs = 30_000) {
 const domainCount = async () => (await platform.db.selectFrom('domains').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n
 
 describe('cart', () => {
-  it('adds names across TLDs and periods, prices them from the TLD list price and totals per currency', async () => {
+  it('adds names across TLDs and periods, prices them in the account\'s currency and totals per currency', async () => {
+    // Acme is billed in USD; .com and .net are priced in EUR, .jp in JPY (demo seed rates: 1 EUR = 1.08 USD, 1 JPY = 0.0067 USD).
     const a = await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'cart-one.com', period: 2 } })
     expect(a.status).toBe(201)
-    expect(a.json).toMatchObject({ name: 'cart-one.com', type: 'register', period: 2, price_minor: 2598, currency: 'EUR', has_auth_code: false })
+    // 2 × 12.99 EUR = 25.98 EUR × 1.08 = 28.0584 USD → 28.06
+    expect(a.json).toMatchObject({ name: 'cart-one.com', type: 'register', period: 2, price_minor: 2806, currency: 'USD', has_auth_code: false })
     const b = await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'cart-two.net' } })
-    expect(b.json).toMatchObject({ period: 1, price_minor: 1499, currency: 'EUR' })
+    expect(b.json).toMatchObject({ period: 1, price_minor: 1619, currency: 'USD' })
+    // 3900 JPY × 0.0067 = 26.13 USD: from a currency without decimals into one with two.
     const c = await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'cart-three.jp' } })
-    expect(c.json).toMatchObject({ price_minor: 3900, currency: 'JPY' })
+    expect(c.json).toMatchObject({ price_minor: 2613, currency: 'USD' })
 
     const cart = await platform.call('GET', acme('/cart'), { token: admin })
     expect(cart.json.items.map((i: { name: string }) => i.name)).toEqual(['cart-one.com', 'cart-two.net', 'cart-three.jp'])
-    expect(cart.json.totals).toEqual([{ currency: 'EUR', minor: 2598 + 1499 }, { currency: 'JPY', minor: 3900 }])
+    expect(cart.json.totals).toEqual([{ currency: 'USD', minor: 2806 + 1619 + 2613 }])
 
+    // 5 × 12.99 EUR = 64.95 EUR × 1.08 = 70.146 USD → 70.15
     const changed = await platform.call('PATCH', acme(`/cart/items/${a.json.id}`), { token: admin, body: { period: 5 } })
-    expect(changed.json).toMatchObject({ period: 5, price_minor: 6495 })
+    expect(changed.json).toMatchObject({ period: 5, price_minor: 7015, currency: 'USD' })
 
     // Someone else's cart is their own: the viewer sees an empty one and cannot add.
     expect((await platform.call('GET', acme('/cart'), { token: viewer })).json.items).toEqual([])
@@ -119,6 +125,28 @@ describe('cart', () => {
 
     for (const id of [a.json.id, b.json.id, c.json.id]) expect((await platform.call('DELETE', acme(`/cart/items/${id}`), { token: admin })).status).toBe(204)
     expect((await platform.call('GET', acme('/cart'), { token: admin })).json).toEqual({ items: [], totals: [] })
+  })
+
+  it('an account in the currency of the TLD pays the list price; without a rate the name is refused until staff set one', async () => {
+    const globexCart = (path: string) => `/groups/${globexId}${path}`
+    const com = await platform.call('POST', globexCart('/cart/items'), { token: globex, body: { name: 'cart-euro.com' } })
+    expect(com.json).toMatchObject({ price_minor: 1299, currency: 'EUR' })
+    await platform.db.deleteFrom('currency_rates').where('from_currency', '=', 'JPY').where('to_currency', '=', 'EUR').execute()
+    const refused = await platform.call('POST', globexCart('/cart/items'), { token: globex, body: { name: 'cart-euro.jp' } })
+    expect(refused.status).toBe(409)
+    expect(refused.json).toMatchObject({ reason: 'no-exchange-rate', from_currency: 'JPY', to_currency: 'EUR' })
+    expect(refused.json.errors).toEqual([{ field: 'name', message: expect.stringContaining('no JPY to EUR exchange rate') }])
+
+    // Only staff set rates.
+    expect((await platform.call('PUT', '/currency_rates/JPY/EUR', { token: globex, body: { rate: 0.0062 } })).status).toBe(403)
+    const staff = await login('staff@example.com')
+    expect((await platform.call('PUT', '/currency_rates/JPY/JPY', { token: staff, body: { rate: 1 } })).status).toBe(400)
+    const set = await platform.call('PUT', '/currency_rates/JPY/EUR', { token: staff, body: { rate: 0.0062 } })
+    expect(set.json).toMatchObject({ from_currency: 'JPY', to_currency: 'EUR', rate: 0.0062 })
+    expect((await platform.call('GET', '/currency_rates', { token: staff })).json.data).toContainEqual(expect.objectContaining({ from_currency: 'JPY', to_currency: 'EUR', rate: 0.0062 }))
+    const jp = await platform.call('POST', globexCart('/cart/items'), { token: globex, body: { name: 'cart-euro.jp' } })
+    expect(jp.json).toMatchObject({ price_minor: 2418, currency: 'EUR' })
+    for (const id of [com.json.id, jp.json.id]) expect((await platform.call('DELETE', globexCart(`/cart/items/${id}`), { token: globex })).status).toBe(204)
   })
 
   it('refuses a period the TLD does not allow, a transfer without auth code, bad names and taken names', async () => {
@@ -166,7 +194,7 @@ describe('orders', () => {
     const order = await platform.call('POST', acme('/cart/checkout'), { token: admin, body: { contacts: { registrant: olivia } } })
     expect(order.status).toBe(201)
     expect(order.json.items).toHaveLength(2)
-    expect(order.json.totals).toEqual([{ currency: 'EUR', minor: 2598 + 1499 }])
+    expect(order.json.totals).toEqual([{ currency: 'USD', minor: 2806 + 1619 }])
     expect(JSON.stringify(order.json)).not.toContain('move-me-1')
     expect((await platform.call('GET', acme('/cart'), { token: admin })).json.items).toEqual([])
 

@@ -19,6 +19,7 @@ afterAll(() => platform?.close())
 /** The portal's services over the real Platform API and the same real database. */
 function contextFor(): RouterContextProvider {
   const services: AppServices = {
+    client: { ip: '127.0.0.1', userAgent: 'vitest' },
     requestId: 'test',
     platformFetch: async (request) => platform.api.fetch(request),
     env: { appEnv: 'test', supportEmail: 'support@registrar.example', sessionSecret: SECRET, publicUrl: undefined, oidc: null },

@@ -18,7 +18,7 @@ const registry = () => platform.registries!.local!.registry
 beforeAll(async () => {
   pdns = await startPowerDns()
   // A real local EPP registry too: the DS of a domain's signed zone goes to the parent over secDNS.
-  platform = await createTestPlatform({ powerdns: pdns.settings }, { registry: { tlds: [{ name: 'com', periods: [1] }], port: 3831 } })
+  platform = await createTestPlatform({ powerdns: pdns.settings }, { registry: { tlds: [{ name: 'com', periods: [1] }] } })
   await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [2, 1] })
   await platform.deps.jobs.start({ work: true })
   const login = await platform.call('POST', '/login', { body: { username: 'admin@acme.example', password: DEMO_PASSWORD } })
@@ -79,20 +79,51 @@ describe('publishing to a real PowerDNS', () => {
     expect(await pdns.dig('published.test', 'MX')).toEqual([])
   })
 
+  it('publishes HTTPS and SVCB records (RFC 9460) imported from a file: PowerDNS takes them, dig answers them, no drift', async () => {
+    const created = await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'svcb.test' } })
+    const id = created.json.id
+    await until(() => zoneOf(id), (z) => z.published, 'first publish')
+    const file = [
+      '$ORIGIN svcb.test.',
+      '$TTL 300',
+      '@ HTTPS 1 . alpn=h3,h2 port=8443 ipv4hint=192.0.2.1 ipv6hint=2001:db8::1 ech="AEP+DQA/" mandatory=alpn',
+      'www HTTPS 0 cdn.example.net.',
+      '_dns SVCB 1 dns key7="/dns-query{?dns}" alpn=h2 no-default-alpn',
+      'host 60 A 192.0.2.7',
+      'host A 192.0.2.8',
+    ].join('\n')
+    const imported = await platform.call('POST', `/groups/${account}/zones/${id}/bind-import`, { token, body: { text: file } })
+    expect(imported.status, imported.text).toBe(200)
+    expect(imported.json.warnings.map((w: { line: number }) => w.line)).toEqual([7])
+    await until(() => zoneOf(id), (z) => z.publish_state !== 'pending' && z.published_serial === z.serial || z.publish_state === 'failed', 'publish of the import')
+    expect((await zoneOf(id)).last_error).toBeNull()
+    expect(await pdns.dig('svcb.test', 'HTTPS')).toEqual(['1 . mandatory=alpn alpn="h3,h2" port=8443 ipv4hint=192.0.2.1 ech=AEP+DQA/ ipv6hint=2001:db8::1'])
+    expect(await pdns.dig('www.svcb.test', 'HTTPS')).toEqual(['0 cdn.example.net.'])
+    expect(await pdns.dig('_dns.svcb.test', 'SVCB')).toEqual(['1 dns.svcb.test. alpn="h2" no-default-alpn key7="/dns-query{?dns}"'])
+    // One TTL for the RRset, the first line's.
+    expect(await pdns.dig('+noshort', '+noall', '+answer', 'host.svcb.test', 'A').then((lines) => lines.map((l) => l.split(/\s+/)[1]))).toEqual(['60', '60'])
+    const drift = await platform.call('GET', `/groups/${account}/zones/${id}/drift`, { token })
+    expect(drift.json.drift).toEqual({ missing: [], unexpected: [], different: [] })
+  })
+
   it('marks the change failed with PowerDNS reason when PowerDNS refuses it, and keeps the edit', async () => {
+    const created = await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'refused.test' } })
+    expect(created.status, created.text).toBe(201)
+    const zoneId = created.json.id
+    await until(() => zoneOf(zoneId), (z) => z.published, 'publish')
     // Someone put a CNAME at mail. straight into PowerDNS: drift the portal does not own.
     const client = createPowerDnsClient(pdns.settings)
-    await client.patchRrsets('published.test', [{ name: 'mail.published.test.', type: 'CNAME', ttl: 300, changetype: 'REPLACE', records: [{ content: 'elsewhere.example.', disabled: false }] }])
+    await client.patchRrsets('refused.test', [{ name: 'mail.refused.test.', type: 'CNAME', ttl: 300, changetype: 'REPLACE', records: [{ content: 'elsewhere.example.', disabled: false }] }])
     const drift = await platform.call('GET', `/groups/${account}/zones/${zoneId}/drift`, { token })
-    expect(drift.json.drift.unexpected).toEqual([{ name: 'mail.published.test', type: 'CNAME', ttl: 300, contents: ['elsewhere.example.'] }])
+    expect(drift.json.drift.unexpected).toEqual([{ name: 'mail.refused.test', type: 'CNAME', ttl: 300, contents: ['elsewhere.example.'] }])
 
     const edit = await platform.call('POST', `/groups/${account}/zones/${zoneId}/changes`, { token, body: { changes: [{ action: 'add', name: 'mail', type: 'A', content: '192.0.2.25' }] } })
     expect(edit.status).toBe(200)
     const failed = await until(() => zoneOf(zoneId), (z) => z.publish_state === 'failed', 'the refusal')
     expect(failed.last_error).toMatch(/conflict/i)
-    const kept = await platform.call('GET', `/groups/${account}/zones/${zoneId}/records?filter[name]=mail.published.test`, { token })
+    const kept = await platform.call('GET', `/groups/${account}/zones/${zoneId}/records?filter[name]=mail.refused.test`, { token })
     expect(kept.json.data.map((r: { content: string }) => r.content)).toEqual(['192.0.2.25'])
-    expect(await pdns.dig('mail.published.test', 'A')).toEqual(['elsewhere.example.'])
+    expect(await pdns.dig('mail.refused.test', 'A')).toEqual(['elsewhere.example.'])
   })
 
   it('signs the zone: RRSIG served, DS from the DNSKEY, and unsigns in the safe order', async () => {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import type { AddressInfo } from 'node:net'
+import { connect, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { serve } from '@hono/node-server'
@@ -12,6 +12,7 @@ import { loadConfig, type Config } from '#server/config.ts'
 import { openDatabase, type Database } from '#server/db/database.ts'
 import { migrate } from '#server/db/migrate.ts'
 import { createServerApp, platformFetcher } from '#server/http/app.ts'
+import { answerClientErrors } from '#server/http/client-error.ts'
 import { createLogger } from '#server/lib/logger.ts'
 import { createAccount } from '#server/platform/accounts/service.ts'
 import { issueTokenPair } from '#server/platform/auth/tokens.ts'
@@ -180,10 +181,75 @@ describe('errors', () => {
   })
 })
 
+describe('who the client is (TRUST_PROXY, decision 012)', () => {
+  /** The server app on a real socket, as `npm start` serves it. */
+  async function listening(trustProxy?: string) {
+    const served = createServerApp({ config: { ...config, TRUST_PROXY: trustProxy }, database: platform.database, logger, platformApi: platform.api })
+    const server = serve({ fetch: served.fetch, port: 0, hostname: '127.0.0.1' })
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()))
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())))
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    return (username: string, password: string, forwardedFor: string) =>
+      fetch(`${base}/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor, 'user-agent': 'attack-tool/1.0' }, body: JSON.stringify({ username, password }) })
+  }
+
+  it('counts a client by its socket whatever X-Forwarded-For it sends, and logs the real address', async () => {
+    const account = await createAccount(platform.db, systemScope('test'), { name: 'Proxy Co' })
+    await createUser(platform.db, systemScope('test'), { account_id: account.id, email: 'victim@proxy.example', password: 'the right passphrase' })
+    const login = await listening()
+    for (let i = 0; i < 20; i++) expect((await login(`guess${i}@proxy.example`, 'wrong', `198.51.100.${i + 1}`)).status).toBe(401)
+    // Rotating the header bought nothing: the 21st attempt from this socket is refused, right password or not.
+    const blocked = await login('victim@proxy.example', 'the right passphrase', '198.51.100.99')
+    expect(blocked.status).toBe(429)
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0)
+    const logged = await platform.db.selectFrom('auth_events').select(['ip', 'user_agent']).where('email', 'like', 'guess%@proxy.example').execute()
+    expect(logged).toHaveLength(20)
+    expect(new Set(logged.map((e) => e.ip))).toEqual(new Set(['127.0.0.1']))
+    expect(logged[0]!.user_agent).toBe('attack-tool/1.0')
+  })
+
+  it('believes X-Forwarded-For from a trusted proxy only: one client failing does not lock out the others behind it', async () => {
+    const account = await createAccount(platform.db, systemScope('test'), { name: 'Behind Proxy Co' })
+    await createUser(platform.db, systemScope('test'), { account_id: account.id, email: 'colleague@proxy.example', password: 'the right passphrase' })
+    const login = await listening('loopback')
+    for (let i = 0; i < 20; i++) expect((await login(`other${i}@proxy.example`, 'wrong', `6.6.6.6, 203.0.113.66`)).status).toBe(401)
+    expect((await login('colleague@proxy.example', 'the right passphrase', '203.0.113.66')).status).toBe(429)
+    // Another client behind the same proxy signs in; the log names each client's own address.
+    expect((await login('colleague@proxy.example', 'the right passphrase', '203.0.113.67')).status).toBe(200)
+    const ips = (await platform.db.selectFrom('auth_events').select('ip').where('email', 'in', ['other0@proxy.example', 'colleague@proxy.example']).execute()).map((e) => e.ip)
+    expect(new Set(ips)).toEqual(new Set(['203.0.113.66', '203.0.113.67']))
+  })
+})
+
+describe('requests Node refuses before any handler', () => {
+  it('answers a ~100 KB query string and malformed HTTP with problem+json, not a bare status line', async () => {
+    const server = serve({ fetch: platform.api.fetch, port: 0, hostname: '127.0.0.1' })
+    answerClientErrors(server)
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()))
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())))
+    const port = (server.address() as AddressInfo).port
+    const huge = await fetch(`http://127.0.0.1:${port}/v1/openapi.json?pql=${'a'.repeat(100_000)}`)
+    expect(huge.status).toBe(431)
+    expect(huge.headers.get('content-type')).toBe('application/problem+json')
+    expect(await huge.json()).toMatchObject({ status: 431, code: 'headers-too-large', detail: expect.stringContaining('16 KB') })
+
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write('GET /v1/openapi.json HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n'))
+      let answer = ''
+      socket.on('data', (chunk) => (answer += chunk))
+      socket.on('end', () => resolve(answer))
+      socket.on('error', reject)
+    })
+    expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+    expect(raw).toContain('application/problem+json')
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 400, code: 'bad-http' })
+  })
+})
+
 describe('platformFetch', () => {
   it('calls the in-process API by default and PLATFORM_URL when set, with the same answers', async () => {
     // The Platform API served on its own port, as a separate deployment would.
-    const server = serve({ fetch: platform.api.fetch, port: 3311, hostname: '127.0.0.1' })
+    const server = serve({ fetch: platform.api.fetch, port: 0, hostname: '127.0.0.1' })
     await new Promise<void>((resolve) => server.once('listening', () => resolve()))
     cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())))
     const port = (server.address() as AddressInfo).port

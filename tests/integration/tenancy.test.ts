@@ -173,3 +173,33 @@ describe('bad input: a clear error with a stable code, and nothing written', () 
     expect(renamed.status).toBe(200)
   })
 })
+
+describe('the audit trail by area', () => {
+  it('answers 403 for an area the user may not view, and lists only the areas they may', async () => {
+    const { createUser } = await import('#server/platform/users/service.ts')
+    const { systemScope } = await import('#server/platform/core/scope.ts')
+    // A user who may read users but no domains, DNS or contacts.
+    await createUser(platform.db, systemScope('test'), { account_id: A.account, email: 'users-only@acme.example', password: DEMO_PASSWORD, roles: ['user-viewer'] })
+    const token = (await platform.call('POST', '/login', { body: { username: 'users-only@acme.example', password: DEMO_PASSWORD } })).json.access_token
+    // Make sure the account's trail holds more than the users area.
+    expect((await platform.call('GET', `/groups/${A.account}/audit-entries?filter[area]=domains&limit=1`, { token: tokens['admin@acme.example'] })).json.meta.total).toBeGreaterThan(0)
+
+    const domains = await platform.call('GET', `/groups/${A.account}/audit-entries?filter[area]=domains`, { token })
+    expect(domains.status).toBe(403)
+    expect(domains.json.detail).toMatch(/domains/)
+    expect((await platform.call('GET', `/groups/${A.account}/audit-entries?filter[area]=users,dns`, { token })).status).toBe(403)
+
+    const mine = await platform.call('GET', `/groups/${A.account}/audit-entries?limit=1000`, { token })
+    expect(mine.status).toBe(200)
+    expect(mine.json.data.length).toBeGreaterThan(0)
+    expect(new Set(mine.json.data.map((e: { area: string }) => e.area))).toEqual(new Set(['users']))
+    // Asked through pql, the same; and a filter on another field cannot widen the areas.
+    expect((await platform.call('GET', `/groups/${A.account}/audit-entries?pql=${encodeURIComponent("area equals 'domains'")}`, { token })).status).toBe(403)
+    const other = await platform.call('GET', `/groups/${A.account}/audit-entries?pql=${encodeURIComponent("action contains 'e'")}&limit=1000`, { token })
+    expect(other.status).toBe(200)
+    expect(other.json.data.every((e: { area: string }) => e.area === 'users')).toBe(true)
+
+    const staff = await platform.call('GET', `/groups/${A.account}/audit-entries?filter[area]=domains&limit=1`, { token: tokens['staff@example.com'] })
+    expect(staff.status).toBe(200)
+  })
+})

@@ -20,7 +20,7 @@ afterAll(() => platform?.close())
 
 async function signIn(email: string) {
   await createUser(platform.db, systemScope('test'), { account_id: accountId, email, password: PASSWORD, roles: ['user-admin'] })
-  const res = await platform.call('POST', '/login', { body: { username: email, password: PASSWORD }, headers: { 'x-forwarded-for': `198.51.100.${Math.floor(Math.random() * 250) + 1}` } })
+  const res = await platform.call('POST', '/login', { body: { username: email, password: PASSWORD }, client: { ip: `198.51.100.${Math.floor(Math.random() * 250) + 1}` } })
   expect(res.status).toBe(200)
   return res.json.access_token as string
 }

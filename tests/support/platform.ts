@@ -36,7 +36,11 @@ export async function createTestPlatform(overrides: Partial<PlatformDeps> = {}, 
   await tokenCache.start(database)
   const deps: PlatformDeps = { config: TEST_CONFIG, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(overrides.config ?? TEST_CONFIG, logger), tokenCache, ...(registries ? { registries } : {}), ...overrides }
   const api = createPlatformApi(deps)
-  const call = async (method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
+  /**
+   * One API call in process. `client`: who is at the other end, as the server in front of the API
+   * would establish it (the socket, or a trusted proxy's word); headers of the request never say it.
+   */
+  const call = async (method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string>; client?: { ip: string; userAgent?: string } } = {}) => {
     const headers = new Headers(options.headers)
     if (options.token) headers.set('authorization', `Bearer ${options.token}`)
     let body: string | undefined
@@ -44,7 +48,8 @@ export async function createTestPlatform(overrides: Partial<PlatformDeps> = {}, 
       headers.set('content-type', 'application/json')
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body)
     }
-    const response = await api.fetch(new Request(`http://platform.test/v1${path}`, { method, headers, body }))
+    const client = options.client ? { ip: options.client.ip, userAgent: options.client.userAgent ?? headers.get('user-agent') ?? '' } : undefined
+    const response = await api.fetch(new Request(`http://platform.test/v1${path}`, { method, headers, body }), client ? { client } : undefined)
     const text = await response.text()
     const json = text && /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined
     return { status: response.status, headers: response.headers, json, text }

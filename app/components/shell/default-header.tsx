@@ -129,9 +129,13 @@ export function DefaultHeader({ shell }: { shell: Shell }) {
                   {shell.theme === 'dark' ? t('user.themeLight') : t('user.themeDark')}
                 </button>
               </Form>
-              <a href="/logout" className="flex items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
-                <LogOut className="size-4" aria-hidden /> {t('user.logout')}
-              </a>
+              {/* Signing out changes state: a POST (spec §4), which works with and without JavaScript; a
+                  full page load, since it may end at the single sign-on provider's logout. */}
+              <Form method="post" action="/logout" reloadDocument>
+                <button type="submit" className="flex w-full items-center gap-2 rounded px-2 py-1.5 text-start text-sm hover:bg-slate-100 dark:hover:bg-slate-800" data-testid="menu-logout">
+                  <LogOut className="size-4" aria-hidden /> {t('user.logout')}
+                </button>
+              </Form>
             </div>
           </details>
         </div>

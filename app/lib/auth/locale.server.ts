@@ -60,7 +60,23 @@ function merge<T>(base: T, over: unknown): T {
 
 /** The sign-in texts of a locale, with English for anything it lacks. */
 export function authMessages(locale: string): AuthMessages {
-  return merge(en, byLocale.get(locale))
+  let messages = merged.get(locale)
+  if (!messages) merged.set(locale, (messages = Object.freeze(merge(en, byLocale.get(locale)))))
+  return messages
+}
+// Merged once per locale (a handful), not per request; frozen, as every caller shares it.
+const merged = new Map<string, AuthMessages>()
+
+/** The texts the sign-in page renders (its loader data: the rest of the sign-in texts stay on the server). */
+export type LoginMessages = Pick<AuthMessages, 'login' | 'twoFactor' | 'sso' | 'validation'>
+const forLogin = new Map<string, LoginMessages>()
+export function loginMessages(locale: string): LoginMessages {
+  let messages = forLogin.get(locale)
+  if (!messages) {
+    const { login, twoFactor, sso, validation } = authMessages(locale)
+    forLogin.set(locale, (messages = Object.freeze({ login, twoFactor, sso, validation })))
+  }
+  return messages
 }
 
 /** The `lng` cookie of spec §9 (365 days); readable by scripts, it is a preference only. */

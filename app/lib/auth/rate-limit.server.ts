@@ -8,17 +8,11 @@ export const SIGN_IN_RULE: RateRule = { name: 'sign-in', limit: 120, windowSecon
 export const RESET_RULE: RateRule = { name: 'reset', limit: 30, windowSeconds: 900 }
 
 /**
- * The client address as the portal can know it: the first X-Forwarded-For hop when a proxy sets
- * one, else the X-Real-IP, else one shared bucket for direct local connections.
+ * Counts one hit of the client's address (as the server established it: the socket, or a
+ * TRUST_PROXY hop's word) in a fixed window; throws a 429 answer with Retry-After once over the limit.
  */
-export function clientAddress(request: Request): string {
-  const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim()
-  return forwarded || request.headers.get('x-real-ip') || 'direct'
-}
-
-/** Counts one hit in a fixed window; throws a 429 answer with Retry-After once over the limit. */
-export async function hitRateLimit(services: Pick<AppServices, 'sql' | 'log'>, request: Request, rule: RateRule): Promise<void> {
-  const key = `${rule.name}:${clientAddress(request)}`
+export async function hitRateLimit(services: Pick<AppServices, 'sql' | 'log' | 'client'>, rule: RateRule): Promise<void> {
+  const key = `${rule.name}:${services.client.ip}`
   const { rows } = await services.sql.query(
     `INSERT INTO portal_rate_limits (key, window_start, hits) VALUES ($1, now(), 1)
      ON CONFLICT (key) DO UPDATE SET

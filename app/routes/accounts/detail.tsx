@@ -4,19 +4,19 @@ import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
-import { formatDateTime } from '#app/lib/dates.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
-import { hasPermission } from '#app/lib/permissions.ts'
+import { hasPermission } from '#common/permissions.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { AccountInputs, accountValues, checkAccount } from './account-form.tsx'
 import { DetailList, FormErrors, problemErrors, SubNav, yesNo } from './directory.tsx'
 import { canChange, formRefusal, requireChange } from './directory.server.ts'
 import type { Route } from './+types/detail.ts'
+import { DateText } from '#app/components/date-text.tsx'
 
 type Account = {
   id: string
@@ -79,7 +79,7 @@ export default function AccountDetail({ loaderData, actionData }: Route.Componen
             [t('accounts.users'), isStaff ? <Link className="text-blue-700 underline dark:text-blue-400" to={inAccount('/users')}>{account.user_count}</Link> : account.user_count],
             [t('accounts.domains'), isStaff ? <Link className="text-blue-700 underline dark:text-blue-400" to={inAccount('/domains')}>{account.domain_count}</Link> : account.domain_count],
             [t('accounts.contacts'), isStaff ? <Link className="text-blue-700 underline dark:text-blue-400" to={inAccount('/contacts')}>{account.contact_count}</Link> : account.contact_count],
-            [t('accounts.fields.created_at'), formatDateTime(account.created_at, i18n.language)],
+            [t('accounts.fields.created_at'), <DateText key="created" value={account.created_at} lng={i18n.language} />],
           ]}
         />
       </Card>

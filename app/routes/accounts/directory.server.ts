@@ -1,6 +1,6 @@
 import { data } from 'react-router'
 import type { SessionUser } from '#app/lib/session.server.ts'
-import { hasPermission } from '#app/lib/permissions.ts'
+import { hasPermission } from '#common/permissions.ts'
 import { readPermissionView } from '#app/lib/permission-view.server.ts'
 import { PlatformError } from '#app/lib/platform.server.ts'
 import type { ProblemBody } from './directory.tsx'

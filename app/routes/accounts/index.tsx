@@ -1,12 +1,11 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, Link, redirect } from 'react-router'
-import { DataTable } from '#app/components/data-table.tsx'
+import { data, Form, redirect } from 'react-router'
+import { DataTable, RowLink } from '#app/components/data-table.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { activeContext, carryContext } from '#app/lib/context-param.ts'
-import { formatDateTime } from '#app/lib/dates.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
@@ -21,6 +20,7 @@ import { AccountInputs, accountValues, checkAccount } from './account-form.tsx'
 import { FormErrors, problemErrors, SubNav, useColumnLabels, yesNo } from './directory.tsx'
 import { canChange, formRefusal, requireChange } from './directory.server.ts'
 import type { Route } from './+types/index.ts'
+import { DateText } from '#app/components/date-text.tsx'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
@@ -74,11 +74,11 @@ export default function Accounts({ loaderData, actionData }: Route.ComponentProp
         page={loaderData.page}
         labels={labels}
         renderCell={(row, key) => {
-          if (key === 'name') return <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/accounts/${String(row.id)}`)}>{String(row.name ?? '')}</Link>
+          if (key === 'name') return <RowLink to={href(`/accounts/${String(row.id)}`)}>{String(row.name ?? '')}</RowLink>
           if (key === 'status') return <Badge color={row.status === 'active' ? 'green' : 'red'}>{t(`accounts.status.${String(row.status)}`)}</Badge>
           if (key === 'language') return t(`common:languages.${String(row.language)}`, { defaultValue: String(row.language) })
           if (key === 'is_registrar') return yesNo(t, row.is_registrar)
-          if (key === 'created_at') return formatDateTime(String(row.created_at), i18n.language)
+          if (key === 'created_at') return <DateText value={row.created_at as string} lng={i18n.language} />
           return String(row[key] ?? '')
         }}
       />

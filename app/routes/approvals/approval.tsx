@@ -2,6 +2,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { formatDateTime } from '#app/lib/dates.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
@@ -26,7 +27,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const DECISION_STATES = ['approved', 'applied', 'rejected']
 const notFound = (path: string) => data(`Page Not Found ${path}`, { status: 404 })
 
-/** Public (no login): the mailed link's token is the only credential; a bad or used one is 404. */
+/** Public (no login): the mailed link's token is the only credential; a bad one is 404, a used one says what was decided and when. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const url = requestUrl(request)
   const token = url.searchParams.get('token') ?? ''
@@ -42,7 +43,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     const approval = await platform.get<Approval>(`/approvals/${params.id}`, { query: { token } })
     return { approval, token, decided: null as Approval | null, meta: pageMeta(request, context, getInstance(context).getFixedT(null, 'material')('approval.title')) }
   } catch (error) {
-    if (error instanceof PlatformError && (error.status === 404 || error.status === 400)) throw notFound(url.pathname)
+    // A used link: the API says what became of the request and when (409 approval.decided).
+    const used = error instanceof PlatformError && error.status === 409 ? (error.data as { code?: string; state?: Approval['state']; decided_at?: string; decided_by?: string | null } | null) : null
+    if (used?.code === 'approval.decided' && used.state && used.decided_at) {
+      const meta = pageMeta(request, context, getInstance(context).getFixedT(null, 'material')('approval.title'))
+      return data({ used: { state: used.state, decided_at: used.decided_at, decided_by: used.decided_by ?? null }, meta }, { status: 409 })
+    }
+    if (error instanceof PlatformError && (error.status === 404 || error.status === 400 || error.status === 409)) throw notFound(url.pathname)
     throw error
   }
 }
@@ -94,9 +101,17 @@ function ChangeList({ change }: { change: Approval['change'] }) {
 }
 
 export default function ApprovalScreen({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation('material')
+  const { t, i18n } = useTranslation('material')
   if ('recorded' in loaderData) {
     return <p role="status" data-testid="approval-recorded">{t(`approval.done.${loaderData.recorded}`)}</p>
+  }
+  if ('used' in loaderData) {
+    const { used } = loaderData
+    return (
+      <p role="status" data-testid="approval-used" data-state={used.state}>
+        {t('approval.used', { date: formatDateTime(used.decided_at, i18n.language), by: used.decided_by ? t('approval.usedBy', { who: used.decided_by }) : '', state: t(`states.${used.state}`) })}
+      </p>
+    )
   }
   const decided = actionData && 'decided' in actionData ? actionData.decided : null
   const approval = decided ?? loaderData.approval

@@ -1,21 +1,20 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { buttonClass, ErrorList, Field, inputClass, secondaryButtonClass } from '#app/lib/auth/fields.tsx'
-import { authMessages, currentLocale } from '#app/lib/auth/locale.server.ts'
+import { authMessages, currentLocale, loginMessages, type LoginMessages } from '#app/lib/auth/locale.server.ts'
 import { hitRateLimit, SIGN_IN_RULE } from '#app/lib/auth/rate-limit.server.ts'
-import { LoginSchema, TwoFactorSchema } from '#app/lib/auth/schemas.ts'
+import { constraintOf, LoginSchema, TwoFactorSchema } from '#app/lib/auth/schemas.ts'
 import { authenticator, finishSignIn, SignInFailure, startTwoFactor, verifyTwoFactor } from '#app/lib/auth/sign-in.server.ts'
 import { clearSsoCookie, completeSso, startSso } from '#app/lib/auth/sso.server.ts'
 import type { AuthMessages } from '#app/lib/auth/messages.ts'
 import { destroySession, getSession, safeRedirect, services } from '#app/lib/session.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
 import type { Route } from './+types/login.ts'
 
-export function meta({ loaderData: data }: Route.MetaArgs) {
-  const m = data?.messages.login
-  return [{ title: m?.metaTitle ?? 'Login - Portal' }, { name: 'description', content: m?.description ?? 'Sign in to the registrar portal' }]
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
 
 function failureMessage(m: AuthMessages, error: SignInFailure, step: 'password' | 'two-factor' | 'sso') {
   if (error.kind === 'throttled') return m.login.tooMany
@@ -30,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   let ssoError: string | null = null
   if (url.searchParams.has('code') || url.searchParams.has('error')) {
     // The provider's redirect back is the one sign-in step that arrives as a GET: limited like the posts.
-    await hitRateLimit(services(context), request, SIGN_IN_RULE)
+    await hitRateLimit(services(context), SIGN_IN_RULE)
     try {
       return await completeSso(request, context)
     } catch (error) {
@@ -44,7 +43,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (session?.stage === 'active') throw redirect('/')
   const redirectTo = safeRedirect(url.searchParams.get('redirectTo'), '')
   const body = {
-    messages,
+    messages: loginMessages(currentLocale(request)),
+    meta: pageMeta(request, context, null, messages.login.description),
     step: session?.stage === 'two_factor' ? ('two-factor' as const) : ('password' as const),
     redirectTo,
     ssoEnabled: env.oidc !== null,
@@ -56,7 +56,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, log } = services(context)
   assertSameOrigin(request, { publicUrl: env.publicUrl })
-  await hitRateLimit(services(context), request, SIGN_IN_RULE)
+  await hitRateLimit(services(context), SIGN_IN_RULE)
   const locale = currentLocale(request)
   const messages = authMessages(locale)
   const formData = await request.clone().formData()
@@ -133,13 +133,13 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
 
 type Result = SubmissionResult<string[]> | null | undefined
 
-function PasswordForm({ messages: m, redirectTo, ssoEnabled, lastResult, ssoError }: { messages: AuthMessages; redirectTo: string; ssoEnabled: boolean; lastResult: Result; ssoError: string | null }) {
+function PasswordForm({ messages: m, redirectTo, ssoEnabled, lastResult, ssoError }: { messages: LoginMessages; redirectTo: string; ssoEnabled: boolean; lastResult: Result; ssoError: string | null }) {
   const schema = LoginSchema(m)
   const navigation = useNavigation()
   const [form, fields] = useForm({
     id: 'login',
     lastResult,
-    constraint: getZodConstraint(schema),
+    constraint: constraintOf(schema),
     // Not on blur: leaving the empty email field for "Sign in with SSO" would show an error that
     // pushes the SSO button down between mouse down and up, and the click would be lost.
     shouldValidate: 'onSubmit',
@@ -185,12 +185,12 @@ function PasswordForm({ messages: m, redirectTo, ssoEnabled, lastResult, ssoErro
   )
 }
 
-function TwoFactorForm({ messages: m, lastResult }: { messages: AuthMessages; lastResult: Result }) {
+function TwoFactorForm({ messages: m, lastResult }: { messages: LoginMessages; lastResult: Result }) {
   const schema = TwoFactorSchema(m)
   const [form, fields] = useForm({
     id: 'two-factor',
     lastResult,
-    constraint: getZodConstraint(schema),
+    constraint: constraintOf(schema),
     shouldValidate: 'onSubmit',
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })

@@ -1,29 +1,30 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { buttonClass, ErrorList, Field, inputClass } from '#app/lib/auth/fields.tsx'
 import { authMessages, currentLocale } from '#app/lib/auth/locale.server.ts'
 import { passwordMessage, type AuthMessages } from '#app/lib/auth/messages.ts'
 import { hitRateLimit, RESET_RULE } from '#app/lib/auth/rate-limit.server.ts'
-import { NewPasswordSchema, ResetRequestSchema } from '#app/lib/auth/schemas.ts'
+import { constraintOf, NewPasswordSchema, ResetRequestSchema } from '#app/lib/auth/schemas.ts'
 import { PlatformClient } from '#app/lib/platform.server.ts'
 import { readBody } from '#app/lib/platform-client.ts'
 import { services } from '#app/lib/session.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
 import type { Route } from './+types/reset.ts'
 
-export function meta({ loaderData: data }: Route.MetaArgs) {
-  return [{ title: data?.messages.reset.metaTitle ?? 'Reset password - Portal' }, { name: 'description', content: data?.messages.reset.title ?? 'Reset your password' }]
-}
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
 
 const TOKEN = /^[\w-]{16,256}$/
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const messages = authMessages(currentLocale(request))
+  const meta = pageMeta(request, context, null, messages.reset.title)
   const token = new URL(request.url).searchParams.get('token')
-  if (!token) return { messages, mode: 'request' as const, token: null, invalidLink: false }
+  if (!token) return { messages, meta, mode: 'request' as const, token: null, invalidLink: false }
   // Checking a token is a sign-in route too: limited per client address like the posts.
-  await hitRateLimit(services(context), request, RESET_RULE)
+  await hitRateLimit(services(context), RESET_RULE)
   let valid = false
   if (TOKEN.test(token)) {
     const response = await new PlatformClient(request, context, null).raw(`/password_resets/${encodeURIComponent(token)}`)
@@ -32,7 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (response.status >= 500) throw data({ message: messages.login.unavailable }, { status: 500 })
     valid = response.ok
   }
-  return valid ? { messages, mode: 'new-password' as const, token, invalidLink: false } : { messages, mode: 'request' as const, token: null, invalidLink: true }
+  return valid ? { messages, meta, mode: 'new-password' as const, token, invalidLink: false } : { messages, meta, mode: 'request' as const, token: null, invalidLink: true }
 }
 
 type PasswordError = { code?: string; field?: string; detail?: string }
@@ -40,7 +41,7 @@ type PasswordError = { code?: string; field?: string; detail?: string }
 export async function action({ request, context }: Route.ActionArgs) {
   const { env, log } = services(context)
   assertSameOrigin(request, { publicUrl: env.publicUrl })
-  await hitRateLimit(services(context), request, RESET_RULE)
+  await hitRateLimit(services(context), RESET_RULE)
   const messages = authMessages(currentLocale(request))
   const formData = await request.formData()
   const platform = new PlatformClient(request, context, null)
@@ -118,7 +119,7 @@ function RequestForm({ messages: m, invalidLink, lastResult }: { messages: AuthM
   const [form, fields] = useForm({
     id: 'reset-request',
     lastResult,
-    constraint: getZodConstraint(schema),
+    constraint: constraintOf(schema),
     shouldValidate: 'onBlur',
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
@@ -154,7 +155,7 @@ function NewPasswordForm({ messages: m, token, lastResult }: { messages: AuthMes
   const [form, fields] = useForm({
     id: 'reset-password',
     lastResult,
-    constraint: getZodConstraint(schema),
+    constraint: constraintOf(schema),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),

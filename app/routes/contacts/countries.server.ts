@@ -1,5 +1,5 @@
-import { countryName } from '#app/lib/countries.ts'
-import { COUNTRY_CODES } from '#server/platform/contacts/countries.ts'
+import { countryName } from '#common/countries.ts'
+import { COUNTRY_CODES } from '#common/countries.ts'
 
 /** Every assigned country, named and sorted in the user's language, for the country select. */
 export function countryOptions(lng: string): { code: string; name: string }[] {

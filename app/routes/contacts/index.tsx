@@ -1,13 +1,13 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, Link, redirect } from 'react-router'
-import { DataTable } from '#app/components/data-table.tsx'
+import { data, Form, redirect } from 'react-router'
+import { DataTable, RowLink } from '#app/components/data-table.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { activeContext, carryContext } from '#app/lib/context-param.ts'
-import { countryName } from '#app/lib/countries.ts'
+import { countryName } from '#common/countries.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
 import { getInstance, getLocale } from '#app/lib/i18n.server.ts'
@@ -73,7 +73,7 @@ export default function Contacts({ loaderData, actionData }: Route.ComponentProp
         page={loaderData.page}
         labels={labels}
         renderCell={(row, key) => {
-          if (key === 'name') return <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/contacts/${String(row.id)}`)}>{String(row.name ?? '')}</Link>
+          if (key === 'name') return <RowLink to={href(`/contacts/${String(row.id)}`)}>{String(row.name ?? '')}</RowLink>
           if (key === 'country_code') return countryName(String(row.country_code ?? ''), i18n.language)
           if (key === 'in_use') return yesNo(t, row.in_use)
           if (key === 'account.name') return String((row.account as { name?: string } | undefined)?.name ?? '')

@@ -11,15 +11,17 @@ import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { PlatformError } from '#app/lib/platform.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
+import { ZONE_FILE_MAX_BYTES, ZONE_FILE_MAX_LABEL, ZONE_FILE_MEDIA_TYPE } from '#common/zone-file.ts'
 import type { Route } from './+types/bind-import.ts'
 import { backWith, dnsScreen, refusal, type DnsScreen } from './shared.server.ts'
-import type { ImportResult, RecordValue } from './types.ts'
+import type { ImportResult, RecordValue, ZoneIssue } from './types.ts'
+import { declaredZone, matchZone } from './zone-of-file.ts'
 
 type ZoneRef = { id: string; name: string; domain_id: string | null }
-type Outcome = { label: string; zone: string | null; result: ImportResult | null; error: string | null }
+/** One file's preview or result; `missing` is the zone a file names that the account does not have. */
+type Outcome = { label: string; zone: string | null; result: ImportResult | null; error: string | null; missing?: string }
 
 const MAX_FILES = 20
-const MAX_BYTES = 20 * 1024 * 1024
 
 async function zonesOf(screen: DnsScreen): Promise<ZoneRef[]> {
   return (await screen.platform.get<{ data: ZoneRef[] }>(`${screen.base}/zones`, { query: { fields: 'id,name,domain_id', sort: 'name', limit: 1000 } })).data
@@ -33,11 +35,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
 
-/** The zone a file is for: its $ORIGIN, else its file name (example.com.zone, db.example.com). */
-function zoneForFile(name: string, text: string, zones: ZoneRef[]): ZoneRef | undefined {
-  const origin = /^\$ORIGIN\s+(\S+)/im.exec(text)?.[1]?.toLowerCase().replace(/\.$/, '')
+/** The zone a file names by its file name (example.com.zone, db.example.com), when it says nothing itself. */
+function zoneForFileName(name: string, zones: ZoneRef[]): ZoneRef | undefined {
   const fromName = name.toLowerCase().replace(/^db\./, '').replace(/\.(zone|db|txt|bind)$/, '').replace(/\.$/, '')
-  return zones.find((z) => z.name === origin) ?? zones.find((z) => z.name === fromName)
+  return zones.find((z) => z.name === fromName)
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -45,6 +46,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const screen = await dnsScreen(request, context, params)
   const t = getInstance(context).getFixedT(null, 'dns')
   const form = await request.formData()
+  if (!screen.canAdmin) {
+    // The page offers a viewer no import; a post made anyway is answered on the page, never as a problem document.
+    return data({ intent: 'preview' as const, text: '', zone: '', outcomes: [] as Outcome[], message: t('import.needsAdmin') }, { status: 403 })
+  }
   if (form.get('intent') === 'create-zone') {
     // A zone for a name registered elsewhere: it starts with the managed SOA and our name servers.
     const name = String(form.get('name') ?? '').trim()
@@ -60,27 +65,50 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const zones = await zonesOf(screen)
   const zoneId = String(form.get('zone') ?? '')
   const text = String(form.get('text') ?? '')
-  const sources: { label: string; zone: ZoneRef | undefined; text: string }[] = []
-  if (text.trim()) sources.push({ label: t('import.pasted'), zone: zones.find((z) => z.id === zoneId), text })
-  let bytes = text.length
+  // Pasted text goes as JSON; a file as itself (text/dns), streamed to the API's parser.
+  // A file goes to the zone its SOA or $ORIGIN names — never to another zone; one that names a zone
+  // the account does not have is refused with an offer to create it, and then nothing is imported.
+  const sources: { label: string; zone: ZoneRef | undefined; body: string | File; missing?: string; mismatch?: string }[] = []
+  if (text.trim()) {
+    const chosen = zones.find((z) => z.id === zoneId)
+    const named = matchZone(declaredZone(text.slice(0, 65_536)), zones)
+    if (named.missing) sources.push({ label: t('import.pasted'), zone: undefined, body: text, missing: named.missing })
+    else if (named.zone && chosen && named.zone.id !== chosen.id) sources.push({ label: t('import.pasted'), zone: undefined, body: text, mismatch: named.zone.name })
+    else sources.push({ label: t('import.pasted'), zone: chosen, body: text })
+  }
+  let bytes = new TextEncoder().encode(text).length
   for (const file of form.getAll('files').slice(0, MAX_FILES)) {
     if (!(file instanceof File) || !file.size) continue
     bytes += file.size
-    if (bytes > MAX_BYTES) return data({ intent, text, zone: zoneId, outcomes: [] as Outcome[], message: t('import.tooLarge') }, { status: 413 })
-    const content = await file.text()
-    sources.push({ label: file.name, zone: zoneForFile(file.name, content, zones) ?? (text.trim() ? undefined : zones.find((z) => z.id === zoneId)), text: content })
+    if (bytes > ZONE_FILE_MAX_BYTES) return data({ intent, text, zone: zoneId, outcomes: [] as Outcome[], message: t('import.tooLarge', { size: ZONE_FILE_MAX_LABEL }) }, { status: 413 })
+    const named = matchZone(declaredZone(await file.slice(0, 65_536).text()), zones)
+    if (named.missing) sources.push({ label: file.name, zone: undefined, body: file, missing: named.missing })
+    else sources.push({ label: file.name, zone: named.zone ?? zoneForFileName(file.name, zones) ?? (text.trim() ? undefined : zones.find((z) => z.id === zoneId)), body: file })
   }
   if (!sources.length) return data({ intent, text, zone: zoneId, outcomes: [] as Outcome[], message: t('import.nothing') }, { status: 400 })
 
   const run = async (dryRun: boolean): Promise<Outcome[]> => {
     const out: Outcome[] = []
     for (const s of sources) {
+      if (s.missing) {
+        out.push({ label: s.label, zone: null, result: null, error: t('import.noSuchZone', { name: s.missing }), missing: s.missing })
+        continue
+      }
+      if (s.mismatch) {
+        out.push({ label: s.label, zone: null, result: null, error: t('import.otherZone', { name: s.mismatch }) })
+        continue
+      }
       if (!s.zone) {
         out.push({ label: s.label, zone: null, result: null, error: t('import.noZone') })
         continue
       }
       try {
-        out.push({ label: s.label, zone: s.zone.name, result: await screen.platform.post<ImportResult>(`${screen.base}/zones/${s.zone.id}/bind-import`, { text: s.text, dry_run: dryRun }), error: null })
+        const path = `${screen.base}/zones/${s.zone.id}/bind-import`
+        const result =
+          typeof s.body === 'string'
+            ? await screen.platform.post<ImportResult>(path, { text: s.body, dry_run: dryRun })
+            : await screen.platform.post<ImportResult>(path, s.body, { headers: { 'content-type': ZONE_FILE_MEDIA_TYPE }, query: { dry_run: dryRun } })
+        out.push({ label: s.label, zone: s.zone.name, result, error: null })
       } catch (error) {
         const body = error instanceof PlatformError ? (error.data as ImportResult | null) : null
         if (body && Array.isArray(body.errors) && body.counts) out.push({ label: s.label, zone: s.zone.name, result: body, error: null })
@@ -102,26 +130,47 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 const line = (r: RecordValue) => `${r.name} ${r.ttl} ${r.type} ${r.content}`
 
+/** An error or warning of a line in the user's language (by its code), else as the API said it. */
+function useIssueText() {
+  const { t } = useTranslation('dns')
+  return (issue: ZoneIssue) => (issue.code ? t(`import.issues.${issue.code}`, { ...issue.params, defaultValue: issue.message }) : issue.message)
+}
+
 function OutcomeView({ outcome }: { outcome: Outcome }) {
   const { t } = useTranslation('dns')
+  const issueText = useIssueText()
   const r = outcome.result
   return (
     <section className="space-y-2 rounded-md border border-slate-200 p-3 dark:border-slate-800" data-testid="import-outcome">
-      <h3 className="font-semibold">{outcome.label}{outcome.zone ? ` → ${outcome.zone}` : ''}</h3>
+      <h3 className="break-all font-semibold">{outcome.label}{outcome.zone ? ` → ${outcome.zone}` : ''}</h3>
       {outcome.error ? <Alert variant="error">{outcome.error}</Alert> : null}
+      {outcome.missing ? (
+        <Form method="post" data-testid="create-missing-zone">
+          <input type="hidden" name="name" value={outcome.missing} />
+          <Button type="submit" name="intent" value="create-zone" variant="outline" size="sm">{t('import.createMissing', { name: outcome.missing })}</Button>
+        </Form>
+      ) : null}
       {r ? (
         <>
           {r.errors.length ? (
             <Alert variant="error" data-testid="import-errors">
               <p>{t('import.errorsTitle', { count: r.errors.length })}</p>
               <ul className="mt-1 list-disc pl-5">
-                {r.errors.map((e, i) => <li key={i} data-testid="import-error">{t('import.errorAt', { line: e.line, column: e.column, message: e.message })}</li>)}
+                {r.errors.map((e, i) => <li key={i} data-testid="import-error">{t('import.errorAt', { line: e.line, column: e.column, message: issueText(e) })}</li>)}
+              </ul>
+            </Alert>
+          ) : null}
+          {r.warnings?.length ? (
+            <Alert className="border-amber-200 bg-amber-50 text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-100" data-testid="import-warnings">
+              <p>{t('import.warningsTitle', { count: r.warnings.length })}</p>
+              <ul className="mt-1 list-disc pl-5">
+                {r.warnings.map((w, i) => <li key={i} data-testid="import-warning">{t('import.warningAt', { line: w.line, message: issueText(w) })}</li>)}
               </ul>
             </Alert>
           ) : null}
           <p className="text-sm" data-testid="import-counts">{t('import.counts', r.counts)}</p>
           {r.notes.map((n) => <p key={n} className="text-sm text-slate-600 dark:text-slate-400">{n}</p>)}
-          <ul className="max-h-80 overflow-auto font-mono text-xs">
+          <ul className="max-h-80 overflow-auto break-all font-mono text-xs">
             {r.added.map((x, i) => <li key={`a${i}`} className="text-green-800 dark:text-green-300">+ {line(x)}</li>)}
             {r.changed.map((x, i) => <li key={`c${i}`} className="text-amber-800 dark:text-amber-300">~ {line(x.before)} → {x.after.ttl}</li>)}
             {r.removed.map((x, i) => <li key={`r${i}`} className="text-red-800 dark:text-red-300">- {line(x)}</li>)}
@@ -140,8 +189,10 @@ export default function BindImport({ loaderData, actionData }: Route.ComponentPr
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{t('import.title')}</h1>
       <p className="text-sm text-slate-600 dark:text-slate-400">{t('import.help')}</p>
-      {!canAdmin ? <Alert>{t('zone.needsAdmin')}</Alert> : null}
-      {zones.length === 0 ? (
+      {!canAdmin ? (
+        // A viewer is offered no import at all (nothing to preview either): the platform would refuse it.
+        <Alert data-testid="import-needs-admin">{t('import.needsAdmin')}</Alert>
+      ) : zones.length === 0 ? (
         <Alert>{t('import.noZones')}</Alert>
       ) : (
         <Form method="post" encType="multipart/form-data" className="space-y-3" data-testid="bind-import-form">
@@ -158,24 +209,26 @@ export default function BindImport({ loaderData, actionData }: Route.ComponentPr
           </div>
           <div className="flex flex-col gap-1.5">
             <Label htmlFor="import-files">{t('import.files')}</Label>
-            <input id="import-files" name="files" type="file" multiple accept=".zone,.db,.txt,.bind,text/plain,text/dns" />
+            <input id="import-files" name="files" type="file" multiple accept=".zone,.db,.txt,.bind,text/plain,text/dns" aria-describedby="import-files-limit" className="max-w-full text-sm" />
+            <p id="import-files-limit" className="text-xs text-slate-500 dark:text-slate-400">{t('import.limit', { files: MAX_FILES, size: ZONE_FILE_MAX_LABEL })}</p>
           </div>
           {actionData?.message ? <Alert variant="error" data-testid="import-message">{actionData.message}</Alert> : null}
           <div className="flex gap-2">
             <Button type="submit" name="intent" value="preview" variant="outline" disabled={busy}>{t('import.preview')}</Button>
-            <Button type="submit" name="intent" value="apply" disabled={busy || !canAdmin}>{t('import.apply')}</Button>
+            <Button type="submit" name="intent" value="apply" disabled={busy}>{t('import.apply')}</Button>
           </div>
         </Form>
       )}
+      {!canAdmin && actionData?.message ? <Alert variant="error" data-testid="import-message">{actionData.message}</Alert> : null}
       {actionData?.outcomes.map((o, i) => <OutcomeView key={i} outcome={o} />)}
-      <StandaloneZones zones={zones.filter((z) => !z.domain_id)} />
+      <StandaloneZones zones={zones.filter((z) => !z.domain_id)} canAdmin={canAdmin} />
       {canAdmin ? <CreateZone key={selected} failed={actionData && 'create' in actionData ? (actionData.create as { name: string; error: string }) : undefined} /> : null}
     </div>
   )
 }
 
 /** The zones for names registered elsewhere, each to its own page (records, publishing, export). */
-function StandaloneZones({ zones }: { zones: ZoneRef[] }) {
+function StandaloneZones({ zones, canAdmin }: { zones: ZoneRef[]; canAdmin: boolean }) {
   const { t } = useTranslation('dns')
   const href = useContextHref()
   if (!zones.length) return null
@@ -185,7 +238,7 @@ function StandaloneZones({ zones }: { zones: ZoneRef[] }) {
       <ul className="list-disc space-y-1 pl-5 text-sm">
         {zones.map((z) => (
           <li key={z.id}>
-            <span className="font-mono">{z.name}</span> — <Link to={href(`/domains/zones/${z.id}`)} className="underline">{t('import.editRecords')}</Link>
+            <span className="font-mono">{z.name}</span> — <Link to={href(`/domains/zones/${z.id}`)} className="underline">{t(canAdmin ? 'import.editRecords' : 'import.showRecords')}</Link>
           </li>
         ))}
       </ul>

@@ -30,6 +30,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const screen = await dnsScreen(request, context, params)
   const t = getInstance(context).getFixedT(null, 'dns')
   const here = `/domains/${params.id}/dnssec`
+  // A role the page offers no control for: said on the page, never a 403 problem document from the platform.
+  if (!screen.canAdmin) return backWith(request, screen.url.pathname, { content: t('zone.needsAdmin'), color: 'error' })
   const zone = await zoneOfDomain(screen, params.id)
   if (!zone) return backWith(request, here, { content: t('zone.none'), color: 'error' })
   const intent = String((await request.formData()).get('intent') ?? '')

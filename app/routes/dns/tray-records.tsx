@@ -17,7 +17,7 @@ import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/tray-records.ts'
-import { dnsScreen, refusal } from './shared.server.ts'
+import { backWith, dnsScreen, refusal } from './shared.server.ts'
 
 /** A record bulk job as GET /groups/{context}/record-bulk-actions/{id} answers it: an item per zone. */
 type ReplaceJob = {
@@ -48,6 +48,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const screen = await dnsScreen(request, context, params)
   const t = getInstance(context).getFixedT(null, 'dns')
   const form = await request.formData()
+  // A role the page offers no control for: said on the page, never a 403 problem document from the platform.
+  if (!screen.canAdmin) return backWith(request, screen.url.pathname, { content: t('zone.needsAdmin'), color: 'error' })
   const values = { from: String(form.get('from') ?? '').trim(), to: String(form.get('to') ?? '').trim(), where: form.get('where') === 'all' ? 'all' : 'tray' }
   try {
     const started = await screen.platform.post<{ job_id: string }>(`${screen.base}/record-bulk-actions`, { action: 'replace_record_content', params: values })

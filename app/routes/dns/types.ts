@@ -31,11 +31,15 @@ export type ImportResult = {
   added: RecordValue[]
   changed: { before: RecordValue; after: RecordValue }[]
   removed: RecordValue[]
-  errors: { line: number; column: number; message: string }[]
+  errors: ZoneIssue[]
+  warnings: ZoneIssue[]
   notes: string[]
 }
 
-export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA', 'NS', 'PTR', 'DS', 'TLSA', 'SSHFP', 'NAPTR'] as const
+/** A line of a zone file with an error or warning; `code` and `params` say it in the user's language (dns `import.issues`). */
+export type ZoneIssue = { line: number; column: number; message: string; code?: string; params?: Record<string, string | number> }
+
+export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA', 'NS', 'PTR', 'DS', 'TLSA', 'SSHFP', 'NAPTR', 'HTTPS', 'SVCB'] as const
 
 /** An owner name as typed in the zone: '@' for the apex, relative inside the zone. */
 export function relativeName(name: string, zone: string): string {

@@ -47,6 +47,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const t = getInstance(context).getFixedT(null, 'dns')
   const form = await request.formData()
   const intent = String(form.get('intent') ?? '')
+  // A role the page offers no control for: said on the page, never a 403 problem document from the platform.
+  if (!screen.canAdmin) return backWith(request, screen.url.pathname, { content: t('zone.needsAdmin'), color: 'error' })
   if (intent === 'create-zone' && params.id) {
     const here = `/domains/${params.id}/dns`
     try {
@@ -189,47 +191,57 @@ function Editor({ zone, rows: initialRows, actionData }: { zone: Zone; rows: Edi
       <h2 id="editor-title" className="text-lg font-semibold">{t('editor.title')}</h2>
       <p className="text-sm text-slate-600 dark:text-slate-400">{t('editor.help', { zone: zone.name })}</p>
       <Form method="post" key={actionData?.submission ?? 'initial'} data-testid="record-editor">
-        <Table>
-          <TableHeader>
+        {/* On a phone each row is a small grid (name, type, TTL, remove; the content below them at full
+            width) so that no column is pushed out of sight; a table from 600 px. */}
+        <Table className="max-sm:block">
+          <TableHeader className="max-sm:hidden">
             <TableRow>
               <TableHead>{t('fields.name')}</TableHead>
               <TableHead>{t('fields.type')}</TableHead>
               <TableHead>{t('fields.ttl')}</TableHead>
               <TableHead>{t('fields.content')}</TableHead>
-              <TableHead>{t('editor.remove')}</TableHead>
+              <TableHead className="whitespace-nowrap">{t('editor.remove')}</TableHead>
             </TableRow>
           </TableHeader>
-          <TableBody>
+          <TableBody className="max-sm:block">
             {rows.map((row, i) => {
               const e = errors[row.key] ?? {}
               const field = (name: string) => ({ name: `${row.key}.${name}`, 'aria-invalid': e[name]?.length ? true : undefined, 'aria-describedby': e[name]?.length ? `${row.key}-${name}-error` : undefined })
               return (
-                <TableRow key={row.key} data-testid="editor-row">
-                  <TableCell className="align-top">
+                <TableRow key={row.key} data-testid="editor-row" className="max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_6.5rem_4.5rem_4.25rem] max-sm:gap-x-2 max-sm:gap-y-1 max-sm:py-2">
+                  <TableCell className="align-top max-sm:p-0">
                     <input type="hidden" name="row" value={row.key} />
                     {row.id ? <input type="hidden" name={`${row.key}.id`} value={row.id} /> : null}
                     {row.id ? <input type="hidden" name={`${row.key}.orig`} value={row.orig} /> : null}
-                    <Input {...field('name')} defaultValue={row.name} aria-label={`${t('fields.name')} ${i + 1}`} placeholder="@" className="min-w-28" />
+                    <Input {...field('name')} defaultValue={row.name} aria-label={`${t('fields.name')} ${i + 1}`} placeholder="@" className="min-w-24 max-sm:min-w-0" />
                     <ErrorList id={`${row.key}-name-error`} errors={e.name} />
                     <ErrorList errors={e.row} />
                   </TableCell>
-                  <TableCell className="align-top">
-                    <Select {...field('type')} defaultValue={row.type} aria-label={`${t('fields.type')} ${i + 1}`}>
+                  <TableCell className="w-32 align-top max-sm:w-auto max-sm:p-0">
+                    {/* Wide enough for the longest type (NAPTR, HTTPS) beside the arrow, at any width of the page;
+                        Chromium draws its own arrow inside the box, so no extra right padding for one. */}
+                    <Select {...field('type')} defaultValue={row.type} aria-label={`${t('fields.type')} ${i + 1}`} className="w-28 min-w-28 pr-2 max-sm:w-full max-sm:min-w-0">
                       {(RECORD_TYPES as readonly string[]).includes(row.type) ? null : <option value={row.type}>{row.type}</option>}
                       {RECORD_TYPES.map((type) => <option key={type} value={type}>{type}</option>)}
                     </Select>
                     <ErrorList id={`${row.key}-type-error`} errors={e.type} />
                   </TableCell>
-                  <TableCell className="align-top">
-                    <Input {...field('ttl')} defaultValue={row.ttl} inputMode="numeric" placeholder="3600" aria-label={`${t('fields.ttl')} ${i + 1}`} className="w-24" />
+                  <TableCell className="align-top max-sm:p-0">
+                    <Input {...field('ttl')} defaultValue={row.ttl} inputMode="numeric" placeholder="3600" aria-label={`${t('fields.ttl')} ${i + 1}`} className="w-24 max-sm:w-full" />
                     <ErrorList id={`${row.key}-ttl-error`} errors={e.ttl} />
                   </TableCell>
-                  <TableCell className="w-full align-top">
+                  <TableCell className="w-full align-top max-sm:order-last max-sm:col-span-4 max-sm:p-0">
                     <Input {...field('content')} defaultValue={row.content} aria-label={`${t('fields.content')} ${i + 1}`} className="font-mono" />
                     <ErrorList id={`${row.key}-content-error`} errors={e.content} />
                   </TableCell>
-                  <TableCell className="align-top">
-                    {row.id ? <input type="checkbox" name={`${row.key}.remove`} defaultChecked={row.remove} aria-label={`${t('editor.remove')} ${i + 1}`} /> : null}
+                  <TableCell className="align-top max-sm:flex max-sm:items-center max-sm:p-0">
+                    {row.id ? (
+                      <label className="flex h-9 items-center gap-1 text-xs">
+                        <input type="checkbox" name={`${row.key}.remove`} defaultChecked={row.remove} aria-label={`${t('editor.remove')} ${i + 1}`} />
+                        {/* The column's heading is hidden on a phone: the word goes beside the box there. */}
+                        <span className="sm:hidden" aria-hidden="true">{t('editor.remove')}</span>
+                      </label>
+                    ) : null}
                   </TableCell>
                 </TableRow>
               )
@@ -288,7 +300,7 @@ export default function ZoneScreen({ loaderData, actionData }: Route.ComponentPr
           <Title className={standalone ? 'text-2xl font-semibold' : 'text-lg font-semibold'} data-testid="zone-name">{t('zone.title', { name: zone.name })}</Title>
           <div className="flex flex-wrap gap-2">
             <Button asChild variant="outline" size="sm"><a href={href(exportPath)} download>{t('zone.export')}</a></Button>
-            <Button asChild variant="outline" size="sm"><Link to={href(`/domains/bind-import?zone=${zone.id}`)}>{t('zone.import')}</Link></Button>
+            {canAdmin ? <Button asChild variant="outline" size="sm"><Link to={href(`/domains/bind-import?zone=${zone.id}`)}>{t('zone.import')}</Link></Button> : null}
           </div>
         </div>
         <PublishState zone={zone} />

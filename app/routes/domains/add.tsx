@@ -13,7 +13,7 @@ import { carryContext } from '#app/lib/context-param.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
-import { formatMoney } from '#app/lib/money.ts'
+import { formatMoney } from '#common/money.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
@@ -240,18 +240,25 @@ export default function AddDomains({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{t('add.title')}</h1>
-      <nav aria-label={t('add.modes')} className="flex gap-1 border-b border-slate-200 dark:border-slate-800">
-        {MODES.map((m) => (
-          <Link key={m} to={href(`/domains/add?mode=${m}`)} aria-current={m === mode ? 'page' : undefined} className={cn('-mb-px border-b-2 px-3 py-2 text-sm', m === mode ? 'border-blue-600 font-medium' : 'border-transparent text-slate-600 dark:text-slate-400')}>
-            {t(`add.mode.${m}`)}
-          </Link>
-        ))}
-      </nav>
-      <Card>
-        <CardTitle>{t(`add.mode.${mode}`)}</CardTitle>
-        <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t(`add.intro.${mode}`)}</p>
-        {mode === 'register' ? <RegisterMode /> : mode === 'transfer' ? <TransferMode /> : <ImportMode job={loaderData.job} />}
-      </Card>
+      {loaderData.canManage ? (
+        <nav aria-label={t('add.modes')} className="flex gap-1 border-b border-slate-200 dark:border-slate-800">
+          {MODES.map((m) => (
+            <Link key={m} to={href(`/domains/add?mode=${m}`)} aria-current={m === mode ? 'page' : undefined} className={cn('-mb-px border-b-2 px-3 py-2 text-sm', m === mode ? 'border-blue-600 font-medium' : 'border-transparent text-slate-600 dark:text-slate-400')}>
+              {t(`add.mode.${m}`)}
+            </Link>
+          ))}
+        </nav>
+      ) : null}
+      {loaderData.canManage ? (
+        <Card>
+          <CardTitle>{t(`add.mode.${mode}`)}</CardTitle>
+          <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t(`add.intro.${mode}`)}</p>
+          {mode === 'register' ? <RegisterMode /> : mode === 'transfer' ? <TransferMode /> : <ImportMode job={loaderData.job} />}
+        </Card>
+      ) : (
+        // Not a form that ends in "access denied": the reason, and who can change it.
+        <Alert data-testid="read-only">{t('common:readOnly.domains')}</Alert>
+      )}
     </div>
   )
 }

@@ -10,14 +10,15 @@ import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Select } from '#app/components/ui/select.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
-import { parseDomainName } from '#app/lib/domain-name.ts'
+import { parseDomainName } from '#common/domain-name.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
-import { printPql } from '#app/lib/pql.ts'
+import { printPql } from '#common/pql.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import type { Route } from './+types/contacts.ts'
-import { CONTACT_ROLES, contactsSchema } from './schemas.ts'
+import { contactsSchema } from './schemas.ts'
+import { CONTACT_ROLES } from '#common/vocabulary.ts'
 import { attempt, domainScreen, splitNames } from './shared.server.ts'
 
 const MAX_DOMAINS = 1000
@@ -41,8 +42,10 @@ export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
   const screen = await domainScreen(request, context, params)
-  if (!screen.canManage) throw data('This action needs domain-manager', { status: 403 })
   const t = getInstance(context).getFixedT(null, 'domains')
+  // A post the user's role does not allow (an old page, a form sent without the page): said on
+  // the page, in the user's language, never an error document instead of it.
+  if (!screen.canManage) return data({ refused: t('common:readOnly.refused') }, { status: 403 })
   const submission = parseWithZod(await request.formData(), { schema: contactsSchema(t) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const names = splitNames(submission.value.names, MAX_DOMAINS)
@@ -77,7 +80,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   return { result: submission.reply({ resetForm: false }), results }
 }
 
-type ActionData = { result?: never; results?: ItemResult[] }
+type ActionData = { result?: never; results?: ItemResult[]; refused?: string }
 
 function Results({ results }: { results: ItemResult[] }) {
   const { t } = useTranslation('domains')
@@ -131,29 +134,34 @@ export default function DomainContacts({ loaderData }: Route.ComponentProps) {
         />
       ) : null}
       {actionData?.results ? <Card><Results results={actionData.results} /></Card> : null}
-      <Card>
-        <CardTitle>{t('contacts.formTitle')}</CardTitle>
-        {contacts.length === 0 ? <Alert>{t('contacts.noContacts')}</Alert> : null}
-        <Form method="post" {...getFormProps(form)} className="grid max-w-xl gap-3">
-          <Label htmlFor={fields.names.id}>{t('contacts.namesLabel')}</Label>
-          <textarea {...getTextareaProps(fields.names)} rows={5} className="rounded-md border border-slate-300 p-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-900" />
-          <ErrorList errors={fields.names.errors} />
-          {CONTACT_ROLES.map((role) => (
-            <label key={role} className="flex flex-col gap-1 text-sm">
-              {t(`roles.${role}`)}
-              <Select {...getSelectProps(fields[role])}>
-                <option value="">{t('contacts.keep')}</option>
-                {contacts.map((c) => (
-                  <option key={c.id} value={c.id}>{[c.name, c.organisation, c.email].filter(Boolean).join(' · ')}</option>
-                ))}
-              </Select>
-              <ErrorList errors={fields[role].errors} />
-            </label>
-          ))}
-          <ErrorList errors={form.errors} />
-          <Button type="submit" className="justify-self-start" disabled={!loaderData.canManage || navigation.state !== 'idle'}>{t('contacts.submit')}</Button>
-        </Form>
-      </Card>
+      {actionData?.refused ? <Alert variant="error" data-testid="action-refused">{actionData.refused}</Alert> : null}
+      {/* A viewer is told why there is no form, instead of a greyed one that gives no reason. */}
+      {!loaderData.canManage ? <Alert data-testid="read-only">{t('common:readOnly.domainContacts')}</Alert> : null}
+      {loaderData.canManage ? (
+        <Card>
+          <CardTitle>{t('contacts.formTitle')}</CardTitle>
+          {contacts.length === 0 ? <Alert>{t('contacts.noContacts')}</Alert> : null}
+          <Form method="post" {...getFormProps(form)} className="grid max-w-xl gap-3">
+            <Label htmlFor={fields.names.id}>{t('contacts.namesLabel')}</Label>
+            <textarea {...getTextareaProps(fields.names)} rows={5} className="rounded-md border border-slate-300 p-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-900" />
+            <ErrorList errors={fields.names.errors} />
+            {CONTACT_ROLES.map((role) => (
+              <label key={role} className="flex flex-col gap-1 text-sm">
+                {t(`roles.${role}`)}
+                <Select {...getSelectProps(fields[role])}>
+                  <option value="">{t('contacts.keep')}</option>
+                  {contacts.map((c) => (
+                    <option key={c.id} value={c.id}>{[c.name, c.organisation, c.email].filter(Boolean).join(' · ')}</option>
+                  ))}
+                </Select>
+                <ErrorList errors={fields[role].errors} />
+              </label>
+            ))}
+            <ErrorList errors={form.errors} />
+            <Button type="submit" className="justify-self-start" disabled={navigation.state !== 'idle'}>{t('contacts.submit')}</Button>
+          </Form>
+        </Card>
+      ) : null}
     </div>
   )
 }

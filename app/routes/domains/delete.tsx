@@ -5,11 +5,11 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
-import { parseDomainName } from '#app/lib/domain-name.ts'
+import { parseDomainName } from '#common/domain-name.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
-import { printPql } from '#app/lib/pql.ts'
+import { printPql } from '#common/pql.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/delete.ts'
@@ -106,6 +106,8 @@ export default function DeleteDomains({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{t('delete.title')}</h1>
+      {/* The preview is for everyone who can see the domains; deleting and restoring are not, and the page says why. */}
+      {!canManage ? <Alert data-testid="read-only">{t('common:readOnly.domains')}</Alert> : null}
       {actionData?.error ? <Alert variant="error" data-testid="action-error">{actionData.error}</Alert> : null}
       {actionData?.message ? <Alert variant="success">{actionData.message}</Alert> : null}
       {actionData?.outcomes ? (

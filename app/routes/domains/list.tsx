@@ -1,9 +1,8 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Link } from 'react-router'
-import { DataTable } from '#app/components/data-table.tsx'
+import { DataTable, RowLink } from '#app/components/data-table.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
-import { formatDateTime } from '#app/lib/dates.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
 import { LISTS } from '#app/lib/lists.ts'
@@ -13,6 +12,7 @@ import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/list.ts'
 import { domainScreen } from './shared.server.ts'
 import { StatusBadge } from './shared.tsx'
+import { DateText } from '#app/components/date-text.tsx'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await domainScreen(request, context, params)
@@ -72,11 +72,11 @@ export default function DomainsList({ loaderData }: Route.ComponentProps) {
             const value = row[key]
             if (key === 'name')
               return (
-                <Link to={href(`/domains/${String(row.id)}`)} className="font-medium text-blue-700 hover:underline dark:text-blue-300" data-testid="domain-link">
+                <RowLink to={href(`/domains/${String(row.id)}`)} data-testid="domain-link">
                   {String(row.unicode_name ?? value ?? '')}
-                </Link>
+                </RowLink>
               )
-            if (key === 'expires_at' || key === 'created_at' || key === 'updated_at') return value ? <time dateTime={String(value)}>{formatDateTime(String(value), i18n.language)}</time> : ''
+            if (key === 'expires_at' || key === 'created_at' || key === 'updated_at') return <DateText value={value as string | null} lng={i18n.language} />
             if (key === 'status') return <StatusBadge status={String(value ?? '')} />
             if (typeof value === 'boolean') return value ? t('yes') : t('no')
             if (Array.isArray(value)) return value.join(', ')

@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import type { TFunction } from 'i18next'
+import { Fragment } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect, useActionData, useNavigation } from 'react-router'
 import { z } from 'zod'
@@ -16,13 +17,13 @@ import { carryContext } from '#app/lib/context-param.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
-import { formatMoney } from '#app/lib/money.ts'
+import { formatMoney } from '#common/money.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/order.ts'
 import { refusalField, refusalMessage, type MoneyTotal } from './orders/shared.ts'
-import { CONTACT_ROLES, type ContactRole } from './schemas.ts'
+import { CONTACT_ROLES, type ContactRole } from '#common/vocabulary.ts'
 import { attempt, domainScreen } from './shared.server.ts'
 import { contactLabel } from './shared.tsx'
 
@@ -233,7 +234,8 @@ export default function OrderCart({ loaderData }: Route.ComponentProps) {
             <TableHeader>
               <TableRow>
                 <TableHead>{t('cart.name')}</TableHead>
-                <TableHead>{t('cart.type')}</TableHead>
+                {/* On a phone the type goes under the name, so the price stays on the first screen. */}
+                <TableHead className="hidden sm:table-cell">{t('cart.type')}</TableHead>
                 <TableHead>{t('cart.period')}</TableHead>
                 <TableHead className="text-right">{t('cart.price')}</TableHead>
                 <TableHead />
@@ -242,13 +244,23 @@ export default function OrderCart({ loaderData }: Route.ComponentProps) {
             <TableBody>
               {cart.items.map((item) => (
                 <TableRow key={item.id} data-testid="cart-row">
-                  <TableCell className="font-medium">{item.unicode_name}</TableCell>
-                  <TableCell>{t(`cart.${item.type}`)}</TableCell>
+                  <TableCell className="font-medium [overflow-wrap:anywhere]">
+                    {/* A narrow screen breaks a long name after a dot before it breaks inside a label. */}
+                    {item.unicode_name.split('.').map((label, i) => (
+                      <Fragment key={i}>
+                        {i ? '.' : ''}
+                        {i ? <wbr /> : null}
+                        {label}
+                      </Fragment>
+                    ))}
+                    <span className="block text-xs font-normal text-slate-500 sm:hidden dark:text-slate-400">{t(`cart.${item.type}`)}</span>
+                  </TableCell>
+                  <TableCell className="hidden sm:table-cell">{t(`cart.${item.type}`)}</TableCell>
                   <TableCell>
                     {canManage ? (
-                      <Form method="post" className="flex items-center gap-2">
+                      <Form method="post" className="flex flex-col items-start gap-1 sm:flex-row sm:items-center sm:gap-2">
                         <input type="hidden" name="id" value={item.id} />
-                        <Select name="period" defaultValue={String(item.period)} aria-label={t('cart.period')} className="w-32">
+                        <Select name="period" defaultValue={String(item.period)} aria-label={t('cart.period')} className="w-28 sm:w-32">
                           {(periods[item.tld] ?? [item.period]).map((y) => (
                             <option key={y} value={y}>
                               {t('cart.years', { count: y })}

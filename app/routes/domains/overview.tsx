@@ -15,8 +15,10 @@ import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/overview.ts'
 import { useDomainFrame } from './frame.tsx'
-import { renewSchema, toggleSchema, CONTACT_ROLES } from './schemas.ts'
+import { renewSchema, toggleSchema } from './schemas.ts'
+import { CONTACT_ROLES } from '#common/vocabulary.ts'
 import { attempt, domainScreen } from './shared.server.ts'
+import { DateText } from '#app/components/date-text.tsx'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await domainScreen(request, context, params)
@@ -71,7 +73,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const nameservers = String(form.get('nameservers') ?? '').split(/[\s,;]+/).filter(Boolean)
     const version = Number(form.get('version'))
     const result = await attempt(() => screen.platform.patch(path, { version, nameservers }))
-    if (!result.ok) return data({ intent, error: result.status === 409 ? t('detail.conflict') : result.error, conflict: result.status === 409 }, { status: result.status })
+    if (!result.ok) return data({ intent, ...refusal(t, result) }, { status: result.status })
     if (result.value && typeof result.value === 'object' && 'material_change_request_id' in result.value) return back(t('detail.materialRequested'))
     return back(t('material.nameserversSaved'))
   }
@@ -80,9 +82,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const field = toggle.data.intent === 'lock' ? 'registry_lock' : 'auto_renew'
   // Versioned: another change since this page was loaded answers 409 and nothing is written.
   const result = await attempt(() => screen.platform.patch(path, { version: toggle.data.version, [field]: toggle.data.value === 'on' }))
-  if (!result.ok) return data({ intent: toggle.data.intent, error: result.status === 409 ? t('detail.conflict') : result.error, conflict: result.status === 409 }, { status: result.status })
+  if (!result.ok) return data({ intent: toggle.data.intent, ...refusal(t, result) }, { status: result.status })
   if (result.value && typeof result.value === 'object' && 'material_change_request_id' in result.value) return back(t('detail.materialRequested'))
   return back(t(`detail.${field}.${toggle.data.value}`))
+}
+
+/** A refused change in the user's language: a stale version asks to reload, a coded refusal (`domains:errors.<code>`) says why. */
+function refusal(t: (key: string, options?: { defaultValue: string }) => string, result: { error: string; data: unknown }) {
+  const code = (result.data as { code?: unknown } | null)?.code
+  if (code === 'version.conflict') return { error: t('detail.conflict'), conflict: true }
+  return { error: typeof code === 'string' ? t(`errors.${code}`, { defaultValue: result.error }) : result.error, conflict: false }
 }
 
 type ActionData = { intent: string; error?: string; conflict?: boolean; authCode?: string; result?: unknown }
@@ -127,7 +136,8 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
     defaultValue: { period: '1' },
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
-  const date = (value: string | null) => (value ? formatDateTime(value, i18n.language) : '—')
+  const date = (value: string | null) => (value ? <DateText value={value} lng={i18n.language} /> : '—')
+  const when = (value: string | null) => (value ? formatDateTime(value, i18n.language) : '—')
   const differences = domain.reconciliation?.differences ?? []
   return (
     <div className="grid gap-4 lg:grid-cols-2">
@@ -209,10 +219,10 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
         {!domain.reconciliation?.checked_at ? (
           <p className="text-sm text-slate-500">{t('detail.notReconciled')}</p>
         ) : differences.length === 0 ? (
-          <p className="text-sm" data-testid="reconciliation">{t('detail.reconciled', { date: date(domain.reconciliation.checked_at) })}</p>
+          <p className="text-sm" data-testid="reconciliation">{t('detail.reconciled', { date: when(domain.reconciliation.checked_at) })}</p>
         ) : (
           <div data-testid="reconciliation">
-            <Alert variant="error">{t('detail.differences', { count: differences.length, date: date(domain.reconciliation.checked_at) })}</Alert>
+            <Alert variant="error">{t('detail.differences', { count: differences.length, date: when(domain.reconciliation.checked_at) })}</Alert>
             <table className="mt-2 w-full text-sm">
               <thead>
                 <tr className="text-left"><th>{t('detail.field')}</th><th>{t('detail.ours')}</th><th>{t('detail.registry')}</th></tr>
@@ -228,7 +238,9 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
       </Card>
       <Card data-testid="material-card">
         <CardTitle>{t('material.title')}</CardTitle>
-        <p className="text-sm" data-testid="domain-material">
+        {/* A div, not a p: a <form> inside a <p> closes it in the HTML parser, so the browser's DOM
+            would not be the tree React rendered on the server (hydration error #418). */}
+        <div className="text-sm" data-testid="domain-material">
           <span className="mr-2">{domain.is_material ? t('material.is') : t('material.isNot')}</span>
           {canManage ? (
             <Form method="post" className="inline">
@@ -237,7 +249,7 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
               <Button type="submit" size="sm" variant="outline" disabled={busy} data-testid="toggle-material">{domain.is_material ? t('material.unmark') : t('material.mark')}</Button>
             </Form>
           ) : null}
-        </p>
+        </div>
         {canManage ? (
           <Form method="post" className="mt-3 space-y-1">
             <input type="hidden" name="intent" value="approvers" />

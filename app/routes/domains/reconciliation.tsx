@@ -1,6 +1,6 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Link } from 'react-router'
-import { DataTable } from '#app/components/data-table.tsx'
+import { data } from 'react-router'
+import { DataTable, RowLink } from '#app/components/data-table.tsx'
 import { formatDateTime } from '#app/lib/dates.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
@@ -40,7 +40,7 @@ export default function ReconciliationDifferences({ loaderData }: Route.Componen
         labels={(key) => (key === 'domain_name' ? t('fields.name') : key === 'detected_at' ? t('reconciliation.detected_at') : t(`detail.${key}`, { defaultValue: key }))}
         renderCell={(row, key) => {
           const value = row[key]
-          if (key === 'domain_name') return <Link className="font-medium text-blue-700 hover:underline dark:text-blue-300" to={href(`/domains/${String(row.domain_id)}`)}>{String(value ?? '')}</Link>
+          if (key === 'domain_name') return <RowLink to={href(`/domains/${String(row.domain_id)}`)}>{String(value ?? '')}</RowLink>
           if (key === 'detected_at') return value ? <time dateTime={String(value)}>{formatDateTime(String(value), i18n.language)}</time> : ''
           if (key === 'ours' || key === 'registry') return <span className="break-all font-mono text-xs">{String(value ?? '')}</span>
           return String(value ?? '')

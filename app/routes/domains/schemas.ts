@@ -1,7 +1,8 @@
 import type { TFunction } from 'i18next'
 import { z } from 'zod'
-import { parseDomainName } from '#app/lib/domain-name.ts'
+import { parseDomainName } from '#common/domain-name.ts'
 import { formRules } from '#app/lib/form-messages.ts'
+import { CONTACT_ROLES } from '#common/vocabulary.ts'
 
 /**
  * The forms of the domains screens. Each takes `t` so the messages are in the user's language;
@@ -37,8 +38,6 @@ export const importSchema = (t: TFunction) =>
 
 export const namesSchema = (t: TFunction) => z.object({ names: formRules(t).requiredText(2_000_000) })
 
-export const CONTACT_ROLES = ['registrant', 'admin', 'tech', 'billing'] as const
-export type ContactRole = (typeof CONTACT_ROLES)[number]
 
 export const contactsSchema = (t: TFunction) =>
   z

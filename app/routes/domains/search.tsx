@@ -3,17 +3,17 @@ import { Form, Link } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
-import { formatDateTime } from '#app/lib/dates.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
-import { formatMoney } from '#app/lib/money.ts'
+import { formatMoney } from '#common/money.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
-import { printPql } from '#app/lib/pql.ts'
+import { printPql } from '#common/pql.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/search.ts'
 import { attempt, domainScreen } from './shared.server.ts'
 import { StatusBadge } from './shared.tsx'
+import { DateText } from '#app/components/date-text.tsx'
 
 type Held = { id: string; name: string; unicode_name: string; status: string; expires_at: string | null }
 type Availability = { name: string; available: boolean; reason?: string; price?: { minor: number; currency: string } }
@@ -71,7 +71,7 @@ export default function DomainSearch({ loaderData }: Route.ComponentProps) {
                   <li key={d.id} className="flex items-center gap-2">
                     <Link to={href(`/domains/${d.id}`)} className="font-mono text-blue-700 hover:underline dark:text-blue-300">{d.unicode_name || d.name}</Link>
                     <StatusBadge status={d.status} />
-                    <span className="text-slate-500">{d.expires_at ? formatDateTime(d.expires_at, i18n.language) : ''}</span>
+                    <span className="text-slate-500"><DateText value={d.expires_at} lng={i18n.language} /></span>
                   </li>
                 ))}
               </ul>

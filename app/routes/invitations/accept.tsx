@@ -42,7 +42,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?
 export async function action({ request, context, params }: Route.ActionArgs) {
   const { env } = services(context)
   assertSameOrigin(request, { publicUrl: env.publicUrl })
-  await hitRateLimit(services(context), request, RESET_RULE)
+  await hitRateLimit(services(context), RESET_RULE)
   const messages = authMessages(currentLocale(request))
   const t = getInstance(context).t
   const formData = await request.formData()

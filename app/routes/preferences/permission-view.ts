@@ -4,7 +4,7 @@ import { safeRedirectPath } from '#app/lib/cookies.server.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { HIGHLIGHT_COLORS, permissionViewHeader } from '#app/lib/permission-view.server.ts'
-import { expandPermissions, hasPermission, type PermissionView } from '#app/lib/permissions.ts'
+import { expandPermissions, hasPermission, type PermissionView } from '#common/permissions.ts'
 import { requireUser } from '#app/lib/session.server.ts'
 import type { Route } from './+types/permission-view.ts'
 

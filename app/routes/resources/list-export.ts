@@ -1,7 +1,7 @@
 import { activeContext } from '#app/lib/context-param.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
 import { apiQuery, requireList } from '#app/lib/list-page.server.ts'
-import { readListQuery } from '#app/lib/list-query.ts'
+import { readListQuery } from '#common/list-query.ts'
 import { LISTS } from '#app/lib/lists.ts'
 import { csvCell } from '#app/lib/csv.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'

@@ -4,21 +4,22 @@ import { ErrorList, Field } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { Select } from '#app/components/ui/select.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
-import { currencyDecimals, formatMoney, parseMoney } from '#app/lib/money.ts'
+import { convertMinor, currencyDecimals, formatMoney, parseMoney } from '#common/money.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { DetailList, FormErrors, problemErrors, yesNo } from '../accounts/directory.tsx'
 import { canChange, formRefusal, requireChange } from '../accounts/directory.server.ts'
 import type { Route } from './+types/detail.ts'
+import { CONTACT_ROLES } from '#common/vocabulary.ts'
 
 const KINDS = ['generic', 'country-code', 'sponsored', 'new-generic'] as const
-const CONTACT_ROLES = ['registrant', 'admin', 'tech', 'billing'] as const
 const GRACE = ['add_grace_days', 'renew_grace_days', 'auto_renew_grace_days', 'transfer_grace_days', 'redemption_days'] as const
 const FLAGS = ['is_offered', 'dnssec', 'idn', 'registry_lock'] as const
 const PERIODS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const
@@ -39,8 +40,35 @@ type Tld = {
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
-  const tld = await (await getPlatform(request, context)).get<Tld>(`/tlds/${params.id}`)
-  return { tld, canEdit: canChange(request, user, 'staff'), meta: pageMeta(request, context, `.${tld.unicode_name || tld.name}`) }
+  const platform = await getPlatform(request, context)
+  const tld = await platform.get<Tld>(`/tlds/${params.id}`)
+  const canEdit = canChange(request, user, 'staff')
+  // Staff keep the rates that price this TLD for accounts billed in another currency (decision 103).
+  const rates = canEdit ? (await platform.get<{ data: Rate[] }>('/currency_rates')).data.filter((r) => r.from_currency === tld.currency) : []
+  return { tld, canEdit, rates, meta: pageMeta(request, context, `.${tld.unicode_name || tld.name}`) }
+}
+
+type Rate = { from_currency: string; to_currency: string; rate: number; updated_at: string }
+type RateResult = { intent: 'rate'; values: { to: string; rate: string }; fieldErrors: Record<string, string[]> }
+
+/** Sets the rate of one unit of the TLD's currency in another (staff). */
+async function setRate(request: Request, context: Route.ActionArgs['context'], params: Route.ActionArgs['params'], formData: FormData) {
+  const t = getInstance(context).t
+  const values = { to: String(formData.get('to') ?? '').trim().toUpperCase(), rate: String(formData.get('rate') ?? '').trim() }
+  const platform = await getPlatform(request, context)
+  const tld = await platform.get<Tld>(`/tlds/${params.id}`)
+  const rate = Number(values.rate.replace(',', '.'))
+  const fieldErrors: Record<string, string[]> = {}
+  if (!/^[A-Z]{3}$/.test(values.to) || values.to === tld.currency) fieldErrors.to = [t('directory:tlds.rates.currencyInvalid')]
+  if (!/^\d+([.,]\d+)?$/.test(values.rate) || !(rate > 0)) fieldErrors.rate = [t('directory:tlds.rates.rateInvalid')]
+  if (Object.keys(fieldErrors).length) return data({ intent: 'rate', values, fieldErrors } satisfies RateResult, { status: 400 })
+  try {
+    await platform.put(`/currency_rates/${tld.currency}/${values.to}`, { rate })
+  } catch (error) {
+    return data({ intent: 'rate', values, ...problemErrors(formRefusal(error), t, ['to', 'rate']) } as RateResult, { status: 400 })
+  }
+  const url = requestUrl(request)
+  return redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('directory:saved'), color: 'success' }) } })
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
@@ -54,6 +82,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const t = getInstance(context).t
   const url = requestUrl(request)
   const formData = await request.formData()
+  if (formData.get('intent') === 'rate') return setRate(request, context, params, formData)
   const values: Values = Object.fromEntries([...formData.keys()].map((k) => [k, ['periods', 'required_contacts'].includes(k) ? formData.getAll(k).map(String) : String(formData.get(k))]))
   const fieldErrors: Record<string, string[]> = {}
   const currency = String(values.currency ?? '').trim().toUpperCase()
@@ -115,8 +144,51 @@ export default function TldDetail({ loaderData, actionData }: Route.ComponentPro
           ]}
         />
       </Card>
-      {canEdit ? <EditTld tld={tld} result={actionData ?? null} /> : null}
+      {canEdit ? <EditTld tld={tld} result={actionData && !('intent' in actionData) ? actionData : null} /> : null}
+      {canEdit ? <Rates tld={tld} rates={loaderData.rates} result={actionData && 'intent' in actionData ? actionData : null} /> : null}
     </div>
+  )
+}
+
+/** What accounts billed in other currencies pay for a year, at the rates staff keep, and a form to set one. */
+function Rates({ tld, rates, result }: { tld: Tld; rates: Rate[]; result: RateResult | null }) {
+  const { t, i18n } = useTranslation('directory')
+  const errors = result?.fieldErrors ?? {}
+  return (
+    <Card data-testid="tld-rates">
+      <CardTitle>{t('tlds.rates.title')}</CardTitle>
+      <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('tlds.rates.intro', { currency: tld.currency })}</p>
+      {rates.length ? (
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>{t('tlds.rates.currency')}</TableHead>
+              <TableHead className="text-right">{t('tlds.rates.rate')}</TableHead>
+              <TableHead className="text-right">{t('tlds.rates.yearPrice')}</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {rates.map((r) => (
+              <TableRow key={r.to_currency} data-testid="tld-rate">
+                <TableCell className="font-mono">{r.to_currency}</TableCell>
+                <TableCell className="text-right tabular-nums">{t('tlds.rates.oneIs', { from: r.from_currency, rate: r.rate.toLocaleString(i18n.language, { maximumFractionDigits: 10 }), to: r.to_currency })}</TableCell>
+                <TableCell className="text-right tabular-nums">
+                  {tld.list_price_minor === null ? '—' : formatMoney(convertMinor(tld.list_price_minor, tld.currency, r.to_currency, r.rate), r.to_currency, i18n.language)}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      ) : (
+        <p className="text-sm">{t('tlds.rates.none', { currency: tld.currency })}</p>
+      )}
+      <Form method="post" className="mt-4 flex flex-wrap items-start gap-3">
+        <input type="hidden" name="intent" value="rate" />
+        <Field labelProps={{ children: t('tlds.rates.rateLabel', { currency: tld.currency }) }} inputProps={{ id: 'rate-value', name: 'rate', inputMode: 'decimal', className: 'w-32', defaultValue: result?.values.rate ?? '' }} errors={errors.rate} />
+        <Field labelProps={{ children: t('tlds.rates.currency') }} inputProps={{ id: 'rate-to', name: 'to', maxLength: 3, className: 'w-24 font-mono uppercase', placeholder: 'USD', defaultValue: result?.values.to ?? '' }} errors={errors.to} />
+        <Button type="submit" variant="outline" className="sm:mt-6">{t('tlds.rates.save')}</Button>
+      </Form>
+    </Card>
   )
 }
 

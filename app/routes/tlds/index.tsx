@@ -1,13 +1,13 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Link } from 'react-router'
-import { DataTable } from '#app/components/data-table.tsx'
+import { data } from 'react-router'
+import { DataTable, RowLink } from '#app/components/data-table.tsx'
 import { activeContext } from '#app/lib/context-param.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
 import { LISTS } from '#app/lib/lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
-import { formatMoney } from '#app/lib/money.ts'
+import { formatMoney } from '#common/money.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
@@ -35,7 +35,7 @@ export default function Tlds({ loaderData }: Route.ComponentProps) {
         page={loaderData.page}
         labels={labels}
         renderCell={(row, key) => {
-          if (key === 'name') return <Link className="font-mono text-blue-700 hover:underline dark:text-blue-400" to={href(`/tlds/${String(row.id)}`)}>.{String(row.name)}</Link>
+          if (key === 'name') return <RowLink className="font-mono" to={href(`/tlds/${String(row.id)}`)}>.{String(row.name)}</RowLink>
           if (key === 'unicode_name') return row.unicode_name && row.unicode_name !== row.name ? `.${String(row.unicode_name)}` : ''
           if (key === 'kind') return t(`tlds.kinds.${String(row.kind)}`, { defaultValue: String(row.kind) })
           if (['is_offered', 'dnssec', 'idn', 'registry_lock'].includes(key)) return yesNo(t, row[key])

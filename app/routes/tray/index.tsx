@@ -6,7 +6,6 @@ import { JobPanel, JobRefresh } from '#app/components/job-panel.tsx'
 import { contactLabel } from '../domains/shared.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { activeContext, carryContext } from '#app/lib/context-param.ts'
-import { formatDateTime } from '#app/lib/dates.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
@@ -17,6 +16,7 @@ import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform, PlatformError } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import type { Route } from './+types/index.ts'
+import { DateText } from '#app/components/date-text.tsx'
 
 const YES_NO = ['true', 'false'] as const
 
@@ -122,7 +122,7 @@ export default function TrayScreen({ loaderData, actionData }: Route.ComponentPr
         page={page}
         labels={(key) => t(`columns.${key}`, { defaultValue: key })}
         renderCell={(row, key) => {
-          if (key === 'expires_at' || key === 'added_at') return row[key] ? <time dateTime={String(row[key])}>{formatDateTime(String(row[key]), i18n.language)}</time> : ''
+          if (key === 'expires_at' || key === 'added_at') return <DateText value={row[key] as string | null} lng={i18n.language} />
           if (key === 'auto_renew' || key === 'registry_lock' || key === 'is_material') return row[key] ? t('yes') : t('no')
           if (key === 'name')
             return (

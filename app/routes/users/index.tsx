@@ -1,13 +1,12 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, Link, redirect } from 'react-router'
-import { DataTable } from '#app/components/data-table.tsx'
+import { data, Form, redirect } from 'react-router'
+import { DataTable, RowLink } from '#app/components/data-table.tsx'
 import { Field } from '#app/components/forms.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { activeContext, carryContext } from '#app/lib/context-param.ts'
-import { formatDateTime } from '#app/lib/dates.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
@@ -15,7 +14,7 @@ import { loadListPage } from '#app/lib/list-page.server.ts'
 import { LISTS } from '#app/lib/lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
-import { hasPermission } from '#app/lib/permissions.ts'
+import { hasPermission } from '#common/permissions.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
@@ -23,6 +22,7 @@ import { FormErrors, problemErrors, SubNav, useColumnLabels, yesNo } from '../ac
 import { canChange, formRefusal, requireChange } from '../accounts/directory.server.ts'
 import { abilitiesFromForm, RolesEditor, rolesFromForm } from './roles.tsx'
 import type { Route } from './+types/index.ts'
+import { DateText } from '#app/components/date-text.tsx'
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
@@ -100,12 +100,13 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
         page={loaderData.page}
         labels={labels}
         renderCell={(row, key) => {
-          if (key === 'name') return <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/users/${String(row.id)}`)}>{String(row.name || row.email || '')}</Link>
+          if (key === 'name') return <RowLink to={href(`/users/${String(row.id)}`)}>{String(row.name || row.email || '')}</RowLink>
           if (key === 'roles') return <span className="font-mono text-xs">{((row.roles as string[] | undefined) ?? []).join(', ')}</span>
           if (key === 'status') return <Badge color={row.status === 'active' ? 'green' : 'red'}>{t(`users.status.${String(row.status)}`)}</Badge>
           if (key === 'two_factor' || key === 'invited') return yesNo(t, row[key])
           if (key === 'account.name') return String((row.account as { name?: string } | undefined)?.name ?? '')
-          if (key === 'last_sign_in_at' || key === 'created_at') return row[key] ? formatDateTime(String(row[key]), i18n.language) : t('users.never')
+          if (key === 'last_sign_in_at') return row[key] ? <DateText value={row[key] as string} lng={i18n.language} time /> : t('users.never')
+          if (key === 'created_at') return <DateText value={row[key] as string} lng={i18n.language} />
           return String(row[key] ?? '')
         }}
       />

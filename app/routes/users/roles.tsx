@@ -1,6 +1,6 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { ErrorList } from '#app/components/forms.tsx'
-import { expandRoles } from '#app/lib/permissions.ts'
+import { expandRoles } from '#common/permissions.ts'
 
 /** The roles a client admin hands out: an -admin grants -manager and -viewer, a -manager -viewer. */
 export const ROLE_PREFIXES = ['account', 'user', 'domain', 'dns', 'ssl', 'contact', 'invoice'] as const

@@ -33,6 +33,11 @@ export type LocalRegistryOptions = {
   serverId?: string
   /** Folder of key.pem/cert.pem (made when absent); default DATA_DIR/registry/tls, or a temp folder. */
   tlsDir?: string
+  /**
+   * Answers each command this much later, after it has run and the state is saved: a slow
+   * registry, for tests that stop a client between a registry's write and its own record.
+   */
+  answerDelayMs?: number
 }
 
 export type FrameProblem = { direction: 'received' | 'sent'; errors: string; xml: string }
@@ -166,6 +171,7 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
           reason = error.reason
         }
       }
+      if (options.answerDelayMs) await new Promise((resolve) => setTimeout(resolve, options.answerDelayMs))
       await send(response(answer, clTRID, reason))
       if (answer.code === 1500 || (answer.code >= 2500 && answer.code <= 2502)) {
         closing = true

@@ -19,12 +19,8 @@ export const invalid = (code: string, message: string, errors: CodedFieldError[]
 export const refused = (code: string, message: string, errors?: CodedFieldError[], extra?: Record<string, unknown>) =>
   new AppError(409, code, message, { ...(errors ? { errors } : {}), ...(extra ? { extra } : {}) })
 
-/** 409 when the row changed since the client read it. */
-export const staleVersion = (current: number) =>
-  new AppError(409, 'version.conflict', 'Someone else changed this record; reload it and try again', {
-    errors: [fieldError('version', 'version.conflict', 'The record has changed since you loaded it')],
-    extra: { current_version: current },
-  })
+/** 409 when the row changed since the client read it: the one refusal of decision 006. */
+export { staleVersion } from '#server/platform/core/errors.ts'
 
 /** 403 unless the actor holds the permission; call it after the row is known to be visible. */
 export function requirePermission(actor: Actor, permission: string): void {

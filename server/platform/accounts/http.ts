@@ -70,7 +70,7 @@ export const accountsRouter = createRouter()
       const reach = reachOf(scope)
       const resource = reach === null ? accountsResource : { ...accountsResource, accountColumn: 'a.id' }
       const page = await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), { accountId: reach })
-      return c.json(page as never, 200)
+      return c.json(page, 200)
     },
   )
   .openapi(

@@ -3,10 +3,12 @@ import type { Account, DB } from '#server/db/schema.ts'
 import { change } from '#server/platform/core/change.ts'
 import { notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
-import type { ListResource } from '#server/platform/list/engine.ts'
+import { listResource } from '#server/platform/list/engine.ts'
 import { fieldError, invalid, reachOf, refused, requirePermission, staleVersion, type CodedFieldError } from './directory.ts'
+import { ACCOUNTS_LIST } from '#common/lists/directory.ts'
+import { UI_LANGUAGES } from '#common/vocabulary.ts'
 
-export const LANGUAGES = ['en', 'es', 'ja'] as const
+export const LANGUAGES = UI_LANGUAGES
 export type Language = (typeof LANGUAGES)[number]
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'))
 
@@ -14,23 +16,21 @@ export type CreateAccountInput = { name: string; currency?: string; language?: s
 export type AccountPatch = { name?: string; status?: 'active' | 'suspended'; currency?: string; language?: string; version: number }
 
 /** Accounts as a list resource; client scopes add the account column, staff see all. */
-export const accountsResource: ListResource = {
-  name: 'accounts',
+export const accountsResource = listResource(ACCOUNTS_LIST, {
   from: 'accounts a',
   tiebreak: 'a.id',
-  defaultSort: 'name',
-  fields: {
-    id: { type: 'uuid', column: 'a.id', filterable: true },
-    name: { type: 'text', column: 'a.name', filterable: true, sortable: true },
-    status: { type: 'enum', column: 'a.status', filterable: true, sortable: true, choices: ['active', 'suspended'] },
-    currency: { type: 'text', column: 'a.currency', filterable: true, sortable: true },
-    language: { type: 'enum', column: 'a.language', filterable: true, sortable: true, choices: LANGUAGES },
-    is_registrar: { type: 'boolean', column: 'a.is_registrar', filterable: true },
-    version: { type: 'integer', column: 'a.version' },
-    created_at: { type: 'timestamp', column: 'a.created_at', filterable: true, sortable: true },
-    updated_at: { type: 'timestamp', column: 'a.updated_at', filterable: true, sortable: true },
+  columns: {
+    id: 'a.id',
+    name: 'a.name',
+    status: 'a.status',
+    currency: 'a.currency',
+    language: 'a.language',
+    is_registrar: 'a.is_registrar',
+    version: 'a.version',
+    created_at: 'a.created_at',
+    updated_at: 'a.updated_at',
   },
-}
+})
 
 function validate(input: { name?: string; currency?: string; language?: string }): CodedFieldError[] {
   const errors: CodedFieldError[] = []

@@ -1,8 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { createRouter } from '#server/platform/core/http.ts'
 import { jsonBody, jsonResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import type { MaterialChangeRequest } from '#server/db/schema-tray.ts'
 import { MaterialChange } from '#server/platform/material-changes/http.ts'
-import { decide, requestForToken } from '#server/platform/material-changes/service.ts'
+import { requestForToken } from '#server/platform/material-changes/service.ts'
+import { decide } from './decide.ts'
 
 const TAGS = ['Approvals (public)']
 const Params = z.object({ id: z.uuid() })
@@ -27,7 +29,7 @@ const ApprovalView = z
 const DecisionBody = z.object({ token: Token, decision: z.enum(['approve', 'reject']), comment: z.string().max(2000).default('') }).strict().openapi('ApprovalDecision')
 
 type ViewSource = Parameters<typeof toView>[0]
-function toView(r: { id: string; domain_name: string; change: unknown; state: string; requested_by_label: string; created_at: Date; expires_at: Date; decided_by: string | null; comment: string | null; error: string | null }, approver: string) {
+function toView(r: Pick<MaterialChangeRequest, 'id' | 'domain_name' | 'change' | 'state' | 'requested_by_label' | 'created_at' | 'expires_at' | 'decided_by' | 'comment' | 'error'>, approver: string) {
   return {
     id: r.id,
     domain_name: r.domain_name,
@@ -61,7 +63,7 @@ export const approvalsRouter = createRouter()
     async (c) => {
       const deps = c.get('deps')
       const row = await requestForToken(deps.db, c.req.valid('param').id, c.req.valid('query').token, deps.now())
-      return c.json(toView(row, row.approver_email) as never, 200)
+      return c.json(toView(row, row.approver_email), 200)
     },
   )
   .openapi(
@@ -78,6 +80,6 @@ export const approvalsRouter = createRouter()
       const deps = c.get('deps')
       const token = await requestForToken(deps.db, c.req.valid('param').id, body.token, deps.now())
       const row = await decide(deps, c.req.valid('param').id, body)
-      return c.json(toView(row, token.approver_email) as never, 200)
+      return c.json(toView(row, token.approver_email), 200)
     },
   )

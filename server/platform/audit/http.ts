@@ -1,30 +1,61 @@
 import { createRoute, z } from '@hono/zod-openapi'
+import type { ListQuery } from '#common/list-query.ts'
+import { forbidden } from '#server/platform/core/errors.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
+import { can, type Actor } from '#server/platform/core/scope.ts'
 import { ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
-import { listQueryFromUrl, runList, type ListResource } from '#server/platform/list/engine.ts'
+import { listQueryFromUrl, listResource, runList } from '#server/platform/list/engine.ts'
+import { AUDIT_AREAS, type AuditArea } from '#common/vocabulary.ts'
+import { AUDIT_LIST } from '#common/lists/audit.ts'
 
-const AREAS = ['accounts', 'users', 'contacts', 'tlds', 'domains', 'dns', 'ssl', 'invoicing', 'watch', 'intelligence', 'products'] as const
+const AREAS = AUDIT_AREAS
+type Area = AuditArea
+
+/** The permission that reads an area's trail: the area's viewer (the catalogue and products are staff's). */
+const AREA_VIEWER: Record<Area, string> = {
+  accounts: 'account-viewer',
+  users: 'user-viewer',
+  contacts: 'contact-viewer',
+  tlds: 'staff',
+  domains: 'domain-viewer',
+  dns: 'dns-viewer',
+  ssl: 'ssl-viewer',
+  invoicing: 'invoice-viewer',
+  watch: 'brand-viewer',
+  intelligence: 'prospect-viewer',
+  products: 'staff',
+}
+
+/**
+ * The trail an actor may read: an area asked for by name needs its viewer permission (403
+ * otherwise); any other query is limited to the areas the actor may view (403 when none).
+ */
+function readableAreas(actor: Actor, query: ListQuery): Area[] {
+  const allowed = AREAS.filter((area) => can(actor, AREA_VIEWER[area]))
+  const asked = query.filters.filter((f) => f.field === 'area' && f.operator === 'equals').flatMap((f) => f.values)
+  const refused = asked.filter((area) => (AREAS as readonly string[]).includes(area) && !allowed.includes(area as Area))
+  if (refused.length || !allowed.length) throw forbidden(`You may not read the ${refused.length ? refused.join(', ') : 'audit'} trail`)
+  return allowed
+}
 
 /** The audit trail as a list resource: every /log screen reads it. */
-export const auditResource: ListResource = {
-  name: 'audit-entries',
+export const auditResource = listResource(AUDIT_LIST, {
   from: 'audit_entries ae',
   accountColumn: 'ae.account_id',
   tiebreak: 'ae.id',
-  defaultSort: '-created_at',
-  fields: {
-    id: { type: 'uuid', column: 'ae.id', filterable: true },
-    created_at: { type: 'timestamp', column: 'ae.created_at', filterable: true, sortable: true },
-    area: { type: 'enum', column: 'ae.area', filterable: true, sortable: true, choices: AREAS },
-    entity_type: { type: 'text', column: 'ae.entity_type', filterable: true, sortable: true },
-    entity_id: { type: 'text', column: 'ae.entity_id', filterable: true },
-    action: { type: 'text', column: 'ae.action', filterable: true, sortable: true },
-    actor_label: { type: 'text', column: 'ae.actor_label', filterable: true, sortable: true },
-    actor_user_id: { type: 'uuid', column: 'ae.actor_user_id', filterable: true },
-    request_id: { type: 'text', column: 'ae.request_id', filterable: true },
-    changes: { type: 'text', column: 'ae.changes' },
+  columns: {
+    id: 'ae.id',
+    created_at: 'ae.created_at',
+    area: 'ae.area',
+    entity_type: 'ae.entity_type',
+    entity_id: 'ae.entity_id',
+    action: 'ae.action',
+    actor_label: 'ae.actor_label',
+    actor_user_id: 'ae.actor_user_id',
+    request_id: 'ae.request_id',
+    changes: 'ae.changes',
   },
-}
+})
 
 const AuditEntry = z
   .object({
@@ -53,7 +84,10 @@ export const auditRouter = createRouter().openapi(
   }),
   async (c) => {
     const scope = requireScope(c, c.req.valid('param').context)
-    const page = await runList(c.get('deps').db, auditResource, listQueryFromUrl(auditResource, new URL(c.req.url)), scope)
-    return c.json(page as never, 200)
+    const query = listQueryFromUrl(auditResource, new URL(c.req.url))
+    const allowed = readableAreas(scope.actor, query)
+    if (allowed.length < AREAS.length) query.filters.push({ field: 'area', operator: 'equals', values: allowed })
+    const page = await runList(c.get('deps').db, auditResource, query, scope)
+    return c.json(page, 200)
   },
 )

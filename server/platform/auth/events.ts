@@ -2,16 +2,18 @@ import type { Context } from 'hono'
 import type { Kysely } from 'kysely'
 import type { AuthEventKind, AuthEventOutcome } from '#server/db/schema-auth.ts'
 import type { DB } from '#server/db/schema.ts'
-import type { PlatformEnv } from '#server/platform/core/http.ts'
+import type { Client, PlatformEnv } from '#server/platform/core/http.ts'
 
-/** Who is at the other end: the portal forwards the browser's address and user agent. */
-export type Client = { ip: string; userAgent: string }
+export type { Client }
 
-/** The client of a request: first hop of X-Forwarded-For, else X-Real-IP, else unknown. */
+/**
+ * The client of a request, as the server in front of the API established it (server/http:
+ * the socket, X-Forwarded-For only from a TRUST_PROXY hop). Headers of the request are never
+ * trusted here: without the server's word the address is unknown.
+ */
 export function clientOf(c: Context<PlatformEnv>): Client {
-  const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim()
-  const ip = forwarded || c.req.header('x-real-ip')?.trim() || 'unknown'
-  return { ip: ip.slice(0, 100), userAgent: (c.req.header('user-agent') ?? '').slice(0, 500) }
+  const client = c.env?.client
+  return { ip: (client?.ip ?? 'unknown').slice(0, 100), userAgent: (client?.userAgent ?? c.req.header('user-agent') ?? '').slice(0, 500) }
 }
 
 export type AuthEventInput = {

@@ -1,11 +1,13 @@
+import { linkBase } from '#server/platform/deps.ts'
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
-import { PASSWORD_MAX_LENGTH } from '#app/lib/password-policy.ts'
+import { PASSWORD_MAX_LENGTH } from '#common/password-policy.ts'
 import { forbidden } from '#server/platform/core/errors.ts'
 import { createRouter, requireActor, requireOwnScope, requireScope, UUID_PATTERN, type PlatformEnv } from '#server/platform/core/http.ts'
 import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { can, isStaff } from '#server/platform/core/scope.ts'
-import { listQueryFromUrl, runList, type ListResource } from '#server/platform/list/engine.ts'
+import { AUTH_EVENTS_LIST } from '#common/lists/audit.ts'
+import { listQueryFromUrl, listResource, runList, type ListResource } from '#server/platform/list/engine.ts'
 import { publicUser } from '#server/platform/users/service.ts'
 import { clientOf } from './events.ts'
 import {
@@ -54,19 +56,23 @@ const TokenParam = z.object({ token: z.string().min(1).max(200) })
 const authContext = (c: Context<PlatformEnv>): AuthContext => ({ db: c.get('deps').db, now: c.get('deps').now(), client: clientOf(c), requestId: c.get('requestId') })
 
 /** The authentication log as a list resource; scoped by account unless staff looks at all. */
-const authEventFields: ListResource['fields'] = {
-  id: { type: 'uuid', column: 'ev.id', filterable: true },
-  created_at: { type: 'timestamp', column: 'ev.created_at', filterable: true, sortable: true },
-  user_id: { type: 'uuid', column: 'ev.user_id', filterable: true },
-  account_id: { type: 'uuid', column: 'ev.account_id', filterable: true },
-  email: { type: 'text', column: 'ev.email', filterable: true, sortable: true },
-  kind: { type: 'enum', column: 'ev.kind', filterable: true, sortable: true, choices: ['password', 'two_factor', 'sso', 'refresh', 'reset', 'logout'] },
-  outcome: { type: 'enum', column: 'ev.outcome', filterable: true, sortable: true, choices: ['success', 'failure'] },
-  reason: { type: 'text', column: 'ev.reason', filterable: true, sortable: true },
-  ip: { type: 'text', column: 'ev.ip', filterable: true, sortable: true },
-  user_agent: { type: 'text', column: 'ev.user_agent', filterable: true },
-}
-export const authEventsResource: ListResource = { name: 'authentication-events', from: 'auth_events ev', accountColumn: 'ev.account_id', tiebreak: 'ev.id', defaultSort: '-created_at', fields: authEventFields }
+export const authEventsResource = listResource(AUTH_EVENTS_LIST, {
+  from: 'auth_events ev',
+  accountColumn: 'ev.account_id',
+  tiebreak: 'ev.id',
+  columns: {
+    id: 'ev.id',
+    created_at: 'ev.created_at',
+    user_id: 'ev.user_id',
+    account_id: 'ev.account_id',
+    email: 'ev.email',
+    kind: 'ev.kind',
+    outcome: 'ev.outcome',
+    reason: 'ev.reason',
+    ip: 'ev.ip',
+    user_agent: 'ev.user_agent',
+  },
+})
 // Staff in their own group see every event, those of names that matched no user included (spec §6).
 const allAuthEventsResource: ListResource = { ...authEventsResource, accountColumn: undefined }
 
@@ -186,8 +192,9 @@ export const authRouter = createRouter()
       responses: { 202: jsonResponse(z.object({ status: z.literal('sent') }), 'Accepted'), ...ProblemResponses },
     }),
     async (c) => {
-      const { config, mailer, logger } = c.get('deps')
-      const baseUrl = config.PUBLIC_URL ?? new URL(c.req.url).origin
+      const deps = c.get('deps')
+      const { mailer, logger } = deps
+      const baseUrl = linkBase(deps, c.req.raw)
       await requestPasswordReset(authContext(c), { mailer, logger, baseUrl }, c.req.valid('json').email)
       return c.json({ status: 'sent' as const }, 202)
     },
@@ -310,6 +317,6 @@ export const authRouter = createRouter()
         resource = { ...authEventsResource, where: `ev.user_id = '${actor.userId}'` }
       }
       const page = await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), scope)
-      return c.json(page as never, 200)
+      return c.json(page, 200)
     },
   )

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely'
-import { checkPassword } from '#app/lib/password-policy.ts'
 import type { DB, User } from '#server/db/schema.ts'
 import { SsoTokenError, verifySsoToken } from '#server/integrations/oidc/verify.ts'
 import type { Mailer } from '#server/integrations/mail/mailer.ts'
@@ -8,10 +7,10 @@ import { change } from '#server/platform/core/change.ts'
 import { AppError, badRequest, conflict, unauthorized, type FieldError } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import { publicUser } from '#server/platform/users/service.ts'
-import { isCommonPassword } from './common-passwords.ts'
+import { assertPasswordPolicy } from './password-policy.ts'
 import { recordAuthEvent, type AuthEventInput, type Client } from './events.ts'
 import { hashPassword, verifyPassword } from './passwords.ts'
-import { assertNotThrottled, clearFailures, recordFailure, throttleRules } from './throttle.ts'
+import { assertNotThrottled, clearFailures, isKnownAddress, recordFailure, retryAfter, throttleRules, type ThrottleRule } from './throttle.ts'
 import { hashToken, issueToken, issueTokenPair, newToken } from './tokens.ts'
 import { consumeSecondFactor, hasTwoFactor, hashRecoveryCode, newEnrolment, newRecoveryCodes } from './two-factor.ts'
 
@@ -59,7 +58,13 @@ export type LoginResult =
 export async function login(ctx: AuthContext, username: string, password: string): Promise<LoginResult> {
   const email = normaliseEmail(username)
   const rules = throttleRules.login(email, ctx.client.ip)
-  await throttled(ctx, rules, { kind: 'password', email })
+  const [nameRule, addressRule] = rules as [ThrottleRule, ThrottleRule]
+  // The address's limit always holds; the name's lock not for an address this name signed in from
+  // lately, so that anyone who knows the name cannot keep its owner out (decision 012).
+  await throttled(ctx, [addressRule], { kind: 'password', email })
+  if ((await retryAfter(ctx.db, [nameRule], ctx.now)) > 0 && !(await isKnownAddress(ctx.db, email, ctx.client.ip, ctx.now))) {
+    await throttled(ctx, [nameRule], { kind: 'password', email })
+  }
   const user = await ctx.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
   // verifyPassword spends the same scrypt time for an unknown user, so timing tells nothing.
   const valid = await verifyPassword(password, user?.password_hash ?? null)
@@ -205,14 +210,6 @@ export async function loginSso(ctx: AuthContext, issuer: string | undefined, ema
   })
 }
 
-/** Field errors of the policy, each with its code for the portal to translate. */
-export function assertPasswordPolicy(password: string, user: Pick<User, 'email'>, field = 'password') {
-  const issues = checkPassword(password, { identities: [user.email], isCommon: isCommonPassword })
-  if (issues.length) {
-    const errors = issues.map((i) => ({ field, message: i.message, code: i.code, ...(i.params ? { params: i.params } : {}) }))
-    throw badRequest(issues[0]!.message, errors as FieldError[])
-  }
-}
 
 /**
  * Mails a reset link when the address belongs to an active user; answers the same either way.
@@ -302,7 +299,7 @@ export async function completePasswordReset(ctx: AuthContext, token: string, pas
 /** The signed-in user's password change: needs the current one; every other session ends. */
 export async function changePassword(ctx: AuthContext, userId: string, currentPassword: string, newPassword: string) {
   const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow()
-  const rules = throttleRules.login(user.email, ctx.client.ip)
+  const rules = throttleRules.passwordChange(user.id, ctx.client.ip)
   await throttled(ctx, rules, { kind: 'password', user })
   if (!(await verifyPassword(currentPassword, user.password_hash))) {
     await recordFailure(ctx.db, rules, ctx.now)

@@ -17,6 +17,12 @@ export const throttleRules = {
     { key: `login:user:${email}`, limit: 5, windowSeconds: WINDOW },
     { key: `login:ip:${ip}`, limit: 20, windowSeconds: WINDOW },
   ],
+  // A wrong current password when signed in counts for that user's password changes, never
+  // against the name's sign-in (a signed-in user must not lock themselves out of signing in).
+  passwordChange: (userId: string, ip: string): ThrottleRule[] => [
+    { key: `password-change:user:${userId}`, limit: 5, windowSeconds: WINDOW },
+    { key: `login:ip:${ip}`, limit: 20, windowSeconds: WINDOW },
+  ],
   twoFactor: (userId: string, ip: string): ThrottleRule[] => [
     { key: `2fa:user:${userId}`, limit: 5, windowSeconds: WINDOW },
     { key: `login:ip:${ip}`, limit: 20, windowSeconds: WINDOW },
@@ -68,6 +74,30 @@ export async function recordFailure(db: Kysely<DB>, rules: ThrottleRule[], now: 
       )
       .execute()
   }
+}
+
+/** How long an address stays known for a name after a successful sign-in from it. */
+export const KNOWN_ADDRESS_DAYS = 30
+
+/**
+ * True when this name signed in successfully from this address within KNOWN_ADDRESS_DAYS: the
+ * per-name lock does not apply to it (decision 012), so failures sent from elsewhere cannot keep
+ * the owner out. The per-address limit still holds for it.
+ */
+export async function isKnownAddress(db: Kysely<DB>, email: string, ip: string, now: Date): Promise<boolean> {
+  if (!ip || ip === 'unknown') return false
+  const since = new Date(now.getTime() - KNOWN_ADDRESS_DAYS * 86_400_000)
+  const seen = await db
+    .selectFrom('auth_events')
+    .innerJoin('users', 'users.id', 'auth_events.user_id')
+    .select('auth_events.id')
+    .where('users.email', '=', email)
+    .where('auth_events.outcome', '=', 'success')
+    .where('auth_events.ip', '=', ip)
+    .where('auth_events.created_at', '>', since)
+    .limit(1)
+    .executeTakeFirst()
+  return Boolean(seen)
 }
 
 /** Forgets the failures of keys (after a success of that user; never the IP's). */

@@ -7,9 +7,11 @@ import { trayRouter } from '#server/platform/tray/http.ts'
 import { bulkRouter } from './http.ts'
 import { registerBulkJobs } from './service.ts'
 
-/** The tray, bulk actions, material change requests and public approvals: one mount, one setup. */
-export function trayArea(deps: PlatformDeps) {
-  registerBulkJobs(deps)
-  registerMaterialJobs(deps)
-  return createRouter().route('/', trayRouter).route('/', bulkRouter).route('/', materialRouter).route('/', approvalsRouter)
+/** The tray, bulk actions, material change requests and public approvals: their routes and jobs. */
+export const trayArea = {
+  routes: createRouter().route('/', trayRouter).route('/', bulkRouter).route('/', materialRouter).route('/', approvalsRouter),
+  jobs(deps: PlatformDeps) {
+    registerBulkJobs(deps)
+    registerMaterialJobs(deps)
+  },
 }

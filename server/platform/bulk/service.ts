@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely'
+import { randomUUID } from 'node:crypto'
+import { sql, type Kysely } from 'kysely'
 import { BULK_ACTIONS, type BulkAction, type BulkJob, type BulkJobAction, type BulkJobItem } from '#server/db/schema-tray.ts'
 import type { DB } from '#server/db/schema.ts'
 import { reachOf } from '#server/platform/accounts/directory.ts'
@@ -7,7 +8,8 @@ import { badRequest, notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { trayDomainIds } from '#server/platform/tray/service.ts'
-import { errorMessage, updateDomain, type DomainChange } from '#server/platform/domains/update.ts'
+import { reconcileDomains } from '#server/platform/domains/jobs.ts'
+import { errorMessage, updateDomain, type DomainChange, type Resume } from '#server/platform/domains/update.ts'
 
 export const BULK_JOB = 'bulk-actions.run'
 export const BULK_LIMIT = 10_000
@@ -97,7 +99,8 @@ export async function queueBulkJob(
     .executeTakeFirstOrThrow()
   const items = input.items.map((item, position) => ({ ...item, job_id: job.id, position }))
   for (let i = 0; i < items.length; i += 1000) await tx.insertInto('bulk_job_items').values(items.slice(i, i + 1000)).execute()
-  await deps.jobs.send(input.job, { jobId: job.id }, { runner: txRunner(tx), retryLimit: 3 })
+  // A run that dies is retried and continues where it stopped (runBulkItems): room for a few.
+  await deps.jobs.send(input.job, { jobId: job.id }, { runner: txRunner(tx), retryLimit: 10 })
   return job
 }
 
@@ -105,60 +108,128 @@ export async function queueBulkJob(
 export type BulkItemResult = { outcome: string | null; records?: number | null }
 
 /**
+ * Which attempt at an item this is. `retry`: an earlier attempt started and never finished (its
+ * process died), so it may have done part of the work; `remember` stores, before the first
+ * attempt does anything, what a retry compares with (the item's `baseline`).
+ */
+export type BulkAttempt = { retry: boolean; remember(baseline: Record<string, unknown>): Promise<void> }
+
+/** An item started this often without finishing is given up as failed, not started again. */
+export const MAX_ITEM_ATTEMPTS = 3
+
+/**
  * The one bulk job loop, for domain actions and record replacements alike: the job's pending
  * items in order, each applied by `apply` on behalf of the user who started the job, then marked
  * done with its result and counted. A failing item is a failed result (its message from
  * `failureText`) and the job goes on. A retried run continues where the last one stopped:
- * finished items are never applied twice.
+ * finished items are never applied twice, and the item it was in the middle of is applied as a
+ * retry (decision 102). Each run takes the job over (`run_id`): an older run still going stops
+ * before its next item. A run that resumes an interrupted job calls `afterInterrupted` with all
+ * its items (the domain actions reconcile them with the registry) before completing it.
  */
 export async function runBulkItems(
-  deps: Pick<PlatformDeps, 'db' | 'now'>,
+  deps: Pick<PlatformDeps, 'db' | 'now'> & Partial<Pick<PlatformDeps, 'logger'>>,
   jobId: string,
-  apply: (scope: Scope, item: BulkJobItem, job: BulkJob) => Promise<BulkItemResult>,
+  apply: (scope: Scope, item: BulkJobItem, job: BulkJob, attempt: BulkAttempt) => Promise<BulkItemResult>,
   failureText: (error: unknown) => string,
+  options: { afterInterrupted?: (items: BulkJobItem[], job: BulkJob) => Promise<void> } = {},
 ): Promise<void> {
   const job = await deps.db.selectFrom('bulk_jobs').selectAll().where('id', '=', jobId).executeTakeFirst()
   if (!job || job.state === 'completed') return
-  await deps.db.updateTable('bulk_jobs').set({ state: 'running', started_at: job.started_at ?? deps.now() }).where('id', '=', jobId).execute()
+  // Still "running": the run that set it never finished.
+  const interrupted = job.state === 'running'
+  const runId = randomUUID()
+  await deps.db.updateTable('bulk_jobs').set({ state: 'running', started_at: job.started_at ?? deps.now(), run_id: runId }).where('id', '=', jobId).execute()
+  if (interrupted) deps.logger?.info('bulk job resumed', { job: jobId, action: job.action, done: job.done, total: job.total })
   const scope: Scope = {
     actor: { userId: job.user_id, label: job.actor_label, homeAccountId: job.account_id, roles: [], abilities: [] },
     accountId: job.account_id,
     requestId: job.request_id,
   }
   for (;;) {
-    const item = await deps.db.selectFrom('bulk_job_items').selectAll().where('job_id', '=', jobId).where('state', '=', 'pending').orderBy('position').limit(1).executeTakeFirst()
+    // The next pending item, counted as an attempt; nothing when another run has taken the job.
+    const claimed = await sql<BulkJobItem>`
+      UPDATE bulk_job_items SET attempts = attempts + 1
+       WHERE job_id = ${jobId}
+         AND position = (SELECT position FROM bulk_job_items WHERE job_id = ${jobId} AND state = 'pending' ORDER BY position LIMIT 1)
+         AND EXISTS (SELECT 1 FROM bulk_jobs WHERE id = ${jobId} AND run_id = ${runId})
+      RETURNING *`.execute(deps.db)
+    const item = claimed.rows[0]
     if (!item) break
     let result: BulkItemResult = { outcome: null }
     let error: string | null = null
-    try {
-      result = await apply(scope, item, job)
-    } catch (caught) {
-      error = failureText(caught)
+    if (item.attempts > MAX_ITEM_ATTEMPTS) {
+      error = `Given up: ${item.attempts - 1} attempts were interrupted before they finished`
+    } else {
+      const attempt: BulkAttempt = {
+        retry: item.attempts > 1,
+        remember: async (baseline) => {
+          await deps.db.updateTable('bulk_job_items').set({ baseline: JSON.stringify(baseline) }).where('job_id', '=', jobId).where('position', '=', item.position).execute()
+        },
+      }
+      try {
+        result = await apply(scope, item, job, attempt)
+      } catch (caught) {
+        error = failureText(caught)
+      }
     }
     await deps.db.transaction().execute(async (tx) => {
-      await tx
+      const marked = await tx
         .updateTable('bulk_job_items')
         .set({ state: 'done', ok: error === null, outcome: error === null ? result.outcome : null, records: result.records ?? null, error, finished_at: deps.now() })
         .where('job_id', '=', jobId)
         .where('position', '=', item.position)
-        .execute()
-      await tx.updateTable('bulk_jobs').set((eb) => ({ done: eb('done', '+', 1) })).where('id', '=', jobId).execute()
+        .where('state', '=', 'pending')
+        .executeTakeFirst()
+      // Counted once, by whichever run marked it.
+      if (Number(marked.numUpdatedRows) > 0) await tx.updateTable('bulk_jobs').set((eb) => ({ done: eb('done', '+', 1) })).where('id', '=', jobId).execute()
     })
   }
-  await deps.db.updateTable('bulk_jobs').set({ state: 'completed', finished_at: deps.now() }).where('id', '=', jobId).execute()
+  const owner = await deps.db.selectFrom('bulk_jobs').select('run_id').where('id', '=', jobId).executeTakeFirst()
+  if (owner?.run_id !== runId) return // a newer run took the job over and finishes it
+  if (interrupted && options.afterInterrupted) {
+    const items = await deps.db.selectFrom('bulk_job_items').selectAll().where('job_id', '=', jobId).orderBy('position').execute()
+    try {
+      await options.afterInterrupted(items, job)
+    } catch (caught) {
+      deps.logger?.warn('bulk job: the check after an interruption failed', { job: jobId, error: failureText(caught) })
+    }
+  }
+  await deps.db.updateTable('bulk_jobs').set({ state: 'completed', finished_at: deps.now() }).where('id', '=', jobId).where('run_id', '=', runId).execute()
 }
 
-/** A domain action over its domains: each item is one `updateDomain` (registry first, then our row). */
+/**
+ * A domain action over its domains: each item is one `updateDomain` (registry first, then our
+ * row). A retried item reads back what the registry holds first (a renewal from the expiry its
+ * first attempt started from), so it is never done twice nor left done at the registry only; a
+ * job that was interrupted has its domains reconciled with the registry before it completes.
+ */
 export async function runBulkJob(deps: PlatformDeps, jobId: string): Promise<void> {
   await runBulkItems(
     deps,
     jobId,
-    async (scope, item, job) => {
+    async (scope, item, job, attempt) => {
       // The job's items were checked against the account when it was queued.
       const wanted = changeFor(job.action as BulkAction, job.params as BulkParams)
-      return { outcome: (await updateDomain(deps, scope, item.domain_id!, wanted, { action: job.action === 'renew' ? 'renew' : 'update', reachAll: true })).outcome }
+      let resume: Resume | undefined
+      if (job.action === 'renew') {
+        const before = item.baseline?.expires_at
+        if (attempt.retry) resume = { renewFrom: typeof before === 'string' ? new Date(before) : null }
+        else {
+          const domain = await deps.db.selectFrom('domains').select('expires_at').where('id', '=', item.domain_id!).executeTakeFirst()
+          await attempt.remember({ expires_at: domain?.expires_at?.toISOString() ?? null })
+        }
+      } else if (attempt.retry) resume = {}
+      const options = { action: job.action === 'renew' ? 'renew' : 'update', reachAll: true, ...(resume ? { resume } : {}) }
+      return { outcome: (await updateDomain(deps, scope, item.domain_id!, wanted, options)).outcome }
     },
     errorMessage,
+    {
+      afterInterrupted: async (items) => {
+        const domainIds = items.map((i) => i.domain_id).filter((id): id is string => id !== null)
+        if (domainIds.length) await reconcileDomains(deps, { domainIds })
+      },
+    },
   )
 }
 
@@ -167,7 +238,7 @@ export async function runBulkJob(deps: PlatformDeps, jobId: string): Promise<voi
  * GET record-bulk-actions/{id}: only jobs of the given actions, within `reach` (an account id, or
  * null for staff reaching every account); another account's job is 404.
  */
-export async function bulkJobView(db: Kysely<DB>, jobId: string, reach: string | null, actions: readonly BulkJobAction[], shownParams: (params: Record<string, unknown>) => Record<string, unknown> = (p) => p) {
+export async function bulkJobView<Action extends BulkJobAction>(db: Kysely<DB>, jobId: string, reach: string | null, actions: readonly Action[], shownParams: (params: Record<string, unknown>) => Record<string, unknown> = (p) => p) {
   let query = db.selectFrom('bulk_jobs').selectAll().where('id', '=', jobId).where('action', 'in', [...actions])
   if (reach) query = query.where('account_id', '=', reach)
   const job = await query.executeTakeFirst()
@@ -175,7 +246,8 @@ export async function bulkJobView(db: Kysely<DB>, jobId: string, reach: string |
   const items = await db.selectFrom('bulk_job_items').selectAll().where('job_id', '=', jobId).orderBy('position').execute()
   return {
     id: job.id,
-    action: job.action,
+    // The query took only jobs of these actions.
+    action: job.action as Action,
     params: shownParams(job.params as Record<string, unknown>),
     state: job.state,
     total: job.total,

@@ -4,7 +4,7 @@ import { reachOf, requirePermission } from '#server/platform/accounts/directory.
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
-import { countryName } from './countries.ts'
+import { countryName } from '#common/countries.ts'
 import {
   contactsResource,
   createContact,
@@ -124,7 +124,7 @@ export const contactsRouter = createRouter()
       const resource = reach === null ? contactsResource : scopedContactsResource
       const page = await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), { accountId: reach })
       const data = page.data.map(({ group_id, ...row }) => (group_id === undefined ? row : { group_id, ...row }))
-      return c.json({ ...page, data } as never, 200)
+      return c.json({ ...page, data }, 200)
     },
   )
   .openapi(
@@ -139,7 +139,7 @@ export const contactsRouter = createRouter()
     async (c) => {
       const { context, id } = c.req.valid('param')
       const contact = await getContact(c.get('deps').db, requireScope(c, context), id)
-      return c.json(contactJson(contact, languageOf(c.req.header('accept-language'))) as never, 200)
+      return c.json(contactJson(contact, languageOf(c.req.header('accept-language'))), 200)
     },
   )
   .openapi(
@@ -154,7 +154,7 @@ export const contactsRouter = createRouter()
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
       const contact = await createContact(c.get('deps').db, scope, c.req.valid('json'))
-      return c.json(contactJson(contact, languageOf(c.req.header('accept-language'))) as never, 201)
+      return c.json(contactJson(contact, languageOf(c.req.header('accept-language'))), 201)
     },
   )
   .openapi(
@@ -169,7 +169,7 @@ export const contactsRouter = createRouter()
     async (c) => {
       const { context, id } = c.req.valid('param')
       const contact = await updateContact(c.get('deps').db, requireScope(c, context), id, c.req.valid('json'))
-      return c.json(contactJson(contact, languageOf(c.req.header('accept-language'))) as never, 200)
+      return c.json(contactJson(contact, languageOf(c.req.header('accept-language'))), 200)
     },
   )
   .openapi(
@@ -204,6 +204,6 @@ export const contactsRouter = createRouter()
       const query = listQueryFromUrl(registryHandlesResource, new URL(c.req.url))
       query.filters.push({ field: 'contact_id', operator: 'equals', values: [contact.id] })
       const page = await runList(db, registryHandlesResource, query, { accountId: contact.account_id })
-      return c.json(page as never, 200)
+      return c.json(page, 200)
     },
   )

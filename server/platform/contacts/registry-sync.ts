@@ -4,7 +4,7 @@ import { sql } from 'kysely'
 import type { Contact } from '#server/db/schema-directory.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { servedRegistries } from '#server/platform/registries/registries.ts'
-import { parsePhone } from '#app/lib/phone.ts'
+import { parsePhone } from '#common/phone.ts'
 
 export const CONTACT_SYNC_JOB = 'contacts.registry-sync'
 /** Handles pushed per run, oldest change first. */
@@ -51,6 +51,8 @@ export function eppContactFields(contact: Contact): { postalInfo: PostalInfo[]; 
 
 export function registerContactJobs(deps: Deps & Pick<PlatformDeps, 'jobs'>) {
   deps.jobs.register<object>(CONTACT_SYNC_JOB, async () => void (await syncContactHandles(deps)))
+  // Edited contacts to the registries that hold a copy, every two minutes.
+  deps.jobs.schedule?.(CONTACT_SYNC_JOB, '*/2 * * * *')
 }
 
 /**

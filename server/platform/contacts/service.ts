@@ -1,13 +1,14 @@
 import { sql, type Kysely } from 'kysely'
-import { parsePhone, phoneErrorMessage } from '#app/lib/phone.ts'
+import { parsePhone, phoneErrorMessage } from '#common/phone.ts'
 import type { DB } from '#server/db/schema.ts'
 import type { Contact, RegistryHandle, SyncState } from '#server/db/schema-directory.ts'
 import { fieldError, invalid, reachOf, refused, requirePermission, staleVersion, type CodedFieldError } from '#server/platform/accounts/directory.ts'
 import { change } from '#server/platform/core/change.ts'
 import { notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
-import type { ListResource } from '#server/platform/list/engine.ts'
-import { isCountryCode } from './countries.ts'
+import { listResource, type ListResource } from '#server/platform/list/engine.ts'
+import { isCountryCode } from '#common/countries.ts'
+import { CONTACTS_LIST, REGISTRY_HANDLES_LIST } from '#common/lists/directory.ts'
 
 export const CONTACT_FIELDS = ['name', 'organisation', 'email', 'phone', 'mobile', 'fax', 'street1', 'street2', 'street3', 'city', 'state', 'postcode', 'country_code'] as const
 
@@ -31,55 +32,51 @@ export type ContactPatch = Partial<ContactInput> & { version: number }
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /** Contacts as a list resource (client scopes add the account column). */
-export const contactsResource: ListResource = {
-  name: 'contacts',
+export const contactsResource = listResource(CONTACTS_LIST, {
   from: 'contacts c JOIN accounts a ON a.id = c.account_id',
   tiebreak: 'c.id',
-  defaultSort: 'name',
-  fields: {
-    id: { type: 'uuid', column: 'c.id', filterable: true },
-    group_id: { type: 'uuid', column: 'c.account_id', filterable: true },
-    'account.name': { type: 'text', column: 'a.name', filterable: true, sortable: true },
-    name: { type: 'text', column: 'c.name', filterable: true, sortable: true },
-    organisation: { type: 'text', column: 'c.organisation', filterable: true, sortable: true },
-    email: { type: 'text', column: 'c.email', filterable: true, sortable: true },
-    phone: { type: 'text', column: 'c.phone', filterable: true },
-    mobile: { type: 'text', column: 'c.mobile', filterable: true },
-    fax: { type: 'text', column: 'c.fax', filterable: true },
-    street1: { type: 'text', column: 'c.street1' },
-    street2: { type: 'text', column: 'c.street2' },
-    street3: { type: 'text', column: 'c.street3' },
-    city: { type: 'text', column: 'c.city', filterable: true, sortable: true },
-    state: { type: 'text', column: 'c.state', filterable: true },
-    postcode: { type: 'text', column: 'c.postcode', filterable: true },
-    country_code: { type: 'text', column: 'c.country_code', filterable: true, sortable: true },
-    in_use: { type: 'boolean', column: '(EXISTS (SELECT 1 FROM domain_contacts dc WHERE dc.contact_id = c.id))', filterable: true },
-    version: { type: 'integer', column: 'c.version' },
-    created_at: { type: 'timestamp', column: 'c.created_at', filterable: true, sortable: true },
-    updated_at: { type: 'timestamp', column: 'c.updated_at', filterable: true, sortable: true },
+  columns: {
+    id: 'c.id',
+    group_id: 'c.account_id',
+    'account.name': 'a.name',
+    name: 'c.name',
+    organisation: 'c.organisation',
+    email: 'c.email',
+    phone: 'c.phone',
+    mobile: 'c.mobile',
+    fax: 'c.fax',
+    street1: 'c.street1',
+    street2: 'c.street2',
+    street3: 'c.street3',
+    city: 'c.city',
+    state: 'c.state',
+    postcode: 'c.postcode',
+    country_code: 'c.country_code',
+    in_use: '(EXISTS (SELECT 1 FROM domain_contacts dc WHERE dc.contact_id = c.id))',
+    version: 'c.version',
+    created_at: 'c.created_at',
+    updated_at: 'c.updated_at',
   },
-}
+})
 export const scopedContactsResource: ListResource = { ...contactsResource, accountColumn: 'c.account_id' }
 
 /** A contact's registry handles; always filtered to one contact by the route. */
-export const registryHandlesResource: ListResource = {
-  name: 'registry-handles',
+export const registryHandlesResource = listResource(REGISTRY_HANDLES_LIST, {
   from: 'registry_handles h JOIN contacts c ON c.id = h.contact_id',
   accountColumn: 'c.account_id',
   tiebreak: 'h.id',
-  defaultSort: 'registry',
-  fields: {
-    id: { type: 'uuid', column: 'h.id', filterable: true },
-    contact_id: { type: 'uuid', column: 'h.contact_id', filterable: true },
-    registry: { type: 'text', column: 'h.registry', filterable: true, sortable: true },
-    handle: { type: 'text', column: 'h.handle', filterable: true, sortable: true },
-    sync_state: { type: 'enum', column: 'h.sync_state', filterable: true, sortable: true, choices: ['pending', 'synced', 'failed'] },
-    last_synced_at: { type: 'timestamp', column: 'h.last_synced_at', filterable: true, sortable: true },
-    error: { type: 'text', column: 'h.error' },
-    created_at: { type: 'timestamp', column: 'h.created_at', filterable: true, sortable: true },
-    updated_at: { type: 'timestamp', column: 'h.updated_at', filterable: true, sortable: true },
+  columns: {
+    id: 'h.id',
+    contact_id: 'h.contact_id',
+    registry: 'h.registry',
+    handle: 'h.handle',
+    sync_state: 'h.sync_state',
+    last_synced_at: 'h.last_synced_at',
+    error: 'h.error',
+    created_at: 'h.created_at',
+    updated_at: 'h.updated_at',
   },
-}
+})
 
 type Cleaned = Partial<Omit<ContactInput, 'phone' | 'mobile' | 'fax'>> & { phone?: string | null; mobile?: string | null; fax?: string | null }
 

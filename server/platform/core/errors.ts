@@ -36,6 +36,15 @@ export const unauthorized = (message = 'Authentication required') => new AppErro
 export const forbidden = (message = 'You do not have permission to do this') => new AppError(403, 'forbidden', message)
 export const notFound = (message = 'Not found') => new AppError(404, 'not-found', message)
 export const conflict = (message: string, extra?: Record<string, unknown>) => new AppError(409, 'conflict', message, { extra })
+/**
+ * 409 when a row changed since the client read it (decision 006): the one stale-version refusal,
+ * code `version.conflict`, with the row's `current_version` so a client can tell what it missed.
+ */
+export const staleVersion = (current: number, label = 'record') =>
+  new AppError(409, 'version.conflict', `Someone else changed this ${label}; reload it and try again`, {
+    errors: [{ field: 'version', code: 'version.conflict', message: `The ${label} has changed since you loaded it` } as FieldError],
+    extra: { current_version: current },
+  })
 export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many requests') =>
   new AppError(429, 'too-many-requests', message, {
     headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
@@ -115,5 +124,9 @@ export function asAppError(error: unknown): AppError {
   const code = (error as { code?: unknown } | null)?.code
   if (code === '23505') return conflict('This change conflicts with an existing record')
   if (code === '40001' || code === '40P01') return conflict('A concurrent change got in the way; try again')
+  // Input the database cannot take that got past validation: the caller's to fix, never a 500.
+  if (code === '22001' || code === '54000') return badRequest('A value is too long to be stored')
+  if (code === '22021' || code === '22P05') return badRequest('A value holds a character that cannot be stored')
+  if (code === '22P02' || code === '22007' || code === '22008' || code === '22003') return badRequest('A value is not valid for its field')
   return new AppError(500, 'internal', 'An unexpected error occurred')
 }

@@ -5,6 +5,9 @@ import { badRequest, fieldErrorsFromZod, notFound, toProblem, unauthorized } fro
 import { isStaff, type Actor, type Scope } from './scope.ts'
 import type { VerifiedToken } from '#server/platform/auth/tokens.ts'
 
+/** Who is at the other end of a request: its address (as the server established it) and user agent. */
+export type Client = { ip: string; userAgent: string }
+
 /**
  * What an in-process caller may hand the API beside a request (Hono's env); a request that comes
  * over HTTP has none of it. `verifiedBearers`: the tokens already verified while the caller serves
@@ -12,7 +15,17 @@ import type { VerifiedToken } from '#server/platform/auth/tokens.ts'
  * the same token, and each call read the same token row again). Whoever passes it makes it new for
  * every request and never for one that may change data (see `platformFetcher`).
  */
-export type PlatformBindings = { verifiedBearers?: Map<string, Promise<VerifiedToken | null>> } | undefined
+export type PlatformBindings =
+  | {
+      verifiedBearers?: Map<string, Promise<VerifiedToken | null>>
+      /**
+       * Who is at the other end, as the server in front of the API established it (the socket
+       * and TRUST_PROXY; for the portal's calls, the browser behind the portal). Never read from
+       * a header of the request itself.
+       */
+      client?: Client
+    }
+  | undefined
 
 export type PlatformEnv = {
   Bindings: PlatformBindings

@@ -1,4 +1,4 @@
-import { expandPermissions } from '#app/lib/permissions.ts'
+import { expandPermissions } from '#common/permissions.ts'
 
 /** Who is acting. System work (seed, jobs) acts without a user. */
 export type Actor = {

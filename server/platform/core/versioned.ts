@@ -1,7 +1,7 @@
 import { sql, type Selectable, type Updateable } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
 import type { Tx } from './change.ts'
-import { badRequest, conflict, notFound } from './errors.ts'
+import { badRequest, notFound, staleVersion } from './errors.ts'
 
 /** Tables whose rows carry an optimistic-concurrency `version` and an `updated_at`. */
 export type VersionedTable = {
@@ -14,21 +14,19 @@ export type VersionedUpdate<T extends VersionedTable> = {
 }
 
 /**
- * Applies `patch` to one row only if its version is still `expectedVersion`, bumping the version
- * and `updated_at`; otherwise throws 409 (with the current version) — or 404 when the row does
- * not exist in `options.accountId` (tables with an account_id column, and accounts themselves). Returns the row before and after, ready for `audit.record`.
- *
- * Run it inside `change(...)`: the row is locked (FOR UPDATE) until the transaction ends, so two
- * edits made from the same version cannot both win.
+ * Locks one row (FOR UPDATE, until the transaction ends) and checks that it is still at
+ * `expectedVersion`: 404 when the row does not exist in `options.accountId` (tables with an
+ * account_id column, and accounts themselves), 409 `version.conflict` with the current version when
+ * it moved on. `null` is a write the system makes on its own (a job, an approved request): the row
+ * is locked but any version is accepted. Returns the row as it is under the lock.
  */
-export async function updateVersioned<T extends VersionedTable>(
+export async function lockVersioned<T extends VersionedTable>(
   tx: Tx,
   table: T,
   id: string,
-  expectedVersion: number,
-  patch: Updateable<DB[T]>,
+  expectedVersion: number | null,
   options: { accountId?: string | null; label?: string } = {},
-): Promise<VersionedUpdate<T>> {
+): Promise<Selectable<DB[T]>> {
   const label = options.label ?? 'record'
   const ref = sql.table(table)
   // Tenancy: a row of another account answers 404 like a missing one. An account is its own scope.
@@ -37,11 +35,31 @@ export async function updateVersioned<T extends VersionedTable>(
   const found = await sql<Selectable<DB[T]>>`SELECT * FROM ${ref} WHERE id = ${id}${scoped} FOR UPDATE`.execute(tx)
   const before = found.rows[0] as (Selectable<DB[T]> & { version: number }) | undefined
   if (!before) throw notFound(`${capitalise(label)} not found`)
-  if (before.version !== expectedVersion) {
-    throw conflict(`This ${label} was changed by someone else (now version ${before.version}, you sent ${expectedVersion}); reload and try again`, {
-      current_version: before.version,
-    })
-  }
+  if (expectedVersion !== null) checkVersion(before.version, expectedVersion, label)
+  return before
+}
+
+/** The stale-version refusal (409 `version.conflict`) unless the row is at the version the client edited. */
+export function checkVersion(current: number, expected: number, label = 'record'): void {
+  if (current !== expected) throw staleVersion(current, label)
+}
+
+/**
+ * Applies `patch` to one row only if its version is still `expectedVersion` (see lockVersioned),
+ * bumping the version and `updated_at`. Returns the row before and after, ready for `audit.record`.
+ *
+ * Run it inside `change(...)`: the row stays locked until the transaction ends, so two edits made
+ * from the same version cannot both win.
+ */
+export async function updateVersioned<T extends VersionedTable>(
+  tx: Tx,
+  table: T,
+  id: string,
+  expectedVersion: number | null,
+  patch: Updateable<DB[T]>,
+  options: { accountId?: string | null; label?: string } = {},
+): Promise<VersionedUpdate<T>> {
+  const before = await lockVersioned(tx, table, id, expectedVersion, options)
   // The table name comes from the code (a VersionedTable), never from input.
   const after = await (tx as any)
     .updateTable(table)

@@ -1,16 +1,18 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
-import { forbidden } from '#server/platform/core/errors.ts'
+import { AppError, badRequest, forbidden } from '#server/platform/core/errors.ts'
+import { ZONE_FILE_MAX_BYTES, ZONE_FILE_MEDIA_TYPE } from '#common/zone-file.ts'
 import { createRouter, requireScope, type PlatformEnv } from '#server/platform/core/http.ts'
 import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { can, type Scope } from '#server/platform/core/scope.ts'
 import { listQueryFromUrl, runList, type ListResource } from '#server/platform/list/engine.ts'
 import { createReplaceJob, getReplaceJob } from './bulk-replace.ts'
 import { detectDrift, powerDnsClient } from './publish.ts'
+import { RECORD_TYPES } from './rdata.ts'
 import { zoneStatistics } from './statistics.ts'
 import { applyChangeSet, createZone, deleteZone, exportZone, getZone, importZone, requestSigning, requestUnsigning, zoneView } from './service.ts'
 
-const TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA', 'NS', 'PTR', 'DS', 'TLSA', 'SSHFP', 'NAPTR', 'SOA'] as const
+const TYPES = RECORD_TYPES
 
 export const zonesResource: ListResource = {
   name: 'dns-zones',
@@ -145,13 +147,17 @@ const ChangeResult = z.object({
   diff: z.object({ added: z.array(RecordValue), updated: z.array(z.object({ id: z.uuid(), before: RecordValue, after: RecordValue })), removed: z.array(RecordValue.extend({ id: z.uuid() })) }),
 })
 
+/** A line of the file with an error or warning; `code` and `params` let a screen translate it. */
+const ZoneIssue = z.object({ line: z.number().int(), column: z.number().int(), message: z.string(), code: z.string().optional(), params: z.record(z.string(), z.union([z.string(), z.number()])).optional() })
+
 const ImportResult = z.object({
   applied: z.boolean(),
   counts: z.object({ added: z.number().int(), changed: z.number().int(), removed: z.number().int(), unchanged: z.number().int() }),
   added: z.array(RecordValue),
   changed: z.array(z.object({ before: RecordValue, after: RecordValue })),
   removed: z.array(RecordValue),
-  errors: z.array(z.object({ line: z.number().int(), column: z.number().int(), message: z.string() })),
+  errors: z.array(ZoneIssue),
+  warnings: z.array(ZoneIssue),
   notes: z.array(z.string()),
   zone: Zone.optional(),
 })
@@ -209,7 +215,7 @@ export const dnsRouter = createRouter()
     createRoute({ method: 'get', path: '/groups/{context}/zones', tags: ['DNS'], summary: 'Zones of the account', request: { params: ContextParam, query: ListQueryParams }, responses: { 200: ListResponse(Zone.partial()), ...ProblemResponses } }),
     async (c) => {
       const scope = scoped(c, c.req.valid('param').context, 'dns-viewer')
-      return c.json((await runList(c.get('deps').db, zonesResource, listQueryFromUrl(zonesResource, new URL(c.req.url)), scope)) as never, 200)
+      return c.json((await runList(c.get('deps').db, zonesResource, listQueryFromUrl(zonesResource, new URL(c.req.url)), scope)), 200)
     },
   )
   .openapi(
@@ -267,7 +273,7 @@ export const dnsRouter = createRouter()
       const found = await getZone(db, scope, zone)
       const query = listQueryFromUrl(recordsResource, new URL(c.req.url))
       query.filters.push({ field: 'zone_id', operator: 'equals', values: [found.id] })
-      return c.json((await runList(db, recordsResource, query, scope)) as never, 200)
+      return c.json((await runList(db, recordsResource, query, scope)), 200)
     },
   )
   .openapi(
@@ -293,17 +299,36 @@ export const dnsRouter = createRouter()
       path: '/groups/{context}/zones/{zone}/bind-import',
       tags: ['DNS'],
       summary: 'Import a BIND master file: preview (dry_run) or apply atomically',
-      request: { params: ZoneParams, body: jsonBody(z.object({ text: z.string().min(1), dry_run: z.boolean().optional() }).strict()) },
-      responses: { ...ProblemResponses, 200: jsonResponse(ImportResult), 400: jsonResponse(ImportResult, 'The file has errors (each with line and column); nothing was written') },
+      description: `The file as JSON ({ text, dry_run }), or as the body itself with Content-Type ${ZONE_FILE_MEDIA_TYPE} (streamed to the parser; dry_run in the query). At most ${ZONE_FILE_MAX_BYTES} bytes either way.`,
+      request: {
+        params: ZoneParams,
+        query: z.object({ dry_run: z.enum(['true', 'false']).optional() }),
+        body: {
+          required: false,
+          content: {
+            'application/json': { schema: z.object({ text: z.string().min(1), dry_run: z.boolean().optional() }).strict() },
+            [ZONE_FILE_MEDIA_TYPE]: { schema: z.string().openapi({ format: 'binary' }) },
+          },
+        },
+      },
+      responses: { ...ProblemResponses, 200: jsonResponse(ImportResult) },
     }),
     async (c) => {
       const { context, zone } = c.req.valid('param')
       const scope = scoped(c, context, 'dns-admin')
       const deps = c.get('deps')
-      const body = c.req.valid('json')
-      const result = await importZone(deps, scope, zone, [body.text], { dry_run: body.dry_run })
+      const streamed = (c.req.header('content-type') ?? '').startsWith(ZONE_FILE_MEDIA_TYPE)
+      const body = streamed ? null : (c.req.valid('json') as { text?: string; dry_run?: boolean })
+      if (!streamed && !body?.text) throw badRequest('The request is not valid', [{ field: 'text', message: 'Send the zone file as text, or as the body with Content-Type text/dns' }])
+      const source = streamed ? (c.req.raw.body ?? []) : [body!.text!]
+      const result = await importZone(deps, scope, zone, source, { dry_run: streamed ? c.req.valid('query').dry_run === 'true' : body!.dry_run })
       const out = { ...result, zone: result.zone ? zoneView(result.zone, deps) : undefined }
-      return c.json(out as never, result.errors.length ? 400 : 200)
+      if (!result.errors.length) return c.json(out, 200)
+      // A file with errors is a problem like any other refusal; the preview rides along as its members.
+      throw new AppError(400, 'zone-file-invalid', `The file has ${result.errors.length} error${result.errors.length === 1 ? '' : 's'}; nothing was written`, {
+        errors: result.errors.map((e) => ({ field: 'text', ...e })),
+        extra: { applied: false, counts: out.counts, added: out.added, changed: out.changed, removed: out.removed, warnings: out.warnings, notes: out.notes, ...(out.zone ? { zone: out.zone } : {}) },
+      })
     },
   )
   .openapi(
@@ -329,6 +354,7 @@ export const dnsRouter = createRouter()
           else controller.enqueue(encoder.encode(next.value))
         },
       })
+      // eslint-disable-next-line no-restricted-syntax -- a streamed zone file, not a JSON answer the route could type
       return new Response(stream, { status: 200, headers: { 'content-type': 'text/dns; charset=utf-8', 'content-disposition': `attachment; filename="${found.name}.zone"` } }) as never
     },
   )
@@ -408,7 +434,7 @@ export const dnsRouter = createRouter()
       const found = await getZone(db, scope, zone)
       const query = listQueryFromUrl(zoneLogResource, new URL(c.req.url))
       query.filters.push({ field: 'zone_id', operator: 'equals', values: [found.id] })
-      return c.json((await runList(db, zoneLogResource, query, scope)) as never, 200)
+      return c.json((await runList(db, zoneLogResource, query, scope)), 200)
     },
   )
   .openapi(
@@ -422,7 +448,7 @@ export const dnsRouter = createRouter()
     }),
     async (c) => {
       const scope = scoped(c, c.req.valid('param').context, 'dns-viewer')
-      return c.json((await runList(c.get('deps').db, recordsResource, listQueryFromUrl(recordsResource, new URL(c.req.url)), scope)) as never, 200)
+      return c.json((await runList(c.get('deps').db, recordsResource, listQueryFromUrl(recordsResource, new URL(c.req.url)), scope)), 200)
     },
   )
   .openapi(
@@ -484,6 +510,7 @@ export const dnsRouter = createRouter()
     async (c) => {
       const { context, job_id } = c.req.valid('param')
       const scope = scoped(c, context, 'dns-viewer')
+      // eslint-disable-next-line no-restricted-syntax -- the job's params are JSON in the database; the schema names the replacement's fields
       return c.json((await getReplaceJob(c.get('deps').db, scope, job_id)) as never, 200)
     },
   )

@@ -1,7 +1,7 @@
 import { NameError, resolveName, type NameKind } from './names.ts'
 
 /** The record types the portal manages (SOA is managed by the portal itself). */
-export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA', 'NS', 'PTR', 'DS', 'TLSA', 'SSHFP', 'NAPTR', 'SOA'] as const
+export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA', 'NS', 'PTR', 'DS', 'TLSA', 'SSHFP', 'NAPTR', 'HTTPS', 'SVCB', 'SOA'] as const
 export type RecordType = (typeof RECORD_TYPES)[number]
 const TYPE_SET = new Set<string>(RECORD_TYPES)
 export const isRecordType = (t: string): t is RecordType => TYPE_SET.has(t)
@@ -397,6 +397,9 @@ export function parseRdata(type: RecordType, tokens: Token[], origin: string): R
       done(tokens, 6)
       return { content: `${order} ${preference} ${strings.join(' ')} ${replacement}`, priority: order }
     }
+    case 'HTTPS':
+    case 'SVCB':
+      return svcb(type, tokens, origin)
     case 'SOA': {
       const mname = name(tokens[0], origin, 'host', 'SOA primary name server')
       const rname = name(tokens[1], origin, 'cname-target', 'SOA mailbox')
@@ -409,6 +412,137 @@ export function parseRdata(type: RecordType, tokens: Token[], origin: string): R
       return { content: `${mname} ${rname} ${serial} ${refresh} ${retry} ${expire} ${minimum}`, priority: null }
     }
   }
+}
+
+// --- SVCB and HTTPS (RFC 9460) ----------------------------------------------------------------
+
+/** SvcParamKeys with a name (RFC 9460 §14.3.2); any other is written keyNNNNN. */
+const SVC_KEYS = ['mandatory', 'alpn', 'no-default-alpn', 'port', 'ipv4hint', 'ech', 'ipv6hint'] as const
+
+/** A key's number from its name or keyNNNNN form; -1 when unknown. */
+function svcKeyNumber(text: string): number {
+  const named = (SVC_KEYS as readonly string[]).indexOf(text.toLowerCase())
+  if (named >= 0) return named
+  const m = /^key(\d{1,5})$/i.exec(text)
+  if (!m) return -1
+  const n = Number(m[1])
+  // 65535 is the reserved "invalid key".
+  return n < 65535 ? n : -1
+}
+
+const svcKeyName = (n: number) => SVC_KEYS[n] ?? `key${n}`
+
+function commaList(value: string, what: string, column: number): string[] {
+  if (value === '') throw new RdataError(`${what} needs a value`, column)
+  const items = value.split(',')
+  if (items.some((x) => x === '')) throw new RdataError(`${what} has an empty item`, column)
+  return items
+}
+
+/**
+ * SVCB/HTTPS: priority, target, then key=value parameters. The canonical text is what PowerDNS
+ * answers and accepts (its API refuses any other spelling): keys in ascending key order, names for
+ * the keys RFC 9460 names, `ech` and unnamed keys' values quoted, lists comma-separated.
+ */
+function svcb(type: 'HTTPS' | 'SVCB', tokens: Token[], origin: string): Rdata {
+  const priority = uint(tokens[0], `${type} priority`, 65535)
+  const target = name(tokens[1], origin, 'cname-target', `${type} target`, true)
+  // `key="quoted value"` lexes as `key=` followed by a quoted token right after it.
+  const params: { key: number; column: number; value: string | null }[] = []
+  for (let i = 2; i < tokens.length; i++) {
+    const t = tokens[i]!
+    if (t.quoted) throw new RdataError(`unexpected quoted text in ${type} parameters: write key="value"`, t.column)
+    const eq = t.text.indexOf('=')
+    const keyText = eq < 0 ? t.text : t.text.slice(0, eq)
+    let value: string | null = eq < 0 ? null : t.text.slice(eq + 1)
+    const next = tokens[i + 1]
+    if (eq === t.text.length - 1 && next?.quoted && next.column === t.column + t.text.length) {
+      value = next.text
+      i++
+    }
+    const key = svcKeyNumber(keyText)
+    if (key < 0) throw new RdataError(`'${keyText}' is not a ${type} parameter (mandatory, alpn, no-default-alpn, port, ipv4hint, ech, ipv6hint or keyNNNNN)`, t.column)
+    if (params.some((p) => p.key === key)) throw new RdataError(`${type} parameter ${svcKeyName(key)} is given twice`, t.column)
+    params.push({ key, column: t.column, value })
+  }
+  if (priority === 0 && params.length) {
+    throw new RdataError(`a ${type} record with priority 0 (AliasMode) takes no parameters`, params[0]!.column)
+  }
+  params.sort((a, b) => a.key - b.key)
+  const has = (key: number) => params.some((p) => p.key === key)
+  const out: string[] = []
+  for (const p of params) {
+    const keyName = svcKeyName(p.key)
+    const value = p.value === null ? null : (() => {
+      const decoded = decodeString(p.value, p.column)
+      return typeof decoded === 'string' ? decoded : new TextDecoder().decode(decoded)
+    })()
+    if (p.key === 2) {
+      if (value !== null && value !== '') throw new RdataError('no-default-alpn takes no value', p.column)
+      if (!has(1)) throw new RdataError('no-default-alpn needs an alpn parameter too', p.column)
+      out.push(keyName)
+      continue
+    }
+    if (value === null) {
+      if (p.key > 6) {
+        out.push(`${keyName}=""`)
+        continue
+      }
+      throw new RdataError(`${type} parameter ${keyName} needs a value (${keyName}=…)`, p.column)
+    }
+    switch (p.key) {
+      case 0: {
+        const keys = commaList(value, 'mandatory', p.column).map((k) => {
+          const n = svcKeyNumber(k)
+          if (n < 0) throw new RdataError(`mandatory lists '${k}', which is not a ${type} parameter`, p.column)
+          if (n === 0) throw new RdataError('mandatory cannot list itself', p.column)
+          if (!has(n)) throw new RdataError(`mandatory lists ${svcKeyName(n)}, but the record has no ${svcKeyName(n)} parameter`, p.column)
+          return n
+        })
+        if (new Set(keys).size !== keys.length) throw new RdataError('mandatory lists a key twice', p.column)
+        out.push(`mandatory=${keys.sort((a, b) => a - b).map(svcKeyName).join(',')}`)
+        break
+      }
+      case 1: {
+        // Protocol ids holding a comma or a backslash need RFC 9460's double escaping: refused.
+        if (/[\\\s"]/.test(p.value!)) throw new RdataError('alpn ids are plain protocol names such as h2 or h3', p.column)
+        const ids = commaList(value, 'alpn', p.column)
+        if (ids.some((x) => x.length > 255)) throw new RdataError('an alpn id is longer than 255 octets', p.column)
+        out.push(`alpn=${ids.join(',')}`)
+        break
+      }
+      case 3: {
+        if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new RdataError(`port '${value}' is not a port number (0–65535)`, p.column)
+        out.push(`port=${Number(value)}`)
+        break
+      }
+      case 4: {
+        const addresses = commaList(value, 'ipv4hint', p.column)
+        for (const a of addresses) if (!isIpv4(a)) throw new RdataError(`ipv4hint: '${a}' is not an IPv4 address`, p.column)
+        out.push(`ipv4hint=${addresses.join(',')}`)
+        break
+      }
+      case 5: {
+        if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value) || value.length % 4) throw new RdataError('ech is an ECHConfigList in base64', p.column)
+        out.push(`ech="${value}"`)
+        break
+      }
+      case 6: {
+        const addresses = commaList(value, 'ipv6hint', p.column).map((a) => {
+          const canonical = canonicalIpv6(a)
+          if (!canonical) throw new RdataError(`ipv6hint: '${a}' is not an IPv6 address`, p.column)
+          return canonical
+        })
+        out.push(`ipv6hint=${addresses.join(',')}`)
+        break
+      }
+      default: {
+        if ([...value].some((ch) => ch < ' ' || ch === '\x7f' || ch === '"' || ch === '\\')) throw new RdataError(`${keyName}: quotes, backslashes and control characters are not supported in the value`, p.column)
+        out.push(`${keyName}="${value}"`)
+      }
+    }
+  }
+  return { content: [String(priority), target, ...out].join(' '), priority }
 }
 
 /** The fields of canonical SOA content. */

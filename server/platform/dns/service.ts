@@ -275,6 +275,7 @@ export async function applyChangeSet(deps: PlatformDeps, scope: Scope, zoneId: s
         diff.updated.push({ id: c.id, before: valueOf(existing), after: value })
       }
     })
+    oneTtlPerRrset(input.changes, next, byId, diff, errors)
     // Zone-wide rules over the zone as it would be after the change.
     const checker = new ZoneChecker(zone.name)
     const seen = new Set<string>()
@@ -316,6 +317,57 @@ export async function applyChangeSet(deps: PlatformDeps, scope: Scope, zoneId: s
   return change(deps.db, scope, (tx, audit) => run(tx, audit))
 }
 
+/**
+ * RFC 2181 §5.2: the records of an RRset (one name and type) share one TTL, and PowerDNS keeps one
+ * per RRset. A TTL given in the change set becomes its RRset's TTL: the set's other records take
+ * it too, each shown in the diff as an update. A record added or changed without a TTL takes its
+ * set's. Two different TTLs given to one RRset in one change set are refused.
+ */
+function oneTtlPerRrset(changes: Change[], next: Map<string, RecordValue>, byId: Map<string, DnsRecord>, diff: RecordDiff, errors: FieldError[]) {
+  const changeOf = (key: string) => (key.startsWith('new:') ? Number(key.slice(4)) : key.startsWith('upd:') ? changes.findIndex((c) => c.action === 'update' && c.id === key.slice(4)) : -1)
+  const sets = new Map<string, string[]>()
+  for (const [key, value] of next) {
+    const k = rrsetKey(value)
+    const keys = sets.get(k)
+    if (keys) keys.push(key)
+    else sets.set(k, [key])
+  }
+  for (const keys of sets.values()) {
+    // Only the sets this change set touches: a set it leaves alone is left as it is.
+    if (!keys.some((key) => key.startsWith('new:') || key.startsWith('upd:'))) continue
+    const given = new Map<number, number>()
+    const kept: number[] = []
+    for (const key of keys) {
+      const i = changeOf(key)
+      const ttl = next.get(key)!.ttl
+      const c = i >= 0 ? changes[i] : undefined
+      if (c && c.action !== 'delete' && c.ttl !== undefined) {
+        if (!given.has(ttl)) given.set(ttl, i)
+      } else if (i < 0 || key.startsWith('upd:')) kept.push(ttl)
+    }
+    const value = next.get(keys[0]!)!
+    if (given.size > 1) {
+      const [, second] = [...given.values()]
+      errors.push({ field: `changes.${second}.ttl`, message: `${value.name} ${value.type} is one record set with one TTL, and this change set gives it ${[...given.keys()].join(' and ')}: give its records the same TTL` })
+      continue
+    }
+    // The TTL given, else the one the set has (the lowest, where older data left several), else the default.
+    const ttl = given.size ? [...given.keys()][0]! : kept.length ? Math.min(...kept) : DEFAULT_TTL
+    for (const key of keys) {
+      const current = next.get(key)!
+      if (current.ttl === ttl) continue
+      if (key.startsWith('new:') || key.startsWith('upd:')) {
+        // The same object as in diff.added / diff.updated[].after.
+        current.ttl = ttl
+        continue
+      }
+      const after = { ...current, ttl }
+      next.set(key, after)
+      diff.updated.push({ id: key, before: valueOf(byId.get(key)!), after })
+    }
+  }
+}
+
 /** New serial, SOA rewritten, publish pending: every saved change goes through here. */
 async function bumpZone(deps: PlatformDeps, tx: Tx, zone: DnsZone, goneRrsets: string[]): Promise<DnsZone> {
   const serial = nextSerial(zone.serial, deps.now())
@@ -345,6 +397,8 @@ export type ImportSummary = {
   changed: { before: RecordValue; after: RecordValue }[]
   removed: RecordValue[]
   errors: ZoneIssue[]
+  /** Lines the import adjusted (an RRset's TTL, RFC 2181 §5.2), at most MAX_ERRORS of them. */
+  warnings: ZoneIssue[]
   notes: string[]
   zone?: DnsZone
 }
@@ -379,7 +433,7 @@ export async function importZone(
   options: { dry_run?: boolean } = {},
 ): Promise<ImportSummary> {
   requireAccount(scope)
-  const summary: ImportSummary = { applied: false, counts: { added: 0, changed: 0, removed: 0, unchanged: 0 }, added: [], changed: [], removed: [], errors: [], notes: [] }
+  const summary: ImportSummary = { applied: false, counts: { added: 0, changed: 0, removed: 0, unchanged: 0 }, added: [], changed: [], removed: [], errors: [], warnings: [], notes: [] }
   const write = !options.dry_run
   // On PostgreSQL the import holds one connection: its transaction, and a COPY of the parsed
   // records on that same session while the parser reads on.
@@ -509,6 +563,8 @@ export async function importZone(
         // The stored diff summary: samples of each side; the counts say how much more there was.
         diff: { added: summary.added.slice(0, 50), changed: summary.changed.slice(0, 50), removed: summary.removed.slice(0, 50) },
         notes: summary.notes,
+        // Lines whose TTL the import evened out to their RRset's (one TTL per RRset).
+        ttl_adjusted: summary.warnings.filter((w) => w.code === 'rrset-ttl').length,
       },
     })
     await queuePublish(deps, tx, zone.id)
@@ -552,6 +608,10 @@ async function* goodBatches(
       if (event.kind === 'error') {
         if (summary.errors.length < MAX_ERRORS) summary.errors.push(event.error)
         batch = []
+        continue
+      }
+      if (event.kind === 'warning') {
+        if (summary.warnings.length < MAX_ERRORS) summary.warnings.push(event.warning)
         continue
       }
       const r = event.record

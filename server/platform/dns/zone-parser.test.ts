@@ -81,7 +81,7 @@ describe('errors carry line and column', () => {
     ['$TTL 300\nwww A 192.0.2.1 )', 2, 17, /without a matching/],
     ['$TTL 300\nwww TXT "open', 2, 9, /unterminated quoted string/],
     ['$TTL 300\nwww A 192.0.2.300', 2, 7, /not an IPv4 address/],
-    ['$TTL 300\nwww BOGUS data', 2, 5, /record type 'BOGUS' is not supported/],
+    ['$TTL 300\nwww BOGUS data', 2, 5, /record type BOGUS is not supported/],
     ['$TTL 300\nwww CH A 192.0.2.1', 2, 5, /class CH is not supported/],
     ['www A 192.0.2.1', 1, 5, /no TTL/],
     ['$TTL 300\nwww 99999999999 A 192.0.2.1', 2, 5, /above 2147483647/],
@@ -168,5 +168,49 @@ describe('printer', () => {
     const strip = (rs: typeof first.records) => rs.map(({ line: _line, ...r }) => r)
     expect(strip(second.records)).toEqual(strip(first.records))
     expect(text).toContain('ns1\t300\tIN\tA\t192.0.2.1')
+  })
+})
+
+describe('one TTL per RRset (RFC 2181 §5.2)', () => {
+  it('gives later records of a set the first TTL, adjacent or not, with a warning on each adjusted line', async () => {
+    const r = await parse('$TTL 300\nh 60 A 192.0.2.1\nh A 192.0.2.2\no 120 TXT "x"\nh 900 A 192.0.2.3\nh 60 AAAA ::1\nh AAAA ::2')
+    expect(r.records.map((x) => [x.type, x.ttl])).toEqual([['A', 60], ['A', 60], ['TXT', 120], ['A', 60], ['AAAA', 60], ['AAAA', 60]])
+    expect(r.warnings.map((w) => [w.line, w.code, w.params?.given, w.params?.ttl, w.params?.first])).toEqual([
+      [3, 'rrset-ttl', 300, 60, 2],
+      [5, 'rrset-ttl', 900, 60, 2],
+      [7, 'rrset-ttl', 300, 60, 6],
+    ])
+  })
+
+  it('keeps TTLs apart for many sets (the typed-array table grows)', async () => {
+    const lines = ['$TTL 300']
+    for (let i = 0; i < 20_000; i++) lines.push(`h${i} ${60 + (i % 7)} A 192.0.2.1`)
+    for (let i = 0; i < 20_000; i++) lines.push(`h${i} A 192.0.2.2`)
+    const r = await parse(lines.join('\n'))
+    expect(r.errors).toEqual([])
+    expect(r.warnings).toHaveLength(20_000)
+    expect(r.records.slice(20_000).every((x, i) => x.ttl === 60 + (i % 7))).toBe(true)
+  })
+})
+
+describe('HTTPS and SVCB (RFC 9460)', () => {
+  it('writes the content the way PowerDNS does: keys in order, named keys by name, ech and unnamed values quoted', async () => {
+    expect((await one('x HTTPS 1 . key1=h2 key3=443 ech=AEP+DQA/ mandatory=port')).content).toBe('1 . mandatory=port alpn=h2 port=443 ech="AEP+DQA/"')
+    expect((await one('x SVCB 0 svc.example.net.')).content).toBe('0 svc.example.net.')
+    expect((await one('x SVCB 3 svc key7="/q{?dns}"')).priority).toBe(3)
+  })
+
+  it.each([
+    ['x HTTPS 0 . port=1', /AliasMode/],
+    ['x HTTPS 1 . port=1 key3=2', /port is given twice/],
+    ['x HTTPS 1 . mandatory=mandatory', /cannot list itself/],
+    ['x HTTPS 1 . ipv4hint=192.0.2.300', /not an IPv4 address/],
+    ['x HTTPS 1 . ipv6hint=zz', /not an IPv6 address/],
+    ['x HTTPS 1 . ech=***', /base64/],
+    ['x HTTPS 1 . key65535=x', /not a HTTPS parameter/],
+    ['x HTTPS 1 . alpn', /needs a value/],
+  ])('%s is refused', async (text, message) => {
+    const r = await parse(`$TTL 300\n${text}`)
+    expect(r.errors[0]?.message).toMatch(message)
   })
 })

@@ -1,12 +1,20 @@
 import { inZone, NameError, resolveName } from './names.ts'
-import { isRecordType, parseRdata, parseTtl, RdataError, TTL_MAX, type RecordType, type Token } from './rdata.ts'
+import { KeyValues } from './key-set.ts'
+import { isRecordType, parseRdata, parseTtl, RdataError, RECORD_TYPES, TTL_MAX, type RecordType, type Token } from './rdata.ts'
 
 /** A record of a zone: owner absolute without the trailing dot, content canonical. */
 export type ZoneRecord = { name: string; type: RecordType; ttl: number; content: string; priority: number | null; line: number }
 
-export type ZoneIssue = { line: number; column: number; message: string }
+/**
+ * An error or warning at a line. `code` and `params`, when set, let a screen say it in the user's
+ * language (the portal's dns `import.issues.<code>`); `message` is the English text.
+ */
+export type ZoneIssue = { line: number; column: number; message: string; code?: string; params?: Record<string, string | number> }
 
-export type ZoneEvent = { kind: 'record'; record: ZoneRecord } | { kind: 'error'; error: ZoneIssue }
+export type ZoneEvent = { kind: 'record'; record: ZoneRecord } | { kind: 'error'; error: ZoneIssue } | { kind: 'warning'; warning: ZoneIssue }
+
+/** The types a file or form may hold, as a list for messages (SOA is the portal's own). */
+export const SUPPORTED_TYPES_TEXT = RECORD_TYPES.join(', ')
 
 /**
  * Our TTL policy on top of RFC 2181's 0..2147483647: below a minute resolvers are hammered for
@@ -48,6 +56,7 @@ export class ZoneFileParser {
   private lastOwnerText: string | undefined
   private lastOwnerOrigin: string | undefined
   private lastTtl: number | undefined
+  private originOutside = false
   private lineNo = 0
   // The entry being read: its tokens, whether its owner is blank, and open parentheses.
   private tokens: Token[] = []
@@ -185,14 +194,20 @@ export class ZoneFileParser {
     this.out.push({ kind: 'error', error: { line, column, message } })
   }
 
-  private errorAt(index: number, message: string) {
+  private errorAt(index: number, message: string, code?: Pick<ZoneIssue, 'code' | 'params'>) {
     const token = this.tokens[index]
-    if (token) this.error(this.tokenLines[index]!, token.column, message)
-    else {
+    let line: number
+    let column: number
+    if (token) {
+      line = this.tokenLines[index]!
+      column = token.column
+    } else {
       const last = this.tokens.length - 1
       const lastToken = this.tokens[last]
-      this.error(this.tokenLines[last] ?? this.entryLine, lastToken ? lastToken.column + lastToken.text.length : 1, message)
+      line = this.tokenLines[last] ?? this.entryLine
+      column = lastToken ? lastToken.column + lastToken.text.length : 1
     }
+    this.out.push({ kind: 'error', error: { line, column, message, ...code } })
   }
 
   private finishEntry(checker?: ZoneChecker) {
@@ -224,7 +239,8 @@ export class ZoneFileParser {
         return
       }
       if (!inZone(owner, this.zone)) {
-        this.errorAt(0, `${owner || '.'} is outside the zone ${this.zone}`)
+        // Under a $ORIGIN of another zone that line said it once: not once more per record.
+        if (!this.originOutside) this.errorAt(0, `${owner || '.'} is outside the zone ${this.zone}`, { code: 'outside-zone', params: { name: owner || '.', zone: this.zone } })
         return
       }
       index = 1
@@ -265,7 +281,12 @@ export class ZoneFileParser {
     if (!typeToken) return this.errorAt(index, 'missing record type')
     const type = isRecordType(typeToken.text) ? typeToken.text : typeToken.text.toUpperCase()
     if (!isRecordType(type)) {
-      return this.errorAt(index, `record type '${typeToken.text}' is not supported (use one of A, AAAA, CNAME, MX, TXT, SRV, CAA, NS, PTR, DS, TLSA, SSHFP, NAPTR, SOA)`)
+      // LOC, SPF, DNAME, URI, CERT, HINFO, RP… are served by PowerDNS but not managed here: the
+      // line is refused by its number and type, and nothing of the file is written.
+      return this.errorAt(index, `record type ${typeToken.text.toUpperCase()} is not supported; the portal manages ${SUPPORTED_TYPES_TEXT}`, {
+        code: 'type-unsupported',
+        params: { type: typeToken.text.toUpperCase(), supported: SUPPORTED_TYPES_TEXT },
+      })
     }
     const rdataStart = index + 1
     let rdata
@@ -291,8 +312,17 @@ export class ZoneFileParser {
     }
     const record: ZoneRecord = { name: owner, type, ttl, content: rdata.content, priority: rdata.priority, line: this.entryLine }
     const problem = checker?.check(record)
-    if (problem) this.error(this.entryLine, 1, problem)
-    else this.out.push({ kind: 'record', record })
+    if (problem) return this.error(this.entryLine, 1, problem)
+    const adjusted = checker?.ttlOf(record)
+    if (adjusted) {
+      const params = { name: owner, type, given: ttl, ttl: adjusted.ttl, first: adjusted.line }
+      this.out.push({
+        kind: 'warning',
+        warning: { line: this.entryLine, column: 1, message: `${owner} ${type}: TTL ${ttl} set to ${adjusted.ttl}, the TTL of the record set from line ${adjusted.line} (one TTL per record set)`, code: 'rrset-ttl', params },
+      })
+      record.ttl = adjusted.ttl
+    }
+    this.out.push({ kind: 'record', record })
   }
 
   private directive() {
@@ -311,6 +341,10 @@ export class ZoneFileParser {
         throw error
       }
       if (tokens[2]) return this.errorAt(2, `unexpected '${tokens[2].text}' after $ORIGIN`)
+      this.originOutside = !inZone(this.origin, this.zone)
+      if (this.originOutside) {
+        return this.errorAt(1, `$ORIGIN ${this.origin || '.'} is outside the zone ${this.zone}: the file is for another zone`, { code: 'origin-outside', params: { origin: this.origin || '.', zone: this.zone } })
+      }
       return
     }
     if (keyword === '$TTL') {
@@ -346,9 +380,32 @@ export class ZoneChecker {
   // Owners whose h1 is shared with another name: keyed by both hashes.
   private readonly overflow = new Map<string, number>()
   private soaCount = 0
+  // The TTL each RRset got from its first record, and that line; the last RRset seen is kept
+  // apart, since a file lists an RRset's records one after the other nearly always.
+  private readonly rrsetTtls = new KeyValues(1 << 12)
+  private lastSet = ''
+  private lastSetTtl = 0
+  private lastSetLine = 0
 
   constructor(zone: string) {
     this.zone = zone
+  }
+
+  /**
+   * RFC 2181 §5.2: an RRset has one TTL. Answers the TTL (and the line that set it) a record must
+   * take when its RRset already has another one — BIND's "TTL set to prior TTL" — else null.
+   * Two different RRsets whose 64-bit hashes match (odds about 1 in 3·10^7 for a million RRsets)
+   * would have the second take the first one's TTL, with a warning naming its line in the preview.
+   */
+  ttlOf(record: { name: string; type: string; ttl: number; line: number }): { ttl: number; line: number } | null {
+    const key = `${record.name}\t${record.type}`
+    if (key !== this.lastSet) {
+      const slot = this.rrsetTtls.claim(key, record.ttl, record.line)
+      this.lastSet = key
+      this.lastSetTtl = slot < 0 ? record.ttl : this.rrsetTtls.first(slot)
+      this.lastSetLine = slot < 0 ? record.line : this.rrsetTtls.second(slot)
+    }
+    return record.ttl === this.lastSetTtl ? null : { ttl: this.lastSetTtl, line: this.lastSetLine }
   }
 
   /** Returns the problem this record adds to the zone, if any. */
@@ -445,14 +502,16 @@ export async function* parseZone(
 }
 
 /** Parses a whole text at once (small inputs, tests). */
-export async function parseZoneText(text: string, options: ParseOptions): Promise<{ records: ZoneRecord[]; errors: ZoneIssue[] }> {
+export async function parseZoneText(text: string, options: ParseOptions): Promise<{ records: ZoneRecord[]; errors: ZoneIssue[]; warnings: ZoneIssue[] }> {
   const records: ZoneRecord[] = []
   const errors: ZoneIssue[] = []
+  const warnings: ZoneIssue[] = []
   for await (const event of parseZone([text], options)) {
     if (event.kind === 'record') records.push(event.record)
+    else if (event.kind === 'warning') warnings.push(event.warning)
     else errors.push(event.error)
   }
-  return { records, errors }
+  return { records, errors, warnings }
 }
 
 /** Tokenises one line of record data (from a form or the API) the way a zone file would. */

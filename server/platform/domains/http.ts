@@ -5,7 +5,8 @@ import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses
 import { getImport, MAX_IMPORT_NAMES, startImport } from './jobs.ts'
 import { checkAvailability, deleteDomains, registryInfo, renewDomain, restoreDomain, revealAuthCode } from './lifecycle.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
-import { CONTACT_ROLES, differencesResourceFor, DOMAIN_STATUSES, domainsResourceFor, getDomainDetail, requireDomainManager, requireDomainViewer } from './portfolio.ts'
+import { CONTACT_ROLES } from '#common/vocabulary.ts'
+import { differencesResourceFor, DOMAIN_STATUSES, domainsResourceFor, getDomainDetail, requireDomainManager, requireDomainViewer } from './portfolio.ts'
 import { updateDomain } from './update.ts'
 
 const TAGS = ['Domains']
@@ -101,7 +102,7 @@ export const domainsRouter = createRouter()
       requireDomainViewer(scope)
       const resource = domainsResourceFor(scope)
       const page = await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), scope)
-      return c.json(page as never, 200)
+      return c.json(page, 200)
     },
   )
   .openapi(
@@ -118,7 +119,7 @@ export const domainsRouter = createRouter()
       requireDomainViewer(scope)
       const resource = differencesResourceFor(scope)
       const page = await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), scope)
-      return c.json(page as never, 200)
+      return c.json(page, 200)
     },
   )
   .openapi(
@@ -160,7 +161,7 @@ export const domainsRouter = createRouter()
     }),
     async (c) => {
       const { context, job_id } = c.req.valid('param')
-      return c.json((await getImport(c.get('deps'), requireScope(c, context), job_id)) as never, 200)
+      return c.json((await getImport(c.get('deps'), requireScope(c, context), job_id)), 200)
     },
   )
   .openapi(
@@ -174,7 +175,7 @@ export const domainsRouter = createRouter()
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
-      return c.json({ results: await deleteDomains(c.get('deps'), scope, c.req.valid('json').ids) } as never, 200)
+      return c.json({ results: await deleteDomains(c.get('deps'), scope, c.req.valid('json').ids) }, 200)
     },
   )
   .openapi(
@@ -190,7 +191,7 @@ export const domainsRouter = createRouter()
       const { context, id } = c.req.valid('param')
       const scope = requireScope(c, context)
       await restoreDomain(c.get('deps'), scope, id)
-      return c.json((await getDomainDetail(c.get('deps').db, scope, id)) as never, 200)
+      return c.json((await getDomainDetail(c.get('deps').db, scope, id)), 200)
     },
   )
   .openapi(
@@ -206,7 +207,7 @@ export const domainsRouter = createRouter()
       const { context, id } = c.req.valid('param')
       const scope = requireScope(c, context)
       await renewDomain(c.get('deps'), scope, id, c.req.valid('json').period)
-      return c.json((await getDomainDetail(c.get('deps').db, scope, id)) as never, 200)
+      return c.json((await getDomainDetail(c.get('deps').db, scope, id)), 200)
     },
   )
   .openapi(
@@ -252,7 +253,7 @@ export const domainsRouter = createRouter()
       const { context, id } = c.req.valid('param')
       const scope = requireScope(c, context)
       requireDomainViewer(scope)
-      return c.json((await getDomainDetail(c.get('deps').db, scope, id)) as never, 200)
+      return c.json((await getDomainDetail(c.get('deps').db, scope, id)), 200)
     },
   )
   .openapi(
@@ -275,6 +276,6 @@ export const domainsRouter = createRouter()
       const { version, ...wanted } = c.req.valid('json')
       const result = await updateDomain(c.get('deps'), scope, id, wanted, { version, reachAll: reachOf(scope) === null })
       if (result.outcome === 'approval_requested') return c.json({ material_change_request_id: result.material_change_request_id }, 202)
-      return c.json((await getDomainDetail(c.get('deps').db, scope, id)) as never, 200)
+      return c.json((await getDomainDetail(c.get('deps').db, scope, id)), 200)
     },
   )

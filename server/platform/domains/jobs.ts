@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { expandPermissions } from '#app/lib/permissions.ts'
+import { expandPermissions } from '#common/permissions.ts'
 import { RegistryError, type DomainInfo } from '#server/integrations/registry/index.ts'
 import { change, txRunner } from '#server/platform/core/change.ts'
 import { badRequest, notFound } from '#server/platform/core/errors.ts'
@@ -8,7 +8,6 @@ import type { PlatformDeps } from '#server/platform/deps.ts'
 import { dsToRecord, itemError, registryColumns, renewDomain, validateName } from './lifecycle.ts'
 import { requireDomainManager, requireDomainViewer } from './portfolio.ts'
 import { pollRegistries } from './poll.ts'
-import { CONTACT_SYNC_JOB } from '#server/platform/contacts/registry-sync.ts'
 
 export const DOMAIN_JOBS = {
   import: 'domains.import',
@@ -75,11 +74,16 @@ export async function getImport(deps: PlatformDeps, scope: Scope, id: string) {
   }
 }
 
-/** One line: valid, offered, ours at the registry (info with our credentials), not yet managed. */
-async function importOne(deps: PlatformDeps, scope: Scope, name: string): Promise<string> {
+/**
+ * One line: valid, offered, ours at the registry (info with our credentials), not yet managed.
+ * The domain and the line's result are written in one transaction, so an import resumed after a
+ * crash never finds its own domain and calls it "already in this portfolio".
+ */
+async function importOne(deps: PlatformDeps, scope: Scope, name: string, line: { importId: string; line: number }): Promise<void> {
   const { domain } = await validateName(deps, name)
   const existing = await deps.db.selectFrom('domains').select('account_id').where('name', '=', domain.ascii).where('status', '<>', 'deleted').executeTakeFirst()
-  if (existing) throw badRequest(existing.account_id === scope.accountId ? 'Already in this portfolio' : 'Already managed in another account')
+  // Held by another of our accounts: say only that it cannot be added, never whose it is.
+  if (existing) throw badRequest(existing.account_id === scope.accountId ? 'Already in this portfolio' : 'This domain cannot be added to this portfolio')
   const registry = deps.registries?.forTld(domain.tld)
   if (!registry) throw badRequest(`No registry connection serves .${domain.tld}`)
   let info: DomainInfo
@@ -98,7 +102,7 @@ async function importOne(deps: PlatformDeps, scope: Scope, name: string): Promis
       .returning(['id', 'name', 'expires_at'])
       .executeTakeFirstOrThrow()
     await audit.record({ area: 'domains', entityType: 'domain', entityId: row.id, action: 'import', after: { name: row.name, expires_at: row.expires_at } })
-    return row.id
+    await tx.updateTable('domain_import_lines').set({ ok: true, error: null, domain_id: row.id }).where('import_id', '=', line.importId).where('line', '=', line.line).execute()
   })
 }
 
@@ -113,13 +117,11 @@ export async function runImport(deps: PlatformDeps, importId: string) {
   for (let i = 0; i < pending.length; i += CONCURRENCY) {
     await Promise.all(
       pending.slice(i, i + CONCURRENCY).map(async (line) => {
-        let update: { ok: boolean; error: string | null; domain_id: string | null }
         try {
-          update = { ok: true, error: null, domain_id: await importOne(deps, scope, line.name) }
+          await importOne(deps, scope, line.name, { importId, line: line.line })
         } catch (error) {
-          update = { ok: false, error: itemError(error).message, domain_id: null }
+          await deps.db.updateTable('domain_import_lines').set({ ok: false, error: itemError(error).message, domain_id: null }).where('import_id', '=', importId).where('line', '=', line.line).execute()
         }
-        await deps.db.updateTable('domain_import_lines').set(update).where('import_id', '=', importId).where('line', '=', line.line).execute()
       }),
     )
     await sql`UPDATE domain_imports SET done = (SELECT count(*) FROM domain_import_lines WHERE import_id = ${importId} AND ok IS NOT NULL) WHERE id = ${importId}`.execute(deps.db)
@@ -255,23 +257,17 @@ export async function reconcileDomains(deps: PlatformDeps, options: { accountId?
   return { checked: domains.length, differences }
 }
 
-/** Registers the domain job handlers; called once when the Platform API is built. */
+/** Registers the domain job handlers and their schedules (UTC); called once when the Platform API is built. */
 export function registerDomainJobs(deps: PlatformDeps) {
   deps.jobs.register<{ importId: string }>(DOMAIN_JOBS.import, (data) => runImport(deps, data.importId))
   deps.jobs.register<object>(DOMAIN_JOBS.autoRenew, async () => void (await runAutoRenew(deps)))
   deps.jobs.register<object>(DOMAIN_JOBS.expiryNotices, async () => void (await runExpiryNotices(deps)))
   deps.jobs.register<object>(DOMAIN_JOBS.reconcile, async () => void (await reconcileDomains(deps)))
   deps.jobs.register<object>(DOMAIN_JOBS.poll, async () => void (await pollRegistries(deps)))
-}
-
-/** Daily schedules (UTC); call after jobs.start so the queues exist. */
-export async function scheduleDomainJobs(deps: Pick<PlatformDeps, 'jobs'>) {
-  await deps.jobs.boss.schedule(DOMAIN_JOBS.autoRenew, '0 2 * * *', {}, { tz: 'UTC' })
-  await deps.jobs.boss.schedule(DOMAIN_JOBS.expiryNotices, '0 8 * * *', {}, { tz: 'UTC' })
-  await deps.jobs.boss.schedule(DOMAIN_JOBS.reconcile, '0 3 * * *', {}, { tz: 'UTC' })
+  deps.jobs.schedule?.(DOMAIN_JOBS.autoRenew, '0 2 * * *')
+  deps.jobs.schedule?.(DOMAIN_JOBS.expiryNotices, '0 8 * * *')
+  deps.jobs.schedule?.(DOMAIN_JOBS.reconcile, '0 3 * * *')
   // The registries' message queues (transfers to and from us), every two minutes.
-  await deps.jobs.boss.schedule(DOMAIN_JOBS.poll, '*/2 * * * *', {}, { tz: 'UTC' })
-  // Edited contacts to the registries that hold a copy, every two minutes.
-  await deps.jobs.boss.schedule(CONTACT_SYNC_JOB, '*/2 * * * *', {}, { tz: 'UTC' })
+  deps.jobs.schedule?.(DOMAIN_JOBS.poll, '*/2 * * * *')
 }
 

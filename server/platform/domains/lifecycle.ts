@@ -1,4 +1,4 @@
-import { parseDomainName, type DomainNameError, type ParsedDomain } from '#app/lib/domain-name.ts'
+import { parseDomainName, type DomainNameError, type ParsedDomain } from '#common/domain-name.ts'
 import type { DomainStatus } from '#server/db/schema.ts'
 import type { DsRecord } from '#server/db/schema-domains.ts'
 import { newAuthCode, RegistryConnectionError, registryErrorToAppError, type DomainInfo, type DsData, type RegistryConnection } from '#server/integrations/registry/index.ts'
@@ -6,6 +6,7 @@ import { AppError, badRequest, conflict } from '#server/platform/core/errors.ts'
 import { change } from '#server/platform/core/change.ts'
 import { systemScope, type Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
+import { createOnce, deleteOnce, renewOnce, restoreOnce } from './idempotent.ts'
 import { findDomain, requireDomainManager, requireDomainViewer } from './portfolio.ts'
 
 /**
@@ -59,7 +60,7 @@ async function callRegistry<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** Validates a name for an operation: label rules, IANA list, and offered by us. */
-export async function validateName(deps: LifecycleDeps, input: string, field = 'name'): Promise<{ domain: ParsedDomain; tld: { name: string; periods: number[]; list_price_minor: number | null; currency: string } }> {
+export async function validateName(deps: Pick<LifecycleDeps, 'db'>, input: string, field = 'name'): Promise<{ domain: ParsedDomain; tld: { name: string; periods: number[]; list_price_minor: number | null; currency: string } }> {
   const parsed = parseDomainName(input)
   if (!parsed.ok) throw badRequest(`${NAME_ERRORS[parsed.error]}: ${input}`, [{ field, message: NAME_ERRORS[parsed.error] }])
   const tld = await deps.db.selectFrom('tlds').select(['name', 'periods', 'list_price_minor', 'currency', 'is_offered']).where('name', '=', parsed.domain.tld).executeTakeFirst()
@@ -171,8 +172,9 @@ export async function registerDomain(deps: LifecycleDeps, scope: Scope, input: R
   checkPeriod(input.period, tld)
   await assertNotManaged(deps, domain.ascii)
   const registry = registryFor(deps, domain.tld)
+  // A create whose answer is lost is recognised by its auth code (createOnce), not made twice.
   const created = await callRegistry(() =>
-    registry.createDomain({ name: domain.ascii, years: input.period, authInfo: newAuthCode(), ...(input.nameservers?.length ? { nameservers: input.nameservers } : {}) }),
+    createOnce(registry, { name: domain.ascii, years: input.period, authInfo: newAuthCode(), ...(input.nameservers?.length ? { nameservers: input.nameservers } : {}) }),
   )
   const now = deps.now()
   // Record what the registry holds (statuses such as inactive, its dates); the create answer is
@@ -226,19 +228,34 @@ export async function transferInDomain(deps: LifecycleDeps, scope: Scope, input:
 
 // ----------------------------------------------------------------------------- renew
 
-export async function renewDomain(deps: LifecycleDeps, scope: Scope, domainId: string, period: number) {
-  requireDomainManager(scope)
-  const domain = await findDomain(deps.db, scope, domainId)
+/** Statuses of ours from which a domain can be renewed. */
+export const RENEWABLE_STATUSES: readonly DomainStatus[] = ['active', 'expired']
+
+/**
+ * The one renewal rule set, for the domain's own renewal and for every bulk renewal item alike:
+ * its TLD still offered, a period the TLD allows, an expiry to renew from and a status that can
+ * renew. Checked before anything is sent to the registry; the same error, code and message
+ * whichever path asked.
+ */
+export async function checkRenewal(deps: Pick<LifecycleDeps, 'db'>, domain: { name: string; status: DomainStatus; expires_at: Date | null }, period: number): Promise<void> {
   const { tld } = await validateName(deps, domain.name)
   checkPeriod(period, tld)
   if (!domain.expires_at) throw conflict(`${domain.name} has no expiry date to renew from; run a reconciliation first`)
-  if (!['active', 'expired'].includes(domain.status)) throw conflict(`${domain.name} is ${domain.status} and cannot be renewed`)
+  if (!RENEWABLE_STATUSES.includes(domain.status)) throw conflict(`${domain.name} is ${domain.status} and cannot be renewed`)
+}
+
+export async function renewDomain(deps: LifecycleDeps, scope: Scope, domainId: string, period: number) {
+  requireDomainManager(scope)
+  const domain = await findDomain(deps.db, scope, domainId)
+  await checkRenewal(deps, domain, period)
   const registry = registryFor(deps, domain.tld)
-  const renewed = await callRegistry(() => registry.renewDomain({ name: domain.name, currentExpiry: domain.expires_at!, years: period }))
+  // Renewed once: a renewal the registry already made (its answer lost, our record not written)
+  // is recorded from the registry's expiry instead of refused or made twice (decision 102).
+  const renewed = await callRegistry(() => renewOnce(registry, { name: domain.name, from: domain.expires_at!, years: period }))
   return change(deps.db, scope, async (tx, audit) => {
     const row = await tx
       .updateTable('domains')
-      .set((eb) => ({ expires_at: renewed.expiresAt ?? null, status: 'active', version: eb('version', '+', 1), updated_at: deps.now() }))
+      .set((eb) => ({ expires_at: renewed.expiresAt, status: 'active', version: eb('version', '+', 1), updated_at: deps.now() }))
       .where('id', '=', domain.id)
       .returningAll()
       .executeTakeFirstOrThrow()
@@ -261,7 +278,8 @@ export async function deleteDomain(deps: LifecycleDeps, scope: Scope, domainId: 
   if (domain.registry_lock) throw conflict(`${domain.name} is registry-locked; unlock it before deleting`)
   if (['redemption', 'pending-delete'].includes(domain.status)) throw conflict(`${domain.name} is already being deleted`)
   const registry = registryFor(deps, domain.tld)
-  const result = await callRegistry(() => registry.deleteDomain(domain.name))
+  // A delete that already ran (gone, or in redemption) is recorded, not refused.
+  const result = await callRegistry(() => deleteOnce(registry, domain.name))
   let outcome: DeletionOutcome
   let status: DomainStatus
   if (result.immediate) {
@@ -309,7 +327,7 @@ export async function restoreDomain(deps: LifecycleDeps, scope: Scope, domainId:
   const domain = await findDomain(deps.db, scope, domainId)
   if (domain.status !== 'redemption') throw conflict(`${domain.name} is ${domain.status}; only a domain in redemption can be restored`)
   const registry = registryFor(deps, domain.tld)
-  await callRegistry(() => registry.restoreDomain(domain.name))
+  await callRegistry(() => restoreOnce(registry, domain.name))
   const info = await registry.infoDomain(domain.name).catch(() => null)
   return change(deps.db, scope, async (tx, audit) => {
     const row = await tx

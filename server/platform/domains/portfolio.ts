@@ -4,10 +4,11 @@ import type { DsRecord } from '#server/db/schema-domains.ts'
 import { reachOf, requirePermission } from '#server/platform/accounts/directory.ts'
 import { notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
-import type { ListResource } from '#server/platform/list/engine.ts'
+import { listResource, type ListResource } from '#server/platform/list/engine.ts'
+import { CONTACT_ROLES } from '#common/vocabulary.ts'
+import { DIFFERENCES_LIST, DOMAIN_STATUSES, DOMAINS_LIST, type DomainStatus } from '#common/lists/domains.ts'
 
-export const DOMAIN_STATUSES = ['pending', 'active', 'expired', 'redemption', 'pending-delete', 'transferring', 'deleted'] as const
-export const CONTACT_ROLES = ['registrant', 'admin', 'tech', 'billing'] as const
+export { DOMAIN_STATUSES }
 
 /** Read permission of the portfolio; staff holds every permission through can(). */
 export const requireDomainViewer = (scope: Scope) => requirePermission(scope.actor, 'domain-viewer')
@@ -17,54 +18,50 @@ export const requireDomainManager = (scope: Scope) => requirePermission(scope.ac
  * The portfolio list (contract fields). The registrant comes from a LEFT JOIN on the primary key
  * of domain_contacts (domain_id, role), so it costs one index probe per row returned.
  */
-export const domainsResource: ListResource = {
-  name: 'domains',
+export const domainsResource = listResource(DOMAINS_LIST, {
   from: `domains d
     LEFT JOIN domain_contacts dcr ON dcr.domain_id = d.id AND dcr.role = 'registrant'
     LEFT JOIN contacts rc ON rc.id = dcr.contact_id`,
   tiebreak: 'd.id',
   where: `d.status <> 'deleted'`,
-  defaultSort: 'name',
   versioned: 'domains',
-  fields: {
-    id: { type: 'uuid', column: 'd.id', filterable: true, sortable: true },
+  columns: {
+    id: 'd.id',
     // Names are stored lowercase (A-labels); the Unicode form keeps ILIKE.
-    name: { type: 'text', column: 'd.name', filterable: true, sortable: true, lowercase: true },
-    unicode_name: { type: 'text', column: 'd.unicode_name', filterable: true, sortable: true },
-    tld: { type: 'text', column: 'd.tld', filterable: true, sortable: true, lowercase: true },
-    status: { type: 'enum', column: 'd.status', filterable: true, sortable: true, choices: DOMAIN_STATUSES },
-    expires_at: { type: 'timestamp', column: 'd.expires_at', filterable: true, sortable: true },
-    auto_renew: { type: 'boolean', column: 'd.auto_renew', filterable: true, sortable: true },
-    registry_lock: { type: 'boolean', column: 'd.registry_lock', filterable: true, sortable: true },
-    dnssec: { type: 'boolean', column: 'd.dnssec', filterable: true, sortable: true },
-    tags: { type: 'tags', column: 'd.tags', filterable: true, sortable: true },
-    registrant_name: { type: 'text', column: 'rc.name', filterable: true, sortable: true, joined: true },
-    created_at: { type: 'timestamp', column: 'd.created_at', filterable: true, sortable: true },
-    updated_at: { type: 'timestamp', column: 'd.updated_at', filterable: true, sortable: true },
+    name: { column: 'd.name', lowercase: true },
+    unicode_name: 'd.unicode_name',
+    tld: { column: 'd.tld', lowercase: true },
+    status: 'd.status',
+    expires_at: 'd.expires_at',
+    auto_renew: 'd.auto_renew',
+    registry_lock: 'd.registry_lock',
+    dnssec: 'd.dnssec',
+    tags: 'd.tags',
+    registrant_name: { column: 'rc.name', joined: true },
+    created_at: 'd.created_at',
+    updated_at: 'd.updated_at',
   },
-}
+})
 
 /** The list as a scope sees it: one account, or every account for staff in their own group. */
 export function domainsResourceFor(scope: Scope): ListResource {
   return reachOf(scope) === null ? domainsResource : { ...domainsResource, accountColumn: 'd.account_id' }
 }
 
-export const differencesResource: ListResource = {
-  name: 'reconciliation-differences',
+export const differencesResource = listResource(DIFFERENCES_LIST, {
   from: 'domain_differences x JOIN domains d ON d.id = x.domain_id',
   tiebreak: 'x.id',
   where: 'x.resolved_at IS NULL',
-  defaultSort: '-detected_at',
-  fields: {
-    id: { type: 'uuid', column: 'x.id', filterable: true, sortable: true },
-    domain_id: { type: 'uuid', column: 'x.domain_id', filterable: true, sortable: true },
-    domain_name: { type: 'text', column: 'd.name', filterable: true, sortable: true },
-    field: { type: 'enum', column: 'x.field', filterable: true, sortable: true, choices: ['exists', 'expires_at', 'statuses', 'nameservers', 'ds'] },
-    ours: { type: 'text', column: 'x.ours', filterable: true, sortable: true },
-    registry: { type: 'text', column: 'x.registry', filterable: true, sortable: true },
-    detected_at: { type: 'timestamp', column: 'x.detected_at', filterable: true, sortable: true },
+  columns: {
+    id: 'x.id',
+    domain_id: 'x.domain_id',
+    domain_name: 'd.name',
+    field: 'x.field',
+    ours: 'x.ours',
+    registry: 'x.registry',
+    detected_at: 'x.detected_at',
   },
-}
+})
 
 export function differencesResourceFor(scope: Scope): ListResource {
   return reachOf(scope) === null ? differencesResource : { ...differencesResource, accountColumn: 'x.account_id' }
@@ -88,7 +85,7 @@ export type DomainDetail = {
   name: string
   unicode_name: string
   tld: string
-  status: string
+  status: DomainStatus
   expires_at: string | null
   auto_renew: boolean
   registry_lock: boolean

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { parseDomainName } from '#app/lib/domain-name.ts'
+import { parseDomainName } from '#common/domain-name.ts'
 import type { DB, Domain } from '#server/db/schema.ts'
 import { change } from '#server/platform/core/change.ts'
 import { badRequest, type FieldError } from '#server/platform/core/errors.ts'

@@ -1,20 +1,26 @@
 import { ensureRegistryHandle } from '#server/platform/contacts/registry-handles.ts'
-import type { Selectable } from 'kysely'
+import type { Selectable, Updateable } from 'kysely'
 import type { ContactRole } from '#server/db/schema-directory.ts'
 import type { MaterialChange } from '#server/db/schema-tray.ts'
 import type { DB } from '#server/db/schema.ts'
 import { registryErrorToAppError } from '#server/integrations/registry/app-errors.ts'
 import type { RegistryConnection } from '#server/integrations/registry/index.ts'
 import { change, type Tx } from '#server/platform/core/change.ts'
-import { AppError, badRequest, conflict, notFound } from '#server/platform/core/errors.ts'
+import { AppError, badRequest, notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
+import { checkVersion, updateVersioned } from '#server/platform/core/versioned.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
-import { createMaterialChangeRequest } from '#server/platform/material-changes/service.ts'
+import { createMaterialChangeRequest, isMaterialChange } from '#server/platform/material-changes/service.ts'
+import { addYears, renewOnce } from './idempotent.ts'
+import { checkRenewal } from './lifecycle.ts'
+import { refuseWhileLocked } from './rules.ts'
 
 /**
  * The one way a domain's settings change: PATCH /groups/{context}/domains/{id}, the bulk actions
- * and approved material change requests all come through here. Registry first (so a refusal
- * changes nothing of ours), then our row with its audit entry in one change().
+ * and approved material change requests all come through here. The rules first (version, registry
+ * lock, renewal), so that what would be refused is refused before anything is sent; then the
+ * registry (so a refusal changes nothing of ours); then our row with its audit entry in one
+ * change(), where the version is checked again under the row lock (decision 006).
  */
 export type DomainChange = {
   auto_renew?: boolean
@@ -29,9 +35,6 @@ export type ApplyDeps = Pick<PlatformDeps, 'db' | 'registries' | 'now'>
 /** Client statuses that make up a registry lock at the registries we speak EPP to. */
 export const LOCK_STATUSES = ['clientUpdateProhibited', 'clientDeleteProhibited', 'clientTransferProhibited']
 const ROLES: ContactRole[] = ['registrant', 'admin', 'tech', 'billing']
-
-/** True when the change touches what a material domain needs approval for. */
-export const isMaterialChange = (c: MaterialChange) => Boolean((c.contacts && Object.keys(c.contacts).length) || c.nameservers)
 
 /** The domain, in the scope's reach (another account's id is 404). */
 export async function loadDomain(db: ApplyDeps['db'] | Tx, scope: Scope, domainId: string, reachAll = false): Promise<DomainRow> {
@@ -50,10 +53,40 @@ export function errorMessage(error: unknown): string {
 }
 
 /**
- * Applies a change to a domain: the registry first (when one serves the TLD), then our row with
- * its audit entry in one transaction. Returns 'unchanged' when there was nothing to do.
+ * A repeat of a change whose earlier attempt may have reached the registry (a bulk item resumed
+ * after its process died): `renewFrom` is the expiry the first attempt renewed from.
  */
-export async function applyDomainChange(deps: ApplyDeps, scope: Scope, domain: DomainRow, wanted: DomainChange, action = 'update'): Promise<'applied' | 'unchanged'> {
+export type Resume = { renewFrom?: Date | null }
+
+/** How a change is applied: the audit action, a resumed attempt, and the version the user edited from (none for system writes). */
+export type ApplyOptions = { action?: string; resume?: Resume; version?: number }
+
+// Changes to one domain made by this process, one at a time: the second of two edits from the same
+// version then reads the first one's version and is refused before it sends anything to the
+// registry. Across processes the version check under the row lock still lets only one win.
+const domainQueues = new Map<string, Promise<unknown>>()
+
+/** Runs `work` after every earlier change of this process to the same domain has finished. */
+export async function oneAtATime<T>(domainId: string, work: () => Promise<T>): Promise<T> {
+  const run = (domainQueues.get(domainId) ?? Promise.resolve()).then(work, work)
+  const tail = run.catch(() => undefined)
+  domainQueues.set(domainId, tail)
+  try {
+    return await run
+  } finally {
+    if (domainQueues.get(domainId) === tail) domainQueues.delete(domainId)
+  }
+}
+
+/**
+ * Applies a change to a domain: the registry first (when one serves the TLD), then our row with
+ * its audit entry in one transaction. Returns 'unchanged' when there was nothing to do. With
+ * `resume`, what the registry holds is read first and only what is still missing there is sent
+ * (decision 102): a renewal already made is recorded, not made twice.
+ */
+export async function applyDomainChange(deps: ApplyDeps, scope: Scope, domain: DomainRow, wanted: DomainChange, options: ApplyOptions = {}): Promise<'applied' | 'unchanged'> {
+  const { action = 'update', resume } = options
+  if (options.version !== undefined) checkVersion(domain.version, options.version, 'domain')
   const registry: RegistryConnection | null = deps.registries?.forTld(domain.tld) ?? null
   const itemScope: Scope = { ...scope, accountId: domain.account_id }
   const next: Partial<DomainRow> = {}
@@ -91,29 +124,62 @@ export async function applyDomainChange(deps: ApplyDeps, scope: Scope, domain: D
   }
 
   const renewing = wanted.renew_years !== undefined
-  if (!renewing && Object.keys(next).length === 0 && contactChanges.length === 0) return 'unchanged'
+  // A repeat goes on to the registry even when our row already says so: the registry decides.
+  if (!renewing && !resume && Object.keys(next).length === 0 && contactChanges.length === 0) return 'unchanged'
+  // What the registry would refuse is refused here, before anything is sent.
+  refuseWhileLocked(domain, { registry_lock: wanted.registry_lock, touchesRegistryRecord: Boolean(next.nameservers) || contactChanges.length > 0 })
+  if (renewing) await checkRenewal(deps, domain, wanted.renew_years!)
 
   try {
     if (registry) {
+      // A repeat reads back what the registry holds and sends only the difference from it.
+      const held = resume ? await registry.infoDomain(domain.name) : null
       if (renewing) {
-        if (!domain.expires_at) throw badRequest('The domain has no expiry date to renew from')
-        const result = await registry.renewDomain({ name: domain.name, currentExpiry: domain.expires_at, years: wanted.renew_years })
-        next.expires_at = result.expiresAt ?? addYears(domain.expires_at, wanted.renew_years!)
+        const from = resume?.renewFrom ?? domain.expires_at
+        if (!from) throw badRequest('The domain has no expiry date to renew from')
+        const renewed = await renewOnce(registry, { name: domain.name, from, years: wanted.renew_years!, held })
+        // Renewed by the interrupted attempt and recorded by it too: nothing left to write.
+        if (!(renewed.repeated && domain.expires_at?.getTime() === renewed.expiresAt.getTime())) next.expires_at = renewed.expiresAt
       }
-      const statusAdd = next.registry_lock === true ? LOCK_STATUSES : []
-      const statusRem = next.registry_lock === false ? LOCK_STATUSES : []
+      let statusAdd = next.registry_lock === true ? LOCK_STATUSES : []
+      let statusRem = next.registry_lock === false ? LOCK_STATUSES : []
+      if (held && wanted.registry_lock !== undefined) {
+        statusAdd = wanted.registry_lock ? LOCK_STATUSES.filter((s) => !held.statuses.includes(s)) : []
+        statusRem = wanted.registry_lock ? [] : LOCK_STATUSES.filter((s) => held.statuses.includes(s))
+      }
+      if (held && wanted.nameservers) {
+        const clean = next.nameservers ?? domain.nameservers
+        const there = held.nameservers.map((n) => n.toLowerCase())
+        nsAdd = clean.filter((n) => !there.includes(n))
+        nsRem = there.filter((n) => !clean.includes(n))
+      }
       const add = { nameservers: nsAdd, contacts: [] as { type: 'admin' | 'tech' | 'billing'; id: string }[], statuses: statusAdd }
       const rem = { nameservers: nsRem, contacts: [] as { type: 'admin' | 'tech' | 'billing'; id: string }[], statuses: statusRem }
       let registrant: string | undefined
-      for (const c of contactChanges) {
-        // A contact new to this registry is created there first.
-        const handle = await ensureRegistryHandle(deps, { ...itemScope, accountId: domain.account_id }, c.to, registry, `contacts.${c.role}`)
-        if (c.role === 'registrant') registrant = handle
-        else {
-          add.contacts.push({ type: c.role, id: handle })
-          if (c.from) {
-            const old = await deps.db.selectFrom('registry_handles').select('handle').where('contact_id', '=', c.from).where('registry', '=', registry.registry).executeTakeFirst()
-            if (old) rem.contacts.push({ type: c.role, id: old.handle })
+      if (held) {
+        // Every wanted contact against the registry's own list: what it lacks is added, the rest of that role removed.
+        for (const role of ROLES) {
+          const to = wanted.contacts?.[role]
+          if (!to) continue
+          const handle = await ensureRegistryHandle(deps, { ...itemScope, accountId: domain.account_id }, to, registry, `contacts.${role}`)
+          if (role === 'registrant') {
+            if (held.registrant !== handle) registrant = handle
+            continue
+          }
+          if (!held.contacts.some((c) => c.type === role && c.id === handle)) add.contacts.push({ type: role, id: handle })
+          rem.contacts.push(...held.contacts.filter((c) => c.type === role && c.id !== handle))
+        }
+      } else {
+        for (const c of contactChanges) {
+          // A contact new to this registry is created there first.
+          const handle = await ensureRegistryHandle(deps, { ...itemScope, accountId: domain.account_id }, c.to, registry, `contacts.${c.role}`)
+          if (c.role === 'registrant') registrant = handle
+          else {
+            add.contacts.push({ type: c.role, id: handle })
+            if (c.from) {
+              const old = await deps.db.selectFrom('registry_handles').select('handle').where('contact_id', '=', c.from).where('registry', '=', registry.registry).executeTakeFirst()
+              if (old) rem.contacts.push({ type: c.role, id: old.handle })
+            }
           }
         }
       }
@@ -126,22 +192,25 @@ export async function applyDomainChange(deps: ApplyDeps, scope: Scope, domain: D
       }
       if (hasUpdate) await registry.updateDomain({ name: domain.name, add: trimAddRem(add), rem: trimAddRem(rem), ...(registrant ? { registrant } : {}) })
     } else if (renewing) {
-      if (!domain.expires_at) throw badRequest('The domain has no expiry date to renew from')
-      // No registry serves this TLD here (an unmanaged or demo TLD): the renewal is recorded only.
-      next.expires_at = addYears(domain.expires_at, wanted.renew_years!)
+      const from = resume?.renewFrom ?? domain.expires_at
+      if (!from) throw badRequest('The domain has no expiry date to renew from')
+      // No registry serves this TLD here (an unmanaged or demo TLD): the renewal is recorded only,
+      // once — a repeat that finds it recorded writes nothing.
+      const target = addYears(from, wanted.renew_years!)
+      if (domain.expires_at?.getTime() !== target.getTime()) next.expires_at = target
     }
   } catch (error) {
     throw registryErrorToAppError(error)
   }
+  // A renewed domain is active again, as after its own renewal.
+  if (next.expires_at && domain.status === 'expired') next.status = 'active'
+  // Nothing of ours to write: a repeat that found everything done (a renewal counts as applied).
+  if (Object.keys(next).length === 0 && contactChanges.length === 0) return renewing ? 'applied' : 'unchanged'
 
   await change(deps.db, itemScope, async (tx, audit) => {
-    const before = await tx.selectFrom('domains').selectAll().where('id', '=', domain.id).forUpdate().executeTakeFirstOrThrow()
-    const after = await tx
-      .updateTable('domains')
-      .set({ ...next, version: before.version + 1, updated_at: deps.now() } as never)
-      .where('id', '=', domain.id)
-      .returningAll()
-      .executeTakeFirstOrThrow()
+    // Decision 006: the version the user edited from, checked again under the row lock; an edit
+    // that landed meanwhile (another process) makes this one the stale one, and nothing is written.
+    const { before, after } = await updateVersioned(tx, 'domains', domain.id, options.version ?? null, next as Updateable<DB['domains']>, { accountId: domain.account_id, label: 'domain' })
     for (const c of contactChanges) {
       await tx.deleteFrom('domain_contacts').where('domain_id', '=', domain.id).where('role', '=', c.role).execute()
       await tx.insertInto('domain_contacts').values({ domain_id: domain.id, contact_id: c.to, role: c.role }).execute()
@@ -181,23 +250,27 @@ export async function updateDomain(
   scope: Scope,
   domainId: string,
   wanted: DomainChange,
-  options: { version?: number; action?: string; reachAll?: boolean } = {},
+  options: { version?: number; action?: string; reachAll?: boolean; resume?: Resume } = {},
 ): Promise<UpdateOutcome> {
-  const domain = await loadDomain(deps.db, scope, domainId, options.reachAll)
-  if (options.version !== undefined && options.version !== domain.version) {
-    throw conflict(`The domain changed since version ${options.version} (now ${domain.version}); reload and try again`, { version: domain.version })
-  }
-  const itemScope: Scope = { ...scope, accountId: domain.account_id }
-  const material: MaterialChange = {}
-  if (wanted.contacts && Object.keys(wanted.contacts).length) material.contacts = wanted.contacts
-  if (wanted.nameservers) material.nameservers = wanted.nameservers
-  if (!domain.is_material || !isMaterialChange(material)) {
-    return { outcome: await applyDomainChange(deps, itemScope, domain, wanted, options.action) }
-  }
-  const { contacts: _contacts, nameservers: _nameservers, ...rest } = wanted
-  if (Object.values(rest).some((v) => v !== undefined)) await applyDomainChange(deps, itemScope, domain, rest, options.action)
-  const request = await change(deps.db, itemScope, (tx) => createMaterialChangeRequest(tx, itemScope, { domainId: domain.id, change: material }, deps))
-  return { outcome: 'approval_requested', material_change_request_id: request.id }
+  return oneAtATime(domainId, async () => {
+    const domain = await loadDomain(deps.db, scope, domainId, options.reachAll)
+    // A stale version is refused before anything is sent to the registry; the write checks it again under the row lock.
+    if (options.version !== undefined) checkVersion(domain.version, options.version, 'domain')
+    const itemScope: Scope = { ...scope, accountId: domain.account_id }
+    const apply: ApplyOptions = { action: options.action, resume: options.resume, version: options.version }
+    const material: MaterialChange = {}
+    if (wanted.contacts && Object.keys(wanted.contacts).length) material.contacts = wanted.contacts
+    if (wanted.nameservers) material.nameservers = wanted.nameservers
+    if (!domain.is_material || !isMaterialChange(material)) {
+      return { outcome: await applyDomainChange(deps, itemScope, domain, wanted, apply) }
+    }
+    // Refused up front, before the rest applies and before approvers are mailed a change the registry would refuse.
+    refuseWhileLocked(domain, { registry_lock: wanted.registry_lock, touchesRegistryRecord: true })
+    const { contacts: _contacts, nameservers: _nameservers, ...rest } = wanted
+    if (Object.values(rest).some((v) => v !== undefined)) await applyDomainChange(deps, itemScope, domain, rest, apply)
+    const request = await change(deps.db, itemScope, (tx) => createMaterialChangeRequest(tx, itemScope, { domainId: domain.id, change: material }, deps))
+    return { outcome: 'approval_requested' as const, material_change_request_id: request.id }
+  })
 }
 
 function trimAddRem(x: { nameservers: string[]; contacts: { type: 'admin' | 'tech' | 'billing'; id: string }[]; statuses: string[] }) {
@@ -208,8 +281,3 @@ function trimAddRem(x: { nameservers: string[]; contacts: { type: 'admin' | 'tec
   return Object.keys(out).length ? out : undefined
 }
 
-function addYears(date: Date, years: number): Date {
-  const next = new Date(date)
-  next.setUTCFullYear(next.getUTCFullYear() + years)
-  return next
-}

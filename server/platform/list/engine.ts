@@ -1,19 +1,17 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely'
-import { expandFields, readListQuery, type ListQuery } from '#app/lib/list-query.ts'
-import type { Filter, Operator } from '#app/lib/pql.ts'
+import { expandFields, readListQuery, type ListQuery } from '#common/list-query.ts'
+import { OPERATORS_BY_TYPE, type CatalogueField, type FieldType, type ListCatalogue } from '#common/list-catalogue.ts'
+import type { Filter, Operator } from '#common/pql.ts'
 import type { DB } from '#server/db/schema.ts'
 import { badRequest, type FieldError } from '#server/platform/core/errors.ts'
 import { keyCacheOf, type KeyList } from './key-cache.ts'
 
-export type FieldType = 'text' | 'uuid' | 'integer' | 'boolean' | 'timestamp' | 'date' | 'enum' | 'tags'
+export type { FieldType }
 
-export type FieldSpec = {
-  type: FieldType
+/** A catalogue field (common/) with the trusted SQL behind it. */
+export type FieldSpec = CatalogueField & {
   /** A trusted SQL expression; never built from input. */
   column: string
-  filterable?: boolean
-  sortable?: boolean
-  choices?: readonly string[]
   /**
    * The column only ever holds lowercase text (domain names, TLDs): contains/starts/ends compare
    * the lowercased value with LIKE, about three times cheaper per row than ILIKE and served by
@@ -22,6 +20,26 @@ export type FieldSpec = {
   lowercase?: boolean
   /** The column comes from a joined table that the resource's change counter does not cover. */
   joined?: boolean
+}
+
+/** The SQL of one catalogue field: its column, or the column with the options above. */
+export type FieldSql = string | { column: string; lowercase?: boolean; joined?: boolean }
+
+/**
+ * A list resource from its catalogue (common/lists) and the SQL of each of its fields: every field
+ * of the catalogue must have its SQL, and none other may (the types check both).
+ */
+export function listResource<Fields extends Record<string, CatalogueField>>(
+  catalogue: ListCatalogue<Fields>,
+  sql: Omit<ListResource, 'name' | 'fields' | 'defaultSort'> & { columns: { [K in keyof Fields]: FieldSql } },
+): ListResource {
+  const { columns, ...rest } = sql
+  const fields: Record<string, FieldSpec> = {}
+  for (const [key, field] of Object.entries(catalogue.fields)) {
+    const column = columns[key as keyof Fields]
+    fields[key] = { ...field, ...(typeof column === 'string' ? { column } : column) }
+  }
+  return { name: catalogue.name, ...(catalogue.defaultSort ? { defaultSort: catalogue.defaultSort } : {}), ...rest, fields }
 }
 
 export type ListResource = {
@@ -50,16 +68,6 @@ export type ListPage<T = Record<string, unknown>> = { data: T[]; meta: ListMeta 
 /** Exact counts stop here; above it the total reads as "10,000+". */
 export const COUNT_CAP = 10_000
 
-const OPERATORS_BY_TYPE: Record<FieldType, readonly Operator[]> = {
-  text: ['equals', 'contains', 'starts_with', 'ends_with'],
-  uuid: ['equals'],
-  enum: ['equals'],
-  boolean: ['equals'],
-  tags: ['equals', 'contains'],
-  integer: ['equals', 'less_than', 'less_than_and_including', 'greater_than', 'greater_than_and_including', 'between'],
-  timestamp: ['equals', 'less_than', 'less_than_and_including', 'greater_than', 'greater_than_and_including', 'between'],
-  date: ['equals', 'less_than', 'less_than_and_including', 'greater_than', 'greater_than_and_including', 'between'],
-}
 
 /** The operators a field of this type accepts. */
 export const operatorsFor = (type: FieldType) => OPERATORS_BY_TYPE[type]

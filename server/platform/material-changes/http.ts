@@ -58,7 +58,7 @@ export const materialRouter = createRouter()
       await expireRequests(deps.db, deps.now())
       const reach = reachOf(scope)
       const resource = reach === null ? { ...materialRequestsResource, accountColumn: undefined } : materialRequestsResource
-      return c.json((await runList(deps.db, resource, listQueryFromUrl(resource, new URL(c.req.url)), { accountId: reach })) as never, 200)
+      return c.json((await runList(deps.db, resource, listQueryFromUrl(resource, new URL(c.req.url)), { accountId: reach })), 200)
     },
   )
   .openapi(
@@ -75,7 +75,7 @@ export const materialRouter = createRouter()
       const scope = requireScope(c, context)
       requirePermission(scope.actor, 'domain-viewer')
       const deps = c.get('deps')
-      return c.json(requestJson(await getRequest(deps.db, reachOf(scope), id, deps.now())) as never, 200)
+      return c.json(requestJson(await getRequest(deps.db, reachOf(scope), id, deps.now())), 200)
     },
   )
   .openapi(

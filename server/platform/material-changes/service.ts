@@ -2,12 +2,15 @@ import { createHash, randomBytes } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type { MaterialChange, MaterialChangeRequest } from '#server/db/schema-tray.ts'
 import type { DB } from '#server/db/schema.ts'
-import { applyDomainChange, errorMessage, isMaterialChange, loadDomain } from '#server/platform/domains/update.ts'
 import { change, txRunner, type Tx } from '#server/platform/core/change.ts'
-import { badRequest, conflict, notFound } from '#server/platform/core/errors.ts'
+import { AppError, badRequest, conflict, notFound } from '#server/platform/core/errors.ts'
 import { systemScope, type Scope } from '#server/platform/core/scope.ts'
-import type { PlatformDeps } from '#server/platform/deps.ts'
+import { linkBase, type PlatformDeps } from '#server/platform/deps.ts'
+import { refuseWhileLocked } from '#server/platform/domains/rules.ts'
 import type { ListResource } from '#server/platform/list/engine.ts'
+
+/** True when the change touches what a material domain needs approval for. */
+export const isMaterialChange = (c: MaterialChange) => Boolean((c.contacts && Object.keys(c.contacts).length) || c.nameservers)
 
 export const MATERIAL_JOBS = { notify: 'material-change-requests.notify', sweep: 'material-change-requests.sweep' } as const
 export const REQUEST_LIFETIME_DAYS = 7
@@ -84,8 +87,10 @@ export async function createMaterialChangeRequest(
   deps?: Pick<PlatformDeps, 'jobs' | 'now'>,
 ): Promise<{ id: string }> {
   if (!isMaterialChange(input.change)) throw badRequest('A material change request needs a contact or nameserver change')
-  const domain = await tx.selectFrom('domains').select(['id', 'name', 'account_id']).where('id', '=', input.domainId).where('account_id', '=', scope.accountId!).executeTakeFirst()
+  const domain = await tx.selectFrom('domains').select(['id', 'name', 'account_id', 'registry_lock']).where('id', '=', input.domainId).where('account_id', '=', scope.accountId!).executeTakeFirst()
   if (!domain) throw notFound('Domain not found')
+  // The registry would refuse it when approved: refused now, and nobody is mailed.
+  refuseWhileLocked(domain, { touchesRegistryRecord: true })
   const approvers = await listApprovers(tx, domain.account_id)
   if (approvers.length === 0) throw conflict('This domain is material, but its account has no designated approvers')
   const now = deps?.now() ?? new Date()
@@ -122,7 +127,7 @@ export async function createMaterialChangeRequest(
 }
 
 /** Mails each approver a single-use link, once per request (a second run finds it notified). */
-export async function notifyApprovers(deps: Pick<PlatformDeps, 'db' | 'mailer' | 'config' | 'now' | 'logger'>, requestId: string): Promise<void> {
+export async function notifyApprovers(deps: Pick<PlatformDeps, 'db' | 'mailer' | 'config' | 'now' | 'logger' | 'listeningUrl'>, requestId: string): Promise<void> {
   const links = await deps.db.transaction().execute(async (tx) => {
     const request = await tx.selectFrom('material_change_requests').selectAll().where('id', '=', requestId).forUpdate().executeTakeFirst()
     if (!request || request.notified_at || request.state !== 'pending') return []
@@ -135,7 +140,7 @@ export async function notifyApprovers(deps: Pick<PlatformDeps, 'db' | 'mailer' |
     await tx.updateTable('material_change_requests').set({ notified_at: deps.now() }).where('id', '=', request.id).execute()
     return out.map((o) => ({ ...o, request }))
   })
-  const base = (deps.config.PUBLIC_URL ?? 'http://localhost:3000').replace(/\/$/, '')
+  const base = linkBase(deps)
   for (const { email, token, request } of links) {
     const url = `${base}/approvals/${request.id}?token=${token}`
     await deps.mailer.send({
@@ -204,7 +209,23 @@ export async function getRequest(db: Kysely<DB>, accountId: string | null, id: s
   return row
 }
 
-/** The request behind a public link: 404 unless the token is one of its unused ones. */
+/**
+ * 409 `approval.decided` for a link whose request was decided already (by this link or another
+ * approver's): what became of it and when, instead of a bare "not valid".
+ */
+export function alreadyDecided(request: { state: string; decided_at: Date | null; decided_by: string | null; updated_at: Date }): AppError {
+  const at = request.decided_at ?? request.updated_at
+  const when = `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`
+  const by = request.decided_by ? ` by ${request.decided_by}` : ''
+  return new AppError(409, 'approval.decided', `This request was already decided${by} on ${when}; it is ${request.state} now`, {
+    extra: { state: request.state, decided_at: at.toISOString(), decided_by: request.decided_by },
+  })
+}
+
+/**
+ * The request behind a public link: 404 unless the token is one of its own, 409 with the decision
+ * and its time when the link was used already (it works once).
+ */
 export async function requestForToken(db: Kysely<DB>, id: string, token: string, now: Date) {
   await expireRequests(db, now, id)
   const row = await db
@@ -215,63 +236,9 @@ export async function requestForToken(db: Kysely<DB>, id: string, token: string,
     .where('t.token_hash', '=', hashToken(token))
     .where('m.id', '=', id)
     .executeTakeFirst()
-  if (!row || row.token_used_at) throw notFound('This approval link is not valid')
+  if (!row) throw notFound('This approval link is not valid')
+  if (row.token_used_at) throw alreadyDecided(row)
   return row
-}
-
-/**
- * An approver's decision through the public link: the token is used up, the decision audited, and
- * an approval applies the change through the same path as the domain change itself.
- */
-export async function decide(
-  deps: Pick<PlatformDeps, 'db' | 'registries' | 'now'>,
-  id: string,
-  input: { token: string; decision: 'approve' | 'reject'; comment: string },
-): Promise<MaterialChangeRequest> {
-  const request = await requestForToken(deps.db, id, input.token, deps.now())
-  if (request.state !== 'pending') throw conflict(`This request is ${request.state} already`, { state: request.state })
-  const scope: Scope = { actor: { userId: null, label: `approver ${request.approver_email}`, homeAccountId: request.account_id, roles: [], abilities: [] }, accountId: request.account_id, requestId: null }
-  const decided = await change(deps.db, scope, async (tx, audit) => {
-    const used = await tx
-      .updateTable('material_approval_tokens')
-      .set({ used_at: deps.now() })
-      .where('token_hash', '=', hashToken(input.token))
-      .where('used_at', 'is', null)
-      .returning('email')
-      .executeTakeFirst()
-    if (!used) throw notFound('This approval link is not valid')
-    const state = input.decision === 'approve' ? 'approved' : 'rejected'
-    const row = await tx
-      .updateTable('material_change_requests')
-      .set({ state, decided_at: deps.now(), decided_by: used.email, comment: input.comment, updated_at: deps.now() })
-      .where('id', '=', id)
-      .where('state', '=', 'pending')
-      .returningAll()
-      .executeTakeFirst()
-    if (!row) throw conflict('This request was decided already')
-    // Other approvers' links die with the decision: one decision per request.
-    await tx.updateTable('material_approval_tokens').set({ used_at: deps.now() }).where('request_id', '=', id).where('used_at', 'is', null).execute()
-    await audit.record({ area: 'domains', entityType: 'material-change-request', entityId: id, action: input.decision, before: { state: 'pending' }, after: { state, decided_by: used.email, comment: input.comment } })
-    return row
-  })
-  if (decided.state !== 'approved') return decided
-  try {
-    const domain = await loadDomain(deps.db, scope, decided.domain_id)
-    await applyDomainChange(deps, scope, domain, decided.change, 'material-change-applied')
-    return await change(deps.db, scope, async (tx, audit) => {
-      const row = await tx.updateTable('material_change_requests').set({ state: 'applied', applied_at: deps.now(), updated_at: deps.now() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
-      await audit.record({ area: 'domains', entityType: 'material-change-request', entityId: id, action: 'apply', before: { state: 'approved' }, after: { state: 'applied' } })
-      return row
-    })
-  } catch (error) {
-    // Approved but not applied (e.g. the registry refused): kept with its reason, never silent.
-    const message = errorMessage(error)
-    return change(deps.db, scope, async (tx, audit) => {
-      const row = await tx.updateTable('material_change_requests').set({ error: message, updated_at: deps.now() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
-      await audit.record({ area: 'domains', entityType: 'material-change-request', entityId: id, action: 'apply-failed', after: { error: message } })
-      return row
-    })
-  }
 }
 
 /** Requests whose approvers were never mailed (created without a job) get their mail here. */

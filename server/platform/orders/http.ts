@@ -1,10 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { ORDER_ITEM_STATES, ORDER_ITEM_TYPES, ORDER_STATES } from '#server/db/schema-orders.ts'
-import { createRouter, requireScope } from '#server/platform/core/http.ts'
+import { createRouter, requireOwnScope, requireScope } from '#server/platform/core/http.ts'
 import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { requirePermission } from '#server/platform/accounts/directory.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
-import { registerOrderJobs } from './jobs.ts'
+import { listRates, setRate } from './pricing.ts'
 import { addToCart, cancelOrder, checkoutCart, createOrder, getCart, getOrder, ordersResource, removeCartItem, retryItem, updateCartItem } from './service.ts'
 
 const TAGS = ['Orders']
@@ -101,7 +101,36 @@ const CreateOrder = z
 const Checkout = z.object({ contacts: ContactsInput.optional() }).strict().openapi('Checkout')
 const CancelOrder = z.object({ item_ids: z.array(z.uuid()).max(100).optional() }).strict().openapi('CancelOrder')
 
+const CurrencyCode = z.string().regex(/^[A-Z]{3}$/).openapi({ description: 'ISO 4217 code', example: 'EUR' })
+const CurrencyRate = z
+  .object({ from_currency: z.string(), to_currency: z.string(), rate: z.number().openapi({ description: 'One unit of from_currency in to_currency' }), updated_at: z.string() })
+  .openapi('CurrencyRate')
+
 export const ordersRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/currency_rates',
+      tags: TAGS,
+      summary: 'The exchange rates that convert TLD list prices into the currency an account is billed in (staff)',
+      responses: { 200: jsonResponse(z.object({ data: z.array(CurrencyRate) })), ...ProblemResponses },
+    }),
+    async (c) => c.json({ data: await listRates(c.get('deps').db, requireOwnScope(c)) }, 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'put',
+      path: '/currency_rates/{from}/{to}',
+      tags: TAGS,
+      summary: 'Set the rate of one unit of a currency in another (staff)',
+      request: { params: z.object({ from: CurrencyCode, to: CurrencyCode }), body: jsonBody(z.object({ rate: z.number().positive() }).strict().openapi('SetCurrencyRate')) },
+      responses: { 200: jsonResponse(CurrencyRate), ...ProblemResponses },
+    }),
+    async (c) => {
+      const { from, to } = c.req.valid('param')
+      return c.json(await setRate(c.get('deps').db, requireOwnScope(c), from, to, c.req.valid('json').rate), 200)
+    },
+  )
   .openapi(
     createRoute({ method: 'get', path: '/groups/{context}/cart', tags: TAGS, summary: "The signed-in user's cart in this account, with totals per currency", request: { params: Context }, responses: { 200: jsonResponse(Cart), ...ProblemResponses } }),
     async (c) => c.json(await getCart(c.get('deps').db, requireScope(c, c.req.valid('param').context)), 200),
@@ -150,7 +179,7 @@ export const ordersRouter = createRouter()
     }),
     async (c) => {
       const body = (c.req.valid('json') as z.infer<typeof Checkout> | undefined) ?? {}
-      return c.json((await checkoutCart(c.get('deps'), requireScope(c, c.req.valid('param').context), { contacts: body.contacts })) as never, 201)
+      return c.json((await checkoutCart(c.get('deps'), requireScope(c, c.req.valid('param').context), { contacts: body.contacts })), 201)
     },
   )
   .openapi(
@@ -164,7 +193,7 @@ export const ordersRouter = createRouter()
     }),
     async (c) => {
       const body = c.req.valid('json')
-      return c.json((await createOrder(c.get('deps'), requireScope(c, c.req.valid('param').context), body.items, body.contacts)) as never, 201)
+      return c.json((await createOrder(c.get('deps'), requireScope(c, c.req.valid('param').context), body.items, body.contacts)), 201)
     },
   )
   .openapi(
@@ -180,21 +209,21 @@ export const ordersRouter = createRouter()
       const scope = requireScope(c, c.req.valid('param').context)
       requirePermission(scope.actor, 'domain-viewer')
       const page = await runList(c.get('deps').db, ordersResource, listQueryFromUrl(ordersResource, new URL(c.req.url)), scope)
-      return c.json(page as never, 200)
+      return c.json(page, 200)
     },
   )
   .openapi(
     createRoute({ method: 'get', path: '/groups/{context}/orders/{id}', tags: TAGS, summary: 'One order with its items, their states and logs', request: { params: WithId }, responses: { 200: jsonResponse(Order), ...ProblemResponses } }),
     async (c) => {
       const { context, id } = c.req.valid('param')
-      return c.json((await getOrder(c.get('deps').db, requireScope(c, context), id)) as never, 200)
+      return c.json((await getOrder(c.get('deps').db, requireScope(c, context), id)), 200)
     },
   )
   .openapi(
     createRoute({ method: 'post', path: '/groups/{context}/orders/{id}/items/{item_id}/retry', tags: TAGS, summary: 'Run a failed item again', request: { params: WithItem }, responses: { 200: jsonResponse(Order), 409: ProblemResponses[400], ...ProblemResponses } }),
     async (c) => {
       const { context, id, item_id } = c.req.valid('param')
-      return c.json((await retryItem(c.get('deps'), requireScope(c, context), id, item_id)) as never, 200)
+      return c.json((await retryItem(c.get('deps'), requireScope(c, context), id, item_id)), 200)
     },
   )
   .openapi(
@@ -209,7 +238,7 @@ export const ordersRouter = createRouter()
     async (c) => {
       const { context, id } = c.req.valid('param')
       const body = (c.req.valid('json') as z.infer<typeof CancelOrder> | undefined) ?? {}
-      return c.json((await cancelOrder(c.get('deps').db, requireScope(c, context), id, body.item_ids)) as never, 200)
+      return c.json((await cancelOrder(c.get('deps').db, requireScope(c, context), id, body.item_ids)), 200)
     },
   )
 
@@ -217,7 +246,4 @@ export const ordersRouter = createRouter()
  * The orders area as mounted by the Platform API: its routes, with its job handlers registered
  * on the same deps (main.ts builds the API before it starts the job engine, as do the tests).
  */
-export function ordersApi(deps: import('#server/platform/deps.ts').PlatformDeps) {
-  registerOrderJobs(deps)
-  return ordersRouter
-}
+

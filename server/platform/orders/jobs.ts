@@ -2,7 +2,7 @@ import { newAuthCode, RegistryError, type RegistryConnection, type TransferResul
 import type { SqlRunner } from '#server/db/database.ts'
 import type { OrderContacts, OrderItem } from '#server/db/schema-orders.ts'
 import { ensureRegistryHandle } from '#server/platform/contacts/registry-handles.ts'
-import { CONTACT_ROLES } from '#server/platform/domains/portfolio.ts'
+import { CONTACT_ROLES } from '#common/vocabulary.ts'
 import { change, txRunner, type Tx } from '#server/platform/core/change.ts'
 import { AppError } from '#server/platform/core/errors.ts'
 import { systemScope } from '#server/platform/core/scope.ts'

@@ -1,4 +1,4 @@
-import { toUnicodeName } from '#app/lib/domain-name.ts'
+import { toUnicodeName } from '#common/domain-name.ts'
 import { RegistryConnectionError, RegistryError, RegistryThrottled, type DomainContact, type DomainInfo, type RegistryConnection, type TransferResult } from '#server/integrations/registry/index.ts'
 import { AppError } from '#server/platform/core/errors.ts'
 import { registryColumns } from '#server/platform/domains/lifecycle.ts'

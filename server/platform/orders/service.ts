@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
-import { parseDomainName, type DomainNameError } from '#app/lib/domain-name.ts'
-import { currencyDecimals } from '#app/lib/money.ts'
+import { parseDomainName, type DomainNameError } from '#common/domain-name.ts'
+import { currencyDecimals } from '#common/money.ts'
 import { registryErrorToAppError } from '#server/integrations/registry/index.ts'
 import type { DB } from '#server/db/schema.ts'
 import { ORDER_ITEM_STATES, ORDER_STATES, type CartItem, type MoneyTotal, type Order, type OrderItem, type OrderItemEvent, type OrderContacts, type OrderItemType, type OrderState } from '#server/db/schema-orders.ts'
@@ -9,8 +9,9 @@ import { change, txRunner, type Tx } from '#server/platform/core/change.ts'
 import { AppError, badRequest, conflict, notFound, type FieldError } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
-import { CONTACT_ROLES } from '#server/platform/domains/portfolio.ts'
+import { CONTACT_ROLES } from '#common/vocabulary.ts'
 import type { ListResource } from '#server/platform/list/engine.ts'
+import { accountPricing } from './pricing.ts'
 import { registryFor } from './registry.ts'
 
 export const ORDER_JOBS = { item: 'orders.item', transferCheck: 'orders.transfer-check' } as const
@@ -33,6 +34,7 @@ export type RefusalReason =
   | 'not-held'
   | 'registrant-required'
   | 'unknown-contact'
+  | 'no-exchange-rate'
 
 const refusal = (status: number, reason: RefusalReason, field: string, message: string, extra: Record<string, unknown> = {}) =>
   new AppError(status, status === 409 ? 'conflict' : 'invalid-request', message, { errors: [{ field, message }], extra: { reason, ...extra } })
@@ -97,8 +99,8 @@ export async function priceItem(deps: Deps, scope: Scope, input: ItemInput, pref
     }
     if (input.type === 'transfer' && available) throw refusal(400, 'not-registered', `${prefix}name`, `${unicode} is not registered, so it cannot be transferred`)
   }
-  const minor = Number(tldRow.list_price_minor) * input.period
-  return { type: input.type, name: ascii, unicode_name: unicode, tld, period: input.period, auth_code: input.type === 'transfer' ? authCode : null, price_minor: minor, currency: tldRow.currency }
+  const price = await (await accountPricing(deps.db, accountId)).price({ name: tld, list_price_minor: tldRow.list_price_minor, currency: tldRow.currency }, input.period, `${prefix}name`)
+  return { type: input.type, name: ascii, unicode_name: unicode, tld, period: input.period, auth_code: input.type === 'transfer' ? authCode : null, ...price }
 }
 
 /** Sums per currency (never across currencies), sorted by currency code. */
@@ -180,10 +182,11 @@ export async function updateCartItem(deps: Deps, scope: Scope, id: string, patch
   if (!tld.is_offered || tld.list_price_minor === null) throw refusal(400, 'tld-not-offered', 'name', `.${current.tld} is not offered`)
   const authCode = patch.auth_code === undefined ? current.auth_code : patch.auth_code?.trim() || null
   if (current.type === 'transfer' && !authCode) throw refusal(400, 'auth-code-required', 'auth_code', 'A transfer needs the auth code from the current registrar')
+  const price = await (await accountPricing(deps.db, accountId)).price({ name: current.tld, list_price_minor: tld.list_price_minor, currency: tld.currency }, period)
   return change(deps.db, scope, async (tx, audit) => {
     const row = await tx
       .updateTable('cart_items')
-      .set({ period, auth_code: authCode, price_minor: Number(tld.list_price_minor) * period, currency: tld.currency, updated_at: new Date() })
+      .set({ period, auth_code: authCode, ...price, updated_at: new Date() })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow()
@@ -211,6 +214,7 @@ export async function checkoutCart(deps: Deps, scope: Scope, input: { contacts?:
   const priced: PricedItem[] = []
   const tlds = new Map<string, { periods: number[]; list_price_minor: number | string | null; currency: string; is_offered: boolean }>()
   const errors: FieldError[] = []
+  const pricing = await accountPricing(deps.db, accountId)
   for (const [index, row] of rows.entries()) {
     let tld = tlds.get(row.tld)
     if (!tld) {
@@ -219,7 +223,10 @@ export async function checkoutCart(deps: Deps, scope: Scope, input: { contacts?:
     }
     if (!tld.is_offered || tld.list_price_minor === null) errors.push({ field: `items.${index}.name`, message: `.${row.tld} is not offered any more` })
     else if (!tld.periods.includes(row.period)) errors.push({ field: `items.${index}.period`, message: `Allowed periods for .${row.tld}: ${tld.periods.join(', ')} year(s)`, allowed: tld.periods.map(String) })
-    else priced.push({ type: row.type, name: row.name, unicode_name: row.unicode_name, tld: row.tld, period: row.period, auth_code: row.auth_code, price_minor: Number(tld.list_price_minor) * row.period, currency: tld.currency })
+    else {
+      const price = await pricing.price({ name: row.tld, list_price_minor: tld.list_price_minor, currency: tld.currency }, row.period, `items.${index}.name`)
+      priced.push({ type: row.type, name: row.name, unicode_name: row.unicode_name, tld: row.tld, period: row.period, auth_code: row.auth_code, ...price })
+    }
   }
   if (errors.length) throw badRequest('Some items of the cart cannot be ordered', errors)
   const contacts = await orderContacts(deps.db, accountId, priced, input.contacts)

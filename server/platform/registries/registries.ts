@@ -9,7 +9,7 @@ import type { PlatformDeps, Registries } from '#server/platform/deps.ts'
 export type RegistryConfig = Pick<
   Config,
   'REGISTRY_MODE' | 'REGISTRY_HOST' | 'REGISTRY_PORT' | 'REGISTRY_CLIENT_ID' | 'REGISTRY_PASSWORD' | 'REGISTRY_TLDS' | 'REGISTRY_CA_FILE' | 'REGISTRY_TIMEOUT_MS'
-> & { dataDir?: string }
+> & { dataDir?: string; REGISTRY_LOCAL_DELAY_MS?: number }
 
 /** A TLD the local registry serves, with the periods (years) it accepts. */
 export type OfferedTld = { name: string; periods: number[] }
@@ -69,6 +69,7 @@ export async function createRegistries(
     policy: { tlds: policyTlds },
     ...(options.now ? { now: options.now } : {}),
     ...(options.requireSchemas === false ? { requireSchemas: false } : {}),
+    ...(config.REGISTRY_LOCAL_DELAY_MS ? { answerDelayMs: config.REGISTRY_LOCAL_DELAY_MS } : {}),
     logger,
   })
   const connection = new EppRegistryConnection({

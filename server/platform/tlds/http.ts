@@ -1,9 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import type { TldEntry } from '#server/db/schema-directory.ts'
+import type { TldEntry } from '#server/db/schema.ts'
 import { createRouter, requireOwnScope } from '#server/platform/core/http.ts'
 import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
-import { CONTACT_ROLES, getTld, normaliseNameFilters, TLD_KINDS, tldsResource, updateTld } from './service.ts'
+import { CONTACT_ROLES } from '#common/vocabulary.ts'
+import { getTld, normaliseNameFilters, TLD_KINDS, tldsResource, updateTld } from './service.ts'
 
 const TAGS = ['TLDs']
 const Days = z.number().int().min(0).max(365)
@@ -75,7 +76,7 @@ export const tldsRouter = createRouter()
       const query = listQueryFromUrl(tldsResource, new URL(c.req.url))
       query.filters = normaliseNameFilters(query.filters)
       const page = await runList(c.get('deps').db, tldsResource, query, { accountId: null })
-      return c.json(page as never, 200)
+      return c.json(page, 200)
     },
   )
   .openapi(

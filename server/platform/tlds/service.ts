@@ -1,19 +1,20 @@
 import { tlds as ianaTlds } from '@hapi/tlds'
 import type { Kysely } from 'kysely'
 import punycode from 'punycode/punycode.js'
-import { toUnicodeName } from '#app/lib/domain-name.ts'
-import type { Filter } from '#app/lib/pql.ts'
+import { toUnicodeName } from '#common/domain-name.ts'
+import type { Filter } from '#common/pql.ts'
 import type { DB, Tld } from '#server/db/schema.ts'
-import type { ContactRole, TldEntry } from '#server/db/schema-directory.ts'
+import type { ContactRole } from '#server/db/schema-directory.ts'
+import type { TldEntry } from '#server/db/schema.ts'
 import { fieldError, invalid, requirePermission, staleVersion, type CodedFieldError } from '#server/platform/accounts/directory.ts'
 import { change } from '#server/platform/core/change.ts'
 import { notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
-import type { ListResource } from '#server/platform/list/engine.ts'
+import { listResource } from '#server/platform/list/engine.ts'
+import { TLD_KINDS, TLDS_LIST } from '#common/lists/directory.ts'
 
 export type TldKind = Tld['kind']
-export const TLD_KINDS = ['generic', 'country-code', 'sponsored', 'new-generic', 'infrastructure'] as const
-export const CONTACT_ROLES = ['registrant', 'admin', 'tech', 'billing'] as const
+export { TLD_KINDS }
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'))
 
 /** Kind of a TLD by the shape of its name, until the registrar sets it in the catalogue. */
@@ -63,35 +64,33 @@ export async function offerTld(db: Kysely<DB>, scope: Scope, offer: TldOffer): P
 }
 
 /** The TLD catalogue as a list resource; it belongs to no account. */
-export const tldsResource: ListResource = {
-  name: 'tlds',
+export const tldsResource = listResource(TLDS_LIST, {
   from: 'tlds t',
   tiebreak: 't.id',
-  defaultSort: 'name',
-  fields: {
-    id: { type: 'uuid', column: 't.id', filterable: true },
-    name: { type: 'text', column: 't.name', filterable: true, sortable: true },
-    unicode_name: { type: 'text', column: 't.unicode_name', filterable: true, sortable: true },
-    kind: { type: 'enum', column: 't.kind', filterable: true, sortable: true, choices: TLD_KINDS },
-    registry_operator: { type: 'text', column: 't.registry_operator', filterable: true, sortable: true },
-    is_offered: { type: 'boolean', column: 't.is_offered', filterable: true, sortable: true },
-    periods: { type: 'text', column: 't.periods' },
-    add_grace_days: { type: 'integer', column: 't.add_grace_days', filterable: true, sortable: true },
-    renew_grace_days: { type: 'integer', column: 't.renew_grace_days', filterable: true, sortable: true },
-    auto_renew_grace_days: { type: 'integer', column: 't.auto_renew_grace_days', filterable: true, sortable: true },
-    transfer_grace_days: { type: 'integer', column: 't.transfer_grace_days', filterable: true, sortable: true },
-    redemption_days: { type: 'integer', column: 't.redemption_days', filterable: true, sortable: true },
-    dnssec: { type: 'boolean', column: 't.dnssec', filterable: true, sortable: true },
-    idn: { type: 'boolean', column: 't.idn', filterable: true, sortable: true },
-    registry_lock: { type: 'boolean', column: 't.registry_lock', filterable: true, sortable: true },
-    required_contacts: { type: 'tags', column: 't.required_contacts', filterable: true },
-    list_price_minor: { type: 'integer', column: 't.list_price_minor', filterable: true, sortable: true },
-    currency: { type: 'text', column: 't.currency', filterable: true, sortable: true },
-    version: { type: 'integer', column: 't.version' },
-    created_at: { type: 'timestamp', column: 't.created_at', filterable: true, sortable: true },
-    updated_at: { type: 'timestamp', column: 't.updated_at', filterable: true, sortable: true },
+  columns: {
+    id: 't.id',
+    name: 't.name',
+    unicode_name: 't.unicode_name',
+    kind: 't.kind',
+    registry_operator: 't.registry_operator',
+    is_offered: 't.is_offered',
+    periods: 't.periods',
+    add_grace_days: 't.add_grace_days',
+    renew_grace_days: 't.renew_grace_days',
+    auto_renew_grace_days: 't.auto_renew_grace_days',
+    transfer_grace_days: 't.transfer_grace_days',
+    redemption_days: 't.redemption_days',
+    dnssec: 't.dnssec',
+    idn: 't.idn',
+    registry_lock: 't.registry_lock',
+    required_contacts: 't.required_contacts',
+    list_price_minor: 't.list_price_minor',
+    currency: 't.currency',
+    version: 't.version',
+    created_at: 't.created_at',
+    updated_at: 't.updated_at',
   },
-}
+})
 
 /**
  * Lets `name` filters take either form: a Unicode value (рф, .みんな) filters the Unicode name,

@@ -37,7 +37,7 @@ export const trayRouter = createRouter()
       url.searchParams.delete('entity_type')
       const resource = trayResource(scope.actor.userId ?? '', type.data)
       const page = await runList(c.get('deps').db, resource, listQueryFromUrl(resource, url), scope)
-      return c.json({ ...page, data: page.data.map((row) => ({ ...row, entity_type: type.data })) } as never, 200)
+      return c.json({ ...page, data: page.data.map((row) => ({ ...row, entity_type: type.data })) }, 200)
     },
   )
   .openapi(

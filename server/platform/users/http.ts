@@ -1,3 +1,4 @@
+import { linkBase } from '#server/platform/deps.ts'
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { LANGUAGES } from '#server/platform/accounts/service.ts'
@@ -84,7 +85,7 @@ const TAGS = ['Users']
 /** Sends the invitation: through the deps' mailer when there is one, else to the log. */
 async function deliverInvite(c: Context<PlatformEnv>, to: string, token: string) {
   const deps = c.get('deps')
-  const base = deps.config.PUBLIC_URL ?? ''
+  const base = linkBase(deps, c.req.raw)
   const link = `${base}/invitations/${encodeURIComponent(token)}`
   const text = `You have been invited to the Registrar Portal.\n\nSet your password here (the link works for 7 days):\n${link}\n`
   const mailer = (deps as { mailer?: { send(message: { to: string; subject: string; text: string }): Promise<unknown> } }).mailer
@@ -121,7 +122,7 @@ export const usersRouter = createRouter()
       const reach = reachOf(scope)
       const resource = reach === null ? usersResource : scopedUsersResource
       const page = await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), { accountId: reach })
-      return c.json(page as never, 200)
+      return c.json(page, 200)
     },
   )
   .openapi(

@@ -1,15 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
-import { expandAbilities, expandPermissions, expandRoles } from '#app/lib/permissions.ts'
+import { expandAbilities, expandPermissions, expandRoles } from '#common/permissions.ts'
 import type { DB, User } from '#server/db/schema.ts'
 import { fieldError, invalid, reachOf, refused, requirePermission, staleVersion, type CodedFieldError } from '#server/platform/accounts/directory.ts'
 import { LANGUAGES } from '#server/platform/accounts/service.ts'
 import { hashPassword } from '#server/platform/auth/passwords.ts'
-import { assertPasswordPolicy } from '#server/platform/auth/service.ts'
+import { assertPasswordPolicy } from '#server/platform/auth/password-policy.ts'
 import { auditWriter, change, type Tx } from '#server/platform/core/change.ts'
 import { notFound } from '#server/platform/core/errors.ts'
 import { isStaff, type Scope } from '#server/platform/core/scope.ts'
-import type { ListResource } from '#server/platform/list/engine.ts'
+import { listResource, type ListResource } from '#server/platform/list/engine.ts'
+import { USERS_LIST } from '#common/lists/directory.ts'
 
 export type CreateUserInput = {
   account_id: string
@@ -50,28 +51,27 @@ export function publicUser(user: User) {
 const TWO_FACTOR_ON = `EXISTS (SELECT 1 FROM user_two_factor tf WHERE tf.user_id = u.id AND tf.enabled_at IS NOT NULL)`
 
 /** Users as a list resource; a client scope adds the account column, staff in their group see all. */
-export const usersResource: ListResource = {
-  name: 'users',
+export const usersResource = listResource(USERS_LIST, {
   from: 'users u JOIN accounts a ON a.id = u.account_id',
   tiebreak: 'u.id',
-  fields: {
-    id: { type: 'uuid', column: 'u.id', filterable: true },
-    group_id: { type: 'uuid', column: 'u.account_id', filterable: true },
-    'account.name': { type: 'text', column: 'a.name', filterable: true, sortable: true },
-    email: { type: 'text', column: 'u.email', filterable: true, sortable: true },
-    name: { type: 'text', column: 'u.name', filterable: true, sortable: true },
-    roles: { type: 'tags', column: 'u.roles', filterable: true },
-    abilities: { type: 'tags', column: 'u.abilities', filterable: true },
-    language: { type: 'enum', column: 'u.language', filterable: true, sortable: true, choices: LANGUAGES },
-    status: { type: 'enum', column: 'u.status', filterable: true, sortable: true, choices: ['active', 'disabled'] },
-    two_factor: { type: 'boolean', column: TWO_FACTOR_ON, filterable: true, sortable: true },
-    invited: { type: 'boolean', column: '(u.password_hash IS NULL)', filterable: true },
-    last_sign_in_at: { type: 'timestamp', column: 'u.last_sign_in_at', filterable: true, sortable: true },
-    version: { type: 'integer', column: 'u.version' },
-    created_at: { type: 'timestamp', column: 'u.created_at', filterable: true, sortable: true },
-    updated_at: { type: 'timestamp', column: 'u.updated_at', filterable: true, sortable: true },
+  columns: {
+    id: 'u.id',
+    group_id: 'u.account_id',
+    'account.name': 'a.name',
+    email: 'u.email',
+    name: 'u.name',
+    roles: 'u.roles',
+    abilities: 'u.abilities',
+    language: 'u.language',
+    status: 'u.status',
+    two_factor: TWO_FACTOR_ON,
+    invited: '(u.password_hash IS NULL)',
+    last_sign_in_at: 'u.last_sign_in_at',
+    version: 'u.version',
+    created_at: 'u.created_at',
+    updated_at: 'u.updated_at',
   },
-}
+})
 
 export const scopedUsersResource: ListResource = { ...usersResource, accountColumn: 'u.account_id' }
 

@@ -1,8 +1,7 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Link } from 'react-router'
-import { DataTable } from '#app/components/data-table.tsx'
+import { data } from 'react-router'
+import { DataTable, RowLink } from '#app/components/data-table.tsx'
 import { activeContext } from '#app/lib/context-param.ts'
-import { formatDateTime } from '#app/lib/dates.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
@@ -12,6 +11,7 @@ import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/list.ts'
+import { DateText } from '#app/components/date-text.tsx'
 
 export const MATERIAL_LIST: ListDefinition = {
   id: 'material-change-requests',
@@ -49,9 +49,10 @@ export default function MaterialRequests({ loaderData }: Route.ComponentProps) {
         page={loaderData.page}
         labels={(key) => t(`columns.${key}`, { defaultValue: key })}
         renderCell={(row, key) => {
-          if (key === 'domain_name') return <Link className="underline" to={href(`/domains/material-change-requests/${String(row.id)}`)}>{String(row.domain_name)}</Link>
+          if (key === 'domain_name') return <RowLink to={href(`/domains/material-change-requests/${String(row.id)}`)}>{String(row.domain_name)}</RowLink>
           if (key === 'state') return t(`states.${String(row.state)}`)
-          if (key === 'created_at' || key === 'expires_at') return <time dateTime={String(row[key])}>{formatDateTime(String(row[key]), i18n.language)}</time>
+          if (key === 'created_at') return <DateText value={row[key] as string} lng={i18n.language} time />
+          if (key === 'expires_at') return <DateText value={row[key] as string} lng={i18n.language} />
           return String(row[key] ?? '')
         }}
       />

@@ -10,11 +10,11 @@ import { formatDateTime } from '#app/lib/dates.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
-import { formatMoney } from '#app/lib/money.ts'
+import { formatMoney } from '#common/money.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
-import { CONTACT_ROLES, type ContactRole } from '../schemas.ts'
+import { CONTACT_ROLES, type ContactRole } from '#common/vocabulary.ts'
 import { attempt, domainScreen } from '../shared.server.ts'
 import { contactLabel } from '../shared.tsx'
 import type { Route } from './+types/detail.ts'
@@ -123,7 +123,7 @@ export default function OrderDetail({ loaderData }: Route.ComponentProps) {
       </div>
       <p className="text-sm text-slate-600 dark:text-slate-400">
         {t('detail.orderedBy', { who: order.created_by, at: formatDateTime(order.created_at, i18n.language) })} · {t('cart.totals')}:{' '}
-        {order.totals.map((total) => money(total.minor, total.currency)).join(' + ')}
+        <span data-testid="order-totals">{order.totals.map((total) => money(total.minor, total.currency)).join(' + ')}</span>
       </p>
       {order.contacts ? <OrderContacts contacts={order.contacts} names={contactNames} /> : null}
       {running ? (

@@ -1,6 +1,6 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Link } from 'react-router'
-import { DataTable } from '#app/components/data-table.tsx'
+import { DataTable, RowLink } from '#app/components/data-table.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { formatDateTime } from '#app/lib/dates.ts'
@@ -47,9 +47,9 @@ export default function OrdersList({ loaderData }: Route.ComponentProps) {
           const value = row[key]
           if (key === 'created_at') {
             return (
-              <Link className="underline" to={href(`/domains/orders/${String(row.id)}`)}>
+              <RowLink to={href(`/domains/orders/${String(row.id)}`)}>
                 <time dateTime={String(value)}>{formatDateTime(String(value), i18n.language)}</time>
-              </Link>
+              </RowLink>
             )
           }
           if (key === 'state') return <Badge color={stateColor(String(value))}>{t(`states.${String(value)}`, { defaultValue: String(value) })}</Badge>

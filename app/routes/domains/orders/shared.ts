@@ -15,9 +15,10 @@ const REASONS = new Set([
   'cart-empty',
   'not-retryable',
   'nothing-to-cancel',
+  'no-exchange-rate',
 ])
 
-type Refusal = { reason?: unknown; allowed_periods?: unknown; detail?: unknown; errors?: { field?: string; message?: string }[] } | null | undefined
+type Refusal = { reason?: unknown; allowed_periods?: unknown; from_currency?: unknown; to_currency?: unknown; detail?: unknown; errors?: { field?: string; message?: string }[] } | null | undefined
 
 /** The refusal in the user's language when its reason is known, else the API's own text. */
 export function refusalMessage(t: TFunction, body: unknown, fallback: string): string {
@@ -25,7 +26,7 @@ export function refusalMessage(t: TFunction, body: unknown, fallback: string): s
   const reason = typeof refusal?.reason === 'string' ? refusal.reason : null
   if (reason && REASONS.has(reason)) {
     const allowed = Array.isArray(refusal?.allowed_periods) ? refusal.allowed_periods.map((y) => t('orders:cart.years', { count: Number(y) })).join(', ') : ''
-    const text = t(`orders:errors.${reason}`, { allowed })
+    const text = t(`orders:errors.${reason}`, { allowed, from: String(refusal?.from_currency ?? ''), to: String(refusal?.to_currency ?? '') })
     // The registry's reason (e.g. "In use") adds to an unavailable name.
     return reason === 'unavailable' && typeof (refusal as { registry_reason?: unknown }).registry_reason === 'string'
       ? `${text} (${(refusal as { registry_reason: string }).registry_reason})`

@@ -30,8 +30,16 @@ export function expandAbilities(abilities: readonly string[]): string[] {
 }
 
 /** Every permission name a user holds once roles and abilities are expanded. */
-export function expandPermissions(roles: readonly string[], abilities: readonly string[]): Set<string> {
-  return new Set([...expandRoles(roles), ...expandAbilities(abilities)])
+// Per pair of lists (a user's, unchanged for a request or a render): one shell checks a dozen permissions.
+const expanded = new WeakMap<readonly string[], WeakMap<readonly string[], ReadonlySet<string>>>()
+
+/** Everything the roles and abilities grant. The result is shared: do not change it. */
+export function expandPermissions(roles: readonly string[], abilities: readonly string[]): ReadonlySet<string> {
+  let byAbilities = expanded.get(roles)
+  if (!byAbilities) expanded.set(roles, (byAbilities = new WeakMap()))
+  let set = byAbilities.get(abilities)
+  if (!set) byAbilities.set(abilities, (set = new Set([...expandRoles(roles), ...expandAbilities(abilities)])))
+  return set
 }
 
 export type PermissionView = {

@@ -23,6 +23,8 @@ const A = { id: 'registrar-a', password: 'secret-a-123' }
 const B = { id: 'registrar-b', password: 'secret-b-123' }
 let server: LocalRegistryServer
 const clientFrames = { sent: 0, received: 0 }
+// Commands that do not validate, sent on purpose by the wire tests.
+let invalidOnPurpose = 0
 const open: EppClient[] = []
 
 async function session(who = A, login = true): Promise<EppClient> {
@@ -67,7 +69,25 @@ beforeAll(async () => {
   b = await session(B)
   await a.createContact(contact('ada-1'))
   await a.createContact(contact('ada-2'))
+  await a.createHost({ name: 'ns1.dns-provider.net' })
+  await a.createHost({ name: 'ns2.dns-provider.net' })
 })
+
+/** A domain of registrar A as the creation test makes it (two name servers, contacts, a DS), for a test of its own. */
+async function domainOfA(name: string, years = 2) {
+  return a.createDomain({
+    name,
+    years,
+    nameservers: ['ns1.dns-provider.net', 'ns2.dns-provider.net'],
+    registrant: 'ada-1',
+    contacts: [
+      { type: 'admin', id: 'ada-1' },
+      { type: 'tech', id: 'ada-2' },
+    ],
+    authInfo: 'auth-Alpha-1',
+    dsData: [DS],
+  })
+}
 
 afterAll(async () => {
   for (const client of open) client.destroy()
@@ -165,8 +185,6 @@ describe('domains and hosts', () => {
   })
 
   it('creates with period, contacts, host objects and DS data; refuses duplicates, unknown hosts and disallowed periods', async () => {
-    await a.createHost({ name: 'ns1.dns-provider.net' })
-    await a.createHost({ name: 'ns2.dns-provider.net' })
     await expect(a.createHost({ name: 'ns1.dns-provider.net' })).rejects.toMatchObject({ code: 2302 })
     const created = await a.createDomain({
       name: 'alpha.test',
@@ -207,65 +225,74 @@ describe('domains and hosts', () => {
   })
 
   it('answers only the public part of a domain to another registrar, and 2202 for a wrong authInfo', async () => {
-    const info = await b.infoDomain('alpha.test')
+    await domainOfA('public-part.test')
+    const info = await b.infoDomain('public-part.test')
     expect(info.authInfo).toBeUndefined()
     expect(info.nameservers).toEqual([])
     expect(info.clientId).toBe(A.id)
-    await expect(b.infoDomain('alpha.test', { authInfo: 'wrong-auth' })).rejects.toMatchObject({ code: 2202 })
+    await expect(b.infoDomain('public-part.test', { authInfo: 'wrong-auth' })).rejects.toMatchObject({ code: 2202 })
     await expect(a.infoDomain('missing.test')).rejects.toMatchObject({ code: 2303, registryMessage: 'Object does not exist' })
   })
 
   it('adds and removes DS records with secDNS-1.1 and shows them in info', async () => {
-    await a.updateDomain({ name: 'alpha.test', dsData: { add: [DS2], rem: [DS] } })
-    expect((await a.infoDomain('alpha.test')).dsData).toEqual([DS2])
-    await a.updateDomain({ name: 'alpha.test', dsData: { removeAll: true } })
-    const info = await a.infoDomain('alpha.test')
+    await domainOfA('ds-data.test')
+    expect((await a.infoDomain('ds-data.test')).dsData).toEqual([DS])
+    await a.updateDomain({ name: 'ds-data.test', dsData: { add: [DS2], rem: [DS] } })
+    expect((await a.infoDomain('ds-data.test')).dsData).toEqual([DS2])
+    await a.updateDomain({ name: 'ds-data.test', dsData: { removeAll: true } })
+    const info = await a.infoDomain('ds-data.test')
     expect(info.dsData).toEqual([])
   })
 
   it('updates nameservers, contacts, statuses, registrant and authInfo; status locks prohibit (2304)', async () => {
-    await a.updateDomain({ name: 'alpha.test', rem: { nameservers: ['ns2.dns-provider.net'], contacts: [{ type: 'tech', id: 'ada-2' }] }, add: { contacts: [{ type: 'billing', id: 'ada-2' }], statuses: ['clientDeleteProhibited', 'clientUpdateProhibited'] }, registrant: 'ada-2', authInfo: 'auth-Alpha-2' })
-    const info = await a.infoDomain('alpha.test')
+    await domainOfA('updates.test')
+    await a.updateDomain({ name: 'updates.test', rem: { nameservers: ['ns2.dns-provider.net'], contacts: [{ type: 'tech', id: 'ada-2' }] }, add: { contacts: [{ type: 'billing', id: 'ada-2' }], statuses: ['clientDeleteProhibited', 'clientUpdateProhibited'] }, registrant: 'ada-2', authInfo: 'auth-Alpha-2' })
+    const info = await a.infoDomain('updates.test')
     expect(info).toMatchObject({ nameservers: ['ns1.dns-provider.net'], registrant: 'ada-2', authInfo: 'auth-Alpha-2', contacts: [{ type: 'admin', id: 'ada-1' }, { type: 'billing', id: 'ada-2' }] })
     expect(info.statuses.sort()).toEqual(['clientDeleteProhibited', 'clientUpdateProhibited'])
-    await expect(a.updateDomain({ name: 'alpha.test', add: { nameservers: ['ns2.dns-provider.net'] } })).rejects.toMatchObject({ code: 2304 })
-    await expect(a.deleteDomain('alpha.test')).rejects.toMatchObject({ code: 2304, registryMessage: 'Object status prohibits operation' })
-    await expect(a.updateDomain({ name: 'alpha.test', add: { statuses: ['serverHold'] } })).rejects.toMatchObject({ code: 2304 })
-    await a.updateDomain({ name: 'alpha.test', rem: { statuses: ['clientUpdateProhibited'] } })
-    await expect(a.updateDomain({ name: 'alpha.test', add: { statuses: ['serverHold'] } })).rejects.toMatchObject({ code: 2306 })
-    await expect(b.updateDomain({ name: 'alpha.test', authInfo: 'stolen-1' })).rejects.toMatchObject({ code: 2201 })
+    await expect(a.updateDomain({ name: 'updates.test', add: { nameservers: ['ns2.dns-provider.net'] } })).rejects.toMatchObject({ code: 2304 })
+    await expect(a.deleteDomain('updates.test')).rejects.toMatchObject({ code: 2304, registryMessage: 'Object status prohibits operation' })
+    await expect(a.updateDomain({ name: 'updates.test', add: { statuses: ['serverHold'] } })).rejects.toMatchObject({ code: 2304 })
+    await a.updateDomain({ name: 'updates.test', rem: { statuses: ['clientUpdateProhibited'] } })
+    await expect(a.updateDomain({ name: 'updates.test', add: { statuses: ['serverHold'] } })).rejects.toMatchObject({ code: 2306 })
+    await expect(b.updateDomain({ name: 'updates.test', authInfo: 'stolen-1' })).rejects.toMatchObject({ code: 2201 })
   })
 
   it('renews with the right current expiry and an allowed period (2004 otherwise)', async () => {
-    await expect(a.renewDomain({ name: 'alpha.test', currentExpiry: '2031-03-01', years: 1 })).rejects.toMatchObject({ code: 2004 })
-    await expect(a.renewDomain({ name: 'alpha.test', currentExpiry: '2032-03-01', years: 5 })).rejects.toMatchObject({ code: 2004 })
-    const renewed = await a.renewDomain({ name: 'alpha.test', currentExpiry: new Date('2032-03-01T10:00:00Z'), years: 3 })
-    expect(renewed.expiresAt?.toISOString()).toBe('2035-03-01T10:00:00.000Z')
-    await expect(b.renewDomain({ name: 'alpha.test', currentExpiry: '2035-03-01' })).rejects.toMatchObject({ code: 2201 })
+    const expiry = (await domainOfA('renewal.test')).expiresAt!
+    const day = (date: Date, years = 0) => `${date.getUTCFullYear() + years}-${date.toISOString().slice(5, 10)}`
+    await expect(a.renewDomain({ name: 'renewal.test', currentExpiry: day(expiry, -1), years: 1 })).rejects.toMatchObject({ code: 2004 })
+    await expect(a.renewDomain({ name: 'renewal.test', currentExpiry: day(expiry), years: 5 })).rejects.toMatchObject({ code: 2004 })
+    const renewed = await a.renewDomain({ name: 'renewal.test', currentExpiry: expiry, years: 3 })
+    const expected = new Date(expiry)
+    expected.setUTCFullYear(expected.getUTCFullYear() + 3)
+    expect(renewed.expiresAt?.toISOString()).toBe(expected.toISOString())
+    await expect(b.renewDomain({ name: 'renewal.test', currentExpiry: day(expected) })).rejects.toMatchObject({ code: 2201 })
   })
 
   it('manages hosts: in-registry hosts need addresses, linked hosts cannot be deleted, renames follow into domains', async () => {
-    await expect(a.createHost({ name: 'ns1.alpha.test' })).rejects.toMatchObject({ code: 2003 })
-    await expect(b.createHost({ name: 'ns1.alpha.test', addresses: [{ ip: 'v4', address: '192.0.2.1' }] })).rejects.toMatchObject({ code: 2201 })
+    await domainOfA('hosts.test')
+    await expect(a.createHost({ name: 'ns1.hosts.test' })).rejects.toMatchObject({ code: 2003 })
+    await expect(b.createHost({ name: 'ns1.hosts.test', addresses: [{ ip: 'v4', address: '192.0.2.1' }] })).rejects.toMatchObject({ code: 2201 })
     await expect(a.createHost({ name: 'ns1.nowhere.test', addresses: [{ ip: 'v4', address: '192.0.2.1' }] })).rejects.toMatchObject({ code: 2303 })
-    await a.createHost({ name: 'ns1.alpha.test', addresses: [{ ip: 'v4', address: '192.0.2.1' }, { ip: 'v6', address: '2001:db8::1' }] })
-    expect(await a.checkHosts(['ns1.alpha.test', 'ns2.alpha.test'])).toEqual([
-      { name: 'ns1.alpha.test', available: false, reason: 'In use' },
-      { name: 'ns2.alpha.test', available: true },
+    await a.createHost({ name: 'ns1.hosts.test', addresses: [{ ip: 'v4', address: '192.0.2.1' }, { ip: 'v6', address: '2001:db8::1' }] })
+    expect(await a.checkHosts(['ns1.hosts.test', 'ns2.hosts.test'])).toEqual([
+      { name: 'ns1.hosts.test', available: false, reason: 'In use' },
+      { name: 'ns2.hosts.test', available: true },
     ])
-    await a.updateDomain({ name: 'alpha.test', add: { nameservers: ['ns1.alpha.test'] } })
-    let host = await a.infoHost('ns1.alpha.test')
+    await a.updateDomain({ name: 'hosts.test', add: { nameservers: ['ns1.hosts.test'] } })
+    let host = await a.infoHost('ns1.hosts.test')
     expect(host).toMatchObject({ statuses: ['linked'], addresses: [{ ip: 'v4', address: '192.0.2.1' }, { ip: 'v6', address: '2001:db8::1' }], clientId: A.id })
-    expect((await a.infoDomain('alpha.test')).hosts).toEqual(['ns1.alpha.test'])
-    await expect(a.deleteHost('ns1.alpha.test')).rejects.toMatchObject({ code: 2305 })
-    await a.updateHost({ name: 'ns1.alpha.test', rem: { addresses: [{ ip: 'v6', address: '2001:db8::1' }] }, add: { addresses: [{ ip: 'v4', address: '192.0.2.2' }] }, newName: 'dns1.alpha.test' })
-    host = await a.infoHost('dns1.alpha.test')
+    expect((await a.infoDomain('hosts.test')).hosts).toEqual(['ns1.hosts.test'])
+    await expect(a.deleteHost('ns1.hosts.test')).rejects.toMatchObject({ code: 2305 })
+    await a.updateHost({ name: 'ns1.hosts.test', rem: { addresses: [{ ip: 'v6', address: '2001:db8::1' }] }, add: { addresses: [{ ip: 'v4', address: '192.0.2.2' }] }, newName: 'dns1.hosts.test' })
+    host = await a.infoHost('dns1.hosts.test')
     expect(host.addresses.map((x) => x.address)).toEqual(['192.0.2.1', '192.0.2.2'])
-    expect((await a.infoDomain('alpha.test')).nameservers).toContain('dns1.alpha.test')
-    await expect(a.infoHost('ns1.alpha.test')).rejects.toMatchObject({ code: 2303 })
-    await expect(b.updateHost({ name: 'dns1.alpha.test', newName: 'x.alpha.test' })).rejects.toMatchObject({ code: 2201 })
-    await a.updateDomain({ name: 'alpha.test', rem: { nameservers: ['dns1.alpha.test'] } })
-    await a.deleteHost('dns1.alpha.test')
+    expect((await a.infoDomain('hosts.test')).nameservers).toContain('dns1.hosts.test')
+    await expect(a.infoHost('ns1.hosts.test')).rejects.toMatchObject({ code: 2303 })
+    await expect(b.updateHost({ name: 'dns1.hosts.test', newName: 'x.hosts.test' })).rejects.toMatchObject({ code: 2201 })
+    await a.updateDomain({ name: 'hosts.test', rem: { nameservers: ['dns1.hosts.test'] } })
+    await a.deleteHost('dns1.hosts.test')
   })
 })
 
@@ -290,7 +317,8 @@ describe('grace periods, redemption and restore (RFC 3915)', () => {
     expect(pending.rgpStatuses).toEqual(['redemptionPeriod'])
     await expect(a.updateDomain({ name: 'later.test', authInfo: 'x-auth-999' })).rejects.toMatchObject({ code: 2304 })
     await expect(a.renewDomain({ name: 'later.test', currentExpiry: pending.expiresAt! })).rejects.toMatchObject({ code: 2304 })
-    await expect(a.restoreDomain('alpha.test')).rejects.toMatchObject({ code: 2304 })
+    await domainOfA('not-deleted.test')
+    await expect(a.restoreDomain('not-deleted.test')).rejects.toMatchObject({ code: 2304 })
 
     advance(10 * DAY)
     expect(await a.restoreDomain('later.test')).toEqual({ rgpStatuses: ['pendingRestore'] })
@@ -367,8 +395,10 @@ describe('transfers and poll messages', () => {
   })
 
   it('refuses a transfer under clientTransferProhibited (2304)', async () => {
-    await a.updateDomain({ name: 'keep.test', add: { statuses: ['clientTransferProhibited'] } })
-    await expect(b.transferDomain({ op: 'request', name: 'keep.test', authInfo: 'auth-Keep-1' })).rejects.toMatchObject({ code: 2304 })
+    await a.createDomain({ name: 'transfer-locked.test', authInfo: 'auth-Locked-1' })
+    advance(6 * DAY) // past the add grace period, when a transfer could otherwise be asked for
+    await a.updateDomain({ name: 'transfer-locked.test', add: { statuses: ['clientTransferProhibited'] } })
+    await expect(b.transferDomain({ op: 'request', name: 'transfer-locked.test', authInfo: 'auth-Locked-1' })).rejects.toMatchObject({ code: 2304, registryMessage: 'Object status prohibits operation' })
   })
 })
 
@@ -408,12 +438,14 @@ describe('frames on the wire', () => {
     const { socket, next } = await rawSession()
     socket.write(encodeFrame(login))
     await next(1)
+    invalidOnPurpose++
     socket.write(encodeFrame(check(4).replace('<d:name>raw4.test</d:name>', '<d:nom>raw4.test</d:nom>')))
     const [answer] = await next(1)
     const root = parseXml(answer!)
     expect(root.children[0]?.children[0]?.attrs.code).toBe('2001')
     expect(answer).toContain('<clTRID>RAW-C4</clTRID>')
     expect(answer).toMatch(/nom.*not expected/)
+    invalidOnPurpose++
     socket.write(encodeFrame('<epp xmlns="urn:ietf:params:xml:ns:epp-1.0"><command><check>'))
     expect((await next(1))[0]).toContain('code="2001"')
     socket.destroy()
@@ -422,10 +454,12 @@ describe('frames on the wire', () => {
 
 describe('RegistryConnection: pool and rate limit', () => {
   it('runs commands over a pool of sessions, reconnects after a broken one and throttles per registry', async () => {
+    await domainOfA('pooled.test')
     let now = 0
     const connection = new EppRegistryConnection({
       registry: 'local',
-      client: { host: '127.0.0.1', port: server.port, tls: { ca: server.certificate, servername: 'localhost' }, timeoutMs: 10_000, onFrame: (d) => clientFrames[d]++ },
+      // Not counted with the other clients' frames: those in flight when the server is killed below never arrive.
+      client: { host: '127.0.0.1', port: server.port, tls: { ca: server.certificate, servername: 'localhost' }, timeoutMs: 10_000 },
       clientId: A.id,
       password: A.password,
       sessions: 2,
@@ -440,10 +474,10 @@ describe('RegistryConnection: pool and rate limit', () => {
       // Kill every server-side socket: the next read replaces the broken session and succeeds.
       await server.close().catch(() => undefined)
       server = await restartOnSamePort(server)
-      expect((await connection.infoDomain('alpha.test')).name).toBe('alpha.test')
+      expect((await connection.infoDomain('pooled.test')).name).toBe('pooled.test')
       expect(connection.pool.sessionsOpened).toBe(3)
 
-      await expect(connection.createDomain({ name: 'alpha.test', authInfo: 'x-auth-123' })).rejects.toMatchObject({ code: 2302 })
+      await expect(connection.createDomain({ name: 'pooled.test', authInfo: 'x-auth-123' })).rejects.toMatchObject({ code: 2302 })
       const throttled = await connection.checkDomains(['p5.test']).then(
         () => undefined,
         (error: unknown) => error,
@@ -479,19 +513,22 @@ async function restartOnSamePort(old: LocalRegistryServer): Promise<LocalRegistr
   return next
 }
 
-describe('schema validation of the whole suite', () => {
-  it('validated every frame the server received and sent, and every answer was valid', async () => {
-    for (const client of open) client.destroy()
-    const stats = server.validator!.stats
-    console.log(`EPP frames validated against the XSDs: received ${stats.received}, sent ${stats.sent} (client saw ${clientFrames.sent} sent / ${clientFrames.received} received)`)
-    expect(server.problems.filter((p) => p.direction === 'sent')).toEqual([])
-    expect(stats.invalidSent).toBe(0)
-    expect(stats.received).toBe(server.frames.received)
-    expect(stats.sent).toBe(server.frames.sent)
-    // Exactly the invalid commands sent on purpose in the wire tests.
-    expect(stats.invalidReceived).toBe(2)
-    expect(stats.received).toBeGreaterThan(150)
-    // Every frame our client sent reached the server's validator (raw-socket frames are extra).
-    expect(stats.received).toBeGreaterThanOrEqual(clientFrames.sent)
-  })
+// Whichever tests ran (all, one, or any subset), every frame the server received and sent was
+// validated against the XSDs and every answer was valid: checked once the file's tests are done.
+afterAll(async () => {
+  if (!server?.validator) return
+  const stats = server.validator.stats
+  // A frame the client wrote just before the last test ended may still be on its way.
+  const settled = () => stats.received >= clientFrames.sent && stats.received === server.frames.received && stats.sent === server.frames.sent
+  for (const deadline = Date.now() + 5_000; !settled() && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20))
+  for (const client of open) client.destroy()
+  console.log(`EPP frames validated against the XSDs: received ${stats.received}, sent ${stats.sent} (client saw ${clientFrames.sent} sent / ${clientFrames.received} received)`)
+  expect(server.problems.filter((p) => p.direction === 'sent')).toEqual([])
+  expect(stats.invalidSent).toBe(0)
+  expect(stats.received).toBe(server.frames.received)
+  expect(stats.sent).toBe(server.frames.sent)
+  expect(stats.invalidReceived).toBe(invalidOnPurpose)
+  expect(stats.received).toBeGreaterThan(0)
+  // Every frame our client sent reached the server's validator (raw-socket frames are extra).
+  expect(stats.received).toBeGreaterThanOrEqual(clientFrames.sent)
 })

@@ -32,3 +32,14 @@ export function formatMoney(minor: number, currency: string, locale = 'en'): str
   const decimals = currencyDecimals(currency)
   return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(minor / 10 ** decimals)
 }
+
+/**
+ * Minor units of `from` as minor units of `to` at `rate` (one unit of `from` in `to`), rounded half
+ * up once, to the minor unit of `to` (decision 103): 12.99 EUR at 1.08 → 14.03 USD.
+ */
+export function convertMinor(minor: number, from: string, to: string, rate: number): number {
+  if (from === to) return minor
+  const scale = 10 ** (currencyDecimals(to) - currencyDecimals(from))
+  // toFixed first, so that a binary fraction such as 1402.4999999 that is really .5 rounds up.
+  return Math.round(Number((minor * rate * scale).toFixed(6)))
+}

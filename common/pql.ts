@@ -21,7 +21,10 @@ export type Operator = (typeof OPERATORS)[number]
 
 export type Filter = { field: string; operator: Operator; values: string[] }
 
-export type PqlError = { message: string; position: number; expected?: string[] }
+/** What the parser expected where it stopped; screens translate by it, the API sends `message`. */
+export type PqlErrorCode = 'field' | 'operator' | 'value' | 'unterminated' | 'and' | 'space'
+
+export type PqlError = { code: PqlErrorCode; message: string; position: number; expected?: string[] }
 
 export type PqlResult = { ok: true; filters: Filter[] } | { ok: false; error: PqlError }
 
@@ -35,9 +38,9 @@ export function parsePql(text: string): PqlResult {
   const skipSpace = () => {
     while (pos < text.length && /\s/.test(text[pos]!)) pos++
   }
-  const fail = (message: string, expected?: string[]): PqlResult => ({
+  const fail = (code: PqlErrorCode, message: string, expected?: string[]): PqlResult => ({
     ok: false,
-    error: expected ? { message, position: pos, expected } : { message, position: pos },
+    error: expected ? { code, message, position: pos, expected } : { code, message, position: pos },
   })
   skipSpace()
   if (pos >= text.length) return { ok: true, filters }
@@ -45,28 +48,28 @@ export function parsePql(text: string): PqlResult {
     skipSpace()
     FIELD.lastIndex = pos
     const field = FIELD.exec(text)
-    if (!field) return fail('Expected a field name')
+    if (!field) return fail('field', 'Expected a field name')
     pos += field[0].length
     skipSpace()
     WORD.lastIndex = pos
     const op = WORD.exec(text)
     if (!op || !(OPERATORS as readonly string[]).includes(op[0].toLowerCase())) {
-      return fail('Expected an operator', [...OPERATORS])
+      return fail('operator', 'Expected an operator', [...OPERATORS])
     }
     pos += op[0].length
     skipSpace()
-    if (text[pos] !== "'") return fail("Expected a quoted value such as 'example'")
+    if (text[pos] !== "'") return fail('value', "Expected a quoted value such as 'example'")
     const value = readQuoted(text, pos)
-    if (!value) return fail('Unterminated quoted value')
+    if (!value) return fail('unterminated', 'Unterminated quoted value')
     pos = value.end
     filters.push({ field: field[0], operator: op[0].toLowerCase() as Operator, values: value.values })
     skipSpace()
     if (pos >= text.length) return { ok: true, filters }
     WORD.lastIndex = pos
     const joiner = WORD.exec(text)
-    if (!joiner || joiner[0].toLowerCase() !== 'and') return fail("Expected 'and' or the end of the filter", ['and'])
+    if (!joiner || joiner[0].toLowerCase() !== 'and') return fail('and', "Expected 'and' or the end of the filter", ['and'])
     pos += joiner[0].length
-    if (pos < text.length && !/\s/.test(text[pos]!)) return fail("Expected a space after 'and'")
+    if (pos < text.length && !/\s/.test(text[pos]!)) return fail('space', "Expected a space after 'and'")
   }
 }
 

@@ -1,0 +1,3 @@
+export default function Home() {
+  return <a href="/table">table</a>
+}

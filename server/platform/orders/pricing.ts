@@ -1,0 +1,88 @@
+import type { Kysely } from 'kysely'
+import { convertMinor } from '#common/money.ts'
+import type { DB } from '#server/db/schema.ts'
+import { requirePermission } from '#server/platform/accounts/directory.ts'
+import { change } from '#server/platform/core/change.ts'
+import { AppError, badRequest } from '#server/platform/core/errors.ts'
+import type { Scope } from '#server/platform/core/scope.ts'
+
+/**
+ * Prices in the account's currency (issue 16): a TLD has a list price in its own currency; the
+ * account is billed in its own (accounts.currency). A price in another currency is converted at
+ * the rate staff keep in currency_rates (migration 0696), rounded half up to the minor unit of
+ * the account's currency — and refused when there is no rate, never shown in the TLD's currency.
+ */
+
+/** The currency an account is billed in. */
+export async function accountCurrency(db: Kysely<DB>, accountId: string): Promise<string> {
+  const row = await db.selectFrom('accounts').select('currency').where('id', '=', accountId).executeTakeFirstOrThrow()
+  return row.currency.trim()
+}
+
+/** The rate one unit of `from` is worth in `to`, or null when staff keep none. */
+export async function rateBetween(db: Kysely<DB>, from: string, to: string): Promise<number | null> {
+  if (from === to) return 1
+  const row = await db.selectFrom('currency_rates').select('rate').where('from_currency', '=', from).where('to_currency', '=', to).executeTakeFirst()
+  return row ? Number(row.rate) : null
+}
+
+/** A prices helper for one account: `price(tld, period)` in the account's currency, rates read once each. */
+export async function accountPricing(db: Kysely<DB>, accountId: string) {
+  const currency = await accountCurrency(db, accountId)
+  const rates = new Map<string, number | null>()
+  return {
+    currency,
+    /** The price of `period` years of a TLD priced at `listMinor` in `tldCurrency`, in the account's currency. */
+    async price(tld: { name: string; list_price_minor: number | string; currency: string }, period: number, field = 'name'): Promise<{ price_minor: number; currency: string }> {
+      const from = tld.currency.trim()
+      if (!rates.has(from)) rates.set(from, await rateBetween(db, from, currency))
+      const rate = rates.get(from)!
+      if (rate === null) {
+        const message = `.${tld.name} is priced in ${from} and this account is billed in ${currency}, with no ${from} to ${currency} exchange rate set: ask the registrar to set one`
+        throw new AppError(409, 'conflict', message, { errors: [{ field, message }], extra: { reason: 'no-exchange-rate', from_currency: from, to_currency: currency } })
+      }
+      return { price_minor: convertMinor(Number(tld.list_price_minor) * period, from, currency, rate), currency }
+    },
+  }
+}
+
+export type CurrencyRate = { from_currency: string; to_currency: string; rate: number; updated_at: string }
+
+const rateJson = (row: { from_currency: string; to_currency: string; rate: string | number; updated_at: Date }): CurrencyRate => ({
+  from_currency: row.from_currency.trim(),
+  to_currency: row.to_currency.trim(),
+  rate: Number(row.rate),
+  updated_at: row.updated_at.toISOString(),
+})
+
+/** Every exchange rate staff keep, by currency pair. */
+export async function listRates(db: Kysely<DB>, scope: Scope): Promise<CurrencyRate[]> {
+  requirePermission(scope.actor, 'staff')
+  const rows = await db.selectFrom('currency_rates').selectAll().orderBy('from_currency').orderBy('to_currency').execute()
+  return rows.map(rateJson)
+}
+
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'))
+
+/** Sets (or replaces) the rate of one unit of `from` in `to` (staff), audited as invoicing. */
+export async function setRate(db: Kysely<DB>, scope: Scope, from: string, to: string, rate: number): Promise<CurrencyRate> {
+  requirePermission(scope.actor, 'staff')
+  const errors = [
+    ...(CURRENCIES.has(from) ? [] : [{ field: 'from', message: 'Not an ISO 4217 currency code' }]),
+    ...(CURRENCIES.has(to) ? [] : [{ field: 'to', message: 'Not an ISO 4217 currency code' }]),
+    ...(from === to ? [{ field: 'to', message: 'A currency needs no rate to itself' }] : []),
+    ...(Number.isFinite(rate) && rate > 0 && rate < 1e9 ? [] : [{ field: 'rate', message: 'A rate is a positive number' }]),
+  ]
+  if (errors.length) throw badRequest('The exchange rate is not valid', errors)
+  return change(db, scope, async (tx, audit) => {
+    const before = await tx.selectFrom('currency_rates').selectAll().where('from_currency', '=', from).where('to_currency', '=', to).executeTakeFirst()
+    const row = await tx
+      .insertInto('currency_rates')
+      .values({ from_currency: from, to_currency: to, rate: String(rate), updated_at: new Date() })
+      .onConflict((oc) => oc.columns(['from_currency', 'to_currency']).doUpdateSet({ rate: String(rate), updated_at: new Date() }))
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await audit.record({ area: 'invoicing', entityType: 'currency-rate', entityId: `${from}-${to}`, accountId: null, action: before ? 'update' : 'create', before: before ? { rate: Number(before.rate) } : null, after: { from, to, rate } })
+    return rateJson(row)
+  })
+}

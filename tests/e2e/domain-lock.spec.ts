@@ -1,0 +1,27 @@
+import { expect, test } from '@playwright/test'
+import { ACME_ADMIN, hydrated, newDomains, signedIn, unique } from './support.ts'
+
+// Issue 16 item 4: a nameserver change on a registry-locked domain said "changed by someone else
+// since you opened it". It says the registry lock is on and what to do, and changes nothing.
+test.use({ storageState: signedIn(ACME_ADMIN) })
+
+test('a nameserver change on a registry-locked domain says the lock is on and to unlock first', async ({ page }) => {
+  const [domain] = await newDomains(ACME_ADMIN, [`e2e-lock-${unique()}.com`])
+  await page.goto(`/domains/${domain!.id}`)
+  await expect(page.getByTestId('domain-name')).toHaveText(domain!.name)
+  await hydrated(page)
+  await page.getByTestId('toggle-lock').click()
+  await expect(page.getByText('Registry lock is on.')).toBeVisible()
+
+  await hydrated(page)
+  const form = page.getByTestId('nameservers-form')
+  await form.getByRole('textbox').fill('ns1.locked-move.example\nns2.locked-move.example')
+  await form.getByRole('button', { name: 'Change nameservers' }).click()
+  const error = page.getByTestId('action-error')
+  await expect(error).toContainText('The registry lock is on for this domain')
+  await expect(error).toContainText('Turn the registry lock off first')
+  await expect(error).not.toContainText('someone else')
+  // No "Reload": nothing was stale.
+  await expect(error.getByRole('link')).toHaveCount(0)
+  await expect(page.getByTestId('domain-nameservers').filter({ hasText: 'locked-move' })).toHaveCount(0)
+})

@@ -1,0 +1,40 @@
+import { expect, test } from '@playwright/test'
+import { ACME_ADMIN, GLOBEX_ADMIN, hydrated, signedIn } from './support.ts'
+
+// Issue 16 item 12: a filter text (pql) that cannot be read says where and what was expected, on
+// lines of their own and in the user's language; the list under it asks to correct the filter
+// instead of claiming "0 entries".
+
+test.describe('a filter text that cannot be read, in English', () => {
+  test.use({ storageState: signedIn(ACME_ADMIN) })
+
+  test('says where and what was expected, and the list asks to correct it', async ({ page }) => {
+    await page.goto('/domains')
+    await hydrated(page)
+    await page.locator('input[name="pql"]').fill("name contanis 'acme'")
+    await page.locator('input[name="pql"]').press('Enter')
+    const error = page.getByTestId('list-error')
+    await expect(error.locator('p')).toHaveText([
+      'The filter cannot be read at position 5: expected an operator.',
+      'Expected one of: equals, contains, starts_with, ends_with, less_than, less_than_and_including, greater_than, greater_than_and_including, between.',
+    ])
+    await expect(page.getByTestId('list-total')).toHaveText('Correct the filter to see the entries.')
+    await expect(page.getByTestId('data-row')).toHaveCount(0)
+  })
+})
+
+test.describe('a filter text that cannot be read, in Spanish', () => {
+  test.use({ storageState: signedIn(GLOBEX_ADMIN) })
+
+  test('is explained in Spanish, the parser’s words included', async ({ page }) => {
+    await page.goto('/domains')
+    await hydrated(page)
+    await page.locator('input[name="pql"]').fill("name equals 'x' or tld equals 'com'")
+    await page.locator('input[name="pql"]').press('Enter')
+    await expect(page.getByTestId('list-error').locator('p')).toHaveText([
+      "No se puede leer el filtro en la posición 16: se esperaba 'and' o el final del filtro.",
+      'Se esperaba uno de: and.',
+    ])
+    await expect(page.getByTestId('list-total')).toHaveText('Corrija el filtro para ver las entradas.')
+  })
+})

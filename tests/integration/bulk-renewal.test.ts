@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { EppRegistryConnection } from '#server/integrations/registry/connection.ts'
+import { DEFAULT_TLD_POLICY } from '#server/integrations/registry/local-registry.ts'
+import { startLocalRegistry, type LocalRegistryServer } from '#server/integrations/registry/local-server.ts'
+import { createLogger } from '#server/lib/logger.ts'
+import { systemScope } from '#server/platform/core/scope.ts'
+import { addManagedDomains } from '#server/platform/domains/service.ts'
+import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { createTestPlatform } from '#tests/support/platform.ts'
+
+// One renewal rule set (issue 14): a bulk renewal refuses, item by item, exactly what the domain's
+// own renewal refuses (a period its TLD does not allow, a status that cannot renew), with the same
+// message, before anything reaches the registry. The local EPP registry over TLS serves .com and .org.
+
+const CLIENT = { id: 'renew-registrar', password: 'renew-secret-123' }
+let registry: LocalRegistryServer
+let connection: EppRegistryConnection
+let platform: Awaited<ReturnType<typeof createTestPlatform>>
+let acme: string
+let admin: string
+
+async function registered(name: string) {
+  const created = await connection.createDomain({ name, authInfo: 'Auth-info-123', years: 1 })
+  const [domain] = await addManagedDomains(platform.db, systemScope('test', acme), [{ name, expires_at: created.expiresAt! }])
+  return domain!
+}
+
+const registryExpiry = async (name: string) => (await connection.infoDomain(name)).expiresAt?.toISOString()
+
+beforeAll(async () => {
+  registry = await startLocalRegistry({ port: 0, clients: [CLIENT], policy: { tlds: { com: DEFAULT_TLD_POLICY, org: DEFAULT_TLD_POLICY } } })
+  connection = new EppRegistryConnection({
+    registry: 'local',
+    client: { host: '127.0.0.1', port: registry.port, tls: { ca: registry.certificate, servername: 'localhost' }, timeoutMs: 10_000 },
+    clientId: CLIENT.id,
+    password: CLIENT.password,
+    rateLimit: { perSecond: 100, burst: 100 },
+  })
+  platform = await createTestPlatform({ registries: { forTld: (tld) => (tld === 'com' || tld === 'org' ? connection : null), close: async () => {} } })
+  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [2, 1] })
+  await platform.deps.jobs.start({ work: true })
+  acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
+  admin = (await platform.call('POST', '/login', { body: { username: 'admin@acme.example', password: DEMO_PASSWORD } })).json.access_token
+}, 60_000)
+
+afterAll(async () => {
+  await platform?.close()
+  await connection?.close()
+  await registry?.close()
+})
+
+describe('bulk renewal follows the single renewal rules', () => {
+  it('refuses per item a period the TLD does not allow and a status that cannot renew, with the single call’s message; nothing renewed at the registry', async () => {
+    // .org allows 1, 2, 3, 5 or 10 years (the catalogue), not 4; .com allows 4.
+    const wrongPeriod = await registered('renew-period.org')
+    const inRedemption = await registered('renew-redemption.com')
+    await platform.db.updateTable('domains').set({ status: 'redemption' }).where('id', '=', inRedemption.id).execute()
+    const renewable = await registered('renew-fine.com')
+    const before = {
+      period: await registryExpiry(wrongPeriod.name),
+      redemption: await registryExpiry(inRedemption.name),
+      fine: await registryExpiry(renewable.name),
+    }
+
+    // The domain's own renewal: both refused before the registry.
+    const singlePeriod = await platform.call('POST', `/groups/${acme}/domains/${wrongPeriod.id}/renew`, { token: admin, body: { period: 4 } })
+    expect(singlePeriod.status).toBe(400)
+    expect(singlePeriod.json.detail).toBe('.org does not allow a period of 4 years')
+    const singleStatus = await platform.call('POST', `/groups/${acme}/domains/${inRedemption.id}/renew`, { token: admin, body: { period: 4 } })
+    expect(singleStatus.status).toBe(409)
+    expect(singleStatus.json.detail).toBe('renew-redemption.com is redemption and cannot be renewed')
+
+    // The tray's bulk renewal of the same domains, and one that may renew.
+    const job = await platform.call('POST', `/groups/${acme}/bulk-actions`, { token: admin, body: { action: 'renew', ids: [wrongPeriod.id, inRedemption.id, renewable.id], params: { period: 4 } } })
+    expect(job.status, JSON.stringify(job.json)).toBe(202)
+    const done = await vi.waitFor(
+      async () => {
+        const res = await platform.call('GET', `/groups/${acme}/bulk-actions/${job.json.job_id}`, { token: admin })
+        expect(res.json.state).toBe('completed')
+        return res.json
+      },
+      { timeout: 30_000, interval: 200 },
+    )
+    const result = (id: string) => done.results.find((r: { id: string }) => r.id === id)
+    expect(result(wrongPeriod.id)).toMatchObject({ ok: false, error: singlePeriod.json.detail })
+    expect(result(inRedemption.id)).toMatchObject({ ok: false, error: singleStatus.json.detail })
+    expect(result(renewable.id)).toMatchObject({ ok: true, outcome: 'applied' })
+
+    // Nothing renewed at the registry for the refused ones, nor in our rows; the third renewed by 4 years.
+    expect(await registryExpiry(wrongPeriod.name)).toBe(before.period)
+    expect(await registryExpiry(inRedemption.name)).toBe(before.redemption)
+    const fineAfter = new Date((await registryExpiry(renewable.name))!)
+    expect(fineAfter.getUTCFullYear()).toBe(new Date(before.fine!).getUTCFullYear() + 4)
+    const rows = await platform.db.selectFrom('domains').select(['id', 'expires_at', 'version']).where('id', 'in', [wrongPeriod.id, inRedemption.id, renewable.id]).execute()
+    const row = (id: string) => rows.find((r) => r.id === id)!
+    expect(row(wrongPeriod.id)).toMatchObject({ expires_at: wrongPeriod.expires_at, version: wrongPeriod.version })
+    expect(row(inRedemption.id)).toMatchObject({ expires_at: inRedemption.expires_at, version: inRedemption.version })
+    expect(row(renewable.id).expires_at!.toISOString()).toBe(fineAfter.toISOString())
+    const renewals = await platform.db.selectFrom('audit_entries').select('entity_id').where('action', '=', 'renew').where('entity_id', 'in', [wrongPeriod.id, inRedemption.id, renewable.id]).execute()
+    expect(renewals.map((r) => r.entity_id)).toEqual([renewable.id])
+  }, 60_000)
+})
