@@ -2,6 +2,10 @@ import { choicesOf, OPERATORS_BY_TYPE, type CatalogueField, type FieldType, type
 import { AUDIT_LIST, AUTH_EVENTS_LIST } from '#common/lists/audit.ts'
 import { DIFFERENCES_LIST, DOMAINS_LIST } from '#common/lists/domains.ts'
 import { ACCOUNTS_LIST, CONTACTS_LIST, REGISTRY_HANDLES_LIST, TLDS_LIST, USERS_LIST } from '#common/lists/directory.ts'
+import { DNS_RECORDS_LIST, DNS_ZONE_LOG_LIST } from '#common/lists/dns.ts'
+import { MATERIAL_REQUESTS_LIST } from '#common/lists/material-changes.ts'
+import { ORDERS_LIST } from '#common/lists/orders.ts'
+import { TRAY_DOMAINS_LIST, TRAY_RECORDS_LIST } from '#common/lists/tray.ts'
 import type { Filter, Operator } from '#common/pql.ts'
 
 /** A field of a list screen: the catalogue's field (common/lists) and whether it shows by default. */
@@ -166,16 +170,12 @@ for (const def of directoryLists) LISTS[def.id] = def
 
 // --- DNS (issue 7) -----------------------------------------------------------------------------
 
-const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA', 'NS', 'PTR', 'DS', 'TLSA', 'SSHFP', 'NAPTR', 'HTTPS', 'SVCB', 'SOA'] as const
-
-const dnsRecordColumns = (withZone: boolean): ListColumn[] => [
-  ...(withZone ? [{ key: 'zone.name', type: 'text', sortable: true, filterable: true, defaultVisible: true } satisfies ListColumn] : []),
-  { key: 'name', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-  { key: 'type', type: 'enum', sortable: true, filterable: true, choices: DNS_RECORD_TYPES, defaultVisible: true },
-  { key: 'ttl', type: 'text', sortable: true, defaultVisible: true },
-  { key: 'content', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-  { key: 'updated_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: false },
-]
+const dnsRecordColumns = (withZone: boolean): ListColumn[] =>
+  columnsOf(
+    DNS_RECORDS_LIST,
+    { ...(withZone ? { 'zone.name': true } : {}), name: true, type: true, ttl: true, content: true, updated_at: false },
+    { ttl: { filterable: false } },
+  )
 
 const dnsRecordLabel = (row: Record<string, unknown>) => `${String(row.name ?? '')} ${String(row.type ?? '')} ${String(row.content ?? '')}`.slice(0, 200)
 
@@ -191,62 +191,74 @@ LISTS['dns-zone-records'] = {
 }
 /** /domains/search/records: records across every zone of the account. */
 LISTS['dns-records'] = {
+  ...LISTS['dns-zone-records'],
   id: 'dns-records',
-  apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/dns-records`,
   columns: dnsRecordColumns(true),
-  fixedFilters: [],
   defaultSort: 'zone.name',
-  trayType: 'record',
-  rowLabel: dnsRecordLabel,
 }
 /** /domains/dns-log: the audit trail of area dns across zones. */
 LISTS['dns-log'] = auditList('dns-log', 'dns')
 /** /domains/{id}/dns-log: the route sets apiPath to the zone's log. */
-LISTS['dns-zone-log'] = { ...auditList('dns-zone-log', 'dns'), fixedFilters: [] }
+LISTS['dns-zone-log'] = {
+  ...auditList('dns-zone-log', 'dns'),
+  columns: columnsOf(
+    DNS_ZONE_LOG_LIST,
+    { created_at: true, area: false, entity_type: true, entity_id: false, action: true, actor_label: true, request_id: false, changes: true },
+    { area: { filterable: false } },
+  ),
+  fixedFilters: [],
+}
 
 // --- Domain orders (issue 6): /domains/orders --------------------------------------------------
+const orderColumns = { created_at: true, state: true, names: true, item_count: true, completed_count: false, failed_count: false, total_text: true, created_by: true, id: false } as const
+const orderCounts = { item_count: { filterable: false }, completed_count: { filterable: false }, failed_count: { filterable: false } } as const
 LISTS['domain-orders'] = {
   id: 'domain-orders',
   apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/orders`,
-  columns: [
-    { key: 'created_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'state', type: 'enum', sortable: true, filterable: true, choices: ['pending', 'processing', 'completed', 'failed', 'cancelled', 'partial'], defaultVisible: true },
-    { key: 'names', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'item_count', type: 'text', sortable: true, defaultVisible: true },
-    { key: 'completed_count', type: 'text', sortable: true, defaultVisible: false },
-    { key: 'failed_count', type: 'text', sortable: true, defaultVisible: false },
-    { key: 'total_text', type: 'text', sortable: true, defaultVisible: true },
-    { key: 'created_by', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'id', type: 'uuid', filterable: true, defaultVisible: false },
-  ],
+  columns: columnsOf(ORDERS_LIST, orderColumns, orderCounts),
   fixedFilters: [],
   defaultSort: '-created_at',
   trayType: null,
   rowLabel: (row) => String(row.names ?? row.id ?? ''),
 }
-/** /tray/records: the DNS records in the user's server-side tray. */
+/** /domains/{id}/orders: the orders list narrowed to one domain by its route (item_name). */
+LISTS['domain-tab-orders'] = {
+  ...LISTS['domain-orders'],
+  id: 'domain-tab-orders',
+  columns: columnsOf(ORDERS_LIST, { ...orderColumns, item_name: false }, { ...orderCounts, item_name: { filterable: false } }),
+}
+
+// --- Tray (issue 6): /tray and /tray/records ----------------------------------------------------
+/** The domains in the user's server-side tray. */
+LISTS.tray = {
+  id: 'tray',
+  apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/tray`,
+  columns: columnsOf(TRAY_DOMAINS_LIST, { name: true, tld: true, status: true, expires_at: true, auto_renew: true, registry_lock: true, is_material: true, added_at: false }),
+  fixedFilters: [],
+  defaultSort: 'added_at',
+  trayType: null,
+  rowLabel: (row) => String(row.name ?? row.id),
+}
+/** The DNS records in the user's server-side tray. */
 LISTS['dns-tray-records'] = {
   id: 'dns-tray-records',
   apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/tray?entity_type=record`,
-  columns: [
-    { key: 'zone', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'name', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'type', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'ttl', type: 'text', sortable: true, defaultVisible: true },
-    { key: 'content', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'added_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: false },
-  ],
+  columns: columnsOf(TRAY_RECORDS_LIST, { zone: true, name: true, type: true, ttl: true, content: true, added_at: false }, { ttl: { filterable: false } }),
   fixedFilters: [],
   defaultSort: 'zone',
   trayType: null,
   rowLabel: dnsRecordLabel,
 }
 
-// --- /domains/{id}/orders (issue 6): the orders list narrowed to one domain by its route ------
-LISTS['domain-tab-orders'] = {
-  ...LISTS['domain-orders']!,
-  id: 'domain-tab-orders',
-  columns: [...LISTS['domain-orders']!.columns, { key: 'item_name', type: 'text', filterable: false, defaultVisible: false }],
+// --- Material-change requests (issue 6): /domains/material-change-requests ---------------------
+LISTS['material-change-requests'] = {
+  id: 'material-change-requests',
+  apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/material-change-requests`,
+  columns: columnsOf(MATERIAL_REQUESTS_LIST, { domain_name: true, state: true, requested_by_label: true, created_at: true, expires_at: true, decided_by: true }),
+  fixedFilters: [],
+  defaultSort: '-created_at',
+  trayType: null,
+  rowLabel: (row) => String(row.domain_name ?? row.id),
 }
 
 // --- Reconciliation differences across the portfolio (issue 6): /domains/reconciliation ----

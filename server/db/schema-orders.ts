@@ -1,4 +1,7 @@
 import type { ColumnType, Generated, Selectable } from 'kysely'
+import { ORDER_STATES, type OrderState } from '#common/lists/orders.ts'
+
+export { ORDER_STATES, type OrderState }
 
 type Defaulted<T> = ColumnType<T, T | undefined, T>
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
@@ -9,8 +12,6 @@ export const ORDER_ITEM_TYPES = ['register', 'transfer', 'renew'] as const
 export type OrderItemType = (typeof ORDER_ITEM_TYPES)[number]
 export const ORDER_ITEM_STATES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const
 export type OrderItemState = (typeof ORDER_ITEM_STATES)[number]
-export const ORDER_STATES = ['pending', 'processing', 'completed', 'failed', 'cancelled', 'partial'] as const
-export type OrderState = (typeof ORDER_STATES)[number]
 export type MoneyTotal = { currency: string; minor: number }
 
 /** One unit of from_currency in to_currency (numeric: a string from PostgreSQL, a string or number from PGlite). */

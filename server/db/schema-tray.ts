@@ -1,10 +1,13 @@
 import type { ColumnType, Generated, Selectable } from 'kysely'
+import type { MaterialState } from '#common/lists/material-changes.ts'
+import type { TrayEntityType } from '#common/lists/tray.ts'
+
+export type { MaterialState, TrayEntityType }
 
 type Defaulted<T> = ColumnType<T, T | undefined, T>
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
 type Json<T> = ColumnType<T, string, string>
 
-export type TrayEntityType = 'domain' | 'record'
 
 export interface TrayItemsTable {
   user_id: string
@@ -64,7 +67,6 @@ export interface MaterialApproversTable {
   created_at: Timestamp
 }
 
-export type MaterialState = 'pending' | 'approved' | 'rejected' | 'expired' | 'applied'
 
 /** A change that needs approval on a material domain (the PATCH's contacts and nameservers). */
 export type MaterialChange = {

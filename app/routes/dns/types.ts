@@ -1,3 +1,4 @@
+import { EDITABLE_RECORD_TYPES } from '#common/lists/dns.ts'
 /** Shapes of the DNS Platform API answers the screens read (server/platform/dns/http.ts). */
 export type DriftReport = {
   missing: { name: string; type: string; ttl: number; contents: string[] }[]
@@ -39,7 +40,7 @@ export type ImportResult = {
 /** A line of a zone file with an error or warning; `code` and `params` say it in the user's language (dns `import.issues`). */
 export type ZoneIssue = { line: number; column: number; message: string; code?: string; params?: Record<string, string | number> }
 
-export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA', 'NS', 'PTR', 'DS', 'TLSA', 'SSHFP', 'NAPTR', 'HTTPS', 'SVCB'] as const
+export const RECORD_TYPES = EDITABLE_RECORD_TYPES
 
 /** An owner name as typed in the zone: '@' for the apex, relative inside the zone. */
 export function relativeName(name: string, zone: string): string {

@@ -1,3 +1,4 @@
+import { TRAY_ENTITY_TYPES } from '#common/lists/tray.ts'
 import { redirect } from 'react-router'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { activeContext } from '#app/lib/context-param.ts'
@@ -8,7 +9,7 @@ import { getPlatform } from '#app/lib/platform.server.ts'
 import { requireUser } from '#app/lib/session.server.ts'
 import type { Route } from './+types/tray-items.ts'
 
-const TRAY_TYPES = new Set(['domain', 'record'])
+const TRAY_TYPES = new Set<string>(TRAY_ENTITY_TYPES)
 
 /**
  * The selection form of every list: POST item=<type>|<id>|<label> (repeated) adds rows to the

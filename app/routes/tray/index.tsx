@@ -10,7 +10,7 @@ import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import type { ListDefinition } from '#app/lib/lists.ts'
+import { LISTS } from '#app/lib/lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform, PlatformError } from '#app/lib/platform.server.ts'
@@ -18,27 +18,8 @@ import { requestUrl } from '#app/lib/request-url.ts'
 import type { Route } from './+types/index.ts'
 import { DateText } from '#app/components/date-text.tsx'
 
-const YES_NO = ['true', 'false'] as const
-
 /** The domains in the user's server-side tray (GET /groups/{context}/tray, entity_type domain). */
-export const TRAY_LIST: ListDefinition = {
-  id: 'tray',
-  apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/tray`,
-  columns: [
-    { key: 'name', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'tld', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'status', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'expires_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'auto_renew', type: 'enum', sortable: true, filterable: true, choices: YES_NO, defaultVisible: true },
-    { key: 'registry_lock', type: 'enum', sortable: true, filterable: true, choices: YES_NO, defaultVisible: true },
-    { key: 'is_material', type: 'enum', sortable: true, filterable: true, choices: YES_NO, defaultVisible: true },
-    { key: 'added_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: false },
-  ],
-  fixedFilters: [],
-  defaultSort: 'added_at',
-  trayType: null,
-  rowLabel: (row) => String(row.name ?? row.id),
-}
+const TRAY_LIST = LISTS.tray!
 
 export const ACTIONS = ['renew', 'auto_renew_on', 'auto_renew_off', 'lock', 'unlock', 'set_contacts', 'set_nameservers'] as const
 type Job = { id: string; action: string; state: string; total: number; done: number; results: { id: string; name: string; state: string; ok: boolean | null; outcome?: string; error?: string }[] }

@@ -1,3 +1,4 @@
+import { MATERIAL_STATES } from '#common/lists/material-changes.ts'
 import { createRoute, z } from '@hono/zod-openapi'
 import { createRouter } from '#server/platform/core/http.ts'
 import { jsonBody, jsonResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
@@ -15,7 +16,7 @@ const ApprovalView = z
     id: z.uuid(),
     domain_name: z.string(),
     change: MaterialChange,
-    state: z.enum(['pending', 'approved', 'rejected', 'expired', 'applied']),
+    state: z.enum(MATERIAL_STATES),
     requested_by_label: z.string(),
     approver: z.string(),
     created_at: z.string(),

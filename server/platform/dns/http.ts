@@ -5,52 +5,47 @@ import { ZONE_FILE_MAX_BYTES, ZONE_FILE_MEDIA_TYPE } from '#common/zone-file.ts'
 import { createRouter, requireScope, type PlatformEnv } from '#server/platform/core/http.ts'
 import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { can, type Scope } from '#server/platform/core/scope.ts'
-import { listQueryFromUrl, runList, type ListResource } from '#server/platform/list/engine.ts'
+import { listQueryFromUrl, listResource, runList } from '#server/platform/list/engine.ts'
+import { AUDIT_COLUMNS } from '#server/platform/audit/http.ts'
+import { DNS_RECORDS_LIST, DNS_ZONE_LOG_LIST, DNS_ZONES_LIST, ZONE_DNSSEC_STATES, ZONE_PUBLISH_STATES } from '#common/lists/dns.ts'
 import { createReplaceJob, getReplaceJob } from './bulk-replace.ts'
 import { detectDrift, powerDnsClient } from './publish.ts'
-import { RECORD_TYPES } from './rdata.ts'
 import { zoneStatistics } from './statistics.ts'
 import { applyChangeSet, createZone, deleteZone, exportZone, getZone, importZone, requestSigning, requestUnsigning, zoneView } from './service.ts'
 
-const TYPES = RECORD_TYPES
-
-export const zonesResource: ListResource = {
-  name: 'dns-zones',
+export const zonesResource = listResource(DNS_ZONES_LIST, {
   from: 'dns_zones z',
   accountColumn: 'z.account_id',
   tiebreak: 'z.id',
-  defaultSort: 'name',
-  fields: {
-    id: { type: 'uuid', column: 'z.id', filterable: true },
-    name: { type: 'text', column: 'z.name', filterable: true, sortable: true },
-    domain_id: { type: 'uuid', column: 'z.domain_id', filterable: true },
-    serial: { type: 'integer', column: 'z.serial', sortable: true },
-    publish_state: { type: 'enum', column: 'z.publish_state', filterable: true, sortable: true, choices: ['pending', 'published', 'failed'] },
-    last_error: { type: 'text', column: 'z.last_error' },
-    dnssec_state: { type: 'enum', column: 'z.dnssec_state', filterable: true, sortable: true, choices: ['unsigned', 'signing', 'signed', 'unsigning'] },
-    updated_at: { type: 'timestamp', column: 'z.updated_at', filterable: true, sortable: true },
+  columns: {
+    id: 'z.id',
+    name: 'z.name',
+    domain_id: 'z.domain_id',
+    serial: 'z.serial',
+    publish_state: 'z.publish_state',
+    last_error: 'z.last_error',
+    dnssec_state: 'z.dnssec_state',
+    updated_at: 'z.updated_at',
   },
-}
+})
 
 /** Records across every zone of the account: the record search and each zone's record list. */
-export const recordsResource: ListResource = {
-  name: 'dns-records',
+export const recordsResource = listResource(DNS_RECORDS_LIST, {
   from: 'dns_records r JOIN dns_zones z ON z.id = r.zone_id',
   accountColumn: 'r.account_id',
   tiebreak: 'r.id',
-  defaultSort: 'name',
-  fields: {
-    id: { type: 'uuid', column: 'r.id', filterable: true },
-    zone_id: { type: 'uuid', column: 'r.zone_id', filterable: true },
-    'zone.name': { type: 'text', column: 'z.name', filterable: true, sortable: true },
-    name: { type: 'text', column: 'r.name', filterable: true, sortable: true },
-    type: { type: 'enum', column: 'r.type', filterable: true, sortable: true, choices: TYPES },
-    ttl: { type: 'integer', column: 'r.ttl', filterable: true, sortable: true },
-    content: { type: 'text', column: 'r.content', filterable: true, sortable: true },
-    priority: { type: 'integer', column: 'r.priority', filterable: true, sortable: true },
-    updated_at: { type: 'timestamp', column: 'r.updated_at', filterable: true, sortable: true },
+  columns: {
+    id: 'r.id',
+    zone_id: 'r.zone_id',
+    'zone.name': 'z.name',
+    name: 'r.name',
+    type: 'r.type',
+    ttl: 'r.ttl',
+    content: 'r.content',
+    priority: 'r.priority',
+    updated_at: 'r.updated_at',
   },
-}
+})
 
 // The audit trail keeps only changed fields, so an update's entry may not name the zone: it is
 // then the zone of the record now, or of the record's earlier entry (a record deleted since).
@@ -66,26 +61,13 @@ const ZONE_OF_ENTRY = `COALESCE(
  * The DNS log of one zone: audit entries of area 'dns' about the zone itself or one of its
  * records (record entries carry the zone id in their before/after).
  */
-export const zoneLogResource: ListResource = {
-  name: 'dns-zone-log',
+export const zoneLogResource = listResource(DNS_ZONE_LOG_LIST, {
   from: 'audit_entries ae',
   accountColumn: 'ae.account_id',
   tiebreak: 'ae.id',
-  defaultSort: '-created_at',
   where: "ae.area = 'dns'",
-  fields: {
-    id: { type: 'uuid', column: 'ae.id', filterable: true },
-    zone_id: { type: 'text', column: ZONE_OF_ENTRY, filterable: true },
-    created_at: { type: 'timestamp', column: 'ae.created_at', filterable: true, sortable: true },
-    area: { type: 'enum', column: 'ae.area', filterable: true, sortable: true, choices: ['dns'] },
-    entity_type: { type: 'text', column: 'ae.entity_type', filterable: true, sortable: true },
-    entity_id: { type: 'text', column: 'ae.entity_id', filterable: true },
-    action: { type: 'text', column: 'ae.action', filterable: true, sortable: true },
-    actor_label: { type: 'text', column: 'ae.actor_label', filterable: true, sortable: true },
-    request_id: { type: 'text', column: 'ae.request_id', filterable: true },
-    changes: { type: 'text', column: 'ae.changes' },
-  },
-}
+  columns: { ...AUDIT_COLUMNS, zone_id: ZONE_OF_ENTRY },
+})
 
 function scoped(c: Context<PlatformEnv>, context: string, permission: 'dns-viewer' | 'dns-admin'): Scope {
   const scope = requireScope(c, context)
@@ -100,13 +82,13 @@ const Zone = z
     domain_id: z.uuid().nullable(),
     kind: z.string(),
     serial: z.number().int(),
-    publish_state: z.enum(['pending', 'published', 'failed']),
+    publish_state: z.enum(ZONE_PUBLISH_STATES),
     published: z.boolean(),
     published_serial: z.number().int().nullable(),
     published_at: z.string().nullable(),
     last_error: z.string().nullable(),
     powerdns_configured: z.boolean(),
-    dnssec_state: z.enum(['unsigned', 'signing', 'signed', 'unsigning']),
+    dnssec_state: z.enum(ZONE_DNSSEC_STATES),
     ds_records: z.array(z.string()),
     drift: z.any().nullable(),
     drift_checked_at: z.string().nullable(),
@@ -164,7 +146,7 @@ const ImportResult = z.object({
 
 const DnssecView = z
   .object({
-    state: z.enum(['unsigned', 'signing', 'signed', 'unsigning']),
+    state: z.enum(ZONE_DNSSEC_STATES),
     ds_records: z.array(z.string()),
     powerdns_configured: z.boolean(),
     keys: z.array(z.object({ id: z.number().int(), keytype: z.string(), algorithm: z.string(), bits: z.number().int(), flags: z.number().int().nullable(), active: z.boolean(), dnskey: z.string(), ds: z.array(z.string()) })),

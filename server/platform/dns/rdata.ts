@@ -1,8 +1,10 @@
 import { NameError, resolveName, type NameKind } from './names.ts'
 
+import { DNS_RECORD_TYPES, type DnsRecordType } from '#common/lists/dns.ts'
+
 /** The record types the portal manages (SOA is managed by the portal itself). */
-export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA', 'NS', 'PTR', 'DS', 'TLSA', 'SSHFP', 'NAPTR', 'HTTPS', 'SVCB', 'SOA'] as const
-export type RecordType = (typeof RECORD_TYPES)[number]
+export const RECORD_TYPES = DNS_RECORD_TYPES
+export type RecordType = DnsRecordType
 const TYPE_SET = new Set<string>(RECORD_TYPES)
 export const isRecordType = (t: string): t is RecordType => TYPE_SET.has(t)
 

@@ -1,3 +1,4 @@
+import { MATERIAL_STATES } from '#common/lists/material-changes.ts'
 import { createRoute, z } from '@hono/zod-openapi'
 import { reachOf, requirePermission } from '#server/platform/accounts/directory.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
@@ -8,7 +9,7 @@ import { expireRequests, getRequest, listApprovers, materialRequestsResource, re
 const TAGS = ['Material change requests']
 const ContextParam = z.object({ context: z.string() })
 const Params = z.object({ context: z.string(), id: z.uuid() })
-const States = z.enum(['pending', 'approved', 'rejected', 'expired', 'applied'])
+const States = z.enum(MATERIAL_STATES)
 
 export const MaterialChange = z
   .object({

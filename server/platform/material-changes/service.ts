@@ -7,7 +7,8 @@ import { AppError, badRequest, conflict, notFound } from '#server/platform/core/
 import { systemScope, type Scope } from '#server/platform/core/scope.ts'
 import { linkBase, type PlatformDeps } from '#server/platform/deps.ts'
 import { refuseWhileLocked } from '#server/platform/domains/rules.ts'
-import type { ListResource } from '#server/platform/list/engine.ts'
+import { listResource } from '#server/platform/list/engine.ts'
+import { MATERIAL_REQUESTS_LIST } from '#common/lists/material-changes.ts'
 
 /** True when the change touches what a material domain needs approval for. */
 export const isMaterialChange = (c: MaterialChange) => Boolean((c.contacts && Object.keys(c.contacts).length) || c.nameservers)
@@ -18,24 +19,22 @@ const DAY_MS = 24 * 3600 * 1000
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
 
-export const materialRequestsResource: ListResource = {
-  name: 'material-change-requests',
+export const materialRequestsResource = listResource(MATERIAL_REQUESTS_LIST, {
   from: 'material_change_requests m',
   accountColumn: 'm.account_id',
   tiebreak: 'm.id',
-  defaultSort: '-created_at',
-  fields: {
-    id: { type: 'uuid', column: 'm.id', filterable: true },
-    domain_id: { type: 'uuid', column: 'm.domain_id', filterable: true },
-    domain_name: { type: 'text', column: 'm.domain_name', filterable: true, sortable: true },
-    state: { type: 'enum', column: 'm.state', filterable: true, sortable: true, choices: ['pending', 'approved', 'rejected', 'expired', 'applied'] },
-    requested_by_label: { type: 'text', column: 'm.requested_by_label', filterable: true, sortable: true },
-    decided_by: { type: 'text', column: 'm.decided_by', filterable: true, sortable: true },
-    created_at: { type: 'timestamp', column: 'm.created_at', filterable: true, sortable: true },
-    expires_at: { type: 'timestamp', column: 'm.expires_at', filterable: true, sortable: true },
-    decided_at: { type: 'timestamp', column: 'm.decided_at', filterable: true, sortable: true },
+  columns: {
+    id: 'm.id',
+    domain_id: 'm.domain_id',
+    domain_name: 'm.domain_name',
+    state: 'm.state',
+    requested_by_label: 'm.requested_by_label',
+    decided_by: 'm.decided_by',
+    created_at: 'm.created_at',
+    expires_at: 'm.expires_at',
+    decided_at: 'm.decided_at',
   },
-}
+})
 
 /** The designated approvers of an account (emails, lower case). */
 export async function listApprovers(db: Kysely<DB> | Tx, accountId: string): Promise<string[]> {

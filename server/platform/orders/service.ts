@@ -10,7 +10,8 @@ import { AppError, badRequest, conflict, notFound, type FieldError } from '#serv
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
-import type { ListResource } from '#server/platform/list/engine.ts'
+import { listResource } from '#server/platform/list/engine.ts'
+import { ORDERS_LIST } from '#common/lists/orders.ts'
 import { accountPricing } from './pricing.ts'
 import { registryFor } from './registry.ts'
 
@@ -450,27 +451,24 @@ export async function cancelOrder(db: Kysely<DB>, scope: Scope, orderId: string,
 }
 
 /** The orders of an account as a list resource of the one list engine. */
-export const ordersResource: ListResource = {
-  name: 'orders',
+export const ordersResource = listResource(ORDERS_LIST, {
   from: 'orders o',
   accountColumn: 'o.account_id',
   tiebreak: 'o.id',
-  defaultSort: '-created_at',
-  fields: {
-    id: { type: 'uuid', column: 'o.id', filterable: true },
-    state: { type: 'enum', column: 'o.state', filterable: true, sortable: true, choices: ORDER_STATES },
-    names: { type: 'text', column: 'o.names', filterable: true, sortable: true },
-    // Exact item names (ASCII), for "orders containing this domain": equals is array overlap.
-    item_name: { type: 'tags', column: 'ARRAY(SELECT oi.name FROM order_items oi WHERE oi.order_id = o.id)', filterable: true },
-    item_count: { type: 'integer', column: 'o.item_count', filterable: true, sortable: true },
-    completed_count: { type: 'integer', column: 'o.completed_count', filterable: true, sortable: true },
-    failed_count: { type: 'integer', column: 'o.failed_count', filterable: true, sortable: true },
-    totals: { type: 'text', column: 'o.totals' },
-    total_text: { type: 'text', column: 'o.total_text', sortable: true },
-    created_by: { type: 'text', column: 'o.created_by', filterable: true, sortable: true },
-    created_at: { type: 'timestamp', column: 'o.created_at', filterable: true, sortable: true },
-    updated_at: { type: 'timestamp', column: 'o.updated_at', filterable: true, sortable: true },
+  columns: {
+    id: 'o.id',
+    state: 'o.state',
+    names: 'o.names',
+    item_name: 'ARRAY(SELECT oi.name FROM order_items oi WHERE oi.order_id = o.id)',
+    item_count: 'o.item_count',
+    completed_count: 'o.completed_count',
+    failed_count: 'o.failed_count',
+    totals: 'o.totals',
+    total_text: 'o.total_text',
+    created_by: 'o.created_by',
+    created_at: 'o.created_at',
+    updated_at: 'o.updated_at',
   },
-}
+})
 
 export { ORDER_ITEM_STATES, ORDER_STATES }

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi'
+import { TRAY_ENTITY_TYPES } from '#common/lists/tray.ts'
 import { badRequest } from '#server/platform/core/errors.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
@@ -6,7 +7,7 @@ import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import { addToTray, removeFromTray, trayResource, traySizes } from './service.ts'
 
 const TAGS = ['Bulk tray']
-const EntityType = z.enum(['domain', 'record'])
+const EntityType = z.enum(TRAY_ENTITY_TYPES)
 const ContextParam = z.object({ context: z.string() })
 const TrayRow = z
   .object({ id: z.uuid(), entity_type: EntityType, name: z.string(), added_at: z.string() })
@@ -33,7 +34,7 @@ export const trayRouter = createRouter()
       const scope = requireScope(c, c.req.valid('param').context)
       const url = new URL(c.req.url)
       const type = EntityType.safeParse(url.searchParams.get('entity_type') ?? 'domain')
-      if (!type.success) throw badRequest('entity_type is domain or record', [{ field: 'entity_type', message: 'domain or record', allowed: ['domain', 'record'] }])
+      if (!type.success) throw badRequest('entity_type is domain or record', [{ field: 'entity_type', message: 'domain or record', allowed: [...TRAY_ENTITY_TYPES] }])
       url.searchParams.delete('entity_type')
       const resource = trayResource(scope.actor.userId ?? '', type.data)
       const page = await runList(c.get('deps').db, resource, listQueryFromUrl(resource, url), scope)

@@ -4,7 +4,8 @@ import type { DB } from '#server/db/schema.ts'
 import { reachOf } from '#server/platform/accounts/directory.ts'
 import { badRequest, notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
-import type { ListResource } from '#server/platform/list/engine.ts'
+import { listResource, type ListResource } from '#server/platform/list/engine.ts'
+import { TRAY_DOMAINS_LIST, TRAY_RECORDS_LIST } from '#common/lists/tray.ts'
 
 export const TRAY_LIMIT = 10_000
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -18,44 +19,41 @@ export function trayResource(userId: string, entityType: TrayEntityType): ListRe
   const common = {
     accountColumn: 't.account_id',
     tiebreak: 't.entity_id',
-    defaultSort: 'added_at',
     where: `t.user_id = '${userId}' AND t.entity_type = '${entityType}'`,
   }
   if (entityType === 'domain') {
-    return {
+    return listResource(TRAY_DOMAINS_LIST, {
       ...common,
-      name: 'tray-domains',
       from: 'tray_items t JOIN domains d ON d.id = t.entity_id',
-      fields: {
-        id: { type: 'uuid', column: 't.entity_id', filterable: true },
-        entity_type: { type: 'enum', column: 't.entity_type', filterable: true, choices: ['domain', 'record'] },
-        name: { type: 'text', column: 'd.name', filterable: true, sortable: true },
-        unicode_name: { type: 'text', column: 'd.unicode_name', sortable: true },
-        tld: { type: 'text', column: 'd.tld', filterable: true, sortable: true },
-        status: { type: 'text', column: 'd.status', filterable: true, sortable: true },
-        expires_at: { type: 'timestamp', column: 'd.expires_at', filterable: true, sortable: true },
-        auto_renew: { type: 'boolean', column: 'd.auto_renew', filterable: true, sortable: true },
-        registry_lock: { type: 'boolean', column: 'd.registry_lock', filterable: true, sortable: true },
-        is_material: { type: 'boolean', column: 'd.is_material', filterable: true, sortable: true },
-        added_at: { type: 'timestamp', column: 't.added_at', filterable: true, sortable: true },
+      columns: {
+        id: 't.entity_id',
+        entity_type: 't.entity_type',
+        name: 'd.name',
+        unicode_name: 'd.unicode_name',
+        tld: 'd.tld',
+        status: 'd.status',
+        expires_at: 'd.expires_at',
+        auto_renew: 'd.auto_renew',
+        registry_lock: 'd.registry_lock',
+        is_material: 'd.is_material',
+        added_at: 't.added_at',
       },
-    }
+    })
   }
-  return {
+  return listResource(TRAY_RECORDS_LIST, {
     ...common,
-    name: 'tray-records',
     from: 'tray_items t JOIN dns_records r ON r.id = t.entity_id JOIN dns_zones z ON z.id = r.zone_id',
-    fields: {
-      id: { type: 'uuid', column: 't.entity_id', filterable: true },
-      entity_type: { type: 'enum', column: 't.entity_type', filterable: true, choices: ['domain', 'record'] },
-      name: { type: 'text', column: 'r.name', filterable: true, sortable: true },
-      type: { type: 'text', column: 'r.type', filterable: true, sortable: true },
-      content: { type: 'text', column: 'r.content', filterable: true, sortable: true },
-      ttl: { type: 'integer', column: 'r.ttl', filterable: true, sortable: true },
-      zone: { type: 'text', column: 'z.name', filterable: true, sortable: true },
-      added_at: { type: 'timestamp', column: 't.added_at', filterable: true, sortable: true },
+    columns: {
+      id: 't.entity_id',
+      entity_type: 't.entity_type',
+      name: 'r.name',
+      type: 'r.type',
+      content: 'r.content',
+      ttl: 'r.ttl',
+      zone: 'z.name',
+      added_at: 't.added_at',
     },
-  }
+  })
 }
 
 function requireUserScope(scope: Scope): { userId: string; accountId: string } {

@@ -5,7 +5,7 @@ import { activeContext } from '#app/lib/context-param.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import type { ListDefinition } from '#app/lib/lists.ts'
+import { LISTS } from '#app/lib/lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
@@ -13,22 +13,7 @@ import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/list.ts'
 import { DateText } from '#app/components/date-text.tsx'
 
-export const MATERIAL_LIST: ListDefinition = {
-  id: 'material-change-requests',
-  apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/material-change-requests`,
-  columns: [
-    { key: 'domain_name', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'state', type: 'enum', sortable: true, filterable: true, choices: ['pending', 'approved', 'rejected', 'expired', 'applied'], defaultVisible: true },
-    { key: 'requested_by_label', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'created_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'expires_at', type: 'timestamp', sortable: true, filterable: true, defaultVisible: true },
-    { key: 'decided_by', type: 'text', sortable: true, filterable: true, defaultVisible: true },
-  ],
-  fixedFilters: [],
-  defaultSort: '-created_at',
-  trayType: null,
-  rowLabel: (row) => String(row.domain_name ?? row.id),
-}
+const MATERIAL_LIST = LISTS['material-change-requests']!
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
