@@ -89,7 +89,7 @@ export interface DomainsTable {
 }
 
 export interface DB {
-  accounts: AccountsTable
+  accounts: AccountsTable & import('./schema-pricing.ts').AccountPricingColumns
   users: UsersTable
   audit_entries: AuditEntriesTable
   tlds: TldsTable & import('./schema-directory.ts').TldCatalogueColumns
@@ -114,11 +114,16 @@ export interface DB {
   password_resets: import('./schema-auth.ts').PasswordResetsTable
   auth_events: import('./schema-auth.ts').AuthEventsTable
   auth_failure_counters: import('./schema-auth.ts').AuthFailureCountersTable
-  cart_items: import('./schema-orders.ts').CartItemsTable
+  cart_items: import('./schema-orders.ts').CartItemsTable & import('./schema-pricing.ts').QuoteColumn
   currency_rates: import('./schema-orders.ts').CurrencyRatesTable
   orders: import('./schema-orders.ts').OrdersTable
-  order_items: import('./schema-orders.ts').OrderItemsTable
+  order_items: import('./schema-orders.ts').OrderItemsTable & import('./schema-pricing.ts').QuoteColumn
   order_item_events: import('./schema-orders.ts').OrderItemEventsTable
+  registrar_templates: import('./schema-pricing.ts').RegistrarTemplatesTable
+  products: import('./schema-pricing.ts').ProductsTable
+  product_costs: import('./schema-pricing.ts').ProductCostsTable
+  pricing_entities: import('./schema-pricing.ts').PricingEntitiesTable
+  pricing_rules: import('./schema-pricing.ts').PricingRulesTable
 }
 
 export type Account = Selectable<AccountsTable>

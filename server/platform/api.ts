@@ -17,6 +17,8 @@ import { registerDomainJobs } from './domains/jobs.ts'
 import { registerDnsJobs } from './dns/publish.ts'
 import { registerContactJobs } from './contacts/registry-sync.ts'
 import { trayArea } from './bulk/area.ts'
+import { productsRouter } from './products/http.ts'
+import { pricingRouter } from './pricing/http.ts'
 import type { PlatformDeps } from './deps.ts'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -34,6 +36,8 @@ const AREAS: { routes: OpenAPIHono<PlatformEnv>; jobs?: (deps: PlatformDeps) => 
   { routes: ordersRouter, jobs: registerOrderJobs },
   { routes: domainsRouter, jobs: registerDomainJobs },
   trayArea,
+  { routes: productsRouter },
+  { routes: pricingRouter },
 ]
 
 /** The Platform API: a web-standard handler, mounted at /v1 by the server or run alone. */

@@ -8,6 +8,7 @@ import { setRate } from '#server/platform/orders/pricing.ts'
 import { importIanaTlds, offerTld } from '#server/platform/tlds/service.ts'
 import { createUser } from '#server/platform/users/service.ts'
 import { seedDirectory } from './directory.ts'
+import { seedPricing } from './pricing.ts'
 
 export const DEMO_PASSWORD = 'portal-demo-2026'
 
@@ -64,6 +65,7 @@ export async function seedDemo(db: Kysely<DB>, logger: Logger, options: { domain
   await addManagedDomains(db, systemScope('demo-seed', acme.id), demoDomains('acme', acmeCount))
   await addManagedDomains(db, systemScope('demo-seed', globex.id), demoDomains('globex', globexCount))
   await seedDirectory(db)
+  await seedPricing(db, { corporate: [globex.id] })
   logger.info('demo data seeded', { accounts: 3, users: 4, domains: acmeCount + globexCount })
 }
 

@@ -1,0 +1,128 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { PRODUCT_KINDS } from '#common/pricing.ts'
+import type { Product } from '#server/db/schema-pricing.ts'
+import { requirePermission } from '#server/platform/accounts/directory.ts'
+import { createRouter, requireOwnScope } from '#server/platform/core/http.ts'
+import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
+import { addCost, createProduct, getProduct, listCosts, productsResource, updateProduct, uploadCosts } from './service.ts'
+
+const TAGS = ['Products']
+const Money = z.union([z.string().max(40), z.number()]).openapi({ description: 'Spec §5: optional minus, digits with optional thousands commas, up to 2 decimals (none for JPY)', example: '12.99' })
+
+const ProductSchema = z
+  .object({
+    id: z.uuid(),
+    code: z.string().openapi({ example: 'domain:com:register' }),
+    name: z.string(),
+    kind: z.enum(PRODUCT_KINDS),
+    action: z.string(),
+    tld: z.string().nullable(),
+    tags: z.array(z.string()),
+    periods: z.array(z.number().int()),
+    registrar_template_id: z.uuid().nullable(),
+    is_active: z.boolean(),
+    version: z.number().int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('Product')
+
+const CostSchema = z.object({ id: z.uuid(), currency: z.string(), amount_minor: z.number().int(), effective_from: z.string(), in_force: z.boolean() }).openapi('ProductCost')
+const FieldErrorSchema = z.object({ field: z.string(), code: z.string().optional(), message: z.string() })
+const UploadRowSchema = z
+  .object({
+    line: z.number().int(),
+    code: z.string(),
+    currency: z.string(),
+    amount: z.string(),
+    effective_from: z.string(),
+    product_id: z.uuid().nullable(),
+    amount_minor: z.number().int().nullable(),
+    previous_minor: z.number().int().nullable(),
+    status: z.enum(['new', 'changed', 'unchanged', 'error']),
+    at_loss: z.boolean(),
+    errors: z.array(FieldErrorSchema),
+  })
+  .openapi('CostUploadRow')
+
+const Tags = z.array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/)).max(20)
+const CreateProductBody = z
+  .object({
+    code: z.string().max(100),
+    name: z.string().min(1).max(200),
+    kind: z.enum(PRODUCT_KINDS),
+    action: z.string().regex(/^[a-z][a-z-]{0,39}$/),
+    tld: z.string().max(63).nullable().optional(),
+    tags: Tags.optional(),
+    periods: z.array(z.number().int()).max(10).optional(),
+    registrar_template_id: z.uuid().nullable().optional(),
+    is_active: z.boolean().optional(),
+  })
+  .strict()
+  .openapi('CreateProduct')
+const PatchProductBody = z
+  .object({ name: z.string().min(1).max(200), tags: Tags, periods: z.array(z.number().int()).max(10), registrar_template_id: z.uuid().nullable(), is_active: z.boolean(), version: z.number().int().positive() })
+  .partial()
+  .required({ version: true })
+  .strict()
+  .openapi('PatchProduct')
+
+const productJson = (p: Product) => ({ ...p, created_at: p.created_at.toISOString(), updated_at: p.updated_at.toISOString() })
+const IdParam = z.object({ id: z.uuid() })
+
+export const productsRouter = createRouter()
+  .openapi(
+    createRoute({ method: 'get', path: '/products', tags: TAGS, summary: 'Products (staff)', request: { query: ListQueryParams }, responses: { 200: ListResponse(ProductSchema.partial()), ...ProblemResponses } }),
+    async (c) => {
+      const scope = requireOwnScope(c)
+      requirePermission(scope.actor, 'staff')
+      const page = await runList(c.get('deps').db, productsResource, listQueryFromUrl(productsResource, new URL(c.req.url)), { accountId: null })
+      return c.json(page, 200)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'post', path: '/products', tags: TAGS, summary: 'Make a product (SSL, block, service; domain products come from the TLD catalogue)', request: { body: jsonBody(CreateProductBody) }, responses: { 201: jsonResponse(ProductSchema), ...ProblemResponses } }),
+    async (c) => c.json(productJson(await createProduct(c.get('deps').db, requireOwnScope(c), c.req.valid('json'))), 201),
+  )
+  .openapi(
+    createRoute({ method: 'get', path: '/products/{id}', tags: TAGS, summary: 'One product (staff)', request: { params: IdParam }, responses: { 200: jsonResponse(ProductSchema), ...ProblemResponses } }),
+    async (c) => c.json(productJson(await getProduct(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id)), 200),
+  )
+  .openapi(
+    createRoute({ method: 'patch', path: '/products/{id}', tags: TAGS, summary: "Edit a product's name, tags, periods, template or activity (staff)", request: { params: IdParam, body: jsonBody(PatchProductBody) }, responses: { 200: jsonResponse(ProductSchema), ...ProblemResponses } }),
+    async (c) => c.json(productJson(await updateProduct(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id, c.req.valid('json'))), 200),
+  )
+  .openapi(
+    createRoute({ method: 'get', path: '/products/{id}/costs', tags: TAGS, summary: "A product's costs, newest first (staff)", request: { params: IdParam }, responses: { 200: jsonResponse(z.object({ data: z.array(CostSchema) })), ...ProblemResponses } }),
+    async (c) => c.json({ data: await listCosts(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id, c.get('deps').now()) }, 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/products/{id}/costs',
+      tags: TAGS,
+      summary: 'Enter a cost of a product from a date on (staff)',
+      request: { params: IdParam, body: jsonBody(z.object({ currency: z.string().max(3), amount: Money, effective_from: z.string().max(40) }).strict()) },
+      responses: { 201: jsonResponse(UploadRowSchema), ...ProblemResponses },
+    }),
+    async (c) => {
+      const body = c.req.valid('json')
+      const row = await addCost(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id, { ...body, amount: String(body.amount) }, c.get('deps').now())
+      return c.json(row, 201)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/product-costs/upload',
+      tags: TAGS,
+      summary: 'Costs by CSV (code,currency,amount,effective_from): a preview of new, changed, unchanged and refused rows; commit stores a file without errors',
+      request: { body: jsonBody(z.object({ csv: z.string().max(2_000_000), commit: z.boolean().default(false) }).strict()) },
+      responses: { 200: jsonResponse(z.object({ rows: z.array(UploadRowSchema), counts: z.record(z.string(), z.number().int()), committed: z.boolean() })), ...ProblemResponses },
+    }),
+    async (c) => {
+      const body = c.req.valid('json')
+      return c.json(await uploadCosts(c.get('deps').db, requireOwnScope(c), body.csv, body.commit, c.get('deps').now()), 200)
+    },
+  )

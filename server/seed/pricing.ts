@@ -1,0 +1,59 @@
+import type { Kysely } from 'kysely'
+import { formatMoney } from '#common/money.ts'
+import type { DB } from '#server/db/schema.ts'
+import { systemScope } from '#server/platform/core/scope.ts'
+import { assignPricingEntity, createPricingEntity, createRule } from '#server/platform/pricing/service.ts'
+import { uploadCosts } from '#server/platform/products/service.ts'
+
+/**
+ * Demo price lists (issue 17), made through the services the API uses: costs uploaded as CSV for
+ * the offered TLDs' products (the trigger of migration 0700 made them), three price lists and a
+ * handful of rules, one of each level, so /invoicing/pricing-entities/{id}/applicable-rules has
+ * every kind of explanation to show.
+ */
+export async function seedPricing(db: Kysely<DB>, accounts: { corporate: string[] }) {
+  const scope = systemScope('demo-seed')
+  const now = new Date()
+  const since = '2026-01-01'
+  const tlds = await db.selectFrom('tlds').select(['name', 'list_price_minor', 'currency']).where('is_offered', '=', true).execute()
+  // What the registries charge us: a share of the old list price per action, in the TLD's currency.
+  const share: Record<string, number> = { register: 0.7, renew: 0.7, transfer: 0.7, restore: 3, trade: 0.5, 'registry-lock': 2 }
+  const lines = ['code,currency,amount,effective_from']
+  for (const tld of tlds) {
+    const currency = tld.currency.trim()
+    for (const [action, factor] of Object.entries(share)) {
+      const minor = Math.round(Number(tld.list_price_minor ?? 0) * factor)
+      lines.push(`domain:${tld.name}:${action},${currency},"${formatMoney(minor, currency, 'en').replace(/[^\d.,]/g, '')}",${since}`)
+    }
+  }
+  // A cost rise announced for later: .com registrations cost more from next year on.
+  lines.push(`domain:com:register,EUR,9.95,${now.getUTCFullYear() + 1}-01-01`)
+  await uploadCosts(db, scope, lines.join('\n'), true, now)
+
+  const retail = await createPricingEntity(db, scope, { name: 'Retail', currencies: ['EUR', 'USD', 'JPY'], is_default: true })
+  const corporate = await createPricingEntity(db, scope, { name: 'Corporate', currencies: ['EUR', 'USD'] })
+  await createPricingEntity(db, scope, { name: 'Partner', currencies: ['EUR'] })
+  for (const account of accounts.corporate) await assignPricingEntity(db, scope, account, corporate.id)
+
+  const com = await db.selectFrom('products').select('id').where('code', '=', 'domain:com:register').executeTakeFirstOrThrow()
+  const year = now.getUTCFullYear()
+  await createRule(db, scope, 'global', { rule_name: 'standard-margin', selector: { kinds: ['domain'] }, kind: 'margin', percent: 40 }, now)
+  await createRule(db, scope, 'global', { rule_name: 'charm-pricing', selector: { kinds: ['domain'] }, kind: 'rounding', mode: 'ends-99' }, now)
+  await createRule(db, scope, 'global', { rule_name: 'com-price', product_id: com.id, kind: 'fixed', amount: '11.99', currency: 'EUR' }, now)
+  await createRule(db, scope, 'global', { rule_name: 'margin-floor', selector: { kinds: ['domain'] }, kind: 'minimum-margin', percent: 5 }, now)
+  // "Why is .com 12.99?": Retail's own price for it, over the global margin and the global fixed price.
+  await createRule(db, scope, 'entity', { rule_name: 'com-retail', pricing_entity_id: retail.id, product_id: com.id, kind: 'fixed', amount: '12.99', currency: 'EUR' }, now)
+  await createRule(db, scope, 'entity', { rule_name: 'corporate-margin', pricing_entity_id: corporate.id, selector: { kinds: ['domain'], actions: ['register', 'renew', 'transfer'] }, kind: 'margin', percent: 25 }, now)
+  await createRule(db, scope, 'entity', {
+    rule_name: 'shop-launch',
+    pricing_entity_id: retail.id,
+    selector: { tlds: ['shop'], actions: ['register'] },
+    kind: 'promotion',
+    amount: '4.99',
+    currency: 'EUR',
+    first_year_only: true,
+    starts_at: `${year}-01-01`,
+    ends_at: `${year + 1}-01-01`,
+    below_cost_reason: 'Launch campaign: first year below cost, renewals at the regular price',
+  }, now)
+}

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createLogger } from '#server/lib/logger.ts'
+import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { createTestPlatform } from '#tests/support/platform.ts'
+
+let platform: Awaited<ReturnType<typeof createTestPlatform>>
+const tokens: Record<string, string> = {}
+let acmeId = ''
+let globexId = ''
+
+beforeAll(async () => {
+  platform = await createTestPlatform()
+  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [1, 1] })
+  for (const email of ['staff@example.com', 'admin@acme.example', 'viewer@acme.example', 'admin@globex.example']) {
+    tokens[email] = (await platform.call('POST', '/login', { body: { username: email, password: DEMO_PASSWORD } })).json.access_token
+  }
+  acmeId = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
+  globexId = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Globex').executeTakeFirstOrThrow()).id
+}, 120_000)
+afterAll(() => platform?.close())
+
+const staff = () => tokens['staff@example.com']!
+const entityId = async (name: string) => (await platform.db.selectFrom('pricing_entities').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id
+const productId = async (code: string) => (await platform.db.selectFrom('products').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id
+
+describe('products', () => {
+  it('makes six domain products per offered TLD from the catalogue, and keeps them in step', async () => {
+    const list = await platform.call('GET', `/products?pql=${encodeURIComponent("tld equals 'com'")}&fields=code,action,is_active&limit=10`, { token: staff() })
+    expect(list.status).toBe(200)
+    expect(list.json.data.map((p: { action: string }) => p.action).sort()).toEqual(['register', 'registry-lock', 'renew', 'restore', 'trade', 'transfer'])
+    const dev = (await platform.call('GET', '/tlds/dev', { token: staff() })).json
+    await platform.call('PATCH', `/tlds/${dev.id}`, { token: staff(), body: { is_offered: true, list_price_minor: 1500, version: dev.version } })
+    const made = await platform.db.selectFrom('products').select(['code', 'is_active']).where('tld', '=', 'dev').execute()
+    expect(made).toHaveLength(6)
+    const again = (await platform.call('GET', '/tlds/dev', { token: staff() })).json
+    await platform.call('PATCH', `/tlds/${again.id}`, { token: staff(), body: { is_offered: false, version: again.version } })
+    expect((await platform.db.selectFrom('products').select('is_active').where('tld', '=', 'dev').execute()).every((p) => !p.is_active)).toBe(true)
+  })
+
+  it('is staff work: a client is refused products and costs', async () => {
+    expect((await platform.call('GET', '/products', { token: tokens['admin@acme.example']! })).status).toBe(403)
+    const id = await productId('domain:com:register')
+    expect((await platform.call('GET', `/products/${id}/costs`, { token: tokens['admin@acme.example']! })).status).toBe(403)
+    expect((await platform.call('POST', '/product-costs/upload', { token: tokens['admin@acme.example']!, body: { csv: 'code,currency,amount,effective_from' } })).status).toBe(403)
+  })
+
+  it('previews a cost upload (new, changed, unchanged, refused, at a loss) and stores it only when clean', async () => {
+    const csv = [
+      'code,currency,amount,effective_from',
+      'domain:net:register,EUR,10.49,2026-01-01', // the seed's cost: unchanged
+      'domain:shop:register,EUR,"1,000.00",2026-01-01', // changed, and Retail's launch promotion sells at a loss
+      'domain:org:register,USD,11.00,2030-01-01', // new
+      'domain:nope:register,EUR,1.00,2026-01-01', // no such product
+      'domain:jp:register,JPY,12.5,2026-01-01', // JPY has no decimals
+    ].join('\n')
+    const preview = await platform.call('POST', '/product-costs/upload', { token: staff(), body: { csv } })
+    expect(preview.status).toBe(200)
+    expect(preview.json.rows.map((r: { status: string }) => r.status)).toEqual(['unchanged', 'changed', 'new', 'error', 'error'])
+    expect(preview.json.rows[1]).toMatchObject({ amount_minor: 100000, previous_minor: 2099, at_loss: true })
+    expect(preview.json.rows[0]).toMatchObject({ at_loss: false })
+    expect(preview.json.rows[3].errors[0]).toMatchObject({ field: 'code', code: 'costs.unknown_product' })
+    expect(preview.json.rows[4].errors[0]).toMatchObject({ field: 'amount', code: 'invalidMonetaryValue' })
+    const refused = await platform.call('POST', '/product-costs/upload', { token: staff(), body: { csv, commit: true } })
+    expect(refused.json.committed).toBe(false)
+    const clean = csv.split('\n').slice(0, 4).join('\n')
+    const stored = await platform.call('POST', '/product-costs/upload', { token: staff(), body: { csv: clean, commit: true } })
+    expect(stored.json).toMatchObject({ committed: true, counts: { new: 1, changed: 1, unchanged: 1, error: 0 } })
+    const costs = await platform.call('GET', `/products/${await productId('domain:shop:register')}/costs`, { token: staff() })
+    expect(costs.json.data[0]).toMatchObject({ currency: 'EUR', amount_minor: 100000, in_force: true })
+    const audit = await platform.db.selectFrom('audit_entries').selectAll().where('area', '=', 'products').where('action', '=', 'cost').where('entity_id', '=', await productId('domain:shop:register')).execute()
+    const mine = audit.filter((a) => a.actor_label !== 'demo-seed')
+    expect(mine).toHaveLength(1)
+    expect(mine[0]!.changes).toMatchObject({ before: { amount_minor: 2099 }, after: { amount_minor: 100000 } })
+  })
+})
+
+describe('pricing', () => {
+  it('explains every price of a list: the chain of rules, the cost and the rate', async () => {
+    const retail = await entityId('Retail')
+    const page = await platform.call('GET', `/pricing-entities/${retail}/applicable-rules?q=domain:com:register&limit=5`, { token: staff() })
+    expect(page.status).toBe(200)
+    const eur = page.json.data.find((r: { product_code: string; currency: string }) => r.product_code === 'domain:com:register' && r.currency === 'EUR')
+    // Retail's own fixed price (entity per-product) over the global custom margin over the global fixed price.
+    expect(eur).toMatchObject({ cost_minor: 909, price_minor: 1299 })
+    expect(eur.chain.map((s: { rule_name: string; effect: string }) => `${s.rule_name}:${s.effect}`)).toEqual(['com-retail:applied', 'standard-margin:overridden', 'com-price:overridden', 'margin-floor:applied', 'charm-pricing:applied'])
+    const usd = page.json.data.find((r: { product_code: string; currency: string }) => r.product_code === 'domain:com:register' && r.currency === 'USD')
+    expect(usd.rates).toEqual([expect.objectContaining({ from: 'EUR', to: 'USD', rate: 1.08 })])
+    const corporate = await platform.call('GET', `/pricing-entities/${await entityId('Corporate')}/applicable-rules?q=domain:com:register&currency=EUR`, { token: staff() })
+    const row = corporate.json.data.find((r: { product_code: string }) => r.product_code === 'domain:com:register')
+    expect(row.chain[0]).toMatchObject({ rule_name: 'corporate-margin', level: 'entity-custom', effect: 'applied' })
+  })
+
+  it('shows a client its own prices only, in its currency, without costs or rules', async () => {
+    const acme = await platform.call('GET', `/groups/${acmeId}/prices?q=domain:com:register`, { token: tokens['admin@acme.example']! })
+    expect(acme.status).toBe(200)
+    expect(acme.json.currency).toBe('USD')
+    expect(acme.json.data[0]).toEqual(expect.objectContaining({ product_code: 'domain:com:register', currency: 'USD' }))
+    expect(Object.keys(acme.json.data[0])).not.toContain('cost_minor')
+    expect(Object.keys(acme.json.data[0])).not.toContain('chain')
+    // Another account's prices: 404, as every other account's data.
+    expect((await platform.call('GET', `/groups/${globexId}/prices`, { token: tokens['admin@acme.example']! })).status).toBe(404)
+    expect((await platform.call('GET', `/pricing-entities/${await entityId('Retail')}/applicable-rules`, { token: tokens['admin@acme.example']! })).status).toBe(403)
+  })
+
+  it('previews a rule (old → new, margin), refuses below cost without a reason, overlapping windows and empty selectors', async () => {
+    const partner = await entityId('Partner')
+    const body = { rule_name: 'partner-io', pricing_entity_id: partner, selector: { tlds: ['io'], actions: ['register'] }, kind: 'promotion', amount: '20.00', currency: 'EUR', starts_at: '2026-01-01', ends_at: '2099-01-01' }
+    const preview = await platform.call('POST', '/pricing-rules/entity/preview', { token: staff(), body })
+    expect(preview.status).toBe(200)
+    expect(preview.json).toMatchObject({ changed: 1, below_cost: 1 })
+    expect(preview.json.changes[0]).toMatchObject({ product_code: 'domain:io:register', pricing_entity_name: 'Partner', currency: 'EUR', cost_minor: 3430, new_minor: 2099, below_cost: true })
+    const refused = await platform.call('POST', '/pricing-rules/entity', { token: staff(), body })
+    expect(refused.status).toBe(409)
+    expect(refused.json.errors[0]).toMatchObject({ field: 'below_cost_reason', code: 'pricing_rule.below_cost' })
+    expect(await platform.db.selectFrom('pricing_rules').select('id').where('rule_name', '=', 'partner-io').execute()).toHaveLength(0)
+    const saved = await platform.call('POST', '/pricing-rules/entity', { token: staff(), body: { ...body, below_cost_reason: 'Partner launch' } })
+    expect(saved.status).toBe(201)
+    const overlap = await platform.call('POST', '/pricing-rules/entity', { token: staff(), body: { ...body, starts_at: '2030-01-01', ends_at: '2100-01-01', below_cost_reason: 'x' } })
+    expect(overlap.status).toBe(409)
+    expect(overlap.json.errors[0]).toMatchObject({ field: 'starts_at', code: 'pricing_rule.overlap' })
+    const nothing = await platform.call('POST', '/pricing-rules/global/preview', { token: staff(), body: { rule_name: 'nothing', selector: { tlds: ['no-such-tld'] }, kind: 'margin', percent: 10 } })
+    expect(nothing.status).toBe(400)
+    expect(nothing.json.errors[0]).toMatchObject({ field: 'selector', code: 'pricing_rule.selector_matches_nothing' })
+    const badMoney = await platform.call('POST', '/pricing-rules/global/preview', { token: staff(), body: { rule_name: 'bad', selector: { tlds: ['com'] }, kind: 'fixed', amount: '12.999', currency: 'EUR' } })
+    expect(badMoney.json.errors[0]).toMatchObject({ field: 'amount', code: 'invalidMonetaryValue' })
+    const rule = await platform.call('GET', `/pricing-rules/entity/custom/partner-io`, { token: staff() })
+    expect(rule.json.data).toHaveLength(1)
+    const audit = await platform.db.selectFrom('audit_entries').selectAll().where('area', '=', 'invoicing').where('entity_id', '=', 'entity/custom/partner-io').execute()
+    expect(audit.map((a) => a.action)).toEqual(['create'])
+  })
+
+  it('changes a window with its version and shows the move; a viewer changes nothing', async () => {
+    const com = await productId('domain:com:register')
+    const windows = (await platform.call('GET', `/pricing-rules/global/${com}/com-price`, { token: staff() })).json.data
+    const patched = await platform.call('PATCH', `/pricing-rules/${windows[0].id}`, { token: staff(), body: { rule_name: 'com-price', kind: 'fixed', amount: '13.49', currency: 'EUR', version: windows[0].version } })
+    expect(patched.status).toBe(200)
+    expect(patched.json.rule).toMatchObject({ params: { amount_minor: 1349 }, version: windows[0].version + 1 })
+    const stale = await platform.call('PATCH', `/pricing-rules/${windows[0].id}`, { token: staff(), body: { rule_name: 'com-price', kind: 'fixed', amount: '13.99', currency: 'EUR', version: windows[0].version } })
+    expect(stale.status).toBe(409)
+    const viewer = tokens['viewer@acme.example']!
+    expect((await platform.call('POST', '/pricing-rules/global', { token: viewer, body: { rule_name: 'v', selector: { tlds: ['com'] }, kind: 'margin', percent: 1 } })).status).toBe(403)
+    expect((await platform.call('PATCH', `/pricing-rules/${windows[0].id}`, { token: viewer, body: { rule_name: 'com-price', kind: 'fixed', amount: '1', currency: 'EUR', version: 2 } })).status).toBe(403)
+    expect((await platform.call('DELETE', `/pricing-rules/${windows[0].id}`, { token: viewer })).status).toBe(403)
+    expect((await platform.call('POST', '/pricing-entities', { token: viewer, body: { name: 'x', currencies: ['EUR'] } })).status).toBe(403)
+  })
+
+  it('refuses a price list with a currency that is not one', async () => {
+    const bad = await platform.call('POST', '/pricing-entities', { token: staff(), body: { name: 'Odd', currencies: ['XYZ'] } })
+    expect(bad.status).toBe(400)
+    expect(bad.json.errors[0]).toMatchObject({ field: 'currencies', code: 'currency.invalid' })
+  })
+})
