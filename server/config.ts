@@ -54,6 +54,14 @@ export const EnvSchema = z.object({
   REGISTRY_TLDS: z.string().optional(), REGISTRY_CA_FILE: z.string().optional(), REGISTRY_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   // The embedded registry answers each command this much later (tests that stop the server between a registry write and our record).
   REGISTRY_LOCAL_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
+  // SSL (issue 19): the ACME CA by its directory, the PEM to trust for its HTTPS, EAB for CAs that need it;
+  // without a directory, a local Pebble is started when installed (never with APP_ENV=production).
+  ACME_DIRECTORY_URL: z.url().optional(), ACME_CA_NAME: z.string().min(1).default('ACME CA'), ACME_CA_FILE: z.string().optional(),
+  ACME_EAB_KID: z.string().optional(), ACME_EAB_HMAC_KEY: z.string().optional(), ACME_LOCAL_PEBBLE: booleanFlag.default(true),
+  // Where PowerDNS answers DNS (host:port): a local Pebble checks DNS-01 there.
+  POWERDNS_DNS_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, 'must be host:port').optional(),
+  // The secret private keys are sealed with (AES-256-GCM); generated once into the data folder when unset.
+  SSL_KEY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 })
 
 export type Env = z.infer<typeof EnvSchema>
@@ -61,6 +69,7 @@ export type Env = z.infer<typeof EnvSchema>
 export type Config = Env & {
   dataDir: string
   sessionSecret: string
+  sslKeySecret: string
   database: { kind: 'postgres'; url: string } | { kind: 'pglite'; dir: string }
 }
 
@@ -116,6 +125,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...values,
     dataDir,
     sessionSecret: values.SESSION_SECRET ?? readOrCreateSecret(dataDir),
+    sslKeySecret: values.SSL_KEY_SECRET ?? readOrCreateSecret(dataDir, 'ssl-key-secret'),
     database: values.DATABASE_URL
       ? { kind: 'postgres', url: values.DATABASE_URL }
       : { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
@@ -124,8 +134,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 // Without a configured secret, one is generated once into the data folder so that sessions
 // survive restarts and no default secret ever exists.
-function readOrCreateSecret(dataDir: string): string {
-  const file = path.join(dataDir, 'session-secret')
+function readOrCreateSecret(dataDir: string, name = 'session-secret'): string {
+  const file = path.join(dataDir, name)
   if (existsSync(file)) {
     const secret = readFileSync(file, 'utf8').trim()
     if (secret.length >= 32) return secret

@@ -18,6 +18,7 @@ import { TokenCache } from '#server/platform/auth/token-cache.ts'
 import { createPlatformApi } from './platform/api.ts'
 import { listeningUrlOf } from './platform/deps.ts'
 import { createRegistries } from './platform/registries/registries.ts'
+import { sslFromConfig } from './platform/ssl/setup.ts'
 import { isEmpty, seedDemo } from './seed/demo.ts'
 import { preloadDemoRegistry } from './seed/registry.ts'
 
@@ -57,10 +58,11 @@ async function main() {
   if (seeding) await preloadDemoRegistry(database.db, registries, logger)
 
   const jobs = createJobs(database, logger)
+  const ssl = await sslFromConfig(config, logger)
   const tokenCache = new TokenCache()
   await tokenCache.start(database)
   let listeningUrl: string | undefined
-  const platformApi = createPlatformApi({ config, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(config, logger), registries, tokenCache, listeningUrl: () => listeningUrl })
+  const platformApi = createPlatformApi({ config, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(config, logger), registries, ssl: ssl.settings, tokenCache, listeningUrl: () => listeningUrl })
   await jobs.start({ work: config.WORKER && index === 0 })
 
   const buildFile = path.resolve('build/server/index.js')
@@ -90,6 +92,7 @@ async function main() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await jobs.stop()
       await registries.close()
+      await ssl.stop()
       await tokenCache.stop()
       await database.close()
       logger.info('stopped')

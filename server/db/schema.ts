@@ -124,6 +124,10 @@ export interface DB {
   product_costs: import('./schema-pricing.ts').ProductCostsTable
   pricing_entities: import('./schema-pricing.ts').PricingEntitiesTable
   pricing_rules: import('./schema-pricing.ts').PricingRulesTable
+  ssl_acme_accounts: import('./schema-ssl.ts').SslAcmeAccountsTable
+  ssl_terms: import('./schema-ssl.ts').SslTermsTable
+  ssl_certificates: import('./schema-ssl.ts').SslCertificatesTable
+  ssl_validations: import('./schema-ssl.ts').SslValidationsTable
 }
 
 export type Account = Selectable<AccountsTable>

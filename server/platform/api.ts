@@ -17,6 +17,8 @@ import { registerDomainJobs } from './domains/jobs.ts'
 import { registerDnsJobs } from './dns/publish.ts'
 import { registerContactJobs } from './contacts/registry-sync.ts'
 import { trayArea } from './bulk/area.ts'
+import { sslRouter } from './ssl/http.ts'
+import { registerSslJobs } from './ssl/jobs.ts'
 import { productsRouter } from './products/http.ts'
 import { pricingRouter } from './pricing/http.ts'
 import type { PlatformDeps } from './deps.ts'
@@ -38,6 +40,7 @@ const AREAS: { routes: OpenAPIHono<PlatformEnv>; jobs?: (deps: PlatformDeps) => 
   trayArea,
   { routes: productsRouter },
   { routes: pricingRouter },
+  { routes: sslRouter, jobs: registerSslJobs },
 ]
 
 /** The Platform API: a web-standard handler, mounted at /v1 by the server or run alone. */

@@ -27,6 +27,8 @@ export type PlatformDeps = {
   /** PowerDNS Authoritative's API; without it zones are managed but not published. */
   powerdns?: import('#server/integrations/powerdns/client.ts').PowerDnsSettings
   mailer: Mailer
+  /** SSL: the ACME CA and the key that seals private keys; absent, the SSL screens say no CA is configured. */
+  ssl?: import('#server/integrations/acme/client.ts').SslSettings
   /** The bearer tokens this process has verified (decision 011); without it every request looks its token up. */
   tokenCache?: import('#server/platform/auth/token-cache.ts').TokenCache
   /** Registries reached over EPP; absent when the process runs without any. */

@@ -1,0 +1,251 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { REVOCATION_REASONS, SSL_FILE_FORMATS, SSL_FILES, SSL_STATES, SSL_VALIDATION_STATES, type RevocationReason } from '#common/ssl.ts'
+import type { SslCertificate, SslValidation } from '#server/db/schema-ssl.ts'
+import { reachOf, requirePermission } from '#server/platform/accounts/directory.ts'
+import { badRequest } from '#server/platform/core/errors.ts'
+import { createRouter, requireScope } from '#server/platform/core/http.ts'
+import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
+import {
+  cancelCertificate,
+  certificateFile,
+  certificatesResource,
+  checkNow,
+  decodeCsr,
+  getCertificate,
+  orderCertificate,
+  revokeCertificate,
+  scopedCertificatesResource,
+  sslSettings,
+  type CertificateDetail,
+} from './service.ts'
+
+const TAGS = ['SSL certificates']
+const Conflict = { 409: { description: 'Refused in the certificate’s state', content: { 'application/problem+json': { schema: z.object({ code: z.string(), detail: z.string() }).passthrough() } } } }
+const BadGateway = { 502: { description: 'The CA refused', content: { 'application/problem+json': { schema: z.object({ code: z.string(), detail: z.string() }).passthrough() } } } }
+
+const ContextParam = z.object({ context: z.string() })
+const Params = z.object({ context: z.string(), id: z.uuid() })
+const iso = (d: Date | null) => d?.toISOString() ?? null
+
+const ValidationSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    method: z.enum(['dns-01', 'http-01']),
+    state: z.enum(SSL_VALIDATION_STATES),
+    record_name: z.string().nullable(),
+    record_type: z.literal('TXT'),
+    record_value: z.string().nullable(),
+    hosted: z.boolean().openapi({ description: 'The zone is ours: the record is published and removed without hand work' }),
+    published: z.boolean(),
+    problem: z.record(z.string(), z.unknown()).nullable().openapi({ description: "The CA's problem document (RFC 7807) when invalid" }),
+    checked_at: z.string().nullable(),
+  })
+  .openapi('SslValidation')
+
+const CertificateSchema = z
+  .object({
+    id: z.uuid(),
+    group_id: z.uuid(),
+    term_id: z.uuid(),
+    status: z.enum(SSL_STATES),
+    product: z.string(),
+    validation_level: z.enum(['dv', 'ov', 'ev']),
+    common_name: z.string(),
+    names: z.array(z.string()),
+    key_type: z.string(),
+    key_source: z.enum(['generated', 'csr']),
+    has_private_key: z.boolean(),
+    ca: z.string(),
+    serial: z.string().nullable(),
+    not_before: z.string().nullable(),
+    not_after: z.string().nullable(),
+    issued_at: z.string().nullable(),
+    renew_after: z.string().nullable(),
+    renewal_of: z.uuid().nullable(),
+    revoked_at: z.string().nullable(),
+    revocation_reason: z.string().nullable(),
+    failure_reason: z.string().nullable(),
+    created_by: z.string(),
+    price: z.null().openapi({ description: "The price comes from the pricing engine (product kind 'ssl'); null until it answers" }),
+    version: z.number().int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('SslCertificate')
+
+const DetailSchema = CertificateSchema.extend({
+  validations: z.array(ValidationSchema),
+  term: z.object({
+    id: z.uuid(),
+    product: z.string(),
+    period_months: z.number().int(),
+    starts_at: z.string(),
+    ends_at: z.string(),
+    certificates: z.array(z.object({ id: z.uuid(), status: z.enum(SSL_STATES), not_after: z.string().nullable(), created_at: z.string(), renewal_of: z.uuid().nullable() })),
+  }),
+}).openapi('SslCertificateDetail')
+
+const CertificateRow = z
+  .object({ id: z.uuid(), group_id: z.uuid(), account: z.object({ name: z.string() }), common_name: z.string(), names: z.string(), status: z.enum(SSL_STATES), product: z.string(), ca: z.string(), key_type: z.string(), not_after: z.string().nullable(), issued_at: z.string().nullable(), term_id: z.uuid(), created_at: z.string(), updated_at: z.string() })
+  .partial()
+  .openapi('SslCertificateRow')
+
+const OrderBody = z
+  .object({
+    product: z.string().max(40),
+    period_months: z.number().int(),
+    names: z.array(z.string().max(300)).max(100),
+    key_type: z.string().max(20).optional(),
+    csr: z.string().max(20_000).optional().openapi({ description: 'A PEM CSR instead of a key generated on the server' }),
+  })
+  .strict()
+  .openapi('SslOrder')
+
+const RevokeBody = z.object({ reason: z.enum(Object.keys(REVOCATION_REASONS) as [RevocationReason, ...RevocationReason[]]) }).strict().openapi('SslRevoke')
+
+const SettingsSchema = z.object({ ca: z.string().nullable(), ca_configured: z.boolean(), missing: z.string().nullable(), dv_only: z.boolean() }).openapi('SslSettings')
+const FileSchema = z.object({ filename: z.string(), content_type: z.string(), content_base64: z.string() }).openapi('SslFile')
+const CsrSchema = z.object({ common_name: z.string().nullable(), names: z.array(z.string()), key_type: z.string(), key_bits: z.number().int(), weak: z.string().nullable() }).openapi('SslCsr')
+
+export function certificateJson(c: SslCertificate) {
+  return {
+    id: c.id,
+    group_id: c.account_id,
+    term_id: c.term_id,
+    status: c.status,
+    product: c.product,
+    validation_level: c.validation_level,
+    common_name: c.common_name,
+    names: c.names,
+    key_type: c.key_type,
+    key_source: c.key_source,
+    has_private_key: c.private_key_enc !== null,
+    ca: c.ca,
+    serial: c.serial,
+    not_before: iso(c.not_before),
+    not_after: iso(c.not_after),
+    issued_at: iso(c.issued_at),
+    renew_after: iso(c.renew_after),
+    renewal_of: c.renewal_of,
+    revoked_at: iso(c.revoked_at),
+    revocation_reason: c.revocation_reason,
+    failure_reason: c.failure_reason,
+    created_by: c.created_by,
+    price: null,
+    version: c.version,
+    created_at: c.created_at.toISOString(),
+    updated_at: c.updated_at.toISOString(),
+  }
+}
+
+const validationJson = (v: SslValidation) => ({
+  id: v.id,
+  name: v.name,
+  method: v.method,
+  state: v.state,
+  record_name: v.record_name,
+  record_type: 'TXT' as const,
+  record_value: v.record_value,
+  hosted: v.zone_id !== null,
+  published: v.dns_record_id !== null,
+  problem: v.problem,
+  checked_at: iso(v.checked_at),
+})
+
+const detailJson = (d: CertificateDetail) => ({
+  ...certificateJson(d.certificate),
+  validations: d.validations.map(validationJson),
+  term: {
+    ...d.term,
+    starts_at: d.term.starts_at.toISOString(),
+    ends_at: d.term.ends_at.toISOString(),
+    certificates: d.term.certificates.map((c) => ({ ...c, status: c.status as SslCertificate['status'], not_after: iso(c.not_after), created_at: c.created_at.toISOString() })),
+  },
+})
+
+export const sslRouter = createRouter()
+  .openapi(
+    createRoute({ method: 'get', path: '/groups/{context}/ssl-settings', tags: TAGS, summary: 'Which CA certificates are issued by here, or what is missing', request: { params: ContextParam }, responses: { 200: jsonResponse(SettingsSchema), ...ProblemResponses } }),
+    async (c) => {
+      const scope = requireScope(c, c.req.valid('param').context)
+      requirePermission(scope.actor, 'ssl-viewer')
+      const settings = sslSettings(c.get('deps'))
+      return c.json({ ca: settings.acme?.caName ?? null, ca_configured: Boolean(settings.acme), missing: settings.acme ? null : (settings.missing ?? null), dv_only: settings.acme?.dvOnly ?? false }, 200)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'get', path: '/groups/{context}/ssls', tags: TAGS, summary: 'Certificates of the account (staff in their own group: every account)', request: { params: ContextParam, query: ListQueryParams }, responses: { 200: ListResponse(CertificateRow), ...ProblemResponses } }),
+    async (c) => {
+      const scope = requireScope(c, c.req.valid('param').context)
+      requirePermission(scope.actor, 'ssl-viewer')
+      const reach = reachOf(scope)
+      const resource = reach === null ? certificatesResource : scopedCertificatesResource
+      const page = await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), { accountId: reach })
+      return c.json(page, 200)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'post', path: '/groups/{context}/ssls', tags: TAGS, summary: 'Order a certificate: validated through our DNS where we host the names, issued by the CA', request: { params: ContextParam, body: jsonBody(OrderBody) }, responses: { 201: jsonResponse(CertificateSchema, 'Ordered'), ...ProblemResponses, ...Conflict } }),
+    async (c) => {
+      const scope = requireScope(c, c.req.valid('param').context)
+      const cert = await orderCertificate(c.get('deps'), scope, c.req.valid('json'))
+      return c.json(certificateJson(cert), 201)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'post', path: '/groups/{context}/ssl-csr', tags: TAGS, summary: 'Decode a CSR: its names and key, and why the key is refused when it is', request: { params: ContextParam, body: jsonBody(z.object({ csr: z.string().max(20_000) }).strict()) }, responses: { 200: jsonResponse(CsrSchema), ...ProblemResponses } }),
+    async (c) => {
+      const scope = requireScope(c, c.req.valid('param').context)
+      requirePermission(scope.actor, 'ssl-viewer')
+      try {
+        return c.json(decodeCsr(c.req.valid('json').csr), 200)
+      } catch {
+        throw badRequest('The request is not valid', [{ field: 'csr', message: 'This is not a PEM certificate signing request' }])
+      }
+    },
+  )
+  .openapi(
+    createRoute({ method: 'get', path: '/groups/{context}/ssls/{id}', tags: TAGS, summary: 'One certificate with its validations and its coverage term', request: { params: Params }, responses: { 200: jsonResponse(DetailSchema), ...ProblemResponses } }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      return c.json(detailJson(await getCertificate(c.get('deps'), requireScope(c, context), id)), 200)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'post', path: '/groups/{context}/ssls/{id}/check', tags: TAGS, summary: 'Look at the CA and the validation records again now', request: { params: Params }, responses: { 202: jsonResponse(CertificateSchema, 'Queued'), ...ProblemResponses, ...Conflict } }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      return c.json(certificateJson(await checkNow(c.get('deps'), requireScope(c, context), id)), 202)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'post', path: '/groups/{context}/ssls/{id}/revoke', tags: TAGS, summary: 'Revoke at the CA with an RFC 5280 reason', request: { params: Params, body: jsonBody(RevokeBody) }, responses: { 200: jsonResponse(CertificateSchema), ...ProblemResponses, ...Conflict, ...BadGateway } }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      return c.json(certificateJson(await revokeCertificate(c.get('deps'), requireScope(c, context), id, c.req.valid('json').reason)), 200)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'post', path: '/groups/{context}/ssls/{id}/cancel', tags: TAGS, summary: 'Cancel an order not yet issued', request: { params: Params }, responses: { 200: jsonResponse(CertificateSchema), ...ProblemResponses, ...Conflict } }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      return c.json(certificateJson(await cancelCertificate(c.get('deps'), requireScope(c, context), id)), 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/ssls/{id}/files/{file}',
+      tags: TAGS,
+      summary: 'A file of an issued certificate (the private key: ssl-manager, and audited)',
+      request: { params: Params.extend({ file: z.enum(SSL_FILES) }), query: z.object({ format: z.enum(SSL_FILE_FORMATS).optional() }) },
+      responses: { 200: jsonResponse(FileSchema), ...ProblemResponses, ...Conflict },
+    }),
+    async (c) => {
+      const { context, id, file } = c.req.valid('param')
+      const found = await certificateFile(c.get('deps'), requireScope(c, context), id, file, c.req.valid('query').format ?? 'pem')
+      return c.json({ filename: found.filename, content_type: found.contentType, content_base64: found.body.toString('base64') }, 200)
+    },
+  )

@@ -1,0 +1,345 @@
+import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto'
+import { sql } from 'kysely'
+import { SSL_EXPIRING_DAYS, SSL_IN_FLIGHT } from '#common/ssl.ts'
+import type { SslCertificate } from '#server/db/schema-ssl.ts'
+import { createCsr, splitPem, type AcmeAuthorization, type AcmeClient, type AcmeOrder } from '#server/integrations/acme/client.ts'
+import { change } from '#server/platform/core/change.ts'
+import { systemScope } from '#server/platform/core/scope.ts'
+import type { PlatformDeps } from '#server/platform/deps.ts'
+import { publishZone } from '#server/platform/dns/publish.ts'
+import { applyChangeSet } from '#server/platform/dns/service.ts'
+import { accountClient, leafFacts, publicFields, queueIssue, SSL_JOBS, sslSettings } from './service.ts'
+import { openSecret, sealSecret } from './secrets.ts'
+
+const CHALLENGE_TTL = 60
+
+/** A CA or DNS failure that retrying cannot mend: the certificate is marked failed with it. */
+class Refusal extends Error {}
+
+/**
+ * Issues one certificate, from wherever it stands (decision 102: a retried or resumed job reads the
+ * CA's order back before doing anything): no order yet → make one; pending → publish the TXT
+ * records of hosted names, answer their challenges, wait; ready → finalize with the CSR;
+ * valid → download, store, remove the TXT records. A CA refusal or a failed DNS publication
+ * marks the certificate failed with the reason and removes what was published.
+ */
+export async function runIssuance(deps: PlatformDeps, certificateId: string): Promise<void> {
+  const cert = await deps.db.selectFrom('ssl_certificates').selectAll().where('id', '=', certificateId).executeTakeFirst()
+  if (!cert) return
+  if (cert.status === 'cancelled' || cert.status === 'failed') return cleanup(deps, cert)
+  if (!SSL_IN_FLIGHT.includes(cert.status)) return
+  const acme = sslSettings(deps).acme
+  if (!acme || acme.directoryUrl !== cert.directory_url) return fail(deps, cert, 'The CA of this order is not configured any more')
+  try {
+    const client = await accountClient(deps, acme)
+    let order: AcmeOrder
+    if (!cert.acme_order_url) {
+      order = await client.createOrder(cert.names)
+      await deps.db.updateTable('ssl_certificates').set({ acme_order_url: order.url, updated_at: deps.now() }).where('id', '=', cert.id).execute()
+    } else order = await client.getOrder(cert.acme_order_url)
+
+    if (order.status === 'pending') {
+      const proven = await validate(deps, client, cert, order)
+      if (!proven) return // names hosted elsewhere wait for their records and a "check now"
+      order = await client.getOrder(order.url)
+    }
+    if (order.status === 'invalid') throw new Refusal(await orderProblem(client, order))
+    if (order.status === 'ready') {
+      await setStatus(deps, cert, 'issuing')
+      order = await client.finalize(order, cert.csr_pem)
+    }
+    if (order.status === 'processing') order = await client.waitValid(order)
+    if (order.status !== 'valid') throw new Refusal(`The CA's order is ${order.status}`)
+    const pem = await client.certificate(order)
+    // The challenge records go first: an issued certificate leaves nothing of its validation published.
+    await cleanup(deps, cert)
+    await store(deps, cert, pem)
+  } catch (error) {
+    if (error instanceof Refusal || isCaRefusal(error)) {
+      await fail(deps, cert, (error as Error).message)
+      return
+    }
+    deps.logger.warn('ssl issuance will be retried', { certificate: cert.id, error: (error as Error).message })
+    throw error
+  }
+}
+
+/** A problem document from the CA (4xx): acme-client throws with its detail; a lost connection has a code. */
+function isCaRefusal(error: unknown): boolean {
+  const e = error as { code?: string; response?: { status?: number } }
+  if (e?.code && /^E[A-Z]+/.test(e.code)) return false
+  if (e?.response?.status && e.response.status >= 500) return false
+  return error instanceof Error && !/timeout|socket hang up|network/i.test(error.message)
+}
+
+async function orderProblem(client: AcmeClient, order: AcmeOrder): Promise<string> {
+  for (const authz of await client.authorizations(order)) {
+    const failed = authz.challenges.find((c) => c.status === 'invalid' && c.error)
+    const problem = failed?.error as { detail?: string; type?: string } | undefined
+    if (problem) return `${authz.identifier.value}: ${problem.detail ?? problem.type ?? 'invalid'}`
+  }
+  return 'The CA marked the order invalid'
+}
+
+const nameOf = (authz: AcmeAuthorization) => (authz.wildcard ? `*.${authz.identifier.value}` : authz.identifier.value)
+
+/**
+ * Per authorisation: its dns-01 record, published through our DNS when we host the zone, the
+ * challenge answered, the outcome recorded. True when every name is valid.
+ */
+async function validate(deps: PlatformDeps, client: AcmeClient, cert: SslCertificate, order: AcmeOrder): Promise<boolean> {
+  const authzs = await client.authorizations(order)
+  const answered: { authz: AcmeAuthorization; name: string }[] = []
+  let waiting = false
+  for (const authz of authzs) {
+    const name = nameOf(authz)
+    const challenge = authz.challenges.find((c) => c.type === 'dns-01')
+    if (!challenge) throw new Refusal(`The CA offers no dns-01 challenge for ${name}`)
+    const value = await client.keyAuthorization(challenge)
+    const recordName = `_acme-challenge.${authz.identifier.value}`
+    const zone = await hostedZone(deps, cert.account_id, authz.identifier.value)
+    const row = await upsertValidation(deps, cert, name, { record_name: recordName, record_value: value, zone_id: zone?.id ?? null, authorization_url: authz.url, challenge_url: challenge.url })
+    if (authz.status === 'valid') {
+      await markValidation(deps, row.id, 'valid', null)
+      continue
+    }
+    if (authz.status !== 'pending') throw new Refusal(`${name}: the CA's authorisation is ${authz.status}`)
+    if (!zone) {
+      // Hosted elsewhere: the record is shown to be created; "check now" answers the challenge once it is there.
+      if (!(await txtVisible(recordName, value))) {
+        waiting = true
+        await markValidation(deps, row.id, 'pending', null)
+        continue
+      }
+    } else if (!row.dns_record_id) {
+      await publishChallenge(deps, cert, row.id, zone.id, recordName, value)
+    }
+    if (challenge.status === 'pending') await client.respond(challenge)
+    answered.push({ authz, name })
+  }
+  for (const { authz, name } of answered) {
+    const row = await deps.db.selectFrom('ssl_validations').select('id').where('certificate_id', '=', cert.id).where('name', '=', name).executeTakeFirstOrThrow()
+    try {
+      await client.waitValid(authz)
+      await markValidation(deps, row.id, 'valid', null)
+    } catch (error) {
+      const again = await client.authorization(authz.url)
+      const problem = again.challenges.find((c) => c.type === 'dns-01')?.error ?? { detail: (error as Error).message }
+      await markValidation(deps, row.id, again.status === 'valid' ? 'valid' : 'invalid', again.status === 'valid' ? null : (problem as Record<string, unknown>))
+      if (again.status !== 'valid') throw new Refusal(`${name}: ${String((problem as { detail?: string }).detail ?? 'validation failed')}`)
+    }
+  }
+  return !waiting
+}
+
+/** Our zone of the name (the longest one that holds it) in the certificate's account. */
+async function hostedZone(deps: PlatformDeps, accountId: string, name: string) {
+  const labels = name.split('.')
+  const candidates = labels.map((_, i) => labels.slice(i).join('.')).filter((n) => n.includes('.'))
+  return deps.db
+    .selectFrom('dns_zones')
+    .select(['id', 'name'])
+    .where('account_id', '=', accountId)
+    .where('name', 'in', candidates)
+    .orderBy(sql`length(name)`, 'desc')
+    .executeTakeFirst()
+}
+
+/** A record hosted elsewhere, looked up before the CA is asked (the system resolver). */
+async function txtVisible(name: string, value: string): Promise<boolean> {
+  try {
+    const { resolveTxt } = await import('node:dns/promises')
+    return (await resolveTxt(name)).some((chunks) => chunks.join('') === value)
+  } catch {
+    return false
+  }
+}
+
+async function upsertValidation(deps: PlatformDeps, cert: SslCertificate, name: string, values: { record_name: string; record_value: string; zone_id: string | null; authorization_url: string; challenge_url: string }) {
+  return deps.db
+    .insertInto('ssl_validations')
+    .values({ certificate_id: cert.id, account_id: cert.account_id, name, method: 'dns-01', ...values })
+    .onConflict((oc) =>
+      oc.columns(['certificate_id', 'name']).doUpdateSet({
+        record_name: values.record_name,
+        record_value: values.record_value,
+        zone_id: values.zone_id,
+        authorization_url: values.authorization_url,
+        challenge_url: values.challenge_url,
+        // A new ACME order has new values: its record is published afresh.
+        dns_record_id: sql<string | null>`CASE WHEN ssl_validations.record_value = ${values.record_value} THEN ssl_validations.dns_record_id ELSE NULL END`,
+        updated_at: deps.now(),
+      }),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+async function markValidation(deps: PlatformDeps, id: string, state: 'pending' | 'valid' | 'invalid', problem: Record<string, unknown> | null) {
+  await deps.db.updateTable('ssl_validations').set({ state, problem: problem ? JSON.stringify(problem) : null, checked_at: deps.now(), updated_at: deps.now() }).where('id', '=', id).execute()
+}
+
+/**
+ * The TXT record through the DNS service (one change with its audit, by the SSL system actor), then
+ * published to PowerDNS at once: the CA asks as soon as the challenge is answered.
+ */
+async function publishChallenge(deps: PlatformDeps, cert: SslCertificate, validationId: string, zoneId: string, recordName: string, value: string) {
+  const scope = systemScope('ssl', cert.account_id)
+  const result = await applyChangeSet(deps, scope, zoneId, { changes: [{ action: 'add', name: `${recordName}.`, type: 'TXT', ttl: CHALLENGE_TTL, content: JSON.stringify(value) }] })
+  const record = await deps.db
+    .selectFrom('dns_records')
+    .select('id')
+    .where('zone_id', '=', zoneId)
+    .where('name', '=', recordName)
+    .where('type', '=', 'TXT')
+    .where('content', '=', JSON.stringify(value))
+    .executeTakeFirst()
+  await deps.db.updateTable('ssl_validations').set({ dns_record_id: record?.id ?? null, updated_at: deps.now() }).where('id', '=', validationId).execute()
+  await publishZone(deps, result.zone.id)
+  const zone = await deps.db.selectFrom('dns_zones').select(['publish_state', 'published_serial', 'serial', 'last_error']).where('id', '=', zoneId).executeTakeFirstOrThrow()
+  if (zone.publish_state === 'failed') throw new Refusal(`The DNS record could not be published: ${zone.last_error ?? 'PowerDNS refused it'}`)
+  if (zone.published_serial !== zone.serial) throw new Refusal(zone.last_error ? `The DNS record could not be published: ${zone.last_error}` : 'PowerDNS is not configured: the DNS record cannot be served')
+}
+
+/** Removes the certificate's challenge records from our zones (nothing stale stays published). */
+async function cleanup(deps: PlatformDeps, cert: SslCertificate) {
+  const rows = await deps.db.selectFrom('ssl_validations').select(['id', 'zone_id', 'dns_record_id']).where('certificate_id', '=', cert.id).where('dns_record_id', 'is not', null).execute()
+  const byZone = new Map<string, { validation: string; record: string }[]>()
+  for (const r of rows) if (r.zone_id && r.dns_record_id) byZone.set(r.zone_id, [...(byZone.get(r.zone_id) ?? []), { validation: r.id, record: r.dns_record_id }])
+  for (const [zoneId, records] of byZone) {
+    const present = await deps.db.selectFrom('dns_records').select('id').where('id', 'in', records.map((r) => r.record)).execute()
+    if (present.length) {
+      await applyChangeSet(deps, systemScope('ssl', cert.account_id), zoneId, { changes: present.map((r) => ({ action: 'delete' as const, id: r.id })) })
+      await publishZone(deps, zoneId).catch((error: Error) => deps.logger.warn('ssl: removing a challenge record will be published later', { zone: zoneId, error: error.message }))
+    }
+    await deps.db.updateTable('ssl_validations').set({ dns_record_id: null, updated_at: deps.now() }).where('id', 'in', records.map((r) => r.validation)).execute()
+  }
+}
+
+async function setStatus(deps: PlatformDeps, cert: SslCertificate, status: 'issuing') {
+  if (cert.status === status) return
+  await deps.db.updateTable('ssl_certificates').set({ status, updated_at: deps.now() }).where('id', '=', cert.id).execute()
+}
+
+async function store(deps: PlatformDeps, cert: SslCertificate, fullchain: string) {
+  const [leaf, ...chain] = splitPem(fullchain)
+  const facts = leafFacts(leaf!)
+  await change(deps.db, systemScope('ssl', cert.account_id), async (tx, audit) => {
+    const after = await tx
+      .updateTable('ssl_certificates')
+      .set({
+        status: 'issued',
+        certificate_pem: `${leaf!.trim()}\n`,
+        chain_pem: chain.map((c) => `${c.trim()}\n`).join(''),
+        serial: facts.serial,
+        not_before: facts.notBefore,
+        not_after: facts.notAfter,
+        issued_at: deps.now(),
+        renew_after: facts.renewAfter,
+        failure_reason: null,
+        version: sql<number>`version + 1`,
+        updated_at: deps.now(),
+      })
+      .where('id', '=', cert.id)
+      .where('status', 'in', [...SSL_IN_FLIGHT])
+      .returningAll()
+      .executeTakeFirst()
+    if (after) await audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, action: 'issue', before: publicFields(cert), after: publicFields(after) })
+  })
+}
+
+async function fail(deps: PlatformDeps, cert: SslCertificate, reason: string) {
+  await change(deps.db, systemScope('ssl', cert.account_id), async (tx, audit) => {
+    const after = await tx
+      .updateTable('ssl_certificates')
+      .set({ status: 'failed', failure_reason: reason.slice(0, 2000), version: sql<number>`version + 1`, updated_at: deps.now() })
+      .where('id', '=', cert.id)
+      .where('status', 'in', [...SSL_IN_FLIGHT])
+      .returningAll()
+      .executeTakeFirst()
+    if (after) await audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, action: 'fail', before: publicFields(cert), after: publicFields(after) })
+  })
+  await cleanup(deps, cert)
+}
+
+/**
+ * The renewal sweep: certificates past their renewal point get a successor under the same
+ * coverage term (same names, a new key of the same type, or the same CSR), ordered at once;
+ * issued certificates near their end are marked expiring, past it expired.
+ */
+export async function sweepRenewals(deps: PlatformDeps): Promise<{ renewed: number }> {
+  const now = deps.now()
+  const expiringFrom = new Date(now.getTime() + SSL_EXPIRING_DAYS * 86_400_000)
+  await deps.db.updateTable('ssl_certificates').set({ status: 'expired', updated_at: now }).where('status', 'in', ['issued', 'expiring']).where('not_after', '<=', now).execute()
+  await deps.db.updateTable('ssl_certificates').set({ status: 'expiring', updated_at: now }).where('status', '=', 'issued').where('not_after', '<=', expiringFrom).execute()
+  const due = await deps.db
+    .selectFrom('ssl_certificates as c')
+    .innerJoin('ssl_terms as t', 't.id', 'c.term_id')
+    .selectAll('c')
+    .where('c.status', 'in', ['issued', 'expiring'])
+    .where('c.renew_after', '<=', now)
+    .where('t.ends_at', '>', now)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('ssl_certificates as n').select('n.id').whereRef('n.renewal_of', '=', 'c.id'))))
+    .limit(100)
+    .execute()
+  const settings = sslSettings(deps)
+  let renewed = 0
+  for (const cert of due) {
+    if (!settings.acme) break
+    let csr = cert.csr_pem
+    let sealed: string | null = null
+    if (cert.key_source === 'generated' && cert.private_key_enc) {
+      const current = openSecret(settings.keySecret, cert.private_key_enc)
+      const key = newKeyLike(current)
+      csr = await createCsr(cert.names, key)
+      sealed = sealSecret(settings.keySecret, key)
+    }
+    const created = await change(deps.db, systemScope('ssl', cert.account_id), async (tx, audit) => {
+      const next = await tx
+        .insertInto('ssl_certificates')
+        .values({
+          account_id: cert.account_id,
+          term_id: cert.term_id,
+          status: 'pending_validation',
+          product: cert.product,
+          validation_level: cert.validation_level,
+          common_name: cert.common_name,
+          names: cert.names,
+          key_type: cert.key_type,
+          key_source: cert.key_source,
+          csr_pem: csr,
+          private_key_enc: sealed,
+          ca: settings.acme!.caName,
+          directory_url: settings.acme!.directoryUrl,
+          renewal_of: cert.id,
+          created_by: 'renewal',
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict((oc) => oc.column('renewal_of').where('renewal_of', 'is not', null).doNothing())
+        .returningAll()
+        .executeTakeFirst()
+      if (!next) return null
+      await audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: next.id, action: 'renew', after: { ...publicFields(next) } })
+      await queueIssue(deps, tx, next.id)
+      return next
+    })
+    if (created) renewed++
+  }
+  return { renewed }
+}
+
+/** A fresh key of the same kind as the one given (renewals rotate the key). */
+function newKeyLike(pem: string): string {
+  const key = createPrivateKey(pem)
+  const details = key.asymmetricKeyDetails ?? {}
+  const pkcs8 = (k: KeyObject) => k.export({ type: 'pkcs8', format: 'pem' }).toString()
+  if (key.asymmetricKeyType === 'ec') return pkcs8(generateKeyPairSync('ec', { namedCurve: details.namedCurve ?? 'P-256' }).privateKey)
+  return pkcs8(generateKeyPairSync('rsa', { modulusLength: details.modulusLength ?? 2048 }).privateKey)
+}
+
+export function registerSslJobs(deps: PlatformDeps) {
+  deps.jobs.register<{ certificateId: string }>(SSL_JOBS.issue, (data) => runIssuance(deps, data.certificateId))
+  deps.jobs.register(SSL_JOBS.sweep, async () => void (await sweepRenewals(deps)))
+  deps.jobs.schedule?.(SSL_JOBS.sweep, '*/10 * * * *')
+}

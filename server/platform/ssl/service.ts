@@ -1,0 +1,363 @@
+import { createPublicKey, generateKeyPairSync, X509Certificate, type KeyObject } from 'node:crypto'
+import { sql, type Kysely } from 'kysely'
+import {
+  DEFAULT_SSL_KEY_TYPE,
+  normaliseCertificateName,
+  REVOCATION_REASONS,
+  SSL_IN_FLIGHT,
+  SSL_KEY_TYPES,
+  SSL_PERIODS,
+  SSL_PRODUCTS,
+  type RevocationReason,
+  type SslFile,
+  type SslKeyType,
+  type SslProduct,
+} from '#common/ssl.ts'
+import { SSL_CERTIFICATES_LIST } from '#common/lists/ssl.ts'
+import type { DB } from '#server/db/schema.ts'
+import type { SslCertificate, SslValidation } from '#server/db/schema-ssl.ts'
+import { acmeClient, createCsr, csrNames, newAccountKey, type AcmeSettings, type SslSettings } from '#server/integrations/acme/client.ts'
+import { fieldError, invalid, reachOf, refused, requirePermission, type CodedFieldError } from '#server/platform/accounts/directory.ts'
+import { change, txRunner, type Tx } from '#server/platform/core/change.ts'
+import { AppError, notFound } from '#server/platform/core/errors.ts'
+import type { Scope } from '#server/platform/core/scope.ts'
+import type { PlatformDeps } from '#server/platform/deps.ts'
+import { listResource, type ListResource } from '#server/platform/list/engine.ts'
+import { openSecret, sealSecret } from './secrets.ts'
+
+export const SSL_JOBS = { issue: 'ssl.issue', sweep: 'ssl.renewal-sweep' } as const
+
+export function sslSettings(deps: Pick<PlatformDeps, 'ssl'>): SslSettings {
+  return deps.ssl ?? { acme: null, keySecret: '', missing: 'no ACME CA is configured (ACME_DIRECTORY_URL), and no local Pebble runs' }
+}
+
+/** /ssls as a list resource; client scopes add the account column. */
+export const certificatesResource = listResource(SSL_CERTIFICATES_LIST, {
+  from: 'ssl_certificates s JOIN accounts a ON a.id = s.account_id',
+  tiebreak: 's.id',
+  columns: {
+    id: 's.id',
+    group_id: 's.account_id',
+    'account.name': 'a.name',
+    common_name: 's.common_name',
+    names: "array_to_string(s.names, ' ')",
+    status: 's.status',
+    product: 's.product',
+    ca: 's.ca',
+    key_type: 's.key_type',
+    not_after: 's.not_after',
+    issued_at: 's.issued_at',
+    term_id: 's.term_id',
+    created_at: 's.created_at',
+    updated_at: 's.updated_at',
+  },
+})
+export const scopedCertificatesResource: ListResource = { ...certificatesResource, accountColumn: 's.account_id' }
+
+// --- keys and CSRs -------------------------------------------------------------------------------
+
+function generateKey(type: SslKeyType): string {
+  const pkcs8 = (k: KeyObject) => k.export({ type: 'pkcs8', format: 'pem' }).toString()
+  if (type.startsWith('ecdsa-')) return pkcs8(generateKeyPairSync('ec', { namedCurve: type === 'ecdsa-p384' ? 'P-384' : 'P-256' }).privateKey)
+  return pkcs8(generateKeyPairSync('rsa', { modulusLength: Number(type.slice(4)) }).privateKey)
+}
+
+export type CsrInfo = { common_name: string | null; names: string[]; key_type: string; key_bits: number; weak: string | null }
+
+/** Decodes a pasted CSR: its names and its key, and why the key is too weak when it is. */
+export function decodeCsr(pem: string): CsrInfo {
+  const { commonName, altNames } = csrNames(pem)
+  const names = [...new Set([...(commonName ? [commonName.toLowerCase()] : []), ...altNames.map((n) => n.toLowerCase())])]
+  const der = Buffer.from(pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64')
+  const key = createPublicKey({ key: spkiOfCsr(der), format: 'der', type: 'spki' })
+  const details = key.asymmetricKeyDetails ?? {}
+  if (key.asymmetricKeyType === 'rsa') {
+    const bits = details.modulusLength ?? 0
+    return { common_name: commonName, names, key_type: `rsa-${bits}`, key_bits: bits, weak: bits < 2048 ? `an RSA key of ${bits} bits is too weak (2048 at least)` : null }
+  }
+  if (key.asymmetricKeyType === 'ec') {
+    const curve = details.namedCurve ?? ''
+    const type = curve === 'prime256v1' ? 'ecdsa-p256' : curve === 'secp384r1' ? 'ecdsa-p384' : `ecdsa-${curve}`
+    const bits = type === 'ecdsa-p256' ? 256 : type === 'ecdsa-p384' ? 384 : 0
+    return { common_name: commonName, names, key_type: type, key_bits: bits, weak: bits ? null : `the curve ${curve} is not accepted (P-256 or P-384)` }
+  }
+  return { common_name: commonName, names, key_type: key.asymmetricKeyType ?? 'unknown', key_bits: 0, weak: `a ${key.asymmetricKeyType} key is not accepted` }
+}
+
+/** The SubjectPublicKeyInfo inside a PKCS#10 request (RFC 2986): the second element of its info. */
+function spkiOfCsr(der: Buffer): Buffer {
+  const read = (at: number) => {
+    let length = der[at + 1]!
+    let header = 2
+    if (length & 0x80) {
+      const bytes = length & 0x7f
+      length = 0
+      for (let i = 0; i < bytes; i++) length = length * 256 + der[at + 2 + i]!
+      header += bytes
+    }
+    return { start: at, body: at + header, end: at + header + length }
+  }
+  const request = read(0)
+  const info = read(request.body)
+  const version = read(info.body)
+  const subject = read(version.end)
+  const spki = read(subject.end)
+  return der.subarray(spki.start, spki.end)
+}
+
+// --- ordering ------------------------------------------------------------------------------------
+
+export type OrderInput = { product: string; period_months: number; names: string[]; key_type?: string; csr?: string }
+
+/** Checks an order's names against its product: count, wildcards, duplicates. */
+function cleanNames(product: SslProduct, names: string[], errors: CodedFieldError[]): string[] {
+  const limits = SSL_PRODUCTS[product]
+  const out: string[] = []
+  names.forEach((raw, i) => {
+    if (!raw.trim()) return
+    const name = normaliseCertificateName(raw)
+    if (!name) return errors.push(fieldError(`names.${i}`, 'ssl.name-invalid', `'${raw.trim()}' is not a host name`))
+    if (name.startsWith('*.') && !limits.wildcard) return errors.push(fieldError(`names.${i}`, 'ssl.wildcard-not-allowed', 'This product does not cover wildcard names'))
+    if (out.includes(name)) return errors.push(fieldError(`names.${i}`, 'ssl.name-repeated', `${name} is named twice`))
+    out.push(name)
+  })
+  if (!out.length && !errors.length) errors.push(fieldError('names', 'field.required', 'This field is required'))
+  if (out.length > limits.maxNames) errors.push(fieldError('names', 'ssl.too-many-names', `This product covers at most ${limits.maxNames} names`))
+  return out
+}
+
+/**
+ * Orders a certificate: checks names, product, period and key (or the pasted CSR, whose names
+ * must be the order's and whose key must not be weak), stores it with its coverage term, and
+ * queues the issuance job in the same transaction. DV goes straight to the CA.
+ */
+export async function orderCertificate(deps: PlatformDeps, scope: Scope, input: OrderInput): Promise<SslCertificate> {
+  requirePermission(scope.actor, 'ssl-manager')
+  const accountId = scope.accountId
+  if (!accountId) throw notFound('Account not found')
+  const settings = sslSettings(deps)
+  if (!settings.acme) throw refused('ssl.no-ca', `Certificates cannot be ordered here: ${settings.missing ?? 'no CA is configured'}`)
+  const errors: CodedFieldError[] = []
+  const product = input.product in SSL_PRODUCTS ? (input.product as SslProduct) : null
+  if (!product) errors.push(fieldError('product', 'ssl.product-unknown', 'Choose one of the products offered', Object.keys(SSL_PRODUCTS)))
+  if (!(SSL_PERIODS as readonly number[]).includes(input.period_months)) errors.push(fieldError('period_months', 'ssl.period-unknown', 'Choose one of the periods offered', SSL_PERIODS.map(String)))
+  const names = product ? cleanNames(product, input.names, errors) : []
+  let keyType: string = input.key_type ?? DEFAULT_SSL_KEY_TYPE
+  let csr = input.csr?.trim() || null
+  if (csr) {
+    try {
+      const info = decodeCsr(csr)
+      keyType = info.key_type
+      if (info.weak) errors.push(fieldError('csr', 'ssl.csr-weak-key', `The CSR's key is refused: ${info.weak}`))
+      const asked = [...info.names].sort().join(' ')
+      if (names.length && asked !== [...names].sort().join(' ')) errors.push(fieldError('csr', 'ssl.csr-names-differ', `The CSR names ${info.names.join(', ') || 'nothing'}, the order ${names.join(', ')}`))
+    } catch {
+      errors.push(fieldError('csr', 'ssl.csr-invalid', 'This is not a PEM certificate signing request'))
+    }
+  } else if (!(SSL_KEY_TYPES as readonly string[]).includes(keyType)) {
+    errors.push(fieldError('key_type', 'ssl.key-type-unknown', 'Choose one of the key types offered', [...SSL_KEY_TYPES]))
+  }
+  if (errors.length) throw invalid('ssl.order-invalid', 'The order is not valid', errors)
+  let sealedKey: string | null = null
+  if (!csr) {
+    const key = generateKey(keyType as SslKeyType)
+    csr = await createCsr(names, key)
+    sealedKey = sealSecret(settings.keySecret, key)
+  }
+  const now = deps.now()
+  return change(deps.db, scope, async (tx, audit) => {
+    const ends = new Date(now)
+    ends.setUTCMonth(ends.getUTCMonth() + input.period_months)
+    const term = await tx.insertInto('ssl_terms').values({ account_id: accountId, product: product!, period_months: input.period_months, starts_at: now, ends_at: ends }).returning('id').executeTakeFirstOrThrow()
+    const cert = await tx
+      .insertInto('ssl_certificates')
+      .values({
+        account_id: accountId,
+        term_id: term.id,
+        status: 'pending_validation',
+        product: product!,
+        validation_level: SSL_PRODUCTS[product!].level,
+        common_name: names[0]!,
+        names,
+        key_type: keyType,
+        key_source: sealedKey ? 'generated' : 'csr',
+        csr_pem: csr!,
+        private_key_enc: sealedKey,
+        ca: settings.acme!.caName,
+        directory_url: settings.acme!.directoryUrl,
+        created_by: scope.actor.label,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, action: 'order', after: publicFields(cert) })
+    await queueIssue(deps, tx, cert.id)
+    return cert
+  })
+}
+
+export async function queueIssue(deps: Pick<PlatformDeps, 'jobs'>, tx: Tx | null, certificateId: string) {
+  await deps.jobs.send(SSL_JOBS.issue, { certificateId }, { ...(tx ? { runner: txRunner(tx) } : {}), retryLimit: 8, singletonKey: certificateId })
+}
+
+/** A certificate's fields as the trail and the API show them: never the key, never the CSR's bulk. */
+export function publicFields(c: SslCertificate) {
+  const { private_key_enc: _key, csr_pem: _csr, certificate_pem: _cert, chain_pem: _chain, ...rest } = c
+  return rest
+}
+
+// --- reading -------------------------------------------------------------------------------------
+
+/** One certificate the scope reaches; another account's is a 404 like a missing one. */
+export async function findCertificate(db: Kysely<DB> | Tx, scope: Scope, id: string): Promise<SslCertificate> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) throw notFound('Certificate not found')
+  const reach = reachOf(scope)
+  let query = db.selectFrom('ssl_certificates').selectAll().where('id', '=', id)
+  if (reach !== null) query = query.where('account_id', '=', reach)
+  const cert = await query.executeTakeFirst()
+  if (!cert) throw notFound('Certificate not found')
+  return cert
+}
+
+export type CertificateDetail = {
+  certificate: SslCertificate
+  validations: SslValidation[]
+  /** Every certificate of the same coverage term, oldest first (the renewal and reissue chain). */
+  term: { id: string; product: string; period_months: number; starts_at: Date; ends_at: Date; certificates: { id: string; status: string; not_after: Date | null; created_at: Date; renewal_of: string | null }[] }
+}
+
+export async function getCertificate(deps: PlatformDeps, scope: Scope, id: string): Promise<CertificateDetail> {
+  requirePermission(scope.actor, 'ssl-viewer')
+  const certificate = await findCertificate(deps.db, scope, id)
+  const validations = await deps.db.selectFrom('ssl_validations').selectAll().where('certificate_id', '=', id).orderBy('name').execute()
+  const term = await deps.db.selectFrom('ssl_terms').selectAll().where('id', '=', certificate.term_id).executeTakeFirstOrThrow()
+  const certificates = await deps.db
+    .selectFrom('ssl_certificates')
+    .select(['id', 'status', 'not_after', 'created_at', 'renewal_of'])
+    .where('term_id', '=', term.id)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute()
+  return { certificate, validations, term: { id: term.id, product: term.product, period_months: term.period_months, starts_at: term.starts_at, ends_at: term.ends_at, certificates } }
+}
+
+// --- actions -------------------------------------------------------------------------------------
+
+/** "Check now": the issuance job looks at the CA (and the names' records) again. */
+export async function checkNow(deps: PlatformDeps, scope: Scope, id: string) {
+  requirePermission(scope.actor, 'ssl-manager')
+  const cert = await findCertificate(deps.db, scope, id)
+  if (!SSL_IN_FLIGHT.includes(cert.status)) throw refused('ssl.not-in-validation', 'Only a certificate in validation or issuing can be checked again')
+  await queueIssue(deps, null, cert.id)
+  return cert
+}
+
+/**
+ * Revokes an issued certificate at the CA with an RFC 5280 reason, then records it. The CA first:
+ * a refusal there changes nothing here and is shown with the CA's words.
+ */
+export async function revokeCertificate(deps: PlatformDeps, scope: Scope, id: string, reason: RevocationReason) {
+  requirePermission(scope.actor, 'ssl-manager')
+  const cert = await findCertificate(deps.db, scope, id)
+  if (!['issued', 'expiring'].includes(cert.status) || !cert.certificate_pem) throw refused('ssl.not-revocable', 'Only an issued certificate can be revoked')
+  const settings = sslSettings(deps)
+  if (!settings.acme || settings.acme.directoryUrl !== cert.directory_url) throw refused('ssl.ca-unavailable', 'The CA that issued this certificate is not configured here')
+  const client = await accountClient(deps, settings.acme)
+  try {
+    await client.revoke(cert.certificate_pem, REVOCATION_REASONS[reason])
+  } catch (error) {
+    const detail = (error as Error).message
+    // Revoked already (a lost answer, a retry): the CA's state is what we record.
+    if (!/already revoked/i.test(detail)) throw new AppError(502, 'ssl.ca-refused', `The CA refused the revocation: ${detail}`)
+  }
+  return change(deps.db, scope, async (tx, audit) => {
+    const after = await tx
+      .updateTable('ssl_certificates')
+      .set({ status: 'revoked', revoked_at: deps.now(), revocation_reason: reason, version: sql<number>`version + 1`, updated_at: deps.now() })
+      .where('id', '=', cert.id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, accountId: cert.account_id, action: 'revoke', before: publicFields(cert), after: publicFields(after) })
+    return after
+  })
+}
+
+/** Cancels an order still in validation: nothing more goes to the CA, its TXT records are removed by the job. */
+export async function cancelCertificate(deps: PlatformDeps, scope: Scope, id: string) {
+  requirePermission(scope.actor, 'ssl-manager')
+  const cert = await findCertificate(deps.db, scope, id)
+  if (!['draft', 'pending_validation', 'failed'].includes(cert.status)) throw refused('ssl.not-cancellable', 'Only an order not yet issued can be cancelled')
+  return change(deps.db, scope, async (tx, audit) => {
+    const after = await tx
+      .updateTable('ssl_certificates')
+      .set({ status: 'cancelled', version: sql<number>`version + 1`, updated_at: deps.now() })
+      .where('id', '=', cert.id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, accountId: cert.account_id, action: 'cancel', before: publicFields(cert), after: publicFields(after) })
+    await queueIssue(deps, tx, cert.id)
+    return after
+  })
+}
+
+// --- files ---------------------------------------------------------------------------------------
+
+export type CertificateFile = { filename: string; contentType: string; body: Buffer }
+
+const pemToDer = (pem: string) => Buffer.from(pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64')
+
+/**
+ * One file of an issued certificate. The private key needs ssl-manager and its download is
+ * written to the trail (who, when); the other files are public material.
+ */
+export async function certificateFile(deps: PlatformDeps, scope: Scope, id: string, file: SslFile, format: 'pem' | 'der'): Promise<CertificateFile> {
+  requirePermission(scope.actor, 'ssl-viewer')
+  const cert = await findCertificate(deps.db, scope, id)
+  if (!cert.certificate_pem) throw refused('ssl.not-issued', 'The certificate is not issued yet')
+  const base = cert.common_name.replace(/^\*\./, 'wildcard.').replace(/[^a-z0-9.-]/g, '_')
+  const chain = cert.chain_pem ?? ''
+  if (file === 'private-key') {
+    requirePermission(scope.actor, 'ssl-manager')
+    if (!cert.private_key_enc) throw refused('ssl.no-key', 'The key of this certificate was never here: it came with a CSR')
+    const key = openSecret(sslSettings(deps).keySecret, cert.private_key_enc)
+    await change(deps.db, scope, (_tx, audit) => audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, accountId: cert.account_id, action: 'download-key', after: { format } }))
+    return format === 'der'
+      ? { filename: `${base}.key.der`, contentType: 'application/pkcs8', body: pemToDer(key) }
+      : { filename: `${base}.key.pem`, contentType: 'application/x-pem-file', body: Buffer.from(key) }
+  }
+  const pem = file === 'certificate' ? cert.certificate_pem : file === 'chain' ? chain : `${cert.certificate_pem.trimEnd()}\n${chain}`
+  if (format === 'der') {
+    // DER holds one certificate: the leaf, or the chain's first (the issuing intermediate).
+    const first = pem.match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/)?.[0] ?? ''
+    return { filename: `${base}.${file}.der`, contentType: 'application/pkix-cert', body: pemToDer(first) }
+  }
+  return { filename: `${base}.${file}.pem`, contentType: 'application/x-pem-file', body: Buffer.from(pem) }
+}
+
+// --- the ACME account ----------------------------------------------------------------------------
+
+/** The client of our account at the CA: made (and its key stored, sealed) on first use. */
+export async function accountClient(deps: PlatformDeps, acme: AcmeSettings) {
+  const secret = sslSettings(deps).keySecret
+  let row = await deps.db.selectFrom('ssl_acme_accounts').selectAll().where('directory_url', '=', acme.directoryUrl).executeTakeFirst()
+  if (!row) {
+    await deps.db.insertInto('ssl_acme_accounts').values({ directory_url: acme.directoryUrl, account_key_enc: sealSecret(secret, await newAccountKey()) }).onConflict((oc) => oc.doNothing()).execute()
+    row = await deps.db.selectFrom('ssl_acme_accounts').selectAll().where('directory_url', '=', acme.directoryUrl).executeTakeFirstOrThrow()
+  }
+  const key = openSecret(secret, row.account_key_enc)
+  if (row.account_url) return acmeClient(acme, key, row.account_url)
+  const client = acmeClient(acme, key)
+  const url = await client.register()
+  await deps.db.updateTable('ssl_acme_accounts').set({ account_url: url }).where('directory_url', '=', acme.directoryUrl).execute()
+  return acmeClient(acme, key, url)
+}
+
+/** Serial, validity and the renewal point (2/3 of the lifetime, RFC 9773 ARI when offered) of an issued leaf. */
+export function leafFacts(pem: string) {
+  const x509 = new X509Certificate(pem)
+  const notBefore = new Date(x509.validFrom)
+  const notAfter = new Date(x509.validTo)
+  const renewAfter = new Date(notBefore.getTime() + ((notAfter.getTime() - notBefore.getTime()) * 2) / 3)
+  return { serial: x509.serialNumber, notBefore, notAfter, renewAfter }
+}

@@ -1,0 +1,214 @@
+import { execFileSync } from 'node:child_process'
+import { createPrivateKey, X509Certificate } from 'node:crypto'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startPebble, type LocalPebble } from '#server/integrations/acme/local-pebble.ts'
+import { createLogger } from '#server/lib/logger.ts'
+import { sweepRenewals } from '#server/platform/ssl/jobs.ts'
+import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { startPowerDns, type PowerDnsServer } from '#tests/support/powerdns.ts'
+import { createTestPlatform } from '#tests/support/platform.ts'
+
+// A real Pebble answering DNS-01 against a real PowerDNS, one of each for the file; the real job
+// worker issues. Every certificate below is really issued and checked with node:crypto.
+let pdns: PowerDnsServer
+let pebble: LocalPebble
+let platform: Awaited<ReturnType<typeof createTestPlatform>>
+let admin: string
+let viewer: string
+let otherAdmin: string
+let acme: string
+let globex: string
+const ZONE = 'ssl-demo.test'
+
+async function login(username: string) {
+  const res = await platform.call('POST', '/login', { body: { username, password: DEMO_PASSWORD } })
+  expect(res.status).toBe(200)
+  return res.json.access_token as string
+}
+
+/** Waits until the certificate leaves the in-flight states (the job worker runs the issuance). */
+async function settled(id: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const res = await platform.call('GET', `/groups/${acme}/ssls/${id}`, { token: admin })
+    if (!['pending_validation', 'issuing'].includes(res.json.status)) return res.json
+    if (Date.now() > deadline) return res.json
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+beforeAll(async () => {
+  pdns = await startPowerDns()
+  pebble = await startPebble({ dnsServer: `127.0.0.1:${pdns.dnsPort}` })
+  platform = await createTestPlatform({
+    powerdns: pdns.settings,
+    ssl: { keySecret: 'test-ssl-key-secret-0123456789abcdef', acme: { directoryUrl: pebble.directoryUrl, caName: 'Pebble', tlsCaPem: pebble.tlsCaPem, dvOnly: true } },
+  })
+  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [1, 1] })
+  await platform.deps.jobs.start({ work: true })
+  admin = await login('admin@acme.example')
+  viewer = await login('viewer@acme.example')
+  otherAdmin = await login('admin@globex.example')
+  acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
+  globex = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Globex').executeTakeFirstOrThrow()).id
+  const zone = await platform.call('POST', `/groups/${acme}/zones`, { token: admin, body: { name: ZONE } })
+  expect(zone.status).toBe(201)
+}, 90_000)
+
+afterAll(async () => {
+  await platform?.close()
+  await pebble?.stop()
+  await pdns?.stop()
+})
+
+let issuedId: string
+
+describe('a DV certificate for a name whose zone we host', () => {
+  it('is ordered, validated by DNS-01 through PowerDNS, issued, and its chain verifies against the CA root', async () => {
+    const started = Date.now()
+    const ordered = await platform.call('POST', `/groups/${acme}/ssls`, { token: admin, body: { product: 'dv-multi', period_months: 12, names: [`www.${ZONE}`, ZONE] } })
+    expect(ordered.status).toBe(201)
+    expect(ordered.json).toMatchObject({ status: 'pending_validation', common_name: `www.${ZONE}`, names: [`www.${ZONE}`, ZONE], key_type: 'ecdsa-p256', has_private_key: true, price: null })
+    issuedId = ordered.json.id
+    const cert = await settled(issuedId)
+    const seconds = (Date.now() - started) / 1000
+    expect(cert.status, cert.failure_reason ?? '').toBe('issued')
+    expect(seconds).toBeLessThan(10)
+    expect(cert.validations).toEqual([
+      expect.objectContaining({ name: ZONE, method: 'dns-01', state: 'valid', record_name: `_acme-challenge.${ZONE}`, hosted: true, published: false }),
+      expect.objectContaining({ name: `www.${ZONE}`, state: 'valid', record_name: `_acme-challenge.www.${ZONE}`, hosted: true, published: false }),
+    ])
+    // Nothing stale stays published: the TXT records are gone from PowerDNS.
+    expect(await pdns.dig(`_acme-challenge.www.${ZONE}`, 'TXT')).toEqual([])
+
+    const file = async (name: string, format = 'pem', token = admin) => platform.call('GET', `/groups/${acme}/ssls/${issuedId}/files/${name}?format=${format}`, { token })
+    const leafPem = Buffer.from((await file('certificate')).json.content_base64, 'base64').toString()
+    const chainPem = Buffer.from((await file('chain')).json.content_base64, 'base64').toString()
+    const leaf = new X509Certificate(leafPem)
+    const intermediate = new X509Certificate(chainPem)
+    const root = new X509Certificate(await pebble.root())
+    expect(leaf.subjectAltName).toBe(`DNS:www.${ZONE}, DNS:${ZONE}`)
+    expect(leaf.verify(intermediate.publicKey)).toBe(true)
+    expect(intermediate.verify(root.publicKey)).toBe(true)
+    expect(leaf.checkIssued(intermediate)).toBe(true)
+    expect(cert.serial).toBe(leaf.serialNumber)
+    expect(new Date(cert.not_after).getTime()).toBe(new Date(leaf.validTo).getTime())
+    // openssl agrees, against Pebble's root.
+    const dir = mkdtempSync(path.join(tmpdir(), 'ssl-'))
+    try {
+      writeFileSync(path.join(dir, 'root.pem'), await pebble.root())
+      writeFileSync(path.join(dir, 'chain.pem'), chainPem)
+      writeFileSync(path.join(dir, 'leaf.pem'), leafPem)
+      const verified = execFileSync('openssl', ['verify', '-CAfile', path.join(dir, 'root.pem'), '-untrusted', path.join(dir, 'chain.pem'), path.join(dir, 'leaf.pem')]).toString()
+      expect(verified.trim()).toBe(`${path.join(dir, 'leaf.pem')}: OK`)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+
+    // The key matches the certificate; its download is in the trail; DER is the leaf's DER.
+    const keyPem = Buffer.from((await file('private-key')).json.content_base64, 'base64').toString()
+    expect(leaf.checkPrivateKey(createPrivateKey(keyPem))).toBe(true)
+    expect(Buffer.from((await file('certificate', 'der')).json.content_base64, 'base64').equals(leaf.raw)).toBe(true)
+    const fullchain = Buffer.from((await file('fullchain')).json.content_base64, 'base64').toString()
+    expect(fullchain).toBe(`${leafPem.trimEnd()}\n${chainPem}`)
+    const log = await platform.call('GET', `/groups/${acme}/audit-entries?filter[area]=ssl&filter[entity_id]=${issuedId}&sort=created_at`, { token: admin })
+    expect(log.json.data.map((e: { action: string }) => e.action)).toEqual(['order', 'issue', 'download-key'])
+    // The key is sealed at rest, never stored in the clear.
+    const row = await platform.db.selectFrom('ssl_certificates').select('private_key_enc').where('id', '=', issuedId).executeTakeFirstOrThrow()
+    expect(row.private_key_enc).toMatch(/^v1\./)
+    expect(row.private_key_enc).not.toContain('PRIVATE KEY')
+  }, 30_000)
+
+  it('lists it with the list engine: status, names contains, CSV-ready rows', async () => {
+    const list = await platform.call('GET', `/groups/${acme}/ssls?filter[status]=issued&pql=${encodeURIComponent("names contains 'www.ssl-demo'")}`, { token: viewer })
+    expect(list.status).toBe(200)
+    expect(list.json.data.map((r: { id: string }) => r.id)).toEqual([issuedId])
+    expect((await platform.call('GET', `/groups/${globex}/ssls`, { token: otherAdmin })).json.data).toEqual([])
+  })
+
+  it('renews under the same coverage term when its renewal point has passed', async () => {
+    await platform.db.updateTable('ssl_certificates').set({ renew_after: new Date(Date.now() - 1000) }).where('id', '=', issuedId).execute()
+    // The scheduled sweep may run at the same moment: one successor either way, and none after it.
+    await sweepRenewals(platform.deps)
+    expect(await sweepRenewals(platform.deps)).toEqual({ renewed: 0 })
+    const successors = await platform.db.selectFrom('ssl_certificates').selectAll().where('renewal_of', '=', issuedId).execute()
+    expect(successors).toHaveLength(1)
+    const successor = successors[0]!
+    const renewed = await settled(successor.id)
+    expect(renewed.status, renewed.failure_reason ?? '').toBe('issued')
+    expect(renewed.term.certificates.map((c: { id: string }) => c.id)).toEqual([issuedId, successor.id])
+    // A new key: renewals rotate it.
+    const old = await platform.db.selectFrom('ssl_certificates').select('certificate_pem').where('id', '=', issuedId).executeTakeFirstOrThrow()
+    const next = await platform.db.selectFrom('ssl_certificates').select('certificate_pem').where('id', '=', successor.id).executeTakeFirstOrThrow()
+    const spki = (pem: string) => new X509Certificate(pem).publicKey.export({ format: 'der', type: 'spki' })
+    expect(spki(next.certificate_pem!).equals(spki(old.certificate_pem!))).toBe(false)
+    expect(renewed.serial).not.toBe(new X509Certificate(old.certificate_pem!).serialNumber)
+  }, 30_000)
+
+  it('revokes at the CA with an RFC 5280 reason', async () => {
+    const res = await platform.call('POST', `/groups/${acme}/ssls/${issuedId}/revoke`, { token: admin, body: { reason: 'superseded' } })
+    expect(res.status).toBe(200)
+    expect(res.json).toMatchObject({ status: 'revoked', revocation_reason: 'superseded' })
+    const again = await platform.call('POST', `/groups/${acme}/ssls/${issuedId}/revoke`, { token: admin, body: { reason: 'superseded' } })
+    expect(again.status).toBe(409)
+  })
+})
+
+describe('orders refused', () => {
+  it('names the field: wildcard on a product without, too many names, a weak or mismatched CSR', async () => {
+    const wildcard = await platform.call('POST', `/groups/${acme}/ssls`, { token: admin, body: { product: 'dv-single', period_months: 12, names: [`*.${ZONE}`] } })
+    expect(wildcard.status).toBe(400)
+    expect(wildcard.json.errors).toEqual([expect.objectContaining({ field: 'names.0', code: 'ssl.wildcard-not-allowed' })])
+    const many = await platform.call('POST', `/groups/${acme}/ssls`, { token: admin, body: { product: 'dv-single', period_months: 12, names: [`a.${ZONE}`, `b.${ZONE}`] } })
+    expect(many.json.errors).toEqual([expect.objectContaining({ field: 'names', code: 'ssl.too-many-names' })])
+    const dir = mkdtempSync(path.join(tmpdir(), 'csr-'))
+    try {
+      const csr = (bits: number, cn: string) => execFileSync('openssl', ['req', '-new', '-newkey', `rsa:${bits}`, '-nodes', '-keyout', path.join(dir, 'k.pem'), '-subj', `/CN=${cn}`], { stdio: ['ignore', 'pipe', 'ignore'] }).toString()
+      const weak = await platform.call('POST', `/groups/${acme}/ssls`, { token: admin, body: { product: 'dv-single', period_months: 12, names: [`www.${ZONE}`], csr: csr(1024, `www.${ZONE}`) } })
+      expect(weak.status).toBe(400)
+      expect(weak.json.errors).toEqual([expect.objectContaining({ field: 'csr', code: 'ssl.csr-weak-key' })])
+      const other = await platform.call('POST', `/groups/${acme}/ssls`, { token: admin, body: { product: 'dv-single', period_months: 12, names: [`www.${ZONE}`], csr: csr(2048, `mail.${ZONE}`) } })
+      expect(other.json.errors).toEqual([expect.objectContaining({ field: 'csr', code: 'ssl.csr-names-differ' })])
+      const decoded = await platform.call('POST', `/groups/${acme}/ssl-csr`, { token: viewer, body: { csr: csr(2048, `www.${ZONE}`) } })
+      expect(decoded.json).toEqual({ common_name: `www.${ZONE}`, names: [`www.${ZONE}`], key_type: 'rsa-2048', key_bits: 2048, weak: null })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+    expect(await platform.db.selectFrom('ssl_certificates').select('id').where('status', '=', 'pending_validation').execute()).toEqual([])
+  }, 30_000)
+})
+
+describe('permissions and tenancy', () => {
+  it('lets a viewer read but never order, revoke, cancel, check or take the key', async () => {
+    expect((await platform.call('GET', `/groups/${acme}/ssls/${issuedId}`, { token: viewer })).status).toBe(200)
+    expect((await platform.call('GET', `/groups/${acme}/ssls/${issuedId}/files/certificate`, { token: viewer })).status).toBe(200)
+    const refused = [
+      await platform.call('POST', `/groups/${acme}/ssls`, { token: viewer, body: { product: 'dv-single', period_months: 12, names: [`v.${ZONE}`] } }),
+      await platform.call('POST', `/groups/${acme}/ssls/${issuedId}/revoke`, { token: viewer, body: { reason: 'keyCompromise' } }),
+      await platform.call('POST', `/groups/${acme}/ssls/${issuedId}/cancel`, { token: viewer }),
+      await platform.call('POST', `/groups/${acme}/ssls/${issuedId}/check`, { token: viewer }),
+      await platform.call('GET', `/groups/${acme}/ssls/${issuedId}/files/private-key`, { token: viewer }),
+    ]
+    expect(refused.map((r) => r.status)).toEqual([403, 403, 403, 403, 403])
+  })
+
+  it("answers 404 for another account's certificate on every endpoint", async () => {
+    const paths: [string, string, unknown?][] = [
+      ['GET', `/groups/${globex}/ssls/${issuedId}`],
+      ['GET', `/groups/${globex}/ssls/${issuedId}/files/certificate`],
+      ['GET', `/groups/${globex}/ssls/${issuedId}/files/private-key`],
+      ['POST', `/groups/${globex}/ssls/${issuedId}/revoke`, { reason: 'superseded' }],
+      ['POST', `/groups/${globex}/ssls/${issuedId}/cancel`],
+      ['POST', `/groups/${globex}/ssls/${issuedId}/check`],
+      ['GET', `/groups/${acme}/ssls/${issuedId}`],
+      ['GET', `/groups/${acme}/ssls`],
+    ]
+    for (const [method, p, body] of paths) {
+      const res = await platform.call(method, p, { token: otherAdmin, ...(body ? { body } : {}) })
+      expect(res.status, `${method} ${p}`).toBe(404)
+    }
+  })
+})
