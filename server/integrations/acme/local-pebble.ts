@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -34,6 +34,8 @@ export async function pebbleInstalled(): Promise<boolean> {
  */
 export async function startPebble(options: { dnsServer?: string; dir?: string } = {}): Promise<LocalPebble> {
   const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'pebble-'))
+  mkdirSync(dir, { recursive: true })
+  mkdirSync(dir, { recursive: true })
   const cert = path.join(dir, 'cert.pem')
   const key = path.join(dir, 'key.pem')
   await run('openssl', [
