@@ -1,0 +1,228 @@
+import { sql } from 'kysely'
+import type { DnsRecord, DnsZone } from '#server/db/schema-dns.ts'
+import { change, type Tx } from '#server/platform/core/change.ts'
+import { badRequest, type FieldError } from '#server/platform/core/errors.ts'
+import type { Scope } from '#server/platform/core/scope.ts'
+import type { PlatformDeps } from '#server/platform/deps.ts'
+import { inZone, NameError, resolveName } from './names.ts'
+import { isRecordType, parseRdata, RdataError, type RecordType } from './rdata.ts'
+import { TTL_POLICY, tokenizeRdata, ZoneChecker } from './zone-parser.ts'
+import { getZone, nextSerial, soaContent, DEFAULT_TTL, queuePublish, requireAccount, nameserversOf } from './zones.ts'
+
+/** Change sets: records added, changed and deleted in one go, each checked, with a dry run that shows the diff. */
+
+export type RecordInput = { name: string; type: string; ttl?: number; content: string }
+export type Change =
+  | ({ action: 'add' } & RecordInput)
+  | ({ action: 'update'; id: string } & Partial<RecordInput>)
+  | { action: 'delete'; id: string }
+
+export type RecordValue = { name: string; type: RecordType; ttl: number; content: string; priority: number | null }
+export type RecordDiff = {
+  added: RecordValue[]
+  updated: { id: string; before: RecordValue; after: RecordValue }[]
+  removed: (RecordValue & { id: string })[]
+}
+
+/** Validates one record as typed in a form; errors name the field under `prefix`. */
+export function validateRecord(zone: string, input: RecordInput, prefix: string, errors: FieldError[]): RecordValue | null {
+  const before = errors.length
+  let name = ''
+  try {
+    name = resolveName(input.name.trim() === '' ? '@' : input.name.trim(), zone, 'owner')
+    if (!inZone(name, zone)) errors.push({ field: `${prefix}.name`, message: `${name} is outside the zone ${zone}` })
+  } catch (error) {
+    if (!(error instanceof NameError)) throw error
+    errors.push({ field: `${prefix}.name`, message: error.message })
+  }
+  const type = input.type.toUpperCase()
+  if (!isRecordType(type) || type === 'SOA') {
+    errors.push({ field: `${prefix}.type`, message: type === 'SOA' ? 'the SOA record is managed by the portal' : `record type '${input.type}' is not supported` })
+    return null
+  }
+  const ttl = input.ttl ?? DEFAULT_TTL
+  if (!Number.isInteger(ttl) || ttl < TTL_POLICY.min || ttl > TTL_POLICY.max) {
+    errors.push({ field: `${prefix}.ttl`, message: `TTL must be between ${TTL_POLICY.min} and ${TTL_POLICY.max} seconds` })
+  }
+  const { tokens, error } = tokenizeRdata(input.content)
+  if (error) {
+    errors.push({ field: `${prefix}.content`, message: `column ${error.column}: ${error.message}` })
+    return null
+  }
+  try {
+    const rdata = parseRdata(type, tokens, zone)
+    if (errors.length > before) return null
+    return { name, type, ttl, content: rdata.content, priority: rdata.priority }
+  } catch (e) {
+    if (!(e instanceof RdataError)) throw e
+    errors.push({ field: `${prefix}.content`, message: e.column ? `column ${e.column}: ${e.message}` : e.message })
+    return null
+  }
+}
+
+export const rrKey = (r: { name: string; type: string; content: string }) => `${r.name}\t${r.type}\t${r.content}`
+const rrsetKey = (r: { name: string; type: string }) => `${r.name}\t${r.type}`
+const valueOf = (r: DnsRecord): RecordValue => ({ name: r.name, type: r.type as RecordType, ttl: r.ttl, content: r.content, priority: r.priority })
+
+/**
+ * Applies adds, updates and deletes of many records as one change: all valid or nothing.
+ * With `dry_run` it answers the diff it would apply and writes nothing.
+ */
+export async function applyChangeSet(deps: PlatformDeps, scope: Scope, zoneId: string, input: { changes: Change[]; dry_run?: boolean }) {
+  const accountId = requireAccount(scope)
+  const run = async (tx: Tx, audit: Parameters<Parameters<typeof change>[2]>[1] | null) => {
+    const zone = await getZone(tx, scope, zoneId, !input.dry_run)
+    const current = await tx.selectFrom('dns_records').selectAll().where('zone_id', '=', zone.id).execute()
+    const byId = new Map(current.map((r) => [r.id, r]))
+    const next = new Map<string, RecordValue>(current.map((r) => [r.id, valueOf(r)]))
+    const errors: FieldError[] = []
+    const diff: RecordDiff = { added: [], updated: [], removed: [] }
+    input.changes.forEach((c, i) => {
+      const prefix = `changes.${i}`
+      if (c.action === 'add') {
+        const value = validateRecord(zone.name, c, prefix, errors)
+        if (value) {
+          next.set(`new:${i}`, value)
+          diff.added.push(value)
+        }
+        return
+      }
+      const existing = byId.get(c.id)
+      if (!existing || !next.has(c.id)) {
+        errors.push({ field: `${prefix}.id`, message: existing ? 'this record is changed twice in the change set' : 'no such record in this zone' })
+        return
+      }
+      if (existing.type === 'SOA') {
+        errors.push({ field: `${prefix}.id`, message: 'the SOA record is managed by the portal' })
+        return
+      }
+      if (c.action === 'delete') {
+        next.delete(c.id)
+        diff.removed.push({ id: c.id, ...valueOf(existing) })
+        return
+      }
+      const merged: RecordInput = {
+        name: c.name ?? `${existing.name}.`,
+        type: c.type ?? existing.type,
+        ttl: c.ttl ?? existing.ttl,
+        content: c.content ?? existing.content,
+      }
+      const value = validateRecord(zone.name, merged, prefix, errors)
+      if (value) {
+        next.delete(c.id)
+        next.set(`upd:${c.id}`, value)
+        diff.updated.push({ id: c.id, before: valueOf(existing), after: value })
+      }
+    })
+    oneTtlPerRrset(input.changes, next, byId, diff, errors)
+    // Zone-wide rules over the zone as it would be after the change.
+    const checker = new ZoneChecker(zone.name)
+    const seen = new Set<string>()
+    let apexNs = 0
+    for (const [key, value] of next) {
+      const problem = checker.check(value)
+      const field = key.startsWith('new:') ? `changes.${key.slice(4)}` : key.startsWith('upd:') ? `changes.${input.changes.findIndex((c) => c.action === 'update' && c.id === key.slice(4))}` : 'changes'
+      if (problem) errors.push({ field, message: problem })
+      const k = rrKey(value)
+      if (seen.has(k)) errors.push({ field, message: `${value.name} ${value.type} ${value.content} is already in the zone` })
+      seen.add(k)
+      if (value.type === 'NS' && value.name === zone.name) apexNs++
+    }
+    if (apexNs === 0) errors.push({ field: 'changes', message: 'the zone needs at least one NS record at its apex' })
+    if (errors.length) throw badRequest('The change set is not valid', errors)
+    if (input.dry_run || !audit) return { zone, diff, applied: false }
+
+    const now = deps.now()
+    for (const r of diff.removed) {
+      await tx.deleteFrom('dns_records').where('id', '=', r.id).execute()
+      await audit.record({ area: 'dns', entityType: 'dns_record', entityId: r.id, action: 'delete', before: { zone_id: zone.id, ...r } })
+    }
+    for (const u of diff.updated) {
+      await tx.updateTable('dns_records').set({ ...u.after, updated_at: now }).where('id', '=', u.id).execute()
+      await audit.record({ area: 'dns', entityType: 'dns_record', entityId: u.id, action: 'update', before: { zone_id: zone.id, ...u.before }, after: { zone_id: zone.id, ...u.after } })
+    }
+    for (const a of diff.added) {
+      const row = await tx.insertInto('dns_records').values({ zone_id: zone.id, account_id: accountId, ...a }).returning('id').executeTakeFirstOrThrow()
+      await audit.record({ area: 'dns', entityType: 'dns_record', entityId: row.id, action: 'create', after: { zone_id: zone.id, ...a } })
+    }
+    // RRsets that no longer exist go to PowerDNS as deletes on the next publish.
+    const remaining = new Set([...next.values()].map(rrsetKey))
+    const gone = [...diff.removed, ...diff.updated.map((u) => u.before)].map(rrsetKey).filter((k) => !remaining.has(k))
+    const updated = await bumpZone(deps, tx, zone, gone)
+    await queuePublish(deps, tx, zone.id)
+    return { zone: updated, diff, applied: true }
+  }
+  if (input.dry_run) return deps.db.transaction().execute((tx) => run(tx, null))
+  return change(deps.db, scope, (tx, audit) => run(tx, audit))
+}
+
+/**
+ * RFC 2181 §5.2: the records of an RRset (one name and type) share one TTL, and PowerDNS keeps one
+ * per RRset. A TTL given in the change set becomes its RRset's TTL: the set's other records take
+ * it too, each shown in the diff as an update. A record added or changed without a TTL takes its
+ * set's. Two different TTLs given to one RRset in one change set are refused.
+ */
+function oneTtlPerRrset(changes: Change[], next: Map<string, RecordValue>, byId: Map<string, DnsRecord>, diff: RecordDiff, errors: FieldError[]) {
+  const changeOf = (key: string) => (key.startsWith('new:') ? Number(key.slice(4)) : key.startsWith('upd:') ? changes.findIndex((c) => c.action === 'update' && c.id === key.slice(4)) : -1)
+  const sets = new Map<string, string[]>()
+  for (const [key, value] of next) {
+    const k = rrsetKey(value)
+    const keys = sets.get(k)
+    if (keys) keys.push(key)
+    else sets.set(k, [key])
+  }
+  for (const keys of sets.values()) {
+    // Only the sets this change set touches: a set it leaves alone is left as it is.
+    if (!keys.some((key) => key.startsWith('new:') || key.startsWith('upd:'))) continue
+    const given = new Map<number, number>()
+    const kept: number[] = []
+    for (const key of keys) {
+      const i = changeOf(key)
+      const ttl = next.get(key)!.ttl
+      const c = i >= 0 ? changes[i] : undefined
+      if (c && c.action !== 'delete' && c.ttl !== undefined) {
+        if (!given.has(ttl)) given.set(ttl, i)
+      } else if (i < 0 || key.startsWith('upd:')) kept.push(ttl)
+    }
+    const value = next.get(keys[0]!)!
+    if (given.size > 1) {
+      const [, second] = [...given.values()]
+      errors.push({ field: `changes.${second}.ttl`, message: `${value.name} ${value.type} is one record set with one TTL, and this change set gives it ${[...given.keys()].join(' and ')}: give its records the same TTL` })
+      continue
+    }
+    // The TTL given, else the one the set has (the lowest, where older data left several), else the default.
+    const ttl = given.size ? [...given.keys()][0]! : kept.length ? Math.min(...kept) : DEFAULT_TTL
+    for (const key of keys) {
+      const current = next.get(key)!
+      if (current.ttl === ttl) continue
+      if (key.startsWith('new:') || key.startsWith('upd:')) {
+        // The same object as in diff.added / diff.updated[].after.
+        current.ttl = ttl
+        continue
+      }
+      const after = { ...current, ttl }
+      next.set(key, after)
+      diff.updated.push({ id: key, before: valueOf(byId.get(key)!), after })
+    }
+  }
+}
+
+/** New serial, SOA rewritten, publish pending: every saved change goes through here. */
+export async function bumpZone(deps: PlatformDeps, tx: Tx, zone: DnsZone, goneRrsets: string[]): Promise<DnsZone> {
+  const serial = nextSerial(zone.serial, deps.now())
+  const soa = await tx.selectFrom('dns_records').select(['id', 'content']).where('zone_id', '=', zone.id).where('type', '=', 'SOA').executeTakeFirst()
+  const primary = soa ? soa.content.split(' ')[0]!.replace(/\.$/, '') : nameserversOf(deps)[0]!
+  if (soa) await tx.updateTable('dns_records').set({ content: soaContent(zone.name, serial, primary), updated_at: deps.now() }).where('id', '=', soa.id).execute()
+  return tx
+    .updateTable('dns_zones')
+    .set({
+      serial,
+      publish_state: 'pending',
+      pending_deletes: sql<string[]>`ARRAY(SELECT DISTINCT unnest(pending_deletes || ${goneRrsets}::text[]))`,
+      version: sql<number>`version + 1`,
+      updated_at: deps.now(),
+    })
+    .where('id', '=', zone.id)
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
