@@ -17,6 +17,7 @@ export default defineConfig({
     globalSetup: ['./tests/setup/global-setup.ts'],
     // New password hashes at scrypt N=2^10 instead of 2^17: a hash carries its parameters, so the
     // same code verifies; passwords.test.ts keeps the production cost honest.
-    env: { PASSWORD_HASH_COST: '10' },
+    // Servers a test spawns (server/main.ts) start no PowerDNS of their own: the DNS tests start theirs.
+    env: { PASSWORD_HASH_COST: '10', POWERDNS_MODE: 'none' },
   },
 })

@@ -10,14 +10,15 @@ const AUDIT_LOG = 'routes/audit-log.tsx'
 const placeholder = (path: string) => route(path, AREA, { id: `placeholder:${path}` })
 const auditLog = (path: string) => route(path, AUDIT_LOG, { id: `audit-log:${path}` })
 
+// One module per screen of both rule sets (global, per pricing entity); the set is the path's.
 const pricingRules = (base: string) => [
-  placeholder(base),
-  placeholder(`${base}/custom`),
-  placeholder(`${base}/custom/:ruleName`),
-  placeholder(`${base}/custom/:ruleName/log`),
-  placeholder(`${base}/:id`),
-  placeholder(`${base}/:id/:ruleName`),
-  placeholder(`${base}/:id/:ruleName/log`),
+  route(base, 'routes/invoicing/rules.tsx', { id: `rules:${base}` }),
+  route(`${base}/custom`, 'routes/invoicing/rules.tsx', { id: `rules:${base}/custom` }),
+  route(`${base}/custom/:ruleName`, 'routes/invoicing/rule.tsx', { id: `rule:${base}/custom` }),
+  route(`${base}/custom/:ruleName/log`, 'routes/invoicing/pricing-log.tsx', { id: `pricing-log:${base}/custom` }),
+  route(`${base}/:id`, 'routes/invoicing/rules.tsx', { id: `rules:${base}/product` }),
+  route(`${base}/:id/:ruleName`, 'routes/invoicing/rule.tsx', { id: `rule:${base}/product` }),
+  route(`${base}/:id/:ruleName/log`, 'routes/invoicing/pricing-log.tsx', { id: `pricing-log:${base}/product` }),
 ]
 
 export default [
@@ -100,12 +101,17 @@ export default [
       'intelligence/:id/results', 'intelligence/:id/patterns', 'intelligence/:id/ssl-focus', 'intelligence/:id/traffic-focus', 'intelligence/:id/registry-lock-focus',
     ].map(placeholder),
     ...['reports', 'reports/dns', 'reports/ssls', 'reports/domains', 'reports/dns-records', 'reports/renewals-forecast', 'reports/portfolio-activity'].map(placeholder),
-    ...['products', 'products/:id', 'products/registrar-templates', 'products/registrar-templates/:id'].map(placeholder),
+    route('products', 'routes/products/index.tsx'), route('products/:id', 'routes/products/detail.tsx'),
+    ...['products/registrar-templates', 'products/registrar-templates/:id'].map(placeholder),
+    route('invoicing', 'routes/invoicing/home.tsx'),
     ...[
-      'invoicing', 'invoicing/transactions', 'invoicing/transactions/log', 'invoicing/transactions/:id', 'invoicing/transactions/:id/log',
+      'invoicing/transactions', 'invoicing/transactions/log', 'invoicing/transactions/:id', 'invoicing/transactions/:id/log',
       'invoicing/billing-entities', 'invoicing/billing-entities/:id', 'invoicing/billing-entities/:id/log', 'invoicing/billing-entities/:id/accounts',
-      'invoicing/pricing-entities', 'invoicing/pricing-entities/:id', 'invoicing/pricing-entities/:id/log', 'invoicing/pricing-entities/:id/applicable-rules',
     ].map(placeholder),
+    route('invoicing/pricing-entities', 'routes/invoicing/pricing-entities.tsx'),
+    route('invoicing/pricing-entities/:id', 'routes/invoicing/pricing-entity.tsx'),
+    route('invoicing/pricing-entities/:id/log', 'routes/invoicing/pricing-log.tsx', { id: 'pricing-log:entity' }),
+    route('invoicing/pricing-entities/:id/applicable-rules', 'routes/invoicing/applicable-rules.tsx'),
     ...pricingRules('invoicing/global-pricing-rules'),
     ...pricingRules('invoicing/pricing-entity-rules'),
   ]),

@@ -3,7 +3,7 @@
 // Usage: npm run dev:dns   (Ctrl-C stops it)
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
-import { startPowerDns } from '#tests/support/powerdns.ts'
+import { startPowerDns } from '#server/integrations/powerdns/local-server.ts'
 
 const dir = path.resolve(process.env.DATA_DIR ?? './data', 'pdns')
 mkdirSync(dir, { recursive: true })

@@ -37,6 +37,8 @@ export const EnvSchema = z.object({
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   POWERDNS_API_URL: z.url().optional(), POWERDNS_API_KEY: z.string().min(1).optional(),
+  // Without POWERDNS_API_URL: local = start pdns_server on loopback when it is installed (default; data under DATA_DIR/pdns), none = serve no zones.
+  POWERDNS_MODE: z.enum(['local', 'none']).default('local'),
   // Registries: local = the embedded EPP registry (default; data under DATA_DIR/registry), epp = one external registry, none = no registry.
   REGISTRY_MODE: z.enum(['local', 'epp', 'none']).default('local'),
   REGISTRY_HOST: z.string().min(1).optional(), REGISTRY_PORT: z.coerce.number().int().min(0).max(65535).default(700),

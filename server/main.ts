@@ -1,7 +1,8 @@
 // First: sets NODE_ENV before any import below loads React (see the module).
 import './node-env.ts'
 import cluster from 'node:cluster'
-import { existsSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { serve } from '@hono/node-server'
@@ -14,12 +15,14 @@ import { answerClientErrors } from './http/client-error.ts'
 import { createJobs } from './jobs/jobs.ts'
 import { createLogger, type Logger } from './lib/logger.ts'
 import { createMailer } from './integrations/mail/mailer.ts'
+import { powerDnsInstalled, startPowerDns, type PowerDnsServer } from './integrations/powerdns/local-server.ts'
 import { TokenCache } from '#server/platform/auth/token-cache.ts'
 import { createPlatformApi } from './platform/api.ts'
 import { listeningUrlOf } from './platform/deps.ts'
+import { DEFAULT_NAMESERVERS } from './platform/dns/service.ts'
 import { createRegistries } from './platform/registries/registries.ts'
 import { sslFromConfig } from './platform/ssl/setup.ts'
-import { isEmpty, seedDemo } from './seed/demo.ts'
+import { isEmpty, seedDemo, seedDemoZones } from './seed/demo.ts'
 import { preloadDemoRegistry } from './seed/registry.ts'
 
 const SHUTDOWN_GRACE_MS = 25_000
@@ -57,13 +60,19 @@ async function main() {
   // Another registry is never written to by the seed (its domains stay records only).
   if (seeding) await preloadDemoRegistry(database.db, registries, logger)
 
+  // DNS: the PowerDNS at POWERDNS_API_URL, else one of our own when pdns_server is installed.
+  const powerdns = cluster.isWorker ? undefined : await localPowerDns(config, logger)
+
   const jobs = createJobs(database, logger)
-  const ssl = await sslFromConfig(config, logger)
+  const ssl = await sslFromConfig(config, logger, powerdns ? `127.0.0.1:${powerdns.dnsPort}` : config.POWERDNS_DNS_ADDRESS)
   const tokenCache = new TokenCache()
   await tokenCache.start(database)
   let listeningUrl: string | undefined
-  const platformApi = createPlatformApi({ config, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(config, logger), registries, ssl: ssl.settings, tokenCache, listeningUrl: () => listeningUrl })
+  const deps = { config, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(config, logger), registries, tokenCache, listeningUrl: () => listeningUrl, ssl: ssl.settings, ...(powerdns ? { powerdns: powerdns.settings } : {}) }
+  const platformApi = createPlatformApi(deps)
   await jobs.start({ work: config.WORKER && index === 0 })
+  // The demo's zones go in through the DNS service, each queued for publishing like any other.
+  if (seeding) await seedDemoZones(deps)
 
   const buildFile = path.resolve('build/server/index.js')
   const build = existsSync(buildFile) ? ((await import(pathToFileURL(buildFile).href)) as ServerBuild) : undefined
@@ -95,6 +104,7 @@ async function main() {
       await ssl.stop()
       await tokenCache.stop()
       await database.close()
+      await powerdns?.stop()
       logger.info('stopped')
       process.exit(0)
     } catch (error) {
@@ -104,6 +114,24 @@ async function main() {
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
+}
+
+/**
+ * A PowerDNS of our own on loopback ports when none is configured (POWERDNS_MODE=local, the
+ * default) and pdns_server is installed: its SQLite data under DATA_DIR/pdns, so the zones it
+ * serves survive a restart; a new API key and free ports at each start. It stops with us.
+ */
+async function localPowerDns(config: Config, logger: Logger): Promise<PowerDnsServer | undefined> {
+  if (config.POWERDNS_API_URL || config.POWERDNS_MODE !== 'local') return undefined
+  if (!powerDnsInstalled()) {
+    logger.info('PowerDNS is not installed: zones are kept but not served (apt-get install pdns-server pdns-backend-sqlite3)')
+    return undefined
+  }
+  const dir = path.join(config.dataDir, 'pdns')
+  mkdirSync(dir, { recursive: true })
+  const server = await startPowerDns({ dir, apiKey: randomBytes(24).toString('base64url'), nameservers: DEFAULT_NAMESERVERS })
+  logger.info('PowerDNS started', { dns: `127.0.0.1:${server.dnsPort}`, api: server.settings.apiUrl, try: `dig @127.0.0.1 -p ${server.dnsPort} +norec <zone> SOA` })
+  return server
 }
 
 /**
@@ -117,6 +145,9 @@ async function runPrimary(config: Config, logger: Logger) {
   if (applied.length) logger.info('migrations applied', { applied })
   if (config.SEED_DEMO && (await isEmpty(database.db))) await seedDemo(database.db, logger)
   await database.close()
+  // One local PowerDNS for every server process, handed to them as if configured.
+  const powerdns = await localPowerDns(config, logger)
+  if (powerdns) Object.assign(process.env, { POWERDNS_API_URL: powerdns.settings.apiUrl, POWERDNS_API_KEY: powerdns.settings.apiKey })
   let stopping = false
   const fork = (index: number) => {
     const worker = cluster.fork({ PORTAL_WORKER_INDEX: String(index) })
@@ -134,10 +165,11 @@ async function runPrimary(config: Config, logger: Logger) {
     logger.info('shutting down the cluster', { signal })
     const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined)
     let left = workers.length
-    if (!left) process.exit(0)
+    const exit = () => void (powerdns?.stop() ?? Promise.resolve()).finally(() => process.exit(0))
+    if (!left) return exit()
     for (const worker of workers) {
       worker.once('exit', () => {
-        if (--left === 0) process.exit(0)
+        if (--left === 0) exit()
       })
       worker.process.kill(signal)
     }

@@ -7,6 +7,7 @@ import { MATERIAL_REQUESTS_LIST } from '#common/lists/material-changes.ts'
 import { ORDERS_LIST } from '#common/lists/orders.ts'
 import { TRAY_DOMAINS_LIST, TRAY_RECORDS_LIST } from '#common/lists/tray.ts'
 import type { Filter, Operator } from '#common/pql.ts'
+import { PRICING_ENTITIES_LIST, PRICING_RULES_LIST, PRODUCTS_LIST } from '#common/lists/pricing.ts'
 
 /** A field of a list screen: the catalogue's field (common/lists) and whether it shows by default. */
 export type ListColumn = {
@@ -271,3 +272,36 @@ LISTS['reconciliation-differences'] = {
   trayType: null,
   rowLabel: (row) => String(row.domain_name ?? row.id ?? ''),
 }
+
+// --- Products and pricing (issue 17) -----------------------------------------------------------
+
+LISTS.products = {
+  id: 'products',
+  apiPath: () => '/products',
+  columns: columnsOf(PRODUCTS_LIST, { code: true, name: true, kind: true, action: true, tld: true, tags: true, is_active: true, updated_at: false }),
+  fixedFilters: [],
+  defaultSort: 'code',
+  trayType: null,
+  rowLabel: (row) => String(row.code ?? ''),
+}
+LISTS['pricing-entities'] = {
+  id: 'pricing-entities',
+  apiPath: () => '/pricing-entities',
+  columns: columnsOf(PRICING_ENTITIES_LIST, { name: true, currencies: true, is_default: true, accounts: true, notice_days: false, updated_at: true }),
+  fixedFilters: [],
+  defaultSort: 'name',
+  trayType: null,
+  rowLabel: (row) => String(row.name ?? ''),
+}
+/** The rule windows of one set; the route fixes the set (level) and the product or custom. */
+LISTS['pricing-rules'] = {
+  id: 'pricing-rules',
+  apiPath: () => '/pricing-rules',
+  columns: columnsOf(PRICING_RULES_LIST, { rule_name: true, level: true, 'pricing_entity.name': true, 'product.code': true, kind: true, currency: false, starts_at: true, ends_at: true, updated_at: false }),
+  fixedFilters: [],
+  defaultSort: 'rule_name',
+  trayType: null,
+  rowLabel: (row) => String(row.rule_name ?? ''),
+}
+/** The /log screens of price lists and rules (the invoicing trail, fixed to one entity by the route). */
+LISTS['pricing-log'] = { ...auditList('pricing-log', 'invoicing'), trayType: null }

@@ -36,9 +36,9 @@ test.describe('adding and deleting domains as the Acme viewer', () => {
     // Deleting: the preview stays (it only reads), the deletion is not offered, and the page says why.
     await page.goto('/domains/delete')
     await expect(page.getByTestId('read-only')).toHaveText(note)
-    await page.getByTestId('delete-names').fill('acme-meadow.com')
+    await page.getByTestId('delete-names').fill('acme-archive.com')
     await page.getByRole('button', { name: 'Show what will happen' }).click()
-    await expect(page.getByTestId('delete-plan')).toContainText('acme-meadow.com')
+    await expect(page.getByTestId('delete-plan')).toContainText('acme-archive.com')
     await expect(page.getByTestId('delete-submit')).toHaveCount(0)
   })
 })

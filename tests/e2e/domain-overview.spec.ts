@@ -6,7 +6,7 @@ import { ACME_ADMIN, ACME_VIEWER, STAFF, hydratedAt, pageProblems, settled, sign
 // the tree React rendered on the server). Opened the way a person opens it — from the list, then
 // as a document of its own (a reload, a bookmark) — the page reports nothing at all.
 // A demo domain no spec changes (server/seed/demo.ts).
-const UNTOUCHED = 'acme-meadow.com'
+const UNTOUCHED = 'acme-archive.com'
 
 for (const user of [ACME_ADMIN, STAFF, ACME_VIEWER] as const) {
   test.describe(`a domain overview as ${user}`, () => {

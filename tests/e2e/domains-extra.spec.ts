@@ -40,9 +40,9 @@ test.describe('the orders tab', () => {
     await expect(page).toHaveURL(new RegExp(`${orderPath}$`))
 
     // A demo domain nobody ordered (the seed brought it under management, no spec changes it): the tab's honest empty state.
-    await page.goto(`/domains?pql=${encodeURIComponent("name equals 'acme-meadow.com'")}`)
-    await page.getByTestId('domain-link').filter({ hasText: 'acme-meadow.com' }).click()
-    await expect(page.getByTestId('domain-name')).toHaveText('acme-meadow.com')
+    await page.goto(`/domains?pql=${encodeURIComponent("name equals 'acme-archive.com'")}`)
+    await page.getByTestId('domain-link').filter({ hasText: 'acme-archive.com' }).click()
+    await expect(page.getByTestId('domain-name')).toHaveText('acme-archive.com')
     await page.getByTestId('domain-tabs').getByRole('link', { name: 'Orders' }).click()
     await expect(page.getByTestId('domain-orders-empty')).toBeVisible()
   })

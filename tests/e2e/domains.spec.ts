@@ -3,9 +3,10 @@ import { expect, test, type Page } from '@playwright/test'
 import { ACME_ADMIN, hydrated, newDomains, signedIn } from './support.ts'
 
 // Demo domains these tests only read (server/seed/demo.ts; no spec changes them): active .com
-// registrations of years ago, expiring in 2027, auto-renew off, no zone, never ordered.
-const UNTOUCHED = 'acme-meadow.com'
-const UNTOUCHED_TOO = 'acme-ember.com'
+// registrations of years ago, expiring months from now, auto-renew off, no zone, never ordered
+// (QUIET_DEMO_DOMAINS).
+const UNTOUCHED = 'acme-archive.com'
+const UNTOUCHED_TOO = 'acme-legacy.com'
 const byName = (name: string) => `pql=${encodeURIComponent(`name equals '${name}'`)}`
 
 async function addFilter(page: Page, field: string, op: string, value: string, value2?: string) {
@@ -26,7 +27,9 @@ test.describe('domain portfolio', () => {
     await hydrated(page)
     await addFilter(page, 'name', 'contains', 'acme-a')
     await expect(page).toHaveURL(/pql=name/)
-    await addFilter(page, 'expires_at', 'between', '2026-01-01', '2026-12-31')
+    // The demo's expiries are relative to today: the next three years hold most of them.
+    const day = (years: number) => new Date(Date.now() + years * 365 * 86_400_000).toISOString().slice(0, 10)
+    await addFilter(page, 'expires_at', 'between', day(0), day(3))
     await expect(page).toHaveURL(/expires_at/)
     await page.getByRole('columnheader', { name: 'Expires' }).getByRole('link').click()
     await expect(page).toHaveURL(/sort=expires_at/)

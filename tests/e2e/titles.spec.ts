@@ -4,7 +4,7 @@ import { ACME_ADMIN, GLOBEX_ADMIN, signedIn } from './support.ts'
 // Issue 16 item 11: one title rule everywhere (spec §2, app/lib/titles.ts): the page name, the
 // path's words reversed, the product short name. No "- Portal", no "Dns", no area repeated.
 // A demo domain no spec changes (server/seed/demo.ts).
-const UNTOUCHED = 'acme-meadow.com'
+const UNTOUCHED = 'acme-archive.com'
 
 test.describe('page titles signed out', () => {
   test('the sign-in pages follow the rule too', async ({ page }) => {

@@ -35,7 +35,6 @@ export async function pebbleInstalled(): Promise<boolean> {
 export async function startPebble(options: { dnsServer?: string; dir?: string } = {}): Promise<LocalPebble> {
   const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'pebble-'))
   mkdirSync(dir, { recursive: true })
-  mkdirSync(dir, { recursive: true })
   const cert = path.join(dir, 'cert.pem')
   const key = path.join(dir, 'key.pem')
   await run('openssl', [

@@ -22,9 +22,10 @@ export type PowerDnsServer = {
 
 /**
  * Starts a real pdns_server (gsqlite3 backend, DNSSEC on, caches off) on loopback ports with its
- * own config folder in a temp dir, and waits until its API answers. Used by tests and dev:dns.
+ * own config folder in a temp dir (or `dir`, kept), and waits until its API answers. Used by
+ * `npm start` when pdns_server is installed (server/main.ts), by dev:dns and by the tests.
  */
-export async function startPowerDns(options: { dnsPort?: number; apiPort?: number; dir?: string; apiKey?: string } = {}): Promise<PowerDnsServer> {
+export async function startPowerDns(options: { dnsPort?: number; apiPort?: number; dir?: string; apiKey?: string; nameservers?: string[] } = {}): Promise<PowerDnsServer> {
   // Free ports by default, so parallel runs (and other servers on this machine) never collide.
   const dnsPort = options.dnsPort ?? (await freePort())
   const apiPort = options.apiPort ?? (await freePort())
@@ -65,7 +66,7 @@ export async function startPowerDns(options: { dnsPort?: number; apiPort?: numbe
     log = (log + chunk.toString()).slice(-8000)
   })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  const settings: PowerDnsSettings = { apiUrl: `http://127.0.0.1:${apiPort}`, apiKey, nameservers: ['ns1.registrar.test', 'ns2.registrar.test'] }
+  const settings: PowerDnsSettings = { apiUrl: `http://127.0.0.1:${apiPort}`, apiKey, nameservers: options.nameservers ?? ['ns1.registrar.test', 'ns2.registrar.test'] }
 
   // Ready when the API answers; give up if the process dies or after 20 s.
   const deadline = Date.now() + 20_000
@@ -101,6 +102,13 @@ export async function startPowerDns(options: { dnsPort?: number; apiPort?: numbe
       if (!options.dir) rmSync(dir, { recursive: true, force: true })
     },
   }
+}
+
+/** Whether pdns_server (Debian: pdns-server pdns-backend-sqlite3) and sqlite3 are on the PATH. */
+export function powerDnsInstalled(): boolean {
+  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)
+  const onPath = (command: string) => dirs.some((dir) => existsSync(path.join(dir, command)))
+  return onPath('pdns_server') && onPath('sqlite3') && existsSync(SCHEMA)
 }
 
 /** A loopback port free for both TCP and UDP right now. */

@@ -1,0 +1,118 @@
+import { Form, Link } from 'react-router'
+import { z } from 'zod'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardTitle } from '#app/components/ui/card.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { activeContext } from '#app/lib/context-param.ts'
+import { requireScreen } from '#app/lib/guards.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { getPlatform } from '#app/lib/platform.server.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { useTranslation } from '#app/lib/use-translation.ts'
+import { canChange } from '../accounts/directory.server.ts'
+import { money } from './shared.tsx'
+import type { Route } from './+types/home.ts'
+
+type ClientPrice = { product_id: string; product_code: string; product_name: string; currency: string; price_minor: number | null; regular_minor: number | null; promotion: boolean }
+const QuerySchema = z.object({ q: z.string().trim().max(100).optional().catch(undefined), page: z.coerce.number().int().min(1).max(10_000).catch(1) })
+
+/**
+ * /invoicing: for staff, the way to price lists and rules; for a client, the prices of its own
+ * account in its currency (never a cost, a margin or a rule).
+ */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireScreen(request, context, params)
+  const url = requestUrl(request)
+  const t = getInstance(context).t
+  const meta = pageMeta(request, context, t('pricing:home.title'))
+  const groupContext = activeContext(url, user.group_id)
+  // Staff in their own group run the price lists; in a client's context they see what the client sees.
+  if (canChange(request, user, 'staff') && groupContext === user.group_id) return { staff: true as const, prices: null, query: null, meta }
+  const query = QuerySchema.parse(Object.fromEntries(url.searchParams))
+  const search = new URLSearchParams({ page: String(query.page), limit: '50' })
+  if (query.q) search.set('q', query.q)
+  const prices = await (await getPlatform(request, context)).get<{ currency: string; data: ClientPrice[]; meta: { total: number; page: number; limit: number } }>(`/groups/${groupContext}/prices?${search}`)
+  return { staff: false as const, prices, query, meta }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+export default function InvoicingHome({ loaderData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation('pricing')
+  const href = useContextHref()
+  if (loaderData.staff) {
+    const cards = [
+      { to: '/invoicing/pricing-entities', title: t('entities.title'), text: t('home.entities') },
+      { to: '/invoicing/global-pricing-rules', title: t('rules.title.global'), text: t('home.global') },
+      { to: '/invoicing/pricing-entity-rules', title: t('rules.title.entity'), text: t('home.entity') },
+      { to: '/products', title: t('products.title'), text: t('home.products') },
+    ]
+    return (
+      <div className="space-y-4">
+        <h1 className="text-2xl font-semibold">{t('home.title')}</h1>
+        <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400">{t('rules.precedence')}</p>
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+          {cards.map((c) => (
+            <Card key={c.to}>
+              <CardTitle>
+                <Link className="hover:underline" to={href(c.to)}>{c.title}</Link>
+              </CardTitle>
+              <p className="text-sm text-slate-600 dark:text-slate-400">{c.text}</p>
+            </Card>
+          ))}
+        </div>
+      </div>
+    )
+  }
+  const { prices, query } = loaderData
+  const pages = Math.max(1, Math.ceil(prices.meta.total / prices.meta.limit))
+  const pageLink = (page: number) => href(`/invoicing?${new URLSearchParams({ ...(query.q ? { q: query.q } : {}), page: String(page) })}`)
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold">{t('home.yourPrices')}</h1>
+      <p className="text-sm text-slate-600 dark:text-slate-400">{t('home.yourPricesIntro', { currency: prices.currency })}</p>
+      <Form method="get" className="flex items-end gap-2" role="search">
+        <label className="flex flex-col gap-1 text-sm">
+          {t('applicable.search')}
+          <Input name="q" defaultValue={query.q ?? ''} placeholder="domain:com" className="w-56 font-mono" />
+        </label>
+        <Button type="submit" variant="outline">{t('applicable.filter')}</Button>
+      </Form>
+      <div className="overflow-x-auto">
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>{t('applicable.product')}</TableHead>
+              <TableHead className="text-right">{t('home.pricePerYear')}</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {prices.data.map((p) => (
+              <TableRow key={p.product_id} data-testid="client-price" data-product={p.product_code}>
+                <TableCell>
+                  {p.product_name}
+                  <div className="font-mono text-xs text-slate-500">{p.product_code}</div>
+                </TableCell>
+                <TableCell className="text-right tabular-nums">
+                  {p.price_minor === null ? <span className="text-slate-500">{t('home.onRequest')}</span> : money(p.price_minor, p.currency, i18n.language)}
+                  {p.promotion && p.regular_minor !== p.price_minor ? <div className="text-xs text-green-700 dark:text-green-400">{t('home.promotion', { price: money(p.regular_minor, p.currency, i18n.language) })}</div> : null}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+      {pages > 1 ? (
+        <nav className="flex items-center gap-3 text-sm" aria-label={t('applicable.pages')}>
+          {prices.meta.page > 1 ? <Link className="text-blue-700 hover:underline dark:text-blue-400" to={pageLink(prices.meta.page - 1)}>{t('applicable.previous')}</Link> : null}
+          <span>{t('applicable.page', { page: prices.meta.page, pages })}</span>
+          {prices.meta.page < pages ? <Link className="text-blue-700 hover:underline dark:text-blue-400" to={pageLink(prices.meta.page + 1)}>{t('applicable.next')}</Link> : null}
+        </nav>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,113 @@
+import { data, Form, Link, redirect } from 'react-router'
+import { Field } from '#app/components/forms.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardTitle } from '#app/components/ui/card.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { requireScreen } from '#app/lib/guards.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { getPlatform } from '#app/lib/platform.server.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { useTranslation } from '#app/lib/use-translation.ts'
+import { DetailList, FormErrors, SubNav, yesNo } from '../accounts/directory.tsx'
+import { requireChange } from '../accounts/directory.server.ts'
+import { pricingRefusal } from './shared.server.ts'
+import type { Route } from './+types/pricing-entity.ts'
+
+export type PricingEntity = { id: string; name: string; currencies: string[]; is_default: boolean; notice_days: number; version: number; updated_at: string }
+
+/** The tabs of a price list: details, applicable rules, log. */
+export function EntityTabs({ id, current }: { id: string; current: 'details' | 'rules' | 'log' }) {
+  const { t } = useTranslation('pricing')
+  const base = `/invoicing/pricing-entities/${id}`
+  return (
+    <SubNav
+      links={[
+        { to: base, label: t('entities.details'), current: current === 'details' },
+        { to: `${base}/applicable-rules`, label: t('applicable.title'), current: current === 'rules' },
+        { to: `${base}/log`, label: t('log'), current: current === 'log' },
+      ]}
+    />
+  )
+}
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireScreen(request, context, params)
+  requireChange(request, user, 'staff')
+  const entity = await (await getPlatform(request, context)).get<PricingEntity>(`/pricing-entities/${params.id}`)
+  return { entity, meta: pageMeta(request, context, entity.name) }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const user = await requireScreen(request, context, params)
+  requireChange(request, user, 'staff')
+  const t = getInstance(context).t
+  const form = await request.formData()
+  const values = { name: String(form.get('name') ?? '').trim(), currencies: String(form.get('currencies') ?? ''), notice_days: String(form.get('notice_days') ?? ''), is_default: form.get('is_default') === 'on' }
+  const currencies = [...new Set(values.currencies.toUpperCase().split(/[\s,]+/).filter(Boolean))]
+  const fieldErrors: Record<string, string[]> = {}
+  if (!values.name) fieldErrors.name = [t('validation:required')]
+  if (!currencies.length || currencies.some((c) => !/^[A-Z]{3}$/.test(c))) fieldErrors.currencies = [t('pricing:errors.currency.invalid')]
+  if (!/^\d{1,3}$/.test(values.notice_days) || Number(values.notice_days) > 365) fieldErrors.notice_days = [t('pricing:errors.notice_days')]
+  if (Object.keys(fieldErrors).length) return data({ values, fieldErrors, formErrors: [] as string[] }, { status: 400 })
+  try {
+    await (await getPlatform(request, context)).patch(`/pricing-entities/${params.id}`, { name: values.name, currencies, notice_days: Number(values.notice_days), ...(values.is_default ? { is_default: true } : {}), version: Number(form.get('version')) })
+  } catch (error) {
+    const refusal = pricingRefusal(error, t, ['name', 'currencies', 'notice_days', 'is_default'])
+    return data({ values, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors }, { status: 400 })
+  }
+  const url = requestUrl(request)
+  return redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('pricing:saved'), color: 'success' }) } })
+}
+
+export default function PricingEntityDetail({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('pricing')
+  const href = useContextHref()
+  const { entity } = loaderData
+  const v = actionData?.values
+  const errors = actionData?.fieldErrors ?? {}
+  return (
+    <div className="space-y-4">
+      <p className="text-xs text-slate-500"><Link className="hover:underline" to={href('/invoicing/pricing-entities')}>{t('entities.title')}</Link></p>
+      <h1 className="text-2xl font-semibold">{entity.name}</h1>
+      <EntityTabs id={entity.id} current="details" />
+      <Card>
+        <DetailList
+          rows={[
+            [t('entities.fields.currencies'), entity.currencies.join(', ')],
+            [t('entities.fields.is_default'), yesNo(t, entity.is_default)],
+            [t('entities.fields.notice_days'), t('entities.days', { count: entity.notice_days })],
+          ]}
+        />
+        <p className="mt-3 text-sm">
+          <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/invoicing/pricing-entities/${entity.id}/applicable-rules`)}>{t('applicable.why')}</Link>
+        </p>
+      </Card>
+      <Card>
+        <CardTitle>{t('entities.edit')}</CardTitle>
+        <Form method="post" className="space-y-3" key={entity.version}>
+          <input type="hidden" name="version" value={entity.version} />
+          <FormErrors errors={actionData?.formErrors} />
+          <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-3">
+            <Field labelProps={{ children: t('entities.fields.name') }} inputProps={{ id: 'entity-name', name: 'name', defaultValue: v?.name ?? entity.name, maxLength: 200 }} errors={errors.name} />
+            <Field labelProps={{ children: t('entities.fields.currencies') }} inputProps={{ id: 'entity-currencies', name: 'currencies', defaultValue: v?.currencies ?? entity.currencies.join(', '), className: 'font-mono uppercase' }} errors={errors.currencies} />
+            <Field labelProps={{ children: t('entities.fields.notice_days') }} inputProps={{ id: 'entity-notice', name: 'notice_days', type: 'number', min: 0, max: 365, defaultValue: v?.notice_days ?? String(entity.notice_days) }} errors={errors.notice_days} />
+          </div>
+          {entity.is_default ? null : (
+            <label className="flex items-center gap-2 text-sm">
+              <input type="checkbox" name="is_default" defaultChecked={v?.is_default ?? false} />
+              {t('entities.makeDefault')}
+            </label>
+          )}
+          <Button type="submit">{t('save')}</Button>
+        </Form>
+      </Card>
+    </div>
+  )
+}

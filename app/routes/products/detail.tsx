@@ -1,0 +1,139 @@
+import { data, Form, Link, redirect } from 'react-router'
+import { Field } from '#app/components/forms.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardTitle } from '#app/components/ui/card.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { requireScreen } from '#app/lib/guards.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { getPlatform } from '#app/lib/platform.server.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { useTranslation } from '#app/lib/use-translation.ts'
+import { isMonetaryValue } from '#common/money.ts'
+import { DetailList, FormErrors, yesNo } from '../accounts/directory.tsx'
+import { requireChange } from '../accounts/directory.server.ts'
+import { pricingRefusal } from '../invoicing/shared.server.ts'
+import { money, rulePath, SET_BASE } from '../invoicing/shared.tsx'
+import type { Route } from './+types/detail.ts'
+
+type Product = { id: string; code: string; name: string; kind: string; action: string; tld: string | null; tags: string[]; periods: number[]; is_active: boolean; version: number }
+type Cost = { id: string; currency: string; amount_minor: number; effective_from: string; in_force: boolean }
+type RuleRow = { id: string; rule_name: string; level: string; pricing_entity_id: string | null; product_id: string | null; 'pricing_entity.name': string | null; kind: string }
+
+/** /products/{id}: a product, its costs over time (one entered here), and the rules written for it. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireScreen(request, context, params)
+  requireChange(request, user, 'staff')
+  const platform = await getPlatform(request, context)
+  const [product, costs, rules] = await Promise.all([
+    platform.get<Product>(`/products/${params.id}`),
+    platform.get<{ data: Cost[] }>(`/products/${params.id}/costs`),
+    platform.get<{ data: RuleRow[] }>(`/pricing-rules?filter[product_id]=${params.id}&limit=100&sort=rule_name`),
+  ])
+  return { product, costs: costs.data, rules: rules.data, meta: pageMeta(request, context, product.code) }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const user = await requireScreen(request, context, params)
+  requireChange(request, user, 'staff')
+  const t = getInstance(context).t
+  const form = await request.formData()
+  const values = { currency: String(form.get('currency') ?? '').trim().toUpperCase(), amount: String(form.get('amount') ?? '').trim(), effective_from: String(form.get('effective_from') ?? '').trim() }
+  const fieldErrors: Record<string, string[]> = {}
+  if (!/^[A-Z]{3}$/.test(values.currency)) fieldErrors.currency = [t('pricing:errors.currency.invalid')]
+  if (!isMonetaryValue(values.amount, values.currency || 'EUR') || values.amount.startsWith('-')) fieldErrors.amount = [t('validation:invalidMonetaryValue')]
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(values.effective_from)) fieldErrors.effective_from = [t('pricing:errors.costs.date_invalid')]
+  if (Object.keys(fieldErrors).length) return data({ values, fieldErrors, formErrors: [] as string[] }, { status: 400 })
+  try {
+    await (await getPlatform(request, context)).post(`/products/${params.id}/costs`, values)
+  } catch (error) {
+    const refusal = pricingRefusal(error, t, ['currency', 'amount', 'effective_from'])
+    return data({ values, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors }, { status: 400 })
+  }
+  const url = requestUrl(request)
+  return redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('pricing:saved'), color: 'success' }) } })
+}
+
+export default function ProductDetail({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation('pricing')
+  const href = useContextHref()
+  const { product, costs, rules } = loaderData
+  const v = actionData?.values
+  const errors = actionData?.fieldErrors ?? {}
+  const today = new Date().toISOString().slice(0, 10)
+  return (
+    <div className="space-y-4">
+      <p className="text-xs text-slate-500"><Link className="hover:underline" to={href('/products')}>{t('products.title')}</Link></p>
+      <h1 className="text-2xl font-semibold">
+        {product.name} <span className="ml-2 font-mono text-base text-slate-500">{product.code}</span>
+      </h1>
+      <Card>
+        <DetailList
+          rows={[
+            [t('products.fields.kind'), t(`productKinds.${product.kind}`)],
+            [t('products.fields.action'), product.action],
+            [t('products.fields.tld'), product.tld ? <span className="font-mono">.{product.tld}</span> : '—'],
+            [t('products.fields.periods'), product.periods.join(', ')],
+            [t('products.fields.tags'), product.tags.join(', ')],
+            [t('products.fields.is_active'), yesNo(t, product.is_active)],
+          ]}
+        />
+      </Card>
+      <Card data-testid="product-costs">
+        <CardTitle>{t('costs.title')}</CardTitle>
+        {costs.length ? (
+          <Table>
+            <TableHeader>
+              <TableRow>
+                <TableHead>{t('costs.effective_from')}</TableHead>
+                <TableHead>{t('applicable.currency')}</TableHead>
+                <TableHead className="text-right">{t('costs.amount')}</TableHead>
+                <TableHead>{t('costs.status')}</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {costs.map((c) => (
+                <TableRow key={c.id} data-testid="cost">
+                  <TableCell>{c.effective_from.slice(0, 10)}</TableCell>
+                  <TableCell className="font-mono text-xs">{c.currency}</TableCell>
+                  <TableCell className="text-right tabular-nums">{money(c.amount_minor, c.currency, i18n.language)}</TableCell>
+                  <TableCell className="text-xs">{c.in_force ? t('costs.inForce') : c.effective_from.slice(0, 10) > today ? t('costs.announced') : t('costs.past')}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        ) : (
+          <p className="text-sm">{t('costs.none')}</p>
+        )}
+        <Form method="post" className="mt-4 flex flex-wrap items-start gap-3">
+          <FormErrors errors={actionData?.formErrors} />
+          <Field labelProps={{ children: t('costs.amount') }} inputProps={{ id: 'cost-amount', name: 'amount', inputMode: 'decimal', defaultValue: v?.amount ?? '', placeholder: '9.09', className: 'w-32' }} errors={errors.amount} />
+          <Field labelProps={{ children: t('applicable.currency') }} inputProps={{ id: 'cost-currency', name: 'currency', maxLength: 3, defaultValue: v?.currency ?? 'EUR', className: 'w-24 font-mono uppercase' }} errors={errors.currency} />
+          <Field labelProps={{ children: t('costs.effective_from') }} inputProps={{ id: 'cost-from', name: 'effective_from', type: 'date', defaultValue: v?.effective_from ?? today }} errors={errors.effective_from} />
+          <Button type="submit" variant="outline" className="sm:mt-6">{t('costs.add')}</Button>
+        </Form>
+      </Card>
+      <Card>
+        <CardTitle>{t('products.rules')}</CardTitle>
+        <ul className="space-y-1 text-sm">
+          {rules.map((r) => (
+            <li key={r.id}>
+              <Link className="font-mono text-blue-700 hover:underline dark:text-blue-400" to={href(rulePath(r))}>{r.rule_name}</Link> <span className="text-slate-500">{t(`levels.${r.level}`)} · {t(`kinds.${r.kind}`)}{r['pricing_entity.name'] ? ` · ${r['pricing_entity.name']}` : ''}</span>
+            </li>
+          ))}
+        </ul>
+        <p className="mt-3 flex flex-wrap gap-4 text-sm">
+          <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`${SET_BASE.global}/${product.id}`)}>{t('products.addGlobalRule')}</Link>
+          <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`${SET_BASE.entity}/${product.id}`)}>{t('products.addEntityRule')}</Link>
+        </p>
+      </Card>
+    </div>
+  )
+}

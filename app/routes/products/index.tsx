@@ -1,0 +1,146 @@
+import { data, Form } from 'react-router'
+import { DataTable, RowLink } from '#app/components/data-table.tsx'
+import { ErrorList } from '#app/components/forms.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardTitle } from '#app/components/ui/card.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { activeContext } from '#app/lib/context-param.ts'
+import { requireScreen } from '#app/lib/guards.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { loadListPage } from '#app/lib/list-page.server.ts'
+import { LISTS } from '#app/lib/lists.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { getPlatform } from '#app/lib/platform.server.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { useTranslation } from '#app/lib/use-translation.ts'
+import { FormErrors, yesNo } from '../accounts/directory.tsx'
+import { requireChange } from '../accounts/directory.server.ts'
+import { pricingRefusal } from '../invoicing/shared.server.ts'
+import { money } from '../invoicing/shared.tsx'
+import type { Route } from './+types/index.ts'
+
+type UploadRow = { line: number; code: string; currency: string; amount: string; effective_from: string; product_id: string | null; amount_minor: number | null; previous_minor: number | null; status: 'new' | 'changed' | 'unchanged' | 'error'; at_loss: boolean; errors: { field: string; code?: string; message: string }[] }
+type Upload = { rows: UploadRow[]; counts: Record<string, number>; committed: boolean }
+
+/** /products: what the registrar sells (staff), and costs by CSV with a preview before they are stored. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireScreen(request, context, params)
+  const { page, headers } = await loadListPage(request, context, LISTS.products!, activeContext(requestUrl(request), user.group_id))
+  const t = getInstance(context).t
+  return data({ page, meta: pageMeta(request, context, t('pricing:products.title')) }, { headers })
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+const MAX_BYTES = 2_000_000
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const user = await requireScreen(request, context, params)
+  requireChange(request, user, 'staff')
+  const t = getInstance(context).t
+  const form = await request.formData()
+  const file = form.get('file')
+  // The file chosen, or the text carried from the preview to the commit.
+  const csv = file instanceof File && file.size ? await file.text() : String(form.get('csv') ?? '')
+  const commit = form.get('intent') === 'commit'
+  if (!csv.trim()) return data({ csv, upload: null, fieldErrors: { file: [t('pricing:costs.fileRequired')] }, formErrors: [] as string[] }, { status: 400 })
+  if (csv.length > MAX_BYTES) return data({ csv: '', upload: null, fieldErrors: { file: [t('pricing:costs.tooLarge')] }, formErrors: [] as string[] }, { status: 400 })
+  try {
+    const upload = await (await getPlatform(request, context)).post<Upload>('/product-costs/upload', { csv, commit })
+    return data({ csv, upload, fieldErrors: {} as Record<string, string[]>, formErrors: [] as string[] })
+  } catch (error) {
+    const refusal = pricingRefusal(error, t, ['file'])
+    return data({ csv, upload: null, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors }, { status: 400 })
+  }
+}
+
+export default function Products({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('pricing')
+  const href = useContextHref()
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold">{t('products.title')}</h1>
+      <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400">{t('products.intro')}</p>
+      <DataTable
+        def={LISTS.products!}
+        page={loaderData.page}
+        labels={(key) => t(`products.fields.${key}`, { defaultValue: key })}
+        renderCell={(row, key) => {
+          if (key === 'code') return <RowLink className="font-mono" to={href(`/products/${String(row.id)}`)}>{String(row.code)}</RowLink>
+          if (key === 'kind') return t(`productKinds.${String(row.kind)}`)
+          if (key === 'is_active') return yesNo(t, row.is_active)
+          if (key === 'tags') return (row.tags as string[] | undefined)?.join(', ') ?? ''
+          return String(row[key] ?? '')
+        }}
+      />
+      <CostUpload result={actionData ?? null} />
+    </div>
+  )
+}
+
+function CostUpload({ result }: { result: { csv: string; upload: Upload | null; fieldErrors: Record<string, string[]>; formErrors: string[] } | null }) {
+  const { t, i18n } = useTranslation('pricing')
+  const upload = result?.upload
+  return (
+    <Card data-testid="cost-upload">
+      <CardTitle>{t('costs.uploadTitle')}</CardTitle>
+      <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('costs.uploadIntro')}</p>
+      <Form method="post" encType="multipart/form-data" className="space-y-3">
+        <FormErrors errors={result?.formErrors} />
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="cost-file" className="text-sm font-medium">{t('costs.file')}</label>
+          <input id="cost-file" type="file" name="file" accept=".csv,text/csv" className="text-sm" aria-invalid={result?.fieldErrors.file ? true : undefined} />
+          <ErrorList errors={result?.fieldErrors.file} />
+        </div>
+        <Button type="submit" name="intent" value="preview" variant="outline">{t('costs.preview')}</Button>
+      </Form>
+      {upload ? (
+        <div className="mt-4 space-y-3" data-testid="cost-preview">
+          <p className="text-sm" data-testid="cost-counts">
+            {upload.committed ? t('costs.stored', { count: (upload.counts.new ?? 0) + (upload.counts.changed ?? 0) }) : t('costs.counts', { new: upload.counts.new ?? 0, changed: upload.counts.changed ?? 0, unchanged: upload.counts.unchanged ?? 0, error: upload.counts.error ?? 0 })}
+          </p>
+          <div className="max-h-96 overflow-auto">
+            <Table>
+              <TableHeader>
+                <TableRow>
+                  <TableHead>{t('costs.line')}</TableHead>
+                  <TableHead>{t('products.fields.code')}</TableHead>
+                  <TableHead>{t('costs.status')}</TableHead>
+                  <TableHead className="text-right">{t('costs.previous')}</TableHead>
+                  <TableHead className="text-right">{t('costs.amount')}</TableHead>
+                  <TableHead>{t('costs.effective_from')}</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {upload.rows.map((r) => (
+                  <TableRow key={r.line} data-testid="cost-row" data-status={r.status} className={r.at_loss || r.status === 'error' ? 'bg-red-50 text-red-900 dark:bg-red-950/40 dark:text-red-200' : undefined}>
+                    <TableCell className="tabular-nums">{r.line}</TableCell>
+                    <TableCell className="font-mono text-xs">{r.code}</TableCell>
+                    <TableCell>
+                      {t(`costs.statuses.${r.status}`)}
+                      {r.at_loss ? <div className="text-xs font-medium">{t('costs.atLoss')}</div> : null}
+                      {r.errors.map((e) => <div key={e.field + e.message} className="text-xs">{t(`costs.fields.${e.field}`, { defaultValue: e.field })}: {t([`errors.${e.code ?? ''}`, `validation:${e.code ?? ''}`], { defaultValue: e.message })}</div>)}
+                    </TableCell>
+                    <TableCell className="text-right tabular-nums">{money(r.previous_minor, r.currency, i18n.language)}</TableCell>
+                    <TableCell className="text-right tabular-nums">{r.amount_minor === null ? r.amount : money(r.amount_minor, r.currency, i18n.language)}</TableCell>
+                    <TableCell className="text-xs">{r.effective_from.slice(0, 10)}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </div>
+          {!upload.committed && !upload.counts.error && (upload.counts.new || upload.counts.changed) ? (
+            <Form method="post">
+              <input type="hidden" name="csv" value={result!.csv} />
+              <Button type="submit" name="intent" value="commit">{t('costs.commit')}</Button>
+            </Form>
+          ) : null}
+        </div>
+      ) : null}
+    </Card>
+  )
+}

@@ -1,0 +1,91 @@
+import { expect, test } from '@playwright/test'
+import { ACME_ADMIN, STAFF, hydrated, pageProblems, signedIn, unique } from './support.ts'
+
+// Issue 17: price lists, pricing rules and the explanation of every price. The demo seed
+// (server/seed/pricing.ts) puts .com registrations at a fixed €12.99 on Retail (com-retail) over the
+// global 40 % margin; the tests read that and make (then remove) a rule window of their own, dated
+// far in the future so that no other test's prices move while it exists.
+
+test.describe('pricing as staff', () => {
+  test.use({ storageState: signedIn(STAFF) })
+
+  test('"why is this 12.99?" is answered by the applicable rules of the price list', async ({ page }) => {
+    const problems = pageProblems(page)
+    await page.goto('/invoicing')
+    await page.getByRole('link', { name: 'Pricing entities', exact: true }).first().click()
+    await page.getByRole('link', { name: 'Retail', exact: true }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Retail' })).toBeVisible()
+    await page.getByRole('link', { name: 'Applicable rules', exact: true }).click()
+    await page.getByLabel('Product code or name').fill('domain:com:register')
+    await page.getByRole('button', { name: 'Filter' }).click()
+    const row = page.locator('[data-testid="applicable-row"][data-product="domain:com:register"][data-currency="EUR"]')
+    await expect(row.getByTestId('price')).toHaveText('€12.99')
+    const chain = row.getByTestId('rule-chain')
+    await expect(chain.getByRole('listitem').first()).toContainText('com-retail')
+    await expect(chain.getByRole('listitem').nth(1)).toContainText('overridden by a higher rule')
+    // The chain leads to the rule that set the price.
+    await chain.getByRole('link', { name: 'com-retail' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'com-retail' })).toBeVisible()
+    await expect(page.getByTestId('rule-window').first()).toContainText('Fixed price €12.99')
+    expect(problems()).toEqual([])
+  })
+
+  test('a rule is previewed, refused below cost without a reason, saved with one, audited and removed', async ({ page }) => {
+    const name = `e2e-promo-${unique()}`.toLowerCase()
+    await page.goto('/invoicing/global-pricing-rules')
+    await page.getByRole('link', { name: 'Global custom rules', exact: true }).click()
+    await hydrated(page)
+    const form = page.getByTestId('new-rule')
+    await form.getByLabel('Rule name').fill(name)
+    await form.getByLabel('Kind').selectOption('promotion')
+    await form.getByLabel('Actions').fill('register')
+    await form.getByLabel('TLDs').fill('es')
+    await form.getByLabel('Amount').fill('1.999')
+    await form.getByLabel('Currency').fill('EUR')
+    await form.getByLabel('From').fill('2090-01-01')
+    await form.getByLabel('Until').fill('2090-02-01')
+    await form.getByRole('button', { name: 'Preview' }).click()
+    // §5's money format, beside its field, nothing lost.
+    await expect(form.getByText('Invalid monetary value')).toBeVisible()
+    await expect(form.getByLabel('Rule name')).toHaveValue(name)
+
+    await form.getByLabel('Amount').fill('1.00')
+    await form.getByRole('button', { name: 'Preview' }).click()
+    const preview = form.getByTestId('rule-preview')
+    await expect(preview).toContainText('6 prices change on 2090-01-01')
+    await expect(preview.getByTestId('preview-row').filter({ hasText: 'Retail · EUR' })).toContainText('domain:es:register')
+    await expect(preview.getByTestId('below-cost').first()).toBeVisible()
+
+    await form.getByRole('button', { name: 'Save rule' }).click()
+    await expect(form.getByText('Some prices would be below cost: give a reason to confirm')).toBeVisible()
+    await form.getByLabel('Reason for a price below cost').fill('Launch of the e2e campaign')
+    await form.getByRole('button', { name: 'Save rule' }).click()
+
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible()
+    await expect(page.getByTestId('rule-window')).toContainText('Below cost, accepted because: Launch of the e2e campaign')
+    await page.getByRole('link', { name: 'Log', exact: true }).click()
+    await expect(page.getByTestId('log-changes').first()).toContainText('below_cost_reason')
+    await page.getByRole('link', { name: 'Back' }).click()
+    await page.getByRole('button', { name: 'Remove window' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Global custom rules' })).toBeVisible()
+    await expect(page.getByRole('link', { name, exact: true })).toHaveCount(0)
+  })
+})
+
+test.describe('pricing as a client admin', () => {
+  test.use({ storageState: signedIn(ACME_ADMIN) })
+
+  test('sees the prices of its own account in its currency, never costs or rules', async ({ page }) => {
+    await page.goto('/')
+    await page.getByRole('link', { name: 'Invoicing', exact: true }).first().click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Your prices' })).toBeVisible()
+    await page.getByLabel('Product code or name').fill('domain:com:register')
+    await page.getByRole('button', { name: 'Filter' }).click()
+    // Retail's €12.99 in USD at 1.08 is 14.03, rounded up to .99 by the global rounding rule.
+    await expect(page.locator('[data-testid="client-price"][data-product="domain:com:register"]')).toContainText('$14.99')
+    await expect(page.getByText('Cost', { exact: true })).toHaveCount(0)
+    const response = await page.goto('/invoicing/pricing-entities')
+    expect(response?.status()).toBe(403)
+    expect((await page.goto('/products'))?.status()).toBe(403)
+  })
+})
