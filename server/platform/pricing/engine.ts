@@ -82,7 +82,7 @@ function matches(c: RuleBook['custom'][number], p: EngineProduct): boolean {
 const inWindow = (r: EngineRule, at: number) => (r.starts_at === null || r.starts_at <= at) && (r.ends_at === null || at < r.ends_at)
 
 /** The cost in force at `at`: the latest effective_from at or before it, per currency. */
-function costsAt(costs: readonly EngineCost[], at: number): Map<string, EngineCost> {
+export function costsAt(costs: readonly EngineCost[], at: number): Map<string, EngineCost> {
   const out = new Map<string, EngineCost>()
   for (const c of costs) {
     if (c.effective_from > at) continue
@@ -94,7 +94,15 @@ function costsAt(costs: readonly EngineCost[], at: number): Map<string, EngineCo
 
 /** Higher level first; within a level the later-starting window, then the name. */
 const byPrecedence = (a: EngineRule, b: EngineRule) =>
-  LEVEL_RANK[b.level] - LEVEL_RANK[a.level] || (b.starts_at ?? -Infinity) - (a.starts_at ?? -Infinity) || a.rule_name.localeCompare(b.rule_name)
+  LEVEL_RANK[b.level] - LEVEL_RANK[a.level] || (b.starts_at ?? -Infinity) - (a.starts_at ?? -Infinity) || (a.rule_name < b.rule_name ? -1 : a.rule_name > b.rule_name ? 1 : 0)
+
+/** The rules that may price a product at `at`, highest precedence first (the same in every currency). */
+export function candidatesFor(book: RuleBook, product: EngineProduct, at: number): EngineRule[] {
+  const candidates: EngineRule[] = []
+  for (const r of book.byProduct.get(product.id) ?? []) if (inWindow(r, at)) candidates.push(r)
+  for (const c of book.custom) if (inWindow(c.rule, at) && matches(c, product)) candidates.push(c.rule)
+  return candidates.length > 1 ? candidates.sort(byPrecedence) : candidates
+}
 
 export type PriceInput = {
   product: EngineProduct
@@ -106,6 +114,12 @@ export type PriceInput = {
   pricingEntityId: string
   period?: number
   quantity?: number
+  /** The product's candidate rules at `at` (candidatesFor), when the caller prices it in several currencies. */
+  candidates?: EngineRule[]
+  /** The costs in force at `at` (costsInForce), likewise. */
+  costsInForce?: Map<string, EngineCost>
+  /** `at` as ISO text, likewise. */
+  pricedAt?: string
 }
 
 /**
@@ -130,7 +144,7 @@ export function priceProduct(input: PriceInput): { ok: true; quote: Quote } | ({
   }
 
   // The cost: in the currency priced when there is one, otherwise the first convertible one.
-  const costs = costsAt(input.costs, at)
+  const costs = input.costsInForce ?? costsAt(input.costs, at)
   if (!costs.size) return { ok: false, reason: 'no-cost' }
   let cost = costs.get(currency)
   let costMinor: number | null = cost ? cost.amount_minor : null
@@ -148,17 +162,23 @@ export function priceProduct(input: PriceInput): { ok: true; quote: Quote } | ({
     return { ok: false, reason: 'no-rate', from, to: currency }
   }
 
-  const candidates: EngineRule[] = []
-  for (const r of input.book.byProduct.get(product.id) ?? []) if (inWindow(r, at)) candidates.push(r)
-  for (const c of input.book.custom) if (inWindow(c.rule, at) && matches(c, product)) candidates.push(c.rule)
-  candidates.sort(byPrecedence)
+  const candidates = input.candidates ?? candidatesFor(input.book, product, at)
 
   const chain: ChainStep[] = []
   const step = (rule: EngineRule, effect: ChainStep['effect'], before: number | null, after: number | null) =>
     chain.push({ rule_id: rule.id, rule_name: rule.rule_name, level: rule.level, kind: rule.kind, effect, before_minor: before, after_minor: after })
 
   // 1. The price-setting rule.
-  const setting = candidates.filter((r) => SETTING.has(r.kind))
+  const setting: EngineRule[] = []
+  const adjusting = new Map<string, EngineRule[]>()
+  for (const r of candidates) {
+    if (SETTING.has(r.kind)) setting.push(r)
+    else {
+      const list = adjusting.get(r.kind)
+      if (list) list.push(r)
+      else adjusting.set(r.kind, [r])
+    }
+  }
   if (!setting.length) return { ok: false, reason: 'no-price-rule' }
   let noRate: NoPrice | null = null
   const money = (rule: EngineRule): number | null => {
@@ -180,8 +200,8 @@ export function priceProduct(input: PriceInput): { ok: true; quote: Quote } | ({
   // 2. One rule of each adjusting kind, the highest; the regular price skips a first-year promotion.
   let regular = price
   for (const kind of ADJUSTING_KINDS) {
-    const ofKind = candidates.filter((r) => r.kind === kind)
-    if (!ofKind.length) continue
+    const ofKind = adjusting.get(kind)
+    if (!ofKind) continue
     const rule = ofKind[0]!
     const before = price
     if (kind === 'promotion') {
@@ -230,7 +250,7 @@ export function priceProduct(input: PriceInput): { ok: true; quote: Quote } | ({
       below_cost: price < costMinor,
       rates,
       chain,
-      priced_at: new Date(at).toISOString(),
+      priced_at: input.pricedAt ?? new Date(at).toISOString(),
       pricing_entity_id: input.pricingEntityId,
     },
   }

@@ -9,7 +9,7 @@ import { change } from '#server/platform/core/change.ts'
 import { AppError, notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import { listResource } from '#server/platform/list/engine.ts'
-import { priceProduct, ruleBook, selects, type EngineCost, type EngineProduct, type EngineRule, type RateLookup, type RuleBook } from './engine.ts'
+import { candidatesFor, costsAt, priceProduct, ruleBook, selects, type EngineCost, type EngineProduct, type EngineRule, type RateLookup, type RuleBook } from './engine.ts'
 import { engineProduct, engineRule, entityOfAccount, loadCosts, loadRates, loadRuleBook } from './store.ts'
 
 /** Price lists, pricing rules with preview, applicable rules and quotes (issue 17, decision 300). */
@@ -528,15 +528,21 @@ export async function priceEntity(db: Kysely<DB>, entityId: string, now: Date): 
     db.selectFrom('products').select(['id', 'code', 'kind', 'action', 'tld', 'tags']).where('is_active', '=', true).execute(),
     loadRuleBook(db, entityId),
     loadRates(db),
-    loadCosts(db),
+    loadCosts(db, undefined, now),
   ])
   let priced = 0
   let unpriced = 0
   const at = now.getTime()
-  for (const currency of entity.currencies) {
-    const cur = currency.trim()
-    for (const p of products) {
-      const result = priceProduct({ product: engineProduct(p), costs: costs.get(p.id) ?? [], book, currency: cur, rates, at, pricingEntityId: entityId })
+  const pricedAt = now.toISOString()
+  const currencies = entity.currencies.map((c) => c.trim())
+  // The candidates and the costs in force are the product's, whatever the currency: found once.
+  for (const p of products) {
+    const product = engineProduct(p)
+    const productCosts = costs.get(p.id) ?? []
+    const candidates = candidatesFor(book, product, at)
+    const costsInForce = costsAt(productCosts, at)
+    for (const currency of currencies) {
+      const result = priceProduct({ product, costs: productCosts, costsInForce, candidates, pricedAt, book, currency, rates, at, pricingEntityId: entityId })
       if (result.ok) priced++
       else unpriced++
     }
@@ -587,7 +593,8 @@ export async function accountQuoter(db: Kysely<DB>, accountId: string, now: Date
     currency,
     async quote(items: readonly QuoteItem[]): Promise<Quote[]> {
       if (!items.length) return []
-      const products = await db.selectFrom('products').select(['id', 'code', 'kind', 'action', 'tld', 'tags']).where('kind', '=', 'domain').where('tld', 'in', [...new Set(items.map((i) => i.tld))]).execute()
+      const codes = [...new Set(items.map((i) => `domain:${i.tld}:${i.action}`))]
+      const products = await db.selectFrom('products').select(['id', 'code', 'kind', 'action', 'tld', 'tags']).where('code', 'in', codes).execute()
       const byKey = new Map(products.map((p) => [`${p.tld}:${p.action}`, p]))
       const costs = await loadCosts(db, products.map((p) => p.id))
       const quantity = new Map<string, number>()

@@ -36,14 +36,19 @@ export async function loadRates(db: Kysely<DB>): Promise<RateLookup> {
   return (from, to) => map.get(`${from}>${to}`) ?? null
 }
 
-/** The costs of the given products (all products when none are given), by product. */
-export async function loadCosts(db: Kysely<DB>, productIds?: readonly string[]): Promise<Map<string, EngineCost[]>> {
+/**
+ * The costs of the given products (all products when none are given), by product. With `inForceAt`,
+ * only the cost in force then per product and currency (one row each, not the history).
+ */
+export async function loadCosts(db: Kysely<DB>, productIds?: readonly string[], inForceAt?: Date): Promise<Map<string, EngineCost[]>> {
   const out = new Map<string, EngineCost[]>()
   if (productIds && !productIds.length) return out
   let query = db.selectFrom('product_costs').select(['product_id', 'currency', 'amount_minor', 'effective_from'])
   if (productIds) query = query.where('product_id', 'in', productIds)
+  if (inForceAt) query = query.distinctOn(['product_id', 'currency']).where('effective_from', '<=', inForceAt).orderBy('product_id').orderBy('currency').orderBy('effective_from', 'desc')
   for (const row of await query.execute()) {
-    const cost = { currency: row.currency.trim(), amount_minor: Number(row.amount_minor), effective_from: new Date(row.effective_from).getTime() }
+    const from = row.effective_from
+    const cost = { currency: row.currency.trim(), amount_minor: Number(row.amount_minor), effective_from: from instanceof Date ? from.getTime() : new Date(from).getTime() }
     const list = out.get(row.product_id)
     if (list) list.push(cost)
     else out.set(row.product_id, [cost])
