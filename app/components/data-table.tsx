@@ -1,10 +1,11 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form, Link, useLocation, useNavigate } from 'react-router'
-import { ArrowDown, ArrowUp, ArrowUpDown, Download } from 'lucide-react'
+import { Form, Link, useLocation, useNavigate, useRouteLoaderData } from 'react-router'
+import { ArrowDown, ArrowUp, ArrowUpDown, Columns3, Download, Inbox, SearchX } from 'lucide-react'
 import type { ListPage } from '#app/lib/list-page.server.ts'
 import { writeListQuery, type SortKey } from '#common/list-query.ts'
-import type { ListDefinition } from '#app/lib/lists.ts'
+import type { ListColumn, ListDefinition } from '#app/lib/lists.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
+import { useHydrated } from '#app/lib/use-hydrated.ts'
 import { ExistingParams, FilterBar } from './filter-bar.tsx'
 import { Button } from './ui/button.tsx'
 import { Select } from './ui/select.tsx'
@@ -16,24 +17,37 @@ type Props = {
   labels: (key: string) => string
   renderCell?: (row: Record<string, unknown>, key: string) => React.ReactNode
   rowLabel?: (row: Record<string, unknown>) => string
+  /** How a value of a field reads in the filter chips and choices (a status's label). */
+  valueLabel?: (key: string, value: string) => string
 }
 
+/** What the default layout's loader tells a list about the one looking (routes/layouts/default.tsx). */
+type Viewer = { isStaff: boolean; context: string; user: { group_id: string }; accounts: { id: string; name: string }[] }
+
 const PAGE_SIZES = [25, 50, 100, 250]
+/** Numbers read down a column by their last digit. */
+const isNumeric = (column: Pick<ListColumn, 'type'>) => column.type === 'integer'
 
 /**
- * The one list table: filter bar, sortable headers (links), pagination, per-page and column
- * chooser (GET forms), CSV export of the current filter and row selection into the bulk tray
- * (a POST form). Every control is a link or a form, so it works without JavaScript.
+ * The one list table: the filter bar (one Filter button, active filters as chips), sortable
+ * headers (links), pagination, per-page and column chooser (GET forms), CSV export of the current
+ * filter and row selection into the bulk tray (a POST form). Every control is a link or a form, so
+ * it works without JavaScript. An empty cell shows a dash (app.css), numbers sit right, the list
+ * says it is empty once, and staff looking across accounts see whose each row is.
  */
-export function DataTable({ def, page, labels, renderCell, rowLabel }: Props) {
+export function DataTable({ def, page, labels, renderCell, rowLabel, valueLabel }: Props) {
   const { t } = useTranslation('common')
   const navigate = useNavigate()
   const { pathname, search } = useLocation()
   const href = useContextHref()
+  const hydrated = useHydrated()
+  const viewer = useRouteLoaderData('routes/layouts/default') as Viewer | undefined
   const current = new URLSearchParams(search)
   const { query, meta, rows, visibleColumns } = page
   const pages = Math.max(1, Math.ceil(meta.total / meta.limit))
   const columns = def.columns.filter((c) => visibleColumns.includes(c.key))
+  // Staff in their own group see every account's rows: name the account of each.
+  const accountNames = viewer?.isStaff && viewer.context === viewer.user.group_id && rows.some((r) => typeof r.group_id === 'string') ? new Map(viewer.accounts.map((a) => [a.id, a.name])) : null
   const link = (patch: Parameters<typeof writeListQuery>[0]) => href(`${pathname}?${writeListQuery(patch, current)}`)
   const sortLink = (key: string) => {
     const first = query.sort[0]
@@ -42,114 +56,149 @@ export function DataTable({ def, page, labels, renderCell, rowLabel }: Props) {
   }
   const trayFormId = `tray-${def.id}`
   const exportHref = href(`/export/${def.id}?${page.search}`)
+  const hasErrors = page.errors.length > 0
+  const filtered = query.filters.length > 0
   return (
-    <div className="space-y-4">
-      <FilterBar columns={def.columns} query={query} errors={page.errors} labels={labels} />
-      <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
-        {/* A filter that cannot be read lists nothing: say what to do, not "0 entries". */}
-        <p data-testid="list-total">{page.errors.length ? t('list.fixFilter') : t('list.results', { count: meta.total })}</p>
-        <div className="flex flex-wrap items-center gap-2">
-          <details className="relative">
-            <summary className="cursor-pointer rounded border border-slate-300 px-3 py-1.5 dark:border-slate-700">{t('list.columns')}</summary>
-            <Form method="get" className="absolute right-0 z-20 mt-1 w-56 space-y-1 rounded-md border border-slate-200 bg-white p-3 shadow-lg dark:border-slate-800 dark:bg-slate-900">
-              <ExistingParams exclude={['fields', 'page']} />
-              {def.columns.map((c) => (
-                <label key={c.key} className="flex items-center gap-2">
-                  <input type="checkbox" name="fields" value={c.key} defaultChecked={visibleColumns.includes(c.key)} />
-                  {labels(c.key)}
-                </label>
-              ))}
-              <Button type="submit" size="sm" className="mt-2 w-full">
-                {t('list.showColumns')}
-              </Button>
-            </Form>
-          </details>
-          <Button asChild variant="outline" size="sm">
-            <a href={exportHref} download>
-              <Download /> {t('list.export')}
-            </a>
-          </Button>
-        </div>
-      </div>
-      <Table data-testid="data-table" onClick={(event) => followRowLink(event, navigate)}>
-        <TableHeader>
-          <TableRow>
-            {def.trayType ? <TableHead className="w-8"><span className="sr-only">{t('list.select')}</span></TableHead> : null}
-            {columns.map((c) => {
-              const sorted = query.sort[0]?.key === c.key ? query.sort[0].order : null
-              return (
-                <TableHead key={c.key} aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}>
-                  {c.sortable ? (
-                    <Link to={sortLink(c.key)} className="inline-flex items-center gap-1 hover:underline" title={sorted === 'asc' ? t('list.sortDesc') : t('list.sortAsc')}>
-                      {labels(c.key)}
-                      {sorted === 'asc' ? <ArrowUp className="size-3" /> : sorted === 'desc' ? <ArrowDown className="size-3" /> : <ArrowUpDown className="size-3 opacity-40" />}
-                    </Link>
-                  ) : (
-                    labels(c.key)
-                  )}
-                </TableHead>
-              )
-            })}
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {rows.length === 0 ? (
-            <TableRow>
-              <TableCell colSpan={columns.length + 1} className="py-8 text-center text-slate-500">
-                {page.errors.length ? t('list.fixFilter') : t('list.empty')}
-              </TableCell>
-            </TableRow>
-          ) : (
-            rows.map((row) => (
-              <TableRow key={String(row.id)} data-testid="data-row">
-                {def.trayType ? (
-                  <TableCell>
-                    <input type="checkbox" form={trayFormId} name="item" value={`${def.trayType}|${String(row.id)}|${rowLabel?.(row) ?? String(row.id)}`} aria-label={t('list.select')} />
-                  </TableCell>
-                ) : null}
-                {columns.map((c) => (
-                  <TableCell key={c.key}>{renderCell ? renderCell(row, c.key) : String(row[c.key] ?? '')}</TableCell>
-                ))}
-              </TableRow>
-            ))
-          )}
-        </TableBody>
-      </Table>
-      <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
-        {def.trayType ? (
-          <Form method="post" action="/tray/items" id={trayFormId}>
-            <input type="hidden" name="redirectTo" value={pathname + search} />
-            <Button type="submit" name="intent" value="add" variant="secondary" size="sm">
-              {t('list.addToTray')}
+    <div className="space-y-3">
+      <FilterBar columns={def.columns} query={query} errors={page.errors} labels={labels} valueLabel={valueLabel}>
+        {/* A filter that cannot be read lists nothing: say what to do, not "0 entries"; an empty list says so once, in the table. */}
+        {hasErrors ? (
+          <p data-testid="list-total" className="text-xs text-slate-600 dark:text-slate-400">{t('list.fixFilter')}</p>
+        ) : meta.total > 0 ? (
+          <p data-testid="list-total" className="text-xs tabular-nums text-slate-600 dark:text-slate-400">{t('list.results', { count: meta.total })}</p>
+        ) : null}
+        <details className="relative">
+          <summary className="inline-flex h-8 cursor-pointer list-none items-center gap-1.5 rounded-md border border-slate-300 bg-white px-3 text-xs font-medium shadow-sm hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden">
+            <Columns3 className="size-3.5" aria-hidden />
+            {t('list.columns')}
+          </summary>
+          <Form method="get" className="absolute right-0 z-20 mt-1 w-56 space-y-1 rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-xl dark:border-slate-800 dark:bg-slate-900">
+            <ExistingParams exclude={['fields', 'page']} />
+            {def.columns.map((c) => (
+              <label key={c.key} className="flex items-center gap-2">
+                <input type="checkbox" name="fields" value={c.key} defaultChecked={visibleColumns.includes(c.key)} />
+                {labels(c.key)}
+              </label>
+            ))}
+            <Button type="submit" size="sm" className="mt-2 w-full">
+              {t('list.showColumns')}
             </Button>
           </Form>
-        ) : (
-          <span />
-        )}
-        <nav aria-label={t('list.page', { page: meta.page, pages })} className="flex items-center gap-2">
-          {meta.page > 1 ? <Link to={link({ page: meta.page - 1 })} rel="prev" className="rounded border border-slate-300 px-3 py-1 dark:border-slate-700">{t('list.previous')}</Link> : null}
-          <span data-testid="list-page">{t('list.page', { page: meta.page, pages })}</span>
-          {meta.page < pages ? <Link to={link({ page: meta.page + 1 })} rel="next" className="rounded border border-slate-300 px-3 py-1 dark:border-slate-700">{t('list.next')}</Link> : null}
-          <Form method="get" className="flex items-center gap-1">
-            <ExistingParams exclude={['limit', 'page']} />
-            <label htmlFor={`limit-${def.id}`}>{t('list.perPage')}</label>
-            <Select id={`limit-${def.id}`} name="limit" defaultValue={String(meta.limit)} className="h-8 w-20" onChange={(e) => e.currentTarget.form?.requestSubmit()}>
-              {PAGE_SIZES.map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
+        </details>
+        <Button asChild variant="outline" size="sm" className="bg-white shadow-sm dark:bg-slate-900">
+          <a href={exportHref} download>
+            <Download className="size-3.5" /> {t('list.export')}
+          </a>
+        </Button>
+      </FilterBar>
+      {hasErrors ? null : rows.length === 0 ? (
+        <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed border-slate-300 px-4 py-12 text-center dark:border-slate-700" data-testid="list-empty">
+          {filtered ? <SearchX className="size-6 text-slate-400" aria-hidden /> : <Inbox className="size-6 text-slate-400" aria-hidden />}
+          <p className="text-sm font-medium">{filtered ? t('list.empty') : t('list.emptyAll')}</p>
+          {filtered ? (
+            <Link to={link({ filters: [], page: 1 })} className="text-sm text-blue-700 hover:underline dark:text-blue-400">
+              {t('list.clearAll')}
+            </Link>
+          ) : null}
+        </div>
+      ) : (
+        <div className="overflow-hidden rounded-lg border border-slate-200 dark:border-slate-800">
+          <Table data-testid="data-table" onClick={(event) => followRowLink(event, navigate)}>
+            <TableHeader>
+              <TableRow>
+                {def.trayType ? (
+                  <TableHead className="w-8">
+                    {hydrated ? (
+                      <input type="checkbox" aria-label={t('list.selectAll')} data-testid="select-all" onChange={(e) => selectAll(trayFormId, e.currentTarget.checked)} />
+                    ) : (
+                      <span className="sr-only">{t('list.select')}</span>
+                    )}
+                  </TableHead>
+                ) : null}
+                {columns.map((c, i) => {
+                  const sorted = query.sort[0]?.key === c.key ? query.sort[0].order : null
+                  return [
+                    <TableHead key={c.key} className={isNumeric(c) ? 'text-right' : undefined} aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}>
+                      {c.sortable ? (
+                        <Link to={sortLink(c.key)} className="group/sort inline-flex items-center gap-1 hover:text-slate-900 dark:hover:text-slate-100" title={sorted === 'asc' ? t('list.sortDesc') : t('list.sortAsc')}>
+                          {labels(c.key)}
+                          {sorted === 'asc' ? <ArrowUp className="size-3" /> : sorted === 'desc' ? <ArrowDown className="size-3" /> : <ArrowUpDown className="size-3 opacity-0 group-hover/sort:opacity-60" />}
+                        </Link>
+                      ) : (
+                        labels(c.key)
+                      )}
+                    </TableHead>,
+                    i === 0 && accountNames ? <TableHead key="__account">{t('list.account')}</TableHead> : null,
+                  ]
+                })}
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {rows.map((row) => (
+                <TableRow key={String(row.id)} data-testid="data-row">
+                  {def.trayType ? (
+                    <TableCell>
+                      <input type="checkbox" form={trayFormId} name="item" value={`${def.trayType}|${String(row.id)}|${rowLabel?.(row) ?? String(row.id)}`} aria-label={t('list.select')} />
+                    </TableCell>
+                  ) : null}
+                  {columns.map((c, i) => [
+                    <TableCell key={c.key} className={isNumeric(c) ? 'text-right tabular-nums' : undefined}>
+                      {renderCell ? renderCell(row, c.key) : String(row[c.key] ?? '')}
+                    </TableCell>,
+                    i === 0 && accountNames ? (
+                      <TableCell key="__account" className="text-slate-600 dark:text-slate-400" data-testid="account-cell">
+                        {accountNames.get(String(row.group_id)) ?? ''}
+                      </TableCell>
+                    ) : null,
+                  ])}
+                </TableRow>
               ))}
-            </Select>
-            <noscript>
-              <Button type="submit" size="sm" variant="outline">
-                {t('actions.apply')}
+            </TableBody>
+          </Table>
+        </div>
+      )}
+      {rows.length > 0 || meta.page > 1 ? (
+        <div className="flex flex-wrap items-center justify-between gap-2 text-xs">
+          {def.trayType ? (
+            <Form method="post" action="/tray/items" id={trayFormId}>
+              <input type="hidden" name="redirectTo" value={pathname + search} />
+              <Button type="submit" name="intent" value="add" variant="outline" size="sm">
+                {t('list.addToTray')}
               </Button>
-            </noscript>
-          </Form>
-        </nav>
-      </div>
+            </Form>
+          ) : (
+            <span />
+          )}
+          <nav aria-label={t('list.page', { page: meta.page, pages })} className="flex items-center gap-2">
+            {meta.page > 1 ? <Link to={link({ page: meta.page - 1 })} rel="prev" className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800">{t('list.previous')}</Link> : null}
+            <span data-testid="list-page" className="tabular-nums text-slate-600 dark:text-slate-400">{t('list.page', { page: meta.page, pages })}</span>
+            {meta.page < pages ? <Link to={link({ page: meta.page + 1 })} rel="next" className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800">{t('list.next')}</Link> : null}
+            <Form method="get" className="flex items-center gap-1">
+              <ExistingParams exclude={['limit', 'page']} />
+              <label htmlFor={`limit-${def.id}`} className="text-slate-600 dark:text-slate-400">{t('list.perPage')}</label>
+              <Select id={`limit-${def.id}`} name="limit" defaultValue={String(meta.limit)} className="h-8 w-20 text-xs" onChange={(e) => e.currentTarget.form?.requestSubmit()}>
+                {PAGE_SIZES.map((n) => (
+                  <option key={n} value={n}>
+                    {n}
+                  </option>
+                ))}
+              </Select>
+              <noscript>
+                <Button type="submit" size="sm" variant="outline">
+                  {t('actions.apply')}
+                </Button>
+              </noscript>
+            </Form>
+          </nav>
+        </div>
+      ) : null}
     </div>
   )
+}
+
+/** Ticks or clears every row of the page for the tray form. */
+function selectAll(formId: string, checked: boolean) {
+  for (const box of document.querySelectorAll<HTMLInputElement>(`input[type=checkbox][form="${formId}"]`)) box.checked = checked
 }
 
 /**

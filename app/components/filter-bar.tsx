@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link, useLocation } from 'react-router'
-import { X } from 'lucide-react'
+import { ListFilter, X } from 'lucide-react'
 import type { ListError } from '#app/lib/list-page.server.ts'
 import { writeListQuery, type ListQuery } from '#common/list-query.ts'
 import { builderOperators, type ListColumn } from '#app/lib/lists.ts'
@@ -25,12 +25,25 @@ export function ExistingParams({ exclude }: { exclude: string[] }) {
   )
 }
 
+type FilterBarProps = {
+  columns: ListColumn[]
+  query: ListQuery
+  errors: ListError[]
+  labels: (key: string) => string
+  /** How a value of a field reads (a status's label); the code itself when not given. */
+  valueLabel?: (key: string, value: string) => string
+  /** The right-hand side of the toolbar (count, columns, export). */
+  children?: React.ReactNode
+}
+
 /**
- * The filter bar of every list: the current filters as removable chips, the builder (field,
- * operator filtered by the field's type, value, second value for between) and the PQL text.
- * The builder posts f_* fields by GET; the loader turns them into pql, so the URL is shareable.
+ * The filter bar of every list: one "Filter" button, the active filters beside it as removable
+ * chips, and the rest of the toolbar. The button is a <details>, so its panel — the builder
+ * (field, operator filtered by the field's type, value, second value for between) and the PQL
+ * text — opens without JavaScript; it is open when the filter text cannot be read. The builder
+ * posts f_* fields by GET; the loader turns them into pql, so the URL is shareable.
  */
-export function FilterBar({ columns, query, errors, labels }: { columns: ListColumn[]; query: ListQuery; errors: ListError[]; labels: (key: string) => string }) {
+export function FilterBar({ columns, query, errors, labels, valueLabel, children }: FilterBarProps) {
   const { t } = useTranslation('common')
   const { pathname, search } = useLocation()
   const href = useContextHref()
@@ -43,93 +56,117 @@ export function FilterBar({ columns, query, errors, labels }: { columns: ListCol
   const column = hydrated ? chosen : undefined
   const operators = column ? builderOperators(column.type) : [...OPERATORS]
   const current = new URLSearchParams(search)
+  const pql = current.get('pql') ?? ''
   const removeHref = (index: number) => {
     const rest = query.filters.filter((_, i) => i !== index)
     const next = writeListQuery({ filters: rest, page: 1 }, current)
     return href(`${pathname}?${next}`)
   }
+  const shown = (key: string, value: string) => valueLabel?.(key, value) ?? value
+  const hasPqlError = errors.some((e) => e.kind === 'pql')
   return (
-    <section aria-label={t('list.filter')} className="space-y-3" data-testid="filter-bar">
-      {query.filters.length ? (
-        <ul className="flex flex-wrap gap-2">
-          {query.filters.map((f, i) => (
-            <li key={`${f.field}-${i}`} className="flex items-center gap-1 rounded-full bg-blue-50 px-3 py-1 text-sm text-blue-900 dark:bg-blue-950 dark:text-blue-100">
-              <span>
-                {labels(f.field)} {t(`list.operators.${f.operator}`)} {f.values.join(f.operator === 'between' ? ` ${t('list.valueTo')} ` : ', ')}
-              </span>
-              <Link to={removeHref(i)} aria-label={`${t('list.clear')} ${labels(f.field)}`} className="rounded-full p-0.5 hover:bg-blue-100 dark:hover:bg-blue-900">
-                <X className="size-3" />
-              </Link>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      <Form method="get" className="flex flex-wrap items-end gap-2" data-testid="filter-builder">
-        <ExistingParams exclude={['f_field', 'f_op', 'f_value', 'f_value2', 'page']} />
-        <label className="flex flex-col gap-1 text-xs">
-          {t('list.field')}
-          <Select name="f_field" value={chosen?.key} onChange={(e) => setField(e.currentTarget.value)} className="w-44">
-            {filterable.map((c) => (
-              <option key={c.key} value={c.key}>
-                {labels(c.key)}
-              </option>
-            ))}
-          </Select>
-        </label>
-        <label className="flex flex-col gap-1 text-xs">
-          {t('list.operator')}
-          <Select name="f_op" key={column?.key} defaultValue={operators[0]} className="w-52">
-            {operators.map((op) => (
-              <option key={op} value={op}>
-                {t(`list.operators.${op}`)}
-              </option>
-            ))}
-          </Select>
-        </label>
-        <label className="flex flex-col gap-1 text-xs">
-          {t('list.value')}
-          {column?.choices ? (
-            <Select name="f_value" className="w-44">
-              {column.choices.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </Select>
-          ) : (
-            <Input name="f_value" type={isDate(column) ? 'date' : 'text'} className="w-44" />
-          )}
-        </label>
-        {!column || isDate(column) || column.type === 'integer' ? (
-          <label className="flex flex-col gap-1 text-xs">
-            {t('list.valueTo')}
-            <Input name="f_value2" type={isDate(column) ? 'date' : 'text'} className="w-44" />
-          </label>
-        ) : null}
-        <Button type="submit">{t('list.addFilter')}</Button>
-      </Form>
-      <Form method="get" className="flex flex-wrap items-end gap-2">
-        <ExistingParams exclude={['pql', 'page', 'f_field', 'f_op', 'f_value', 'f_value2']} />
-        <label className="flex min-w-64 flex-1 flex-col gap-1 text-xs">
-          {t('list.pql')}
-          <Input name="pql" defaultValue={current.get('pql') ?? ''} key={current.get('pql') ?? ''} aria-invalid={errors.some((e) => e.kind === 'pql') || undefined} aria-describedby="list-errors" className="font-mono" />
-        </label>
-        <Button type="submit" variant="outline">
-          {t('list.apply')}
-        </Button>
-        {query.filters.length || current.get('pql') ? (
-          <Button asChild variant="ghost">
-            <Link to={href(`${pathname}?${writeListQuery({ filters: [], page: 1 }, current)}`)}>{t('list.clear')}</Link>
-          </Button>
-        ) : null}
-      </Form>
-      <div id="list-errors" aria-live="polite">
+    <section aria-label={t('list.filter')} className="space-y-2" data-testid="filter-bar">
+      {/* Above the toolbar, so the open panel (where the text is corrected) never covers it. */}
+      <div id="list-errors" aria-live="polite" className="space-y-2 empty:hidden">
         {errors.map((error, i) => (
-          <div key={i} role="alert" className="space-y-0.5 text-sm text-red-700 dark:text-red-400" data-testid="list-error">
+          <div key={i} role="alert" className="space-y-0.5 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/50 dark:text-red-300" data-testid="list-error">
             <p>{error.kind === 'pql' ? t('list.pqlError', { position: error.position, message: t(`list.pqlExpected.${error.code}`, { defaultValue: error.message.replace(/\.$/, '') }) }) : error.message}</p>
-            {error.kind === 'pql' && error.expected ? <p className="text-red-700/80 dark:text-red-400/80">{t('list.expected', { choices: error.expected.join(', ') })}</p> : null}
+            {error.kind === 'pql' && error.expected ? <p className="text-red-800/80 dark:text-red-300/80">{t('list.expected', { choices: error.expected.join(', ') })}</p> : null}
           </div>
         ))}
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
+        {/* A new key per address: the panel closes once a filter is applied, and opens on an unreadable one. */}
+        <details key={search} open={hasPqlError || undefined} className="group relative" data-testid="filter-panel">
+          <summary
+            className="inline-flex h-8 cursor-pointer list-none items-center gap-1.5 rounded-md border border-slate-300 bg-white px-3 text-xs font-medium shadow-sm hover:bg-slate-50 group-open:bg-slate-100 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800 dark:group-open:bg-slate-800 [&::-webkit-details-marker]:hidden"
+            data-testid="filter-toggle"
+          >
+            <ListFilter className="size-3.5" aria-hidden />
+            {t('list.filter')}
+            {query.filters.length ? <span className="rounded-full bg-blue-700 px-1.5 text-[10px] leading-4 text-white dark:bg-blue-500">{query.filters.length}</span> : null}
+          </summary>
+          <div className="absolute left-0 z-20 mt-1 w-[min(40rem,calc(100vw-2rem))] space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-xl dark:border-slate-800 dark:bg-slate-900">
+            <Form method="get" className="grid gap-2 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end" data-testid="filter-builder">
+              <ExistingParams exclude={['f_field', 'f_op', 'f_value', 'f_value2', 'page']} />
+              <label className="flex flex-col gap-1 text-xs font-medium text-slate-600 dark:text-slate-400">
+                {t('list.field')}
+                <Select name="f_field" value={chosen?.key} onChange={(e) => setField(e.currentTarget.value)}>
+                  {filterable.map((c) => (
+                    <option key={c.key} value={c.key}>
+                      {labels(c.key)}
+                    </option>
+                  ))}
+                </Select>
+              </label>
+              <label className="flex flex-col gap-1 text-xs font-medium text-slate-600 dark:text-slate-400">
+                {t('list.operator')}
+                <Select name="f_op" key={column?.key} defaultValue={operators[0]}>
+                  {operators.map((op) => (
+                    <option key={op} value={op}>
+                      {t(`list.operators.${op}`)}
+                    </option>
+                  ))}
+                </Select>
+              </label>
+              <label className="flex flex-col gap-1 text-xs font-medium text-slate-600 dark:text-slate-400">
+                {t('list.value')}
+                {column?.choices ? (
+                  <Select name="f_value" key={column.key}>
+                    {column.choices.map((c) => (
+                      <option key={c} value={c}>
+                        {shown(column.key, c)}
+                      </option>
+                    ))}
+                  </Select>
+                ) : (
+                  <Input name="f_value" key={column?.key} type={isDate(column) ? 'date' : 'text'} />
+                )}
+              </label>
+              {!column || isDate(column) || column.type === 'integer' ? (
+                <label className="flex flex-col gap-1 text-xs font-medium text-slate-600 sm:col-start-3 dark:text-slate-400">
+                  {t('list.valueTo')}
+                  <Input name="f_value2" type={isDate(column) ? 'date' : 'text'} />
+                </label>
+              ) : null}
+              <Button type="submit" size="sm" className="h-9 sm:col-start-4 sm:row-start-1">
+                {t('list.addFilter')}
+              </Button>
+            </Form>
+            <Form method="get" className="space-y-1 border-t border-slate-200 pt-3 dark:border-slate-800">
+              <ExistingParams exclude={['pql', 'page', 'f_field', 'f_op', 'f_value', 'f_value2']} />
+              <label htmlFor="list-pql" className="text-xs font-medium text-slate-600 dark:text-slate-400">
+                {t('list.pql')}
+              </label>
+              <div className="flex gap-2">
+                <Input id="list-pql" name="pql" defaultValue={pql} key={pql} aria-invalid={hasPqlError || undefined} aria-describedby="list-errors" className="font-mono text-xs" />
+                <Button type="submit" variant="outline" size="sm" className="h-9">
+                  {t('list.apply')}
+                </Button>
+              </div>
+            </Form>
+          </div>
+        </details>
+        {query.filters.length ? (
+          <ul className="contents" aria-label={t('list.activeFilters')}>
+            {query.filters.map((f, i) => (
+              <li key={`${f.field}-${i}`} className="flex h-7 items-center gap-1 rounded-md border border-blue-200 bg-blue-50 pl-2.5 pr-1 text-xs text-blue-900 dark:border-blue-900 dark:bg-blue-950 dark:text-blue-100" data-testid="filter-chip">
+                <span>
+                  <span className="font-medium">{labels(f.field)}</span> {t(`list.operators.${f.operator}`)} {f.values.map((v) => shown(f.field, v)).join(f.operator === 'between' ? ` ${t('list.valueTo')} ` : ', ')}
+                </span>
+                <Link to={removeHref(i)} aria-label={`${t('list.clear')} ${labels(f.field)}`} className="rounded p-0.5 hover:bg-blue-100 dark:hover:bg-blue-900">
+                  <X className="size-3" aria-hidden />
+                </Link>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {query.filters.length || pql ? (
+          <Link to={href(`${pathname}?${writeListQuery({ filters: [], page: 1 }, current)}`)} className="px-1 text-xs text-slate-600 hover:underline dark:text-slate-400" data-testid="filter-clear">
+            {t('list.clearAll')}
+          </Link>
+        ) : null}
+        {children ? <div className="ml-auto flex flex-wrap items-center gap-2">{children}</div> : null}
       </div>
     </section>
   )

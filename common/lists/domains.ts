@@ -28,6 +28,8 @@ export const DOMAINS_LIST = listCatalogue({
     registrant_name: { type: 'text', filterable: true, sortable: true },
     created_at: { type: 'timestamp', filterable: true, sortable: true },
     updated_at: { type: 'timestamp', filterable: true, sortable: true },
+    /** The domain's account: staff looking across accounts see whose each domain is. */
+    group_id: { type: 'uuid', filterable: true },
   },
 })
 

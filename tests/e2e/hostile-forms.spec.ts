@@ -62,6 +62,9 @@ async function postForms(page: Page): Promise<FormInfo[]> {
 async function open(page: Page, path: string) {
   await page.goto(path)
   await hydrated(page)
+  // A list's filters are behind its Filter button: open it as a person does.
+  const filter = page.getByTestId('filter-toggle')
+  if (await filter.count()) await filter.click()
   await page.evaluate(() => document.querySelectorAll('details').forEach((details) => (details.open = true)))
 }
 

@@ -11,6 +11,7 @@ test.describe('a filter text that cannot be read, in English', () => {
   test('says where and what was expected, and the list asks to correct it', async ({ page }) => {
     await page.goto('/domains')
     await hydrated(page)
+    await page.getByTestId('filter-toggle').click()
     await page.locator('input[name="pql"]').fill("name contanis 'acme'")
     await page.locator('input[name="pql"]').press('Enter')
     const error = page.getByTestId('list-error')
@@ -20,6 +21,10 @@ test.describe('a filter text that cannot be read, in English', () => {
     ])
     await expect(page.getByTestId('list-total')).toHaveText('Correct the filter to see the entries.')
     await expect(page.getByTestId('data-row')).toHaveCount(0)
+    // One empty state at a time: no "no entries" under the request to correct the filter.
+    await expect(page.getByTestId('list-empty')).toHaveCount(0)
+    // The panel stays open on the text to correct.
+    await expect(page.getByRole('textbox', { name: 'Filter text (PQL)' })).toBeVisible()
   })
 })
 
@@ -29,6 +34,7 @@ test.describe('a filter text that cannot be read, in Spanish', () => {
   test('is explained in Spanish, the parser’s words included', async ({ page }) => {
     await page.goto('/domains')
     await hydrated(page)
+    await page.getByTestId('filter-toggle').click()
     await page.locator('input[name="pql"]').fill("name equals 'x' or tld equals 'com'")
     await page.locator('input[name="pql"]').press('Enter')
     await expect(page.getByTestId('list-error').locator('p')).toHaveText([

@@ -33,7 +33,7 @@ describe('GET /groups/{context}/domains', () => {
     expect(res.status).toBe(200)
     expect(res.json.meta).toMatchObject({ total: 60, page: 1, limit: 10 })
     const row = res.json.data[0]
-    expect(Object.keys(row).sort()).toEqual(['auto_renew', 'created_at', 'dnssec', 'expires_at', 'id', 'name', 'registrant_name', 'registry_lock', 'status', 'tags', 'tld', 'unicode_name', 'updated_at'])
+    expect(Object.keys(row).sort()).toEqual(['auto_renew', 'created_at', 'dnssec', 'expires_at', 'group_id', 'id', 'name', 'registrant_name', 'registry_lock', 'status', 'tags', 'tld', 'unicode_name', 'updated_at'])
     const names = res.json.data.map((d: { name: string }) => d.name)
     expect(names).toEqual([...names].sort())
     expect(names.every((n: string) => n.startsWith('acme-'))).toBe(true)

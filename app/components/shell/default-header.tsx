@@ -82,7 +82,8 @@ export function DefaultHeader({ shell }: { shell: Shell }) {
           <span className="hidden sm:inline">{t('app.name')}</span>
         </Link>
         <nav aria-label={t('nav.main')} className="ml-4 hidden min-w-0 flex-1 lg:block" data-testid="nav-bar">
-          <AreaLinks areas={shell.areas} className="flex flex-wrap items-center gap-0.5" />
+          {/* One line, however many areas (staff see seventeen): the rest scrolls sideways rather than doubling the header. */}
+          <AreaLinks areas={shell.areas} className="flex items-center gap-0.5 overflow-x-auto [scrollbar-width:none]" linkClassName="whitespace-nowrap" />
         </nav>
         <div className="ml-auto flex items-center gap-1">
           <Link
@@ -96,8 +97,10 @@ export function DefaultHeader({ shell }: { shell: Shell }) {
             {shell.trayCount > 0 ? <span className="absolute -right-0.5 -top-0.5 rounded-full bg-blue-700 px-1 text-[10px] text-white">{shell.trayCount}</span> : null}
           </Link>
           <details ref={userMenu} className="relative" data-testid="user-menu">
-            <summary className="flex h-9 cursor-pointer list-none items-center gap-2 rounded px-2 hover:bg-slate-100 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden" aria-label={t('user.menu')}>
+            <summary className="flex h-9 cursor-pointer list-none items-center gap-2 rounded px-2 hover:bg-slate-100 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden">
               <User className="size-5" aria-hidden />
+              {/* The name shown is part of the accessible name (WCAG 2.5.3), after what the control is. */}
+              <span className="sr-only">{t('user.menu')}: </span>
               <span className="hidden max-w-40 truncate text-sm md:inline">{shell.user.name}</span>
             </summary>
             <div className="absolute right-0 z-40 mt-1 w-64 rounded-md border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-800 dark:bg-slate-900 rtl:left-0 rtl:right-auto">

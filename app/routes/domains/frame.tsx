@@ -8,6 +8,7 @@ import { cn } from '#app/lib/utils.ts'
 import type { Route } from './+types/frame.ts'
 import { domainScreen, type DomainDetail } from './shared.server.ts'
 import { StatusBadge } from './shared.tsx'
+import { PageHeader } from '#app/components/page-header.tsx'
 
 export const FRAME_ID = 'domain-frame'
 
@@ -34,19 +35,20 @@ export default function DomainFrame({ loaderData, params }: Route.ComponentProps
   const { domain } = loaderData
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center gap-3">
-        <h1 className="text-2xl font-semibold" data-testid="domain-name">{domain.unicode_name || domain.name}</h1>
-        <StatusBadge status={domain.status} />
-        {domain.unicode_name && domain.unicode_name !== domain.name ? <span className="font-mono text-sm text-slate-500">{domain.name}</span> : null}
-      </div>
-      <nav aria-label={t('detail.tabs')} className="flex flex-wrap gap-1 border-b border-slate-200 dark:border-slate-800" data-testid="domain-tabs">
+      <PageHeader
+        breadcrumb={[{ label: t('list.title'), to: '/domains' }]}
+        title={<span data-testid="domain-name">{domain.unicode_name || domain.name}</span>}
+        status={<StatusBadge status={domain.status} />}
+        description={domain.unicode_name && domain.unicode_name !== domain.name ? <span className="font-mono">{domain.name}</span> : null}
+      />
+      <nav aria-label={t('detail.tabs')} className="-mx-4 flex gap-1 overflow-x-auto border-b border-slate-200 px-4 sm:mx-0 sm:px-0 dark:border-slate-800" data-testid="domain-tabs">
         {DOMAIN_TABS.map((tab) => (
           <NavLink
             key={tab}
             end
             to={href(`/domains/${params.id}${tab ? `/${tab}` : ''}`)}
             className={({ isActive }) =>
-              cn('-mb-px border-b-2 px-3 py-2 text-sm', isActive ? 'border-blue-600 font-medium text-blue-700 dark:text-blue-300' : 'border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-400')
+              cn('-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm', isActive ? 'border-blue-600 font-medium text-blue-700 dark:text-blue-300' : 'border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-400')
             }
           >
             {t(`tabs.${tab || 'overview'}`)}

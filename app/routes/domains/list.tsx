@@ -2,7 +2,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Link } from 'react-router'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
-import { Button } from '#app/components/ui/button.tsx'
+import { HeaderAction, PageHeader } from '#app/components/page-header.tsx'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
 import { LISTS } from '#app/lib/lists.ts'
@@ -38,20 +38,22 @@ export default function DomainsList({ loaderData }: Route.ComponentProps) {
   const { page, capped } = loaderData
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-2xl font-semibold">{t('list.title')}</h1>
-        <nav aria-label={t('list.actions')} className="flex flex-wrap gap-2">
-          <Button asChild variant="outline" size="sm"><Link to={href('/domains/search')}>{t('search.title')}</Link></Button>
-          {loaderData.canManage ? (
-            <>
-              <Button asChild size="sm"><Link to={href('/domains/add')}>{t('add.title')}</Link></Button>
-              <Button asChild variant="outline" size="sm"><Link to={href('/domains/contacts')}>{t('contacts.title')}</Link></Button>
-              <Button asChild variant="outline" size="sm"><Link to={href('/domains/delete')}>{t('delete.title')}</Link></Button>
-            </>
-          ) : null}
-          <Button asChild variant="ghost" size="sm"><Link to={href('/domains/log')}>{t('list.log')}</Link></Button>
-        </nav>
-      </div>
+      <PageHeader
+        title={t('list.title')}
+        actions={
+          <>
+            <HeaderAction to="/domains/search">{t('search.title')}</HeaderAction>
+            {loaderData.canManage ? (
+              <>
+                <HeaderAction to="/domains/contacts">{t('contacts.title')}</HeaderAction>
+                <HeaderAction to="/domains/delete">{t('delete.title')}</HeaderAction>
+              </>
+            ) : null}
+            <HeaderAction to="/domains/log">{t('list.log')}</HeaderAction>
+            {loaderData.canManage ? <HeaderAction to="/domains/add" primary>{t('add.title')}</HeaderAction> : null}
+          </>
+        }
+      />
       {loaderData.differences > 0 ? (
         <Alert variant="error" data-testid="reconciliation-banner">
           {t('reconciliation.banner', { count: loaderData.differences })}{' '}
@@ -68,6 +70,7 @@ export default function DomainsList({ loaderData }: Route.ComponentProps) {
           page={page}
           labels={(key) => t(`fields.${key}`, { defaultValue: key })}
           rowLabel={def.rowLabel}
+          valueLabel={(key, value) => (key === 'status' ? t(`status.${value}`, { defaultValue: value }) : value === 'true' ? t('yes') : value === 'false' ? t('no') : value)}
           renderCell={(row, key) => {
             const value = row[key]
             if (key === 'name')

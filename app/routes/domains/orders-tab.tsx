@@ -1,13 +1,12 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Link } from 'react-router'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
-import { Badge } from '#app/components/ui/badge.tsx'
+import { StatusBadge } from '#app/components/status-badge.tsx'
 import { formatDateTime } from '#app/lib/dates.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
 import { LISTS, type ListDefinition } from '#app/lib/lists.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/orders-tab.ts'
-import { stateColor } from './orders/shared.ts'
 import { domainScreen, type DomainDetail } from './shared.server.ts'
 
 /** The orders list narrowed to the orders with an item for this domain (exact ASCII name). */
@@ -51,7 +50,7 @@ export default function DomainOrdersTab({ loaderData }: Route.ComponentProps) {
               </RowLink>
             )
           }
-          if (key === 'state') return <Badge color={stateColor(String(value))}>{t(`states.${String(value)}`, { defaultValue: String(value) })}</Badge>
+          if (key === 'state') return <StatusBadge kind="order" code={String(value)} />
           if (Array.isArray(value)) return value.join(', ')
           return String(value ?? '')
         }}

@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { StatusBadge } from '#app/components/status-badge.tsx'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect, useActionData, useNavigation } from 'react-router'
@@ -99,7 +100,7 @@ type ActionData = { intent: string; error?: string; conflict?: boolean; authCode
 function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
   return (
     <div className="grid grid-cols-[10rem_1fr] gap-2 py-1 text-sm">
-      <dt className="text-slate-500">{label}</dt>
+      <dt className="text-slate-600 dark:text-slate-400">{label}</dt>
       <dd data-testid={testId}>{children}</dd>
     </div>
   )
@@ -150,7 +151,12 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
       <Card>
         <CardTitle>{t('detail.overview')}</CardTitle>
         <dl>
-          <Row label={t('fields.status')} testId="domain-statuses">{[domain.status, ...(domain.statuses ?? [])].filter((s, i, all) => all.indexOf(s) === i).join(', ')}</Row>
+          <Row label={t('fields.status')} testId="domain-statuses">
+            <span className="flex flex-wrap gap-1">
+              <StatusBadge kind="domain" code={domain.status} />
+              {(domain.statuses ?? []).filter((s) => s !== domain.status).map((s) => <StatusBadge key={s} kind="epp" code={s} />)}
+            </span>
+          </Row>
           <Row label={t('fields.expires_at')} testId="domain-expires">{date(domain.expires_at)}</Row>
           <Row label={t('fields.created_at')}>{date(domain.created_at)}</Row>
           <Row label={t('fields.updated_at')}>{date(domain.updated_at)}</Row>
@@ -262,7 +268,7 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
         ) : (
           <p className="mt-2 text-sm">{t('material.approvers')}: {approvers.join(', ') || '—'}</p>
         )}
-        <p className="mt-2 text-xs text-slate-500">{t('material.help')}</p>
+        <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">{t('material.help')}</p>
       </Card>
       {canManage ? (
         <Card className="lg:col-span-2">

@@ -95,7 +95,7 @@ export const domainsRouter = createRouter()
       tags: TAGS,
       summary: 'The domain portfolio (name contains uses a trigram index; totals above 10,000 are capped)',
       request: { params: ContextParam, query: ListQueryParams },
-      responses: { 200: ListResponse(DomainRow.partial()), ...ProblemResponses },
+      responses: { 200: ListResponse(DomainRow.extend({ group_id: z.uuid().openapi({ description: 'The account of the domain' }) }).partial()), ...ProblemResponses },
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)

@@ -40,6 +40,7 @@ export const domainsResource = listResource(DOMAINS_LIST, {
     registrant_name: { column: 'rc.name', joined: true },
     created_at: 'd.created_at',
     updated_at: 'd.updated_at',
+    group_id: 'd.account_id',
   },
 })
 

@@ -1,8 +1,8 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Link } from 'react-router'
+import { data } from 'react-router'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
-import { Badge } from '#app/components/ui/badge.tsx'
-import { Button } from '#app/components/ui/button.tsx'
+import { StatusBadge } from '#app/components/status-badge.tsx'
+import { HeaderAction, PageHeader } from '#app/components/page-header.tsx'
 import { formatDateTime } from '#app/lib/dates.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
@@ -12,7 +12,6 @@ import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { domainScreen } from '../shared.server.ts'
 import type { Route } from './+types/index.ts'
-import { stateColor } from './shared.ts'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await domainScreen(request, context, params)
@@ -26,18 +25,16 @@ export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?
 /** /domains/orders: the account's orders through the one list mechanism. */
 export default function OrdersList({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('orders')
+  const { t: tDomains } = useTranslation('domains')
   const href = useContextHref()
   const def = LISTS['domain-orders']!
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-2xl font-semibold">{t('list.title')}</h1>
-        {loaderData.canManage ? (
-          <Button asChild size="sm">
-            <Link to={href('/domains/order')}>{t('list.newOrder')}</Link>
-          </Button>
-        ) : null}
-      </div>
+      <PageHeader
+        breadcrumb={[{ label: tDomains('list.title'), to: '/domains' }]}
+        title={t('list.title')}
+        actions={loaderData.canManage ? <HeaderAction to="/domains/order" primary>{t('list.newOrder')}</HeaderAction> : null}
+      />
       <DataTable
         def={def}
         page={loaderData.page}
@@ -52,7 +49,7 @@ export default function OrdersList({ loaderData }: Route.ComponentProps) {
               </RowLink>
             )
           }
-          if (key === 'state') return <Badge color={stateColor(String(value))}>{t(`states.${String(value)}`, { defaultValue: String(value) })}</Badge>
+          if (key === 'state') return <StatusBadge kind="order" code={String(value)} />
           if (key === 'names') return <span className="line-clamp-2 max-w-md break-all">{String(value ?? '')}</span>
           return String(value ?? '')
         }}

@@ -1,0 +1,57 @@
+import { Link } from 'react-router'
+import { ChevronRight } from 'lucide-react'
+import { useTranslation } from '#app/lib/use-translation.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { Button } from './ui/button.tsx'
+
+type Crumb = { label: string; to: string }
+
+/**
+ * The head of every list and detail screen: a breadcrumb back up the path, the title with its
+ * status beside it, one primary action and the secondary ones, all the same size (issue 16).
+ * Actions are links or forms given as `HeaderAction`s; the first primary one leads.
+ */
+export function PageHeader({ title, breadcrumb, status, description, actions, testId }: { title: React.ReactNode; breadcrumb?: Crumb[]; status?: React.ReactNode; description?: React.ReactNode; actions?: React.ReactNode; testId?: string }) {
+  const { t } = useTranslation('common')
+  const href = useContextHref()
+  return (
+    <header className="space-y-2" data-testid={testId ?? 'page-header'}>
+      {breadcrumb?.length ? (
+        <nav aria-label={t('nav.breadcrumb')}>
+          <ol className="flex flex-wrap items-center gap-1 text-xs text-slate-500 dark:text-slate-400">
+            {breadcrumb.map((crumb) => (
+              <li key={crumb.to} className="flex items-center gap-1">
+                <Link to={href(crumb.to)} className="hover:text-slate-900 hover:underline dark:hover:text-slate-100">
+                  {crumb.label}
+                </Link>
+                <ChevronRight className="size-3" aria-hidden />
+              </li>
+            ))}
+          </ol>
+        </nav>
+      ) : null}
+      <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
+        <div className="min-w-0 space-y-1">
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+            <h1 className="break-words text-xl font-semibold tracking-tight sm:text-2xl">{title}</h1>
+            {status}
+          </div>
+          {description ? <p className="text-sm text-slate-600 dark:text-slate-400">{description}</p> : null}
+        </div>
+        {actions ? <div className="flex flex-wrap items-center gap-2">{actions}</div> : null}
+      </div>
+    </header>
+  )
+}
+
+/** An action of the page header: a link, primary (filled) or secondary (outlined), one size for all. */
+export function HeaderAction({ to, primary = false, children, ...props }: { to: string; primary?: boolean; children: React.ReactNode } & Omit<React.ComponentProps<typeof Link>, 'to'>) {
+  const href = useContextHref()
+  return (
+    <Button asChild size="sm" variant={primary ? 'default' : 'outline'} className={primary ? undefined : 'bg-white shadow-sm dark:bg-slate-900'}>
+      <Link to={href(to)} {...props}>
+        {children}
+      </Link>
+    </Button>
+  )
+}
