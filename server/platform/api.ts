@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { expandRoles } from '#common/permissions.ts'
 import { directoryRouter } from './accounts/routes.ts'
 import { auditRouter } from './audit/http.ts'
+import { dashboardRouter } from './dashboard/http.ts'
 import { authRouter } from './auth/http.ts'
 import { verifyBearer } from './auth/tokens.ts'
 import { AppError, toProblem } from './core/errors.ts'
@@ -37,6 +38,7 @@ const AREAS: { routes: OpenAPIHono<PlatformEnv>; jobs?: (deps: PlatformDeps) => 
   { routes: dnsRouter, jobs: registerDnsJobs },
   { routes: ordersRouter, jobs: registerOrderJobs },
   { routes: domainsRouter, jobs: registerDomainJobs },
+  { routes: dashboardRouter },
   trayArea,
   { routes: productsRouter },
   { routes: pricingRouter },
