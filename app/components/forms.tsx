@@ -20,6 +20,18 @@ export function ErrorList({ id, errors }: { id?: string; errors?: ListOfErrors }
   )
 }
 
+/** The errors of a whole form (a refusal naming no field of it): the page's alert above the form. */
+export function FormErrors({ id, errors }: { id?: string; errors?: string[] | undefined }) {
+  if (!errors?.length) return null
+  return (
+    <div id={id} role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200" data-testid="form-error">
+      {errors.map((e) => (
+        <p key={e}>{e}</p>
+      ))}
+    </div>
+  )
+}
+
 /** A labelled input with its errors: aria-invalid and aria-describedby set when it has errors. */
 export function Field({ labelProps, inputProps, errors, className }: { labelProps: React.ComponentProps<'label'>; inputProps: React.ComponentProps<'input'>; errors?: ListOfErrors; className?: string }) {
   const fallbackId = useId()
@@ -30,6 +42,19 @@ export function Field({ labelProps, inputProps, errors, className }: { labelProp
       <Label htmlFor={id} {...labelProps} />
       <Input id={id} aria-invalid={errorId ? true : undefined} aria-describedby={errorId} {...inputProps} />
       <div className="min-h-4">{errorId ? <ErrorList id={errorId} errors={errors} /> : null}</div>
+    </div>
+  )
+}
+
+/** A label around any control (a select, a bare input with its own classes), with the field's errors below it. */
+export function LabelledField({ label, errors, errorId, children }: { label: string; errors?: ListOfErrors; errorId?: string; children: React.ReactNode }) {
+  return (
+    <div className="space-y-1">
+      <label className="block text-sm font-medium">
+        <span>{label}</span>
+        {children}
+      </label>
+      <ErrorList id={errorId} errors={errors} />
     </div>
   )
 }

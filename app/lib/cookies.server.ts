@@ -1,3 +1,5 @@
+import { parseCookies } from './cookies.ts'
+
 /**
  * Plain preference cookies shared with sign-in: `lng` (language code) and `theme` (light|dark)
  * hold bare values; the portal's own state cookies hold base64url JSON. None of them carries a
@@ -5,21 +7,7 @@
  */
 export const YEAR_SECONDS = 365 * 24 * 60 * 60
 
-export function readCookies(request: Request): Map<string, string> {
-  const out = new Map<string, string>()
-  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
-    const eq = part.indexOf('=')
-    if (eq < 0) continue
-    const name = part.slice(0, eq).trim()
-    if (!name || out.has(name)) continue
-    try {
-      out.set(name, decodeURIComponent(part.slice(eq + 1).trim()))
-    } catch {
-      // A malformed value is treated as absent.
-    }
-  }
-  return out
-}
+export const readCookies = (request: Request): Map<string, string> => parseCookies(request.headers.get('cookie'))
 
 export const readCookie = (request: Request, name: string): string | null => readCookies(request).get(name) ?? null
 
@@ -49,9 +37,3 @@ export function readJsonCookie<T>(request: Request, name: string, parse: (value:
 
 export const serializeJsonCookie = (name: string, value: unknown, options: { maxAge?: number } = {}) =>
   serializeCookie(name, Buffer.from(JSON.stringify(value), 'utf8').toString('base64url'), { httpOnly: true, ...options })
-
-/** Same-site local path only, so a `redirectTo` can never leave the portal. */
-export function safeRedirectPath(value: unknown, fallback = '/'): string {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return fallback
-  return value
-}

@@ -1,3 +1,5 @@
+import { parseCookies } from './cookies.ts'
+
 /**
  * Cross-tab session rules of spec §4, run in the browser by the signed-in layout:
  * - a session marker cookie (set at sign-in, no Max-Age, so it dies with the browser session);
@@ -23,7 +25,7 @@ export type CrossTabEnv = {
   onClose: (handler: () => void) => () => void
 }
 
-const hasMarker = (cookie: string) => cookie.split(';').some((part) => part.trim().startsWith(`${MARKER_COOKIE}=`) && part.trim() !== `${MARKER_COOKIE}=`)
+const hasMarker = (cookie: string) => Boolean(parseCookies(cookie).get(MARKER_COOKIE))
 
 /** Applies the startup rule and registers the close handler; returns a cleanup. Testable without a browser. */
 export function runCrossTab(env: CrossTabEnv): () => void {

@@ -1,4 +1,7 @@
+import { redirect } from 'react-router'
 import { z } from 'zod'
+import { carryContext } from './context-param.ts'
+import { requestUrl } from './request-url.ts'
 import { clearCookie, readJsonCookie, serializeJsonCookie } from './cookies.server.ts'
 import type { Snackbar, SnackbarInput } from './snackbar.ts'
 import { SnackbarSchema } from './snackbar.server.ts'
@@ -22,4 +25,9 @@ export const readFlash = (request: Request): Snackbar[] | null =>
 export function takeFlash(request: Request): { messages: Snackbar[]; header: string | null } {
   const messages = readFlash(request)
   return messages ? { messages, header: clearCookie(FLASH) } : { messages: [], header: null }
+}
+
+/** Back to a page (the account context carried) with a snackbar: the answer of a post that succeeded or was refused as a whole. */
+export function backWith(request: Request, path: string, message: SnackbarInput) {
+  return redirect(carryContext(path, requestUrl(request).searchParams), { headers: { 'Set-Cookie': flashHeader(request, message) } })
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { assertSameOrigin, isSameOrigin } from './auth/csrf.server.ts'
 import { challengeOf } from './auth/sso.server.ts'
-import { isSecureRequest, safeRedirect, unsign } from './session.server.ts'
+import { safeRedirect } from './safe-redirect.ts'
+import { isSecureRequest, unsign } from './session.server.ts'
 
 describe('safeRedirect', () => {
   it('keeps local paths with their query and refuses anything that could leave the site', () => {

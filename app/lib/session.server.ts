@@ -4,6 +4,7 @@
  * id holds the tokens, the 12-hour expiry and the user. Tokens never reach the browser.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { readCookie } from './cookies.server.ts'
 import { redirect, type RouterContextProvider } from 'react-router'
 import { appServicesContext, type AppServices } from './app-context.ts'
 import { expandRoles } from '#common/permissions.ts'
@@ -55,20 +56,6 @@ export function unsign(value: string, secret: string): string | null {
   const expected = Buffer.from(sign(id, secret).slice(dot + 1))
   const given = Buffer.from(value.slice(dot + 1))
   return expected.length === given.length && timingSafeEqual(expected, given) ? id : null
-}
-
-function readCookie(request: Request, name: string): string | null {
-  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
-    const eq = part.indexOf('=')
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim())
-      } catch {
-        return null
-      }
-    }
-  }
-  return null
 }
 
 /** Secure everywhere except plain http on localhost, where the tests and local development run. */
@@ -201,14 +188,6 @@ export async function requireUser(request: Request, context: Context): Promise<S
     throw loginRedirect(request, headers)
   }
   return user
-}
-
-/** Only a local path that starts with one '/' (never '//' or '/\'); anything else gives the fallback. */
-export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = '/'): string {
-  if (typeof to !== 'string' || !to.startsWith('/') || to.startsWith('//') || to.startsWith('/\\')) return fallback
-  // Control characters could turn into '//' once a browser strips them.
-  if (to.includes('\\') || [...to].some((c) => c.charCodeAt(0) < 0x20)) return fallback
-  return to
 }
 
 /** Normalises a user from /v1/me (or the session) to what the session keeps; roles are expanded. */

@@ -21,7 +21,8 @@ import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { readPermissionView } from '#app/lib/permission-view.server.ts'
 import { HIGHLIGHT_COLORS } from '#app/lib/permission-view.ts'
 import { expandPermissions, hasPermission } from '#common/permissions.ts'
-import { getPlatform, PlatformError } from '#app/lib/platform.server.ts'
+import { getPlatform } from '#app/lib/platform.server.ts'
+import { refusalErrors, refusalOf, refusalText, refusalTextOf } from '#app/lib/refusal.server.ts'
 import { saveProfilePreference } from '#app/lib/profile-sync.server.ts'
 import { replaceSessionTokens } from '#app/lib/profile.server.ts'
 import { requireUser } from '#app/lib/session.server.ts'
@@ -64,18 +65,6 @@ export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?
 
 type TwoFactorStart = { secret: string; otpauth_uri: string; qr_svg: string }
 
-/** Platform field errors (400 problem details) as conform field errors. */
-function platformFieldErrors(error: PlatformError, fields: Record<string, string>): Record<string, string[]> | null {
-  const list = (error.data as { errors?: { field?: string; message?: string }[] } | null)?.errors
-  if (!list?.length) return null
-  const out: Record<string, string[]> = {}
-  for (const e of list) {
-    const name = fields[e.field ?? ''] ?? ''
-    ;(out[name] ??= []).push(e.message ?? error.message)
-  }
-  return out
-}
-
 export async function action({ request, context }: Route.ActionArgs) {
   assertSameOrigin(request)
   await requireUser(request, context)
@@ -113,14 +102,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       })
       await replaceSessionTokens(request, context, tokens)
     } catch (error) {
-      if (error instanceof PlatformError && error.status < 500) {
-        const fieldErrors = platformFieldErrors(error, { current_password: 'current_password', new_password: 'new_password', password: 'new_password' })
-        return data(
-          { intent: 'password' as const, result: submission.reply({ ...(fieldErrors ? { fieldErrors } : { formErrors: [error.message] }), hideFields: ['current_password', 'new_password', 'confirm_password'] }) },
-          { status: 400 },
-        )
-      }
-      throw error
+      const errors = refusalErrors(t, refusalOf(error).problem, ['current_password', 'new_password'], { password: 'new_password' })
+      return data({ intent: 'password' as const, result: submission.reply({ ...errors, hideFields: ['current_password', 'new_password', 'confirm_password'] }) }, { status: 400 })
     }
     return redirect(requestUrl(request).pathname, { headers: { 'Set-Cookie': flashHeader(request, { content: t('profile.passwordChanged'), color: 'success' }) } })
   }
@@ -130,8 +113,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       const start = await platform.post<TwoFactorStart>('/profile/two_factor')
       return { intent: 'two-factor-start' as const, start }
     } catch (error) {
-      if (error instanceof PlatformError) return data({ intent: 'two-factor-error' as const, message: error.message }, { status: error.status })
-      throw error
+      const refused = refusalOf(error)
+      return data({ intent: 'two-factor-error' as const, message: refusalText(t, refused.problem) }, { status: refused.status })
     }
   }
 
@@ -143,8 +126,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const { recovery_codes } = await platform.post<{ recovery_codes: string[] }>('/profile/two_factor/confirm', { code: submission.value.code })
       return { intent: 'two-factor-done' as const, recoveryCodes: recovery_codes }
     } catch (error) {
-      if (error instanceof PlatformError && error.status < 500) return data({ intent: 'two-factor-confirm' as const, result: submission.reply({ fieldErrors: { code: [error.message] } }), start }, { status: 400 })
-      throw error
+      return data({ intent: 'two-factor-confirm' as const, result: submission.reply({ fieldErrors: { code: [refusalTextOf(t, error)] } }), start }, { status: 400 })
     }
   }
   throw data('Unknown form', { status: 400 })

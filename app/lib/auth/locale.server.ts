@@ -1,4 +1,5 @@
 import en from '../../../locales/en/auth.json' with { type: 'json' }
+import { readCookie } from '../cookies.server.ts'
 import type { AuthMessages } from './messages.ts'
 
 /** Spec §9 locales; `lng` is the cookie the shell reads too. */
@@ -22,17 +23,9 @@ const supported = (value: string | null | undefined): string | null => {
   return SUPPORTED_LOCALES.find((l) => l === base) ?? null
 }
 
-function cookieValue(request: Request, name: string): string | null {
-  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
-    const eq = part.indexOf('=')
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim())
-  }
-  return null
-}
-
 /** The current locale: the `lng` cookie, else the best Accept-Language match, else en. */
 export function currentLocale(request: Request): string {
-  const fromCookie = supported(cookieValue(request, LANGUAGE_COOKIE))
+  const fromCookie = supported(readCookie(request, LANGUAGE_COOKIE))
   if (fromCookie) return fromCookie
   const accepted = (request.headers.get('accept-language') ?? '')
     .split(',')

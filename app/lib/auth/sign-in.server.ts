@@ -11,13 +11,13 @@ import {
   createSession,
   isSecureRequest,
   readSessionRow,
-  safeRedirect,
   services,
   toSessionUser,
   updateSessionMeta,
   updateSessionUserByKey,
   type PortalSession,
 } from '../session.server.ts'
+import { safeRedirect } from '../safe-redirect.ts'
 import { formatExpiry } from '../platform-client.ts'
 import { FormStrategy } from './form-strategy.ts'
 import { currentLocale, languageCookie, themeCookie } from './locale.server.ts'

@@ -7,7 +7,9 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import { redirect, type RouterContextProvider } from 'react-router'
 import { PlatformClient } from '../platform.server.ts'
 import { readBody } from '../platform-client.ts'
-import { safeRedirect, services } from '../session.server.ts'
+import { readCookie } from '../cookies.server.ts'
+import { safeRedirect } from '../safe-redirect.ts'
+import { services } from '../session.server.ts'
 import { failureOf, finishSignIn, SignInFailure } from './sign-in.server.ts'
 
 type Context = Readonly<RouterContextProvider>
@@ -67,14 +69,6 @@ function unseal(raw: string | null, secret: string): SsoState | null {
 
 // Spec §9: path /, secure, sameSite none (the provider sends the browser back cross-site).
 const ssoCookie = (value: string, maxAge: number) => `${SSO_COOKIE}=${value}; Path=/; Max-Age=${maxAge}; HttpOnly; Secure; SameSite=None`
-
-function readCookie(request: Request, name: string): string | null {
-  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
-    const eq = part.indexOf('=')
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim()
-  }
-  return null
-}
 
 /** Step 1: the redirect to the provider with the challenge; the verifier stays in auth.session. */
 export async function startSso(request: Request, context: Context, options: { redirectTo: string; locale: string; loginHint?: string | null }): Promise<Response> {

@@ -1,59 +1,109 @@
-import { useTranslation } from '#app/lib/use-translation.ts'
-import { Field } from '#app/components/forms.tsx'
-import { ErrorList } from '#app/components/forms.tsx'
+import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import type { TFunction } from 'i18next'
+import { Form } from 'react-router'
+import { z } from 'zod'
+import { ErrorList, Field, FormErrors } from '#app/components/forms.tsx'
+import { Button } from '#app/components/ui/button.tsx'
 import { Select } from '#app/components/ui/select.tsx'
+import { formRules } from '#app/lib/form-messages.ts'
+import { useTranslation } from '#app/lib/use-translation.ts'
+import { ACCOUNT_STATUSES } from '#common/lists/directory.ts'
+import { UI_LANGUAGES } from '#common/vocabulary.ts'
 
-export const ACCOUNT_LANGUAGES = ['en', 'es', 'ja'] as const
 export const ACCOUNT_FIELDS = ['name', 'currency', 'language', 'status'] as const
-export type AccountValues = { name: string; currency: string; language: string; status?: string }
-type Errors = Record<string, string[] | undefined>
 
-export function accountValues(formData: FormData, withStatus: boolean): AccountValues {
-  const values: AccountValues = {
-    name: String(formData.get('name') ?? '').trim(),
-    currency: String(formData.get('currency') ?? '').trim().toUpperCase(),
-    language: String(formData.get('language') ?? 'en'),
-  }
-  if (withStatus) values.status = String(formData.get('status') ?? 'active')
-  return values
+/** The account form (create and edit); the API's own codes come back beside the same fields. */
+export function accountSchema(t: TFunction) {
+  const rules = formRules(t)
+  return z.object({
+    name: rules.requiredText(),
+    currency: z
+      .string({ error: t('validation:required') })
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{3}$/, t('validation:required')),
+    language: z.enum(UI_LANGUAGES, { error: t('validation:required') }).default('en'),
+    /** Staff only: others' posts leave it out. */
+    status: z.enum(ACCOUNT_STATUSES).optional(),
+  })
 }
 
-/** Checks the form before the API does; the API's own codes come back beside the same fields. */
-export function checkAccount(values: AccountValues, required: string): Errors {
-  const errors: Errors = {}
-  if (!values.name) errors.name = [required]
-  if (!/^[A-Z]{3}$/.test(values.currency)) errors.currency = [required]
-  return errors
-}
+export type AccountValues = z.infer<ReturnType<typeof accountSchema>>
 
-const selectRow = (id: string, label: string, name: string, value: string, options: { value: string; label: string }[], errors?: string[]) => (
-  <div className="flex flex-col gap-1.5">
-    <label htmlFor={id} className="text-sm font-medium">
-      {label}
-    </label>
-    <Select id={id} name={name} defaultValue={value}>
-      {options.map((o) => (
-        <option key={o.value} value={o.value}>
-          {o.label}
-        </option>
-      ))}
-    </Select>
-    <div className="min-h-4">
-      <ErrorList errors={errors} />
-    </div>
-  </div>
-)
+/** The body the API takes: the status only from staff. */
+export const accountBody = ({ status, ...rest }: AccountValues, withStatus: boolean) => (withStatus ? { ...rest, status: status ?? 'active' } : rest)
 
-export function AccountInputs({ values, errors, withStatus, idPrefix }: { values: AccountValues; errors: Errors; withStatus: boolean; idPrefix: string }) {
-  const { t } = useTranslation(['directory', 'common'])
+function SelectField({ field, id, label, options }: { field: FieldMetadata<string | undefined>; id: string; label: string; options: { value: string; label: string }[] }) {
+  const errorId = field.errors?.length ? `${id}-error` : undefined
   return (
-    <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-2">
-      <Field labelProps={{ children: t('accounts.fields.name') }} inputProps={{ id: `${idPrefix}-name`, name: 'name', defaultValue: values.name, required: true }} errors={errors.name} />
-      <Field labelProps={{ children: t('accounts.fields.currency') }} inputProps={{ id: `${idPrefix}-currency`, name: 'currency', defaultValue: values.currency, required: true, maxLength: 3, placeholder: 'EUR' }} errors={errors.currency} />
-      {selectRow(`${idPrefix}-language`, t('accounts.fields.language'), 'language', values.language, ACCOUNT_LANGUAGES.map((l) => ({ value: l, label: t(`common:languages.${l}`) })), errors.language)}
-      {withStatus
-        ? selectRow(`${idPrefix}-status`, t('accounts.fields.status'), 'status', values.status ?? 'active', ['active', 'suspended'].map((s) => ({ value: s, label: t(`accounts.status.${s}`) })), errors.status)
-        : null}
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <Select {...getSelectProps(field)} id={id} aria-describedby={errorId} key={field.key}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </Select>
+      <div className="min-h-4">
+        <ErrorList id={errorId} errors={field.errors} />
+      </div>
     </div>
+  )
+}
+
+/** The account's form, validated with the same schema in the browser and in the action. */
+export function AccountForm({
+  idPrefix,
+  defaultValue,
+  lastResult,
+  withStatus,
+  submitLabel,
+  submitTestId,
+  children,
+}: {
+  idPrefix: string
+  defaultValue: Partial<AccountValues>
+  lastResult: SubmissionResult<string[]> | undefined
+  withStatus: boolean
+  submitLabel: string
+  submitTestId?: string
+  /** Hidden inputs (the version an edit was made from). */
+  children?: React.ReactNode
+}) {
+  const { t } = useTranslation(['directory', 'common'])
+  const schema = accountSchema(t)
+  const [form, fields] = useForm<AccountValues, AccountValues, string[]>({
+    id: idPrefix,
+    lastResult,
+    defaultValue,
+    constraint: getZodConstraint(schema),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  })
+  return (
+    <Form method="post" className="space-y-2" {...getFormProps(form)}>
+      {children}
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-2">
+        <Field labelProps={{ children: t('accounts.fields.name') }} inputProps={{ ...getInputProps(fields.name, { type: 'text' }), id: `${idPrefix}-name` }} errors={fields.name.errors} />
+        <Field
+          labelProps={{ children: t('accounts.fields.currency') }}
+          inputProps={{ ...getInputProps(fields.currency, { type: 'text' }), id: `${idPrefix}-currency`, maxLength: 3, placeholder: 'EUR' }}
+          errors={fields.currency.errors}
+        />
+        <SelectField field={fields.language} id={`${idPrefix}-language`} label={t('accounts.fields.language')} options={UI_LANGUAGES.map((l) => ({ value: l, label: t(`common:languages.${l}`) }))} />
+        {withStatus ? (
+          <SelectField field={fields.status} id={`${idPrefix}-status`} label={t('accounts.fields.status')} options={ACCOUNT_STATUSES.map((s) => ({ value: s, label: t(`accounts.status.${s}`) }))} />
+        ) : null}
+      </div>
+      <Button type="submit" {...(submitTestId ? { 'data-testid': submitTestId } : {})}>
+        {submitLabel}
+      </Button>
+    </Form>
   )
 }

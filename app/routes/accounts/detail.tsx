@@ -1,20 +1,21 @@
+import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, Link, redirect } from 'react-router'
+import { data, Link, redirect } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
-import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
+import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { hasPermission } from '#common/permissions.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
-import { AccountInputs, accountValues, checkAccount } from './account-form.tsx'
-import { DetailList, FormErrors, problemErrors, SubNav, yesNo } from './directory.tsx'
-import { canChange, formRefusal, requireChange } from './directory.server.ts'
+import { ACCOUNT_FIELDS, accountBody, AccountForm, accountSchema, type AccountValues } from './account-form.tsx'
+import { DetailList, SubNav, yesNo } from './directory.tsx'
+import { canChange, requireChange } from './directory.server.ts'
 import type { Route } from './+types/detail.ts'
 import { DateText } from '#app/components/date-text.tsx'
 
@@ -48,13 +49,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const t = getInstance(context).t
   const url = requestUrl(request)
   const formData = await request.formData()
-  const values = accountValues(formData, hasPermission(user, 'staff', { ignoreHidden: true }))
-  const fieldErrors = checkAccount(values, t('validation:required'))
-  if (Object.keys(fieldErrors).length) return data({ values, fieldErrors, formErrors: [] as string[] }, { status: 400 })
+  const submission = parseWithZod(formData, { schema: accountSchema(t) })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const body = accountBody(submission.value, hasPermission(user, 'staff', { ignoreHidden: true }))
   try {
-    await (await getPlatform(request, context)).patch(`/accounts/${params.id}`, { ...values, version: Number(formData.get('version')) })
+    await (await getPlatform(request, context)).patch(`/accounts/${params.id}`, { ...body, version: Number(formData.get('version')) })
   } catch (error) {
-    return data({ values, ...problemErrors(formRefusal(error), t, ['name', 'currency', 'language', 'status']) }, { status: 400 })
+    return data({ result: submission.reply(formErrorsOf(t, error, ACCOUNT_FIELDS)) }, { status: 400 })
   }
   return redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('directory:saved'), color: 'success' }) } })
 }
@@ -86,14 +87,17 @@ export default function AccountDetail({ loaderData, actionData }: Route.Componen
       {canEdit ? (
         <Card>
           <CardTitle>{t('accounts.edit')}</CardTitle>
-          <Form method="post" className="space-y-2" key={account.version}>
+          <AccountForm
+            key={account.version}
+            idPrefix="account-edit"
+            defaultValue={account as AccountValues}
+            lastResult={actionData?.result}
+            withStatus={isStaff}
+            submitLabel={t('save')}
+            submitTestId="account-save"
+          >
             <input type="hidden" name="version" value={account.version} />
-            <FormErrors errors={actionData?.formErrors} />
-            <AccountInputs idPrefix="account-edit" values={actionData?.values ?? account} errors={actionData?.fieldErrors ?? {}} withStatus={isStaff} />
-            <Button type="submit" data-testid="account-save">
-              {t('save')}
-            </Button>
-          </Form>
+          </AccountForm>
         </Card>
       ) : null}
     </div>

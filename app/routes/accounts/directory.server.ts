@@ -2,8 +2,6 @@ import { data } from 'react-router'
 import type { SessionUser } from '#app/lib/session.server.ts'
 import { hasPermission } from '#common/permissions.ts'
 import { readPermissionView } from '#app/lib/permission-view.server.ts'
-import { PlatformError } from '#app/lib/platform.server.ts'
-import type { ProblemBody } from './directory.tsx'
 
 /** Whether the user may change things needing `permission` (staff may change everything). */
 export function canChange(request: Request, user: SessionUser, permission: string): boolean {
@@ -14,10 +12,4 @@ export function canChange(request: Request, user: SessionUser, permission: strin
 /** A change by someone without the permission is the 403 screen, before any form is read. */
 export function requireChange(request: Request, user: SessionUser, permission: string): void {
   if (!canChange(request, user, permission)) throw data(`This needs the ${permission} permission`, { status: 403 })
-}
-
-/** A refusal the form shows (400, 409, 422), or rethrows anything else. */
-export function formRefusal(error: unknown): ProblemBody {
-  if (error instanceof PlatformError && error.status >= 400 && error.status < 500 && error.status !== 403 && error.status !== 404) return (error.data ?? null) as ProblemBody
-  throw error
 }

@@ -7,33 +7,11 @@ import { LISTS } from '#app/lib/lists.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 
 /**
- * Pieces shared by the directory screens of issue 5 (accounts, users, contacts, TLDs): localised
- * API error codes, per-entity log lists, read-only detail rows and confirmed POST buttons.
+ * Pieces shared by the directory screens of issue 5 (accounts, users, contacts, TLDs): per-entity log lists, read-only detail rows and confirmed POST buttons.
  */
 
-export type ProblemBody = { code?: string; detail?: string; errors?: { field?: string; code?: string; message?: string }[] } | null
-
-/**
- * The Platform API's problem as conform errors: each coded field error localised beside its field
- * (`directory:errors.<code>`, the English message when the code is new); unknown fields and the
- * problem's own code go to the form.
- */
-export function problemErrors(body: ProblemBody, t: TFunction, fields: readonly string[], fieldAlias: Record<string, string> = {}) {
-  const fieldErrors: Record<string, string[]> = {}
-  const formErrors: string[] = []
-  const say = (code: string | undefined, fallback: string | undefined) =>
-    code ? t(`directory:errors.${code}`, { defaultValue: fallback ?? t('directory:errors.unknown') }) : (fallback ?? t('directory:errors.unknown'))
-  for (const e of body?.errors ?? []) {
-    const raw = e.field ?? ''
-    // Array items (roles.0) belong to their array's field.
-    const name = fieldAlias[raw] ?? (fields.includes(raw) ? raw : raw.split('.')[0]!)
-    const message = say(e.code, e.message)
-    if (fields.includes(name)) (fieldErrors[name] ??= []).push(message)
-    else if (!formErrors.includes(message)) formErrors.push(message)
-  }
-  if (Object.keys(fieldErrors).length === 0 && formErrors.length === 0) formErrors.push(say(body?.code, body?.detail))
-  return { fieldErrors, formErrors }
-}
+/** The form's alert now lives with Field and ErrorList (app/components/forms.tsx); this name stays for screens written against it. */
+export { FormErrors } from '#app/components/forms.tsx'
 
 /** An audit list fixed to one entity (the /…/{id}/log screens). */
 export function entityLogList(listId: 'users-log' | 'contacts-log' | 'accounts-log', entityId: string): ListDefinition {
@@ -88,17 +66,6 @@ export function SubNav({ links }: { links: { to: string; label: string; current?
 }
 
 /** Form errors (not tied to a field) in an alert. */
-export function FormErrors({ id, errors }: { id?: string; errors?: string[] | undefined }) {
-  if (!errors?.length) return null
-  return (
-    <div id={id} role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200" data-testid="form-error">
-      {errors.map((e) => (
-        <p key={e}>{e}</p>
-      ))}
-    </div>
-  )
-}
-
 export const yesNo = (t: TFunction, value: unknown) => (value ? t('directory:yes') : t('directory:no'))
 
 /** The translated heading for a list column. */

@@ -1,13 +1,14 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, redirect } from 'react-router'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect } from 'react-router'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
-import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { activeContext, carryContext } from '#app/lib/context-param.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
+import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
 import { LISTS } from '#app/lib/lists.ts'
@@ -16,9 +17,9 @@ import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
-import { AccountInputs, accountValues, checkAccount } from './account-form.tsx'
-import { FormErrors, problemErrors, SubNav, useColumnLabels, yesNo } from './directory.tsx'
-import { canChange, formRefusal, requireChange } from './directory.server.ts'
+import { ACCOUNT_FIELDS, accountBody, AccountForm, accountSchema } from './account-form.tsx'
+import { SubNav, useColumnLabels, yesNo } from './directory.tsx'
+import { canChange, requireChange } from './directory.server.ts'
 import type { Route } from './+types/index.ts'
 import { DateText } from '#app/components/date-text.tsx'
 
@@ -38,14 +39,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   requireChange(request, user, 'staff')
   const t = getInstance(context).t
   const url = requestUrl(request)
-  const values = accountValues(await request.formData(), false)
-  const fieldErrors = checkAccount(values, t('validation:required'))
-  if (Object.keys(fieldErrors).length) return data({ values, fieldErrors, formErrors: [] as string[] }, { status: 400 })
+  const submission = parseWithZod(await request.formData(), { schema: accountSchema(t) })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
-    const created = await (await getPlatform(request, context)).post<{ id: string }>('/accounts', values)
+    const created = await (await getPlatform(request, context)).post<{ id: string }>('/accounts', accountBody(submission.value, false))
     return redirect(carryContext(`/accounts/${created.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('directory:accounts.created'), color: 'success' }) } })
   } catch (error) {
-    return data({ values, ...problemErrors(formRefusal(error), t, ['name', 'currency', 'language']) }, { status: 400 })
+    return data({ result: submission.reply(formErrorsOf(t, error, ACCOUNT_FIELDS)) }, { status: 400 })
   }
 }
 
@@ -61,11 +61,9 @@ export default function Accounts({ loaderData, actionData }: Route.ComponentProp
         <Card>
           <details open={actionData ? true : undefined}>
             <summary className="cursor-pointer text-lg font-semibold">{t('accounts.new')}</summary>
-            <Form method="post" className="mt-4 space-y-2">
-              <FormErrors errors={actionData?.formErrors} />
-              <AccountInputs idPrefix="account-new" values={actionData?.values ?? { name: '', currency: 'EUR', language: 'en' }} errors={actionData?.fieldErrors ?? {}} withStatus={false} />
-              <Button type="submit">{t('accounts.create')}</Button>
-            </Form>
+            <div className="mt-4">
+              <AccountForm idPrefix="account-new" defaultValue={{ name: '', currency: 'EUR', language: 'en' }} lastResult={actionData?.result} withStatus={false} submitLabel={t('accounts.create')} />
+            </div>
           </details>
         </Card>
       ) : null}

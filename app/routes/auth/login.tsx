@@ -2,14 +2,16 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@co
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
-import { buttonClass, ErrorList, Field, inputClass, secondaryButtonClass } from '#app/lib/auth/fields.tsx'
+import { FormErrors, LabelledField } from '#app/components/forms.tsx'
+import { buttonClass, inputClass, secondaryButtonClass } from '#app/lib/auth/fields.tsx'
 import { authMessages, currentLocale, loginMessages, type LoginMessages } from '#app/lib/auth/locale.server.ts'
 import { hitRateLimit, SIGN_IN_RULE } from '#app/lib/auth/rate-limit.server.ts'
 import { constraintOf, LoginSchema, TwoFactorSchema } from '#app/lib/auth/schemas.ts'
 import { authenticator, finishSignIn, SignInFailure, startTwoFactor, verifyTwoFactor } from '#app/lib/auth/sign-in.server.ts'
 import { clearSsoCookie, completeSso, startSso } from '#app/lib/auth/sso.server.ts'
 import type { AuthMessages } from '#app/lib/auth/messages.ts'
-import { destroySession, getSession, safeRedirect, services } from '#app/lib/session.server.ts'
+import { safeRedirect } from '#app/lib/safe-redirect.ts'
+import { destroySession, getSession, services } from '#app/lib/session.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import type { Route } from './+types/login.ts'
@@ -151,13 +153,13 @@ function PasswordForm({ messages: m, redirectTo, ssoEnabled, lastResult, ssoErro
       <h1 className="mb-6 text-2xl font-semibold">{m.login.title}</h1>
       <Form method="post" className="space-y-4" {...getFormProps(form)}>
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <ErrorList id={form.errorId} errors={form.errors} />
-        <Field label={m.login.username} errors={fields.username.errors} errorId={fields.username.errorId}>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <LabelledField label={m.login.username} errors={fields.username.errors} errorId={fields.username.errorId}>
           <input {...getInputProps(fields.username, { type: 'email' })} autoComplete="username" autoFocus className={inputClass} />
-        </Field>
-        <Field label={m.login.password} errors={fields.password.errors} errorId={fields.password.errorId}>
+        </LabelledField>
+        <LabelledField label={m.login.password} errors={fields.password.errors} errorId={fields.password.errorId}>
           <input {...getInputProps(fields.password, { type: 'password' })} autoComplete="current-password" className={inputClass} />
-        </Field>
+        </LabelledField>
         <button type="submit" name="intent" value="password" className={buttonClass} disabled={navigation.state === 'submitting'}>
           {m.login.submit}
         </button>
@@ -199,10 +201,10 @@ function TwoFactorForm({ messages: m, lastResult }: { messages: LoginMessages; l
       <h1 className="mb-2 text-2xl font-semibold">{m.twoFactor.title}</h1>
       <p className="mb-6 text-sm text-slate-600 dark:text-slate-300">{m.twoFactor.intro}</p>
       <Form method="post" className="space-y-4" {...getFormProps(form)}>
-        <ErrorList id={form.errorId} errors={form.errors} />
-        <Field label={m.twoFactor.code} errors={fields.code.errors} errorId={fields.code.errorId}>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <LabelledField label={m.twoFactor.code} errors={fields.code.errors} errorId={fields.code.errorId}>
           <input {...getInputProps(fields.code, { type: 'text' })} autoComplete="one-time-code" inputMode="numeric" autoFocus className={inputClass} />
-        </Field>
+        </LabelledField>
         <button type="submit" name="intent" value="two-factor" className={buttonClass}>
           {m.twoFactor.submit}
         </button>

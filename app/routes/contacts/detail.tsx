@@ -9,13 +9,15 @@ import { activeContext, carryContext } from '#app/lib/context-param.ts'
 import { countryName } from '#common/countries.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
+import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { getInstance, getLocale } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
-import { ConfirmAction, DetailList, FormErrors, problemErrors, SubNav, yesNo } from '../accounts/directory.tsx'
-import { canChange, formRefusal, requireChange } from '../accounts/directory.server.ts'
+import { FormErrors } from '#app/components/forms.tsx'
+import { ConfirmAction, DetailList, SubNav, yesNo } from '../accounts/directory.tsx'
+import { canChange, requireChange } from '../accounts/directory.server.ts'
 import { CONTACT_FIELDS, contactBody, ContactInputs, contactSchema, type ContactValues } from './contact-form.tsx'
 import { countryOptions } from './countries.server.ts'
 import type { Route } from './+types/detail.ts'
@@ -67,7 +69,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     try {
       await platform.delete(path)
     } catch (error) {
-      const { formErrors } = problemErrors(formRefusal(error), t, [])
+      const { formErrors } = formErrorsOf(t, error, [])
       return data({ intent: 'delete' as const, errors: formErrors, result: undefined }, { status: 409 })
     }
     return redirect(carryContext('/contacts', url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('directory:contacts.deleted'), color: 'success' }) } })
@@ -78,7 +80,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   try {
     await platform.patch(path, { ...contactBody(submission.value, false), version: Number(formData.get('version')) })
   } catch (error) {
-    const errors = problemErrors(formRefusal(error), t, CONTACT_FIELDS)
+    const errors = formErrorsOf(t, error, CONTACT_FIELDS)
     return data({ intent: 'update' as const, errors: [], result: submission.reply(errors) }, { status: 400 })
   }
   return redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('directory:saved'), color: 'success' }) } })

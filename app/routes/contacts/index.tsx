@@ -10,6 +10,7 @@ import { activeContext, carryContext } from '#app/lib/context-param.ts'
 import { countryName } from '#common/countries.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
+import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { getInstance, getLocale } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
 import { LISTS } from '#app/lib/lists.ts'
@@ -18,8 +19,9 @@ import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
-import { FormErrors, problemErrors, SubNav, useColumnLabels, yesNo } from '../accounts/directory.tsx'
-import { canChange, formRefusal, requireChange } from '../accounts/directory.server.ts'
+import { FormErrors } from '#app/components/forms.tsx'
+import { SubNav, useColumnLabels, yesNo } from '../accounts/directory.tsx'
+import { canChange, requireChange } from '../accounts/directory.server.ts'
 import { CONTACT_FIELDS, contactBody, ContactInputs, contactSchema, type ContactValues } from './contact-form.tsx'
 import { countryOptions } from './countries.server.ts'
 import type { Route } from './+types/index.ts'
@@ -54,7 +56,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       headers: { 'Set-Cookie': flashHeader(request, { content: t('directory:contacts.created'), color: 'success' }) },
     })
   } catch (error) {
-    const errors = problemErrors(formRefusal(error), t, CONTACT_FIELDS)
+    const errors = formErrorsOf(t, error, CONTACT_FIELDS)
     return data({ result: submission.reply(errors) }, { status: 400 })
   }
 }

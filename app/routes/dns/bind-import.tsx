@@ -13,7 +13,9 @@ import { PlatformError } from '#app/lib/platform.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { ZONE_FILE_MAX_BYTES, ZONE_FILE_MAX_LABEL, ZONE_FILE_MEDIA_TYPE } from '#common/zone-file.ts'
 import type { Route } from './+types/bind-import.ts'
-import { backWith, dnsScreen, refusal, type DnsScreen } from './shared.server.ts'
+import { refusalOf, refusalText, refusalTextOf } from '#app/lib/refusal.server.ts'
+import { backWith } from '#app/lib/flash.server.ts'
+import { dnsScreen, type DnsScreen } from './shared.server.ts'
 import type { ImportResult, RecordValue, ZoneIssue } from './types.ts'
 import { declaredZone, matchZone } from './zone-of-file.ts'
 
@@ -57,8 +59,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       const zone = await screen.platform.post<ZoneRef>(`${screen.base}/zones`, { name })
       return backWith(request, `/domains/bind-import?zone=${zone.id}`, { content: t('zone.created', { name: zone.name }), color: 'success' })
     } catch (error) {
-      const refused = refusal(error)
-      return data({ intent: 'create-zone' as const, text: '', zone: '', outcomes: [] as Outcome[], message: null, create: { name, error: refused.message } }, { status: refused.status })
+      const refused = refusalOf(error)
+      return data({ intent: 'create-zone' as const, text: '', zone: '', outcomes: [] as Outcome[], message: null, create: { name, error: refusalText(t, refused.problem, { withFields: false }) } }, { status: refused.status })
     }
   }
   const intent = form.get('intent') === 'apply' ? 'apply' : 'preview'
@@ -112,7 +114,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       } catch (error) {
         const body = error instanceof PlatformError ? (error.data as ImportResult | null) : null
         if (body && Array.isArray(body.errors) && body.counts) out.push({ label: s.label, zone: s.zone.name, result: body, error: null })
-        else out.push({ label: s.label, zone: s.zone.name, result: null, error: refusal(error).message })
+        else out.push({ label: s.label, zone: s.zone.name, result: null, error: refusalTextOf(t, error) })
       }
     }
     return out

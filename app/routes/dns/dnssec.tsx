@@ -7,7 +7,9 @@ import { Button } from '#app/components/ui/button.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import type { Route } from './+types/dnssec.ts'
-import { backWith, dnsScreen, refusal, zoneOfDomain } from './shared.server.ts'
+import { refusalTextOf } from '#app/lib/refusal.server.ts'
+import { backWith } from '#app/lib/flash.server.ts'
+import { dnsScreen, zoneOfDomain } from './shared.server.ts'
 
 type DnssecView = {
   state: 'unsigned' | 'signing' | 'signed' | 'unsigning'
@@ -40,7 +42,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     await screen.platform.post(`${screen.base}/zones/${zone.id}/dnssec/${intent}`)
     return backWith(request, here, { content: t(`dnssec.${intent}Queued`), color: 'success' })
   } catch (error) {
-    return backWith(request, here, { content: refusal(error).message, color: 'error' })
+    return backWith(request, here, { content: refusalTextOf(t, error), color: 'error' })
   }
 }
 

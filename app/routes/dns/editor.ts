@@ -86,13 +86,13 @@ export function toChanges(rows: EditorRow[], messages: { ttlNumber: string; cont
 }
 
 /** The platform's field errors (`changes.3.content`, `changes.3`, `changes`) on the rows; '' is the form. */
-export function errorsOnRows(fieldErrors: { field: string; message: string }[], index: string[]): RowErrors {
+export function errorsOnRows(fieldErrors: { field?: string; message?: string }[], index: string[]): RowErrors {
   const out: RowErrors = {}
   for (const e of fieldErrors) {
-    const m = /^changes\.(\d+)(?:\.(\w+))?$/.exec(e.field)
+    const m = /^changes\.(\d+)(?:\.(\w+))?$/.exec(e.field ?? '')
     const key = m ? index[Number(m[1])] : undefined
     const field = key ? (m?.[2] === 'id' ? 'row' : (m?.[2] ?? 'row')) : 'form'
-    ;((out[key ?? ''] ??= {})[field] ??= []).push(e.message)
+    ;((out[key ?? ''] ??= {})[field] ??= []).push(e.message ?? '')
   }
   return out
 }

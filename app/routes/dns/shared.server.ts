@@ -1,6 +1,5 @@
 import { redirect, type RouterContextProvider } from 'react-router'
 import { activeContext, carryContext, isUuid } from '#app/lib/context-param.ts'
-import { flashHeader } from '#app/lib/flash.server.ts'
 import { pageNotFound, requireScreen } from '#app/lib/guards.server.ts'
 import { readPermissionView } from '#app/lib/permission-view.server.ts'
 import { hasPermission } from '#common/permissions.ts'
@@ -48,23 +47,4 @@ export async function screenZone(screen: DnsScreen, params: { id?: string; zoneI
   })
   if (zone.domain_id) throw redirect(carryContext(`/domains/${zone.domain_id}/dns`, screen.url.searchParams))
   return { zone, here: `/domains/zones/${zone.id}` }
-}
-
-export type FieldErrors = { field: string; message: string }[]
-
-/** A platform refusal (4xx) as its message and field errors; anything else is thrown on. */
-export function refusal(error: unknown): { status: number; message: string; errors: FieldErrors; body: unknown } {
-  if (!(error instanceof PlatformError) || error.status >= 500) throw error
-  const body = error.data as { detail?: string; title?: string; errors?: { field?: string; message?: string }[] } | null
-  return {
-    status: error.status,
-    message: body?.detail ?? body?.title ?? error.message,
-    errors: (body?.errors ?? []).map((e) => ({ field: e.field ?? '', message: e.message ?? '' })),
-    body,
-  }
-}
-
-/** Back to the page the form was on, with a snackbar (works without JavaScript). */
-export function backWith(request: Request, path: string, message: { content: string; color: 'success' | 'info' | 'error' | 'warning' }) {
-  return redirect(carryContext(path, requestUrl(request).searchParams), { headers: { 'Set-Cookie': flashHeader(request, message) } })
 }

@@ -9,7 +9,7 @@ import { Label } from '#app/components/ui/label.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { carryContext } from '#app/lib/context-param.ts'
 import { formatDateTime } from '#app/lib/dates.ts'
-import { flashHeader } from '#app/lib/flash.server.ts'
+import { backWith, flashHeader } from '#app/lib/flash.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
 import { LISTS } from '#app/lib/lists.ts'
@@ -17,7 +17,8 @@ import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/tray-records.ts'
-import { backWith, dnsScreen, refusal } from './shared.server.ts'
+import { refusalErrors, refusalOf, refusalText } from '#app/lib/refusal.server.ts'
+import { dnsScreen } from './shared.server.ts'
 
 /** A record bulk job as GET /groups/{context}/record-bulk-actions/{id} answers it: an item per zone. */
 type ReplaceJob = {
@@ -55,8 +56,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const started = await screen.platform.post<{ job_id: string }>(`${screen.base}/record-bulk-actions`, { action: 'replace_record_content', params: values })
     return redirect(carryContext(`/tray/records?job=${started.job_id}`, screen.url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('tray.replace.started'), color: 'info' }) } })
   } catch (error) {
-    const r = refusal(error)
-    return data({ values, message: r.message, errors: Object.fromEntries(r.errors.map((e) => [e.field.replace(/^params\./, ''), e.message])) }, { status: r.status })
+    const r = refusalOf(error)
+    const { fieldErrors } = refusalErrors(t, r.problem, ['from', 'to', 'where'], { 'params.from': 'from', 'params.to': 'to', 'params.where': 'where' })
+    return data({ values, message: refusalText(t, r.problem, { withFields: false }), errors: Object.fromEntries(Object.entries(fieldErrors).map(([field, messages]) => [field, messages[0]!])) }, { status: r.status })
   }
 }
 

@@ -20,7 +20,9 @@ import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 import type { Route } from './+types/zone.ts'
 import { errorsOnRows, origOf, readRows, toChanges, type EditorRow, type RowErrors } from './editor.ts'
-import { backWith, dnsScreen, refusal, screenZone } from './shared.server.ts'
+import { refusalOf, refusalText, refusalTextOf } from '#app/lib/refusal.server.ts'
+import { backWith } from '#app/lib/flash.server.ts'
+import { dnsScreen, screenZone } from './shared.server.ts'
 import { RECORD_TYPES, relativeName, type ChangeDiff, type RecordValue, type Zone } from './types.ts'
 
 const zoneRecordsList = (zoneId: string): ListDefinition => ({ ...LISTS['dns-zone-records']!, fixedFilters: [{ field: 'zone_id', operator: 'equals', values: [zoneId] }] })
@@ -55,7 +57,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       const zone = await screen.platform.post<Zone>(`${screen.base}/zones`, { domain_id: params.id })
       return backWith(request, here, { content: t('zone.created', { name: zone.name }), color: 'success' })
     } catch (error) {
-      return backWith(request, here, { content: refusal(error).message, color: 'error' })
+      return backWith(request, here, { content: refusalTextOf(t, error), color: 'error' })
     }
   }
   const { zone, here } = await screenZone(screen, params)
@@ -72,7 +74,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       // A standalone zone's page is gone with it: back to where such zones are made and listed.
       return backWith(request, zone.domain_id ? here : '/domains/bind-import', { content: t('zone.deleted', { name: zone.name }), color: 'success' })
     } catch (error) {
-      return backWith(request, here, { content: refusal(error).message, color: 'error' })
+      return backWith(request, here, { content: refusalTextOf(t, error), color: 'error' })
     }
   }
   if (intent !== 'preview' && intent !== 'apply') return backWith(request, here, { content: t('editor.unknownIntent'), color: 'error' })
@@ -87,9 +89,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (intent === 'preview') return answer(200, { diff: result.diff })
     return backWith(request, here, { content: t('editor.applied', { count: changes.length, serial: result.zone.serial }), color: 'success' })
   } catch (error) {
-    const refused = refusal(error)
+    const refused = refusalOf(error)
     // The edit comes back as typed, each message beside its row and field.
-    return answer(refused.status, { errors: errorsOnRows(refused.errors, index), message: refused.message })
+    return answer(refused.status, { errors: errorsOnRows(refused.problem.errors ?? [], index), message: refusalText(t, refused.problem, { withFields: false }) })
   }
 }
 

@@ -20,7 +20,8 @@ import { useContextHref } from '#app/lib/use-context-href.ts'
 import { cn } from '#app/lib/utils.ts'
 import type { Route } from './+types/add.ts'
 import { availabilitySchema, importSchema, transferSchema } from './schemas.ts'
-import { attempt, domainScreen, splitNames } from './shared.server.ts'
+import { attempt, refusalText } from '#app/lib/refusal.server.ts'
+import { domainScreen, splitNames } from './shared.server.ts'
 
 const MODES = ['register', 'transfer', 'import'] as const
 type Mode = (typeof MODES)[number]
@@ -59,7 +60,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
     const names = splitNames(submission.value.names, 100)
     const result = await attempt(() => screen.platform.post<{ results: Availability[] }>(`${screen.base}/domains/availability`, { names }))
-    if (!result.ok) return data({ intent, result: submission.reply({ formErrors: [result.error] }) }, { status: result.status })
+    if (!result.ok) return data({ intent, result: submission.reply({ formErrors: [refusalText(t, result.problem)] }) }, { status: result.status })
     return { intent, result: submission.reply(), availability: result.value.results }
   }
   if (intent === 'cart') {
@@ -69,7 +70,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const failures: string[] = []
     for (const name of names) {
       const added = await attempt(() => screen.platform.post(`${screen.base}/cart/items`, { type: 'register', name, period }))
-      if (!added.ok) failures.push(`${name}: ${added.error}`)
+      if (!added.ok) failures.push(`${name}: ${refusalText(t, added.problem)}`)
     }
     if (failures.length) return data({ intent, cartErrors: failures }, { status: 400 })
     return redirect(carryContext('/domains/order', url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('add.addedToCart', { count: names.length }), color: 'success' }) } })
@@ -79,7 +80,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (submission.status !== 'success') return data({ intent, result: submission.reply({ hideFields: ['auth_code'] }) }, { status: 400 })
     const { name, auth_code, period } = submission.value
     const added = await attempt(() => screen.platform.post(`${screen.base}/cart/items`, { type: 'transfer', name, period, auth_code }))
-    if (!added.ok) return data({ intent, result: submission.reply({ formErrors: [added.error], hideFields: ['auth_code'] }) }, { status: added.status })
+    if (!added.ok) return data({ intent, result: submission.reply({ formErrors: [refusalText(t, added.problem)], hideFields: ['auth_code'] }) }, { status: added.status })
     return redirect(carryContext('/domains/order', url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('add.addedToCart', { count: 1 }), color: 'success' }) } })
   }
   if (intent === 'import') {
@@ -91,7 +92,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (names?.trim()) body.names = names.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).slice(0, MAX_NAMES)
     if (csv && csv.size > 0) body.csv = await csv.text()
     const started = await attempt(() => screen.platform.post<{ job_id: string }>(`${screen.base}/domains/imports`, body))
-    if (!started.ok) return data({ intent, result: submission.reply({ formErrors: [started.error] }) }, { status: started.status })
+    if (!started.ok) return data({ intent, result: submission.reply({ formErrors: [refusalText(t, started.problem)] }) }, { status: started.status })
     const next = new URLSearchParams(url.searchParams)
     next.set('mode', 'import')
     next.set('job', started.value.job_id)

@@ -19,7 +19,8 @@ import { requestUrl } from '#app/lib/request-url.ts'
 import type { Route } from './+types/contacts.ts'
 import { contactsSchema } from './schemas.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
-import { attempt, domainScreen, splitNames } from './shared.server.ts'
+import { attempt, refusalText } from '#app/lib/refusal.server.ts'
+import { domainScreen, splitNames } from './shared.server.ts'
 
 const MAX_DOMAINS = 1000
 const JOB_ID = /^[0-9a-f-]{36}$/i
@@ -75,7 +76,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       return screen.platform.patch<{ material_change_request_id?: string }>(`${screen.base}/domains/${domain.id}`, { version: detail.version, contacts })
     })
     if (outcome.ok) results.push({ id: domain.id, name: domain.name, ok: true, ...(outcome.value?.material_change_request_id ? { error: t('contacts.approvalNeeded') } : {}) })
-    else results.push({ id: domain.id, name: domain.name, ok: false, error: outcome.error })
+    else results.push({ id: domain.id, name: domain.name, ok: false, error: refusalText(t, outcome.problem) })
   }
   return { result: submission.reply({ resetForm: false }), results }
 }

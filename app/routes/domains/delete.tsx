@@ -13,7 +13,8 @@ import { printPql } from '#common/pql.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/delete.ts'
-import { attempt, domainScreen, splitNames, type DomainScreen } from './shared.server.ts'
+import { attempt, refusalText } from '#app/lib/refusal.server.ts'
+import { domainScreen, splitNames, type DomainScreen } from './shared.server.ts'
 import { StatusBadge } from './shared.tsx'
 
 const MAX_DELETE = 500
@@ -79,14 +80,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (intent === 'restore') {
     const id = String(form.get('id') ?? '')
     const result = await attempt(() => screen.platform.post(`${screen.base}/domains/${encodeURIComponent(id)}/restore`))
-    return result.ok ? { intent, message: t('detail.restored') } : data({ intent, error: result.error }, { status: result.status })
+    return result.ok ? { intent, message: t('detail.restored') } : data({ intent, error: refusalText(t, result.problem) }, { status: result.status })
   }
   if (intent === 'delete') {
     const ids = form.getAll('id').filter((v): v is string => typeof v === 'string').slice(0, MAX_DELETE)
     if (!ids.length) return data({ intent, error: t('delete.noneChosen') }, { status: 400 })
     if (form.get('confirm') !== 'yes') return data({ intent, error: t('delete.confirmRequired') }, { status: 400 })
     const result = await attempt(() => screen.platform.post<{ results?: Outcome[] } | Outcome[]>(`${screen.base}/domains/deletions`, { ids }))
-    if (!result.ok) return data({ intent, error: result.error }, { status: result.status })
+    if (!result.ok) return data({ intent, error: refusalText(t, result.problem) }, { status: result.status })
     const outcomes = Array.isArray(result.value) ? result.value : (result.value.results ?? [])
     return { intent, outcomes }
   }

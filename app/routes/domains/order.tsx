@@ -22,9 +22,10 @@ import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/order.ts'
-import { refusalField, refusalMessage, type MoneyTotal } from './orders/shared.ts'
+import type { MoneyTotal } from './orders/shared.ts'
 import { CONTACT_ROLES, type ContactRole } from '#common/vocabulary.ts'
-import { attempt, domainScreen } from './shared.server.ts'
+import { attempt, refusalErrors, refusalText } from '#app/lib/refusal.server.ts'
+import { domainScreen } from './shared.server.ts'
 import { contactLabel } from './shared.tsx'
 
 type CartItem = { id: string; type: 'register' | 'transfer' | 'renew'; name: string; unicode_name: string; tld: string; period: number; price_minor: number; currency: string; has_auth_code: boolean }
@@ -112,9 +113,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const { name, type, period, auth_code } = submission.value
     const added = await attempt(() => screen.platform.post<CartItem>(`${screen.base}/cart/items`, { name, type, period, ...(auth_code ? { auth_code } : {}) }))
     if (!added.ok) {
-      const message = refusalMessage(t, added.data, added.error)
-      const field = refusalField(added.data)
-      return data({ intent, result: submission.reply({ ...(field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }), hideFields: ['auth_code'] }) }, { status: added.status })
+      return data({ intent, result: submission.reply({ ...refusalErrors(t, added.problem, ['name', 'period', 'auth_code']), hideFields: ['auth_code'] }) }, { status: added.status })
     }
     return redirect(here, { headers: flash(t('cart.added', { name: added.value.unicode_name })) })
   }
@@ -126,7 +125,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       intent === 'update'
         ? await attempt(() => screen.platform.patch(`${screen.base}/cart/items/${id}`, { period: Number(form.get('period')) || 1 }))
         : await attempt(() => screen.platform.delete(`${screen.base}/cart/items/${id}`))
-    if (!done.ok) return redirect(here, { headers: flash(refusalMessage(t, done.data, done.error), 'error') })
+    if (!done.ok) return redirect(here, { headers: flash(refusalText(t, done.problem), 'error') })
     return redirect(here, { headers: flash(t(intent === 'update' ? 'cart.updated' : 'cart.removed')) })
   }
 
@@ -141,8 +140,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const ordered = await attempt(() => screen.platform.post<{ id: string }>(`${screen.base}/cart/checkout`, needsContacts ? { contacts } : undefined))
     if (!ordered.ok) {
       // The form comes back with the refusal and the user's choices, under the select it is about.
-      const fieldErrors = contactRefusals(t, ordered.data, chosen)
-      const reply = fieldErrors ? submission.reply({ fieldErrors }) : submission.reply({ formErrors: [refusalMessage(t, ordered.data, ordered.error)] })
+      const fieldErrors = contactRefusals(t, ordered.problem, chosen)
+      const reply = fieldErrors ? submission.reply({ fieldErrors }) : submission.reply({ formErrors: [refusalText(t, ordered.problem)] })
       return data({ intent, result: reply }, { status: ordered.status })
     }
     return redirect(carryContext(`/domains/orders/${ordered.value.id}`, url.searchParams), { headers: flash(t('cart.ordered')) })

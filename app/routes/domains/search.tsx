@@ -11,7 +11,8 @@ import { printPql } from '#common/pql.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/search.ts'
-import { attempt, domainScreen } from './shared.server.ts'
+import { attempt, refusalText } from '#app/lib/refusal.server.ts'
+import { domainScreen } from './shared.server.ts'
 import { StatusBadge } from './shared.tsx'
 import { DateText } from '#app/components/date-text.tsx'
 
@@ -42,7 +43,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (candidates.length) {
     const result = await attempt(() => screen.platform.post<{ results: Availability[] }>(`${screen.base}/domains/availability`, { names: candidates }))
     if (result.ok) availability = result.value.results
-    else availabilityError = result.error
+    else availabilityError = refusalText(t, result.problem)
   }
   return { q, held: held.data, availability, availabilityError, meta }
 }

@@ -3,7 +3,8 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link } from 'react-router'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
-import { buttonClass, ErrorList, Field, inputClass } from '#app/lib/auth/fields.tsx'
+import { FormErrors, LabelledField } from '#app/components/forms.tsx'
+import { buttonClass, inputClass } from '#app/lib/auth/fields.tsx'
 import { authMessages, currentLocale } from '#app/lib/auth/locale.server.ts'
 import { passwordMessage, type AuthMessages } from '#app/lib/auth/messages.ts'
 import { hitRateLimit, RESET_RULE } from '#app/lib/auth/rate-limit.server.ts'
@@ -110,13 +111,13 @@ function PasswordForm({ m, token, email, lastResult }: { m: AuthMessages; token:
         <p className="mb-6 text-sm text-slate-600 dark:text-slate-300">{m.reset.policy}</p>
         <Form method="post" className="space-y-4" {...getFormProps(form)}>
           <input type="hidden" name="token" value={token} />
-          <ErrorList id={form.errorId} errors={form.errors} />
-          <Field label={m.reset.newPassword} errors={fields.password.errors} errorId={fields.password.errorId}>
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <LabelledField label={m.reset.newPassword} errors={fields.password.errors} errorId={fields.password.errorId}>
             <input {...getInputProps(fields.password, { type: 'password' })} autoComplete="new-password" className={inputClass} />
-          </Field>
-          <Field label={m.reset.confirmPassword} errors={fields.confirm.errors} errorId={fields.confirm.errorId}>
+          </LabelledField>
+          <LabelledField label={m.reset.confirmPassword} errors={fields.confirm.errors} errorId={fields.confirm.errorId}>
             <input {...getInputProps(fields.confirm, { type: 'password' })} autoComplete="new-password" className={inputClass} />
-          </Field>
+          </LabelledField>
           <button type="submit" className={buttonClass}>
             {m.reset.save}
           </button>

@@ -1,6 +1,6 @@
 import { data, redirect } from 'react-router'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
-import { safeRedirectPath } from '#app/lib/cookies.server.ts'
+import { safeRedirect } from '#app/lib/safe-redirect.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { HIGHLIGHT_COLORS, permissionViewHeader } from '#app/lib/permission-view.server.ts'
@@ -32,7 +32,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const headers = new Headers()
   headers.append('Set-Cookie', permissionViewHeader(view))
   headers.append('Set-Cookie', flashHeader(request, { content: t('permissionView.saved'), color: 'success' }))
-  return redirect(safeRedirectPath(form.get('redirectTo'), '/my-profile'), { headers })
+  return redirect(safeRedirect(form.get('redirectTo'), '/my-profile'), { headers })
 }
 
 export const loader = () => redirect('/my-profile')

@@ -2,7 +2,7 @@ import { TRAY_ENTITY_TYPES } from '#common/lists/tray.ts'
 import { redirect } from 'react-router'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { activeContext } from '#app/lib/context-param.ts'
-import { safeRedirectPath } from '#app/lib/cookies.server.ts'
+import { safeRedirect } from '#app/lib/safe-redirect.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
@@ -21,7 +21,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context)
   const form = await request.formData()
   const t = getInstance(context).t
-  const redirectTo = safeRedirectPath(form.get('redirectTo'))
+  const redirectTo = safeRedirect(form.get('redirectTo'))
   const groupContext = activeContext(new URL(redirectTo, 'http://portal.local').searchParams, user.group_id)
   const platform = await getPlatform(request, context)
   const path = `/groups/${encodeURIComponent(groupContext)}/tray`

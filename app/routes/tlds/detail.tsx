@@ -1,6 +1,6 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect } from 'react-router'
-import { ErrorList, Field } from '#app/components/forms.tsx'
+import { ErrorList, Field, FormErrors } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { Select } from '#app/components/ui/select.tsx'
@@ -8,14 +8,15 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
+import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { convertMinor, currencyDecimals, formatMoney, parseMoney } from '#common/money.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
-import { DetailList, FormErrors, problemErrors, yesNo } from '../accounts/directory.tsx'
-import { canChange, formRefusal, requireChange } from '../accounts/directory.server.ts'
+import { DetailList, yesNo } from '../accounts/directory.tsx'
+import { canChange, requireChange } from '../accounts/directory.server.ts'
 import type { Route } from './+types/detail.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
 
@@ -65,7 +66,7 @@ async function setRate(request: Request, context: Route.ActionArgs['context'], p
   try {
     await platform.put(`/currency_rates/${tld.currency}/${values.to}`, { rate })
   } catch (error) {
-    return data({ intent: 'rate', values, ...problemErrors(formRefusal(error), t, ['to', 'rate']) } as RateResult, { status: 400 })
+    return data({ intent: 'rate', values, ...formErrorsOf(t, error, ['to', 'rate']) } as RateResult, { status: 400 })
   }
   const url = requestUrl(request)
   return redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('directory:saved'), color: 'success' }) } })
@@ -113,7 +114,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     await (await getPlatform(request, context)).patch(`/tlds/${params.id}`, body)
   } catch (error) {
     const fields = ['kind', 'registry_operator', 'periods', 'required_contacts', 'currency', 'list_price', ...GRACE, ...FLAGS]
-    return data({ values, ...problemErrors(formRefusal(error), t, fields, { list_price_minor: 'list_price' }) }, { status: 400 })
+    return data({ values, ...formErrorsOf(t, error, fields, { list_price_minor: 'list_price' }) }, { status: 400 })
   }
   return redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('directory:saved'), color: 'success' }) } })
 }

@@ -13,7 +13,8 @@ import { loadListPage } from '#app/lib/list-page.server.ts'
 import { LISTS } from '#app/lib/lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
-import { getPlatform, PlatformError } from '#app/lib/platform.server.ts'
+import { getPlatform } from '#app/lib/platform.server.ts'
+import { refusalOf, refusalText } from '#app/lib/refusal.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import type { Route } from './+types/index.ts'
 import { DateText } from '#app/components/date-text.tsx'
@@ -64,11 +65,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const started = await platform.post<{ job_id: string }>(`/groups/${encodeURIComponent(groupContext)}/bulk-actions`, { action, params })
     return redirect(carryContext(`/tray?job=${started.job_id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('started'), color: 'info' }) } })
   } catch (error) {
-    if (error instanceof PlatformError && error.status === 400) {
-      const body = error.data as { detail?: string; errors?: { message: string }[] } | null
-      return data({ error: body?.errors?.map((e) => e.message).join('; ') || body?.detail || t('errors.action') }, { status: 400 })
-    }
-    throw error
+    const refused = refusalOf(error, { screens: [403, 404] })
+    return data({ error: refusalText(t, refused.problem, { fallback: t('errors.action') }) }, { status: refused.status })
   }
 }
 

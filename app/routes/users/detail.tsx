@@ -1,6 +1,8 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect } from 'react-router'
-import { Field } from '#app/components/forms.tsx'
+import { Field, FormErrors } from '#app/components/forms.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
@@ -9,15 +11,16 @@ import { activeContext } from '#app/lib/context-param.ts'
 import { formatDateTime } from '#app/lib/dates.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
+import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { hasPermission } from '#common/permissions.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
-import { ConfirmAction, DetailList, FormErrors, problemErrors, SubNav, yesNo } from '../accounts/directory.tsx'
-import { canChange, formRefusal, requireChange } from '../accounts/directory.server.ts'
-import { abilitiesFromForm, RolesEditor, rolesFromForm } from './roles.tsx'
+import { ConfirmAction, DetailList, SubNav, yesNo } from '../accounts/directory.tsx'
+import { canChange, requireChange } from '../accounts/directory.server.ts'
+import { RolesEditor, submittedGrants, userSchema } from './roles.tsx'
 import type { Route } from './+types/detail.ts'
 
 type UserDetail = {
@@ -71,23 +74,19 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     try {
       await platform.post(`${path}/${intent}`)
     } catch (error) {
-      const { formErrors } = problemErrors(formRefusal(error), t, [])
-      return data({ intent, fieldErrors: {} as Record<string, string[]>, formErrors, values: null }, { status: 409 })
+      const { formErrors } = formErrorsOf(t, error, [])
+      return data({ intent, formErrors }, { status: 409 })
     }
     return done(t(`directory:users.done.${intent as ActionIntent}`))
   }
   if (intent !== 'update') throw data('Unknown form', { status: 400 })
-  const values = {
-    name: String(formData.get('name') ?? '').trim(),
-    roles: rolesFromForm(formData, hasPermission(user, 'staff', { ignoreHidden: true })),
-    abilities: abilitiesFromForm(formData),
-    version: Number(formData.get('version')),
-  }
+  const submission = parseWithZod(formData, { schema: userSchema(t, hasPermission(user, 'staff', { ignoreHidden: true })) })
+  if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+  const { intent: _intent, ...values } = submission.value
   try {
-    await platform.patch(path, values)
+    await platform.patch(path, { ...values, version: Number(formData.get('version')) })
   } catch (error) {
-    const errors = problemErrors(formRefusal(error), t, ['name', 'roles', 'abilities'])
-    return data({ intent, ...errors, values }, { status: 400 })
+    return data({ intent, result: submission.reply(formErrorsOf(t, error, ['name', 'roles', 'abilities'])) }, { status: 400 })
   }
   return done(t('directory:saved'))
 }
@@ -96,7 +95,7 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
   const { t, i18n } = useTranslation('directory')
   const { detail, canEdit, isSelf } = loaderData
   const base = `/users/${detail.id}`
-  const editResult = actionData?.intent === 'update' ? actionData : null
+  const editResult = actionData && 'result' in actionData ? actionData.result : undefined
   const grants = Object.entries(detail.role_grants ?? {}).filter(([, list]) => list.length)
   return (
     <div className="space-y-4">
@@ -137,26 +136,11 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
           <Card>
             <CardTitle>{t('users.editRoles')}</CardTitle>
             {isSelf ? <p className="mb-2 text-sm text-amber-800 dark:text-amber-300">{t('users.selfNote')}</p> : null}
-            <Form method="post" className="space-y-3">
-              <input type="hidden" name="version" value={detail.version} />
-              <FormErrors errors={editResult?.formErrors} />
-              <Field labelProps={{ children: t('users.fields.name') }} inputProps={{ id: 'user-name', name: 'name', defaultValue: editResult?.values?.name ?? detail.name }} errors={editResult?.fieldErrors.name} />
-              <RolesEditor
-                key={detail.version}
-                roles={editResult?.values?.roles ?? detail.roles}
-                abilities={editResult?.values?.abilities ?? detail.abilities}
-                staffOffered={loaderData.isStaff}
-                errors={editResult?.fieldErrors.roles}
-                abilityErrors={editResult?.fieldErrors.abilities}
-              />
-              <Button type="submit" name="intent" value="update" data-testid="user-save">
-                {t('save')}
-              </Button>
-            </Form>
+            <UserForm key={detail.version} detail={detail} lastResult={editResult} staffOffered={loaderData.isStaff} />
           </Card>
           <Card>
             <CardTitle>{t('users.actions')}</CardTitle>
-            {actionData && actionData.intent !== 'update' ? <FormErrors errors={actionData.formErrors} /> : null}
+            {actionData && 'formErrors' in actionData ? <FormErrors errors={actionData.formErrors} /> : null}
             <div className="grid gap-2 sm:grid-cols-2">
               {detail.status === 'active' ? (
                 <ConfirmAction key="disable" intent="disable" variant="destructive" label={t('users.disable')} question={t('users.confirm.disable', { email: detail.email })} confirmLabel={t('users.disable')} />
@@ -170,5 +154,31 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
         </>
       ) : null}
     </div>
+  )
+}
+
+function UserForm({ detail, lastResult, staffOffered }: { detail: UserDetail; lastResult: SubmissionResult<string[]> | undefined; staffOffered: boolean }) {
+  const { t } = useTranslation('directory')
+  const schema = userSchema(t, staffOffered)
+  const [form, fields] = useForm({
+    id: 'user-edit',
+    lastResult,
+    defaultValue: { name: detail.name },
+    constraint: getZodConstraint(schema),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  })
+  const grants = submittedGrants(lastResult?.initialValue, detail)
+  return (
+    <Form method="post" className="space-y-3" {...getFormProps(form)}>
+      <input type="hidden" name="version" value={detail.version} />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <Field labelProps={{ children: t('users.fields.name') }} inputProps={{ ...getInputProps(fields.name, { type: 'text' }), id: 'user-name' }} errors={fields.name.errors} />
+      <RolesEditor key={form.key} roles={grants.roles} abilities={grants.abilities} staffOffered={staffOffered} errors={fields.roles.errors} abilityErrors={fields.abilities.errors} />
+      <Button type="submit" name="intent" value="update" data-testid="user-save">
+        {t('save')}
+      </Button>
+    </Form>
   )
 }

@@ -1,7 +1,9 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect } from 'react-router'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
-import { Field } from '#app/components/forms.tsx'
+import { Field, FormErrors } from '#app/components/forms.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
@@ -9,6 +11,7 @@ import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { activeContext, carryContext } from '#app/lib/context-param.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
+import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
 import { LISTS } from '#app/lib/lists.ts'
@@ -18,13 +21,11 @@ import { hasPermission } from '#common/permissions.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
-import { FormErrors, problemErrors, SubNav, useColumnLabels, yesNo } from '../accounts/directory.tsx'
-import { canChange, formRefusal, requireChange } from '../accounts/directory.server.ts'
-import { abilitiesFromForm, RolesEditor, rolesFromForm } from './roles.tsx'
+import { SubNav, useColumnLabels, yesNo } from '../accounts/directory.tsx'
+import { canChange, requireChange } from '../accounts/directory.server.ts'
+import { inviteSchema, RolesEditor, submittedGrants } from './roles.tsx'
 import type { Route } from './+types/index.ts'
 import { DateText } from '#app/components/date-text.tsx'
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
@@ -45,25 +46,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   requireChange(request, user, 'user-admin')
   const t = getInstance(context).t
   const url = requestUrl(request)
-  const formData = await request.formData()
-  const values = {
-    email: String(formData.get('email') ?? '').trim(),
-    name: String(formData.get('name') ?? '').trim(),
-    roles: rolesFromForm(formData, hasPermission(user, 'staff', { ignoreHidden: true })),
-    abilities: abilitiesFromForm(formData),
-  }
-  const fieldErrors: Record<string, string[]> = {}
-  if (!values.email) fieldErrors.email = [t('validation:required')]
-  else if (!EMAIL.test(values.email)) fieldErrors.email = [t('validation:email')]
-  if (Object.keys(fieldErrors).length) return data({ values, fieldErrors, formErrors: [] as string[] }, { status: 400 })
+  const submission = parseWithZod(await request.formData(), { schema: inviteSchema(t, hasPermission(user, 'staff', { ignoreHidden: true })) })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const values = submission.value
   try {
     const invited = await (await getPlatform(request, context)).post<{ id: string }>(`/groups/${activeContext(url, user.group_id)}/users`, values)
     return redirect(carryContext(`/users/${invited.id}`, url.searchParams), {
       headers: { 'Set-Cookie': flashHeader(request, { content: t('directory:users.invited', { email: values.email }), color: 'success' }) },
     })
   } catch (error) {
-    const errors = problemErrors(formRefusal(error), t, ['email', 'name', 'roles', 'abilities'])
-    return data({ values, ...errors }, { status: 400 })
+    return data({ result: submission.reply(formErrorsOf(t, error, ['email', 'name', 'roles', 'abilities'])) }, { status: 400 })
   }
 }
 
@@ -81,17 +73,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
             <summary className="cursor-pointer text-lg font-semibold" data-testid="user-invite-open">
               {t('users.invite')}
             </summary>
-            <Form method="post" className="mt-4 space-y-3">
-              <FormErrors errors={actionData?.formErrors} />
-              <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-2">
-                <Field labelProps={{ children: t('users.fields.email') }} inputProps={{ id: 'invite-email', name: 'email', type: 'email', required: true, defaultValue: actionData?.values.email ?? '' }} errors={actionData?.fieldErrors.email} />
-                <Field labelProps={{ children: t('users.fields.name') }} inputProps={{ id: 'invite-name', name: 'name', defaultValue: actionData?.values.name ?? '' }} errors={actionData?.fieldErrors.name} />
-              </div>
-              <RolesEditor roles={actionData?.values.roles ?? []} abilities={actionData?.values.abilities ?? []} staffOffered={loaderData.isStaff} errors={actionData?.fieldErrors.roles} abilityErrors={actionData?.fieldErrors.abilities} />
-              <Button type="submit" data-testid="user-invite-submit">
-                {t('users.sendInvite')}
-              </Button>
-            </Form>
+            <InviteForm lastResult={actionData?.result} staffOffered={loaderData.isStaff} />
           </details>
         </Card>
       ) : null}
@@ -111,5 +93,32 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
         }}
       />
     </div>
+  )
+}
+
+function InviteForm({ lastResult, staffOffered }: { lastResult: SubmissionResult<string[]> | undefined; staffOffered: boolean }) {
+  const { t } = useTranslation('directory')
+  const schema = inviteSchema(t, staffOffered)
+  const [form, fields] = useForm({
+    id: 'user-invite',
+    lastResult,
+    constraint: getZodConstraint(schema),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  })
+  const grants = submittedGrants(lastResult?.initialValue, { roles: [], abilities: [] })
+  return (
+    <Form method="post" className="mt-4 space-y-3" {...getFormProps(form)}>
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-2">
+        <Field labelProps={{ children: t('users.fields.email') }} inputProps={{ ...getInputProps(fields.email, { type: 'email' }), id: 'invite-email' }} errors={fields.email.errors} />
+        <Field labelProps={{ children: t('users.fields.name') }} inputProps={{ ...getInputProps(fields.name, { type: 'text' }), id: 'invite-name' }} errors={fields.name.errors} />
+      </div>
+      <RolesEditor key={form.key} roles={grants.roles} abilities={grants.abilities} staffOffered={staffOffered} errors={fields.roles.errors} abilityErrors={fields.abilities.errors} />
+      <Button type="submit" data-testid="user-invite-submit">
+        {t('users.sendInvite')}
+      </Button>
+    </Form>
   )
 }

@@ -1,5 +1,8 @@
+import type { TFunction } from 'i18next'
+import { z } from 'zod'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { ErrorList } from '#app/components/forms.tsx'
+import { formRules } from '#app/lib/form-messages.ts'
 import { expandRoles } from '#common/permissions.ts'
 
 /** The roles a client admin hands out: an -admin grants -manager and -viewer, a -manager -viewer. */
@@ -7,17 +10,36 @@ export const ROLE_PREFIXES = ['account', 'user', 'domain', 'dns', 'ssl', 'contac
 export const ROLE_LEVELS = ['admin', 'manager', 'viewer'] as const
 export const GRANTABLE_ROLES = ROLE_PREFIXES.flatMap((p) => ROLE_LEVELS.map((l) => `${p}-${l}`))
 
+const ROLE_NAME = /^[a-z][a-z0-9-]{0,63}$/
+/** A form's repeated field as a list (one checked box arrives as one value). */
+const asList = (value: unknown) => (value === undefined || value === null || value === '' ? [] : Array.isArray(value) ? value : [value])
+
 /**
- * Roles from a form: the checked names (held roles outside the known list stay possible); staff
- * only when the editor may grant it. The API checks the names again.
+ * The roles and abilities of a form: the checked role names (held roles outside the known list
+ * stay possible; staff only when the editor may grant it) and the abilities typed as a list.
+ * The API checks the names again.
  */
-export function rolesFromForm(formData: FormData, staffOffered: boolean): string[] {
-  return [...new Set(formData.getAll('roles').map(String))].filter((r) => /^[a-z][a-z0-9-]{0,63}$/.test(r) && (r !== 'staff' || staffOffered))
+function grantsSchema(staffOffered: boolean) {
+  return {
+    roles: z.preprocess(asList, z.array(z.string())).transform((roles) => [...new Set(roles)].filter((r) => ROLE_NAME.test(r) && (r !== 'staff' || staffOffered))),
+    abilities: z
+      .string()
+      .optional()
+      .transform((text) => [...new Set((text ?? '').split(/[\s,]+/).map((a) => a.trim()).filter(Boolean))]),
+  }
 }
 
-export function abilitiesFromForm(formData: FormData): string[] {
-  return [...new Set(String(formData.get('abilities') ?? '').split(/[\s,]+/).map((a) => a.trim()).filter(Boolean))]
-}
+/** The invitation form: an email, an optional name and the grants. */
+export const inviteSchema = (t: TFunction, staffOffered: boolean) =>
+  z.object({ email: formRules(t).email(), name: z.string().trim().max(200).optional().default(''), ...grantsSchema(staffOffered) })
+
+/** The edit form of a user: the name and the grants. */
+export const userSchema = (t: TFunction, staffOffered: boolean) =>
+  z.object({ intent: z.literal('update'), name: z.string({ error: t('validation:required') }).trim().max(200).optional().default(''), ...grantsSchema(staffOffered) })
+
+/** The roles and abilities a form was sent with (conform's initialValue after a refusal), else the user's. */
+export const submittedGrants = (initial: Record<string, unknown> | null | undefined, fallback: { roles: string[]; abilities: string[] }) =>
+  initial ? { roles: asList(initial.roles).map(String), abilities: String(initial.abilities ?? '').split(/[\s,]+/).filter(Boolean) } : fallback
 
 /**
  * The roles editor: a checkbox per role, each showing what it grants besides itself, and the

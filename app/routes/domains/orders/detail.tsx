@@ -15,10 +15,11 @@ import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { CONTACT_ROLES, type ContactRole } from '#common/vocabulary.ts'
-import { attempt, domainScreen } from '../shared.server.ts'
+import { attempt, refusalText } from '#app/lib/refusal.server.ts'
+import { domainScreen } from '../shared.server.ts'
 import { contactLabel } from '../shared.tsx'
 import type { Route } from './+types/detail.ts'
-import { isRunning, refusalMessage, stateColor, type MoneyTotal } from './shared.ts'
+import { isRunning, stateColor, type MoneyTotal } from './shared.ts'
 
 type LogEntry = { occurred_at: string; state: string; message: string; registry_code: number | null; actor_label: string }
 type Item = {
@@ -80,7 +81,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!done) throw data('Unknown action', { status: 400 })
   const flash = done.ok
     ? { content: t(intent === 'retry' ? 'detail.retried' : 'detail.cancelled'), color: 'success' as const }
-    : { content: refusalMessage(t, done.data, done.error), color: 'error' as const }
+    : { content: refusalText(t, done.problem), color: 'error' as const }
   return redirect(carryContext(`/domains/orders/${params.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, flash) } })
 }
 
