@@ -1,0 +1,152 @@
+// The key screens as a person sees them, for looking at before calling a screen done (issue 16):
+// builds the portal (under /tmp/e2e.lock, as the e2e run does), starts the real server on a copy of
+// the seeded e2e template and a free port, signs the demo users in through /login, and writes one
+// PNG per screen and variant — light, dark, Japanese (1440 px) and a 390 px phone — to screenshots/.
+// Usage: npm run screenshots -- [--only <name>] [--no-build] [--out <dir>]
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import path from 'node:path'
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test'
+import { SERVER_ENV } from '#tests/e2e/env.ts'
+import { prepareDataDir, snapshotBuild, spawnServer } from '#tests/e2e/template.ts'
+
+const args = process.argv.slice(2)
+const option = (name: string) => {
+  const at = args.indexOf(name)
+  return at >= 0 ? args[at + 1] : undefined
+}
+const only = option('--only')
+const outDir = path.resolve(option('--out') ?? 'screenshots')
+const PASSWORD = 'portal-demo-2026'
+
+type Variant = { name: string; width: number; height: number; theme: 'light' | 'dark'; lng: string }
+const VARIANTS: Variant[] = [
+  { name: 'light', width: 1440, height: 900, theme: 'light', lng: 'en' },
+  { name: 'dark', width: 1440, height: 900, theme: 'dark', lng: 'en' },
+  { name: 'ja', width: 1440, height: 900, theme: 'light', lng: 'ja' },
+  { name: 'phone', width: 390, height: 844, theme: 'light', lng: 'en' },
+]
+
+/** A screen: who looks at it and where; `path` may be a function of the first domain's id. */
+type Screen = { name: string; user: string; path: string | ((ids: Ids) => string) }
+type Ids = { domain: string; order: string | null }
+const SCREENS: Screen[] = [
+  { name: 'login', user: '', path: '/login' },
+  { name: 'home-admin', user: 'admin@acme.example', path: '/' },
+  { name: 'home-staff', user: 'staff@example.com', path: '/' },
+  { name: 'domains', user: 'admin@acme.example', path: '/domains' },
+  { name: 'domains-filtered', user: 'admin@acme.example', path: '/domains?pql=status%20%3D%20active' },
+  { name: 'domains-staff', user: 'staff@example.com', path: '/domains' },
+  { name: 'domain-overview', user: 'admin@acme.example', path: (ids) => `/domains/${ids.domain}` },
+  { name: 'domain-dns', user: 'admin@acme.example', path: (ids) => `/domains/${ids.domain}/dns` },
+  { name: 'orders', user: 'admin@acme.example', path: '/domains/orders' },
+  { name: 'material-changes', user: 'admin@acme.example', path: '/domains/material-change-requests' },
+  { name: 'reconciliation', user: 'admin@acme.example', path: '/domains/reconciliation' },
+  { name: 'contacts', user: 'admin@acme.example', path: '/contacts' },
+  { name: 'users', user: 'admin@acme.example', path: '/users' },
+  { name: 'accounts-staff', user: 'staff@example.com', path: '/accounts' },
+  { name: 'tlds', user: 'admin@acme.example', path: '/tlds' },
+  { name: 'tray', user: 'admin@acme.example', path: '/tray' },
+  { name: 'domains-log', user: 'admin@acme.example', path: '/domains/log' },
+  { name: 'viewer-domains', user: 'viewer@acme.example', path: '/domains' },
+]
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+async function waitReady(base: string, server: ReturnType<typeof spawnServer>) {
+  const deadline = Date.now() + 180_000
+  for (;;) {
+    const status = await fetch(`${base}/readyz`).then((r) => r.status, () => 0)
+    if (status === 200) return
+    if (server.exitCode !== null) throw new Error(`the server exited with code ${server.exitCode}`)
+    if (Date.now() > deadline) throw new Error('the server was not ready within 180 s')
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}
+
+async function signedInContext(browser: Browser, base: string, email: string, variant: Variant): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: base, viewport: { width: variant.width, height: variant.height }, deviceScaleFactor: 1, locale: variant.lng })
+  const host = new URL(base).hostname
+  await context.addCookies([
+    { name: 'theme', value: variant.theme, domain: host, path: '/' },
+    { name: 'lng', value: variant.lng, domain: host, path: '/' },
+  ])
+  if (!email) return context
+  const page = await context.newPage()
+  await page.goto('/login')
+  await page.locator('#login-username').fill(email)
+  await page.locator('#login-password').fill(PASSWORD)
+  await page.locator('#login').getByRole('button').last().click()
+  await page.waitForURL((url) => url.pathname !== '/login')
+  // Sign-in sets the language of the profile; the variant's wins.
+  await context.addCookies([
+    { name: 'theme', value: variant.theme, domain: host, path: '/' },
+    { name: 'lng', value: variant.lng, domain: host, path: '/' },
+  ])
+  await page.close()
+  return context
+}
+
+async function firstIds(page: Page): Promise<Ids> {
+  await page.goto('/domains')
+  const domainHref = await page.getByTestId('domain-link').first().getAttribute('href')
+  await page.goto('/domains/orders')
+  const orderHref = await page.locator('a[data-row-link]').first().getAttribute('href').catch(() => null)
+  return { domain: /\/domains\/([^/?]+)/.exec(domainHref ?? '')?.[1] ?? 'none', order: orderHref }
+}
+
+async function main() {
+  if (!args.includes('--no-build')) {
+    const built = spawnSync('flock', ['/tmp/e2e.lock', 'npm', 'run', 'build'], { stdio: 'inherit' })
+    if (built.status !== 0) throw new Error('the build failed')
+  }
+  const port = await freePort()
+  const work = path.resolve(`data/screenshots-${port}`)
+  const dataDir = `${work}/data`
+  snapshotBuild(work)
+  await prepareDataDir(dataDir, work)
+  const server = spawnServer(work, { ...process.env, ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir })
+  const base = `http://127.0.0.1:${port}`
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] })
+  try {
+    await waitReady(base, server)
+    mkdirSync(outDir, { recursive: true })
+    let ids: Ids | null = null
+    const screens = SCREENS.filter((s) => !only || only.split(',').some((o) => s.name.includes(o)))
+    for (const variant of VARIANTS) {
+      const contexts = new Map<string, BrowserContext>()
+      for (const screen of screens) {
+        let context = contexts.get(screen.user)
+        if (!context) {
+          context = await signedInContext(browser, base, screen.user, variant)
+          contexts.set(screen.user, context)
+        }
+        const page = await context.newPage()
+        if (!ids && screen.user) ids = await firstIds(page)
+        const target = typeof screen.path === 'function' ? screen.path(ids!) : screen.path
+        const response = await page.goto(target, { waitUntil: 'networkidle' })
+        const file = path.join(outDir, `${screen.name}-${variant.name}.png`)
+        await page.screenshot({ path: file, fullPage: true })
+        process.stdout.write(`${response?.status() ?? '?'} ${target} → ${path.relative('.', file)}\n`)
+        await page.close()
+      }
+      for (const context of contexts.values()) await context.close()
+    }
+  } finally {
+    await browser.close()
+    server.kill('SIGTERM')
+    await new Promise((resolve) => server.once('exit', resolve))
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
+await main()
