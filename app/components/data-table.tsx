@@ -19,6 +19,8 @@ type Props = {
   rowLabel?: (row: Record<string, unknown>) => string
   /** How a value of a field reads in the filter chips and choices (a status's label). */
   valueLabel?: (key: string, value: string) => string
+  /** What the list says when it holds nothing and no filter is set (the screen's own words). */
+  empty?: React.ReactNode
 }
 
 /** What the default layout's loader tells a list about the one looking (routes/layouts/default.tsx). */
@@ -35,7 +37,7 @@ const isNumeric = (column: Pick<ListColumn, 'type'>) => column.type === 'integer
  * it works without JavaScript. An empty cell shows a dash (app.css), numbers sit right, the list
  * says it is empty once, and staff looking across accounts see whose each row is.
  */
-export function DataTable({ def, page, labels, renderCell, rowLabel, valueLabel }: Props) {
+export function DataTable({ def, page, labels, renderCell, rowLabel, valueLabel, empty }: Props) {
   const { t } = useTranslation('common')
   const navigate = useNavigate()
   const { pathname, search } = useLocation()
@@ -94,7 +96,7 @@ export function DataTable({ def, page, labels, renderCell, rowLabel, valueLabel 
       {hasErrors ? null : rows.length === 0 ? (
         <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed border-slate-300 px-4 py-12 text-center dark:border-slate-700" data-testid="list-empty">
           {filtered ? <SearchX className="size-6 text-slate-400" aria-hidden /> : <Inbox className="size-6 text-slate-400" aria-hidden />}
-          <p className="text-sm font-medium">{filtered ? t('list.empty') : t('list.emptyAll')}</p>
+          <p className="text-sm font-medium">{filtered ? t('list.empty') : (empty ?? t('list.emptyAll'))}</p>
           {filtered ? (
             <Link to={link({ filters: [], page: 1 })} className="text-sm text-blue-700 hover:underline dark:text-blue-400">
               {t('list.clearAll')}

@@ -1,4 +1,5 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { PageHeader } from '#app/components/page-header.tsx'
 import { data } from 'react-router'
 import { DataTable } from '#app/components/data-table.tsx'
 import { activeContext } from '#app/lib/context-param.ts'
@@ -46,7 +47,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const def = LISTS[loaderData.listId]!
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-semibold">{loaderData.pageName}</h1>
+      <PageHeader title={loaderData.pageName} />
       <DataTable
         def={def}
         page={loaderData.page}

@@ -1,4 +1,5 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { PageHeader } from '#app/components/page-header.tsx'
 import { data } from 'react-router'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
 import { formatDateTime } from '#app/lib/dates.ts'
@@ -32,11 +33,11 @@ export default function ReconciliationDifferences({ loaderData }: Route.Componen
   const { page } = loaderData
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-semibold">{t('reconciliation.title')}</h1>
-      {page.meta.total === 0 && page.errors.length === 0 ? <p data-testid="reconciliation-empty">{t('reconciliation.empty')}</p> : null}
+      <PageHeader breadcrumb={[{ label: t('list.title'), to: '/domains' }]} title={t('reconciliation.title')} />
       <DataTable
         def={def}
         page={page}
+        empty={<span data-testid="reconciliation-empty">{t('reconciliation.empty')}</span>}
         labels={(key) => (key === 'domain_name' ? t('fields.name') : key === 'detected_at' ? t('reconciliation.detected_at') : t(`detail.${key}`, { defaultValue: key }))}
         renderCell={(row, key) => {
           const value = row[key]

@@ -1,4 +1,5 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { PageHeader } from '#app/components/page-header.tsx'
 import { data } from 'react-router'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
 import { activeContext } from '#app/lib/context-param.ts'
@@ -29,7 +30,7 @@ export default function Tlds({ loaderData }: Route.ComponentProps) {
   const href = useContextHref()
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-semibold">{t('tlds.title')}</h1>
+      <PageHeader title={t('tlds.title')} />
       <DataTable
         def={LISTS.tlds!}
         page={loaderData.page}

@@ -1,4 +1,6 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { StatusBadge } from '#app/components/status-badge.tsx'
+import { PageHeader } from '#app/components/page-header.tsx'
 import { data } from 'react-router'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
 import { activeContext } from '#app/lib/context-param.ts'
@@ -25,17 +27,18 @@ export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?
 
 export default function MaterialRequests({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('material')
+  const { t: tDomains } = useTranslation('domains')
   const href = useContextHref()
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-semibold">{t('list.title')}</h1>
+      <PageHeader breadcrumb={[{ label: tDomains('list.title'), to: '/domains' }]} title={t('list.title')} />
       <DataTable
         def={MATERIAL_LIST}
         page={loaderData.page}
         labels={(key) => t(`columns.${key}`, { defaultValue: key })}
         renderCell={(row, key) => {
           if (key === 'domain_name') return <RowLink to={href(`/domains/material-change-requests/${String(row.id)}`)}>{String(row.domain_name)}</RowLink>
-          if (key === 'state') return t(`states.${String(row.state)}`)
+          if (key === 'state') return <StatusBadge kind="approval" code={String(row.state)} />
           if (key === 'created_at') return <DateText value={row[key] as string} lng={i18n.language} time />
           if (key === 'expires_at') return <DateText value={row[key] as string} lng={i18n.language} />
           return String(row[key] ?? '')
