@@ -23,6 +23,8 @@ test.describe('the orders tab', () => {
 
     await page.goto('/domains')
     await hydrated(page)
+    // The builder sits behind the list's one Filter button.
+    await page.getByTestId('filter-toggle').click()
     const builder = page.getByTestId('filter-builder')
     await builder.locator('select[name="f_field"]').selectOption('name')
     await builder.locator('select[name="f_op"]').selectOption('contains')

@@ -11,6 +11,8 @@ const byName = (name: string) => `pql=${encodeURIComponent(`name equals '${name}
 
 async function addFilter(page: Page, field: string, op: string, value: string, value2?: string) {
   const builder = page.getByTestId('filter-builder')
+  // The builder sits behind the list's one Filter button (closed again after each filter applied).
+  if (!(await builder.isVisible())) await page.getByTestId('filter-toggle').click()
   await builder.locator('select[name="f_field"]').selectOption(field)
   await builder.locator('select[name="f_op"]').selectOption(op)
   await builder.locator('[name="f_value"]').fill(value)
