@@ -52,6 +52,8 @@ describe('portal session against the real Platform API', () => {
     const { cookie, user } = await signIn('admin@acme.example')
     // Expire the access token where the platform keeps it.
     await platform.database.pool.query(`UPDATE auth_tokens SET expires_at = now() - interval '1 minute' WHERE user_id = $1 AND kind = 'access'`, [user.id])
+    // The platform's token cache hears of the change by notification: wait for it, as the next request after a commit would.
+    await platform.settled()
     const refreshesBefore = await countRefreshes(user.id)
 
     const client = await getPlatform(requestWith(cookie), contextFor())
