@@ -46,6 +46,9 @@ describe('a refusal as one sentence', () => {
     expect(refusalText(t, { code: 'domain.registry_locked', detail: 'locked' })).toMatch(/^The registry lock is on/)
     expect(refusalText(t, { code: 'new.code', detail: 'Nope', errors: [{ field: 'name', message: 'Too long' }] })).toBe('Nope — Too long')
     expect(refusalText(t, { code: 'new.code', detail: 'Nope', errors: [{ field: 'name', message: 'Too long' }] }, { withFields: false })).toBe('Nope')
+    // A class of refusal says less than the detail: the detail first, the class's words without one.
+    expect(refusalText(t, { code: 'invalid-request', detail: 'The replacement must be an IPv4 address' }, { withFields: false })).toBe('The replacement must be an IPv4 address')
+    expect(refusalText(t, { code: 'conflict' })).toBe('This conflicts with an existing record')
   })
 })
 

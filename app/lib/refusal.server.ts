@@ -80,9 +80,11 @@ function sayReason(t: TFunction, problem: Problem): string | null {
 export function refusalText(t: TFunction, problem: Problem, options: { fallback?: string; withFields?: boolean } = {}): string {
   const reason = sayReason(t, problem)
   if (reason) return reason
-  const said = sayCode(t, problem.code, UNSAID)
+  // A rule's own code (`area.rule`) in the user's words; a class of refusal (`invalid-request`,
+  // `conflict`) says less than the API's detail, so it only stands in when there is none.
+  const said = problem.code?.includes('.') ? sayCode(t, problem.code, UNSAID) : UNSAID
   if (said !== UNSAID) return said
-  const detail = problem.detail ?? problem.title ?? options.fallback ?? t('directory:errors.unknown')
+  const detail = problem.detail ?? problem.title ?? options.fallback ?? sayCode(t, problem.code, t('directory:errors.unknown'))
   // A screen that shows each field's error beside its field says only the whole.
   const fields = options.withFields === false ? [] : (problem.errors ?? []).map((e) => sayCode(t, e.code, e.message ?? '')).filter((m) => m && m !== detail)
   return [detail, ...new Set(fields)].join(' — ')
