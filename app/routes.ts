@@ -67,7 +67,10 @@ export default [
     placeholder('brand-protection'),
     route('my-profile', 'routes/my-profile.tsx'),
 
-    ...['ssls', 'ssls/:id', 'ssls/:id/log', 'ssls/:id/files', 'ssls/:id/validation', 'ssls/:id/transactions', 'ssls/organisations', 'ssls/organisations/:id'].map(placeholder),
+    route('ssls', 'routes/ssl/index.tsx'), route('ssls/:id', 'routes/ssl/detail.tsx'), route('ssls/:id/validation', 'routes/ssl/validation.tsx'),
+    route('ssls/:id/files', 'routes/ssl/files.tsx'), route('ssls/:id/log', 'routes/ssl/log.tsx'),
+    // Transactions come with invoicing (issue 18); organisations (OV/EV) are not built yet.
+    ...['ssls/:id/transactions', 'ssls/organisations', 'ssls/organisations/:id'].map(placeholder),
     route('tlds', 'routes/tlds/index.tsx'), route('tlds/:id', 'routes/tlds/detail.tsx'),
 
     route('domains/material-change-requests', 'routes/domains/material-change-requests/list.tsx'), route('domains/material-change-requests/:id', 'routes/domains/material-change-requests/detail.tsx'),

@@ -6,6 +6,7 @@ import { DNS_RECORDS_LIST, DNS_ZONE_LOG_LIST } from '#common/lists/dns.ts'
 import { MATERIAL_REQUESTS_LIST } from '#common/lists/material-changes.ts'
 import { ORDERS_LIST } from '#common/lists/orders.ts'
 import { TRAY_DOMAINS_LIST, TRAY_RECORDS_LIST } from '#common/lists/tray.ts'
+import { SSL_CERTIFICATES_LIST } from '#common/lists/ssl.ts'
 import type { Filter, Operator } from '#common/pql.ts'
 import { PRICING_ENTITIES_LIST, PRICING_RULES_LIST, PRODUCTS_LIST } from '#common/lists/pricing.ts'
 
@@ -305,3 +306,15 @@ LISTS['pricing-rules'] = {
 }
 /** The /log screens of price lists and rules (the invoicing trail, fixed to one entity by the route). */
 LISTS['pricing-log'] = { ...auditList('pricing-log', 'invoicing'), trayType: null }
+
+// --- SSL (issue 19) ------------------------------------------------------------------------------
+
+LISTS.ssls = {
+  id: 'ssls',
+  apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/ssls`,
+  columns: columnsOf(SSL_CERTIFICATES_LIST, { common_name: true, names: true, status: true, product: true, ca: false, key_type: false, not_after: true, issued_at: false, 'account.name': false, created_at: true }),
+  fixedFilters: [],
+  defaultSort: '-created_at',
+  trayType: null,
+  rowLabel: (row) => String(row.common_name ?? row.id),
+}

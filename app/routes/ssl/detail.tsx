@@ -1,0 +1,138 @@
+import { data, Form, Link, redirect } from 'react-router'
+import { FormErrors } from '#app/components/forms.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardTitle } from '#app/components/ui/card.tsx'
+import { Select } from '#app/components/ui/select.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { formatDateTime } from '#app/lib/dates.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { useTranslation } from '#app/lib/use-translation.ts'
+import { REVOCATION_REASONS } from '#common/ssl.ts'
+import { canChange, requireChange } from '../accounts/directory.server.ts'
+import { DetailList } from '../accounts/directory.tsx'
+import { loadCertificate } from './detail.server.ts'
+import { SslStatus, SslTabs, sslRefusal } from './shared.tsx'
+import type { Route } from './+types/detail.ts'
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const { user, certificate } = await loadCertificate(request, context, params)
+  return { certificate, canChange: canChange(request, user, 'ssl-manager'), meta: pageMeta(request, context, certificate.common_name) }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const { user, url, groupContext, platform, certificate } = await loadCertificate(request, context, params)
+  requireChange(request, user, 'ssl-manager')
+  const t = getInstance(context).t
+  const form = await request.formData()
+  const intent = String(form.get('intent') ?? '')
+  const path = `/groups/${groupContext}/ssls/${certificate.id}`
+  try {
+    if (intent === 'revoke') await platform.post(`${path}/revoke`, { reason: String(form.get('reason') ?? '') })
+    else if (intent === 'cancel') await platform.post(`${path}/cancel`)
+    else if (intent === 'check') await platform.post(`${path}/check`)
+    else return data({ errors: [t('ssl:errors.unknown')] }, { status: 400 })
+  } catch (error) {
+    return data({ errors: sslRefusal(t, error, []).formErrors }, { status: 400 })
+  }
+  return redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t(`ssl:done.${intent}`), color: 'success' }) } })
+}
+
+export default function SslDetail({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation('ssl')
+  const href = useContextHref()
+  const c = loaderData.certificate
+  const when = (value: string | null) => (value ? formatDateTime(value, i18n.language) : '')
+  const inFlight = c.status === 'pending_validation' || c.status === 'issuing'
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="break-all text-2xl font-semibold tracking-tight" data-testid="ssl-title">
+          {c.common_name}
+        </h1>
+        <SslStatus status={c.status} />
+      </div>
+      <SslTabs id={c.id} current="overview" />
+      {actionData?.errors ? <FormErrors errors={actionData.errors} /> : null}
+      {inFlight ? (
+        <p className="rounded-md border border-blue-200 bg-blue-50 p-3 text-sm text-blue-900 dark:border-blue-900 dark:bg-blue-950 dark:text-blue-100" data-testid="ssl-in-flight">
+          {t('inFlight')} <Link className="underline" to={href(`/ssls/${c.id}/validation`)}>{t('tabs.validation')}</Link>
+        </p>
+      ) : null}
+      {c.status === 'failed' && c.failure_reason ? (
+        <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200" data-testid="ssl-failure">
+          {t('failed', { reason: c.failure_reason })}
+        </p>
+      ) : null}
+      <Card>
+        <DetailList
+          rows={[
+            [t('fields.names'), <span className="font-mono text-xs">{c.names.join(', ')}</span>],
+            [t('fields.product'), `${t(`products.${c.product}`, { defaultValue: c.product })} (${c.validation_level.toUpperCase()})`],
+            [t('fields.price'), t('noPrice')],
+            [t('fields.ca'), c.ca],
+            [t('fields.key_type'), `${t(`keyTypes.${c.key_type}`, { defaultValue: c.key_type })} · ${t(`keySource.${c.key_source}`)}`],
+            [t('fields.serial'), c.serial ? <span className="break-all font-mono text-xs">{c.serial}</span> : ''],
+            [t('fields.not_before'), when(c.not_before)],
+            [t('fields.not_after'), when(c.not_after)],
+            [t('fields.renew_after'), when(c.renew_after)],
+            [t('fields.revoked_at'), c.revoked_at ? `${when(c.revoked_at)} (${t(`reasons.${c.revocation_reason ?? 'unspecified'}`)})` : ''],
+            [t('fields.created_at'), `${when(c.created_at)} · ${c.created_by}`],
+          ]}
+        />
+      </Card>
+      <Card>
+        <CardTitle>{t('term.title')}</CardTitle>
+        <p className="mb-2 text-sm text-slate-600 dark:text-slate-400">{t('term.span', { from: when(c.term.starts_at), to: when(c.term.ends_at), count: c.term.period_months })}</p>
+        <ol className="space-y-1 text-sm" data-testid="ssl-term">
+          {c.term.certificates.map((x) => (
+            <li key={x.id} className="flex flex-wrap items-center gap-2">
+              {x.id === c.id ? <span className="font-medium">{t('term.this')}</span> : <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/ssls/${x.id}`)}>{x.renewal_of ? t('term.renewal') : t('term.first')}</Link>}
+              <SslStatus status={x.status} />
+              <span className="text-slate-500 dark:text-slate-400">{x.not_after ? t('term.until', { date: when(x.not_after) }) : when(x.created_at)}</span>
+            </li>
+          ))}
+        </ol>
+      </Card>
+      {loaderData.canChange ? (
+        <Card>
+          <CardTitle>{t('actions')}</CardTitle>
+          <div className="flex flex-wrap items-end gap-4">
+            {inFlight ? (
+              <Form method="post">
+                <input type="hidden" name="intent" value="check" />
+                <Button type="submit" variant="outline" data-testid="ssl-check">{t('check')}</Button>
+              </Form>
+            ) : null}
+            {c.status === 'pending_validation' || c.status === 'failed' ? (
+              <Form method="post">
+                <input type="hidden" name="intent" value="cancel" />
+                <Button type="submit" variant="outline" data-testid="ssl-cancel">{t('cancel')}</Button>
+              </Form>
+            ) : null}
+            {c.status === 'issued' || c.status === 'expiring' ? (
+              <Form method="post" className="flex flex-wrap items-end gap-2">
+                <input type="hidden" name="intent" value="revoke" />
+                <label className="flex flex-col gap-1 text-sm">
+                  {t('revokeReason')}
+                  <Select name="reason" defaultValue="unspecified" data-testid="ssl-revoke-reason">
+                    {Object.keys(REVOCATION_REASONS).map((r) => (
+                      <option key={r} value={r}>{t(`reasons.${r}`)}</option>
+                    ))}
+                  </Select>
+                </label>
+                <Button type="submit" variant="destructive" data-testid="ssl-revoke">{t('revoke')}</Button>
+              </Form>
+            ) : null}
+          </div>
+        </Card>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,200 @@
+import { getFormProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, redirect } from 'react-router'
+import { z } from 'zod'
+import type { TFunction } from 'i18next'
+import { DataTable, RowLink } from '#app/components/data-table.tsx'
+import { ErrorList, FormErrors } from '#app/components/forms.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardTitle } from '#app/components/ui/card.tsx'
+import { Label } from '#app/components/ui/label.tsx'
+import { Select } from '#app/components/ui/select.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { activeContext, carryContext } from '#app/lib/context-param.ts'
+import { formatDateTime } from '#app/lib/dates.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { requireScreen } from '#app/lib/guards.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { loadListPage } from '#app/lib/list-page.server.ts'
+import { LISTS } from '#app/lib/lists.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { getPlatform } from '#app/lib/platform.server.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { useTranslation } from '#app/lib/use-translation.ts'
+import { DEFAULT_SSL_KEY_TYPE, SSL_KEY_TYPES, SSL_PERIODS, SSL_PRODUCT_IDS, SSL_PRODUCTS, type SslState } from '#common/ssl.ts'
+import { canChange, requireChange } from '../accounts/directory.server.ts'
+import { SslStatus, sslRefusal } from './shared.tsx'
+import type { Route } from './+types/index.ts'
+
+const ORDER_FIELDS = ['product', 'period_months', 'names', 'key_type', 'csr'] as const
+
+const orderSchema = (t: TFunction) =>
+  z.object({
+    product: z.enum(SSL_PRODUCT_IDS as [string, ...string[]], { message: t('validation:required') }),
+    period_months: z.coerce.number().int(),
+    names: z.string({ message: t('validation:required') }).trim().min(1, t('validation:required')).max(20_000),
+    key_type: z.string().optional(),
+    csr: z.string().max(20_000).optional(),
+  })
+type OrderValues = z.infer<ReturnType<typeof orderSchema>>
+
+type Settings = { ca: string | null; ca_configured: boolean; missing: string | null; dv_only: boolean }
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireScreen(request, context, params)
+  const url = requestUrl(request)
+  const groupContext = activeContext(url, user.group_id)
+  const platform = await getPlatform(request, context)
+  const [{ page, headers }, settings] = await Promise.all([loadListPage(request, context, LISTS.ssls!, groupContext), platform.get<Settings>(`/groups/${groupContext}/ssl-settings`)])
+  const t = getInstance(context).t
+  return data({ page, settings, canOrder: canChange(request, user, 'ssl-manager'), meta: pageMeta(request, context, t('ssl:title')) }, { headers })
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const user = await requireScreen(request, context, params)
+  requireChange(request, user, 'ssl-manager')
+  const t = getInstance(context).t
+  const url = requestUrl(request)
+  const submission = parseWithZod(await request.formData(), { schema: orderSchema(t) })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const value = submission.value
+  const platform = await getPlatform(request, context)
+  try {
+    const created = await platform.post<{ id: string }>(`/groups/${activeContext(url, user.group_id)}/ssls`, {
+      product: value.product,
+      period_months: value.period_months,
+      names: value.names.split(/[\s,]+/).filter(Boolean),
+      ...(value.csr?.trim() ? { csr: value.csr } : { key_type: value.key_type || DEFAULT_SSL_KEY_TYPE }),
+    })
+    return redirect(carryContext(`/ssls/${created.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('ssl:ordered'), color: 'success' }) } })
+  } catch (error) {
+    return data({ result: submission.reply(sslRefusal(t, error, ORDER_FIELDS)) }, { status: 400 })
+  }
+}
+
+export default function SslList({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation('ssl')
+  const href = useContextHref()
+  const { settings } = loaderData
+  return (
+    <div className="space-y-4">
+      <div className="space-y-1">
+        <h1 className="text-2xl font-semibold tracking-tight">{t('title')}</h1>
+        <p className="text-sm text-slate-600 dark:text-slate-400">{settings.ca_configured ? t('issuedBy', { ca: settings.ca }) : t('noCa', { missing: settings.missing ?? '' })}</p>
+      </div>
+      {loaderData.canOrder && settings.ca_configured ? <OrderCertificate lastResult={actionData?.result} dvOnly={settings.dv_only} /> : null}
+      <DataTable
+        def={LISTS.ssls!}
+        page={loaderData.page}
+        labels={(key) => t(`fields.${key.replace('.', '_')}`, { defaultValue: key })}
+        renderCell={(row, key) => {
+          if (key === 'common_name') return <RowLink to={href(`/ssls/${String(row.id)}`)}>{String(row.common_name ?? '')}</RowLink>
+          if (key === 'status') return <SslStatus status={row.status as SslState} />
+          if (key === 'product') return t(`products.${String(row.product)}`, { defaultValue: String(row.product ?? '') })
+          if (key === 'not_after' || key === 'issued_at' || key === 'created_at') return row[key] ? formatDateTime(String(row[key]), i18n.language) : '—'
+          if (key === 'account.name') return String((row.account as { name?: string } | undefined)?.name ?? '')
+          return String(row[key] ?? '')
+        }}
+      />
+    </div>
+  )
+}
+
+function OrderCertificate({ lastResult, dvOnly }: { lastResult: SubmissionResult<string[]> | undefined; dvOnly: boolean }) {
+  const { t } = useTranslation('ssl')
+  const schema = orderSchema(t)
+  const [form, fields] = useForm<OrderValues, OrderValues, string[]>({
+    id: 'ssl-order',
+    lastResult,
+    constraint: getZodConstraint(schema),
+    defaultValue: { product: 'dv-single', period_months: '12', key_type: DEFAULT_SSL_KEY_TYPE },
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  })
+  return (
+    <Card>
+      <details open={lastResult ? true : undefined}>
+        <summary className="cursor-pointer text-lg font-semibold" data-testid="ssl-order-open">
+          {t('order.title')}
+        </summary>
+        <CardTitle className="sr-only">{t('order.title')}</CardTitle>
+        <Form method="post" className="mt-4 grid gap-4 md:grid-cols-2" {...getFormProps(form)}>
+          <div className="md:col-span-2">
+            <FormErrors id={form.errorId} errors={form.errors} />
+          </div>
+          <div className="flex flex-col gap-1.5">
+            <Label htmlFor={fields.product.id}>{t('order.product')}</Label>
+            <Select {...getSelectProps(fields.product)} key={fields.product.key}>
+              {SSL_PRODUCT_IDS.map((p) => (
+                <option key={p} value={p}>
+                  {t(`products.${p}`)} — {t('order.productLimit', { count: SSL_PRODUCTS[p].maxNames })}
+                </option>
+              ))}
+            </Select>
+            <p className="text-xs text-slate-500 dark:text-slate-400">{t('order.price')}</p>
+            <ErrorList id={fields.product.errorId} errors={fields.product.errors} />
+          </div>
+          <div className="flex flex-col gap-1.5">
+            <Label htmlFor={fields.period_months.id}>{t('order.period')}</Label>
+            <Select {...getSelectProps(fields.period_months)} key={fields.period_months.key}>
+              {SSL_PERIODS.map((m) => (
+                <option key={m} value={m}>
+                  {t('order.months', { count: m })}
+                </option>
+              ))}
+            </Select>
+            <ErrorList id={fields.period_months.errorId} errors={fields.period_months.errors} />
+          </div>
+          <div className="flex flex-col gap-1.5 md:col-span-2">
+            <Label htmlFor={fields.names.id}>{t('order.names')}</Label>
+            <textarea
+              {...getTextareaProps(fields.names)}
+              key={fields.names.key}
+              rows={3}
+              placeholder="www.example.com"
+              className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-950"
+            />
+            <p className="text-xs text-slate-500 dark:text-slate-400">{t('order.namesHelp')}</p>
+            <ErrorList id={fields.names.errorId} errors={fields.names.errors} />
+          </div>
+          <div className="flex flex-col gap-1.5">
+            <Label htmlFor={fields.key_type.id}>{t('order.keyType')}</Label>
+            <Select {...getSelectProps(fields.key_type)} key={fields.key_type.key}>
+              {SSL_KEY_TYPES.map((k) => (
+                <option key={k} value={k}>
+                  {t(`keyTypes.${k}`)}
+                </option>
+              ))}
+            </Select>
+            <ErrorList id={fields.key_type.errorId} errors={fields.key_type.errors} />
+          </div>
+          <div className="flex flex-col gap-1.5">
+            <Label htmlFor={fields.csr.id}>{t('order.csr')}</Label>
+            <textarea
+              {...getTextareaProps(fields.csr)}
+              key={fields.csr.key}
+              rows={3}
+              placeholder="-----BEGIN CERTIFICATE REQUEST-----"
+              className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-950"
+            />
+            <p className="text-xs text-slate-500 dark:text-slate-400">{t('order.csrHelp')}</p>
+            <ErrorList id={fields.csr.errorId} errors={fields.csr.errors} />
+          </div>
+          {dvOnly ? <p className="text-xs text-slate-500 md:col-span-2 dark:text-slate-400">{t('order.dvOnly')}</p> : null}
+          <div className="md:col-span-2">
+            <Button type="submit" data-testid="ssl-order-submit">
+              {t('order.submit')}
+            </Button>
+          </div>
+        </Form>
+      </details>
+    </Card>
+  )
+}
+

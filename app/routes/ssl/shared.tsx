@@ -1,0 +1,91 @@
+import type { TFunction } from 'i18next'
+import type { SslState } from '#common/ssl.ts'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { PlatformError } from '#app/lib/platform-client.ts'
+import { useTranslation } from '#app/lib/use-translation.ts'
+import { SubNav } from '../accounts/directory.tsx'
+
+/** A certificate as /groups/{context}/ssls/{id} answers it. */
+export type Certificate = {
+  id: string
+  status: SslState
+  product: string
+  validation_level: string
+  common_name: string
+  names: string[]
+  key_type: string
+  key_source: 'generated' | 'csr'
+  has_private_key: boolean
+  ca: string
+  serial: string | null
+  not_before: string | null
+  not_after: string | null
+  issued_at: string | null
+  renew_after: string | null
+  renewal_of: string | null
+  revoked_at: string | null
+  revocation_reason: string | null
+  failure_reason: string | null
+  created_by: string
+  price: null
+  created_at: string
+  validations: { id: string; name: string; method: string; state: 'pending' | 'valid' | 'invalid'; record_name: string | null; record_type: string; record_value: string | null; hosted: boolean; published: boolean; problem: { detail?: string; type?: string } | null; checked_at: string | null }[]
+  term: { id: string; product: string; period_months: number; starts_at: string; ends_at: string; certificates: { id: string; status: SslState; not_after: string | null; created_at: string; renewal_of: string | null }[] }
+}
+
+const COLORS: Record<SslState, 'green' | 'amber' | 'red' | 'blue' | 'grey'> = {
+  draft: 'grey',
+  pending_validation: 'blue',
+  issuing: 'blue',
+  issued: 'green',
+  expiring: 'amber',
+  expired: 'red',
+  revoked: 'red',
+  failed: 'red',
+  cancelled: 'grey',
+}
+
+export function SslStatus({ status }: { status: SslState }) {
+  const { t } = useTranslation('ssl')
+  return (
+    <Badge color={COLORS[status] ?? 'grey'} data-testid="ssl-status" title={status}>
+      {t(`status.${status}`)}
+    </Badge>
+  )
+}
+
+/** The tabs of one certificate (/ssls/{id}, …/validation, …/files, …/log). */
+export function SslTabs({ id, current }: { id: string; current: 'overview' | 'validation' | 'files' | 'log' }) {
+  const { t } = useTranslation('ssl')
+  const base = `/ssls/${id}`
+  return (
+    <SubNav
+      links={[
+        { to: base, label: t('tabs.overview'), current: current === 'overview' },
+        { to: `${base}/validation`, label: t('tabs.validation'), current: current === 'validation' },
+        { to: `${base}/files`, label: t('tabs.files'), current: current === 'files' },
+        { to: `${base}/log`, label: t('tabs.log'), current: current === 'log' },
+      ]}
+    />
+  )
+}
+
+/**
+ * A refused call's words, each field's beside its field: our codes (`ssl:errors.<code>`, dots as underscores) in the
+ * user's language, else the API's own message. Anything but a 4xx refusal goes to the error screen.
+ */
+export function sslRefusal(t: TFunction, error: unknown, fields: readonly string[]): { fieldErrors: Record<string, string[]>; formErrors: string[] } {
+  if (!(error instanceof PlatformError) || error.status >= 500 || error.status === 403 || error.status === 404) throw error
+  const problem = (error.data ?? {}) as { code?: string; detail?: string; errors?: { field?: string; code?: string; message?: string }[] }
+  const fieldErrors: Record<string, string[]> = {}
+  const formErrors: string[] = []
+  const say = (code: string | undefined, fallback: string) => (code ? t(`ssl:errors.${code.replace(/\./g, '_')}`, { defaultValue: fallback }) : fallback)
+  for (const e of problem.errors ?? []) {
+    const field = fields.find((f) => f === e.field || f === e.field?.split('.')[0])
+    const message = say(e.code, e.message ?? '')
+    if (field) (fieldErrors[field] ??= []).push(message)
+    else formErrors.push(message)
+  }
+  if (!formErrors.length && !Object.keys(fieldErrors).length) formErrors.push(say(problem.code, problem.detail ?? error.message))
+  return { fieldErrors, formErrors }
+}
