@@ -213,7 +213,7 @@ function ExpiringCard({ summary }: { summary: Summary }) {
         {windows.map((window) => (
           <div key={window.days} className="rounded-md border border-slate-100 p-3 dark:border-slate-800" data-testid={`home-expiring-${window.days}`}>
             <p className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">{t('home.expiring.within', { count: window.days })}</p>
-            <div className="mt-2 flex items-end justify-between gap-3">
+            <div className="mt-2 flex flex-wrap items-end justify-between gap-x-3 gap-y-1">
               <div>
                 {window.auto_renew_off > 0 ? (
                   <Link to={href(filtered('/domains', [within(window.until), { field: 'auto_renew', operator: 'equals', values: ['false'] }], 'expires_at'))} className="group flex items-baseline gap-2" data-testid="home-expiring-off">
@@ -227,7 +227,7 @@ function ExpiringCard({ summary }: { summary: Summary }) {
                   </p>
                 )}
               </div>
-              <Link to={href(filtered('/domains', [within(window.until)], 'expires_at'))} className="flex items-center gap-1 text-sm text-blue-700 hover:underline dark:text-blue-300" data-testid="home-expiring-all">
+              <Link to={href(filtered('/domains', [within(window.until)], 'expires_at'))} className="flex items-center gap-1 whitespace-nowrap text-sm text-blue-700 hover:underline dark:text-blue-300" data-testid="home-expiring-all">
                 {t('home.expiring.all', { count: window.total })}
                 <ArrowRight className="size-3.5" aria-hidden />
               </Link>
@@ -260,7 +260,7 @@ function RecentActivity({ entries }: { entries: Activity[] }) {
         <ol className="mt-3 divide-y divide-slate-100 dark:divide-slate-800">
           {entries.map((entry) => {
             const path = ENTITY_PATH[entry.entity_type]
-            const what = `${t(`audit.areas.${entry.area}`, { defaultValue: entry.area })} · ${entry.entity_type} ${entry.action}`
+            const what = `${t(`audit.areas.${entry.area}`, { defaultValue: entry.area })} · ${humanize(entry.action)}`
             return (
               <li key={entry.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-0.5 py-2 text-sm" data-testid="home-activity-entry">
                 <span className="min-w-0">
@@ -285,3 +285,8 @@ function RecentActivity({ entries }: { entries: Activity[] }) {
   )
 }
 
+/** An audit action code ("set-contact", "update_profile") as words, until each has its own label. */
+const humanize = (code: string) => {
+  const words = code.replace(/[-_]/g, ' ')
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}

@@ -15,7 +15,7 @@ export function ClientSelectionHeader({ accounts, context, ownGroup }: { account
   return (
     <div className="border-b border-slate-200 bg-slate-50 px-4 py-2 dark:border-slate-800 dark:bg-slate-900" data-testid="client-selection">
       <Form method="get" action={pathname} className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-2 text-sm">
-        <label htmlFor="client-context" className="font-medium">
+        <label htmlFor="client-context" className="text-slate-600 dark:text-slate-400">
           {t('client.label')}
         </label>
         <Select
@@ -23,7 +23,7 @@ export function ClientSelectionHeader({ accounts, context, ownGroup }: { account
           name="context"
           defaultValue={context}
           key={context}
-          className="w-auto min-w-56"
+          className="h-8 w-auto min-w-0 max-w-full flex-1 text-sm sm:min-w-56 sm:flex-none"
           onChange={(event) => event.currentTarget.form?.requestSubmit()}
         >
           {accounts.some((a) => a.id === ownGroup) ? null : <option value={ownGroup}>{t('client.own')}</option>}
@@ -33,9 +33,12 @@ export function ClientSelectionHeader({ accounts, context, ownGroup }: { account
             </option>
           ))}
         </Select>
-        <Button type="submit" size="sm" variant="outline">
-          {t('client.apply')}
-        </Button>
+        {/* The choice applies as it is made; without JavaScript this button sends it. */}
+        <noscript>
+          <Button type="submit" size="sm" variant="outline">
+            {t('client.apply')}
+          </Button>
+        </noscript>
         {context !== ownGroup ? (
           <span className="text-amber-800 dark:text-amber-300" data-testid="client-acting">
             {t('client.acting', { name: current?.name ?? context })}

@@ -83,7 +83,7 @@ export function DefaultHeader({ shell }: { shell: Shell }) {
         </Link>
         <nav aria-label={t('nav.main')} className="ml-4 hidden min-w-0 flex-1 lg:block" data-testid="nav-bar">
           {/* One line, however many areas (staff see seventeen): the rest scrolls sideways rather than doubling the header. */}
-          <AreaLinks areas={shell.areas} className="flex items-center gap-0.5 overflow-x-auto [scrollbar-width:none]" linkClassName="whitespace-nowrap" />
+          <AreaLinks areas={shell.areas} className="flex items-center gap-0.5 overflow-x-auto [mask-image:linear-gradient(to_right,black_calc(100%-2rem),transparent)] [scrollbar-width:none]" linkClassName="whitespace-nowrap" />
         </nav>
         <div className="ml-auto flex items-center gap-1">
           <Link

@@ -4,7 +4,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect } from 'react-router'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
 import { Field, FormErrors } from '#app/components/forms.tsx'
-import { Badge } from '#app/components/ui/badge.tsx'
+import { StatusBadge } from '#app/components/status-badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
@@ -83,8 +83,8 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
         labels={labels}
         renderCell={(row, key) => {
           if (key === 'name') return <RowLink to={href(`/users/${String(row.id)}`)}>{String(row.name || row.email || '')}</RowLink>
-          if (key === 'roles') return <span className="font-mono text-xs">{((row.roles as string[] | undefined) ?? []).join(', ')}</span>
-          if (key === 'status') return <Badge color={row.status === 'active' ? 'green' : 'red'}>{t(`users.status.${String(row.status)}`)}</Badge>
+          if (key === 'roles') return <span className="flex flex-wrap gap-1">{((row.roles as string[] | undefined) ?? []).map((role) => <StatusBadge key={role} kind="role" code={role} />)}</span>
+          if (key === 'status') return <StatusBadge kind="user" code={String(row.status)} />
           if (key === 'two_factor' || key === 'invited') return yesNo(t, row[key])
           if (key === 'account.name') return String((row.account as { name?: string } | undefined)?.name ?? '')
           if (key === 'last_sign_in_at') return row[key] ? <DateText value={row[key] as string} lng={i18n.language} time /> : t('users.never')
