@@ -10,4 +10,12 @@ describe('csv cell', () => {
     expect(csvCell(null)).toBe('')
     expect(csvCell({ a: 1 })).toBe('"{""a"":1}"')
   })
+
+  it('writes flags as yes/no and lists joined, as a person reads them', () => {
+    expect(csvCell(true)).toBe('yes')
+    expect(csvCell(false)).toBe('no')
+    expect(csvCell(['brand', 'campaign'])).toBe('brand; campaign')
+    expect(csvCell([])).toBe('')
+    expect(csvCell([{ a: 1 }])).toBe('"[{""a"":1}]"')
+  })
 })
