@@ -30,8 +30,8 @@ export default [
   ]),
   route('tray/items', 'routes/resources/tray-items.ts'),
   route('export/:list', 'routes/resources/list-export.ts'),
-  route('domains/:id/dns/export', 'routes/dns/export.ts'),
-  route('domains/zones/:zoneId/export', 'routes/dns/export.ts', { id: 'dns-export:standalone' }),
+  route('domains/:id/dns/export', 'routes/domains/dns/export.ts'),
+  route('domains/zones/:zoneId/export', 'routes/domains/dns/export.ts', { id: 'dns-export:standalone' }),
 
   layout('routes/layouts/login.tsx', [
     route('login', 'routes/auth/login.tsx'),
@@ -61,7 +61,7 @@ export default [
     index('routes/home.tsx'),
     placeholder('pulse'),
     route('tray', 'routes/tray/index.tsx'),
-    route('tray/records', 'routes/dns/tray-records.tsx'),
+    route('tray/records', 'routes/tray/records.tsx'),
     placeholder('blocks'),
     placeholder('blocks/:id'),
     placeholder('brand-protection'),
@@ -76,7 +76,7 @@ export default [
     route('domains/material-change-requests', 'routes/domains/material-change-requests/list.tsx'), route('domains/material-change-requests/:id', 'routes/domains/material-change-requests/detail.tsx'),
     auditLog('domains/log'),
     route('domains/order', 'routes/domains/order.tsx'), route('domains/orders', 'routes/domains/orders/index.tsx'), route('domains/orders/:id', 'routes/domains/orders/detail.tsx'),
-    route('domains/dns-log', 'routes/dns/dns-log.tsx', { id: 'dns-log:all' }), route('domains/bind-import', 'routes/dns/bind-import.tsx'), route('domains/zones/:zoneId', 'routes/dns/zone.tsx', { id: 'dns-zone:standalone' }), route('domains/search/records', 'routes/dns/search-records.tsx'),
+    route('domains/dns-log', 'routes/domains/dns/dns-log.tsx', { id: 'dns-log:all' }), route('domains/bind-import', 'routes/domains/dns/bind-import.tsx'), route('domains/zones/:zoneId', 'routes/domains/dns/zone.tsx', { id: 'dns-zone:standalone' }), route('domains/search/records', 'routes/domains/dns/search-records.tsx'),
     route('domains', 'routes/domains/list.tsx'),
     route('domains/add', 'routes/domains/add.tsx'),
     route('domains/delete', 'routes/domains/delete.tsx'),
@@ -88,7 +88,7 @@ export default [
       route('log', 'routes/domains/domain-log.tsx'),
       route('orders', 'routes/domains/orders-tab.tsx'),
       ...['transactions'].map((tab) => route(tab, 'routes/domains/tab-placeholder.tsx', { id: `domain-tab:${tab}` })),
-      route('dns', 'routes/dns/zone.tsx'), route('dnssec', 'routes/dns/dnssec.tsx'), route('dns-log', 'routes/dns/dns-log.tsx', { id: 'dns-log:zone' }), route('dns-statistics', 'routes/dns/statistics.tsx'),
+      route('dns', 'routes/domains/dns/zone.tsx'), route('dnssec', 'routes/domains/dns/dnssec.tsx'), route('dns-log', 'routes/domains/dns/dns-log.tsx', { id: 'dns-log:zone' }), route('dns-statistics', 'routes/domains/dns/statistics.tsx'),
     ]),
 
     route('users', 'routes/users/index.tsx'), route('users/authentication-log', 'routes/users/authentication-log.tsx', { id: 'users-auth-log' }), route('users/:id', 'routes/users/detail.tsx'), route('users/:id/log', 'routes/accounts/entity-log.tsx', { id: 'entity-log:users' }), route('users/:id/authentication-log', 'routes/users/authentication-log.tsx', { id: 'users-auth-log:id' }),

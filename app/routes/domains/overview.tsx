@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { StatusBadge } from '#app/components/status-badge.tsx'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import type { TFunction } from 'i18next'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect, useActionData, useNavigation } from 'react-router'
 import { ErrorList } from '#app/components/forms.tsx'
@@ -18,7 +19,8 @@ import type { Route } from './+types/overview.ts'
 import { useDomainFrame } from './frame.tsx'
 import { renewSchema, toggleSchema } from './schemas.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
-import { attempt, domainScreen } from './shared.server.ts'
+import { attempt, refusalText, type Problem } from '#app/lib/refusal.server.ts'
+import { domainScreen } from './shared.server.ts'
 import { DateText } from '#app/components/date-text.tsx'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -44,30 +46,30 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
   if (intent === 'auth-code') {
     const result = await attempt(() => screen.platform.post<{ auth_code: string }>(`${path}/auth-code`))
-    return result.ok ? { intent, authCode: result.value.auth_code } : data({ intent, error: result.error }, { status: result.status })
+    return result.ok ? { intent, authCode: result.value.auth_code } : data({ intent, error: refusalText(t, result.problem) }, { status: result.status })
   }
   if (intent === 'renew') {
     const submission = parseWithZod(form, { schema: renewSchema(t) })
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
     const result = await attempt(() => screen.platform.post(`${path}/renew`, { period: submission.value.period }))
-    if (!result.ok) return data({ intent, result: submission.reply({ formErrors: [result.error] }) }, { status: result.status })
+    if (!result.ok) return data({ intent, result: submission.reply({ formErrors: [refusalText(t, result.problem)] }) }, { status: result.status })
     return back(t('detail.renewed', { count: submission.value.period }))
   }
   if (intent === 'restore') {
     const result = await attempt(() => screen.platform.post(`${path}/restore`))
-    if (!result.ok) return data({ intent, error: result.error }, { status: result.status })
+    if (!result.ok) return data({ intent, error: refusalText(t, result.problem) }, { status: result.status })
     return back(t('detail.restored'))
   }
   if (intent === 'material') {
     const on = form.get('value') === 'on'
     const result = await attempt(() => screen.platform.call('PUT', `${screen.base}/material-domains`, { ids: [params.id], is_material: on }))
-    if (!result.ok) return data({ intent, error: result.error }, { status: result.status })
+    if (!result.ok) return data({ intent, error: refusalText(t, result.problem) }, { status: result.status })
     return back(t(on ? 'material.marked' : 'material.unmarked'))
   }
   if (intent === 'approvers') {
     const emails = String(form.get('emails') ?? '').split(/[\s,;]+/).filter(Boolean)
     const result = await attempt(() => screen.platform.call('PUT', `${screen.base}/material-approvers`, { emails }))
-    if (!result.ok) return data({ intent, error: result.error }, { status: result.status })
+    if (!result.ok) return data({ intent, error: refusalText(t, result.problem) }, { status: result.status })
     return back(t('material.approversSaved'))
   }
   if (intent === 'nameservers') {
@@ -88,11 +90,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   return back(t(`detail.${field}.${toggle.data.value}`))
 }
 
-/** A refused change in the user's language: a stale version asks to reload, a coded refusal (`domains:errors.<code>`) says why. */
-function refusal(t: (key: string, options?: { defaultValue: string }) => string, result: { error: string; data: unknown }) {
-  const code = (result.data as { code?: unknown } | null)?.code
-  if (code === 'version.conflict') return { error: t('detail.conflict'), conflict: true }
-  return { error: typeof code === 'string' ? t(`errors.${code}`, { defaultValue: result.error }) : result.error, conflict: false }
+/** A refused change in the user's language: a stale version asks to reload (and offers it), any other refusal says why. */
+function refusal(t: TFunction, result: { problem: Problem }) {
+  if (result.problem.code === 'version.conflict') return { error: t('detail.conflict'), conflict: true }
+  return { error: refusalText(t, result.problem), conflict: false }
 }
 
 type ActionData = { intent: string; error?: string; conflict?: boolean; authCode?: string; result?: unknown }

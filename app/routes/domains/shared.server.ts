@@ -3,7 +3,7 @@ import { activeContext } from '#app/lib/context-param.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
 import { readPermissionView } from '#app/lib/permission-view.server.ts'
 import { hasPermission } from '#common/permissions.ts'
-import { getPlatform, PlatformError, type PlatformClient } from '#app/lib/platform.server.ts'
+import { getPlatform, type PlatformClient } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import type { SessionUser } from '#app/lib/session.server.ts'
 
@@ -27,23 +27,6 @@ export async function domainScreen(request: Request, context: Context, params: R
   const view = readPermissionView(request)
   const canManage = hasPermission(user, 'domain-manager', { view }) || hasPermission(user, 'staff', { view })
   return { user, platform, groupContext, base: `/groups/${encodeURIComponent(groupContext)}`, canManage }
-}
-
-/** The message of a refused platform call, field errors included, for a form's error line. */
-export function platformMessage(error: PlatformError): string {
-  const body = error.data as { detail?: string; title?: string; errors?: { field?: string; message?: string }[] } | null
-  const fields = body?.errors?.map((e) => (e.field ? `${e.field}: ${e.message ?? ''}` : (e.message ?? ''))).filter(Boolean) ?? []
-  return [body?.detail ?? body?.title ?? error.message, ...fields].filter(Boolean).join(' — ')
-}
-
-/** Runs a platform call; a 4xx refusal becomes `{ error }` for the form, anything else is thrown. */
-export async function attempt<T>(run: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; status: number; error: string; data: unknown }> {
-  try {
-    return { ok: true, value: await run() }
-  } catch (error) {
-    if (error instanceof PlatformError && error.status < 500) return { ok: false, status: error.status, error: platformMessage(error), data: error.data }
-    throw error
-  }
 }
 
 /** Lines of a pasted list: one name per line (commas, semicolons and blanks also separate). */

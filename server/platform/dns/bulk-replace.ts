@@ -6,7 +6,7 @@ import { AppError, badRequest } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { parseRdata, RdataError, type RecordType } from './rdata.ts'
-import { applyChangeSet, type Change } from './service.ts'
+import { applyChangeSet, type Change } from './changes.ts'
 import { tokenizeRdata } from './zone-parser.ts'
 
 /**

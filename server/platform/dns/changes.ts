@@ -1,3 +1,4 @@
+import type { ChangeDiff, RecordValue as CommonRecordValue } from '#common/dns.ts'
 import { sql } from 'kysely'
 import type { DnsRecord, DnsZone } from '#server/db/schema-dns.ts'
 import { change, type Tx } from '#server/platform/core/change.ts'
@@ -17,12 +18,8 @@ export type Change =
   | ({ action: 'update'; id: string } & Partial<RecordInput>)
   | { action: 'delete'; id: string }
 
-export type RecordValue = { name: string; type: RecordType; ttl: number; content: string; priority: number | null }
-export type RecordDiff = {
-  added: RecordValue[]
-  updated: { id: string; before: RecordValue; after: RecordValue }[]
-  removed: (RecordValue & { id: string })[]
-}
+export type RecordValue = CommonRecordValue<RecordType>
+export type RecordDiff = ChangeDiff<RecordType>
 
 /** Validates one record as typed in a form; errors name the field under `prefix`. */
 export function validateRecord(zone: string, input: RecordInput, prefix: string, errors: FieldError[]): RecordValue | null {

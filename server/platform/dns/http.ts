@@ -11,7 +11,11 @@ import { DNS_RECORDS_LIST, DNS_ZONE_LOG_LIST, DNS_ZONES_LIST, ZONE_DNSSEC_STATES
 import { createReplaceJob, getReplaceJob } from './bulk-replace.ts'
 import { detectDrift, powerDnsClient } from './publish.ts'
 import { zoneStatistics } from './statistics.ts'
-import { applyChangeSet, createZone, deleteZone, exportZone, getZone, importZone, requestSigning, requestUnsigning, zoneView } from './service.ts'
+import { applyChangeSet } from './changes.ts'
+import { requestSigning, requestUnsigning } from './dnssec.ts'
+import { exportZone } from './export.ts'
+import { importZone } from './import.ts'
+import { createZone, deleteZone, getZone, zoneView } from './zones.ts'
 
 export const zonesResource = listResource(DNS_ZONES_LIST, {
   from: 'dns_zones z',

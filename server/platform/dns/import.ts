@@ -1,3 +1,4 @@
+import type { ZoneImportResult } from '#common/dns.ts'
 import { randomBytes } from 'node:crypto'
 import type pg from 'pg'
 import { Readable } from 'node:stream'
@@ -13,24 +14,13 @@ import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { KeySet } from './key-set.ts'
 import { type RecordType } from './rdata.ts'
-import { parseZoneBatches, type ZoneIssue } from './zone-parser.ts'
+import { parseZoneBatches } from './zone-parser.ts'
 import { getZone, queuePublish, requireAccount, run } from './zones.ts'
 import { bumpZone, rrKey, type RecordValue } from './changes.ts'
 
 /** BIND zone-file import: parsed as it streams, staged or copied straight in, settled by one difference (decisions 201, 204). */
 
-export type ImportSummary = {
-  applied: boolean
-  counts: { added: number; changed: number; removed: number; unchanged: number }
-  added: RecordValue[]
-  changed: { before: RecordValue; after: RecordValue }[]
-  removed: RecordValue[]
-  errors: ZoneIssue[]
-  /** Lines the import adjusted (an RRset's TTL, RFC 2181 §5.2), at most MAX_ERRORS of them. */
-  warnings: ZoneIssue[]
-  notes: string[]
-  zone?: DnsZone
-}
+export type ImportSummary = ZoneImportResult<RecordType> & { zone?: DnsZone }
 
 const SAMPLE = 200
 const BATCH = 10_000

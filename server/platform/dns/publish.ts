@@ -5,7 +5,7 @@ import type { PlatformDeps } from '#server/platform/deps.ts'
 import { isRecordType, parseRdata } from './rdata.ts'
 import { registerReplaceJobs } from './bulk-replace.ts'
 import { setDelegationSigner } from '#server/platform/domains/lifecycle.ts'
-import { DNS_JOBS, powerDnsSettings } from './service.ts'
+import { DNS_JOBS, powerDnsSettings } from './zones.ts'
 import { collectStatistics, STATISTICS_JOB } from './statistics.ts'
 import { tokenizeRdata } from './zone-parser.ts'
 

@@ -3,7 +3,7 @@ import { createPowerDnsClient, type PowerDnsSettings } from '#server/integration
 import { badRequest } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
-import { getZone, powerDnsSettings } from './service.ts'
+import { getZone, powerDnsSettings } from './zones.ts'
 
 /**
  * Query counts per zone, from PowerDNS Authoritative 4.7's statistics API. That version has no

@@ -1,3 +1,4 @@
+import type { ZoneIssue } from '#common/dns.ts'
 import { inZone, NameError, resolveName } from './names.ts'
 import { KeyValues } from './key-set.ts'
 import { isRecordType, parseRdata, parseTtl, RdataError, RECORD_TYPES, TTL_MAX, type RecordType, type Token } from './rdata.ts'
@@ -9,7 +10,7 @@ export type ZoneRecord = { name: string; type: RecordType; ttl: number; content:
  * An error or warning at a line. `code` and `params`, when set, let a screen say it in the user's
  * language (the portal's dns `import.issues.<code>`); `message` is the English text.
  */
-export type ZoneIssue = { line: number; column: number; message: string; code?: string; params?: Record<string, string | number> }
+export type { ZoneIssue }
 
 export type ZoneEvent = { kind: 'record'; record: ZoneRecord } | { kind: 'error'; error: ZoneIssue } | { kind: 'warning'; warning: ZoneIssue }
 

@@ -1,3 +1,4 @@
+import type { ZoneImportResult } from '#common/dns.ts'
 import { EDITABLE_RECORD_TYPES } from '#common/lists/dns.ts'
 /** Shapes of the DNS Platform API answers the screens read (server/platform/dns/http.ts). */
 export type DriftReport = {
@@ -24,21 +25,8 @@ export type Zone = {
   version: number
 }
 
-export type RecordValue = { name: string; type: string; ttl: number; content: string; priority: number | null }
-export type ChangeDiff = { added: RecordValue[]; updated: { id: string; before: RecordValue; after: RecordValue }[]; removed: (RecordValue & { id: string })[] }
-export type ImportResult = {
-  applied: boolean
-  counts: { added: number; changed: number; removed: number; unchanged: number }
-  added: RecordValue[]
-  changed: { before: RecordValue; after: RecordValue }[]
-  removed: RecordValue[]
-  errors: ZoneIssue[]
-  warnings: ZoneIssue[]
-  notes: string[]
-}
-
-/** A line of a zone file with an error or warning; `code` and `params` say it in the user's language (dns `import.issues`). */
-export type ZoneIssue = { line: number; column: number; message: string; code?: string; params?: Record<string, string | number> }
+export type { ChangeDiff, RecordValue, ZoneIssue } from '#common/dns.ts'
+export type ImportResult = ZoneImportResult
 
 export const RECORD_TYPES = EDITABLE_RECORD_TYPES
 

@@ -16,9 +16,9 @@ import { LISTS } from '#app/lib/lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
-import type { Route } from './+types/tray-records.ts'
+import type { Route } from './+types/records.ts'
 import { refusalErrors, refusalOf, refusalText } from '#app/lib/refusal.server.ts'
-import { dnsScreen } from './shared.server.ts'
+import { dnsScreen } from '../domains/dns/shared.server.ts'
 
 /** A record bulk job as GET /groups/{context}/record-bulk-actions/{id} answers it: an item per zone. */
 type ReplaceJob = {
