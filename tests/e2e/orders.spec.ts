@@ -31,10 +31,11 @@ test.describe('domain orders', () => {
     await page.getByRole('button', { name: 'Add to cart' }).click()
     const row = page.getByTestId('cart-row').filter({ hasText: name })
     await expect(row).toBeVisible()
-    // Acme is billed in US dollars (issue 16 item 8): two years of .com at €12.99 are $28.06 at the
-    // demo's rate of 1.08, in the row and in the total — never euros.
-    await expect(row).toContainText('$28.06')
-    await expect(page.getByTestId('cart-totals')).toHaveText('Total$28.06')
+    // Acme is billed in US dollars (issue 16 item 8) on the Retail price list (issue 17): .com at
+    // €12.99 is $14.03 at the demo's rate of 1.08, rounded up to $14.99; two years $29.98, in the row
+    // and in the total — never euros.
+    await expect(row).toContainText('$29.98')
+    await expect(page.getByTestId('cart-totals')).toHaveText('Total$29.98')
 
     // A registration needs its registrant: refused under the select, and the cart stays as it was.
     const contacts = page.getByTestId('checkout-contacts')
@@ -44,7 +45,7 @@ test.describe('domain orders', () => {
     await expect(contacts.getByLabel('Registrant', { exact: true })).toHaveAttribute('aria-invalid', 'true')
     await expect(page).toHaveURL(/\/domains\/order$/)
     await expect(row).toBeVisible()
-    await expect(page.getByTestId('cart-totals')).toHaveText('Total$28.06')
+    await expect(page.getByTestId('cart-totals')).toHaveText('Total$29.98')
 
     await contacts.getByLabel('Registrant', { exact: true }).selectOption({ label: 'Olivia Carter (Acme Corp)' })
     await contacts.getByLabel('Technical', { exact: true }).selectOption({ label: 'Jonas Becker (Acme Corp)' })
@@ -54,8 +55,8 @@ test.describe('domain orders', () => {
     const orderUrl = page.url()
     const item = page.getByTestId('order-item').filter({ hasText: name })
     await expect(item).toBeVisible()
-    await expect(item).toContainText('$28.06')
-    await expect(page.getByTestId('order-totals')).toHaveText('$28.06')
+    await expect(item).toContainText('$29.98')
+    await expect(page.getByTestId('order-totals')).toHaveText('$29.98')
     await expect(page.getByTestId('order-contact-registrant')).toHaveText('Registrant: Olivia Carter (Acme Corp)')
     await expect(page.getByTestId('order-contact-tech')).toHaveText('Technical: Jonas Becker (Acme Corp)')
     // The page refreshes itself while the item runs: no reload here.

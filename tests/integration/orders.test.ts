@@ -100,24 +100,30 @@ const domainCount = async () => (await platform.db.selectFrom('domains').select(
 
 describe('cart', () => {
   it('adds names across TLDs and periods, prices them in the account\'s currency and totals per currency', async () => {
-    // Acme is billed in USD; .com and .net are priced in EUR, .jp in JPY (demo seed rates: 1 EUR = 1.08 USD, 1 JPY = 0.0067 USD).
+    // Acme is billed in USD, on the Retail price list (server/seed/pricing.ts); .com and .net cost us EUR, .jp JPY
+    // (demo seed rates: 1 EUR = 1.08 USD, 1 JPY = 0.0067 USD). Prices are the pricing engine's quotes (decision 300).
     const a = await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'cart-one.com', period: 2 } })
     expect(a.status).toBe(201)
-    // 2 × 12.99 EUR = 25.98 EUR × 1.08 = 28.0584 USD → 28.06
-    expect(a.json).toMatchObject({ name: 'cart-one.com', type: 'register', period: 2, price_minor: 2806, currency: 'USD', has_auth_code: false })
+    // Retail's fixed 12.99 EUR × 1.08 = 14.03 USD, rounded up to 14.99 (charm-pricing); two years 29.98.
+    expect(a.json).toMatchObject({ name: 'cart-one.com', type: 'register', period: 2, price_minor: 2998, currency: 'USD', has_auth_code: false })
     const b = await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'cart-two.net' } })
-    expect(b.json).toMatchObject({ period: 1, price_minor: 1619, currency: 'USD' })
-    // 3900 JPY × 0.0067 = 26.13 USD: from a currency without decimals into one with two.
+    // Cost 10.49 EUR = 11.33 USD, 40 % margin 15.86, rounded up to 15.99.
+    expect(b.json).toMatchObject({ period: 1, price_minor: 1599, currency: 'USD' })
+    // Cost 2730 JPY × 0.0067 = 18.29 USD (a currency without decimals into one with two), 40 % margin 25.61, 25.99.
     const c = await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'cart-three.jp' } })
-    expect(c.json).toMatchObject({ price_minor: 2613, currency: 'USD' })
+    expect(c.json).toMatchObject({ price_minor: 2599, currency: 'USD' })
+    // The cart item keeps the quote it was priced at: the chain of rules and the rate.
+    const quote = (await platform.db.selectFrom('cart_items').select('quote').where('id', '=', c.json.id).executeTakeFirstOrThrow()).quote
+    expect(quote).toMatchObject({ currency: 'USD', unit_minor: 2599, rates: [{ from: 'JPY', to: 'USD', rate: 0.0067 }] })
+    expect(quote!.chain.map((s) => s.rule_name)).toEqual(['standard-margin', 'margin-floor', 'charm-pricing'])
 
     const cart = await platform.call('GET', acme('/cart'), { token: admin })
     expect(cart.json.items.map((i: { name: string }) => i.name)).toEqual(['cart-one.com', 'cart-two.net', 'cart-three.jp'])
-    expect(cart.json.totals).toEqual([{ currency: 'USD', minor: 2806 + 1619 + 2613 }])
+    expect(cart.json.totals).toEqual([{ currency: 'USD', minor: 2998 + 1599 + 2599 }])
 
-    // 5 × 12.99 EUR = 64.95 EUR × 1.08 = 70.146 USD → 70.15
+    // Re-priced for 5 years: 5 × 14.99.
     const changed = await platform.call('PATCH', acme(`/cart/items/${a.json.id}`), { token: admin, body: { period: 5 } })
-    expect(changed.json).toMatchObject({ period: 5, price_minor: 7015, currency: 'USD' })
+    expect(changed.json).toMatchObject({ period: 5, price_minor: 7495, currency: 'USD' })
 
     // Someone else's cart is their own: the viewer sees an empty one and cannot add.
     expect((await platform.call('GET', acme('/cart'), { token: viewer })).json.items).toEqual([])
@@ -127,10 +133,11 @@ describe('cart', () => {
     expect((await platform.call('GET', acme('/cart'), { token: admin })).json).toEqual({ items: [], totals: [] })
   })
 
-  it('an account in the currency of the TLD pays the list price; without a rate the name is refused until staff set one', async () => {
+  it('an account in the currency of the cost pays its list\'s price unconverted; without a rate the name is refused until staff set one', async () => {
     const globexCart = (path: string) => `/groups/${globexId}${path}`
+    // Globex is on the Corporate list: 25 % over the 9.09 EUR cost, 11.36, rounded up to 11.99.
     const com = await platform.call('POST', globexCart('/cart/items'), { token: globex, body: { name: 'cart-euro.com' } })
-    expect(com.json).toMatchObject({ price_minor: 1299, currency: 'EUR' })
+    expect(com.json).toMatchObject({ price_minor: 1199, currency: 'EUR' })
     await platform.db.deleteFrom('currency_rates').where('from_currency', '=', 'JPY').where('to_currency', '=', 'EUR').execute()
     const refused = await platform.call('POST', globexCart('/cart/items'), { token: globex, body: { name: 'cart-euro.jp' } })
     expect(refused.status).toBe(409)
@@ -145,7 +152,8 @@ describe('cart', () => {
     expect(set.json).toMatchObject({ from_currency: 'JPY', to_currency: 'EUR', rate: 0.0062 })
     expect((await platform.call('GET', '/currency_rates', { token: staff })).json.data).toContainEqual(expect.objectContaining({ from_currency: 'JPY', to_currency: 'EUR', rate: 0.0062 }))
     const jp = await platform.call('POST', globexCart('/cart/items'), { token: globex, body: { name: 'cart-euro.jp' } })
-    expect(jp.json).toMatchObject({ price_minor: 2418, currency: 'EUR' })
+    // 2730 JPY × 0.0062 = 16.93 EUR, 25 % over it 21.16, 21.99.
+    expect(jp.json).toMatchObject({ price_minor: 2199, currency: 'EUR' })
     for (const id of [com.json.id, jp.json.id]) expect((await platform.call('DELETE', globexCart(`/cart/items/${id}`), { token: globex })).status).toBe(204)
   })
 
@@ -194,7 +202,11 @@ describe('orders', () => {
     const order = await platform.call('POST', acme('/cart/checkout'), { token: admin, body: { contacts: { registrant: olivia } } })
     expect(order.status).toBe(201)
     expect(order.json.items).toHaveLength(2)
-    expect(order.json.totals).toEqual([{ currency: 'USD', minor: 2806 + 1619 }])
+    // The engine's quotes: .com registration (2 × 14.99) and a .net transfer (its own product, 15.99).
+    expect(order.json.totals).toEqual([{ currency: 'USD', minor: 2998 + 1599 }])
+    // Each item keeps the quote it was placed at (what invoicing charges).
+    const quotes = await platform.db.selectFrom('order_items').select(['type', 'quote']).where('order_id', '=', order.json.id).orderBy('position').execute()
+    expect(quotes.map((q) => [q.type, q.quote?.product_code, q.quote?.total_minor])).toEqual([['register', 'domain:com:register', 2998], ['transfer', 'domain:net:transfer', 1599]])
     expect(JSON.stringify(order.json)).not.toContain('move-me-1')
     expect((await platform.call('GET', acme('/cart'), { token: admin })).json.items).toEqual([])
 

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely'
-import { convertMinor } from '#common/money.ts'
 import type { DB } from '#server/db/schema.ts'
 import { requirePermission } from '#server/platform/accounts/directory.ts'
 import { change } from '#server/platform/core/change.ts'
-import { AppError, badRequest } from '#server/platform/core/errors.ts'
+import { badRequest } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
+import { accountQuoter } from '#server/platform/pricing/service.ts'
 
 /**
  * Prices in the account's currency (issue 16): a TLD has a list price in its own currency; the
@@ -26,22 +26,21 @@ export async function rateBetween(db: Kysely<DB>, from: string, to: string): Pro
   return row ? Number(row.rate) : null
 }
 
-/** A prices helper for one account: `price(tld, period)` in the account's currency, rates read once each. */
+/**
+ * A prices helper for one account (issue 17, decision 300): `price(tld, period, field, action)` is
+ * the quote of the pricing engine — the account's price list, in the account's currency, with the
+ * chain of rules and the rates that produced it — no longer the TLD's list price. The quote is
+ * kept beside the price (cart_items.quote, order_items.quote), so an order keeps what it was
+ * placed at. Rules and rates are read once per helper.
+ */
 export async function accountPricing(db: Kysely<DB>, accountId: string) {
-  const currency = await accountCurrency(db, accountId)
-  const rates = new Map<string, number | null>()
+  const quoter = await accountQuoter(db, accountId, new Date())
   return {
-    currency,
-    /** The price of `period` years of a TLD priced at `listMinor` in `tldCurrency`, in the account's currency. */
-    async price(tld: { name: string; list_price_minor: number | string; currency: string }, period: number, field = 'name'): Promise<{ price_minor: number; currency: string }> {
-      const from = tld.currency.trim()
-      if (!rates.has(from)) rates.set(from, await rateBetween(db, from, currency))
-      const rate = rates.get(from)!
-      if (rate === null) {
-        const message = `.${tld.name} is priced in ${from} and this account is billed in ${currency}, with no ${from} to ${currency} exchange rate set: ask the registrar to set one`
-        throw new AppError(409, 'conflict', message, { errors: [{ field, message }], extra: { reason: 'no-exchange-rate', from_currency: from, to_currency: currency } })
-      }
-      return { price_minor: convertMinor(Number(tld.list_price_minor) * period, from, currency, rate), currency }
+    currency: quoter.currency,
+    /** One item priced: its total for the period in the account's currency, and its quote (JSON). */
+    async price(tld: { name: string; list_price_minor: number | string | null; currency: string }, period: number, field = 'name', action = 'register'): Promise<{ price_minor: number; currency: string; quote: string }> {
+      const [quote] = await quoter.quote([{ tld: tld.name, action, period, field }])
+      return { price_minor: quote!.total_minor, currency: quote!.currency, quote: JSON.stringify(quote) }
     },
   }
 }

@@ -100,7 +100,7 @@ export async function priceItem(deps: Deps, scope: Scope, input: ItemInput, pref
     }
     if (input.type === 'transfer' && available) throw refusal(400, 'not-registered', `${prefix}name`, `${unicode} is not registered, so it cannot be transferred`)
   }
-  const price = await (await accountPricing(deps.db, accountId)).price({ name: tld, list_price_minor: tldRow.list_price_minor, currency: tldRow.currency }, input.period, `${prefix}name`)
+  const price = await (await accountPricing(deps.db, accountId)).price({ name: tld, list_price_minor: tldRow.list_price_minor, currency: tldRow.currency }, input.period, `${prefix}name`, input.type)
   return { type: input.type, name: ascii, unicode_name: unicode, tld, period: input.period, auth_code: input.type === 'transfer' ? authCode : null, ...price }
 }
 
@@ -183,7 +183,7 @@ export async function updateCartItem(deps: Deps, scope: Scope, id: string, patch
   if (!tld.is_offered || tld.list_price_minor === null) throw refusal(400, 'tld-not-offered', 'name', `.${current.tld} is not offered`)
   const authCode = patch.auth_code === undefined ? current.auth_code : patch.auth_code?.trim() || null
   if (current.type === 'transfer' && !authCode) throw refusal(400, 'auth-code-required', 'auth_code', 'A transfer needs the auth code from the current registrar')
-  const price = await (await accountPricing(deps.db, accountId)).price({ name: current.tld, list_price_minor: tld.list_price_minor, currency: tld.currency }, period)
+  const price = await (await accountPricing(deps.db, accountId)).price({ name: current.tld, list_price_minor: tld.list_price_minor, currency: tld.currency }, period, 'name', current.type)
   return change(deps.db, scope, async (tx, audit) => {
     const row = await tx
       .updateTable('cart_items')
@@ -225,7 +225,7 @@ export async function checkoutCart(deps: Deps, scope: Scope, input: { contacts?:
     if (!tld.is_offered || tld.list_price_minor === null) errors.push({ field: `items.${index}.name`, message: `.${row.tld} is not offered any more` })
     else if (!tld.periods.includes(row.period)) errors.push({ field: `items.${index}.period`, message: `Allowed periods for .${row.tld}: ${tld.periods.join(', ')} year(s)`, allowed: tld.periods.map(String) })
     else {
-      const price = await pricing.price({ name: row.tld, list_price_minor: tld.list_price_minor, currency: tld.currency }, row.period, `items.${index}.name`)
+      const price = await pricing.price({ name: row.tld, list_price_minor: tld.list_price_minor, currency: tld.currency }, row.period, `items.${index}.name`, row.type)
       priced.push({ type: row.type, name: row.name, unicode_name: row.unicode_name, tld: row.tld, period: row.period, auth_code: row.auth_code, ...price })
     }
   }
