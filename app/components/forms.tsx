@@ -1,7 +1,27 @@
+import { useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useId } from 'react'
+import type { z } from 'zod'
 import { cn } from '#app/lib/utils.ts'
 import { Input } from './ui/input.tsx'
 import { Label } from './ui/label.tsx'
+
+/**
+ * The one way a form is wired (conform + zod): checked in the browser on submit and again as the
+ * person corrects it, with the same schema the action parses; `lastResult` brings back the
+ * action's answer (its field errors, a refusal beside its field) with what was typed.
+ */
+export function useZodForm<Schema extends z.ZodType<Record<string, unknown>>>(schema: Schema, options: Pick<ZodFormOptions<Schema>, 'id' | 'lastResult' | 'defaultValue'>) {
+  return useForm<z.input<Schema> & Record<string, unknown>, z.output<Schema>, string[]>({
+    ...options,
+    constraint: getZodConstraint(schema),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  })
+}
+
+type ZodFormOptions<Schema extends z.ZodType<Record<string, unknown>>> = Parameters<typeof useForm<z.input<Schema> & Record<string, unknown>, z.output<Schema>, string[]>>[0]
 
 export type ListOfErrors = Array<string | null | undefined> | null | undefined
 

@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, getInputProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import type { TFunction } from 'i18next'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect, useActionData, useLocation, useNavigation } from 'react-router'
 import { z } from 'zod'
-import { ErrorList, Field } from '#app/components/forms.tsx'
+import { ErrorList, Field, useZodForm } from '#app/components/forms.tsx'
 import { copyToClipboard } from '#app/components/toaster.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -169,14 +169,7 @@ function PasswordCard() {
   const actionData = useActionData<typeof action>()
   const lastResult = actionData && 'result' in actionData && actionData.intent === 'password' ? actionData.result : undefined
   const schema = passwordSchema(t)
-  const [form, fields] = useForm({
-    id: 'password-form',
-    lastResult,
-    constraint: getZodConstraint(schema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  })
+  const [form, fields] = useZodForm(schema, { id: 'password-form', lastResult })
   return (
     <Card>
       <CardTitle>{t('common:profile.password')}</CardTitle>
@@ -202,13 +195,7 @@ function TwoFactorCard() {
   const codes = actionData?.intent === 'two-factor-done' ? actionData.recoveryCodes : null
   const lastResult = actionData?.intent === 'two-factor-confirm' ? actionData.result : undefined
   const schema = codeSchema(t)
-  const [form, fields] = useForm({
-    id: 'two-factor-form',
-    lastResult,
-    constraint: getZodConstraint(schema),
-    shouldValidate: 'onSubmit',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  })
+  const [form, fields] = useZodForm(schema, { id: 'two-factor-form', lastResult })
   return (
     <Card>
       <CardTitle>{t('common:profile.twoFactor')}</CardTitle>

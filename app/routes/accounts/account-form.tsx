@@ -1,9 +1,8 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, getInputProps, getSelectProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
 import type { TFunction } from 'i18next'
 import { Form } from 'react-router'
 import { z } from 'zod'
-import { ErrorList, Field, FormErrors } from '#app/components/forms.tsx'
+import { ErrorList, Field, FormErrors, useZodForm } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Select } from '#app/components/ui/select.tsx'
 import { formRules } from '#app/lib/form-messages.ts'
@@ -76,15 +75,7 @@ export function AccountForm({
 }) {
   const { t } = useTranslation(['directory', 'common'])
   const schema = accountSchema(t)
-  const [form, fields] = useForm<AccountValues, AccountValues, string[]>({
-    id: idPrefix,
-    lastResult,
-    defaultValue,
-    constraint: getZodConstraint(schema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  })
+  const [form, fields] = useZodForm(schema, { id: idPrefix, lastResult, defaultValue })
   return (
     <Form method="post" className="space-y-2" {...getFormProps(form)}>
       {children}

@@ -1,5 +1,5 @@
-import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
@@ -15,7 +15,7 @@ import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
-import { FormErrors } from '#app/components/forms.tsx'
+import { FormErrors, useZodForm } from '#app/components/forms.tsx'
 import { ConfirmAction, DetailList, SubNav, yesNo } from '../accounts/directory.tsx'
 import { canChange, requireChange } from '../accounts/directory.server.ts'
 import { CONTACT_FIELDS, contactBody, ContactInputs, contactSchema, type ContactValues } from './contact-form.tsx'
@@ -134,15 +134,7 @@ function EditContact({ contact, countries, lastResult }: { contact: Contact; cou
   const { t } = useTranslation('directory')
   const schema = contactSchema(t)
   const defaultValue = Object.fromEntries(CONTACT_FIELDS.map((k) => [k, contact[k] ?? ''])) as ContactValues
-  const [form, fields] = useForm<ContactValues, ContactValues, string[]>({
-    id: `contact-edit-${contact.id}-${contact.version}`,
-    lastResult,
-    defaultValue,
-    constraint: getZodConstraint(schema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  })
+  const [form, fields] = useZodForm(schema, { id: `contact-edit-${contact.id}-${contact.version}`, lastResult, defaultValue })
   return (
     <Card>
       <CardTitle>{t('contacts.edit')}</CardTitle>

@@ -1,5 +1,5 @@
-import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect } from 'react-router'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
@@ -19,10 +19,10 @@ import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
-import { FormErrors } from '#app/components/forms.tsx'
+import { FormErrors, useZodForm } from '#app/components/forms.tsx'
 import { SubNav, useColumnLabels, yesNo } from '../accounts/directory.tsx'
 import { canChange, requireChange } from '../accounts/directory.server.ts'
-import { CONTACT_FIELDS, contactBody, ContactInputs, contactSchema, type ContactValues } from './contact-form.tsx'
+import { CONTACT_FIELDS, contactBody, ContactInputs, contactSchema } from './contact-form.tsx'
 import { countryOptions } from './countries.server.ts'
 import type { Route } from './+types/index.ts'
 
@@ -89,14 +89,7 @@ export default function Contacts({ loaderData, actionData }: Route.ComponentProp
 function CreateContact({ countries, lastResult }: { countries: { code: string; name: string }[]; lastResult: SubmissionResult<string[]> | undefined }) {
   const { t } = useTranslation('directory')
   const schema = contactSchema(t)
-  const [form, fields] = useForm<ContactValues, ContactValues, string[]>({
-    id: 'contact-create',
-    lastResult,
-    constraint: getZodConstraint(schema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  })
+  const [form, fields] = useZodForm(schema, { id: 'contact-create', lastResult })
   return (
     <Card>
       <details open={lastResult ? true : undefined}>

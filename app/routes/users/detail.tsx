@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect } from 'react-router'
-import { Field, FormErrors } from '#app/components/forms.tsx'
+import { Field, FormErrors, useZodForm } from '#app/components/forms.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
@@ -160,15 +160,7 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
 function UserForm({ detail, lastResult, staffOffered }: { detail: UserDetail; lastResult: SubmissionResult<string[]> | undefined; staffOffered: boolean }) {
   const { t } = useTranslation('directory')
   const schema = userSchema(t, staffOffered)
-  const [form, fields] = useForm({
-    id: 'user-edit',
-    lastResult,
-    defaultValue: { name: detail.name },
-    constraint: getZodConstraint(schema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  })
+  const [form, fields] = useZodForm(schema, { id: 'user-edit', lastResult, defaultValue: { name: detail.name } })
   const grants = submittedGrants(lastResult?.initialValue, detail)
   return (
     <Form method="post" className="space-y-3" {...getFormProps(form)}>

@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect } from 'react-router'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
-import { Field, FormErrors } from '#app/components/forms.tsx'
+import { Field, FormErrors, useZodForm } from '#app/components/forms.tsx'
 import { StatusBadge } from '#app/components/status-badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
@@ -99,14 +99,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
 function InviteForm({ lastResult, staffOffered }: { lastResult: SubmissionResult<string[]> | undefined; staffOffered: boolean }) {
   const { t } = useTranslation('directory')
   const schema = inviteSchema(t, staffOffered)
-  const [form, fields] = useForm({
-    id: 'user-invite',
-    lastResult,
-    constraint: getZodConstraint(schema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  })
+  const [form, fields] = useZodForm(schema, { id: 'user-invite', lastResult })
   const grants = submittedGrants(lastResult?.initialValue, { roles: [], abilities: [] })
   return (
     <Form method="post" className="mt-4 space-y-3" {...getFormProps(form)}>

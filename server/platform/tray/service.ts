@@ -21,13 +21,13 @@ export function trayResource(userId: string, entityType: TrayEntityType): ListRe
     tiebreak: 't.entity_id',
     where: `t.user_id = '${userId}' AND t.entity_type = '${entityType}'`,
   }
+  const item = { id: 't.entity_id', entity_type: 't.entity_type', added_at: 't.added_at' }
   if (entityType === 'domain') {
     return listResource(TRAY_DOMAINS_LIST, {
       ...common,
       from: 'tray_items t JOIN domains d ON d.id = t.entity_id',
       columns: {
-        id: 't.entity_id',
-        entity_type: 't.entity_type',
+        ...item,
         name: 'd.name',
         unicode_name: 'd.unicode_name',
         tld: 'd.tld',
@@ -36,7 +36,6 @@ export function trayResource(userId: string, entityType: TrayEntityType): ListRe
         auto_renew: 'd.auto_renew',
         registry_lock: 'd.registry_lock',
         is_material: 'd.is_material',
-        added_at: 't.added_at',
       },
     })
   }
@@ -44,14 +43,12 @@ export function trayResource(userId: string, entityType: TrayEntityType): ListRe
     ...common,
     from: 'tray_items t JOIN dns_records r ON r.id = t.entity_id JOIN dns_zones z ON z.id = r.zone_id',
     columns: {
-      id: 't.entity_id',
-      entity_type: 't.entity_type',
+      ...item,
       name: 'r.name',
       type: 'r.type',
       content: 'r.content',
       ttl: 'r.ttl',
       zone: 'z.name',
-      added_at: 't.added_at',
     },
   })
 }
