@@ -98,7 +98,7 @@ function* demoStems(brand: string): Generator<{ stem: string; core: boolean }> {
   for (let round = 0; ; round++) {
     for (const [w, word] of WORDS.entries()) {
       if (word === '') yield { stem: [brand, `${brand}inc`, `my${brand}`, `go${brand}`, `the${brand}`][round % 5]! + (round >= 5 ? String(round) : ''), core: round === 0 }
-      else yield { stem: round === 0 ? (w % 2 ? `${brand}-${word}` : `${brand}${word}`) : round === 1 ? (w % 2 ? `${brand}${word}` : `${brand}-${word}`) : `${word}-by-${brand}${round > 2 ? round : ''}`, core: false }
+      else yield { stem: round === 0 ? (w % 2 ? `${brand}-${word}` : `${brand}${word}`) : round === 1 ? (w % 2 ? `${brand}${word}` : `${brand}-${word}`) : round === 2 ? `get${brand}${word}` : `${brand}${word}${round}`, core: false }
     }
   }
 }
