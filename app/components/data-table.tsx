@@ -48,8 +48,9 @@ export function DataTable({ def, page, labels, renderCell, rowLabel, valueLabel,
   const { query, meta, rows, visibleColumns } = page
   const pages = Math.max(1, Math.ceil(meta.total / meta.limit))
   const columns = def.columns.filter((c) => visibleColumns.includes(c.key))
-  // Staff in their own group see every account's rows: name the account of each.
-  const accountNames = viewer?.isStaff && viewer.context === viewer.user.group_id && rows.some((r) => typeof r.group_id === 'string') ? new Map(viewer.accounts.map((a) => [a.id, a.name])) : null
+  // Staff in their own group see every account's rows: name the account of each (unless the list shows it already).
+  const ownAccountColumn = columns.some((c) => c.key.startsWith('account.'))
+  const accountNames = viewer?.isStaff && viewer.context === viewer.user.group_id && !ownAccountColumn && rows.some((r) => typeof r.group_id === 'string') ? new Map(viewer.accounts.map((a) => [a.id, a.name])) : null
   const link = (patch: Parameters<typeof writeListQuery>[0]) => href(`${pathname}?${writeListQuery(patch, current)}`)
   const sortLink = (key: string) => {
     const first = query.sort[0]

@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
+import { PageHeader } from '#app/components/page-header.tsx'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect, useActionData, useNavigation } from 'react-router'
@@ -240,7 +241,7 @@ export default function AddDomains({ loaderData }: Route.ComponentProps) {
   const { mode } = loaderData
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-semibold">{t('add.title')}</h1>
+      <PageHeader breadcrumb={[{ label: t('list.title'), to: '/domains' }]} title={t('add.title')} />
       {loaderData.canManage ? (
         <nav aria-label={t('add.modes')} className="flex gap-1 border-b border-slate-200 dark:border-slate-800">
           {MODES.map((m) => (

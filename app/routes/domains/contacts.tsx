@@ -1,4 +1,5 @@
 import { getFormProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
+import { PageHeader } from '#app/components/page-header.tsx'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect, useActionData, useNavigation } from 'react-router'
@@ -119,7 +120,7 @@ export default function DomainContacts({ loaderData }: Route.ComponentProps) {
   })
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-semibold">{t('contacts.title')}</h1>
+      <PageHeader breadcrumb={[{ label: t('list.title'), to: '/domains' }]} title={t('contacts.title')} />
       <JobRefresh running={running} />
       {job ? (
         <JobPanel

@@ -1,4 +1,5 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { PageHeader } from '#app/components/page-header.tsx'
 import { data, Form, Link, useActionData, useNavigation } from 'react-router'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -106,7 +107,7 @@ export default function DeleteDomains({ loaderData }: Route.ComponentProps) {
   const deletable = plan.filter((d) => d.consequence.kind !== 'already')
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-semibold">{t('delete.title')}</h1>
+      <PageHeader breadcrumb={[{ label: t('list.title'), to: '/domains' }]} title={t('delete.title')} />
       {/* The preview is for everyone who can see the domains; deleting and restoring are not, and the page says why. */}
       {!canManage ? <Alert data-testid="read-only">{t('common:readOnly.domains')}</Alert> : null}
       {actionData?.error ? <Alert variant="error" data-testid="action-error">{actionData.error}</Alert> : null}

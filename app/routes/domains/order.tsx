@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { HeaderAction, PageHeader } from '#app/components/page-header.tsx'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import type { TFunction } from 'i18next'
 import { Fragment } from 'react'
@@ -151,7 +152,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 export default function OrderCart({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('orders')
-  const href = useContextHref()
+  const { t: tDomains } = useTranslation('domains')
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const busy = navigation.state === 'submitting'
@@ -176,13 +177,12 @@ export default function OrderCart({ loaderData }: Route.ComponentProps) {
   )
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-2xl font-semibold">{t('cart.title')}</h1>
-        <Button asChild variant="outline" size="sm">
-          <Link to={href('/domains/orders')}>{t('cart.viewOrders')}</Link>
-        </Button>
-      </div>
-      <p className="text-sm text-slate-600 dark:text-slate-400">{t('cart.intro')}</p>
+      <PageHeader
+        breadcrumb={[{ label: tDomains('list.title'), to: '/domains' }]}
+        title={t('cart.title')}
+        description={t('cart.intro')}
+        actions={<HeaderAction to="/domains/orders">{t('cart.viewOrders')}</HeaderAction>}
+      />
       {!canManage ? <Alert>{t('cart.readOnly')}</Alert> : null}
 
       {canManage ? (

@@ -1,4 +1,5 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { PageHeader } from '#app/components/page-header.tsx'
 import { Form, Link } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
@@ -57,7 +58,7 @@ export default function DomainSearch({ loaderData }: Route.ComponentProps) {
   const { q, held, availability, availabilityError } = loaderData
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-semibold">{t('search.title')}</h1>
+      <PageHeader breadcrumb={[{ label: t('list.title'), to: '/domains' }]} title={t('search.title')} />
       <Form method="get" className="flex max-w-xl gap-2" role="search">
         <Input name="q" defaultValue={q} key={q} placeholder={t('search.placeholder')} aria-label={t('search.title')} data-testid="search-q" />
         <Button type="submit">{t('search.submit')}</Button>

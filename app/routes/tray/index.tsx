@@ -1,4 +1,5 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { PageHeader } from '#app/components/page-header.tsx'
 import { data, Form, redirect, useLocation } from 'react-router'
 import { DataTable } from '#app/components/data-table.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -79,7 +80,7 @@ export default function TrayScreen({ loaderData, actionData }: Route.ComponentPr
   const here = location.pathname + location.search
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-semibold">{t('title')}</h1>
+      <PageHeader title={t('title')} />
       <JobRefresh running={running} />
       {job ? (
         <JobPanel

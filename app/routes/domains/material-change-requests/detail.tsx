@@ -1,4 +1,6 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { StatusBadge } from '#app/components/status-badge.tsx'
+import { PageHeader } from '#app/components/page-header.tsx'
 import { activeContext } from '#app/lib/context-param.ts'
 import { formatDateTime } from '#app/lib/dates.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
@@ -36,11 +38,16 @@ export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?
 
 export default function MaterialRequest({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('material')
+  const { t: tDomains } = useTranslation('domains')
   const { item } = loaderData
   const when = (value: string | null) => (value ? formatDateTime(value, i18n.language) : '—')
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-semibold">{t('detail.title', { domain: item.domain_name })}</h1>
+      <PageHeader
+        breadcrumb={[{ label: tDomains('list.title'), to: '/domains' }, { label: t('list.title'), to: '/domains/material-change-requests' }]}
+        title={t('detail.title', { domain: item.domain_name })}
+        status={<StatusBadge kind="approval" code={item.state} />}
+      />
       <dl className="grid max-w-2xl grid-cols-[12rem_1fr] gap-2" data-testid="material-detail">
         <dt>{t('columns.state')}</dt>
         <dd data-testid="material-state">{t(`states.${item.state}`)}</dd>

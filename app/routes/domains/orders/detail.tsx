@@ -1,7 +1,8 @@
 import { Fragment, useEffect } from 'react'
+import { PageHeader } from '#app/components/page-header.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect, useNavigation, useRevalidator } from 'react-router'
-import { Badge } from '#app/components/ui/badge.tsx'
+import { StatusBadge } from '#app/components/status-badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
@@ -19,7 +20,7 @@ import { attempt, refusalText } from '#app/lib/refusal.server.ts'
 import { domainScreen } from '../shared.server.ts'
 import { contactLabel } from '../shared.tsx'
 import type { Route } from './+types/detail.ts'
-import { isRunning, stateColor, type MoneyTotal } from './shared.ts'
+import { isRunning, type MoneyTotal } from './shared.ts'
 
 type LogEntry = { occurred_at: string; state: string; message: string; registry_code: number | null; actor_label: string }
 type Item = {
@@ -99,6 +100,7 @@ function useRefreshWhile(running: boolean) {
 
 export default function OrderDetail({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('orders')
+  const { t: tDomains } = useTranslation('domains')
   const href = useContextHref()
   const navigation = useNavigation()
   const busy = navigation.state === 'submitting'
@@ -113,19 +115,17 @@ export default function OrderDetail({ loaderData }: Route.ComponentProps) {
           <meta httpEquiv="refresh" content={String(REFRESH_SECONDS)} />
         </noscript>
       ) : null}
-      <Link className="text-sm underline" to={href('/domains/orders')}>
-        {t('detail.back')}
-      </Link>
-      <div className="flex flex-wrap items-center gap-3">
-        <h1 className="text-2xl font-semibold">{t('detail.title', { id: order.id.slice(0, 8) })}</h1>
-        <Badge color={stateColor(order.state)} data-testid="order-state">
-          {t(`states.${order.state}`)}
-        </Badge>
-      </div>
-      <p className="text-sm text-slate-600 dark:text-slate-400">
-        {t('detail.orderedBy', { who: order.created_by, at: formatDateTime(order.created_at, i18n.language) })} · {t('cart.totals')}:{' '}
-        <span data-testid="order-totals">{order.totals.map((total) => money(total.minor, total.currency)).join(' + ')}</span>
-      </p>
+      <PageHeader
+        breadcrumb={[{ label: tDomains('list.title'), to: '/domains' }, { label: t('detail.back'), to: '/domains/orders' }]}
+        title={t('detail.title', { id: order.id.slice(0, 8) })}
+        status={<StatusBadge kind="order" code={order.state} data-testid="order-state" />}
+        description={
+          <>
+            {t('detail.orderedBy', { who: order.created_by, at: formatDateTime(order.created_at, i18n.language) })} · {t('cart.totals')}:{' '}
+            <span data-testid="order-totals">{order.totals.map((total) => money(total.minor, total.currency)).join(' + ')}</span>
+          </>
+        }
+      />
       {order.contacts ? <OrderContacts contacts={order.contacts} names={contactNames} /> : null}
       {running ? (
         <p className="text-sm" role="status">
@@ -155,9 +155,7 @@ export default function OrderDetail({ loaderData }: Route.ComponentProps) {
               <TableCell>{t('cart.years', { count: item.period })}</TableCell>
               <TableCell className="text-right tabular-nums">{money(item.price_minor, item.currency)}</TableCell>
               <TableCell>
-                <Badge color={stateColor(item.state)} data-testid="item-state">
-                  {t(`states.${item.state}`)}
-                </Badge>
+                <StatusBadge kind="order" code={item.state} data-testid="item-state" />
                 {item.last_error ? (
                   <p className="mt-1 text-xs text-red-700 dark:text-red-400" data-testid="item-error">
                     {t('detail.error')}: {item.last_error}
