@@ -105,7 +105,7 @@ export default [
     ].map(placeholder),
     ...['reports', 'reports/dns', 'reports/ssls', 'reports/domains', 'reports/dns-records', 'reports/renewals-forecast', 'reports/portfolio-activity'].map(placeholder),
     route('products', 'routes/products/index.tsx'), route('products/:id', 'routes/products/detail.tsx'),
-    ...['products/registrar-templates', 'products/registrar-templates/:id'].map(placeholder),
+    route('products/registrar-templates', 'routes/products/templates.tsx'), route('products/registrar-templates/:id', 'routes/products/template.tsx'),
     route('invoicing', 'routes/invoicing/home.tsx'),
     ...[
       'invoicing/transactions', 'invoicing/transactions/log', 'invoicing/transactions/:id', 'invoicing/transactions/:id/log',

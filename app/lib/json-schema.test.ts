@@ -1,7 +1,7 @@
 import i18next from 'i18next'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { serverI18nOptions } from './i18n-resources.server.ts'
-import { classifyJsonError, jsonTextValidator, stripUiKeys, undeclaredProperties, validate } from './json-schema.ts'
+import { classifyJsonError, jsonTextValidator, schemaProblems, stripUiKeys, undeclaredProperties, validate } from './json-schema.ts'
 
 const schema = {
   type: 'object',
@@ -65,5 +65,13 @@ describe('schema helper', () => {
     expect(ja('{"a":1')).toEqual({ ok: false, errors: [{ path: '/', message: 'JSON が途中で終わっています' }] })
     expect(en('{"name":"x"}')).toEqual({ ok: true, value: { name: 'x' } })
     expect(en('{}')).toMatchObject({ ok: false })
+  })
+})
+
+describe('schemaProblems', () => {
+  it('accepts a JSON Schema with ui keys and names what makes another one invalid', () => {
+    expect(schemaProblems({ type: 'object', properties: { a: { type: ['string', 'null'], ui: { widget: 'text' } } } })).toEqual([])
+    expect(schemaProblems({ type: 'strin' })[0]!.path).toBe('/type')
+    expect(schemaProblems([])).toEqual([{ path: '/', message: 'must be an object' }])
   })
 })

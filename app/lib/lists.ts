@@ -8,7 +8,7 @@ import { ORDERS_LIST } from '#common/lists/orders.ts'
 import { TRAY_DOMAINS_LIST, TRAY_RECORDS_LIST } from '#common/lists/tray.ts'
 import { SSL_CERTIFICATES_LIST } from '#common/lists/ssl.ts'
 import type { Filter, Operator } from '#common/pql.ts'
-import { PRICING_ENTITIES_LIST, PRICING_RULES_LIST, PRODUCTS_LIST } from '#common/lists/pricing.ts'
+import { PRICING_ENTITIES_LIST, PRICING_RULES_LIST, PRODUCTS_LIST, REGISTRAR_TEMPLATES_LIST } from '#common/lists/pricing.ts'
 
 /** A field of a list screen: the catalogue's field (common/lists) and whether it shows by default. */
 export type ListColumn = {
@@ -317,4 +317,13 @@ LISTS.ssls = {
   defaultSort: '-created_at',
   trayType: null,
   rowLabel: (row) => String(row.common_name ?? row.id),
+}
+LISTS['registrar-templates'] = {
+  id: 'registrar-templates',
+  apiPath: () => '/registrar-templates',
+  columns: columnsOf(REGISTRAR_TEMPLATES_LIST, { name: true, products: true, updated_at: true }),
+  fixedFilters: [],
+  defaultSort: 'name',
+  trayType: null,
+  rowLabel: (row) => String(row.name ?? ''),
 }

@@ -63,3 +63,16 @@ export const PRICING_RULES_LIST = listCatalogue({
     updated_at: { type: 'timestamp', filterable: true, sortable: true },
   },
 })
+
+export const REGISTRAR_TEMPLATES_LIST = listCatalogue({
+  name: 'registrar-templates',
+  defaultSort: 'name',
+  fields: {
+    id: { type: 'uuid', filterable: true },
+    name: { type: 'text', filterable: true, sortable: true },
+    products: { type: 'integer', sortable: true },
+    version: { type: 'integer' },
+    created_at: { type: 'timestamp', filterable: true, sortable: true },
+    updated_at: { type: 'timestamp', filterable: true, sortable: true },
+  },
+})

@@ -3,7 +3,8 @@ import { formatMoney } from '#common/money.ts'
 import type { DB } from '#server/db/schema.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { assignPricingEntity, createPricingEntity, createRule } from '#server/platform/pricing/service.ts'
-import { uploadCosts } from '#server/platform/products/service.ts'
+import { updateProduct, uploadCosts } from '#server/platform/products/service.ts'
+import { createTemplate } from '#server/platform/products/templates.ts'
 
 /**
  * Demo price lists (issue 17), made through the services the API uses: costs uploaded as CSV for
@@ -56,4 +57,20 @@ export async function seedPricing(db: Kysely<DB>, accounts: { corporate: string[
     ends_at: `${year + 1}-01-01`,
     below_cost_reason: 'Launch campaign: first year below cost, renewals at the regular price',
   }, now)
+
+  // What .eu asks of a registrant, as a registrar template on its registration product.
+  const template = await createTemplate(db, scope, {
+    name: '.eu eligibility',
+    schema: {
+      type: 'object',
+      required: ['citizenship'],
+      properties: {
+        citizenship: { type: 'string', enum: ['AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK'], ui: { widget: 'select', label: { en: 'EU citizenship', es: 'Ciudadanía de la UE', ja: 'EU 市民権' } } },
+        company_number: { type: ['string', 'null'], maxLength: 40, ui: { label: { en: 'Company number', es: 'Número de empresa', ja: '法人番号' } } },
+      },
+      additionalProperties: false,
+    },
+  })
+  const eu = await db.selectFrom('products').select(['id', 'version']).where('code', '=', 'domain:eu:register').executeTakeFirstOrThrow()
+  await updateProduct(db, scope, eu.id, { registrar_template_id: template.id, version: eu.version })
 }

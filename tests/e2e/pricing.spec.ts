@@ -72,6 +72,33 @@ test.describe('pricing as staff', () => {
   })
 })
 
+test.describe('registrar templates as staff', () => {
+  test.use({ storageState: signedIn(STAFF) })
+
+  test('a template is checked as JSON while typed and as JSON Schema when saved, and shows the form it makes', async ({ page }) => {
+    const name = `e2e template ${unique()}`
+    await page.goto('/products')
+    await page.getByRole('link', { name: 'Registrar templates', exact: true }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Registrar templates' })).toBeVisible()
+    await hydrated(page)
+    const form = page.getByTestId('new-template')
+    await form.getByLabel('Name', { exact: true }).fill(name)
+    const editor = form.getByLabel('JSON Schema')
+    await editor.fill('{"type": "object", "properties": {')
+    await expect(form.getByText('Unexpected end of the JSON input')).toBeVisible()
+    await editor.fill('{"type": "strin"}')
+    await expect(form.getByText('Unexpected end of the JSON input')).toHaveCount(0)
+    await form.getByRole('button', { name: 'Create' }).click()
+    await expect(form.getByText(/^This is not a valid JSON Schema — \/type: /)).toBeVisible()
+    await expect(form.getByLabel('Name', { exact: true })).toHaveValue(name)
+
+    await form.getByLabel('JSON Schema').fill(JSON.stringify({ type: 'object', required: ['nexus'], properties: { nexus: { type: 'string', enum: ['C11', 'C12'], ui: { label: { en: 'Nexus category' } } } } }))
+    await form.getByRole('button', { name: 'Create' }).click()
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible()
+    await expect(page.getByTestId('template-fields').getByLabel('Nexus category *')).toBeVisible()
+  })
+})
+
 test.describe('pricing as a client admin', () => {
   test.use({ storageState: signedIn(ACME_ADMIN) })
 

@@ -150,3 +150,36 @@ describe('pricing', () => {
     expect(bad.json.errors[0]).toMatchObject({ field: 'currencies', code: 'currency.invalid' })
   })
 })
+
+describe('registrar templates', () => {
+  const schema = {
+    type: 'object',
+    required: ['citizenship'],
+    properties: {
+      citizenship: { type: 'string', enum: ['AT', 'BE', 'ES'], ui: { widget: 'select', label: { en: 'Citizenship' } } },
+      company_number: { type: ['string', 'null'], maxLength: 40, ui: { help: 'For organisations' } },
+    },
+  }
+
+  it('keeps a JSON Schema with ui keys, refuses one that is not JSON Schema, and is staff work', async () => {
+    const made = await platform.call('POST', '/registrar-templates', { token: staff(), body: { name: 'eu-citizenship-test', schema } })
+    expect(made.status).toBe(201)
+    expect(made.json.schema.properties.citizenship.ui).toEqual({ widget: 'select', label: { en: 'Citizenship' } })
+    const bad = await platform.call('POST', '/registrar-templates', { token: staff(), body: { name: 'broken', schema: { type: 'strin' } } })
+    expect(bad.status).toBe(400)
+    expect(bad.json.errors[0]).toMatchObject({ field: 'schema', code: 'template.schema_invalid' })
+    expect(await platform.db.selectFrom('registrar_templates').select('id').where('name', '=', 'broken').execute()).toHaveLength(0)
+    expect((await platform.call('GET', '/registrar-templates', { token: tokens['admin@acme.example']! })).status).toBe(403)
+    expect((await platform.call('POST', '/registrar-templates', { token: tokens['viewer@acme.example']!, body: { name: 'x', schema } })).status).toBe(403)
+
+    const eu = (await platform.call('GET', `/products/${await productId('domain:eu:register')}`, { token: staff() })).json
+    const linked = await platform.call('PATCH', `/products/${eu.id}`, { token: staff(), body: { registrar_template_id: made.json.id, version: eu.version } })
+    expect(linked.json.registrar_template_id).toBe(made.json.id)
+    const list = await platform.call('GET', `/registrar-templates?pql=${encodeURIComponent("name equals 'eu-citizenship-test'")}`, { token: staff() })
+    expect(list.json.data[0]).toMatchObject({ name: 'eu-citizenship-test', products: 1 })
+    const changed = await platform.call('PATCH', `/registrar-templates/${made.json.id}`, { token: staff(), body: { schema: { ...schema, required: [] }, version: made.json.version } })
+    expect(changed.json.version).toBe(made.json.version + 1)
+    const audit = await platform.db.selectFrom('audit_entries').select('action').where('area', '=', 'products').where('entity_id', '=', made.json.id).orderBy('created_at').execute()
+    expect(audit.map((a) => a.action)).toEqual(['create', 'update'])
+  })
+})

@@ -20,7 +20,7 @@ import { pricingRefusal } from '../invoicing/shared.server.ts'
 import { money, rulePath, SET_BASE } from '../invoicing/shared.tsx'
 import type { Route } from './+types/detail.ts'
 
-type Product = { id: string; code: string; name: string; kind: string; action: string; tld: string | null; tags: string[]; periods: number[]; is_active: boolean; version: number }
+type Product = { id: string; code: string; name: string; kind: string; action: string; tld: string | null; tags: string[]; periods: number[]; is_active: boolean; registrar_template_id: string | null; version: number }
 type Cost = { id: string; currency: string; amount_minor: number; effective_from: string; in_force: boolean }
 type RuleRow = { id: string; rule_name: string; level: string; pricing_entity_id: string | null; product_id: string | null; 'pricing_entity.name': string | null; kind: string }
 
@@ -83,6 +83,7 @@ export default function ProductDetail({ loaderData, actionData }: Route.Componen
             [t('products.fields.periods'), product.periods.join(', ')],
             [t('products.fields.tags'), product.tags.join(', ')],
             [t('products.fields.is_active'), yesNo(t, product.is_active)],
+            [t('products.fields.registrar_template_id'), product.registrar_template_id ? <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/products/registrar-templates/${product.registrar_template_id}`)}>{t('templates.open')}</Link> : '—'],
           ]}
         />
       </Card>

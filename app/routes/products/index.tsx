@@ -16,7 +16,7 @@ import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { FormErrors, yesNo } from '../accounts/directory.tsx'
+import { FormErrors, SubNav, yesNo } from '../accounts/directory.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
 import { pricingRefusal } from '../invoicing/shared.server.ts'
 import { money } from '../invoicing/shared.tsx'
@@ -64,6 +64,7 @@ export default function Products({ loaderData, actionData }: Route.ComponentProp
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{t('products.title')}</h1>
+      <SubNav links={[{ to: '/products', label: t('products.title'), current: true }, { to: '/products/registrar-templates', label: t('templates.tab') }]} />
       <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400">{t('products.intro')}</p>
       <DataTable
         def={LISTS.products!}

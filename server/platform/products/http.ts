@@ -6,6 +6,7 @@ import { createRouter, requireOwnScope } from '#server/platform/core/http.ts'
 import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import { addCost, createProduct, getProduct, listCosts, productsResource, updateProduct, uploadCosts } from './service.ts'
+import { createTemplate, getTemplate, templatesResource, updateTemplate } from './templates.ts'
 
 const TAGS = ['Products']
 const Money = z.union([z.string().max(40), z.number()]).openapi({ description: 'Spec §5: optional minus, digits with optional thousands commas, up to 2 decimals (none for JPY)', example: '12.99' })
@@ -68,6 +69,8 @@ const PatchProductBody = z
   .strict()
   .openapi('PatchProduct')
 
+const TemplateSchema = z.object({ id: z.uuid(), name: z.string(), schema: z.record(z.string(), z.unknown()), version: z.number().int(), created_at: z.string(), updated_at: z.string() }).openapi('RegistrarTemplate')
+
 const productJson = (p: Product) => ({ ...p, created_at: p.created_at.toISOString(), updated_at: p.updated_at.toISOString() })
 const IdParam = z.object({ id: z.uuid() })
 
@@ -125,4 +128,38 @@ export const productsRouter = createRouter()
       const body = c.req.valid('json')
       return c.json(await uploadCosts(c.get('deps').db, requireOwnScope(c), body.csv, body.commit, c.get('deps').now()), 200)
     },
+  )
+  .openapi(
+    createRoute({ method: 'get', path: '/registrar-templates', tags: TAGS, summary: 'Registrar templates (staff)', request: { query: ListQueryParams }, responses: { 200: ListResponse(z.record(z.string(), z.unknown())), ...ProblemResponses } }),
+    async (c) => {
+      const scope = requireOwnScope(c)
+      requirePermission(scope.actor, 'staff')
+      return c.json(await runList(c.get('deps').db, templatesResource, listQueryFromUrl(templatesResource, new URL(c.req.url)), { accountId: null }), 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/registrar-templates',
+      tags: TAGS,
+      summary: "Make a registrar template: a JSON Schema with `ui` keys (refused when it is not valid JSON Schema)",
+      request: { body: jsonBody(z.object({ name: z.string().min(1).max(200), schema: z.record(z.string(), z.unknown()) }).strict()) },
+      responses: { 201: jsonResponse(TemplateSchema), ...ProblemResponses },
+    }),
+    async (c) => c.json(await createTemplate(c.get('deps').db, requireOwnScope(c), c.req.valid('json')), 201),
+  )
+  .openapi(
+    createRoute({ method: 'get', path: '/registrar-templates/{id}', tags: TAGS, summary: 'One registrar template (staff)', request: { params: IdParam }, responses: { 200: jsonResponse(TemplateSchema), ...ProblemResponses } }),
+    async (c) => c.json(await getTemplate(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'patch',
+      path: '/registrar-templates/{id}',
+      tags: TAGS,
+      summary: "Change a registrar template's name or schema (staff)",
+      request: { params: IdParam, body: jsonBody(z.object({ name: z.string().min(1).max(200).optional(), schema: z.record(z.string(), z.unknown()).optional(), version: z.number().int().positive() }).strict()) },
+      responses: { 200: jsonResponse(TemplateSchema), ...ProblemResponses },
+    }),
+    async (c) => c.json(await updateTemplate(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id, c.req.valid('json')), 200),
   )

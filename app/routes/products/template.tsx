@@ -1,0 +1,87 @@
+import { data, Form, Link, redirect } from 'react-router'
+import { Field } from '#app/components/forms.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardTitle } from '#app/components/ui/card.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { requireScreen } from '#app/lib/guards.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { getPlatform } from '#app/lib/platform.server.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { useTranslation } from '#app/lib/use-translation.ts'
+import { FormErrors } from '../accounts/directory.tsx'
+import { requireChange } from '../accounts/directory.server.ts'
+import { pricingRefusal } from '../invoicing/shared.server.ts'
+import { readSchemaText } from './templates.server.ts'
+import { SchemaEditor, TemplateFields } from './schema-editor.tsx'
+import type { Route } from './+types/template.ts'
+
+type Template = { id: string; name: string; schema: Record<string, unknown>; version: number }
+
+/** /products/registrar-templates/{id}: a template's schema in its editor, and the form it makes. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireScreen(request, context, params)
+  requireChange(request, user, 'staff')
+  const platform = await getPlatform(request, context)
+  const template = await platform.get<Template>(`/registrar-templates/${params.id}`)
+  const products = (await platform.get<{ data: { id: string; code: string }[] }>(`/products?filter[registrar_template_id]=${template.id}&fields=id,code&limit=100`)).data
+  return { template, products, meta: pageMeta(request, context, template.name) }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const user = await requireScreen(request, context, params)
+  requireChange(request, user, 'staff')
+  const t = getInstance(context).t
+  const form = await request.formData()
+  const values = { name: String(form.get('name') ?? '').trim(), schema: String(form.get('schema') ?? '') }
+  const fieldErrors: Record<string, string[]> = {}
+  if (!values.name) fieldErrors.name = [t('validation:required')]
+  const schema = readSchemaText(values.schema, t)
+  if (!schema.ok) fieldErrors.schema = schema.errors
+  if (Object.keys(fieldErrors).length || !schema.ok) return data({ values, fieldErrors, formErrors: [] as string[] }, { status: 400 })
+  try {
+    await (await getPlatform(request, context)).patch(`/registrar-templates/${params.id}`, { name: values.name, schema: schema.value, version: Number(form.get('version')) })
+  } catch (error) {
+    const refusal = pricingRefusal(error, t, ['name', 'schema'])
+    return data({ values, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors }, { status: 400 })
+  }
+  const url = requestUrl(request)
+  return redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('pricing:saved'), color: 'success' }) } })
+}
+
+export default function TemplateDetail({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation('pricing')
+  const href = useContextHref()
+  const { template, products } = loaderData
+  return (
+    <div className="space-y-4">
+      <p className="text-xs text-slate-500"><Link className="hover:underline" to={href('/products/registrar-templates')}>{t('templates.title')}</Link></p>
+      <h1 className="text-2xl font-semibold">{template.name}</h1>
+      <Card>
+        <CardTitle>{t('templates.form')}</CardTitle>
+        <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('templates.formIntro')}</p>
+        <TemplateFields schema={template.schema as never} lng={i18n.language} />
+        <p className="mt-3 text-sm">
+          {t('templates.usedBy')}{' '}
+          {products.length ? products.map((p, i) => <span key={p.id}>{i ? ', ' : ''}<Link className="font-mono text-blue-700 hover:underline dark:text-blue-400" to={href(`/products/${p.id}`)}>{p.code}</Link></span>) : '—'}
+        </p>
+      </Card>
+      <Card>
+        <CardTitle>{t('templates.edit')}</CardTitle>
+        <Form method="post" className="space-y-3" key={template.version}>
+          <input type="hidden" name="version" value={template.version} />
+          <FormErrors errors={actionData?.formErrors} />
+          <Field labelProps={{ children: t('templates.fields.name') }} inputProps={{ id: 'template-name', name: 'name', defaultValue: actionData?.values.name ?? template.name, maxLength: 200 }} errors={actionData?.fieldErrors.name} />
+          <SchemaEditor id="template-schema" name="schema" defaultValue={actionData?.values.schema ?? JSON.stringify(template.schema, null, 2)} errors={actionData?.fieldErrors.schema} />
+          <Button type="submit">{t('save')}</Button>
+        </Form>
+      </Card>
+    </div>
+  )
+}

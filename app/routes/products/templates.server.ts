@@ -1,0 +1,14 @@
+import type { TFunction } from 'i18next'
+import { classifyJsonError } from '#common/json-text.ts'
+
+/** The schema field as JSON: its object, or spec §5's parse message in the user's language. */
+export function readSchemaText(text: string, t: TFunction): { ok: true; value: Record<string, unknown> } | { ok: false; errors: string[] } {
+  try {
+    const value: unknown = JSON.parse(text)
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, errors: [t('pricing:errors.template.not_object')] }
+    return { ok: true, value: value as Record<string, unknown> }
+  } catch (error) {
+    const parsed = classifyJsonError(text, error)
+    return { ok: false, errors: [t(`validation:${parsed.kind}`, { position: parsed.position ?? 0, token: parsed.token ?? '' })] }
+  }
+}

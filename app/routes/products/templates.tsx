@@ -1,0 +1,87 @@
+import { data, Form, redirect } from 'react-router'
+import { DataTable, RowLink } from '#app/components/data-table.tsx'
+import { Field } from '#app/components/forms.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardTitle } from '#app/components/ui/card.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { activeContext } from '#app/lib/context-param.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { requireScreen } from '#app/lib/guards.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { loadListPage } from '#app/lib/list-page.server.ts'
+import { LISTS } from '#app/lib/lists.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { getPlatform } from '#app/lib/platform.server.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { useTranslation } from '#app/lib/use-translation.ts'
+import { FormErrors, SubNav } from '../accounts/directory.tsx'
+import { requireChange } from '../accounts/directory.server.ts'
+import { pricingRefusal } from '../invoicing/shared.server.ts'
+import { readSchemaText } from './templates.server.ts'
+import { SchemaEditor } from './schema-editor.tsx'
+import type { Route } from './+types/templates.ts'
+
+const STARTER = JSON.stringify({ type: 'object', required: ['nexus_category'], properties: { nexus_category: { type: 'string', enum: ['C11', 'C12', 'C21', 'C31', 'C32'], ui: { widget: 'select', label: { en: 'Nexus category' } } } } }, null, 2)
+
+/** /products/registrar-templates: the extra fields registries need, as JSON Schemas with ui keys (staff). */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireScreen(request, context, params)
+  const { page, headers } = await loadListPage(request, context, LISTS['registrar-templates']!, activeContext(requestUrl(request), user.group_id))
+  const t = getInstance(context).t
+  return data({ page, meta: pageMeta(request, context, t('pricing:templates.title')) }, { headers })
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const user = await requireScreen(request, context, params)
+  requireChange(request, user, 'staff')
+  const t = getInstance(context).t
+  const form = await request.formData()
+  const values = { name: String(form.get('name') ?? '').trim(), schema: String(form.get('schema') ?? '') }
+  const fieldErrors: Record<string, string[]> = {}
+  if (!values.name) fieldErrors.name = [t('validation:required')]
+  const schema = readSchemaText(values.schema, t)
+  if (!schema.ok) fieldErrors.schema = schema.errors
+  if (Object.keys(fieldErrors).length || !schema.ok) return data({ values, fieldErrors, formErrors: [] as string[] }, { status: 400 })
+  try {
+    const made = await (await getPlatform(request, context)).post<{ id: string }>('/registrar-templates', { name: values.name, schema: schema.value })
+    return redirect(`/products/registrar-templates/${made.id}${requestUrl(request).search}`, { headers: { 'Set-Cookie': flashHeader(request, { content: t('pricing:saved'), color: 'success' }) } })
+  } catch (error) {
+    const refusal = pricingRefusal(error, t, ['name', 'schema'])
+    return data({ values, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors }, { status: 400 })
+  }
+}
+
+export default function Templates({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('pricing')
+  const href = useContextHref()
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold">{t('templates.title')}</h1>
+      <SubNav links={[{ to: '/products', label: t('products.title') }, { to: '/products/registrar-templates', label: t('templates.tab'), current: true }]} />
+      <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400">{t('templates.intro')}</p>
+      <DataTable
+        def={LISTS['registrar-templates']!}
+        page={loaderData.page}
+        labels={(key) => t(`templates.fields.${key}`, { defaultValue: key })}
+        renderCell={(row, key) => {
+          if (key === 'name') return <RowLink to={href(`/products/registrar-templates/${String(row.id)}`)}>{String(row.name)}</RowLink>
+          return String(row[key] ?? '')
+        }}
+      />
+      <Card>
+        <CardTitle>{t('templates.new')}</CardTitle>
+        <Form method="post" className="space-y-3" data-testid="new-template">
+          <FormErrors errors={actionData?.formErrors} />
+          <Field labelProps={{ children: t('templates.fields.name') }} inputProps={{ id: 'template-name', name: 'name', defaultValue: actionData?.values.name ?? '', maxLength: 200 }} errors={actionData?.fieldErrors.name} />
+          <SchemaEditor id="template-schema" name="schema" defaultValue={actionData?.values.schema ?? STARTER} errors={actionData?.fieldErrors.schema} />
+          <Button type="submit">{t('templates.create')}</Button>
+        </Form>
+      </Card>
+    </div>
+  )
+}
