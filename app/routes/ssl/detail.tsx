@@ -15,7 +15,7 @@ import { REVOCATION_REASONS } from '#common/ssl.ts'
 import { canChange, requireChange } from '../accounts/directory.server.ts'
 import { DetailList } from '../accounts/directory.tsx'
 import { loadCertificate } from './detail.server.ts'
-import { SslStatus, SslTabs, sslRefusal } from './shared.tsx'
+import { SslHeader, SslStatus, sslRefusal } from './shared.tsx'
 import type { Route } from './+types/detail.ts'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -52,13 +52,7 @@ export default function SslDetail({ loaderData, actionData }: Route.ComponentPro
   const inFlight = c.status === 'pending_validation' || c.status === 'issuing'
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center gap-3">
-        <h1 className="break-all text-2xl font-semibold tracking-tight" data-testid="ssl-title">
-          {c.common_name}
-        </h1>
-        <SslStatus status={c.status} />
-      </div>
-      <SslTabs id={c.id} current="overview" />
+      <SslHeader certificate={c} current="overview" />
       {actionData?.errors ? <FormErrors errors={actionData.errors} /> : null}
       {inFlight ? (
         <p className="rounded-md border border-blue-200 bg-blue-50 p-3 text-sm text-blue-900 dark:border-blue-900 dark:bg-blue-950 dark:text-blue-100" data-testid="ssl-in-flight">
@@ -117,18 +111,22 @@ export default function SslDetail({ loaderData, actionData }: Route.ComponentPro
               </Form>
             ) : null}
             {c.status === 'issued' || c.status === 'expiring' ? (
-              <Form method="post" className="flex flex-wrap items-end gap-2">
-                <input type="hidden" name="intent" value="revoke" />
-                <label className="flex flex-col gap-1 text-sm">
-                  {t('revokeReason')}
-                  <Select name="reason" defaultValue="unspecified" data-testid="ssl-revoke-reason">
-                    {Object.keys(REVOCATION_REASONS).map((r) => (
-                      <option key={r} value={r}>{t(`reasons.${r}`)}</option>
-                    ))}
-                  </Select>
-                </label>
-                <Button type="submit" variant="destructive" data-testid="ssl-revoke">{t('revoke')}</Button>
-              </Form>
+              <details className="rounded-md border border-slate-200 p-2 dark:border-slate-800" data-testid="confirm-revoke">
+                <summary className="cursor-pointer text-sm font-medium">{t('revoke')}…</summary>
+                <Form method="post" className="mt-2 flex flex-wrap items-end gap-2">
+                  <input type="hidden" name="intent" value="revoke" />
+                  <p className="w-full text-sm text-slate-600 dark:text-slate-400">{t('revokeQuestion')}</p>
+                  <label className="flex flex-col gap-1 text-sm">
+                    {t('revokeReason')}
+                    <Select name="reason" defaultValue="unspecified" data-testid="ssl-revoke-reason">
+                      {Object.keys(REVOCATION_REASONS).map((r) => (
+                        <option key={r} value={r}>{t(`reasons.${r}`)}</option>
+                      ))}
+                    </Select>
+                  </label>
+                  <Button type="submit" variant="destructive" size="sm" data-testid="ssl-revoke">{t('revoke')}</Button>
+                </Form>
+              </details>
             ) : null}
           </div>
         </Card>

@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
 import type { TFunction } from 'i18next'
+import { PageHeader } from '#app/components/page-header.tsx'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
 import { ErrorList, FormErrors } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -83,10 +84,7 @@ export default function SslList({ loaderData, actionData }: Route.ComponentProps
   const { settings } = loaderData
   return (
     <div className="space-y-4">
-      <div className="space-y-1">
-        <h1 className="text-2xl font-semibold tracking-tight">{t('title')}</h1>
-        <p className="text-sm text-slate-600 dark:text-slate-400">{settings.ca_configured ? t('issuedBy', { ca: settings.ca }) : t('noCa', { missing: settings.missing ?? '' })}</p>
-      </div>
+      <PageHeader title={t('title')} description={settings.ca_configured ? t('issuedBy', { ca: settings.ca }) : t('noCa', { missing: settings.missing ?? '' })} />
       {loaderData.canOrder && settings.ca_configured ? <OrderCertificate lastResult={actionData?.result} dvOnly={settings.dv_only} /> : null}
       <DataTable
         def={LISTS.ssls!}

@@ -8,7 +8,7 @@ import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { loadCertificate } from './detail.server.ts'
-import { SslStatus, SslTabs } from './shared.tsx'
+import { SslHeader } from './shared.tsx'
 import type { Route } from './+types/log.ts'
 
 /** /ssls/{id}/log: the audit trail (area ssl) of one certificate. */
@@ -31,11 +31,7 @@ export default function SslLog({ loaderData }: Route.ComponentProps) {
   const c = loaderData.certificate
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center gap-3">
-        <h1 className="break-all text-2xl font-semibold tracking-tight">{c.common_name}</h1>
-        <SslStatus status={c.status} />
-      </div>
-      <SslTabs id={c.id} current="log" />
+      <SslHeader certificate={c} current="log" />
       <DataTable
         def={logList(c.id)}
         page={loaderData.page}

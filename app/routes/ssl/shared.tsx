@@ -1,9 +1,13 @@
+import { useEffect } from 'react'
+import { Link, useRevalidator } from 'react-router'
 import type { TFunction } from 'i18next'
 import type { SslState } from '#common/ssl.ts'
+import { PageHeader } from '#app/components/page-header.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { PlatformError } from '#app/lib/platform-client.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { SubNav } from '../accounts/directory.tsx'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { cn } from '#app/lib/utils.ts'
 
 /** A certificate as /groups/{context}/ssls/{id} answers it. */
 export type Certificate = {
@@ -54,19 +58,65 @@ export function SslStatus({ status }: { status: SslState }) {
   )
 }
 
-/** The tabs of one certificate (/ssls/{id}, …/validation, …/files, …/log). */
+/**
+ * The head of each screen of one certificate: back to the list, its common name and status, its
+ * tabs. While the CA works (pending validation, issuing) the screen refreshes itself every few seconds.
+ */
+export function SslHeader({ certificate: c, current }: { certificate: Pick<Certificate, 'id' | 'common_name' | 'status'>; current: 'overview' | 'validation' | 'files' | 'log' }) {
+  const { t } = useTranslation('ssl')
+  useRefreshWhile(c.status === 'pending_validation' || c.status === 'issuing')
+  return (
+    <>
+      <PageHeader
+        breadcrumb={[{ label: t('title'), to: '/ssls' }]}
+        title={
+          <span className="break-all" data-testid="ssl-title">
+            {c.common_name}
+          </span>
+        }
+        status={<SslStatus status={c.status} />}
+      />
+      <SslTabs id={c.id} current={current} />
+    </>
+  )
+}
+
+/** While the CA works, the page refreshes: a revalidation every 3 s while the tab is visible. */
+function useRefreshWhile(running: boolean) {
+  const revalidator = useRevalidator()
+  useEffect(() => {
+    if (!running) return
+    const timer = setInterval(() => {
+      if (revalidator.state === 'idle' && document.visibilityState === 'visible') void revalidator.revalidate()
+    }, 3000)
+    return () => clearInterval(timer)
+  }, [running, revalidator])
+}
+
+/** The tabs of one certificate (/ssls/{id}, …/validation, …/files, …/log), as the domain's tabs look. */
 export function SslTabs({ id, current }: { id: string; current: 'overview' | 'validation' | 'files' | 'log' }) {
   const { t } = useTranslation('ssl')
+  const href = useContextHref()
   const base = `/ssls/${id}`
+  const tabs = [
+    { key: 'overview', to: base },
+    { key: 'validation', to: `${base}/validation` },
+    { key: 'files', to: `${base}/files` },
+    { key: 'log', to: `${base}/log` },
+  ] as const
   return (
-    <SubNav
-      links={[
-        { to: base, label: t('tabs.overview'), current: current === 'overview' },
-        { to: `${base}/validation`, label: t('tabs.validation'), current: current === 'validation' },
-        { to: `${base}/files`, label: t('tabs.files'), current: current === 'files' },
-        { to: `${base}/log`, label: t('tabs.log'), current: current === 'log' },
-      ]}
-    />
+    <nav aria-label={t('tabs.label')} className="-mx-4 flex gap-1 overflow-x-auto border-b border-slate-200 px-4 sm:mx-0 sm:px-0 dark:border-slate-800" data-testid="ssl-tabs">
+      {tabs.map((tab) => (
+        <Link
+          key={tab.key}
+          to={href(tab.to)}
+          aria-current={tab.key === current ? 'page' : undefined}
+          className={cn('-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm', tab.key === current ? 'border-blue-600 font-medium text-blue-700 dark:text-blue-300' : 'border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-slate-100')}
+        >
+          {t(`tabs.${tab.key}`)}
+        </Link>
+      ))}
+    </nav>
   )
 }
 

@@ -6,7 +6,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { loadCertificate } from './detail.server.ts'
-import { SslStatus, SslTabs } from './shared.tsx'
+import { SslHeader } from './shared.tsx'
 import type { Route } from './+types/validation.ts'
 
 /** /ssls/{id}/validation: per name its method, the exact record, its state and the CA's problem. */
@@ -25,11 +25,7 @@ export default function SslValidation({ loaderData }: Route.ComponentProps) {
   const c = loaderData.certificate
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center gap-3">
-        <h1 className="break-all text-2xl font-semibold tracking-tight">{c.common_name}</h1>
-        <SslStatus status={c.status} />
-      </div>
-      <SslTabs id={c.id} current="validation" />
+      <SslHeader certificate={c} current="validation" />
       {c.validations.length === 0 ? <p className="text-sm text-slate-600 dark:text-slate-400">{t('validation.none')}</p> : null}
       <div className="space-y-3">
         {c.validations.map((v) => (

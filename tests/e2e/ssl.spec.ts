@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs'
+import { X509Certificate } from 'node:crypto'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { expect, test, type Browser, type Page } from '@playwright/test'
+import { startPowerDns, type PowerDnsServer } from '#tests/support/powerdns.ts'
+import { hydrated, ownServer, PASSWORD } from './support.ts'
+
+// Certificates need a CA that can see our DNS: this file runs its own server next to a real
+// PowerDNS; the server starts its local Pebble (pebble is installed) and points it at that PowerDNS.
+let pdns: PowerDnsServer
+ownServer({
+  port: Number(process.env.E2E_SSL_PORT ?? 3661),
+  name: 'ssl',
+  setup: async () => {
+    pdns = await startPowerDns()
+    return { POWERDNS_API_URL: pdns.settings.apiUrl, POWERDNS_API_KEY: pdns.settings.apiKey, POWERDNS_DNS_ADDRESS: `127.0.0.1:${pdns.dnsPort}` }
+  },
+  teardown: async () => pdns?.stop(),
+})
+
+test('a DV certificate for a demo domain whose zone is ours: ordered, validated through our DNS, issued, downloaded', async ({ page, browser }) => {
+  test.setTimeout(150_000)
+  await page.goto('/login?redirectTo=%2Fdomains')
+  await hydrated(page)
+  await page.locator('#login-username').fill('admin@acme.example')
+  await page.locator('#login-password').fill(PASSWORD)
+  await page.locator('#login').getByRole('button').last().click()
+  await page.waitForURL((url) => url.pathname === '/domains')
+
+  // The domain's zone is ours: created from its DNS tab when the demo has none yet.
+  const link = page.getByTestId('domain-link').first()
+  const name = (await link.textContent())!.trim()
+  await link.click()
+  await expect(page.getByTestId('domain-name')).toHaveText(name)
+  await page.getByTestId('domain-tabs').getByRole('link', { name: 'DNS', exact: true }).click()
+  await expect(page).toHaveURL(/\/dns$/)
+  await hydrated(page)
+  if (await page.getByTestId('no-zone').isVisible()) await page.getByRole('button', { name: 'Create zone' }).click()
+  await expect(page.getByTestId('zone-name')).toContainText(name)
+
+  // SSL from the menu; the order form; the certificate's page.
+  await page.getByRole('link', { name: 'SSL', exact: true }).first().click()
+  await expect(page).toHaveURL(/\/ssls(\?|$)/)
+  await hydrated(page)
+  await page.getByTestId('ssl-order-open').click()
+  await page.getByRole('textbox', { name: 'Names' }).fill(`www.${name}`)
+  await page.getByTestId('ssl-order-submit').click()
+  await expect(page).toHaveURL(/\/ssls\/[0-9a-f-]{36}/)
+  await expect(page.getByTestId('ssl-title')).toHaveText(`www.${name}`)
+  // The page follows the CA by itself: no reload.
+  await expect(page.getByTestId('ssl-status').first()).toHaveText('Issued', { timeout: 30_000 })
+
+  // Validation shows the name valid through our DNS; the files download.
+  await page.getByRole('link', { name: 'Validation' }).click()
+  await expect(page.getByTestId('ssl-validation-state')).toHaveText('Valid')
+  await page.getByRole('link', { name: 'Files' }).click()
+  const downloading = page.waitForEvent('download')
+  await page.getByTestId('ssl-download-fullchain-pem').click()
+  const download = await downloading
+  const pem = readFileSync((await download.path())!, 'utf8')
+  const leaf = new X509Certificate(pem)
+  expect(leaf.subjectAltName).toBe(`DNS:www.${name}`)
+  expect(download.suggestedFilename()).toBe(`www.${name}.fullchain.pem`)
+  // Nothing of the validation stays published.
+  expect(await pdns.dig(`_acme-challenge.www.${name}`, 'TXT')).toEqual([])
+
+  await screens(browser, page, new URL(page.url()).pathname.replace(/\/files$/, ''))
+})
+
+const SHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), 'ssl-screens')
+
+/** The list and the certificate's tabs as a person sees them: light, dark, 390 px wide, Japanese. */
+async function screens(browser: Browser, signedIn: Page, certificate: string) {
+  const storageState = await signedIn.context().storageState()
+  const origin = new URL(signedIn.url()).origin
+  for (const look of [
+    { name: 'light', colorScheme: 'light' as const, lng: 'en', width: 1440 },
+    { name: 'dark', colorScheme: 'dark' as const, lng: 'en', width: 1440 },
+    { name: '390', colorScheme: 'light' as const, lng: 'en', width: 390 },
+    { name: 'ja', colorScheme: 'light' as const, lng: 'ja', width: 1440 },
+  ]) {
+    const context = await browser.newContext({ storageState, colorScheme: look.colorScheme, viewport: { width: look.width, height: 900 } })
+    await context.addCookies([{ name: 'lng', value: look.lng, url: origin }, { name: 'theme', value: look.colorScheme, url: origin }])
+    const page = await context.newPage()
+    for (const [shot, to] of [['list', '/ssls'], ['overview', certificate], ['validation', `${certificate}/validation`], ['files', `${certificate}/files`], ['log', `${certificate}/log`]] as const) {
+      await page.goto(`${origin}${to}`)
+      await hydrated(page)
+      if (shot === 'list') await page.getByTestId('ssl-order-open').click()
+      await page.screenshot({ path: path.join(SHOTS, `ssl-${shot}-${look.name}.png`), fullPage: true })
+    }
+    await context.close()
+  }
+}
