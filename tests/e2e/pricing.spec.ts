@@ -76,6 +76,7 @@ test.describe('registrar templates as staff', () => {
   test.use({ storageState: signedIn(STAFF) })
 
   test('a template is checked as JSON while typed and as JSON Schema when saved, and shows the form it makes', async ({ page }) => {
+    const problems = pageProblems(page)
     const name = `e2e template ${unique()}`
     await page.goto('/products')
     await page.getByRole('link', { name: 'Registrar templates', exact: true }).click()
@@ -88,6 +89,8 @@ test.describe('registrar templates as staff', () => {
     await expect(form.getByText('Unexpected end of the JSON input')).toBeVisible()
     await editor.fill('{"type": "strin"}')
     await expect(form.getByText('Unexpected end of the JSON input')).toHaveCount(0)
+    // /products and this page rendered and hydrated cleanly (the refusal below answers 400 on purpose).
+    expect(problems()).toEqual([])
     await form.getByRole('button', { name: 'Create' }).click()
     await expect(form.getByText(/^This is not a valid JSON Schema — \/type: /)).toBeVisible()
     await expect(form.getByLabel('Name', { exact: true })).toHaveValue(name)

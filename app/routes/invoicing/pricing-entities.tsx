@@ -16,7 +16,7 @@ import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { FormErrors, yesNo } from '../accounts/directory.tsx'
+import { FormErrors } from '../accounts/directory.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
 import { pricingRefusal } from './shared.server.ts'
 import type { Route } from './+types/pricing-entities.ts'
@@ -70,7 +70,7 @@ export default function PricingEntities({ loaderData, actionData }: Route.Compon
         renderCell={(row, key) => {
           if (key === 'name') return <RowLink to={href(`/invoicing/pricing-entities/${String(row.id)}`)}>{String(row.name)}</RowLink>
           if (key === 'currencies') return (row.currencies as string[] | undefined)?.join(', ') ?? ''
-          if (key === 'is_default') return yesNo(t, row.is_default)
+          if (key === 'is_default') return t(row.is_default ? 'yes' : 'no')
           return String(row[key] ?? '')
         }}
       />

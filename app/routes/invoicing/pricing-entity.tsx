@@ -12,7 +12,7 @@ import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { DetailList, FormErrors, SubNav, yesNo } from '../accounts/directory.tsx'
+import { DetailList, FormErrors, SubNav } from '../accounts/directory.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
 import { pricingRefusal } from './shared.server.ts'
 import type { Route } from './+types/pricing-entity.ts'
@@ -81,7 +81,7 @@ export default function PricingEntityDetail({ loaderData, actionData }: Route.Co
         <DetailList
           rows={[
             [t('entities.fields.currencies'), entity.currencies.join(', ')],
-            [t('entities.fields.is_default'), yesNo(t, entity.is_default)],
+            [t('entities.fields.is_default'), t(entity.is_default ? 'yes' : 'no')],
             [t('entities.fields.notice_days'), t('entities.days', { count: entity.notice_days })],
           ]}
         />

@@ -14,7 +14,7 @@ import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { isMonetaryValue } from '#common/money.ts'
-import { DetailList, FormErrors, yesNo } from '../accounts/directory.tsx'
+import { DetailList, FormErrors } from '../accounts/directory.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
 import { pricingRefusal } from '../invoicing/shared.server.ts'
 import { money, rulePath, SET_BASE } from '../invoicing/shared.tsx'
@@ -82,7 +82,7 @@ export default function ProductDetail({ loaderData, actionData }: Route.Componen
             [t('products.fields.tld'), product.tld ? <span className="font-mono">.{product.tld}</span> : '—'],
             [t('products.fields.periods'), product.periods.join(', ')],
             [t('products.fields.tags'), product.tags.join(', ')],
-            [t('products.fields.is_active'), yesNo(t, product.is_active)],
+            [t('products.fields.is_active'), t(product.is_active ? 'yes' : 'no')],
             [t('products.fields.registrar_template_id'), product.registrar_template_id ? <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/products/registrar-templates/${product.registrar_template_id}`)}>{t('templates.open')}</Link> : '—'],
           ]}
         />

@@ -16,7 +16,7 @@ import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { FormErrors, SubNav, yesNo } from '../accounts/directory.tsx'
+import { FormErrors, SubNav } from '../accounts/directory.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
 import { pricingRefusal } from '../invoicing/shared.server.ts'
 import { money } from '../invoicing/shared.tsx'
@@ -73,7 +73,7 @@ export default function Products({ loaderData, actionData }: Route.ComponentProp
         renderCell={(row, key) => {
           if (key === 'code') return <RowLink className="font-mono" to={href(`/products/${String(row.id)}`)}>{String(row.code)}</RowLink>
           if (key === 'kind') return t(`productKinds.${String(row.kind)}`)
-          if (key === 'is_active') return yesNo(t, row.is_active)
+          if (key === 'is_active') return t(row.is_active ? 'yes' : 'no')
           if (key === 'tags') return (row.tags as string[] | undefined)?.join(', ') ?? ''
           return String(row[key] ?? '')
         }}
