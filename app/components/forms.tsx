@@ -5,6 +5,7 @@ import type { z } from 'zod'
 import { cn } from '#app/lib/utils.ts'
 import { Input } from './ui/input.tsx'
 import { Label } from './ui/label.tsx'
+import { Select } from './ui/select.tsx'
 
 /**
  * The one way a form is wired (conform + zod): checked in the browser on submit and again as the
@@ -75,6 +76,24 @@ export function LabelledField({ label, errors, errorId, children }: { label: str
         {children}
       </label>
       <ErrorList id={errorId} errors={errors} />
+    </div>
+  )
+}
+
+/** A labelled select with its errors: aria-invalid and aria-describedby set when it has errors. */
+export function SelectField({ label, selectProps, errors, children }: { label: React.ReactNode; selectProps: React.ComponentProps<'select'> & { id: string }; errors?: ListOfErrors; children: React.ReactNode }) {
+  const errorId = errors?.length ? `${selectProps.id}-error` : undefined
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={selectProps.id} className="text-sm font-medium">
+        {label}
+      </label>
+      <Select {...selectProps} aria-invalid={errorId ? true : undefined} aria-describedby={errorId}>
+        {children}
+      </Select>
+      <div className="min-h-4">
+        <ErrorList id={errorId} errors={errors} />
+      </div>
     </div>
   )
 }

@@ -2,9 +2,8 @@ import { getFormProps, getInputProps, getSelectProps, type FieldMetadata, type S
 import type { TFunction } from 'i18next'
 import { Form } from 'react-router'
 import { z } from 'zod'
-import { ErrorList, Field, FormErrors, useZodForm } from '#app/components/forms.tsx'
+import { Field, FormErrors, SelectField, useZodForm } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
-import { Select } from '#app/components/ui/select.tsx'
 import { formRules } from '#app/lib/form-messages.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { ACCOUNT_STATUSES } from '#common/lists/directory.ts'
@@ -33,24 +32,16 @@ export type AccountValues = z.infer<ReturnType<typeof accountSchema>>
 /** The body the API takes: the status only from staff. */
 export const accountBody = ({ status, ...rest }: AccountValues, withStatus: boolean) => (withStatus ? { ...rest, status: status ?? 'active' } : rest)
 
-function SelectField({ field, id, label, options }: { field: FieldMetadata<string | undefined>; id: string; label: string; options: { value: string; label: string }[] }) {
-  const errorId = field.errors?.length ? `${id}-error` : undefined
+/** A select of the account form, its options as value and label. */
+function Choice({ field, id, label, options }: { field: FieldMetadata<string | undefined>; id: string; label: string; options: { value: string; label: string }[] }) {
   return (
-    <div className="flex flex-col gap-1.5">
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-      <Select {...getSelectProps(field)} id={id} aria-describedby={errorId} key={field.key}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </Select>
-      <div className="min-h-4">
-        <ErrorList id={errorId} errors={field.errors} />
-      </div>
-    </div>
+    <SelectField label={label} selectProps={{ ...getSelectProps(field), id }} errors={field.errors} key={field.key}>
+      {options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </SelectField>
   )
 }
 
@@ -87,9 +78,9 @@ export function AccountForm({
           inputProps={{ ...getInputProps(fields.currency, { type: 'text' }), id: `${idPrefix}-currency`, maxLength: 3, placeholder: 'EUR' }}
           errors={fields.currency.errors}
         />
-        <SelectField field={fields.language} id={`${idPrefix}-language`} label={t('accounts.fields.language')} options={UI_LANGUAGES.map((l) => ({ value: l, label: t(`common:languages.${l}`) }))} />
+        <Choice field={fields.language} id={`${idPrefix}-language`} label={t('accounts.fields.language')} options={UI_LANGUAGES.map((l) => ({ value: l, label: t(`common:languages.${l}`) }))} />
         {withStatus ? (
-          <SelectField field={fields.status} id={`${idPrefix}-status`} label={t('accounts.fields.status')} options={ACCOUNT_STATUSES.map((s) => ({ value: s, label: t(`accounts.status.${s}`) }))} />
+          <Choice field={fields.status} id={`${idPrefix}-status`} label={t('accounts.fields.status')} options={ACCOUNT_STATUSES.map((s) => ({ value: s, label: t(`accounts.status.${s}`) }))} />
         ) : null}
       </div>
       <Button type="submit" {...(submitTestId ? { 'data-testid': submitTestId } : {})}>

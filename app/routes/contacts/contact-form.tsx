@@ -2,8 +2,7 @@ import { getInputProps, type FieldMetadata } from '@conform-to/react'
 import type { TFunction } from 'i18next'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { z } from 'zod'
-import { ErrorList, Field } from '#app/components/forms.tsx'
-import { Select } from '#app/components/ui/select.tsx'
+import { Field, SelectField } from '#app/components/forms.tsx'
 import { formRules } from '#app/lib/form-messages.ts'
 
 export const CONTACT_FIELDS = ['name', 'organisation', 'email', 'phone', 'mobile', 'fax', 'street1', 'street2', 'street3', 'city', 'state', 'postcode', 'country_code'] as const
@@ -74,30 +73,19 @@ export function ContactInputs({ fields, countries }: { fields: Fields; countries
       {text('city')}
       {text('state')}
       {text('postcode')}
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={country.id} className="text-sm font-medium">
-          {t('contacts.fields.country_code')}
-        </label>
-        <Select
-          id={country.id}
-          name={country.name}
-          defaultValue={country.initialValue ?? ''}
-          key={country.key}
-          aria-invalid={country.errors?.length ? true : undefined}
-          aria-describedby={country.errors?.length ? country.errorId : undefined}
-          data-testid="contact-country_code"
-        >
-          <option value="">{t('contacts.chooseCountry')}</option>
-          {countries.map((c) => (
-            <option key={c.code} value={c.code}>
-              {c.name}
-            </option>
-          ))}
-        </Select>
-        <div className="min-h-4">
-          <ErrorList id={country.errorId} errors={country.errors} />
-        </div>
-      </div>
+      <SelectField
+        label={t('contacts.fields.country_code')}
+        selectProps={{ id: country.id, name: country.name, defaultValue: country.initialValue ?? '', 'data-testid': 'contact-country_code' } as React.ComponentProps<'select'> & { id: string }}
+        errors={country.errors}
+        key={country.key}
+      >
+        <option value="">{t('contacts.chooseCountry')}</option>
+        {countries.map((c) => (
+          <option key={c.code} value={c.code}>
+            {c.name}
+          </option>
+        ))}
+      </SelectField>
     </div>
   )
 }
