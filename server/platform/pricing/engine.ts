@@ -120,6 +120,8 @@ export type PriceInput = {
   costsInForce?: Map<string, EngineCost>
   /** `at` as ISO text, likewise. */
   pricedAt?: string
+  /** false: the price only, no chain (pricing a whole list); the chain is built otherwise. */
+  explain?: boolean
 }
 
 /**
@@ -165,8 +167,10 @@ export function priceProduct(input: PriceInput): { ok: true; quote: Quote } | ({
   const candidates = input.candidates ?? candidatesFor(input.book, product, at)
 
   const chain: ChainStep[] = []
-  const step = (rule: EngineRule, effect: ChainStep['effect'], before: number | null, after: number | null) =>
-    chain.push({ rule_id: rule.id, rule_name: rule.rule_name, level: rule.level, kind: rule.kind, effect, before_minor: before, after_minor: after })
+  const explain = input.explain ?? true
+  const step = (rule: EngineRule, effect: ChainStep['effect'], before: number | null, after: number | null) => {
+    if (explain) chain.push({ rule_id: rule.id, rule_name: rule.rule_name, level: rule.level, kind: rule.kind, effect, before_minor: before, after_minor: after })
+  }
 
   // 1. The price-setting rule.
   const setting: EngineRule[] = []

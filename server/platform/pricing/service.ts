@@ -542,7 +542,7 @@ export async function priceEntity(db: Kysely<DB>, entityId: string, now: Date): 
     const candidates = candidatesFor(book, product, at)
     const costsInForce = costsAt(productCosts, at)
     for (const currency of currencies) {
-      const result = priceProduct({ product, costs: productCosts, costsInForce, candidates, pricedAt, book, currency, rates, at, pricingEntityId: entityId })
+      const result = priceProduct({ product, costs: productCosts, costsInForce, candidates, pricedAt, explain: false, book, currency, rates, at, pricingEntityId: entityId })
       if (result.ok) priced++
       else unpriced++
     }
