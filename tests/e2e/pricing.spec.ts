@@ -72,6 +72,32 @@ test.describe('pricing as staff', () => {
   })
 })
 
+test.describe('costs as staff', () => {
+  test.use({ storageState: signedIn(STAFF) })
+
+  test('a CSV of costs is previewed (refused rows and rows at a loss shown) and stored only when clean', async ({ page }) => {
+    await page.goto('/products')
+    const upload = page.getByTestId('cost-upload')
+    // The stored cost is dated far ahead, so no price of today changes; its amount differs every run.
+    // The .shop row (never stored: the file has a refused row) is at a loss under Retail's launch promotion.
+    const amount = (10 + (Date.now() % 1000) / 100).toFixed(2)
+    const csv = ['code,currency,amount,effective_from', `domain:es:renew,EUR,${amount},2099-01-01`, 'domain:shop:register,EUR,"1,000.00",2026-01-01', 'domain:nope:register,EUR,1.00,2099-01-01'].join('\n')
+    await upload.getByLabel('CSV file').setInputFiles({ name: 'costs.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
+    await upload.getByRole('button', { name: 'Preview' }).click()
+    const rows = upload.getByTestId('cost-row')
+    await expect(rows).toHaveCount(3)
+    await expect(rows.nth(1)).toContainText('A price list would sell below this cost')
+    await expect(rows.nth(2)).toHaveAttribute('data-status', 'error')
+    await expect(rows.nth(2)).toContainText('No product has this code')
+    await expect(upload.getByRole('button', { name: 'Store these costs' })).toHaveCount(0)
+
+    await upload.getByLabel('CSV file').setInputFiles({ name: 'costs.csv', mimeType: 'text/csv', buffer: Buffer.from(csv.split('\n').slice(0, 2).join('\n')) })
+    await upload.getByRole('button', { name: 'Preview' }).click()
+    await upload.getByRole('button', { name: 'Store these costs' }).click()
+    await expect(upload.getByTestId('cost-counts')).toHaveText('1 cost stored')
+  })
+})
+
 test.describe('registrar templates as staff', () => {
   test.use({ storageState: signedIn(STAFF) })
 
