@@ -15,7 +15,8 @@ import { REVOCATION_REASONS } from '#common/ssl.ts'
 import { canChange, requireChange } from '../accounts/directory.server.ts'
 import { DetailList } from '../accounts/directory.tsx'
 import { loadCertificate } from './detail.server.ts'
-import { SslHeader, SslStatus, sslRefusal } from './shared.tsx'
+import { SslHeader, SslStatus } from './shared.tsx'
+import { sslRefusal } from './refusal.server.ts'
 import type { Route } from './+types/detail.ts'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -76,7 +77,7 @@ export default function SslDetail({ loaderData, actionData }: Route.ComponentPro
             [t('fields.not_before'), when(c.not_before)],
             [t('fields.not_after'), when(c.not_after)],
             [t('fields.renew_after'), when(c.renew_after)],
-            [t('fields.revoked_at'), c.revoked_at ? `${when(c.revoked_at)} (${t(`reasons.${c.revocation_reason ?? 'unspecified'}`)})` : ''],
+            ...(c.revoked_at ? [[t('fields.revoked_at'), `${when(c.revoked_at)} (${t(`reasons.${c.revocation_reason ?? 'unspecified'}`)})`] as [string, string]] : []),
             [t('fields.created_at'), `${when(c.created_at)} · ${c.created_by}`],
           ]}
         />

@@ -26,7 +26,8 @@ import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { DEFAULT_SSL_KEY_TYPE, SSL_KEY_TYPES, SSL_PERIODS, SSL_PRODUCT_IDS, SSL_PRODUCTS, type SslState } from '#common/ssl.ts'
 import { canChange, requireChange } from '../accounts/directory.server.ts'
-import { SslStatus, sslRefusal } from './shared.tsx'
+import { SslStatus } from './shared.tsx'
+import { sslRefusal } from './refusal.server.ts'
 import type { Route } from './+types/index.ts'
 
 const ORDER_FIELDS = ['product', 'period_months', 'names', 'key_type', 'csr'] as const

@@ -1,4 +1,5 @@
 import { data } from 'react-router'
+import type { TFunction } from 'i18next'
 import { DataTable } from '#app/components/data-table.tsx'
 import { formatDateTime } from '#app/lib/dates.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
@@ -14,7 +15,9 @@ import type { Route } from './+types/log.ts'
 /** /ssls/{id}/log: the audit trail (area ssl) of one certificate. */
 function logList(id: string): ListDefinition {
   const base = LISTS['contacts-log']!
-  return { ...base, id: 'ssl-log', trayType: null, fixedFilters: [{ field: 'area', operator: 'equals', values: ['ssl'] }, { field: 'entity_id', operator: 'equals', values: [id] }] }
+  // One certificate's trail: which entity it is about goes without saying.
+  const columns = base.columns.map((c) => (c.key === 'entity_type' ? { ...c, defaultVisible: false } : c))
+  return { ...base, id: 'ssl-log', columns, trayType: null, fixedFilters: [{ field: 'area', operator: 'equals', values: ['ssl'] }, { field: 'entity_id', operator: 'equals', values: [id] }] }
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -39,7 +42,7 @@ export default function SslLog({ loaderData }: Route.ComponentProps) {
         renderCell={(row, key) => {
           if (key === 'created_at') return formatDateTime(String(row.created_at ?? ''), i18n.language)
           if (key === 'action') return t(`log.actions.${String(row.action)}`, { defaultValue: String(row.action ?? '') })
-          if (key === 'changes') return <span className="font-mono text-xs">{summarize(row.changes)}</span>
+          if (key === 'changes') return <span className="text-xs">{summarize(row.changes, t)}</span>
           return String(row[key] ?? '')
         }}
       />
@@ -47,11 +50,17 @@ export default function SslLog({ loaderData }: Route.ComponentProps) {
   )
 }
 
-function summarize(changes: unknown): string {
+/** What changed, in words: the status as the badge says it, the other fields as they were and are; empty fields are left out. */
+function summarize(changes: unknown, t: TFunction): string {
   if (!changes || typeof changes !== 'object') return ''
   const { before, after } = changes as { before?: Record<string, unknown>; after?: Record<string, unknown> }
+  const say = (k: string, v: unknown) => (k === 'status' ? t(`status.${String(v)}`, { defaultValue: String(v) }) : k === 'revocation_reason' ? t(`reasons.${String(v)}`, { defaultValue: String(v) }) : String(v))
   return Object.keys(after ?? {})
-    .filter((k) => ['status', 'failure_reason', 'revocation_reason', 'serial', 'format'].includes(k))
-    .map((k) => `${k}: ${before?.[k] === undefined ? '' : `${JSON.stringify(before[k])} → `}${JSON.stringify(after?.[k])}`)
-    .join('; ')
+    .filter((k) => ['status', 'failure_reason', 'revocation_reason', 'serial', 'format'].includes(k) && after?.[k] !== null && after?.[k] !== undefined)
+    .map((k) => {
+      const was = before?.[k]
+      const label = t(`fields.${k}`, { defaultValue: k })
+      return `${label}: ${was === undefined || was === null ? '' : `${say(k, was)} → `}${say(k, after?.[k])}`
+    })
+    .join(' · ')
 }

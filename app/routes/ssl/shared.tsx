@@ -1,10 +1,8 @@
 import { useEffect } from 'react'
 import { Link, useRevalidator } from 'react-router'
-import type { TFunction } from 'i18next'
 import type { SslState } from '#common/ssl.ts'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
-import { PlatformError } from '#app/lib/platform-client.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { cn } from '#app/lib/utils.ts'
@@ -118,24 +116,4 @@ export function SslTabs({ id, current }: { id: string; current: 'overview' | 'va
       ))}
     </nav>
   )
-}
-
-/**
- * A refused call's words, each field's beside its field: our codes (`ssl:errors.<code>`, dots as underscores) in the
- * user's language, else the API's own message. Anything but a 4xx refusal goes to the error screen.
- */
-export function sslRefusal(t: TFunction, error: unknown, fields: readonly string[]): { fieldErrors: Record<string, string[]>; formErrors: string[] } {
-  if (!(error instanceof PlatformError) || error.status >= 500 || error.status === 403 || error.status === 404) throw error
-  const problem = (error.data ?? {}) as { code?: string; detail?: string; errors?: { field?: string; code?: string; message?: string }[] }
-  const fieldErrors: Record<string, string[]> = {}
-  const formErrors: string[] = []
-  const say = (code: string | undefined, fallback: string) => (code ? t(`ssl:errors.${code.replace(/\./g, '_')}`, { defaultValue: fallback }) : fallback)
-  for (const e of problem.errors ?? []) {
-    const field = fields.find((f) => f === e.field || f === e.field?.split('.')[0])
-    const message = say(e.code, e.message ?? '')
-    if (field) (fieldErrors[field] ??= []).push(message)
-    else formErrors.push(message)
-  }
-  if (!formErrors.length && !Object.keys(fieldErrors).length) formErrors.push(say(problem.code, problem.detail ?? error.message))
-  return { fieldErrors, formErrors }
 }
