@@ -9,15 +9,18 @@ import { Select } from './ui/select.tsx'
 
 /**
  * The one way a form is wired (conform + zod): checked in the browser on submit and again as the
- * person corrects it, with the same schema the action parses; `lastResult` brings back the
+ * person corrects it (a form may say otherwise), with the same schema the action parses; `lastResult` brings back the
  * action's answer (its field errors, a refusal beside its field) with what was typed.
  */
-export function useZodForm<Schema extends z.ZodType<Record<string, unknown>>>(schema: Schema, options: Pick<ZodFormOptions<Schema>, 'id' | 'lastResult' | 'defaultValue'>) {
+export function useZodForm<Schema extends z.ZodType<Record<string, unknown>>>(
+  schema: Schema,
+  options: Pick<ZodFormOptions<Schema>, 'id' | 'lastResult' | 'defaultValue'> & Partial<Pick<ZodFormOptions<Schema>, 'constraint' | 'shouldValidate' | 'shouldRevalidate'>>,
+) {
   return useForm<z.input<Schema> & Record<string, unknown>, z.output<Schema>, string[]>({
-    ...options,
-    constraint: getZodConstraint(schema),
+    constraint: options.constraint ?? getZodConstraint(schema),
     shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
+    shouldRevalidate: options.shouldValidate ?? 'onInput',
+    ...options,
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
 }

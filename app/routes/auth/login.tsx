@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
-import { FormErrors, LabelledField } from '#app/components/forms.tsx'
+import { FormErrors, LabelledField, useZodForm } from '#app/components/forms.tsx'
 import { buttonClass, inputClass, secondaryButtonClass } from '#app/lib/auth/fields.tsx'
 import { authMessages, currentLocale, loginMessages, type LoginMessages } from '#app/lib/auth/locale.server.ts'
 import { hitRateLimit, SIGN_IN_RULE } from '#app/lib/auth/rate-limit.server.ts'
@@ -138,15 +138,14 @@ type Result = SubmissionResult<string[]> | null | undefined
 function PasswordForm({ messages: m, redirectTo, ssoEnabled, lastResult, ssoError }: { messages: LoginMessages; redirectTo: string; ssoEnabled: boolean; lastResult: Result; ssoError: string | null }) {
   const schema = LoginSchema(m)
   const navigation = useNavigation()
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm(schema, {
+    // Not on blur: leaving the empty email field for "Sign in with SSO" would show an error that
+    // pushes the SSO button down between mouse down and up, and the click would be lost.
     id: 'login',
     lastResult,
     constraint: constraintOf(schema),
-    // Not on blur: leaving the empty email field for "Sign in with SSO" would show an error that
-    // pushes the SSO button down between mouse down and up, and the click would be lost.
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
   return (
     <>
@@ -189,12 +188,11 @@ function PasswordForm({ messages: m, redirectTo, ssoEnabled, lastResult, ssoErro
 
 function TwoFactorForm({ messages: m, lastResult }: { messages: LoginMessages; lastResult: Result }) {
   const schema = TwoFactorSchema(m)
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm(schema, {
     id: 'two-factor',
     lastResult,
     constraint: constraintOf(schema),
     shouldValidate: 'onSubmit',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
   return (
     <>

@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
-import { FormErrors, LabelledField } from '#app/components/forms.tsx'
+import { FormErrors, LabelledField, useZodForm } from '#app/components/forms.tsx'
 import { buttonClass, inputClass } from '#app/lib/auth/fields.tsx'
 import { authMessages, currentLocale } from '#app/lib/auth/locale.server.ts'
 import { passwordMessage, type AuthMessages } from '#app/lib/auth/messages.ts'
@@ -117,12 +117,11 @@ type Result = SubmissionResult<string[]> | null | undefined
 
 function RequestForm({ messages: m, invalidLink, lastResult }: { messages: AuthMessages; invalidLink: boolean; lastResult: Result }) {
   const schema = ResetRequestSchema(m)
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm(schema, {
     id: 'reset-request',
     lastResult,
     constraint: constraintOf(schema),
     shouldValidate: 'onBlur',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
   return (
     <>
@@ -153,13 +152,12 @@ function RequestForm({ messages: m, invalidLink, lastResult }: { messages: AuthM
 
 function NewPasswordForm({ messages: m, token, lastResult }: { messages: AuthMessages; token: string; lastResult: Result }) {
   const schema = NewPasswordSchema(m)
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm(schema, {
     id: 'reset-password',
     lastResult,
     constraint: constraintOf(schema),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
   return (
     <>

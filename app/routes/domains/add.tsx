@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
+import { getFormProps, getInputProps, getTextareaProps } from '@conform-to/react'
 import { PageHeader } from '#app/components/page-header.tsx'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect, useActionData, useNavigation } from 'react-router'
-import { ErrorList, Field } from '#app/components/forms.tsx'
+import { ErrorList, Field, useZodForm } from '#app/components/forms.tsx'
 import { JobPanel, JobRefresh } from '#app/components/job-panel.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -109,12 +109,10 @@ function RegisterMode() {
   const actionData = useActionData<ActionData>()
   const navigation = useNavigation()
   const schema = availabilitySchema(t)
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm(schema, {
     id: 'availability-form',
     lastResult: actionData?.intent === 'check' ? actionData.result : undefined,
-    constraint: getZodConstraint(schema),
     shouldValidate: 'onSubmit',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
   const availability = actionData?.availability
   return (
@@ -164,14 +162,12 @@ function TransferMode() {
   const { t } = useTranslation('domains')
   const actionData = useActionData<ActionData>()
   const schema = transferSchema(t)
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm(schema, {
     id: 'transfer-form',
     lastResult: actionData?.intent === 'transfer' ? actionData.result : undefined,
-    constraint: getZodConstraint(schema),
     defaultValue: { period: '1' },
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
   return (
     <Form method="post" {...getFormProps(form)} className="grid max-w-md gap-1">
@@ -191,12 +187,10 @@ function ImportMode({ job }: { job: ImportJob | null }) {
   const href = useContextHref()
   const running = job ? isRunning(job.state) : false
   const schema = importSchema(t)
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm(schema, {
     id: 'import-form',
     lastResult: actionData?.intent === 'import' ? actionData.result : undefined,
-    constraint: getZodConstraint(schema),
     shouldValidate: 'onSubmit',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
   if (job) {
     const failed = job.results.filter((r) => r.ok === false).length

@@ -1,10 +1,10 @@
-import { getFormProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
+import { getFormProps, getSelectProps, getTextareaProps } from '@conform-to/react'
 import { PageHeader } from '#app/components/page-header.tsx'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect, useActionData, useNavigation } from 'react-router'
 import { JobPanel, JobRefresh } from '#app/components/job-panel.tsx'
-import { ErrorList } from '#app/components/forms.tsx'
+import { ErrorList, useZodForm } from '#app/components/forms.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
@@ -111,12 +111,10 @@ export default function DomainContacts({ loaderData }: Route.ComponentProps) {
   const { job, contacts } = loaderData
   const running = job ? !['completed', 'failed', 'cancelled', 'done'].includes(job.state) : false
   const schema = contactsSchema(t)
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm(schema, {
     id: 'contacts-form',
     lastResult: actionData?.result,
-    constraint: getZodConstraint(schema),
     shouldValidate: 'onSubmit',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
   return (
     <div className="space-y-4">

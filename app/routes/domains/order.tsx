@@ -1,12 +1,12 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
 import { HeaderAction, PageHeader } from '#app/components/page-header.tsx'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import type { TFunction } from 'i18next'
 import { Fragment } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect, useActionData, useNavigation } from 'react-router'
 import { z } from 'zod'
-import { ErrorList, Field } from '#app/components/forms.tsx'
+import { ErrorList, Field, useZodForm } from '#app/components/forms.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
@@ -157,11 +157,9 @@ export default function OrderCart({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation()
   const busy = navigation.state === 'submitting'
   const { cart, periods, contacts, canManage } = loaderData
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm(addSchema(t), {
     id: 'cart-add',
     lastResult: actionData?.intent === 'add' ? actionData.result : undefined,
-    constraint: getZodConstraint(addSchema(t)),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: addSchema(t) }),
     shouldValidate: 'onBlur',
   })
   const money = (minor: number, currency: string) => formatMoney(minor, currency, i18n.language)
@@ -309,11 +307,9 @@ function Checkout({ needsContacts, contacts, lastResult, busy, children }: Check
   const { t } = useTranslation('orders')
   const href = useContextHref()
   const schema = checkoutSchema(t, needsContacts)
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm(schema, {
     id: 'cart-checkout',
     lastResult,
-    constraint: getZodConstraint(schema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
   })

@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getFormProps, getInputProps } from '@conform-to/react'
 import { StatusBadge } from '#app/components/status-badge.tsx'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import type { TFunction } from 'i18next'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect, useActionData, useNavigation } from 'react-router'
-import { ErrorList } from '#app/components/forms.tsx'
+import { ErrorList, useZodForm } from '#app/components/forms.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
@@ -131,12 +131,11 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle'
   const schema = renewSchema(t)
-  const [renewForm, renewFields] = useForm({
+  const [renewForm, renewFields] = useZodForm(schema, {
     id: 'renew-form',
     lastResult: actionData?.intent === 'renew' ? (actionData.result as never) : undefined,
-    constraint: getZodConstraint(schema),
     defaultValue: { period: '1' },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: 'onSubmit',
   })
   const date = (value: string | null) => (value ? <DateText value={value} lng={i18n.language} /> : '—')
   const when = (value: string | null) => (value ? formatDateTime(value, i18n.language) : '—')

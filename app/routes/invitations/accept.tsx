@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link } from 'react-router'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
-import { FormErrors, LabelledField } from '#app/components/forms.tsx'
+import { FormErrors, LabelledField, useZodForm } from '#app/components/forms.tsx'
 import { buttonClass, inputClass } from '#app/lib/auth/fields.tsx'
 import { authMessages, currentLocale } from '#app/lib/auth/locale.server.ts'
 import { passwordMessage, type AuthMessages } from '#app/lib/auth/messages.ts'
@@ -97,13 +97,11 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
 function PasswordForm({ m, token, email, lastResult }: { m: AuthMessages; token: string; email: string; lastResult: SubmissionResult<string[]> | null }) {
     const { t } = useTranslation('directory')
     const schema = NewPasswordSchema(m)
-    const [form, fields] = useForm({
+    const [form, fields] = useZodForm(schema, {
       id: 'invitation-password',
       lastResult,
-      constraint: getZodConstraint(schema),
       shouldValidate: 'onBlur',
       shouldRevalidate: 'onInput',
-      onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     })
     return (
       <>
