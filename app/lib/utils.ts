@@ -9,16 +9,17 @@ import { clsx, type ClassValue } from 'clsx'
 
 const DISPLAY = /^(block|inline|inline-block|flex|inline-flex|grid|hidden)$/
 const POSITION = /^(fixed|absolute|relative|sticky)$/
-const TWO_PART = /^((min|max)-[wh]|(gap|space|inset|translate|overflow|border)-[xytrbl]|col-span|grid-cols|justify-self|line-clamp|pointer-events|underline-offset|ring-offset)(-|$)/
+const TWO_PART = /^((min|max)-[wh]|(gap|space|inset|translate|overflow|border|divide)-[xytrbl]|col-span|grid-cols|justify-self|line-clamp|pointer-events|underline-offset|ring-offset)(-|$)/
 const NUMBER = /^\d*$/
 
-// Which value-dependent group a `text-`, `font-`, `flex-`, `ring-` or `border…-` utility belongs to.
+// Which value-dependent group a `text-`, `font-`, `flex-`, `ring-`, `border…-` or `divide…-` utility belongs to.
 const byValue = (prefix: string, value: string): string => {
   if (prefix === 'text') return /^(xs|sm|base|lg|\d?xl|\[\d.*\])$/.test(value) ? 'font-size' : /^(left|center|right|justify|start|end)$/.test(value) ? 'text-align' : 'text-color'
   if (prefix === 'font') return /^(sans|serif|mono)$/.test(value) ? 'font-family' : 'font-weight'
   if (prefix === 'flex') return /^(row|col)/.test(value) ? 'flex-direction' : /wrap/.test(value) ? 'flex-wrap' : 'flex'
-  if (prefix === 'ring') return NUMBER.test(value) ? 'ring' : 'ring-color'
-  if (prefix.startsWith('border')) return /^(collapse|separate)$/.test(value) ? 'border-collapse' : `${prefix}${NUMBER.test(value) ? '' : '-color'}`
+  if (prefix === 'ring') return NUMBER.test(value) ? 'ring' : value === 'inset' ? 'ring-inset' : 'ring-color'
+  if (prefix.startsWith('border')) return /^(collapse|separate)$/.test(value) ? 'border-collapse' : /^(solid|dashed|dotted|double|hidden|none)$/.test(value) ? 'border-style' : `${prefix}${NUMBER.test(value) ? '' : '-color'}`
+  if (prefix.startsWith('divide')) return /^(solid|dashed|dotted|double|none)$/.test(value) ? 'divide-style' : `${prefix}${NUMBER.test(value) ? '' : '-color'}`
   return prefix
 }
 
@@ -47,7 +48,13 @@ function merge(classList: string): string {
     // does not change the selector.
     const at = cls.lastIndexOf(':')
     const variants = `${cls.slice(0, at + 1).split(':').sort()}:`
-    const group = utilityGroup(cls.slice(at + 1))
+    const utility = cls.slice(at + 1)
+    // Markers for other elements' variants (group, group/name, peer) are no utilities: kept as given.
+    if (/^(group|peer)(\/|$)/.test(utility)) {
+      kept.push(cls)
+      continue
+    }
+    const group = utilityGroup(utility)
     if (!cls || taken.has(variants + group)) continue
     for (const other of [group, ...(CONFLICTS[group]?.split(' ') ?? [])]) taken.add(variants + other)
     kept.push(cls)
