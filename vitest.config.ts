@@ -17,7 +17,7 @@ export default defineConfig({
     globalSetup: ['./tests/setup/global-setup.ts'],
     // New password hashes at scrypt N=2^10 instead of 2^17: a hash carries its parameters, so the
     // same code verifies; passwords.test.ts keeps the production cost honest.
-    // Servers a test spawns (server/main.ts) start no PowerDNS of their own: the DNS tests start theirs.
-    env: { PASSWORD_HASH_COST: '10', POWERDNS_MODE: 'none' },
+    // Servers a test spawns (server/main.ts) start no PowerDNS or Pebble of their own: the DNS and SSL tests start theirs.
+    env: { PASSWORD_HASH_COST: '10', POWERDNS_MODE: 'none', ACME_LOCAL_PEBBLE: '0' },
   },
 })

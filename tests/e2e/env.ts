@@ -24,6 +24,8 @@ export const SERVER_ENV = {
   PASSWORD_HASH_COST: '10',
   // No local PowerDNS: the DNS specs check what the portal keeps and shows, not what is served.
   POWERDNS_MODE: 'none',
+  // No local Pebble either: ssl.spec.ts runs a server of its own with both.
+  ACME_LOCAL_PEBBLE: '0',
   // The loopback is our own proxy: a test may give its requests an address of their own with
   // X-Forwarded-For, so that the per-address sign-in limits it uses up are not the other tests'.
   TRUST_PROXY: 'loopback',

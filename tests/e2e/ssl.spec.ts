@@ -14,7 +14,7 @@ ownServer({
   name: 'ssl',
   setup: async () => {
     pdns = await startPowerDns()
-    return { POWERDNS_API_URL: pdns.settings.apiUrl, POWERDNS_API_KEY: pdns.settings.apiKey, POWERDNS_DNS_ADDRESS: `127.0.0.1:${pdns.dnsPort}` }
+    return { POWERDNS_API_URL: pdns.settings.apiUrl, POWERDNS_API_KEY: pdns.settings.apiKey, POWERDNS_DNS_ADDRESS: `127.0.0.1:${pdns.dnsPort}`, ACME_LOCAL_PEBBLE: '1' }
   },
   teardown: async () => pdns?.stop(),
 })

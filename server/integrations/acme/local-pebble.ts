@@ -64,6 +64,10 @@ export async function startPebble(options: { dnsServer?: string; dir?: string } 
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_AUTHZREUSE: '0' },
   })
+  // A process that exits without stopping it (a fatal error, process.exit) takes it along.
+  const orphaned = () => child.kill('SIGTERM')
+  process.once('exit', orphaned)
+  child.once('exit', () => process.off('exit', orphaned))
   let log = ''
   const keep = (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-8000)

@@ -61,6 +61,10 @@ export async function startPowerDns(options: { dnsPort?: number; apiPort?: numbe
   const child: ChildProcess = spawn('pdns_server', [`--config-dir=${dir}`, '--guardian=no', '--daemon=no', '--disable-syslog', '--write-pid=no'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   })
+  // A process that exits without stopping it (a fatal error, process.exit) takes it along.
+  const orphaned = () => child.kill('SIGTERM')
+  process.once('exit', orphaned)
+  child.once('exit', () => process.off('exit', orphaned))
   let log = ''
   child.stderr?.on('data', (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-8000)
