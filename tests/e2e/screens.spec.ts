@@ -70,15 +70,24 @@ function watch(page: Page, refused: Set<string>): Trouble {
   return trouble
 }
 
+/**
+ * Waits until React owns the page: its forms (the shell's sign-out form is on every signed-in
+ * screen) carry React's props, so hydration, and whatever error it reports, is over; a screen
+ * without a form is done at network idle.
+ */
+async function settled(page: Page) {
+  await page.waitForLoadState('load')
+  if ((await page.locator('form').count()) > 0) await hydrated(page)
+  else await page.waitForLoadState('networkidle')
+}
+
 /** Opens a screen and waits until React owns it; returns the document's status. */
 async function visit(page: Page, path: string, refused: Set<string>): Promise<number> {
   const response = await page.goto(path)
   const status = response?.status() ?? 0
   if (status === 403) refused.add(page.url())
   expect(status, `GET ${path}`).toBeLessThan(500)
-  await page.waitForLoadState('networkidle')
-  // Forms mean a hydrated page can be told apart; a screen without any is done at network idle.
-  if ((await page.locator('form').count()) > 0) await hydrated(page)
+  await settled(page)
   return status
 }
 
@@ -94,7 +103,7 @@ async function passOver(page: Page): Promise<{ trouble: Trouble; visited: string
     // The row link a person clicks, then each tab of the page it opens.
     await first.click()
     await page.waitForURL((url) => url.pathname !== list)
-    await page.waitForLoadState('networkidle')
+    await settled(page)
     const base = new URL(page.url()).pathname
     for (const tab of tabs) visited.push(`${base}${tab} ${await visit(page, `${base}${tab}`, refused)}`)
   }
