@@ -15,7 +15,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { FormErrors } from '../accounts/directory.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
 import { pricingRefusal } from '../invoicing/shared.server.ts'
-import { readSchemaText } from './templates.server.ts'
+import { readTemplateForm } from './templates.server.ts'
 import { SchemaEditor, TemplateFields } from './schema-editor.tsx'
 import type { Route } from './+types/template.ts'
 
@@ -39,14 +39,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   requireChange(request, user, 'staff')
   const t = getInstance(context).t
   const form = await request.formData()
-  const values = { name: String(form.get('name') ?? '').trim(), schema: String(form.get('schema') ?? '') }
-  const fieldErrors: Record<string, string[]> = {}
-  if (!values.name) fieldErrors.name = [t('validation:required')]
-  const schema = readSchemaText(values.schema, t)
-  if (!schema.ok) fieldErrors.schema = schema.errors
-  if (Object.keys(fieldErrors).length || !schema.ok) return data({ values, fieldErrors, formErrors: [] as string[] }, { status: 400 })
+  const read = readTemplateForm(form, t)
+  const { values } = read
+  if (!read.ok) return data({ values, fieldErrors: read.fieldErrors, formErrors: [] as string[] }, { status: 400 })
   try {
-    await (await getPlatform(request, context)).patch(`/registrar-templates/${params.id}`, { name: values.name, schema: schema.value, version: Number(form.get('version')) })
+    await (await getPlatform(request, context)).patch(`/registrar-templates/${params.id}`, { name: values.name, schema: read.schema, version: Number(form.get('version')) })
   } catch (error) {
     const refusal = pricingRefusal(error, t, ['name', 'schema'])
     return data({ values, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors }, { status: 400 })

@@ -12,3 +12,16 @@ export function readSchemaText(text: string, t: TFunction): { ok: true; value: R
     return { ok: false, errors: [t(`validation:${parsed.kind}`, { position: parsed.position ?? 0, token: parsed.token ?? '' })] }
   }
 }
+
+/**
+ * The template form as both its screens post it (a new template, an edited one): the values as
+ * typed, the schema parsed, and the errors beside their fields.
+ */
+export function readTemplateForm(form: FormData, t: TFunction) {
+  const values = { name: String(form.get('name') ?? '').trim(), schema: String(form.get('schema') ?? '') }
+  const fieldErrors: Record<string, string[]> = {}
+  if (!values.name) fieldErrors.name = [t('validation:required')]
+  const schema = readSchemaText(values.schema, t)
+  if (!schema.ok) fieldErrors.schema = schema.errors
+  return schema.ok && Object.keys(fieldErrors).length === 0 ? { ok: true as const, values, schema: schema.value } : { ok: false as const, values, fieldErrors }
+}

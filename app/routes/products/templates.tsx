@@ -19,7 +19,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { FormErrors, SubNav } from '../accounts/directory.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
 import { pricingRefusal } from '../invoicing/shared.server.ts'
-import { readSchemaText } from './templates.server.ts'
+import { readTemplateForm } from './templates.server.ts'
 import { SchemaEditor } from './schema-editor.tsx'
 import type { Route } from './+types/templates.ts'
 
@@ -41,14 +41,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   requireChange(request, user, 'staff')
   const t = getInstance(context).t
   const form = await request.formData()
-  const values = { name: String(form.get('name') ?? '').trim(), schema: String(form.get('schema') ?? '') }
-  const fieldErrors: Record<string, string[]> = {}
-  if (!values.name) fieldErrors.name = [t('validation:required')]
-  const schema = readSchemaText(values.schema, t)
-  if (!schema.ok) fieldErrors.schema = schema.errors
-  if (Object.keys(fieldErrors).length || !schema.ok) return data({ values, fieldErrors, formErrors: [] as string[] }, { status: 400 })
+  const read = readTemplateForm(form, t)
+  const { values } = read
+  if (!read.ok) return data({ values, fieldErrors: read.fieldErrors, formErrors: [] as string[] }, { status: 400 })
   try {
-    const made = await (await getPlatform(request, context)).post<{ id: string }>('/registrar-templates', { name: values.name, schema: schema.value })
+    const made = await (await getPlatform(request, context)).post<{ id: string }>('/registrar-templates', { name: values.name, schema: read.schema })
     return redirect(`/products/registrar-templates/${made.id}${requestUrl(request).search}`, { headers: { 'Set-Cookie': flashHeader(request, { content: t('pricing:saved'), color: 'success' }) } })
   } catch (error) {
     const refusal = pricingRefusal(error, t, ['name', 'schema'])
