@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Account } from '#server/db/schema.ts'
 import { createRouter, requireOwnScope, requireScope } from '#server/platform/core/http.ts'
-import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import { reachOf, requirePermission } from './directory.ts'
 import { accountsResource, createAccount, getAccount, LANGUAGES, updateAccount } from './service.ts'
@@ -59,6 +59,7 @@ export const accountsRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/accounts',
+      ...access('account-viewer'),
       tags: ['Accounts'],
       summary: 'Accounts: every account for staff in their own group, else the context account only',
       request: { params: z.object({ context: z.string() }), query: ListQueryParams },
@@ -77,6 +78,7 @@ export const accountsRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/accounts/{id}',
+      ...access('account-viewer'),
       tags: ['Accounts'],
       summary: 'One account with the counts of its users, domains and contacts',
       request: { params: IdParam },
@@ -91,6 +93,7 @@ export const accountsRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/accounts',
+      ...access('staff'),
       tags: ['Accounts'],
       summary: 'Create a client account (staff)',
       request: { body: jsonBody(CreateAccountBody) },
@@ -107,6 +110,7 @@ export const accountsRouter = createRouter()
     createRoute({
       method: 'patch',
       path: '/accounts/{id}',
+      ...access('account-manager'),
       tags: ['Accounts'],
       summary: 'Edit an account (name, status, currency, language) with optimistic concurrency',
       request: { params: IdParam, body: jsonBody(PatchAccountBody) },

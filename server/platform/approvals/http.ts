@@ -1,7 +1,7 @@
 import { MATERIAL_STATES } from '#common/lists/material-changes.ts'
 import { createRoute, z } from '@hono/zod-openapi'
 import { createRouter } from '#server/platform/core/http.ts'
-import { jsonBody, jsonResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { access, jsonBody, jsonResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import type { MaterialChangeRequest } from '#server/db/schema-tray.ts'
 import { MaterialChange } from '#server/platform/material-changes/http.ts'
 import { requestForToken } from '#server/platform/material-changes/service.ts'
@@ -56,6 +56,7 @@ export const approvalsRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/approvals/{id}',
+      ...access('public'),
       tags: TAGS,
       summary: 'The request behind an approval link (token required)',
       request: { params: Params, query: z.object({ token: Token }) },
@@ -71,6 +72,7 @@ export const approvalsRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/approvals/{id}',
+      ...access('public'),
       tags: TAGS,
       summary: 'Approve or reject with a comment; the link is used up',
       request: { params: Params, body: jsonBody(DecisionBody) },

@@ -3,7 +3,7 @@ import type { ListQuery } from '#common/list-query.ts'
 import { forbidden } from '#server/platform/core/errors.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { can, type Actor } from '#server/platform/core/scope.ts'
-import { ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { access, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, listResource, runList } from '#server/platform/list/engine.ts'
 import { AUDIT_AREAS, type AuditArea } from '#common/vocabulary.ts'
 import { AUDIT_LIST } from '#common/lists/audit.ts'
@@ -80,6 +80,7 @@ export const auditRouter = createRouter().openapi(
   createRoute({
     method: 'get',
     path: '/groups/{context}/audit-entries',
+    ...access('signed-in'),
     tags: ['Audit'],
     summary: 'The audit trail of an account (filter by area, entity_type and entity_id for a /log screen)',
     request: { params: z.object({ context: z.string() }), query: ListQueryParams },

@@ -4,7 +4,7 @@ import type { Context } from 'hono'
 import { PASSWORD_MAX_LENGTH } from '#common/password-policy.ts'
 import { forbidden } from '#server/platform/core/errors.ts'
 import { createRouter, requireActor, requireOwnScope, requireScope, UUID_PATTERN, type PlatformEnv } from '#server/platform/core/http.ts'
-import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { can, isStaff } from '#server/platform/core/scope.ts'
 import { AUTH_EVENTS_LIST } from '#common/lists/audit.ts'
 import { listQueryFromUrl, listResource, runList, type ListResource } from '#server/platform/list/engine.ts'
@@ -97,6 +97,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/login',
+      ...access('public'),
       tags: ['Authentication'],
       summary: 'Sign in with a username (email) and password',
       description: 'With two-factor sign-in on, access_token is a short-lived token good only for POST /v1/two_factor_codes, refresh_token is empty and two_factor_required is true. Failures are throttled per name and per IP (429 with Retry-After).',
@@ -112,6 +113,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/two_factor_codes',
+      ...access('signed-in'),
       tags: ['Authentication'],
       summary: 'The second step of a sign-in: a TOTP or recovery code, with the two-factor token as Bearer',
       request: { body: jsonBody(CodeBody) },
@@ -126,6 +128,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/refresh',
+      ...access('public'),
       tags: ['Authentication'],
       summary: 'Rotate a refresh token; a token used twice ends its whole sign-in',
       request: { body: jsonBody(z.object({ refresh_token: z.string().min(1).max(200), sso_token: z.string().max(8192).optional() }).strict().openapi('RefreshRequest')) },
@@ -140,6 +143,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/login_sso',
+      ...access('public'),
       tags: ['Authentication'],
       summary: 'Exchange an access token of the single-sign-on provider for tokens of this platform',
       request: { body: jsonBody(z.object({ email: z.string().min(3).max(320), sso_token: z.string().min(1).max(8192) }).strict().openapi('LoginSsoRequest')) },
@@ -158,6 +162,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/me',
+      ...access('signed-in'),
       tags: ['Authentication'],
       summary: 'The signed-in user',
       responses: { 200: jsonResponse(PublicUser), ...ProblemResponses },
@@ -172,6 +177,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/logout',
+      ...access('signed-in'),
       tags: ['Authentication'],
       summary: 'Revoke the tokens of this sign-in',
       responses: { 204: { description: 'Signed out' }, ...ProblemResponses },
@@ -186,6 +192,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/password_resets',
+      ...access('public'),
       tags: ['Authentication'],
       summary: 'Mail a password reset link (the answer is the same whether or not the address is known)',
       request: { body: jsonBody(z.object({ email: z.string().min(1).max(320) }).strict().openapi('PasswordResetRequest')) },
@@ -203,6 +210,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/password_resets/{token}',
+      ...access('public'),
       tags: ['Authentication'],
       summary: 'Whether a reset token can still be used (404 when not)',
       request: { params: TokenParam },
@@ -214,6 +222,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'put',
       path: '/password_resets/{token}',
+      ...access('public'),
       tags: ['Authentication'],
       summary: 'Set a new password with a reset token; every session of the user ends',
       description: 'Policy failures answer 400 with errors[].code: password.required, password.too_short, password.too_long, password.matches_identity, password.common.',
@@ -229,6 +238,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'patch',
       path: '/profile',
+      ...access('signed-in'),
       tags: ['Profile'],
       summary: "The signed-in user's language and theme",
       request: { body: jsonBody(z.object({ language: z.enum(SUPPORTED_LANGUAGES).optional(), dark_theme: z.boolean().optional() }).strict().openapi('ProfilePatch')) },
@@ -243,6 +253,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'put',
       path: '/profile/password',
+      ...access('signed-in'),
       tags: ['Profile'],
       summary: 'Change the password; every session ends and this one gets new tokens',
       request: { body: jsonBody(z.object({ current_password: z.string().min(1).max(1024), new_password: NewPassword }).strict().openapi('PasswordChange')) },
@@ -258,6 +269,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/profile/two_factor',
+      ...access('signed-in'),
       tags: ['Profile'],
       summary: 'Start two-factor enrolment: a new secret, its otpauth URI and QR code (pending until confirmed)',
       responses: { 200: jsonResponse(z.object({ secret: z.string(), otpauth_uri: z.string(), qr_svg: z.string() }).openapi('TwoFactorEnrolment')), 409: ProblemResponses[400], ...ProblemResponses },
@@ -271,6 +283,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/profile/two_factor/confirm',
+      ...access('signed-in'),
       tags: ['Profile'],
       summary: 'Confirm enrolment with a first code; answers ten single-use recovery codes, shown once',
       request: { body: jsonBody(CodeBody) },
@@ -285,6 +298,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'delete',
       path: '/profile/two_factor',
+      ...access('signed-in'),
       tags: ['Profile'],
       summary: 'Turn two-factor sign-in off with a fresh code (or a recovery code)',
       request: { body: jsonBody(CodeBody) },
@@ -300,6 +314,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/authentication-events',
+      ...access('user-viewer'),
       tags: ['Authentication'],
       summary: 'The authentication log: every sign-in attempt with its outcome, IP and user agent',
       description: 'User admins (user-viewer) see their account; other users see their own events; staff in their own group see all, elsewhere that account.',

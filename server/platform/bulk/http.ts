@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { BULK_ACTIONS } from '#server/db/schema-tray.ts'
 import { requirePermission } from '#server/platform/accounts/directory.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
-import { jsonBody, jsonResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { access, jsonBody, jsonResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { createBulkJob, getBulkJob } from './service.ts'
 
 const TAGS = ['Bulk actions']
@@ -46,6 +46,7 @@ export const bulkRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/groups/{context}/bulk-actions',
+      ...access('domain-manager'),
       tags: TAGS,
       summary: 'Run one action over many domains (default: the tray) as a job',
       request: { params: ContextParam, body: jsonBody(BulkBody) },
@@ -62,6 +63,7 @@ export const bulkRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/bulk-actions/{job_id}',
+      ...access('domain-viewer'),
       tags: TAGS,
       summary: 'Progress and per-domain results of a bulk job',
       request: { params: JobParams },

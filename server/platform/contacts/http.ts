@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import type { Contact, RegistryHandle } from '#server/db/schema-directory.ts'
 import { reachOf, requirePermission } from '#server/platform/accounts/directory.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
-import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import { countryName } from '#common/countries.ts'
 import {
@@ -112,6 +112,7 @@ export const contactsRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/contacts',
+      ...access('contact-viewer'),
       tags: TAGS,
       summary: 'Contacts of the account (staff in their own group: every account)',
       request: { params: ContextParam, query: ListQueryParams },
@@ -131,6 +132,7 @@ export const contactsRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/contacts/{id}',
+      ...access('contact-viewer'),
       tags: TAGS,
       summary: 'One contact with its registry handles and whether domains use it',
       request: { params: Params },
@@ -146,6 +148,7 @@ export const contactsRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/groups/{context}/contacts',
+      ...access('contact-manager'),
       tags: TAGS,
       summary: 'Create a contact',
       request: { params: ContextParam, body: jsonBody(CreateContactBody) },
@@ -161,6 +164,7 @@ export const contactsRouter = createRouter()
     createRoute({
       method: 'patch',
       path: '/groups/{context}/contacts/{id}',
+      ...access('contact-manager'),
       tags: TAGS,
       summary: 'Edit a contact from the version read',
       request: { params: Params, body: jsonBody(PatchContactBody) },
@@ -176,6 +180,7 @@ export const contactsRouter = createRouter()
     createRoute({
       method: 'delete',
       path: '/groups/{context}/contacts/{id}',
+      ...access('contact-manager'),
       tags: TAGS,
       summary: 'Delete a contact that no domain uses (409 contact.in_use otherwise)',
       request: { params: Params },
@@ -191,6 +196,7 @@ export const contactsRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/contacts/{id}/registry-handles',
+      ...access('contact-viewer'),
       tags: TAGS,
       summary: "The contact's handle at each registry and its sync state",
       request: { params: Params, query: ListQueryParams },

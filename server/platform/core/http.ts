@@ -68,6 +68,8 @@ export function requireScope(c: Context<PlatformEnv>, context: string | undefine
   const actor = requireActor(c)
   if (!context || !UUID.test(context)) throw notFound('Account not found')
   if (context !== actor.homeAccountId && !isStaff(actor)) throw notFound('Account not found')
+  // An API token bound to one account acts in that account only.
+  if (actor.token?.accountId && context.toLowerCase() !== actor.token.accountId) throw notFound('Account not found')
   return { actor, accountId: context.toLowerCase(), requestId: c.get('requestId') }
 }
 

@@ -47,3 +47,17 @@ export const ProblemResponses = {
 /** JSON request body of a route. */
 export const jsonBody = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } }, required: true })
 export const jsonResponse = <T extends z.ZodType>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } })
+
+/**
+ * Who may call an operation, declared on its route and published as the operation's
+ * `x-permission` (the /api/reference page shows it): a permission name (roles and abilities
+ * expanded, staff holds every one), `signed-in` for any bearer, or `public` for no credential.
+ * A request that lacks it is refused by the rules the route calls (403 problem+json), which name
+ * the same permission.
+ */
+export type RouteAccess = 'public' | 'signed-in' | (string & {})
+
+/** The route's access, spread into `createRoute({ …, ...access('ssl-viewer') })`. */
+export function access(permission: RouteAccess) {
+  return { 'x-permission': permission, security: permission === 'public' ? [] : [{ bearer: [] }] } as const
+}

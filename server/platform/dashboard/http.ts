@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
-import { jsonResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { access, jsonResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { readSummary } from './service.ts'
 
 const Count = z.number().int().min(0)
@@ -31,6 +31,7 @@ export const dashboardRouter = createRouter().openapi(
   createRoute({
     method: 'get',
     path: '/groups/{context}/summary',
+    ...access('signed-in'),
     tags: ['Dashboard'],
     summary: 'What needs attention: expiring domains, zones in trouble, registry differences, orders, material changes',
     request: { params: z.object({ context: z.string() }) },

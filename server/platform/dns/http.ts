@@ -3,7 +3,7 @@ import type { Context } from 'hono'
 import { AppError, badRequest, forbidden } from '#server/platform/core/errors.ts'
 import { ZONE_FILE_MAX_BYTES, ZONE_FILE_MEDIA_TYPE } from '#common/zone-file.ts'
 import { createRouter, requireScope, type PlatformEnv } from '#server/platform/core/http.ts'
-import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { can, type Scope } from '#server/platform/core/scope.ts'
 import { listQueryFromUrl, listResource, runList } from '#server/platform/list/engine.ts'
 import { AUDIT_COLUMNS } from '#server/platform/audit/http.ts'
@@ -198,7 +198,7 @@ const RecordBulkJob = z
 
 export const dnsRouter = createRouter()
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/zones', tags: ['DNS'], summary: 'Zones of the account', request: { params: ContextParam, query: ListQueryParams }, responses: { 200: ListResponse(Zone.partial()), ...ProblemResponses } }),
+    createRoute({ method: 'get', path: '/groups/{context}/zones', ...access('dns-viewer'), tags: ['DNS'], summary: 'Zones of the account', request: { params: ContextParam, query: ListQueryParams }, responses: { 200: ListResponse(Zone.partial()), ...ProblemResponses } }),
     async (c) => {
       const scope = scoped(c, c.req.valid('param').context, 'dns-viewer')
       return c.json((await runList(c.get('deps').db, zonesResource, listQueryFromUrl(zonesResource, new URL(c.req.url)), scope)), 200)
@@ -208,6 +208,7 @@ export const dnsRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/groups/{context}/zones',
+      ...access('dns-admin'),
       tags: ['DNS'],
       summary: 'Create a zone (for a domain of the account — the name defaults to the domain\'s — or standalone) with managed SOA and NS',
       request: { params: ContextParam, body: jsonBody(z.object({ name: z.string().min(1).max(260).optional(), domain_id: z.uuid().nullable().optional() }).strict()) },
@@ -220,7 +221,7 @@ export const dnsRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/zones/{zone}', tags: ['DNS'], summary: 'A zone: serial, publish state, DNSSEC, drift', request: { params: ZoneParams }, responses: { 200: jsonResponse(Zone), ...ProblemResponses } }),
+    createRoute({ method: 'get', path: '/groups/{context}/zones/{zone}', ...access('dns-viewer'), tags: ['DNS'], summary: 'A zone: serial, publish state, DNSSEC, drift', request: { params: ZoneParams }, responses: { 200: jsonResponse(Zone), ...ProblemResponses } }),
     async (c) => {
       const { context, zone } = c.req.valid('param')
       const scope = scoped(c, context, 'dns-viewer')
@@ -232,6 +233,7 @@ export const dnsRouter = createRouter()
     createRoute({
       method: 'delete',
       path: '/groups/{context}/zones/{zone}',
+      ...access('dns-admin'),
       tags: ['DNS'],
       summary: 'Delete a zone and its records (refused while DNSSEC is on); PowerDNS forgets it in a job',
       request: { params: ZoneParams },
@@ -247,6 +249,7 @@ export const dnsRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/zones/{zone}/records',
+      ...access('dns-viewer'),
       tags: ['DNS'],
       summary: 'Records of a zone (filter by name, type, content)',
       request: { params: ZoneParams, query: ListQueryParams },
@@ -266,6 +269,7 @@ export const dnsRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/groups/{context}/zones/{zone}/changes',
+      ...access('dns-admin'),
       tags: ['DNS'],
       summary: 'Apply adds, updates and deletes in one change (dry_run answers the diff only)',
       request: { params: ZoneParams, body: jsonBody(ChangeSet) },
@@ -283,6 +287,7 @@ export const dnsRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/groups/{context}/zones/{zone}/bind-import',
+      ...access('dns-admin'),
       tags: ['DNS'],
       summary: 'Import a BIND master file: preview (dry_run) or apply atomically',
       description: `The file as JSON ({ text, dry_run }), or as the body itself with Content-Type ${ZONE_FILE_MEDIA_TYPE} (streamed to the parser; dry_run in the query). At most ${ZONE_FILE_MAX_BYTES} bytes either way.`,
@@ -321,6 +326,7 @@ export const dnsRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/zones/{zone}/export',
+      ...access('dns-viewer'),
       tags: ['DNS'],
       summary: 'The zone as a BIND master file',
       request: { params: ZoneParams },
@@ -345,7 +351,7 @@ export const dnsRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/zones/{zone}/drift', tags: ['DNS'], summary: 'Compare PowerDNS with our records now', request: { params: ZoneParams }, responses: { 200: jsonResponse(Zone), ...ProblemResponses } }),
+    createRoute({ method: 'get', path: '/groups/{context}/zones/{zone}/drift', ...access('dns-viewer'), tags: ['DNS'], summary: 'Compare PowerDNS with our records now', request: { params: ZoneParams }, responses: { 200: jsonResponse(Zone), ...ProblemResponses } }),
     async (c) => {
       const { context, zone } = c.req.valid('param')
       const scope = scoped(c, context, 'dns-viewer')
@@ -355,7 +361,7 @@ export const dnsRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/groups/{context}/zones/{zone}/dnssec/sign', tags: ['DNS'], summary: 'Sign the zone (a CSK, ECDSAP256SHA256) as a job', request: { params: ZoneParams }, responses: { 202: jsonResponse(Zone, 'Signing queued'), ...ProblemResponses } }),
+    createRoute({ method: 'post', path: '/groups/{context}/zones/{zone}/dnssec/sign', ...access('dns-admin'), tags: ['DNS'], summary: 'Sign the zone (a CSK, ECDSAP256SHA256) as a job', request: { params: ZoneParams }, responses: { 202: jsonResponse(Zone, 'Signing queued'), ...ProblemResponses } }),
     async (c) => {
       const { context, zone } = c.req.valid('param')
       const deps = c.get('deps')
@@ -366,6 +372,7 @@ export const dnsRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/groups/{context}/zones/{zone}/dnssec/unsign',
+      ...access('dns-admin'),
       tags: ['DNS'],
       summary: 'Turn DNSSEC off safely: DS removed at the parent, the DS TTL waited, then unsigned',
       request: { params: ZoneParams },
@@ -381,6 +388,7 @@ export const dnsRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/zones/{zone}/dnssec',
+      ...access('dns-viewer'),
       tags: ['DNS'],
       summary: 'DNSSEC state of a zone with its keys (DNSKEY) and DS records, read from PowerDNS when it is configured',
       request: { params: ZoneParams },
@@ -408,6 +416,7 @@ export const dnsRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/zones/{zone}/log',
+      ...access('dns-viewer'),
       tags: ['DNS'],
       summary: 'The DNS log of a zone: every change of the zone and its records, with before and after',
       request: { params: ZoneParams, query: ListQueryParams },
@@ -427,6 +436,7 @@ export const dnsRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/dns-records',
+      ...access('dns-viewer'),
       tags: ['DNS'],
       summary: 'Search records across every zone of the account',
       request: { params: ContextParam, query: ListQueryParams },
@@ -441,6 +451,7 @@ export const dnsRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/zones/{zone}/statistics',
+      ...access('dns-viewer'),
       tags: ['DNS'],
       summary: 'Queries answered for the zone per 5-minute bucket (from PowerDNS, collected every minute)',
       request: { params: ZoneParams, query: z.object({ from: z.string().optional(), to: z.string().optional() }) },
@@ -456,6 +467,7 @@ export const dnsRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/groups/{context}/record-bulk-actions',
+      ...access('dns-admin'),
       tags: ['DNS'],
       summary: 'Replace an address (A/AAAA content) or host name (CNAME/MX target) in every zone that has it, as a job: one change set per zone',
       request: {
@@ -488,6 +500,7 @@ export const dnsRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/record-bulk-actions/{job_id}',
+      ...access('dns-viewer'),
       tags: ['DNS'],
       summary: 'Progress and per-zone results of a record bulk job (the shape of a domain bulk job)',
       request: { params: z.object({ context: z.string(), job_id: z.uuid() }) },

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { reachOf } from '#server/platform/accounts/directory.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
-import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { getImport, MAX_IMPORT_NAMES, startImport } from './jobs.ts'
 import { checkAvailability, deleteDomains, registryInfo, renewDomain, restoreDomain, revealAuthCode } from './lifecycle.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
@@ -92,6 +92,7 @@ export const domainsRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/domains',
+      ...access('domain-viewer'),
       tags: TAGS,
       summary: 'The domain portfolio (name contains uses a trigram index; totals above 10,000 are capped)',
       request: { params: ContextParam, query: ListQueryParams },
@@ -109,6 +110,7 @@ export const domainsRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/domains/reconciliation-differences',
+      ...access('domain-viewer'),
       tags: TAGS,
       summary: 'Open differences between the registry and our records, found by the reconciliation job',
       request: { params: ContextParam, query: ListQueryParams },
@@ -126,6 +128,7 @@ export const domainsRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/groups/{context}/domains/availability',
+      ...access('domain-viewer'),
       tags: TAGS,
       summary: 'Availability at the registry, with the list price of each available name',
       request: { params: ContextParam, body: jsonBody(z.object({ names: z.array(z.string().max(300)).min(1).max(100) }).strict()) },
@@ -140,6 +143,7 @@ export const domainsRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/groups/{context}/domains/imports',
+      ...access('domain-manager'),
       tags: TAGS,
       summary: `Bring existing domains under management (pasted names or CSV, up to ${MAX_IMPORT_NAMES}); runs as a job`,
       request: { params: ContextParam, body: jsonBody(z.object({ names: z.array(z.string().max(300)).max(MAX_IMPORT_NAMES).optional(), csv: z.string().max(2_000_000).optional() }).strict()) },
@@ -154,6 +158,7 @@ export const domainsRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/domains/imports/{job_id}',
+      ...access('domain-viewer'),
       tags: TAGS,
       summary: 'Progress of an import and the result of every line',
       request: { params: z.object({ context: z.string(), job_id: z.uuid() }) },
@@ -168,6 +173,7 @@ export const domainsRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/groups/{context}/domains/deletions',
+      ...access('domain-manager'),
       tags: TAGS,
       summary: 'Delete domains under the registry rules: add-grace refund, or redemption then pending delete',
       request: { params: ContextParam, body: jsonBody(z.object({ ids: z.array(z.uuid()).min(1).max(1000) }).strict()) },
@@ -182,6 +188,7 @@ export const domainsRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/groups/{context}/domains/{id}/restore',
+      ...access('domain-manager'),
       tags: TAGS,
       summary: 'Restore a domain in redemption (RFC 3915)',
       request: { params: Params },
@@ -198,6 +205,7 @@ export const domainsRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/groups/{context}/domains/{id}/renew',
+      ...access('domain-manager'),
       tags: TAGS,
       summary: 'Renew for a period the TLD allows',
       request: { params: Params, body: jsonBody(z.object({ period: z.number().int().min(1).max(10) }).strict()) },
@@ -214,6 +222,7 @@ export const domainsRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/groups/{context}/domains/{id}/auth-code',
+      ...access('domain-manager'),
       tags: TAGS,
       summary: 'Reveal the transfer auth code (read from the registry; audited)',
       request: { params: Params },
@@ -228,6 +237,7 @@ export const domainsRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/groups/{context}/platform_calls',
+      ...access('domain-viewer'),
       tags: ['Platform calls'],
       summary: 'Registry operations as platform calls (spec §7); registrar.domain.info answers { platform: { status: 2000, result } }, throttled → 429',
       request: { params: ContextParam, body: jsonBody(z.object({ operation: z.enum(['registrar.domain.info']), domain: z.string().min(1).max(300) }).passthrough()) },
@@ -244,6 +254,7 @@ export const domainsRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/domains/{id}',
+      ...access('domain-viewer'),
       tags: TAGS,
       summary: 'One domain: dates, statuses, the four contacts, nameservers, DS and reconciliation',
       request: { params: Params },
@@ -260,6 +271,7 @@ export const domainsRouter = createRouter()
     createRoute({
       method: 'patch',
       path: '/groups/{context}/domains/{id}',
+      ...access('domain-manager'),
       tags: TAGS,
       summary: 'Change auto-renew, registry lock, tags, nameservers or contacts (registry first); on a material domain contact and nameserver changes become a material change request (202)',
       request: { params: Params, body: jsonBody(DomainPatch) },

@@ -2,7 +2,7 @@ import { MATERIAL_STATES } from '#common/lists/material-changes.ts'
 import { createRoute, z } from '@hono/zod-openapi'
 import { reachOf, requirePermission } from '#server/platform/accounts/directory.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
-import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import { expireRequests, getRequest, listApprovers, materialRequestsResource, requestJson, setApprovers, setMaterial } from './service.ts'
 
@@ -47,6 +47,7 @@ export const materialRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/material-change-requests',
+      ...access('domain-viewer'),
       tags: TAGS,
       summary: 'Material change requests of the account (list engine)',
       request: { params: ContextParam, query: ListQueryParams },
@@ -66,6 +67,7 @@ export const materialRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/material-change-requests/{id}',
+      ...access('domain-viewer'),
       tags: TAGS,
       summary: 'One material change request',
       request: { params: Params },
@@ -83,6 +85,7 @@ export const materialRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/material-approvers',
+      ...access('domain-viewer'),
       tags: TAGS,
       summary: 'Designated approvers of material changes (emails)',
       request: { params: ContextParam },
@@ -98,6 +101,7 @@ export const materialRouter = createRouter()
     createRoute({
       method: 'put',
       path: '/groups/{context}/material-approvers',
+      ...access('domain-admin'),
       tags: TAGS,
       summary: 'Replace the designated approvers (domain-admin)',
       request: { params: ContextParam, body: jsonBody(Approvers) },
@@ -113,6 +117,7 @@ export const materialRouter = createRouter()
     createRoute({
       method: 'put',
       path: '/groups/{context}/material-domains',
+      ...access('domain-admin'),
       tags: TAGS,
       summary: 'Mark domains material (their contact and nameserver changes need approval) or not (domain-admin)',
       request: { params: ContextParam, body: jsonBody(MaterialDomains) },

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { ORDER_ITEM_STATES, ORDER_ITEM_TYPES, ORDER_STATES } from '#server/db/schema-orders.ts'
 import { createRouter, requireOwnScope, requireScope } from '#server/platform/core/http.ts'
-import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { requirePermission } from '#server/platform/accounts/directory.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import { listRates, setRate } from './pricing.ts'
@@ -111,6 +111,7 @@ export const ordersRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/currency_rates',
+      ...access('staff'),
       tags: TAGS,
       summary: 'The exchange rates that convert TLD list prices into the currency an account is billed in (staff)',
       responses: { 200: jsonResponse(z.object({ data: z.array(CurrencyRate) })), ...ProblemResponses },
@@ -121,6 +122,7 @@ export const ordersRouter = createRouter()
     createRoute({
       method: 'put',
       path: '/currency_rates/{from}/{to}',
+      ...access('staff'),
       tags: TAGS,
       summary: 'Set the rate of one unit of a currency in another (staff)',
       request: { params: z.object({ from: CurrencyCode, to: CurrencyCode }), body: jsonBody(z.object({ rate: z.number().positive() }).strict().openapi('SetCurrencyRate')) },
@@ -132,13 +134,14 @@ export const ordersRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/cart', tags: TAGS, summary: "The signed-in user's cart in this account, with totals per currency", request: { params: Context }, responses: { 200: jsonResponse(Cart), ...ProblemResponses } }),
+    createRoute({ method: 'get', path: '/groups/{context}/cart', ...access('domain-viewer'), tags: TAGS, summary: "The signed-in user's cart in this account, with totals per currency", request: { params: Context }, responses: { 200: jsonResponse(Cart), ...ProblemResponses } }),
     async (c) => c.json(await getCart(c.get('deps').db, requireScope(c, c.req.valid('param').context)), 200),
   )
   .openapi(
     createRoute({
       method: 'post',
       path: '/groups/{context}/cart/items',
+      ...access('domain-manager'),
       tags: TAGS,
       summary: 'Add a name to the cart (name rules, TLD periods, availability at the registry, price from the TLD list price)',
       request: { params: Context, body: jsonBody(AddCartItem) },
@@ -150,6 +153,7 @@ export const ordersRouter = createRouter()
     createRoute({
       method: 'patch',
       path: '/groups/{context}/cart/items/{id}',
+      ...access('domain-manager'),
       tags: TAGS,
       summary: 'Change the period or auth code of a cart item',
       request: { params: WithId, body: jsonBody(PatchCartItem) },
@@ -161,7 +165,7 @@ export const ordersRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'delete', path: '/groups/{context}/cart/items/{id}', tags: TAGS, summary: 'Remove an item from the cart', request: { params: WithId }, responses: { 204: { description: 'Removed' }, ...ProblemResponses } }),
+    createRoute({ method: 'delete', path: '/groups/{context}/cart/items/{id}', ...access('domain-manager'), tags: TAGS, summary: 'Remove an item from the cart', request: { params: WithId }, responses: { 204: { description: 'Removed' }, ...ProblemResponses } }),
     async (c) => {
       const { context, id } = c.req.valid('param')
       await removeCartItem(c.get('deps').db, requireScope(c, context), id)
@@ -172,6 +176,7 @@ export const ordersRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/groups/{context}/cart/checkout',
+      ...access('domain-manager'),
       tags: TAGS,
       summary: 'Submit the cart as an order; the cart is emptied. A cart with a registration needs its contacts',
       request: { params: Context, body: { content: { 'application/json': { schema: Checkout } }, required: false } },
@@ -186,6 +191,7 @@ export const ordersRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/groups/{context}/orders',
+      ...access('domain-manager'),
       tags: TAGS,
       summary: 'Order names directly (register, transfer with auth code, renew); every item runs as a job',
       request: { params: Context, body: jsonBody(CreateOrder) },
@@ -200,6 +206,7 @@ export const ordersRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/orders',
+      ...access('domain-viewer'),
       tags: TAGS,
       summary: 'Orders of the account (list engine)',
       request: { params: Context, query: ListQueryParams },
@@ -213,14 +220,14 @@ export const ordersRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/orders/{id}', tags: TAGS, summary: 'One order with its items, their states and logs', request: { params: WithId }, responses: { 200: jsonResponse(Order), ...ProblemResponses } }),
+    createRoute({ method: 'get', path: '/groups/{context}/orders/{id}', ...access('domain-viewer'), tags: TAGS, summary: 'One order with its items, their states and logs', request: { params: WithId }, responses: { 200: jsonResponse(Order), ...ProblemResponses } }),
     async (c) => {
       const { context, id } = c.req.valid('param')
       return c.json((await getOrder(c.get('deps').db, requireScope(c, context), id)), 200)
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/groups/{context}/orders/{id}/items/{item_id}/retry', tags: TAGS, summary: 'Run a failed item again', request: { params: WithItem }, responses: { 200: jsonResponse(Order), 409: ProblemResponses[400], ...ProblemResponses } }),
+    createRoute({ method: 'post', path: '/groups/{context}/orders/{id}/items/{item_id}/retry', ...access('domain-manager'), tags: TAGS, summary: 'Run a failed item again', request: { params: WithItem }, responses: { 200: jsonResponse(Order), 409: ProblemResponses[400], ...ProblemResponses } }),
     async (c) => {
       const { context, id, item_id } = c.req.valid('param')
       return c.json((await retryItem(c.get('deps'), requireScope(c, context), id, item_id)), 200)
@@ -230,6 +237,7 @@ export const ordersRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/groups/{context}/orders/{id}/cancel',
+      ...access('domain-manager'),
       tags: TAGS,
       summary: 'Cancel the pending items of an order (or those named); items already sent to the registry are not affected',
       request: { params: WithId, body: { content: { 'application/json': { schema: CancelOrder } }, required: false } },

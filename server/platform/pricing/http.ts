@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { PRICING_RULE_KINDS, PRODUCT_KINDS, ROUNDING_MODES, RULE_LEVELS } from '#common/pricing.ts'
 import { requirePermission } from '#server/platform/accounts/directory.ts'
 import { createRouter, requireOwnScope, requireScope } from '#server/platform/core/http.ts'
-import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import {
   accountPrices,
@@ -122,7 +122,7 @@ const IdParam = z.object({ id: z.uuid() })
 
 export const pricingRouter = createRouter()
   .openapi(
-    createRoute({ method: 'get', path: '/pricing-entities', tags: TAGS, summary: 'Price lists (staff)', request: { query: ListQueryParams }, responses: { 200: ListResponse(EntitySchema.extend({ accounts: z.number().int() }).partial()), ...ProblemResponses } }),
+    createRoute({ method: 'get', path: '/pricing-entities', ...access('staff'), tags: TAGS, summary: 'Price lists (staff)', request: { query: ListQueryParams }, responses: { 200: ListResponse(EntitySchema.extend({ accounts: z.number().int() }).partial()), ...ProblemResponses } }),
     async (c) => {
       const scope = requireOwnScope(c)
       requirePermission(scope.actor, 'staff')
@@ -130,17 +130,18 @@ export const pricingRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/pricing-entities', tags: TAGS, summary: 'Make a price list (staff)', request: { body: jsonBody(EntityBody) }, responses: { 201: jsonResponse(EntitySchema), ...ProblemResponses } }),
+    createRoute({ method: 'post', path: '/pricing-entities', ...access('staff'), tags: TAGS, summary: 'Make a price list (staff)', request: { body: jsonBody(EntityBody) }, responses: { 201: jsonResponse(EntitySchema), ...ProblemResponses } }),
     async (c) => c.json(await createPricingEntity(c.get('deps').db, requireOwnScope(c), c.req.valid('json')), 201),
   )
   .openapi(
-    createRoute({ method: 'get', path: '/pricing-entities/{id}', tags: TAGS, summary: 'One price list (staff)', request: { params: IdParam }, responses: { 200: jsonResponse(EntitySchema), ...ProblemResponses } }),
+    createRoute({ method: 'get', path: '/pricing-entities/{id}', ...access('staff'), tags: TAGS, summary: 'One price list (staff)', request: { params: IdParam }, responses: { 200: jsonResponse(EntitySchema), ...ProblemResponses } }),
     async (c) => c.json(await getPricingEntity(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id), 200),
   )
   .openapi(
     createRoute({
       method: 'patch',
       path: '/pricing-entities/{id}',
+      ...access('staff'),
       tags: TAGS,
       summary: 'Edit a price list (staff)',
       request: { params: IdParam, body: jsonBody(EntityBody.partial().extend({ version: z.number().int().positive() }).strict()) },
@@ -152,6 +153,7 @@ export const pricingRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/pricing-entities/{id}/applicable-rules',
+      ...access('staff'),
       tags: TAGS,
       summary: 'Every product of a price list: the price now in each currency and the chain of rules that produced it (staff)',
       request: { params: IdParam, query: PageParams },
@@ -163,6 +165,7 @@ export const pricingRouter = createRouter()
     createRoute({
       method: 'put',
       path: '/accounts/{id}/pricing-entity',
+      ...access('staff'),
       tags: TAGS,
       summary: 'Put an account on a price list (null: the default list) (staff)',
       request: { params: IdParam, body: jsonBody(z.object({ pricing_entity_id: z.uuid().nullable() }).strict()) },
@@ -174,7 +177,7 @@ export const pricingRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'get', path: '/pricing-rules', tags: TAGS, summary: 'Pricing rule windows, global and per price list (staff)', request: { query: ListQueryParams }, responses: { 200: ListResponse(z.record(z.string(), z.unknown())), ...ProblemResponses } }),
+    createRoute({ method: 'get', path: '/pricing-rules', ...access('staff'), tags: TAGS, summary: 'Pricing rule windows, global and per price list (staff)', request: { query: ListQueryParams }, responses: { 200: ListResponse(z.record(z.string(), z.unknown())), ...ProblemResponses } }),
     async (c) => {
       const scope = requireOwnScope(c)
       requirePermission(scope.actor, 'staff')
@@ -185,6 +188,7 @@ export const pricingRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/pricing-rules/{set}/{product}/{ruleName}',
+      ...access('staff'),
       tags: TAGS,
       summary: 'One rule with its windows: global or entity, a product id or "custom", and its name (staff)',
       request: { params: z.object({ set: SetParam, product: z.union([z.literal('custom'), z.uuid()]), ruleName: z.string().max(80) }) },
@@ -199,6 +203,7 @@ export const pricingRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/pricing-rules/{set}/preview',
+      ...access('staff'),
       tags: TAGS,
       summary: 'What a new rule window (or, with replacing, a changed one) would do: the prices it moves, old → new, flagged below cost; nothing saved',
       request: { params: z.object({ set: SetParam }), query: z.object({ replacing: z.uuid().optional() }), body: jsonBody(RuleBody) },
@@ -210,6 +215,7 @@ export const pricingRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/pricing-rules/{set}',
+      ...access('staff'),
       tags: TAGS,
       summary: 'Save a rule window; a price below cost is refused (409) unless below_cost_reason is given, an overlapping window of the rule is refused',
       request: { params: z.object({ set: SetParam }), body: jsonBody(RuleBody) },
@@ -221,6 +227,7 @@ export const pricingRouter = createRouter()
     createRoute({
       method: 'patch',
       path: '/pricing-rules/{id}',
+      ...access('staff'),
       tags: TAGS,
       summary: 'Change one window of a rule (its name, product and price list stay)',
       request: { params: IdParam, body: jsonBody(RuleBody.extend({ version: z.number().int().positive() })) },
@@ -229,7 +236,7 @@ export const pricingRouter = createRouter()
     async (c) => c.json(await updateRule(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id, c.req.valid('json'), c.get('deps').now()), 200),
   )
   .openapi(
-    createRoute({ method: 'delete', path: '/pricing-rules/{id}', tags: TAGS, summary: 'Remove one window of a rule (staff)', request: { params: IdParam }, responses: { 204: { description: 'Removed' }, ...ProblemResponses } }),
+    createRoute({ method: 'delete', path: '/pricing-rules/{id}', ...access('staff'), tags: TAGS, summary: 'Remove one window of a rule (staff)', request: { params: IdParam }, responses: { 204: { description: 'Removed' }, ...ProblemResponses } }),
     async (c) => {
       await deleteRule(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id)
       return c.body(null, 204)
@@ -239,6 +246,7 @@ export const pricingRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/prices',
+      ...access('invoice-viewer'),
       tags: TAGS,
       summary: "The account's prices in its currency (its price list; no costs, margins or rules)",
       request: { params: z.object({ context: z.string() }), query: PageParams },

@@ -3,7 +3,7 @@ import { PRODUCT_KINDS } from '#common/pricing.ts'
 import type { Product } from '#server/db/schema-pricing.ts'
 import { requirePermission } from '#server/platform/accounts/directory.ts'
 import { createRouter, requireOwnScope } from '#server/platform/core/http.ts'
-import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import { addCost, createProduct, getProduct, listCosts, productsResource, updateProduct, uploadCosts } from './service.ts'
 import { createTemplate, getTemplate, templatesResource, updateTemplate } from './templates.ts'
@@ -76,7 +76,7 @@ const IdParam = z.object({ id: z.uuid() })
 
 export const productsRouter = createRouter()
   .openapi(
-    createRoute({ method: 'get', path: '/products', tags: TAGS, summary: 'Products (staff)', request: { query: ListQueryParams }, responses: { 200: ListResponse(ProductSchema.partial()), ...ProblemResponses } }),
+    createRoute({ method: 'get', path: '/products', ...access('staff'), tags: TAGS, summary: 'Products (staff)', request: { query: ListQueryParams }, responses: { 200: ListResponse(ProductSchema.partial()), ...ProblemResponses } }),
     async (c) => {
       const scope = requireOwnScope(c)
       requirePermission(scope.actor, 'staff')
@@ -85,25 +85,26 @@ export const productsRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/products', tags: TAGS, summary: 'Make a product (SSL, block, service; domain products come from the TLD catalogue)', request: { body: jsonBody(CreateProductBody) }, responses: { 201: jsonResponse(ProductSchema), ...ProblemResponses } }),
+    createRoute({ method: 'post', path: '/products', ...access('staff'), tags: TAGS, summary: 'Make a product (SSL, block, service; domain products come from the TLD catalogue)', request: { body: jsonBody(CreateProductBody) }, responses: { 201: jsonResponse(ProductSchema), ...ProblemResponses } }),
     async (c) => c.json(productJson(await createProduct(c.get('deps').db, requireOwnScope(c), c.req.valid('json'))), 201),
   )
   .openapi(
-    createRoute({ method: 'get', path: '/products/{id}', tags: TAGS, summary: 'One product (staff)', request: { params: IdParam }, responses: { 200: jsonResponse(ProductSchema), ...ProblemResponses } }),
+    createRoute({ method: 'get', path: '/products/{id}', ...access('staff'), tags: TAGS, summary: 'One product (staff)', request: { params: IdParam }, responses: { 200: jsonResponse(ProductSchema), ...ProblemResponses } }),
     async (c) => c.json(productJson(await getProduct(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id)), 200),
   )
   .openapi(
-    createRoute({ method: 'patch', path: '/products/{id}', tags: TAGS, summary: "Edit a product's name, tags, periods, template or activity (staff)", request: { params: IdParam, body: jsonBody(PatchProductBody) }, responses: { 200: jsonResponse(ProductSchema), ...ProblemResponses } }),
+    createRoute({ method: 'patch', path: '/products/{id}', ...access('staff'), tags: TAGS, summary: "Edit a product's name, tags, periods, template or activity (staff)", request: { params: IdParam, body: jsonBody(PatchProductBody) }, responses: { 200: jsonResponse(ProductSchema), ...ProblemResponses } }),
     async (c) => c.json(productJson(await updateProduct(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id, c.req.valid('json'))), 200),
   )
   .openapi(
-    createRoute({ method: 'get', path: '/products/{id}/costs', tags: TAGS, summary: "A product's costs, newest first (staff)", request: { params: IdParam }, responses: { 200: jsonResponse(z.object({ data: z.array(CostSchema) })), ...ProblemResponses } }),
+    createRoute({ method: 'get', path: '/products/{id}/costs', ...access('staff'), tags: TAGS, summary: "A product's costs, newest first (staff)", request: { params: IdParam }, responses: { 200: jsonResponse(z.object({ data: z.array(CostSchema) })), ...ProblemResponses } }),
     async (c) => c.json({ data: await listCosts(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id, c.get('deps').now()) }, 200),
   )
   .openapi(
     createRoute({
       method: 'post',
       path: '/products/{id}/costs',
+      ...access('staff'),
       tags: TAGS,
       summary: 'Enter a cost of a product from a date on (staff)',
       request: { params: IdParam, body: jsonBody(z.object({ currency: z.string().max(3), amount: Money, effective_from: z.string().max(40) }).strict()) },
@@ -119,6 +120,7 @@ export const productsRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/product-costs/upload',
+      ...access('staff'),
       tags: TAGS,
       summary: 'Costs by CSV (code,currency,amount,effective_from): a preview of new, changed, unchanged and refused rows; commit stores a file without errors',
       request: { body: jsonBody(z.object({ csv: z.string().max(2_000_000), commit: z.boolean().default(false) }).strict()) },
@@ -130,7 +132,7 @@ export const productsRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'get', path: '/registrar-templates', tags: TAGS, summary: 'Registrar templates (staff)', request: { query: ListQueryParams }, responses: { 200: ListResponse(z.record(z.string(), z.unknown())), ...ProblemResponses } }),
+    createRoute({ method: 'get', path: '/registrar-templates', ...access('staff'), tags: TAGS, summary: 'Registrar templates (staff)', request: { query: ListQueryParams }, responses: { 200: ListResponse(z.record(z.string(), z.unknown())), ...ProblemResponses } }),
     async (c) => {
       const scope = requireOwnScope(c)
       requirePermission(scope.actor, 'staff')
@@ -141,6 +143,7 @@ export const productsRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/registrar-templates',
+      ...access('staff'),
       tags: TAGS,
       summary: "Make a registrar template: a JSON Schema with `ui` keys (refused when it is not valid JSON Schema)",
       request: { body: jsonBody(z.object({ name: z.string().min(1).max(200), schema: z.record(z.string(), z.unknown()) }).strict()) },
@@ -149,13 +152,14 @@ export const productsRouter = createRouter()
     async (c) => c.json(await createTemplate(c.get('deps').db, requireOwnScope(c), c.req.valid('json')), 201),
   )
   .openapi(
-    createRoute({ method: 'get', path: '/registrar-templates/{id}', tags: TAGS, summary: 'One registrar template (staff)', request: { params: IdParam }, responses: { 200: jsonResponse(TemplateSchema), ...ProblemResponses } }),
+    createRoute({ method: 'get', path: '/registrar-templates/{id}', ...access('staff'), tags: TAGS, summary: 'One registrar template (staff)', request: { params: IdParam }, responses: { 200: jsonResponse(TemplateSchema), ...ProblemResponses } }),
     async (c) => c.json(await getTemplate(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id), 200),
   )
   .openapi(
     createRoute({
       method: 'patch',
       path: '/registrar-templates/{id}',
+      ...access('staff'),
       tags: TAGS,
       summary: "Change a registrar template's name or schema (staff)",
       request: { params: IdParam, body: jsonBody(z.object({ name: z.string().min(1).max(200).optional(), schema: z.record(z.string(), z.unknown()).optional(), version: z.number().int().positive() }).strict()) },

@@ -4,7 +4,7 @@ import type { SslCertificate, SslValidation } from '#server/db/schema-ssl.ts'
 import { reachOf, requirePermission } from '#server/platform/accounts/directory.ts'
 import { badRequest } from '#server/platform/core/errors.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
-import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import {
   cancelCertificate,
@@ -167,7 +167,7 @@ const detailJson = (d: CertificateDetail) => ({
 
 export const sslRouter = createRouter()
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/ssl-settings', tags: TAGS, summary: 'Which CA certificates are issued by here, or what is missing', request: { params: ContextParam }, responses: { 200: jsonResponse(SettingsSchema), ...ProblemResponses } }),
+    createRoute({ method: 'get', path: '/groups/{context}/ssl-settings', ...access('ssl-viewer'), tags: TAGS, summary: 'Which CA certificates are issued by here, or what is missing', request: { params: ContextParam }, responses: { 200: jsonResponse(SettingsSchema), ...ProblemResponses } }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
       requirePermission(scope.actor, 'ssl-viewer')
@@ -176,7 +176,7 @@ export const sslRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/ssls', tags: TAGS, summary: 'Certificates of the account (staff in their own group: every account)', request: { params: ContextParam, query: ListQueryParams }, responses: { 200: ListResponse(CertificateRow), ...ProblemResponses } }),
+    createRoute({ method: 'get', path: '/groups/{context}/ssls', ...access('ssl-viewer'), tags: TAGS, summary: 'Certificates of the account (staff in their own group: every account)', request: { params: ContextParam, query: ListQueryParams }, responses: { 200: ListResponse(CertificateRow), ...ProblemResponses } }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
       requirePermission(scope.actor, 'ssl-viewer')
@@ -187,7 +187,7 @@ export const sslRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/groups/{context}/ssls', tags: TAGS, summary: 'Order a certificate: validated through our DNS where we host the names, issued by the CA', request: { params: ContextParam, body: jsonBody(OrderBody) }, responses: { 201: jsonResponse(CertificateSchema, 'Ordered'), ...ProblemResponses, ...Conflict } }),
+    createRoute({ method: 'post', path: '/groups/{context}/ssls', ...access('ssl-manager'), tags: TAGS, summary: 'Order a certificate: validated through our DNS where we host the names, issued by the CA', request: { params: ContextParam, body: jsonBody(OrderBody) }, responses: { 201: jsonResponse(CertificateSchema, 'Ordered'), ...ProblemResponses, ...Conflict } }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
       const cert = await orderCertificate(c.get('deps'), scope, c.req.valid('json'))
@@ -195,7 +195,7 @@ export const sslRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/groups/{context}/ssl-csr', tags: TAGS, summary: 'Decode a CSR: its names and key, and why the key is refused when it is', request: { params: ContextParam, body: jsonBody(z.object({ csr: z.string().max(20_000) }).strict()) }, responses: { 200: jsonResponse(CsrSchema), ...ProblemResponses } }),
+    createRoute({ method: 'post', path: '/groups/{context}/ssl-csr', ...access('ssl-viewer'), tags: TAGS, summary: 'Decode a CSR: its names and key, and why the key is refused when it is', request: { params: ContextParam, body: jsonBody(z.object({ csr: z.string().max(20_000) }).strict()) }, responses: { 200: jsonResponse(CsrSchema), ...ProblemResponses } }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
       requirePermission(scope.actor, 'ssl-viewer')
@@ -207,28 +207,28 @@ export const sslRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/ssls/{id}', tags: TAGS, summary: 'One certificate with its validations and its coverage term', request: { params: Params }, responses: { 200: jsonResponse(DetailSchema), ...ProblemResponses } }),
+    createRoute({ method: 'get', path: '/groups/{context}/ssls/{id}', ...access('ssl-viewer'), tags: TAGS, summary: 'One certificate with its validations and its coverage term', request: { params: Params }, responses: { 200: jsonResponse(DetailSchema), ...ProblemResponses } }),
     async (c) => {
       const { context, id } = c.req.valid('param')
       return c.json(detailJson(await getCertificate(c.get('deps'), requireScope(c, context), id)), 200)
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/groups/{context}/ssls/{id}/check', tags: TAGS, summary: 'Look at the CA and the validation records again now', request: { params: Params }, responses: { 202: jsonResponse(CertificateSchema, 'Queued'), ...ProblemResponses, ...Conflict } }),
+    createRoute({ method: 'post', path: '/groups/{context}/ssls/{id}/check', ...access('ssl-manager'), tags: TAGS, summary: 'Look at the CA and the validation records again now', request: { params: Params }, responses: { 202: jsonResponse(CertificateSchema, 'Queued'), ...ProblemResponses, ...Conflict } }),
     async (c) => {
       const { context, id } = c.req.valid('param')
       return c.json(certificateJson(await checkNow(c.get('deps'), requireScope(c, context), id)), 202)
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/groups/{context}/ssls/{id}/revoke', tags: TAGS, summary: 'Revoke at the CA with an RFC 5280 reason', request: { params: Params, body: jsonBody(RevokeBody) }, responses: { 200: jsonResponse(CertificateSchema), ...ProblemResponses, ...Conflict, ...BadGateway } }),
+    createRoute({ method: 'post', path: '/groups/{context}/ssls/{id}/revoke', ...access('ssl-manager'), tags: TAGS, summary: 'Revoke at the CA with an RFC 5280 reason', request: { params: Params, body: jsonBody(RevokeBody) }, responses: { 200: jsonResponse(CertificateSchema), ...ProblemResponses, ...Conflict, ...BadGateway } }),
     async (c) => {
       const { context, id } = c.req.valid('param')
       return c.json(certificateJson(await revokeCertificate(c.get('deps'), requireScope(c, context), id, c.req.valid('json').reason)), 200)
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/groups/{context}/ssls/{id}/cancel', tags: TAGS, summary: 'Cancel an order not yet issued', request: { params: Params }, responses: { 200: jsonResponse(CertificateSchema), ...ProblemResponses, ...Conflict } }),
+    createRoute({ method: 'post', path: '/groups/{context}/ssls/{id}/cancel', ...access('ssl-manager'), tags: TAGS, summary: 'Cancel an order not yet issued', request: { params: Params }, responses: { 200: jsonResponse(CertificateSchema), ...ProblemResponses, ...Conflict } }),
     async (c) => {
       const { context, id } = c.req.valid('param')
       return c.json(certificateJson(await cancelCertificate(c.get('deps'), requireScope(c, context), id)), 200)
@@ -238,6 +238,7 @@ export const sslRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/ssls/{id}/files/{file}',
+      ...access('ssl-viewer'),
       tags: TAGS,
       summary: 'A file of an issued certificate (the private key: ssl-manager, and audited)',
       request: { params: Params.extend({ file: z.enum(SSL_FILES) }), query: z.object({ format: z.enum(SSL_FILE_FORMATS).optional() }) },

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import type { TldEntry } from '#server/db/schema.ts'
 import { createRouter, requireOwnScope } from '#server/platform/core/http.ts'
-import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
 import { getTld, normaliseNameFilters, TLD_KINDS, tldsResource, updateTld } from './service.ts'
@@ -66,6 +66,7 @@ export const tldsRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/tlds',
+      ...access('signed-in'),
       tags: TAGS,
       summary: 'The TLD catalogue: every IANA TLD with its catalogue entry (name filters take punycode or Unicode)',
       request: { query: ListQueryParams },
@@ -83,6 +84,7 @@ export const tldsRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/tlds/{id}',
+      ...access('signed-in'),
       tags: TAGS,
       summary: 'One TLD by id or by name (com, xn--p1ai or рф)',
       request: { params: z.object({ id: z.string().min(1).max(100) }) },
@@ -97,6 +99,7 @@ export const tldsRouter = createRouter()
     createRoute({
       method: 'patch',
       path: '/tlds/{id}',
+      ...access('staff'),
       tags: TAGS,
       summary: "Edit a TLD's catalogue entry (staff)",
       request: { params: z.object({ id: z.uuid() }), body: jsonBody(PatchTldBody) },

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { TRAY_ENTITY_TYPES } from '#common/lists/tray.ts'
 import { badRequest } from '#server/platform/core/errors.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
-import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import { addToTray, removeFromTray, trayResource, traySizes } from './service.ts'
 
@@ -25,6 +25,7 @@ export const trayRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/tray',
+      ...access('signed-in'),
       tags: TAGS,
       summary: "The signed-in user's bulk tray in this account (list engine; entity_type domain or record)",
       request: { params: ContextParam, query: ListQueryParams },
@@ -45,6 +46,7 @@ export const trayRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/tray/size',
+      ...access('signed-in'),
       tags: TAGS,
       summary: "How many domains and DNS records the signed-in user's tray holds in this account",
       request: { params: ContextParam },
@@ -59,6 +61,7 @@ export const trayRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/groups/{context}/tray',
+      ...access('signed-in'),
       tags: TAGS,
       summary: 'Add domains or DNS records to the tray (adding twice keeps one)',
       request: { params: ContextParam, body: jsonBody(TrayChange) },
@@ -75,6 +78,7 @@ export const trayRouter = createRouter()
     createRoute({
       method: 'delete',
       path: '/groups/{context}/tray',
+      ...access('signed-in'),
       tags: TAGS,
       summary: 'Remove items from the tray; without ids, empty it',
       request: { params: ContextParam, body: { content: { 'application/json': { schema: TrayRemove } }, required: false } },

@@ -4,7 +4,7 @@ import type { Context } from 'hono'
 import { LANGUAGES } from '#server/platform/accounts/service.ts'
 import { reachOf, requirePermission } from '#server/platform/accounts/directory.ts'
 import { createRouter, requireScope, type PlatformEnv } from '#server/platform/core/http.ts'
-import { jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import { acceptInvite, endSessions, findInvite, getUser, inviteUser, resetTwoFactor, scopedUsersResource, setUserStatus, updateUser, usersResource } from './service.ts'
 
@@ -100,6 +100,7 @@ const action = (path: string, summary: string) =>
   createRoute({
     method: 'post',
     path: `/groups/{context}/users/{id}/${path}`,
+    ...access('user-admin'),
     tags: TAGS,
     summary,
     request: { params: Params },
@@ -111,6 +112,7 @@ export const usersRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/users',
+      ...access('user-viewer'),
       tags: TAGS,
       summary: 'Users of the context account (staff in their own group: every account; filter by group_id)',
       request: { params: z.object({ context: z.string() }), query: ListQueryParams },
@@ -129,6 +131,7 @@ export const usersRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/users/{id}',
+      ...access('user-viewer'),
       tags: TAGS,
       summary: 'One user, with what each role grants',
       request: { params: Params },
@@ -143,6 +146,7 @@ export const usersRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/groups/{context}/users',
+      ...access('user-admin'),
       tags: TAGS,
       summary: 'Invite a user by email: they get a link to set their password',
       request: { params: z.object({ context: z.string() }), body: jsonBody(InviteBody) },
@@ -160,6 +164,7 @@ export const usersRouter = createRouter()
     createRoute({
       method: 'patch',
       path: '/groups/{context}/users/{id}',
+      ...access('signed-in'),
       tags: TAGS,
       summary: 'Edit name, language, roles and abilities (not your own roles)',
       request: { params: Params, body: jsonBody(PatchUserBody) },
@@ -193,6 +198,7 @@ export const usersRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/user_invites/{token}',
+      ...access('public'),
       tags: TAGS,
       summary: 'Check an invitation link (public); 404 when unknown, used or expired',
       request: { params: z.object({ token: z.string().min(1).max(200) }) },
@@ -207,6 +213,7 @@ export const usersRouter = createRouter()
     createRoute({
       method: 'put',
       path: '/user_invites/{token}',
+      ...access('public'),
       tags: TAGS,
       summary: 'Accept an invitation by setting a password (public); the link works once',
       request: { params: z.object({ token: z.string().min(1).max(200) }), body: jsonBody(z.object({ password: z.string().min(1).max(1024) }).strict().openapi('AcceptInvitation')) },
