@@ -89,7 +89,7 @@ export interface DomainsTable {
 }
 
 export interface DB {
-  accounts: AccountsTable & import('./schema-pricing.ts').AccountPricingColumns
+  accounts: AccountsTable & import('./schema-pricing.ts').AccountPricingColumns & import('./schema-billing.ts').AccountBillingColumns
   users: UsersTable
   audit_entries: AuditEntriesTable
   tlds: TldsTable & import('./schema-directory.ts').TldCatalogueColumns
@@ -128,6 +128,10 @@ export interface DB {
   ssl_terms: import('./schema-ssl.ts').SslTermsTable
   ssl_certificates: import('./schema-ssl.ts').SslCertificatesTable
   ssl_validations: import('./schema-ssl.ts').SslValidationsTable
+  billing_entities: import('./schema-billing.ts').BillingEntitiesTable
+  billing_balances: import('./schema-billing.ts').BillingBalancesTable
+  billing_payments: import('./schema-billing.ts').BillingPaymentsTable
+  transactions: import('./schema-billing.ts').TransactionsTable
 }
 
 export type Account = Selectable<AccountsTable>

@@ -19,6 +19,7 @@ import { registerDnsJobs } from './dns/publish.ts'
 import { registerContactJobs } from './contacts/registry-sync.ts'
 import { trayArea } from './bulk/area.ts'
 import { sslRouter } from './ssl/http.ts'
+import { billingRouter } from './billing/http.ts'
 import { registerSslJobs } from './ssl/jobs.ts'
 import { productsRouter } from './products/http.ts'
 import { pricingRouter } from './pricing/http.ts'
@@ -43,6 +44,7 @@ const AREAS: { routes: OpenAPIHono<PlatformEnv>; jobs?: (deps: PlatformDeps) => 
   { routes: productsRouter },
   { routes: pricingRouter },
   { routes: sslRouter, jobs: registerSslJobs },
+  { routes: billingRouter },
 ]
 
 /** The Platform API: a web-standard handler, mounted at /v1 by the server or run alone. */

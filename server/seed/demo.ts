@@ -11,6 +11,7 @@ import { importIanaTlds, offerTld } from '#server/platform/tlds/service.ts'
 import { createUser } from '#server/platform/users/service.ts'
 import { seedDirectory } from './directory.ts'
 import { seedPricing } from './pricing.ts'
+import { seedBilling } from './billing.ts'
 
 export const DEMO_PASSWORD = 'portal-demo-2026'
 
@@ -66,6 +67,7 @@ export async function seedDemo(db: Kysely<DB>, logger: Logger, options: { domain
   await addManagedDomains(db, systemScope('demo-seed', globex.id), demoDomains('globex', globexCount, now))
   await seedDirectory(db)
   await seedPricing(db, { corporate: [globex.id] })
+  await seedBilling(db, { acme: acme.id, globex: globex.id })
   logger.info('demo data seeded', { accounts: 3, users: 4, domains: acmeCount + globexCount })
 }
 

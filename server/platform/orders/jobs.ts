@@ -8,7 +8,8 @@ import { AppError } from '#server/platform/core/errors.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { expiryAfterTransfer, isTransient, queryTransfer, recordDomain, registerAtRegistry, registryFor, registryMessage, renewAtRegistry, requestTransfer } from './registry.ts'
-import { MAX_RUN_ATTEMPTS, ORDER_JOBS, refreshOrder } from './service.ts'
+import { releaseCharge, settleCharge } from '#server/platform/billing/transactions.ts'
+import { itemChargeKey, MAX_RUN_ATTEMPTS, ORDER_JOBS, refreshOrder } from './service.ts'
 
 type Deps = Pick<PlatformDeps, 'db' | 'registries' | 'jobs' | 'logger' | 'now'>
 const ACTOR = 'order job'
@@ -171,6 +172,8 @@ async function complete(
         .execute()
     }
     await tx.updateTable('order_items').set({ state: 'completed', last_error: null, registry_code: null, domain_id: domain.id, updated_at: new Date() }).where('id', '=', item.id).execute()
+    // The registry confirmed: the item's charge is settled with the domain it bought.
+    await settleCharge(tx, systemScope(ACTOR, item.account_id), itemChargeKey(item.id), domain.id)
     await event(tx, item.id, 'completed', `${verb}${expiresAt ? `; expires ${expiresAt.toISOString().slice(0, 10)}` : ''}`)
     await refreshOrder(tx, item.order_id)
     await audit.record({
@@ -189,6 +192,8 @@ async function fail(deps: Deps, item: OrderItem, message: string, registryCode: 
     const current = await tx.selectFrom('order_items').select('state').where('id', '=', item.id).forUpdate().executeTakeFirst()
     if (current?.state !== 'processing') return
     await tx.updateTable('order_items').set({ state: 'failed', last_error: message, registry_code: registryCode, updated_at: new Date() }).where('id', '=', item.id).execute()
+    // It failed: the reserved charge is released and its money given back.
+    await releaseCharge(tx, systemScope(ACTOR, item.account_id), itemChargeKey(item.id), message)
     await event(tx, item.id, 'failed', message, registryCode)
     await refreshOrder(tx, item.order_id)
     await audit.record({ area: 'domains', entityType: 'order-item', entityId: item.id, action: 'fail', after: { name: item.name, type: item.type, error: message, registry_code: registryCode } })

@@ -12,6 +12,7 @@ import type { PlatformDeps } from '#server/platform/deps.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
 import { listResource } from '#server/platform/list/engine.ts'
 import { ORDERS_LIST } from '#common/lists/orders.ts'
+import { releaseCharge, reserveAgain, reserveCharges, type Charge } from '#server/platform/billing/transactions.ts'
 import { accountPricing } from './pricing.ts'
 import { registryFor } from './registry.ts'
 
@@ -41,7 +42,7 @@ const refusal = (status: number, reason: RefusalReason, field: string, message: 
   new AppError(status, status === 409 ? 'conflict' : 'invalid-request', message, { errors: [{ field, message }], extra: { reason, ...extra } })
 
 export type ItemInput = { type: OrderItemType; name: string; period: number; auth_code?: string | null | undefined }
-type PricedItem = { type: OrderItemType; name: string; unicode_name: string; tld: string; period: number; auth_code: string | null; price_minor: number; currency: string }
+type PricedItem = { type: OrderItemType; name: string; unicode_name: string; tld: string; period: number; auth_code: string | null; price_minor: number; currency: string; quote?: string }
 
 const NAME_MESSAGES: Record<DomainNameError, string> = {
   empty: 'Enter a domain name',
@@ -304,16 +305,21 @@ async function createOrderFromItems(deps: Deps, scope: Scope, items: PricedItem[
       })
       .returningAll()
       .executeTakeFirstOrThrow()
+    const charges: Charge[] = []
     for (const [position, item] of items.entries()) {
       const row = await tx
         .insertInto('order_items')
         .values({ order_id: order.id, account_id: accountId, position, ...item })
         .returning('id')
         .executeTakeFirstOrThrow()
+      charges.push(itemCharge({ ...item, id: row.id, order_id: order.id }))
       await tx.insertInto('order_item_events').values({ item_id: row.id, state: 'pending', message: `Ordered: ${item.type} ${item.unicode_name} for ${item.period} year(s)`, actor_label: scope.actor.label }).execute()
       // The job is part of this transaction: no order without its jobs, no job without its order.
       await deps.jobs.send(ORDER_JOBS.item, { itemId: row.id }, { runner: txRunner(tx), retryLimit: MAX_RUN_ATTEMPTS - 1 })
     }
+    // Charged in this transaction at the quote the item was placed at; past the balance or credit
+    // limit the whole order is refused here, before any job reaches a registry (issue 18).
+    await reserveCharges(tx, scope, accountId, charges)
     await alsoInTx?.(tx)
     await audit.record({
       area: 'domains',
@@ -325,6 +331,13 @@ async function createOrderFromItems(deps: Deps, scope: Scope, items: PricedItem[
     return order.id
   })
   return getOrder(deps.db, scope, orderId)
+}
+
+/** An order item's charge: its idempotency key names the item, so a retry never charges twice. */
+export const itemChargeKey = (itemId: string) => `order-item:${itemId}`
+function itemCharge(item: PricedItem & { id: string; order_id: string }): Charge {
+  const quote = item.quote ? (JSON.parse(item.quote) as Charge['quote']) : null
+  return { key: itemChargeKey(item.id), kind: 'domain', action: item.type, object_name: item.unicode_name, period: item.period, amount_minor: item.price_minor, currency: item.currency, quote, product_code: `domain:${item.tld}:${item.type}`, order_id: item.order_id, order_item_id: item.id }
 }
 
 export type OrderItemJson = Omit<OrderItem, 'auth_code' | 'new_auth_code' | 'price_minor' | 'created_at' | 'updated_at' | 'account_id' | 'run_attempts' | 'transfer_checks'> & {
@@ -421,6 +434,8 @@ export async function retryItem(deps: Deps, scope: Scope, orderId: string, itemI
       .executeTakeFirst()
     if (!item) throw notFound('Order item not found')
     if (item.state !== 'failed') throw conflict(`Only a failed item can be retried; this one is ${item.state}`, { reason: 'not-retryable', state: item.state })
+    // Its released charge is reserved again (the same row, the same funds check).
+    await reserveAgain(tx, scope, itemChargeKey(itemId))
     await tx.updateTable('order_items').set({ state: 'pending', run_attempts: 0, transfer_checks: 0, updated_at: new Date() }).where('id', '=', itemId).execute()
     await tx.insertInto('order_item_events').values({ item_id: itemId, state: 'pending', message: 'Retry requested', actor_label: scope.actor.label }).execute()
     await deps.jobs.send(ORDER_JOBS.item, { itemId }, { runner: txRunner(tx), retryLimit: MAX_RUN_ATTEMPTS - 1 })
@@ -443,6 +458,7 @@ export async function cancelOrder(db: Kysely<DB>, scope: Scope, orderId: string,
     if (!cancelled.length) throw conflict('No pending item to cancel', { reason: 'nothing-to-cancel' })
     for (const item of cancelled) {
       await tx.insertInto('order_item_events').values({ item_id: item.id, state: 'cancelled', message: 'Cancelled', actor_label: scope.actor.label }).execute()
+      await releaseCharge(tx, scope, itemChargeKey(item.id), 'Cancelled')
     }
     await refreshOrder(tx, orderId)
     await audit.record({ area: 'domains', entityType: 'order', entityId: orderId, action: 'cancel', after: { cancelled: cancelled.map((i) => i.name) } })

@@ -1,0 +1,50 @@
+import { INVOICE_LANGUAGES, TRANSACTION_STATES } from '../billing.ts'
+import { listCatalogue } from '../list-catalogue.ts'
+
+/** Field catalogues of the billing lists (issue 18): billing entities and transactions. */
+
+export const BILLING_ENTITIES_LIST = listCatalogue({
+  name: 'billing-entities',
+  defaultSort: 'name',
+  fields: {
+    id: { type: 'uuid', filterable: true },
+    name: { type: 'text', filterable: true, sortable: true },
+    country: { type: 'text', filterable: true, sortable: true },
+    vat_id: { type: 'text', filterable: true, sortable: true },
+    currency: { type: 'text', filterable: true, sortable: true },
+    payment_terms_days: { type: 'integer', filterable: true, sortable: true },
+    invoice_language: { type: 'enum', filterable: true, sortable: true, choices: INVOICE_LANGUAGES },
+    billing_email: { type: 'text', filterable: true, sortable: true },
+    accounts: { type: 'integer', sortable: true },
+    balance_text: { type: 'text' },
+    version: { type: 'integer' },
+    created_at: { type: 'timestamp', filterable: true, sortable: true },
+    updated_at: { type: 'timestamp', filterable: true, sortable: true },
+  },
+})
+
+export const TRANSACTIONS_LIST = listCatalogue({
+  name: 'transactions',
+  defaultSort: '-created_at',
+  fields: {
+    id: { type: 'uuid', filterable: true },
+    created_at: { type: 'timestamp', filterable: true, sortable: true },
+    state: { type: 'enum', filterable: true, sortable: true, choices: TRANSACTION_STATES },
+    action: { type: 'text', filterable: true, sortable: true },
+    product_code: { type: 'text', filterable: true, sortable: true },
+    object_name: { type: 'text', filterable: true, sortable: true },
+    period: { type: 'integer', filterable: true, sortable: true },
+    amount_minor: { type: 'integer', filterable: true, sortable: true },
+    currency: { type: 'text', filterable: true, sortable: true },
+    amount_text: { type: 'text' },
+    account_id: { type: 'uuid', filterable: true },
+    'account.name': { type: 'text', filterable: true, sortable: true },
+    billing_entity_id: { type: 'uuid', filterable: true },
+    'billing_entity.name': { type: 'text', filterable: true, sortable: true },
+    domain_id: { type: 'uuid', filterable: true },
+    order_id: { type: 'uuid', filterable: true },
+    actor_label: { type: 'text', filterable: true, sortable: true },
+    settled_at: { type: 'timestamp', filterable: true, sortable: true },
+    updated_at: { type: 'timestamp', filterable: true, sortable: true },
+  },
+})

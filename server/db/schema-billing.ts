@@ -1,0 +1,88 @@
+import type { ColumnType, Generated, Selectable } from 'kysely'
+import type { InvoiceLanguage, PaymentKind, TransactionState } from '#common/billing.ts'
+import type { Quote } from '#common/pricing.ts'
+
+type Defaulted<T> = ColumnType<T, T | undefined, T>
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
+/** bigint columns arrive as strings from PostgreSQL and numbers from PGlite; services read them with Number(). */
+type Minor = ColumnType<string | number, number, number>
+
+/** Tables of migration 0800 (issue 18). */
+export type BillingAddress = { street1?: string; street2?: string; street3?: string; city?: string; state?: string; postcode?: string }
+
+export interface BillingEntitiesTable {
+  id: Generated<string>
+  name: string
+  address: ColumnType<BillingAddress, string | undefined, string>
+  country: string
+  vat_id: string | null
+  currency: string
+  payment_terms_days: Defaulted<number>
+  invoice_language: Defaulted<InvoiceLanguage>
+  billing_email: string
+  version: Defaulted<number>
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface BillingBalancesTable {
+  billing_entity_id: string
+  currency: string
+  balance_minor: ColumnType<string | number, number | undefined, number>
+  credit_limit_minor: ColumnType<string | number, number | undefined, number>
+  low_balance_minor: ColumnType<string | number | null, number | null | undefined, number | null>
+  low_balance_warned_at: ColumnType<Date | null, Date | null | undefined, Date | null>
+  version: Defaulted<number>
+  updated_at: Timestamp
+}
+
+export interface BillingPaymentsTable {
+  id: Generated<string>
+  billing_entity_id: string
+  kind: PaymentKind
+  currency: string
+  amount_minor: Minor
+  reference: Defaulted<string>
+  reason: Defaulted<string>
+  balance_after_minor: Minor
+  created_by: string
+  created_at: Timestamp
+}
+
+export interface TransactionsTable {
+  id: Generated<string>
+  idempotency_key: string
+  account_id: string
+  billing_entity_id: string | null
+  state: Defaulted<TransactionState>
+  kind: string
+  action: string
+  product_id: string | null
+  product_code: string
+  object_name: Defaulted<string>
+  domain_id: ColumnType<string | null, string | null | undefined, string | null>
+  order_id: ColumnType<string | null, string | null | undefined, string | null>
+  order_item_id: ColumnType<string | null, string | null | undefined, string | null>
+  period: Defaulted<number>
+  quantity: Defaulted<number>
+  unit_minor: Minor
+  amount_minor: Minor
+  tax_minor: ColumnType<string | number, number | undefined, number>
+  currency: string
+  quote: ColumnType<Quote | null, string | null | undefined, string | null>
+  actor_label: string
+  actor_user_id: string | null
+  reason: Defaulted<string>
+  settled_at: ColumnType<Date | null, Date | null | undefined, Date | null>
+  version: Defaulted<number>
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+/** accounts.billing_entity_id: who pays for the account (null: nobody set yet). */
+export type AccountBillingColumns = { billing_entity_id: ColumnType<string | null, string | null | undefined, string | null> }
+
+export type BillingEntity = Selectable<BillingEntitiesTable>
+export type BillingBalance = Selectable<BillingBalancesTable>
+export type BillingPayment = Selectable<BillingPaymentsTable>
+export type Transaction = Selectable<TransactionsTable>

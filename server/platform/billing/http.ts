@@ -1,0 +1,219 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { INVOICE_LANGUAGES, PAYMENT_KINDS, TRANSACTION_STATES } from '#common/billing.ts'
+import { reachOf, requirePermission } from '#server/platform/accounts/directory.ts'
+import { createRouter, requireScope } from '#server/platform/core/http.ts'
+import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
+import {
+  billingEntitiesResource,
+  createBillingEntity,
+  getBillingEntity,
+  recordPayment,
+  scopedBillingEntitiesResource,
+  setAccountEntity,
+  setBalanceTerms,
+  updateBillingEntity,
+} from './service.ts'
+import { getTransaction, refundTransaction, scopedTransactionsResource, transactionsResource } from './transactions.ts'
+
+const TAGS = ['Billing']
+const ContextParam = z.object({ context: z.string() })
+const IdParams = ContextParam.extend({ id: z.uuid() })
+const Money = z.union([z.string().max(40), z.number()]).openapi({ description: 'Spec §5 money in the currency named', example: '100.00' })
+
+const Address = z.object({ street1: z.string().max(200), street2: z.string().max(200), street3: z.string().max(200), city: z.string().max(200), state: z.string().max(200), postcode: z.string().max(40) }).partial().strict()
+const EntityBody = z
+  .object({
+    name: z.string().max(200),
+    address: Address.optional(),
+    country: z.string().max(2),
+    vat_id: z.string().max(40).nullable().optional(),
+    currency: z.string().max(3),
+    payment_terms_days: z.number().int().optional(),
+    invoice_language: z.enum(INVOICE_LANGUAGES).optional(),
+    billing_email: z.string().max(320),
+    credit_limit: Money.optional(),
+  })
+  .strict()
+const BalanceSchema = z.object({ currency: z.string(), balance_minor: z.number().int(), credit_limit_minor: z.number().int(), available_minor: z.number().int(), low_balance_minor: z.number().int().nullable(), version: z.number().int() }).openapi('BillingBalance')
+const PaymentSchema = z
+  .object({ id: z.uuid(), kind: z.enum(PAYMENT_KINDS), currency: z.string(), amount_minor: z.number().int(), reference: z.string(), reason: z.string(), balance_after_minor: z.number().int(), created_by: z.string(), created_at: z.string() })
+  .openapi('BillingPayment')
+const EntitySchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    address: z.record(z.string(), z.string()),
+    country: z.string(),
+    vat_id: z.string().nullable(),
+    currency: z.string(),
+    payment_terms_days: z.number().int(),
+    invoice_language: z.enum(INVOICE_LANGUAGES),
+    billing_email: z.string(),
+    version: z.number().int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    balances: z.array(BalanceSchema),
+    payments: z.array(PaymentSchema),
+    accounts: z.array(z.object({ id: z.uuid(), name: z.string(), currency: z.string() })),
+  })
+  .openapi('BillingEntity')
+const TransactionSchema = z
+  .object({
+    id: z.uuid(),
+    idempotency_key: z.string(),
+    account_id: z.uuid(),
+    account_name: z.string(),
+    billing_entity_id: z.uuid().nullable(),
+    billing_entity_name: z.string().nullable(),
+    state: z.enum(TRANSACTION_STATES),
+    kind: z.string(),
+    action: z.string(),
+    product_id: z.uuid().nullable(),
+    product_code: z.string(),
+    object_name: z.string(),
+    domain_id: z.uuid().nullable(),
+    order_id: z.uuid().nullable(),
+    order_item_id: z.uuid().nullable(),
+    order_state: z.string().nullable(),
+    period: z.number().int(),
+    quantity: z.number().int(),
+    unit_minor: z.number().int(),
+    amount_minor: z.number().int(),
+    tax_minor: z.number().int(),
+    currency: z.string(),
+    amount_text: z.string(),
+    quote: z.record(z.string(), z.unknown()).nullable(),
+    actor_label: z.string(),
+    actor_user_id: z.uuid().nullable(),
+    reason: z.string(),
+    settled_at: z.string().nullable(),
+    version: z.number().int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('Transaction')
+
+export const billingRouter = createRouter()
+  .openapi(
+    createRoute({ method: 'get', path: '/groups/{context}/billing-entities', ...access('invoice-viewer'), tags: TAGS, summary: 'Billing entities (staff in their own group: all; otherwise the one paying for the account)', request: { params: ContextParam, query: ListQueryParams }, responses: { 200: ListResponse(z.record(z.string(), z.unknown())), ...ProblemResponses } }),
+    async (c) => {
+      const scope = requireScope(c, c.req.valid('param').context)
+      requirePermission(scope.actor, 'invoice-viewer')
+      const reach = reachOf(scope)
+      const resource = reach === null ? billingEntitiesResource : scopedBillingEntitiesResource
+      return c.json(await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), { accountId: reach }), 200)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'post', path: '/groups/{context}/billing-entities', ...access('staff'), tags: TAGS, summary: 'Make a billing entity (staff)', request: { params: ContextParam, body: jsonBody(EntityBody) }, responses: { 201: jsonResponse(EntitySchema), ...ProblemResponses } }),
+    async (c) => c.json(await createBillingEntity(c.get('deps').db, requireScope(c, c.req.valid('param').context), c.req.valid('json')), 201),
+  )
+  .openapi(
+    createRoute({ method: 'get', path: '/groups/{context}/billing-entities/{id}', ...access('invoice-viewer'), tags: TAGS, summary: 'One billing entity with its balances, recent payments and accounts', request: { params: IdParams }, responses: { 200: jsonResponse(EntitySchema), ...ProblemResponses } }),
+    async (c) => {
+      const p = c.req.valid('param')
+      return c.json(await getBillingEntity(c.get('deps').db, requireScope(c, p.context), p.id), 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'patch',
+      path: '/groups/{context}/billing-entities/{id}',
+      ...access('staff'),
+      tags: TAGS,
+      summary: 'Edit a billing entity (staff); the VAT id is checked against the country',
+      request: { params: IdParams, body: jsonBody(EntityBody.omit({ credit_limit: true }).partial().extend({ version: z.number().int().positive() }).strict()) },
+      responses: { 200: jsonResponse(EntitySchema), ...ProblemResponses },
+    }),
+    async (c) => {
+      const p = c.req.valid('param')
+      return c.json(await updateBillingEntity(c.get('deps').db, requireScope(c, p.context), p.id, c.req.valid('json')), 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'put',
+      path: '/groups/{context}/billing-entities/{id}/balances/{currency}',
+      ...access('staff'),
+      tags: TAGS,
+      summary: 'The credit limit (0: prepaid) and low-balance threshold of one currency (staff)',
+      request: { params: IdParams.extend({ currency: z.string().max(3) }), body: jsonBody(z.object({ credit_limit: Money, low_balance: Money.nullable().optional() }).strict()) },
+      responses: { 200: jsonResponse(BalanceSchema), ...ProblemResponses },
+    }),
+    async (c) => {
+      const p = c.req.valid('param')
+      return c.json(await setBalanceTerms(c.get('deps').db, requireScope(c, p.context), p.id, p.currency, c.req.valid('json')), 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/billing-entities/{id}/payments',
+      ...access('staff'),
+      tags: TAGS,
+      summary: 'Record a payment received or an adjustment with its reason (staff)',
+      request: { params: IdParams, body: jsonBody(z.object({ kind: z.enum(PAYMENT_KINDS), currency: z.string().max(3), amount: Money, reference: z.string().max(200).optional(), reason: z.string().max(500).optional() }).strict()) },
+      responses: { 201: jsonResponse(z.object({ payment: PaymentSchema, balance: BalanceSchema })), ...ProblemResponses },
+    }),
+    async (c) => {
+      const p = c.req.valid('param')
+      return c.json(await recordPayment(c.get('deps').db, requireScope(c, p.context), p.id, c.req.valid('json')), 201)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'put',
+      path: '/groups/{context}/billing-entities/{id}/accounts/{account}',
+      ...access('staff'),
+      tags: TAGS,
+      summary: 'Put an account on this entity: it pays for it from now on (staff)',
+      request: { params: IdParams.extend({ account: z.uuid() }) },
+      responses: { 204: { description: 'Done' }, ...ProblemResponses },
+    }),
+    async (c) => {
+      const p = c.req.valid('param')
+      await setAccountEntity(c.get('deps').db, requireScope(c, p.context), p.id, p.account, true)
+      return c.body(null, 204)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'delete',
+      path: '/groups/{context}/billing-entities/{id}/accounts/{account}',
+      ...access('staff'),
+      tags: TAGS,
+      summary: 'Take an account off this entity (staff)',
+      request: { params: IdParams.extend({ account: z.uuid() }) },
+      responses: { 204: { description: 'Done' }, ...ProblemResponses },
+    }),
+    async (c) => {
+      const p = c.req.valid('param')
+      await setAccountEntity(c.get('deps').db, requireScope(c, p.context), p.id, p.account, false)
+      return c.body(null, 204)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'get', path: '/groups/{context}/transactions', ...access('invoice-viewer'), tags: TAGS, summary: 'Transactions of the account (staff in their own group: every account)', request: { params: ContextParam, query: ListQueryParams }, responses: { 200: ListResponse(z.record(z.string(), z.unknown())), ...ProblemResponses } }),
+    async (c) => {
+      const scope = requireScope(c, c.req.valid('param').context)
+      requirePermission(scope.actor, 'invoice-viewer')
+      const reach = reachOf(scope)
+      const resource = reach === null ? transactionsResource : scopedTransactionsResource
+      return c.json(await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), { accountId: reach }), 200)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'get', path: '/groups/{context}/transactions/{id}', ...access('invoice-viewer'), tags: TAGS, summary: 'One transaction and the quote it was charged at (staff: with the chain of rules, cost and rates)', request: { params: IdParams }, responses: { 200: jsonResponse(TransactionSchema), ...ProblemResponses } }),
+    async (c) => {
+      const p = c.req.valid('param')
+      return c.json(await getTransaction(c.get('deps').db, requireScope(c, p.context), p.id), 200)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'post', path: '/groups/{context}/transactions/{id}/refund', ...access('staff'), tags: TAGS, summary: 'Refund a settled transaction: a credit back to the balance, with its reason (staff)', request: { params: IdParams, body: jsonBody(z.object({ reason: z.string().max(500) }).strict()) }, responses: { 200: jsonResponse(TransactionSchema), ...ProblemResponses } }),
+    async (c) => {
+      const p = c.req.valid('param')
+      return c.json(await refundTransaction(c.get('deps').db, requireScope(c, p.context), p.id, c.req.valid('json').reason), 200)
+    },
+  )

@@ -1,0 +1,253 @@
+import { sql, type Kysely } from 'kysely'
+import { TRANSACTIONS_LIST } from '#common/lists/billing.ts'
+import { currencyDecimals, formatMoney } from '#common/money.ts'
+import type { Quote } from '#common/pricing.ts'
+import type { DB } from '#server/db/schema.ts'
+import type { Transaction } from '#server/db/schema-billing.ts'
+import { fieldError, invalid, reachOf, refused, requirePermission } from '#server/platform/accounts/directory.ts'
+import { auditWriter, change, type Tx } from '#server/platform/core/change.ts'
+import { notFound } from '#server/platform/core/errors.ts'
+import type { Scope } from '#server/platform/core/scope.ts'
+import { listResource } from '#server/platform/list/engine.ts'
+
+/**
+ * Transactions (issue 18): one per billable action, written in the database transaction of the
+ * action itself, at the quote the action was placed at. reserved → settled (the registry
+ * confirmed), released (it failed or was cancelled: the money goes back), refunded (a credit
+ * after it was settled). The idempotency key names the action, so a retry finds its row and never
+ * charges twice. A charge locks the entity's money position of its currency (FOR UPDATE): two
+ * orders at the same moment are charged one after the other, and the second is refused when the
+ * first took what was left.
+ */
+
+const AREA = 'invoicing'
+
+/** One billable action to charge. */
+export type Charge = {
+  key: string
+  kind: string
+  action: string
+  object_name: string
+  period: number
+  quantity?: number
+  amount_minor: number
+  currency: string
+  quote: Quote | null
+  product_code?: string
+  domain_id?: string | null
+  order_id?: string | null
+  order_item_id?: string | null
+}
+
+export type Shortfall = { currency: string; needed_minor: number; available_minor: number; shortfall_minor: number }
+
+const moneyText = (minor: number, currency: string) => `${currency} ${(minor / 10 ** currencyDecimals(currency)).toFixed(currencyDecimals(currency))}`
+
+/**
+ * Takes the charges' sums from the paying entity's positions (each locked, in currency order so two
+ * charges never wait on each other), or refuses the whole action (409 billing.insufficient_funds,
+ * the shortfall per currency stated) before anything is written. An account no entity pays for yet
+ * is charged without a limit.
+ */
+async function takeFunds(tx: Tx, billingEntityId: string | null, charges: { amount_minor: number; currency: string }[]): Promise<void> {
+  if (!billingEntityId) return
+  const sums = new Map<string, number>()
+  for (const c of charges) sums.set(c.currency, (sums.get(c.currency) ?? 0) + c.amount_minor)
+  const shortfalls: Shortfall[] = []
+  const updates: { currency: string; balance: number }[] = []
+  for (const currency of [...sums.keys()].sort()) {
+    const needed = sums.get(currency)!
+    const position = await tx.selectFrom('billing_balances').select(['balance_minor', 'credit_limit_minor']).where('billing_entity_id', '=', billingEntityId).where('currency', '=', currency).forUpdate().executeTakeFirst()
+    const available = position ? Number(position.balance_minor) + Number(position.credit_limit_minor) : 0
+    if (needed > available) shortfalls.push({ currency, needed_minor: needed, available_minor: Math.max(0, available), shortfall_minor: needed - Math.max(0, available) })
+    else updates.push({ currency, balance: Number(position!.balance_minor) - needed })
+  }
+  if (shortfalls.length) {
+    const shortfall = shortfalls.map((s) => moneyText(s.shortfall_minor, s.currency)).join(', ')
+    const available = shortfalls.map((s) => moneyText(s.available_minor, s.currency)).join(', ')
+    throw refused('billing.insufficient_funds', `The order goes past the balance or credit limit by ${shortfall} (available: ${available})`, [fieldError('(body)', 'billing.insufficient_funds', `Short by ${shortfall}`)], { shortfall, available, shortfalls })
+  }
+  for (const u of updates) {
+    await tx.updateTable('billing_balances').set((eb) => ({ balance_minor: u.balance, version: eb('version', '+', 1), updated_at: new Date() })).where('billing_entity_id', '=', billingEntityId).where('currency', '=', u.currency).execute()
+  }
+}
+
+async function giveBack(tx: Tx, row: Pick<Transaction, 'billing_entity_id' | 'currency' | 'amount_minor'>): Promise<void> {
+  if (!row.billing_entity_id) return
+  await tx
+    .updateTable('billing_balances')
+    .set((eb) => ({ balance_minor: sql<number>`balance_minor + ${Number(row.amount_minor)}`, version: eb('version', '+', 1), updated_at: new Date() }))
+    .where('billing_entity_id', '=', row.billing_entity_id)
+    .where('currency', '=', row.currency)
+    .execute()
+}
+
+/**
+ * Reserves the charges of one action for the scope's account, inside the action's transaction.
+ * A key already reserved or settled is left as it is (a retry charges nothing); a released one is
+ * reserved again (a failed item retried), with the same funds check.
+ */
+export async function reserveCharges(tx: Tx, scope: Scope, accountId: string, charges: Charge[]): Promise<void> {
+  if (!charges.length) return
+  const account = await tx.selectFrom('accounts').select('billing_entity_id').where('id', '=', accountId).executeTakeFirstOrThrow()
+  const existing = await tx.selectFrom('transactions').selectAll().where('idempotency_key', 'in', charges.map((c) => c.key)).forUpdate().execute()
+  const byKey = new Map(existing.map((t) => [t.idempotency_key, t]))
+  const fresh = charges.filter((c) => !byKey.has(c.key))
+  const again = existing.filter((t) => t.state === 'released')
+  await takeFunds(tx, account.billing_entity_id, [...fresh, ...again.map((t) => ({ amount_minor: Number(t.amount_minor), currency: t.currency.trim() }))])
+  const audit = auditWriter(tx, scope)
+  for (const c of fresh) {
+    const row = await tx
+      .insertInto('transactions')
+      .values({
+        idempotency_key: c.key,
+        account_id: accountId,
+        billing_entity_id: account.billing_entity_id,
+        kind: c.kind,
+        action: c.action,
+        product_id: c.quote?.product_id ?? null,
+        product_code: c.quote?.product_code ?? c.product_code ?? `${c.kind}:${c.action}`,
+        object_name: c.object_name,
+        domain_id: c.domain_id ?? null,
+        order_id: c.order_id ?? null,
+        order_item_id: c.order_item_id ?? null,
+        period: c.period,
+        quantity: c.quantity ?? 1,
+        unit_minor: c.quote?.unit_minor ?? c.amount_minor,
+        amount_minor: c.amount_minor,
+        currency: c.currency,
+        quote: c.quote ? JSON.stringify(c.quote) : null,
+        actor_label: scope.actor.label,
+        actor_user_id: scope.actor.userId,
+      })
+      .returning(['id'])
+      .executeTakeFirstOrThrow()
+    await audit.record({ area: AREA, entityType: 'transaction', entityId: row.id, accountId, action: 'reserve', after: { state: 'reserved', product_code: c.quote?.product_code ?? c.product_code ?? '', object_name: c.object_name, amount_minor: c.amount_minor, currency: c.currency } })
+  }
+  for (const t of again) {
+    await tx.updateTable('transactions').set({ state: 'reserved', reason: '', version: t.version + 1, updated_at: new Date() }).where('id', '=', t.id).execute()
+    await audit.record({ area: AREA, entityType: 'transaction', entityId: t.id, accountId, action: 'reserve', before: { state: 'released' }, after: { state: 'reserved' } })
+  }
+}
+
+/** A released charge reserved again (a failed item retried), with the same funds check; any other state is left. */
+export async function reserveAgain(tx: Tx, scope: Scope, key: string): Promise<void> {
+  const row = await tx.selectFrom('transactions').selectAll().where('idempotency_key', '=', key).forUpdate().executeTakeFirst()
+  if (row?.state !== 'released') return
+  await takeFunds(tx, row.billing_entity_id, [{ amount_minor: Number(row.amount_minor), currency: row.currency.trim() }])
+  await tx.updateTable('transactions').set({ state: 'reserved', reason: '', version: row.version + 1, updated_at: new Date() }).where('id', '=', row.id).execute()
+  await auditWriter(tx, scope).record({ area: AREA, entityType: 'transaction', entityId: row.id, accountId: row.account_id, action: 'reserve', before: { state: 'released' }, after: { state: 'reserved' } })
+}
+
+/** The registry or CA confirmed: the reserved charge is settled (the money was taken at reservation). */
+export async function settleCharge(tx: Tx, scope: Scope, key: string, domainId: string | null = null): Promise<void> {
+  const row = await tx.selectFrom('transactions').selectAll().where('idempotency_key', '=', key).forUpdate().executeTakeFirst()
+  if (row?.state !== 'reserved') return
+  await tx.updateTable('transactions').set({ state: 'settled', settled_at: new Date(), domain_id: domainId ?? row.domain_id, version: row.version + 1, updated_at: new Date() }).where('id', '=', row.id).execute()
+  await auditWriter(tx, scope).record({ area: AREA, entityType: 'transaction', entityId: row.id, accountId: row.account_id, action: 'settle', before: { state: 'reserved' }, after: { state: 'settled' } })
+}
+
+/** The action failed or was cancelled: a reserved charge is released and its money given back. */
+export async function releaseCharge(tx: Tx, scope: Scope, key: string, reason: string): Promise<void> {
+  const row = await tx.selectFrom('transactions').selectAll().where('idempotency_key', '=', key).forUpdate().executeTakeFirst()
+  if (row?.state !== 'reserved') return
+  await giveBack(tx, row)
+  await tx.updateTable('transactions').set({ state: 'released', reason: reason.slice(0, 500), version: row.version + 1, updated_at: new Date() }).where('id', '=', row.id).execute()
+  await auditWriter(tx, scope).record({ area: AREA, entityType: 'transaction', entityId: row.id, accountId: row.account_id, action: 'release', before: { state: 'reserved' }, after: { state: 'released', reason } })
+}
+
+/** Staff refund a settled charge (a credit back to the balance), with its reason. */
+export async function refundTransaction(db: Kysely<DB>, scope: Scope, id: string, reason: string): Promise<TransactionDetail> {
+  await findTransaction(db, scope, id)
+  requirePermission(scope.actor, 'staff')
+  const why = reason.trim()
+  await change(db, scope, async (tx, audit) => {
+    const row = await findTransaction(tx, scope, id, true)
+    if (!why) throw invalid('billing.reason_required', 'A refund needs its reason', [fieldError('reason', 'billing.reason_required', 'A refund needs its reason')])
+    if (row.state !== 'settled') throw refused('billing.not_refundable', `Only a settled transaction can be refunded; this one is ${row.state}`, undefined, { state: row.state })
+    await giveBack(tx, row)
+    await tx.updateTable('transactions').set({ state: 'refunded', reason: why.slice(0, 500), version: row.version + 1, updated_at: new Date() }).where('id', '=', id).execute()
+    await audit.record({ area: AREA, entityType: 'transaction', entityId: id, accountId: row.account_id, action: 'refund', before: { state: 'settled' }, after: { state: 'refunded', reason: why } })
+  })
+  return getTransaction(db, scope, id)
+}
+
+async function findTransaction(db: Kysely<DB> | Tx, scope: Scope, id: string, lock = false): Promise<Transaction> {
+  const reach = reachOf(scope)
+  let query = db.selectFrom('transactions').selectAll().where('id', '=', id)
+  if (reach !== null) query = query.where('account_id', '=', reach)
+  const row = await (lock ? query.forUpdate() : query).executeTakeFirst()
+  if (!row) throw notFound('Transaction not found')
+  return row
+}
+
+export type TransactionDetail = Omit<Transaction, 'unit_minor' | 'amount_minor' | 'tax_minor' | 'currency' | 'created_at' | 'updated_at' | 'settled_at' | 'quote'> & {
+  unit_minor: number
+  amount_minor: number
+  tax_minor: number
+  currency: string
+  amount_text: string
+  account_name: string
+  billing_entity_name: string | null
+  order_state: string | null
+  /** The quote it was charged at; staff see the chain of rules, cost and rates, a client the price only. */
+  quote: Partial<Quote> | null
+  created_at: string
+  updated_at: string
+  settled_at: string | null
+}
+
+export async function getTransaction(db: Kysely<DB>, scope: Scope, id: string): Promise<TransactionDetail> {
+  requirePermission(scope.actor, 'invoice-viewer')
+  const row = await findTransaction(db, scope, id)
+  const account = await db.selectFrom('accounts').select('name').where('id', '=', row.account_id).executeTakeFirstOrThrow()
+  const entity = row.billing_entity_id ? await db.selectFrom('billing_entities').select('name').where('id', '=', row.billing_entity_id).executeTakeFirst() : null
+  const order = row.order_id ? await db.selectFrom('orders').select('state').where('id', '=', row.order_id).executeTakeFirst() : null
+  const staff = reachOf(scope) === null
+  const quote = row.quote && (staff ? row.quote : { product_code: row.quote.product_code, currency: row.quote.currency, period: row.quote.period, unit_minor: row.quote.unit_minor, regular_minor: row.quote.regular_minor, total_minor: row.quote.total_minor, priced_at: row.quote.priced_at })
+  const currency = row.currency.trim()
+  return {
+    ...row,
+    currency,
+    unit_minor: Number(row.unit_minor),
+    amount_minor: Number(row.amount_minor),
+    tax_minor: Number(row.tax_minor),
+    amount_text: formatMoney(Number(row.amount_minor), currency),
+    account_name: account.name,
+    billing_entity_name: entity?.name ?? null,
+    order_state: order?.state ?? null,
+    quote,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    settled_at: row.settled_at?.toISOString() ?? null,
+  }
+}
+
+const amountText = `t.currency || ' ' || CASE WHEN t.currency = 'JPY' THEN t.amount_minor::text ELSE to_char(t.amount_minor / 100.0, 'FM999999999990.00') END`
+const columns = {
+  id: 't.id',
+  created_at: 't.created_at',
+  state: 't.state',
+  action: 't.action',
+  product_code: 't.product_code',
+  object_name: 't.object_name',
+  period: 't.period',
+  amount_minor: 't.amount_minor',
+  currency: 't.currency',
+  amount_text: amountText,
+  account_id: 't.account_id',
+  'account.name': { column: 'a.name', joined: true },
+  billing_entity_id: 't.billing_entity_id',
+  'billing_entity.name': { column: 'be.name', joined: true },
+  domain_id: 't.domain_id',
+  order_id: 't.order_id',
+  actor_label: 't.actor_label',
+  settled_at: 't.settled_at',
+  updated_at: 't.updated_at',
+} as const
+const FROM = 'transactions t JOIN accounts a ON a.id = t.account_id LEFT JOIN billing_entities be ON be.id = t.billing_entity_id'
+
+/** Every transaction (staff in their own group). */
+export const transactionsResource = listResource(TRANSACTIONS_LIST, { from: FROM, tiebreak: 't.id', columns })
+/** The transactions of the scope's account. */
+export const scopedTransactionsResource = listResource(TRANSACTIONS_LIST, { from: FROM, accountColumn: 't.account_id', tiebreak: 't.id', columns })

@@ -1,0 +1,191 @@
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createLogger } from '#server/lib/logger.ts'
+import { startLocalRegistry, EppRegistryConnection, type LocalRegistryServer, type RegistryConnection } from '#server/integrations/registry/index.ts'
+import type { Registries } from '#server/platform/deps.ts'
+import { registerOrderJobs } from '#server/platform/orders/jobs.ts'
+import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { createTestPlatform } from '#tests/support/platform.ts'
+
+/**
+ * Billing (issue 18): billing entities and their money, and one transaction per order item in the
+ * order's own database transaction — reserved, settled by the registry's answer, released when it
+ * fails or is cancelled, never charged twice; an order past the limit refused before any job runs.
+ */
+const US = { id: 'registrar-portal', password: 'portal-secret-1' }
+let registry: LocalRegistryServer
+let ours: RegistryConnection
+let platform: Awaited<ReturnType<typeof createTestPlatform>>
+const tokens: Record<string, string> = {}
+let acmeId = ''
+let globexId = ''
+let staffHome = ''
+let olivia = ''
+
+beforeAll(async () => {
+  registry = await startLocalRegistry({ port: 0, clients: [US], policy: { tlds: { com: { createYears: [1, 2], renewYears: [1, 2], transferYears: [1] } }, addGraceDays: 0 } })
+  ours = new EppRegistryConnection({ registry: 'local', client: { host: '127.0.0.1', port: registry.port, tls: { ca: registry.certificate, servername: 'localhost' }, timeoutMs: 10_000 }, clientId: US.id, password: US.password, sessions: 1, rateLimit: { perSecond: 1000, burst: 1000 } })
+  const registries: Registries = { forTld: (tld) => (tld === 'com' ? ours : null), clientIdFor: () => US.id, close: async () => {} }
+  platform = await createTestPlatform({ registries })
+  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [3, 2] })
+  await platform.deps.jobs.start({ work: true })
+  for (const email of ['staff@example.com', 'admin@acme.example', 'viewer@acme.example', 'admin@globex.example']) {
+    tokens[email] = (await platform.call('POST', '/login', { body: { username: email, password: DEMO_PASSWORD } })).json.access_token
+  }
+  acmeId = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
+  globexId = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Globex').executeTakeFirstOrThrow()).id
+  staffHome = (await platform.call('GET', '/me', { token: tokens['staff@example.com']! })).json.group_id
+  olivia = (await platform.db.selectFrom('contacts').select('id').where('account_id', '=', acmeId).where('name', '=', 'Olivia Carter').executeTakeFirstOrThrow()).id
+}, 60_000)
+afterAll(async () => {
+  await platform?.close()
+  await ours?.close()
+  await registry?.close()
+})
+void registerOrderJobs
+
+const staff = () => tokens['staff@example.com']!
+const acmeAdmin = () => tokens['admin@acme.example']!
+const entityOf = async (accountId: string) => (await platform.db.selectFrom('accounts').select('billing_entity_id').where('id', '=', accountId).executeTakeFirstOrThrow()).billing_entity_id!
+const balance = async (entityId: string, currency: string) => Number((await platform.db.selectFrom('billing_balances').select('balance_minor').where('billing_entity_id', '=', entityId).where('currency', '=', currency).executeTakeFirstOrThrow()).balance_minor)
+const count = async (table: string) => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(platform.db)).rows[0]!.n
+const order = (name: string, token = acmeAdmin()) => platform.call('POST', `/groups/${acmeId}/orders`, { token, body: { items: [{ type: 'register', name, period: 1 }], contacts: { registrant: olivia } } })
+
+async function finished(orderId: string) {
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    const res = await platform.call('GET', `/groups/${acmeId}/orders/${orderId}`, { token: acmeAdmin() })
+    if (!['pending', 'processing'].includes(res.json.state)) return res.json
+    if (Date.now() > deadline) throw new Error(`order ${orderId} still running`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+describe('billing entities', () => {
+  it('staff make one with its VAT id checked per country, and refuse bad payments with nothing written', async () => {
+    const base = { name: 'Initech GmbH', country: 'DE', currency: 'EUR', billing_email: 'rechnung@initech.example', invoice_language: 'en' }
+    const bad = await platform.call('POST', `/groups/${staffHome}/billing-entities`, { token: staff(), body: { ...base, vat_id: 'DE12345' } })
+    expect(bad.status).toBe(400)
+    expect(bad.json.errors).toEqual([expect.objectContaining({ field: 'vat_id', code: 'billing.vat_id_shape' })])
+    const made = await platform.call('POST', `/groups/${staffHome}/billing-entities`, { token: staff(), body: { ...base, vat_id: 'de 123 456 789' } })
+    expect(made.status).toBe(201)
+    expect(made.json).toMatchObject({ vat_id: 'DE123456789', balances: [{ currency: 'EUR', balance_minor: 0, credit_limit_minor: 0 }] })
+    const id = made.json.id as string
+
+    const before = { payments: await count('billing_payments'), audit: await count('audit_entries') }
+    const pay = (body: Record<string, unknown>) => platform.call('POST', `/groups/${staffHome}/billing-entities/${id}/payments`, { token: staff(), body })
+    expect((await pay({ kind: 'payment', currency: 'USD', amount: '10.00' })).json.errors[0]).toMatchObject({ field: 'currency', code: 'billing.wrong_currency' })
+    expect((await pay({ kind: 'adjustment', currency: 'EUR', amount: '-10.00' })).json.errors[0]).toMatchObject({ field: 'reason', code: 'billing.reason_required' })
+    expect((await pay({ kind: 'payment', currency: 'EUR', amount: '10.001' })).json.errors[0]).toMatchObject({ field: 'amount', code: 'invalidMonetaryValue' })
+    expect((await pay({ kind: 'payment', currency: 'EUR', amount: '10.00' }, )).status).toBe(201)
+    expect(await count('billing_payments')).toBe(before.payments + 1)
+    expect(await balance(id, 'EUR')).toBe(1000)
+    // A client's admin may not record payments, nor see an entity that does not pay for its account.
+    expect((await platform.call('POST', `/groups/${acmeId}/billing-entities/${id}/payments`, { token: acmeAdmin(), body: { kind: 'payment', currency: 'EUR', amount: '1' } })).status).toBe(404)
+    expect((await platform.call('GET', `/groups/${acmeId}/billing-entities/${id}`, { token: acmeAdmin() })).status).toBe(404)
+  })
+
+  it('a client sees its own entity only, reads and never changes it; staff see all', async () => {
+    const acmeEntity = await entityOf(acmeId)
+    const globexEntity = await entityOf(globexId)
+    const list = await platform.call('GET', `/groups/${acmeId}/billing-entities`, { token: acmeAdmin() })
+    expect(list.json.data.map((e: { id: string }) => e.id)).toEqual([acmeEntity])
+    const own = await platform.call('GET', `/groups/${acmeId}/billing-entities/${acmeEntity}`, { token: tokens['viewer@acme.example']! })
+    expect(own.status).toBe(200)
+    expect(own.json.accounts.map((a: { id: string }) => a.id)).toEqual([acmeId])
+    const before = await count('audit_entries')
+    for (const [method, path, body] of [
+      ['GET', `/groups/${acmeId}/billing-entities/${globexEntity}`, undefined],
+      ['GET', `/groups/${globexId}/billing-entities`, undefined],
+      ['PATCH', `/groups/${acmeId}/billing-entities/${globexEntity}`, { name: 'x', version: 1 }],
+      ['PUT', `/groups/${acmeId}/billing-entities/${globexEntity}/accounts/${acmeId}`, undefined],
+      ['GET', `/groups/${globexId}/transactions`, undefined],
+    ] as const) {
+      const res = await platform.call(method, path, { token: acmeAdmin(), body })
+      expect({ path, status: res.status }).toEqual({ path, status: 404 })
+    }
+    for (const [method, path, body] of [
+      ['PATCH', `/groups/${acmeId}/billing-entities/${acmeEntity}`, { name: 'x', version: 1 }],
+      ['POST', `/groups/${acmeId}/billing-entities/${acmeEntity}/payments`, { kind: 'payment', currency: 'USD', amount: '1' }],
+      ['PUT', `/groups/${acmeId}/billing-entities/${acmeEntity}/balances/USD`, { credit_limit: '99999' }],
+      ['POST', `/groups/${acmeId}/billing-entities`, { name: 'x', country: 'US', currency: 'USD', billing_email: 'a@b.example' }],
+    ] as const) {
+      const res = await platform.call(method, path, { token: acmeAdmin(), body })
+      expect({ path, status: res.status }).toEqual({ path, status: 403 })
+    }
+    expect(await count('audit_entries')).toBe(before)
+    const all = await platform.call('GET', `/groups/${staffHome}/billing-entities?limit=100`, { token: staff() })
+    expect(all.json.data.map((e: { id: string }) => e.id)).toEqual(expect.arrayContaining([acmeEntity, globexEntity]))
+    const globexTx = await platform.call('GET', `/groups/${globexId}/transactions?fields=id,account_id`, { token: tokens['admin@globex.example']! })
+    expect(globexTx.json.data.length).toBeGreaterThan(0)
+    expect(globexTx.json.data.every((t: { account_id: string }) => t.account_id === globexId)).toBe(true)
+    const foreign = globexTx.json.data[0].id as string
+    expect((await platform.call('GET', `/groups/${acmeId}/transactions/${foreign}`, { token: acmeAdmin() })).status).toBe(404)
+  })
+})
+
+describe('transactions', () => {
+  it('charges an order item in its own transaction at its quote, settles it when the registry confirms, and refunds once', async () => {
+    const entity = await entityOf(acmeId)
+    const start = await balance(entity, 'USD')
+    const placed = await order('billing-settle.com')
+    expect(placed.status).toBe(201)
+    const item = placed.json.items[0]
+    const reserved = await platform.db.selectFrom('transactions').selectAll().where('order_item_id', '=', item.id).executeTakeFirstOrThrow()
+    expect(reserved).toMatchObject({ state: 'reserved', idempotency_key: `order-item:${item.id}`, product_code: 'domain:com:register', billing_entity_id: entity })
+    expect(Number(reserved.amount_minor)).toBe(item.price_minor)
+    expect(reserved.quote).toMatchObject({ total_minor: item.price_minor, currency: 'USD' })
+    expect(await balance(entity, 'USD')).toBe(start - item.price_minor)
+
+    expect((await finished(placed.json.id)).state).toBe('completed')
+    const detail = await platform.call('GET', `/groups/${acmeId}/transactions/${reserved.id}`, { token: acmeAdmin() })
+    expect(detail.json).toMatchObject({ state: 'settled', object_name: 'billing-settle.com', amount_minor: item.price_minor })
+    // A client sees its price, never the chain of rules, cost or rates.
+    expect(detail.json.quote.chain).toBeUndefined()
+    expect((await platform.call('GET', `/groups/${staffHome}/transactions/${reserved.id}`, { token: staff() })).json.quote.chain.length).toBeGreaterThan(0)
+    const domainTab = await platform.call('GET', `/groups/${acmeId}/transactions?pql=${encodeURIComponent(`domain_id equals '${detail.json.domain_id}'`)}`, { token: acmeAdmin() })
+    expect(domainTab.json.data.map((t: { id: string }) => t.id)).toEqual([reserved.id])
+
+    const refund = (reason: string) => platform.call('POST', `/groups/${staffHome}/transactions/${reserved.id}/refund`, { token: staff(), body: { reason } })
+    expect((await refund(' ')).json.errors[0]).toMatchObject({ field: 'reason', code: 'billing.reason_required' })
+    expect((await refund('Deleted within the add grace period')).json.state).toBe('refunded')
+    expect((await refund('again')).status).toBe(409)
+    expect(await balance(entity, 'USD')).toBe(start)
+    const log = await platform.db.selectFrom('audit_entries').select('action').where('entity_id', '=', reserved.id).orderBy('occurred_at').execute()
+    expect(log.map((l) => l.action)).toEqual(['reserve', 'settle', 'refund'])
+  })
+
+  it('refuses an order past the limit with the shortfall, before any job; a cancelled item gives its money back', async () => {
+    const entity = await entityOf(acmeId)
+    const terms = await platform.call('PUT', `/groups/${staffHome}/billing-entities/${entity}/balances/USD`, { token: staff(), body: { credit_limit: '0' } })
+    const available = terms.json.available_minor as number
+    expect(available).toBeGreaterThan(0)
+    // Take the balance down to 5.00 with an adjustment, so one .com (14.99) is too much.
+    await platform.call('POST', `/groups/${staffHome}/billing-entities/${entity}/payments`, { token: staff(), body: { kind: 'adjustment', currency: 'USD', amount: ((500 - available) / 100).toFixed(2), reason: 'Test: leave 5.00' } })
+    const before = { tx: await count('transactions'), jobs: await count('orders'), items: await count('order_items') }
+    const refused = await order('billing-too-much.com')
+    expect(refused.status).toBe(409)
+    expect(refused.json).toMatchObject({ code: 'billing.insufficient_funds', shortfall: 'USD 9.99', available: 'USD 5.00' })
+    expect({ tx: await count('transactions'), jobs: await count('orders'), items: await count('order_items') }).toEqual(before)
+
+    await platform.call('PUT', `/groups/${staffHome}/billing-entities/${entity}/balances/USD`, { token: staff(), body: { credit_limit: '100' } })
+    // Stop the jobs picking it up: cancel straight away is a race, so place it with the worker stopped.
+    const placed = await order('billing-cancel.com')
+    expect(placed.status).toBe(201)
+    const cancel = await platform.call('POST', `/groups/${acmeId}/orders/${placed.json.id}/cancel`, { token: acmeAdmin(), body: {} })
+    const tx = await platform.db.selectFrom('transactions').select(['state']).where('order_id', '=', placed.json.id).executeTakeFirstOrThrow()
+    if (cancel.status === 200) expect(tx.state).toBe('released')
+    else expect(['reserved', 'settled']).toContain(tx.state)
+  })
+
+  it('two orders at the same moment cannot together overdraw a balance', async () => {
+    const entity = await entityOf(acmeId)
+    const now = await balance(entity, 'USD')
+    // Room for exactly one .com (14.99) over a limit of 0 … plus 10.00.
+    await platform.call('PUT', `/groups/${staffHome}/billing-entities/${entity}/balances/USD`, { token: staff(), body: { credit_limit: '0' } }).catch(() => null)
+    await platform.call('POST', `/groups/${staffHome}/billing-entities/${entity}/payments`, { token: staff(), body: { kind: 'adjustment', currency: 'USD', amount: ((2499 - Math.max(now, 0)) / 100).toFixed(2), reason: 'Test: room for one' } })
+    const results = await Promise.all(['billing-race-1.com', 'billing-race-2.com', 'billing-race-3.com'].map((name) => order(name)))
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409])
+    expect(await balance(entity, 'USD')).toBe(2499 - 1499)
+  })
+})
