@@ -28,6 +28,8 @@ import { replaceSessionTokens } from '#app/lib/profile.server.ts'
 import { requireUser } from '#app/lib/session.server.ts'
 import { isTheme } from '#app/lib/theme.ts'
 import type { Route } from './+types/my-profile.ts'
+import { ApiTokensCard, type TokenActionData } from './users/api-tokens.tsx'
+import { grantablePermissions, loadTokens, tokenAction } from './users/api-tokens.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 
 /** The password form's schema, with the default messages in the user's language. */
@@ -57,6 +59,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     isStaff,
     permissions: isStaff ? [...expandPermissions(user.roles, user.abilities)].sort() : [],
     view,
+    apiTokens: { ...(await loadTokens(request, context, user, '/profile/api_tokens')), permissions: grantablePermissions(user) },
     meta: pageMeta(request, context, t('profile.title')),
   }
 }
@@ -72,6 +75,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData()
   const intent = formData.get('intent')
   const platform = await getPlatform(request, context)
+  const tokenAnswer = await tokenAction(request, context, t, formData, '/profile/api_tokens')
+  if (tokenAnswer) return tokenAnswer
 
   if (intent === 'preferences') {
     const headers = new Headers()
@@ -289,7 +294,10 @@ function PermissionViewCard({ permissions, view }: { permissions: string[]; view
   )
 }
 
-export default function MyProfile({ loaderData }: Route.ComponentProps) {
+/** The token card's answer among the page's actions. */
+const tokenActionData = (answer: unknown) => (answer && typeof answer === 'object' && 'intent' in answer && String(answer.intent).startsWith('token-') ? (answer as TokenActionData) : undefined)
+
+export default function MyProfile({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation('common')
   return (
     <div className="max-w-3xl space-y-6">
@@ -297,6 +305,7 @@ export default function MyProfile({ loaderData }: Route.ComponentProps) {
       <PreferencesCard locale={loaderData.locale} theme={loaderData.theme} />
       <PasswordCard />
       <TwoFactorCard />
+      <ApiTokensCard {...loaderData.apiTokens} actionData={tokenActionData(actionData)} />
       {loaderData.isStaff ? <PermissionViewCard permissions={loaderData.permissions} view={loaderData.view} /> : null}
     </div>
   )

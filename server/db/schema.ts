@@ -28,6 +28,8 @@ export interface UsersTable {
   language: Defaulted<string>
   dark_theme: Defaulted<boolean>
   status: Defaulted<'active' | 'disabled'>
+  /** Migration 0850: a service user never signs in; it holds API tokens. */
+  kind: Defaulted<'person' | 'service'>
   last_sign_in_at: Date | null
   version: Defaulted<number>
   created_at: Timestamp
@@ -103,6 +105,8 @@ export interface DB {
   dns_zone_statistics: import('./schema-dns.ts').DnsZoneStatisticsTable
   dns_statistics_cursor: import('./schema-dns.ts').DnsStatisticsCursorTable
   auth_tokens: AuthTokensTable
+  api_tokens: import('./schema-api-tokens.ts').ApiTokensTable
+  api_token_uses: import('./schema-api-tokens.ts').ApiTokenUsesTable
   portal_sessions: import('./schema-portal.ts').PortalSessionsTable
   portal_rate_limits: import('./schema-portal.ts').PortalRateLimitsTable
   contacts: import('./schema-directory.ts').ContactsTable

@@ -6,6 +6,8 @@ import { auditRouter } from './audit/http.ts'
 import { dashboardRouter } from './dashboard/http.ts'
 import { authRouter } from './auth/http.ts'
 import { verifyBearer } from './auth/tokens.ts'
+import { admitApiToken } from './api-tokens/edge.ts'
+import { apiTokensRouter } from './api-tokens/http.ts'
 import { AppError, toProblem } from './core/errors.ts'
 import { validationHook, type PlatformEnv } from './core/http.ts'
 import { refuseUnsafeText } from './core/unsafe-text.ts'
@@ -34,6 +36,7 @@ const isZoneFileImport = (path: string) => /^\/v1\/groups\/[^/]+\/zones\/[^/]+\/
  */
 const AREAS: { routes: OpenAPIHono<PlatformEnv>; jobs?: (deps: PlatformDeps) => void }[] = [
   { routes: authRouter },
+  { routes: apiTokensRouter },
   { routes: auditRouter },
   { routes: directoryRouter, jobs: registerContactJobs },
   { routes: dnsRouter, jobs: registerDnsJobs },
@@ -70,7 +73,11 @@ export function createPlatformApi(deps: PlatformDeps) {
       }
       const verified = await verifying
       // A two-factor token is good for the code step only; elsewhere it is no credential.
-      if (verified && (verified.kind === 'access' || new URL(c.req.url).pathname === '/v1/two_factor_codes')) {
+      if (verified?.kind === 'api' && verified.api) {
+        // An API token: its addresses, rate limit, last use and domain scope (issue 20).
+        c.set('actor', verified.actor)
+        await admitApiToken(c, verified.actor, verified.api)
+      } else if (verified && (verified.kind === 'access' || new URL(c.req.url).pathname === '/v1/two_factor_codes')) {
         c.set('actor', verified.actor)
         c.set('tokenId', verified.tokenId)
       }

@@ -33,6 +33,8 @@ export type PlatformDeps = {
   tokenCache?: import('#server/platform/auth/token-cache.ts').TokenCache
   /** Registries reached over EPP; absent when the process runs without any. */
   registries?: Registries
+  /** API tokens' own rate limit (issue 20); without it API_TOKEN_RATE_LIMIT per minute. */
+  apiTokenRateLimit?: { limit: number; windowSeconds: number }
   /** Where this server listens (http://localhost:<port>), once it does: the base of mailed links without PUBLIC_URL. */
   listeningUrl?: () => string | undefined
 }

@@ -21,6 +21,8 @@ import { requestUrl } from '#app/lib/request-url.ts'
 import { ConfirmAction, DetailList, SubNav, yesNo } from '../accounts/directory.tsx'
 import { canChange, requireChange } from '../accounts/directory.server.ts'
 import { RolesEditor, submittedGrants, userSchema } from './roles.tsx'
+import { ApiTokensCard, type TokenActionData } from './api-tokens.tsx'
+import { grantablePermissions, loadTokens, tokenAction } from './api-tokens.server.ts'
 import type { Route } from './+types/detail.ts'
 
 type UserDetail = {
@@ -34,6 +36,7 @@ type UserDetail = {
   permissions: string[]
   language: string
   status: 'active' | 'disabled'
+  kind: 'person' | 'service'
   two_factor: boolean
   invited: boolean
   last_sign_in_at: string | null
@@ -46,10 +49,15 @@ type ActionIntent = (typeof ACTIONS)[number]
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
   const url = requestUrl(request)
-  const detail = await (await getPlatform(request, context)).get<UserDetail>(`/groups/${activeContext(url, user.group_id)}/users/${params.id}`)
+  const path = `/groups/${activeContext(url, user.group_id)}/users/${params.id}`
+  const detail = await (await getPlatform(request, context)).get<UserDetail>(path)
+  const canEdit = canChange(request, user, 'user-admin')
+  // A service user's tokens are its admins' to manage (a person's are their own, on /my-profile).
+  const apiTokens = detail.kind === 'service' && canEdit ? { ...(await loadTokens(request, context, user, `${path}/api_tokens`)), permissions: grantablePermissions(user, detail) } : null
   return {
     detail,
-    canEdit: canChange(request, user, 'user-admin'),
+    apiTokens,
+    canEdit,
     isSelf: detail.id === user.id,
     isStaff: hasPermission(user, 'staff', { ignoreHidden: true }),
     meta: pageMeta(request, context, detail.name || detail.email),
@@ -69,6 +77,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const path = `/groups/${activeContext(url, user.group_id)}/users/${params.id}`
   const platform = await getPlatform(request, context)
   const done = (message: string) => redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: message, color: 'success' }) } })
+  const tokenAnswer = await tokenAction(request, context, t, formData, `${path}/api_tokens`)
+  if (tokenAnswer) return tokenAnswer
 
   if ((ACTIONS as readonly string[]).includes(intent)) {
     try {
@@ -94,12 +104,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export default function UserDetailScreen({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('directory')
   const { detail, canEdit, isSelf } = loaderData
+  const { t: tt } = useTranslation('tokens')
   const base = `/users/${detail.id}`
   const editResult = actionData && 'result' in actionData ? actionData.result : undefined
   const grants = Object.entries(detail.role_grants ?? {}).filter(([, list]) => list.length)
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-semibold">{detail.name || detail.email}</h1>
+      <h1 className="flex items-center gap-3 text-2xl font-semibold">
+        {detail.name || detail.email}
+        {detail.kind === 'service' ? <Badge color="blue">{tt('serviceUsers.badge')}</Badge> : null}
+      </h1>
       <SubNav links={[{ to: base, label: t('details'), current: true }, { to: `${base}/log`, label: t('log') }, { to: `${base}/authentication-log`, label: t('users.authLog') }]} />
       <Card>
         <DetailList
@@ -138,6 +152,7 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
             {isSelf ? <p className="mb-2 text-sm text-amber-800 dark:text-amber-300">{t('users.selfNote')}</p> : null}
             <UserForm key={detail.version} detail={detail} lastResult={editResult} staffOffered={loaderData.isStaff} />
           </Card>
+          {loaderData.apiTokens ? <ApiTokensCard {...loaderData.apiTokens} actionData={actionData && 'intent' in actionData && String(actionData.intent).startsWith('token-') ? (actionData as TokenActionData) : undefined} /> : null}
           <Card>
             <CardTitle>{t('users.actions')}</CardTitle>
             {actionData && 'formErrors' in actionData ? <FormErrors errors={actionData.formErrors} /> : null}

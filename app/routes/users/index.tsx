@@ -24,6 +24,8 @@ import { useContextHref } from '#app/lib/use-context-href.ts'
 import { SubNav, useColumnLabels, yesNo } from '../accounts/directory.tsx'
 import { canChange, requireChange } from '../accounts/directory.server.ts'
 import { inviteSchema, RolesEditor, submittedGrants } from './roles.tsx'
+import { ServiceUserForm } from './api-tokens.tsx'
+import { serviceUserAction } from './api-tokens.server.ts'
 import type { Route } from './+types/index.ts'
 import { DateText } from '#app/components/date-text.tsx'
 
@@ -46,7 +48,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   requireChange(request, user, 'user-admin')
   const t = getInstance(context).t
   const url = requestUrl(request)
-  const submission = parseWithZod(await request.formData(), { schema: inviteSchema(t, hasPermission(user, 'staff', { ignoreHidden: true })) })
+  const formData = await request.formData()
+  const staffOffered = hasPermission(user, 'staff', { ignoreHidden: true })
+  if (formData.get('intent') === 'service-user') {
+    const made = await serviceUserAction(request, context, t, formData, activeContext(url, user.group_id), staffOffered)
+    return 'result' in made ? data({ intent: 'service-user' as const, result: made.result }, { status: 400 }) : made.redirect
+  }
+  const submission = parseWithZod(formData, { schema: inviteSchema(t, staffOffered) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const values = submission.value
   try {
@@ -62,6 +70,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export default function Users({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('directory')
   const labels = useColumnLabels('users')
+  const { t: tt } = useTranslation('tokens')
   const href = useContextHref()
   return (
     <div className="space-y-4">
@@ -73,7 +82,17 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
             <summary className="cursor-pointer text-lg font-semibold" data-testid="user-invite-open">
               {t('users.invite')}
             </summary>
-            <InviteForm lastResult={actionData?.result} staffOffered={loaderData.isStaff} />
+            <InviteForm lastResult={actionData && !('intent' in actionData) ? actionData.result : undefined} staffOffered={loaderData.isStaff} />
+          </details>
+        </Card>
+      ) : null}
+      {loaderData.canInvite ? (
+        <Card>
+          <details open={actionData && 'intent' in actionData ? true : undefined}>
+            <summary className="cursor-pointer text-lg font-semibold" data-testid="service-user-open">
+              {tt('serviceUsers.title')}
+            </summary>
+            <ServiceUserForm lastResult={actionData && 'intent' in actionData ? actionData.result : undefined} staffOffered={loaderData.isStaff} />
           </details>
         </Card>
       ) : null}

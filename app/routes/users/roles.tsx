@@ -19,7 +19,7 @@ const asList = (value: unknown) => (value === undefined || value === null || val
  * stay possible; staff only when the editor may grant it) and the abilities typed as a list.
  * The API checks the names again.
  */
-function grantsSchema(staffOffered: boolean) {
+export function grantsSchema(staffOffered: boolean) {
   return {
     roles: z.preprocess(asList, z.array(z.string())).transform((roles) => [...new Set(roles)].filter((r) => ROLE_NAME.test(r) && (r !== 'staff' || staffOffered))),
     abilities: z

@@ -44,6 +44,7 @@ export const PublicUser = z
     language: z.string(),
     dark_theme: z.boolean(),
     status: z.string(),
+    kind: z.enum(['person', 'service']).openapi({ description: 'A service user never signs in; it holds API tokens' }),
     last_sign_in_at: z.string().nullable(),
     created_at: z.string(),
   })

@@ -3,7 +3,7 @@ import type { Database } from '#server/db/database.ts'
 /** What the database says of a token: `verifyBearer` judges it (kind, status, expiry) at each use. */
 export type TokenRow = {
   id: string
-  kind: 'access' | 'refresh' | 'two_factor'
+  kind: 'access' | 'refresh' | 'two_factor' | 'api'
   family_id: string
   expires_at: Date
   user_id: string
@@ -12,7 +12,12 @@ export type TokenRow = {
   roles: string[]
   abilities: string[]
   status: string
+  /** An API token's own limits (migration 0850). */
+  api?: ApiTokenLimits
 }
+
+/** What an API token restricts: its number, permissions, account, domain tags and addresses. */
+export type ApiTokenLimits = { number: number; permissions: string[]; account_id: string | null; domain_tags: string[]; cidrs: string[] }
 
 const MAX_ENTRIES = 10_000
 

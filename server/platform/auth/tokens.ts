@@ -2,7 +2,10 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
 import type { Actor } from '#server/platform/core/scope.ts'
-import type { TokenCache, TokenRow } from './token-cache.ts'
+import { expandAbilities, expandPermissions } from '#common/permissions.ts'
+import { API_TOKEN_PREFIX } from '#common/api-tokens.ts'
+import { isApiTokenSecret } from '#server/platform/api-tokens/format.ts'
+import type { ApiTokenLimits, TokenCache, TokenRow } from './token-cache.ts'
 
 export const ACCESS_TOKEN_TTL_MS = 60 * 60 * 1000
 export const REFRESH_TOKEN_TTL_MS = 12 * 60 * 60 * 1000
@@ -42,18 +45,21 @@ export async function issueTokenPair(db: Db, userId: string, familyId?: string, 
   return { access_token: access.token, refresh_token: refresh.token, familyId: access.familyId }
 }
 
-export type VerifiedToken = { tokenId: string; familyId: string; kind: 'access' | 'two_factor'; actor: Actor }
+export type VerifiedToken = { tokenId: string; familyId: string; kind: 'access' | 'two_factor' | 'api'; actor: Actor; api?: ApiTokenLimits }
 
 /**
  * Resolves a bearer token to its active user, or null when unknown, expired, revoked or disabled.
  * With a cache, a token seen before is judged from what was read then (see TokenCache).
  */
 export async function verifyBearer(db: Db, token: string, now = new Date(), cache?: TokenCache): Promise<VerifiedToken | null> {
+  const api = token.startsWith(API_TOKEN_PREFIX)
+  // A look-alike (bad checksum) costs no statement.
+  if (api && !isApiTokenSecret(token)) return null
   const hash = hashToken(token)
   let row: TokenRow | undefined = cache?.get(hash)
   if (!row) {
     const mark = cache?.mark() ?? 0
-    row = await db
+    row = api ? await lookUpApiToken(db, hash) : await db
       .selectFrom('auth_tokens as t')
       .innerJoin('users as u', 'u.id', 't.user_id')
       .innerJoin('accounts as a', 'a.id', 'u.account_id')
@@ -64,10 +70,52 @@ export async function verifyBearer(db: Db, token: string, now = new Date(), cach
     if (row) cache?.keep(hash, row, mark)
   }
   if (!row || row.kind === 'refresh' || row.status !== 'active' || row.expires_at <= now) return null
+  const actor: Actor = { userId: row.user_id, label: row.email, homeAccountId: row.account_id, roles: row.roles, abilities: row.abilities }
+  if (row.kind === 'api' && row.api) {
+    // The token holds what it was given and its user still holds (staff holds every permission).
+    const holds = expandPermissions(row.roles, row.abilities)
+    const kept = row.api.permissions.filter((p) => holds.has(p) || holds.has('staff'))
+    const abilities = new Set(expandAbilities(row.abilities))
+    return {
+      tokenId: row.id,
+      familyId: row.family_id,
+      kind: 'api',
+      api: row.api,
+      actor: {
+        ...actor,
+        label: `token ${row.api.number} of user ${row.email}`,
+        // Staff's token bound to an account acts as a member of it, with the token's permissions.
+        homeAccountId: row.api.account_id && holds.has('staff') ? row.api.account_id : row.account_id,
+        roles: kept.filter((p) => !abilities.has(p)),
+        abilities: kept.filter((p) => abilities.has(p)),
+        token: { id: row.id, number: row.api.number, accountId: row.api.account_id, domainTags: row.api.domain_tags },
+      },
+    }
+  }
+  return { tokenId: row.id, familyId: row.family_id, kind: row.kind as 'access' | 'two_factor', actor }
+}
+
+/** An API token not revoked, as a TokenRow (its own id stands for the family). */
+async function lookUpApiToken(db: Db, hash: string): Promise<TokenRow | undefined> {
+  const row = await db
+    .selectFrom('api_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .select(['t.id', 't.number', 't.permissions', 't.account_id as token_account_id', 't.domain_tags', 't.cidrs', 't.expires_at', 'u.id as user_id', 'u.email', 'u.account_id', 'u.roles', 'u.abilities', 'u.status'])
+    .where('t.token_hash', '=', hash)
+    .where('t.revoked_at', 'is', null)
+    .executeTakeFirst()
+  if (!row) return undefined
   return {
-    tokenId: row.id,
-    familyId: row.family_id,
-    kind: row.kind,
-    actor: { userId: row.user_id, label: row.email, homeAccountId: row.account_id, roles: row.roles, abilities: row.abilities },
+    id: row.id,
+    kind: 'api',
+    family_id: row.id,
+    expires_at: row.expires_at,
+    user_id: row.user_id,
+    email: row.email,
+    account_id: row.account_id,
+    roles: row.roles,
+    abilities: row.abilities,
+    status: row.status,
+    api: { number: Number(row.number), permissions: row.permissions, account_id: row.token_account_id, domain_tags: row.domain_tags, cidrs: row.cidrs },
   }
 }

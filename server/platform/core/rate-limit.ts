@@ -20,6 +20,13 @@ export async function hit(
   now: Date = new Date(),
 ): Promise<RateLimitResult> {
   if (!Number.isInteger(limit) || limit < 1) throw new Error('rate limit must be a positive integer')
+  const { count, resetAt } = await countHit(db, key, windowSeconds, now)
+  if (count > limit) throw tooManyRequests((resetAt.getTime() - now.getTime()) / 1000)
+  return { count, remaining: limit - count, resetAt }
+}
+
+/** Counts one attempt for `key` in the current window and says how many there were; refuses nothing. */
+export async function countHit(db: Kysely<DB>, key: string, windowSeconds: number, now: Date = new Date()): Promise<{ count: number; resetAt: Date }> {
   if (!Number.isInteger(windowSeconds) || windowSeconds < 1) throw new Error('rate-limit window must be whole seconds ≥ 1')
   const { windowStart, resetAt } = windowOf(now, windowSeconds)
   // One statement: concurrent hits of the same key serialise on the row, none is lost.
@@ -27,9 +34,7 @@ export async function hit(
     INSERT INTO rate_limits (key, window_start, count) VALUES (${key}, ${windowStart}, 1)
     ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1
     RETURNING count`.execute(db)
-  const count = Number(rows[0]!.count)
-  if (count > limit) throw tooManyRequests((resetAt.getTime() - now.getTime()) / 1000)
-  return { count, remaining: limit - count, resetAt }
+  return { count: Number(rows[0]!.count), resetAt }
 }
 
 /**

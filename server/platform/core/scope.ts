@@ -8,6 +8,8 @@ export type Actor = {
   homeAccountId: string | null
   roles: string[]
   abilities: string[]
+  /** Set when the request came with an API token: the token and what it restricts (issue 20). */
+  token?: { id: string; number: number; accountId: string | null; domainTags: string[] }
 }
 
 /** One request's view of the world: the actor, the account it acts in, and the request id. */

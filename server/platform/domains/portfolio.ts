@@ -5,6 +5,7 @@ import { reachOf, requirePermission } from '#server/platform/accounts/directory.
 import { notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import { listResource, type ListResource } from '#server/platform/list/engine.ts'
+import { domainTagCondition } from '#server/platform/api-tokens/edge.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
 import { DIFFERENCES_LIST, DOMAIN_STATUSES, DOMAINS_LIST, type DomainStatus } from '#common/lists/domains.ts'
 
@@ -46,7 +47,10 @@ export const domainsResource = listResource(DOMAINS_LIST, {
 
 /** The list as a scope sees it: one account, or every account for staff in their own group. */
 export function domainsResourceFor(scope: Scope): ListResource {
-  return reachOf(scope) === null ? domainsResource : { ...domainsResource, accountColumn: 'd.account_id' }
+  const resource = reachOf(scope) === null ? domainsResource : { ...domainsResource, accountColumn: 'd.account_id' }
+  // An API token bound to domains by tag lists those only (its list keys are not the account's).
+  const tagged = domainTagCondition(scope.actor, 'd.tags')
+  return tagged ? { ...resource, where: `${resource.where} AND ${tagged}`, versioned: undefined } : resource
 }
 
 export const differencesResource = listResource(DIFFERENCES_LIST, {

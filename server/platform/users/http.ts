@@ -46,6 +46,7 @@ const UserDetailSchema = z
     language: z.string(),
     dark_theme: z.boolean(),
     status: z.enum(['active', 'disabled']),
+    kind: z.enum(['person', 'service']),
     two_factor: z.boolean(),
     invited: z.boolean(),
     last_sign_in_at: z.string().nullable(),

@@ -42,6 +42,7 @@ export function publicUser(user: User) {
     language: user.language,
     dark_theme: user.dark_theme,
     status: user.status,
+    kind: user.kind,
     last_sign_in_at: user.last_sign_in_at?.toISOString() ?? null,
     created_at: user.created_at.toISOString(),
   }
