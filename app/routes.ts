@@ -42,10 +42,10 @@ export default [
 
   layout('routes/layouts/docs.tsx', [
     ...prefix('api', [
-      index(AREA, { id: 'placeholder:api' }),
-      placeholder('context'),
-      placeholder('reference'),
-      placeholder('authentication'),
+      index('routes/api/overview.tsx'),
+      route('context', 'routes/api/guide.tsx', { id: 'api-guide:context' }),
+      route('reference', 'routes/api/reference.tsx'),
+      route('authentication', 'routes/api/guide.tsx', { id: 'api-guide:authentication' }),
     ]),
   ]),
 

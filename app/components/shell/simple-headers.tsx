@@ -3,16 +3,22 @@ import { Form, Link, useLocation } from 'react-router'
 import { BrandIcon } from '#app/components/icons.tsx'
 import { UI_LANGUAGES } from '#app/lib/i18n.ts'
 
-/** The login header: the brand and a language switch (a plain form, no JavaScript needed). */
-export function LoginHeader() {
+/**
+ * The login header: the brand and a language switch (a plain form, no JavaScript needed). The
+ * docs layout gives it the section's title and a bottom border.
+ */
+export function LoginHeader({ title, className }: { title?: string; className?: string }) {
   const { t, i18n } = useTranslation('common')
   const location = useLocation()
   return (
-    <header className="flex items-center justify-between px-4 py-3">
-      <Link to="/" className="flex items-center gap-2 font-semibold">
-        <BrandIcon className="size-6 text-blue-700 dark:text-blue-400" />
-        {t('app.name')}
-      </Link>
+    <header className={`flex items-center justify-between gap-3 px-4 py-3 ${className ?? ''}`}>
+      <span className="flex min-w-0 items-center gap-3">
+        <Link to="/" className="flex shrink-0 items-center gap-2 font-semibold">
+          <BrandIcon className="size-6 text-blue-700 dark:text-blue-400" />
+          {t('app.name')}
+        </Link>
+        {title ? <span className="truncate text-slate-500 dark:text-slate-400">{title}</span> : null}
+      </span>
       <Form method="post" action="/preferences/language" reloadDocument className="flex items-center gap-1 text-sm">
         <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
         <label htmlFor="login-language" className="sr-only">

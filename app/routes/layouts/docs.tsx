@@ -1,28 +1,42 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Link, Outlet } from 'react-router'
+import { NavLink, Outlet } from 'react-router'
 import { LoginFooter } from '#app/components/shell/footers.tsx'
-import { PlainHeader } from '#app/components/shell/simple-headers.tsx'
+import { LoginHeader } from '#app/components/shell/simple-headers.tsx'
+import { cn } from '#app/lib/utils.ts'
 
-/** Layout docs (spec §2): the public API documentation, reachable without login. */
+const PAGES = [
+  ['/api', 'docs.overview'],
+  ['/api/authentication', 'docs.authentication'],
+  ['/api/context', 'docs.context'],
+  ['/api/reference', 'docs.reference'],
+] as const
+
+/**
+ * Layout docs (spec §2): the public API documentation, reachable without login and readable
+ * without JavaScript. The side navigation becomes a row of tabs on a phone; print drops both.
+ */
 export default function DocsLayout() {
   const { t } = useTranslation('common')
-  const pages = [
-    ['/api', 'docs.overview'],
-    ['/api/context', 'docs.context'],
-    ['/api/reference', 'docs.reference'],
-    ['/api/authentication', 'docs.authentication'],
-  ] as const
   return (
     <div className="flex min-h-screen flex-col">
-      <PlainHeader title={t('docs.title')} />
-      <div className="mx-auto flex w-full max-w-screen-xl flex-1 gap-6 p-4">
-        <nav aria-label={t('docs.title')} className="w-48 shrink-0">
-          <ul className="flex flex-col gap-1 text-sm">
-            {pages.map(([to, key]) => (
+      <LoginHeader title={t('docs.title')} className="border-b border-slate-200 print:hidden dark:border-slate-800" />
+      <div className="mx-auto flex w-full max-w-screen-xl flex-1 flex-col gap-6 px-4 py-6 md:flex-row md:gap-10">
+        <nav aria-label={t('docs.title')} className="shrink-0 print:hidden md:w-48">
+          <ul className="-mx-1 flex gap-1 overflow-x-auto text-sm md:sticky md:top-6 md:mx-0 md:flex-col">
+            {PAGES.map(([to, key]) => (
               <li key={to}>
-                <Link to={to} className="hover:underline">
+                <NavLink
+                  to={to}
+                  end
+                  className={({ isActive }) =>
+                    cn(
+                      'block whitespace-nowrap rounded-md px-2.5 py-1.5',
+                      isActive ? 'bg-slate-100 font-medium text-slate-900 dark:bg-slate-800 dark:text-slate-100' : 'text-slate-600 hover:bg-slate-50 hover:text-slate-900 dark:text-slate-400 dark:hover:bg-slate-900 dark:hover:text-slate-100',
+                    )
+                  }
+                >
                   {t(key)}
-                </Link>
+                </NavLink>
               </li>
             ))}
           </ul>
@@ -31,7 +45,9 @@ export default function DocsLayout() {
           <Outlet />
         </main>
       </div>
-      <LoginFooter />
+      <div className="print:hidden">
+        <LoginFooter />
+      </div>
     </div>
   )
 }

@@ -1,0 +1,299 @@
+/**
+ * The API reference read from the live OpenAPI 3.1 document (`GET /v1/openapi.json`): operations
+ * grouped by area (tag), the search over them, and what a schema looks like as rows of fields and
+ * as an example. Pure and browser-safe: the loader builds the view, the page renders it, and the
+ * same functions answer on both sides.
+ */
+
+/** A JSON Schema as the document writes it (OpenAPI 3.1: JSON Schema 2020-12 plus `$ref`). */
+export type Schema = {
+  $ref?: string
+  type?: string | string[]
+  format?: string
+  description?: string
+  enum?: unknown[]
+  const?: unknown
+  default?: unknown
+  example?: unknown
+  examples?: unknown[]
+  nullable?: boolean
+  properties?: Record<string, Schema>
+  required?: string[]
+  additionalProperties?: boolean | Schema
+  items?: Schema
+  allOf?: Schema[]
+  anyOf?: Schema[]
+  oneOf?: Schema[]
+  minLength?: number
+  maxLength?: number
+  minimum?: number
+  maximum?: number
+  minItems?: number
+  maxItems?: number
+  pattern?: string
+}
+
+type MediaObject = { schema?: Schema; example?: unknown; examples?: Record<string, { value?: unknown }> }
+type Parameter = { name: string; in: string; required?: boolean; description?: string; schema?: Schema; example?: unknown }
+type Operation = {
+  tags?: string[]
+  summary?: string
+  description?: string
+  operationId?: string
+  deprecated?: boolean
+  parameters?: Parameter[]
+  requestBody?: { required?: boolean; description?: string; content?: Record<string, MediaObject> }
+  responses?: Record<string, { description?: string; content?: Record<string, MediaObject> }>
+  'x-permission'?: string
+}
+export type OpenApiDocument = {
+  openapi: string
+  info: { title: string; version: string; description?: string }
+  paths?: Record<string, Record<string, Operation>>
+  webhooks?: Record<string, Record<string, Operation>>
+  components?: { schemas?: Record<string, Schema> }
+}
+
+export type ParameterView = { name: string; in: string; required: boolean; description: string | null; schema: Schema }
+export type BodyView = { mediaType: string; description: string | null; required: boolean; schema: Schema | null; example: unknown }
+export type ResponseView = BodyView & { status: string; isProblem: boolean }
+export type OperationView = {
+  /** The anchor of the operation: `get-v1-groups-context-domains`. */
+  id: string
+  method: string
+  path: string
+  summary: string
+  description: string | null
+  deprecated: boolean
+  /** `x-permission`: a permission name, `signed-in`, `public`, or null when the route declares none. */
+  permission: string | null
+  parameters: ParameterView[]
+  body: BodyView | null
+  responses: ResponseView[]
+}
+export type AreaView = { name: string; id: string; operations: OperationView[] }
+export type ReferenceView = {
+  title: string
+  version: string
+  description: string | null
+  query: string
+  /** Operations and webhooks in the whole document, and how many the query kept. */
+  total: number
+  matched: number
+  areas: AreaView[]
+  webhooks: (OperationView & { event: string })[]
+  /** The component schemas the kept operations reach (by `$ref`, transitively), by name. */
+  schemas: Record<string, Schema>
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'] as const
+
+/** A fragment id from words: lower-case letters, digits and dashes. */
+export const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+
+export const refName = (ref: string) => ref.slice(ref.lastIndexOf('/') + 1)
+export const schemaAnchor = (name: string) => `schema-${slug(name)}`
+
+function bodyOf(content: Record<string, MediaObject> | undefined, description: string | null, required: boolean): BodyView | null {
+  if (!content) return null
+  const [mediaType, media] = Object.entries(content)[0] ?? []
+  if (!mediaType || !media) return null
+  const example = media.example ?? Object.values(media.examples ?? {})[0]?.value
+  return { mediaType, description, required, schema: media.schema ?? null, example: example === undefined ? null : example }
+}
+
+function operationView(method: string, path: string, op: Operation): OperationView {
+  const responses = Object.entries(op.responses ?? {})
+    .map(([status, answer]): ResponseView => {
+      const body = bodyOf(answer.content, answer.description ?? null, false)
+      const mediaType = body?.mediaType ?? ''
+      return { status, mediaType, description: answer.description ?? null, required: false, schema: body?.schema ?? null, example: body?.example ?? null, isProblem: mediaType === 'application/problem+json' }
+    })
+    .sort((a, b) => a.status.localeCompare(b.status))
+  return {
+    id: slug(`${method} ${path}`),
+    method,
+    path,
+    summary: op.summary ?? '',
+    description: op.description ?? null,
+    deprecated: op.deprecated === true,
+    permission: op['x-permission'] ?? null,
+    parameters: (op.parameters ?? []).map((p) => ({ name: p.name, in: p.in, required: p.required === true, description: p.description ?? p.schema?.description ?? null, schema: p.schema ?? {} })),
+    body: op.requestBody ? bodyOf(op.requestBody.content, op.requestBody.description ?? null, op.requestBody.required === true) : null,
+    responses,
+  }
+}
+
+/** Every word of the query in the operation's method, path, summary, description, area or permission. */
+export function matches(words: string[], area: string, op: OperationView): boolean {
+  if (words.length === 0) return true
+  const text = `${op.method} ${op.path} ${op.summary} ${op.description ?? ''} ${area} ${op.permission ?? ''}`.toLowerCase()
+  return words.every((word) => text.includes(word))
+}
+
+/** The component schemas that the given schemas reach through `$ref`, by name. */
+function reachable(roots: Schema[], all: Record<string, Schema>): Record<string, Schema> {
+  const out: Record<string, Schema> = {}
+  const visit = (value: unknown) => {
+    if (!value || typeof value !== 'object') return
+    if (Array.isArray(value)) return value.forEach(visit)
+    const ref = (value as Schema).$ref
+    if (typeof ref === 'string') {
+      const name = refName(ref)
+      if (!out[name] && all[name]) {
+        out[name] = all[name]
+        visit(all[name])
+      }
+    }
+    for (const child of Object.values(value)) visit(child)
+  }
+  roots.forEach(visit)
+  return out
+}
+
+/** The reference page's view of the document, kept to the operations the query matches. */
+export function referenceView(doc: OpenApiDocument, query = ''): ReferenceView {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean)
+  const byArea = new Map<string, OperationView[]>()
+  let total = 0
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = item[method]
+      if (!op) continue
+      total++
+      const area = op.tags?.[0] ?? 'Other'
+      const view = operationView(method, path, op)
+      if (!matches(words, area, view)) continue
+      let list = byArea.get(area)
+      if (!list) byArea.set(area, (list = []))
+      list.push(view)
+    }
+  }
+  const webhooks: ReferenceView['webhooks'] = []
+  for (const [event, item] of Object.entries(doc.webhooks ?? {})) {
+    for (const method of METHODS) {
+      const op = item[method]
+      if (!op) continue
+      total++
+      const view = { ...operationView(method, event, op), id: slug(`webhook ${event}`), event }
+      if (matches(words, 'webhook', view)) webhooks.push(view)
+    }
+  }
+  const areas = [...byArea.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, operations]) => ({ name, id: `area-${slug(name)}`, operations }))
+  const kept = [...areas.flatMap((a) => a.operations), ...webhooks]
+  const roots = kept.flatMap((op) => [op.body?.schema, ...op.responses.map((r) => r.schema), ...op.parameters.map((p) => p.schema)]).filter((s): s is Schema => Boolean(s))
+  return {
+    title: doc.info.title,
+    version: doc.info.version,
+    description: doc.info.description ?? null,
+    query,
+    total,
+    matched: kept.length,
+    areas,
+    webhooks,
+    schemas: reachable(roots, doc.components?.schemas ?? {}),
+  }
+}
+
+/** The schema a `$ref` names, or the schema itself. */
+export function resolve(schema: Schema, schemas: Record<string, Schema>): Schema {
+  return schema.$ref ? (schemas[refName(schema.$ref)] ?? {}) : schema
+}
+
+/** Types in a notation every language reads: `string (uuid)`, `SslCertificate[]`, `integer | null`. */
+export function typeLabel(schema: Schema): string {
+  if (schema.$ref) return refName(schema.$ref)
+  if (schema.const !== undefined) return JSON.stringify(schema.const)
+  const variants = schema.oneOf ?? schema.anyOf
+  if (variants) return variants.map(typeLabel).join(' | ')
+  if (schema.allOf) return schema.allOf.map(typeLabel).join(' & ')
+  const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : []
+  const label = types
+    .map((type) => {
+      if (type === 'array') return `${schema.items ? typeLabel(schema.items) : 'any'}[]`
+      if (type === 'object' && !schema.properties && schema.additionalProperties && typeof schema.additionalProperties === 'object') return `map<string, ${typeLabel(schema.additionalProperties)}>`
+      return schema.format ? `${type} (${schema.format})` : type
+    })
+    .join(' | ')
+  return (label || 'any') + (schema.nullable ? ' | null' : '')
+}
+
+/** The limits a field states: length, range, items, pattern, one of the values. */
+export function constraints(schema: Schema): string[] {
+  const out: string[] = []
+  if (schema.enum) out.push(`enum: ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`)
+  if (schema.minLength !== undefined) out.push(`minLength ${schema.minLength}`)
+  if (schema.maxLength !== undefined) out.push(`maxLength ${schema.maxLength}`)
+  if (schema.minimum !== undefined) out.push(`≥ ${schema.minimum}`)
+  if (schema.maximum !== undefined) out.push(`≤ ${schema.maximum}`)
+  if (schema.minItems !== undefined) out.push(`minItems ${schema.minItems}`)
+  if (schema.maxItems !== undefined) out.push(`maxItems ${schema.maxItems}`)
+  if (schema.pattern) out.push(`pattern ${schema.pattern}`)
+  if (schema.default !== undefined) out.push(`default ${JSON.stringify(schema.default)}`)
+  return out
+}
+
+/** An object schema's fields once `allOf` parts are merged: [name, schema, required]. */
+export function fieldsOf(schema: Schema, schemas: Record<string, Schema>, seen = new Set<string>()): [string, Schema, boolean][] {
+  const own = resolve(schema, schemas)
+  if (schema.$ref) {
+    if (seen.has(schema.$ref)) return []
+    seen = new Set(seen).add(schema.$ref)
+  }
+  const fields: [string, Schema, boolean][] = []
+  for (const part of own.allOf ?? []) fields.push(...fieldsOf(part, schemas, seen))
+  const required = new Set(own.required ?? [])
+  for (const [name, field] of Object.entries(own.properties ?? {})) fields.push([name, field, required.has(name)])
+  return fields
+}
+
+const EXAMPLE_STRINGS: Record<string, string> = {
+  uuid: '0b9c4a55-6f1e-4c38-9d2a-5f8e7c1d2b3a',
+  'date-time': '2026-01-31T12:00:00.000Z',
+  date: '2026-01-31',
+  email: 'admin@acme.example',
+  uri: 'https://acme.example/',
+}
+
+/** An example value of a schema: its own example or default, else one made from its type. */
+export function exampleOf(schema: Schema, schemas: Record<string, Schema>, depth = 0, seen: ReadonlySet<string> = new Set()): unknown {
+  if (schema.$ref) {
+    if (seen.has(schema.$ref) || depth > 6) return {}
+    return exampleOf(resolve(schema, schemas), schemas, depth, new Set(seen).add(schema.$ref))
+  }
+  if (schema.example !== undefined) return schema.example
+  if (schema.examples?.length) return schema.examples[0]
+  if (schema.default !== undefined) return schema.default
+  if (schema.const !== undefined) return schema.const
+  if (schema.enum?.length) return schema.enum[0]
+  const variants = schema.oneOf ?? schema.anyOf
+  if (variants?.length) return exampleOf(variants.find((v) => v.type !== 'null') ?? variants[0]!, schemas, depth + 1, seen)
+  if (schema.allOf || schema.properties) {
+    const out: Record<string, unknown> = {}
+    for (const [name, field] of fieldsOf(schema, schemas)) out[name] = exampleOf(field, schemas, depth + 1, seen)
+    return out
+  }
+  const type = Array.isArray(schema.type) ? (schema.type.find((t) => t !== 'null') ?? 'null') : schema.type
+  switch (type) {
+    case 'string':
+      return EXAMPLE_STRINGS[schema.format ?? ''] ?? 'string'
+    case 'integer':
+      return schema.minimum ?? 1
+    case 'number':
+      return schema.minimum ?? 1.5
+    case 'boolean':
+      return true
+    case 'null':
+      return null
+    case 'array':
+      return schema.items && depth < 6 ? [exampleOf(schema.items, schemas, depth + 1, seen)] : []
+    case 'object':
+      return {}
+    default:
+      return null
+  }
+}

@@ -1,0 +1,272 @@
+import { Fragment, type ReactNode } from 'react'
+import { cn } from '#app/lib/utils.ts'
+import type { DocsContent } from './content/types.ts'
+import { CodeBlock, Prose } from './docs-ui.tsx'
+import { constraints, exampleOf, fieldsOf, refName, resolve, schemaAnchor, typeLabel, type BodyView, type OperationView, type ResponseView, type Schema } from './reference-model.ts'
+
+type Words = DocsContent['reference']
+type Schemas = Record<string, Schema>
+
+const METHOD_COLOURS: Record<string, string> = {
+  get: 'bg-blue-50 text-blue-800 ring-blue-200 dark:bg-blue-950/60 dark:text-blue-200 dark:ring-blue-900',
+  post: 'bg-emerald-50 text-emerald-800 ring-emerald-200 dark:bg-emerald-950/60 dark:text-emerald-200 dark:ring-emerald-900',
+  put: 'bg-amber-50 text-amber-900 ring-amber-200 dark:bg-amber-950/60 dark:text-amber-200 dark:ring-amber-900',
+  patch: 'bg-amber-50 text-amber-900 ring-amber-200 dark:bg-amber-950/60 dark:text-amber-200 dark:ring-amber-900',
+  delete: 'bg-red-50 text-red-800 ring-red-200 dark:bg-red-950/60 dark:text-red-200 dark:ring-red-900',
+}
+
+export function MethodBadge({ method, className }: { method: string; className?: string }) {
+  return <span className={cn('inline-block w-14 shrink-0 rounded px-1 py-0.5 text-center font-mono text-[11px] font-semibold uppercase ring-1 ring-inset', METHOD_COLOURS[method] ?? METHOD_COLOURS.get, className)}>{method}</span>
+}
+
+/** Who may call the operation, from its `x-permission`. */
+export function PermissionBadge({ permission, words }: { permission: string | null; words: Words }) {
+  const text = permission === 'public' ? words.permissionPublic : permission === 'signed-in' ? words.permissionSignedIn : (permission ?? words.permissionUndeclared)
+  const tone =
+    permission === 'public'
+      ? 'bg-slate-50 text-slate-700 ring-slate-200 dark:bg-slate-800/60 dark:text-slate-300 dark:ring-slate-700'
+      : 'bg-violet-50 text-violet-800 ring-violet-200 dark:bg-violet-950/60 dark:text-violet-200 dark:ring-violet-900'
+  return (
+    <span className="inline-flex items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
+      {words.permission}
+      <span className={cn('rounded-md px-1.5 py-0.5 font-medium ring-1 ring-inset', permission && permission !== 'public' && permission !== 'signed-in' && 'font-mono', tone)}>{text}</span>
+    </span>
+  )
+}
+
+const linkClass = 'text-blue-700 hover:underline dark:text-blue-400'
+
+/** A field's type with the named schemas it uses as links to them. */
+function TypeOf({ schema }: { schema: Schema }): ReactNode {
+  if (schema.$ref) {
+    const name = refName(schema.$ref)
+    return (
+      <a href={`#${schemaAnchor(name)}`} className={linkClass}>
+        {name}
+      </a>
+    )
+  }
+  const variants = schema.oneOf ?? schema.anyOf
+  if (variants) {
+    return variants.map((variant, index) => (
+      <Fragment key={index}>
+        {index > 0 ? ' | ' : null}
+        <TypeOf schema={variant} />
+      </Fragment>
+    ))
+  }
+  if (schema.type === 'array' && schema.items) {
+    return (
+      <>
+        <TypeOf schema={schema.items} />
+        []
+      </>
+    )
+  }
+  return typeLabel(schema)
+}
+
+/** Nested object fields shown inline: an object written in place, or an array of them. */
+function inlineObject(schema: Schema): Schema | null {
+  const own = schema.type === 'array' && schema.items ? schema.items : schema
+  return !own.$ref && (own.properties || own.allOf) ? own : null
+}
+
+function FieldRows({ schema, schemas, words, depth }: { schema: Schema; schemas: Schemas; words: Words; depth: number }) {
+  return fieldsOf(schema, schemas).map(([name, field, required]) => {
+    const nested = depth < 4 ? inlineObject(field) : null
+    const limits = constraints(field)
+    return (
+      <Fragment key={name}>
+        <tr>
+          <td style={depth ? { paddingLeft: `${0.5 + depth * 1.25}rem` } : undefined}>
+            <code className="font-mono text-[13px] font-medium text-slate-900 dark:text-slate-100">{name}</code>
+            <span className={cn('ml-2 text-[11px]', required ? 'text-red-700 dark:text-red-400' : 'text-slate-500 dark:text-slate-400')}>{required ? words.required : words.optional}</span>
+          </td>
+          <td className="font-mono text-[12px] text-slate-600 dark:text-slate-400">
+            <TypeOf schema={field} />
+          </td>
+          <td className="text-slate-600 dark:text-slate-400">
+            {field.description ? <Prose text={field.description} /> : null}
+            {limits.length ? <span className="block font-mono text-[11px] text-slate-500 dark:text-slate-400">{limits.join(' · ')}</span> : null}
+          </td>
+        </tr>
+        {nested ? <FieldRows schema={nested} schemas={schemas} words={words} depth={depth + 1} /> : null}
+      </Fragment>
+    )
+  })
+}
+
+const tableClass =
+  'w-full border-collapse text-left text-sm [&_td]:border-t [&_td]:border-slate-100 [&_td]:px-2 [&_td]:py-1.5 [&_td]:align-top dark:[&_td]:border-slate-800 [&_th]:px-2 [&_th]:pb-1 [&_th]:text-xs [&_th]:font-medium [&_th]:text-slate-500 dark:[&_th]:text-slate-400'
+
+/** A schema as a table of its fields (nested objects indented, named schemas linked). */
+export function SchemaFields({ schema, schemas, words }: { schema: Schema; schemas: Schemas; words: Words }) {
+  const own = resolve(schema, schemas)
+  const variants = own.oneOf ?? own.anyOf
+  if (variants && !own.properties) {
+    return (
+      <div className="space-y-2">
+        <p className="text-xs text-slate-500 dark:text-slate-400">{words.oneOf}</p>
+        {variants.map((variant, index) => (
+          <div key={index} className="rounded-md border border-slate-200 p-2 dark:border-slate-800">
+            <SchemaFields schema={variant} schemas={schemas} words={words} />
+          </div>
+        ))}
+      </div>
+    )
+  }
+  const object = inlineObject(own) ?? (own.type === 'array' && own.items?.$ref ? resolve(own.items, schemas) : own)
+  if (fieldsOf(object, schemas).length === 0) {
+    return (
+      <p className="font-mono text-[12px] text-slate-600 dark:text-slate-400">
+        <TypeOf schema={schema} />
+      </p>
+    )
+  }
+  return (
+    <div className="overflow-x-auto">
+      <table className={tableClass}>
+        <thead>
+          <tr>
+            <th className="w-1/4">{words.field}</th>
+            <th className="w-1/4">{words.type}</th>
+            <th>{words.descriptionColumn}</th>
+          </tr>
+        </thead>
+        <tbody>
+          <FieldRows schema={object} schemas={schemas} words={words} depth={0} />
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+const json = (value: unknown) => JSON.stringify(value, null, 2)
+
+function Body({ body, schemas, words, heading }: { body: BodyView; schemas: Schemas; words: Words; heading: ReactNode }) {
+  const example = body.example ?? (body.schema ? exampleOf(body.schema, schemas) : null)
+  return (
+    <div className="space-y-2">
+      <div className="flex flex-wrap items-baseline gap-x-2 text-sm">
+        {heading}
+        {body.mediaType ? <code className="font-mono text-[12px] text-slate-500 dark:text-slate-400">{body.mediaType}</code> : null}
+        {body.schema?.$ref ? (
+          <span className="font-mono text-[12px]">
+            <TypeOf schema={body.schema} />
+          </span>
+        ) : null}
+      </div>
+      {body.schema ? <SchemaFields schema={body.schema} schemas={schemas} words={words} /> : null}
+      {body.schema ? (
+        <div>
+          <p className="mb-1 text-xs font-medium text-slate-500 dark:text-slate-400">{words.example}</p>
+          <CodeBlock code={json(example)} />
+        </div>
+      ) : null}
+    </div>
+  )
+}
+
+const sectionTitle = 'mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400'
+
+function Answer({ response, schemas, words }: { response: ResponseView; schemas: Schemas; words: Words }) {
+  const heading = (
+    <>
+      <span className="rounded bg-emerald-50 px-1.5 font-mono text-[12px] font-semibold text-emerald-800 dark:bg-emerald-950/60 dark:text-emerald-200">{response.status}</span>
+      <span className="text-slate-700 dark:text-slate-300">{response.description}</span>
+    </>
+  )
+  if (!response.schema) return <div className="flex flex-wrap items-baseline gap-x-2 text-sm">{heading}</div>
+  return <Body body={response} schemas={schemas} words={words} heading={heading} />
+}
+
+/** One operation: its anchor, summary, permission, parameters, body, answers and error answers. */
+export function Operation({ op, schemas, words, label }: { op: OperationView; schemas: Schemas; words: Words; label?: string }) {
+  const errors = op.responses.filter((r) => r.isProblem || Number(r.status) >= 400)
+  const answers = op.responses.filter((r) => !errors.includes(r))
+  return (
+    <section id={op.id} aria-labelledby={`${op.id}-title`} className="scroll-mt-6 rounded-xl border border-slate-200 bg-white p-4 print:break-inside-avoid-page sm:p-5 dark:border-slate-800 dark:bg-slate-950">
+      <h3 id={`${op.id}-title`} className="flex min-w-0 items-start gap-2">
+        <MethodBadge method={op.method} className="mt-0.5" />
+        <a href={`#${op.id}`} className="min-w-0 break-all font-mono text-[13px] font-medium hover:underline">
+          {label ?? op.path}
+        </a>
+        {op.deprecated ? <span className="text-xs text-amber-700 dark:text-amber-400">{words.deprecated}</span> : null}
+      </h3>
+      {op.summary ? <p className="mt-2 text-[15px] text-slate-800 dark:text-slate-200">{op.summary}</p> : null}
+      {op.description ? (
+        <p className="mt-1 text-sm leading-relaxed text-slate-600 dark:text-slate-400">
+          <Prose text={op.description} />
+        </p>
+      ) : null}
+      <div className="mt-3">
+        <PermissionBadge permission={op.permission} words={words} />
+      </div>
+      {op.parameters.length ? (
+        <div className="mt-4">
+          <h4 className={sectionTitle}>{words.parameters}</h4>
+          <div className="overflow-x-auto">
+            <table className={tableClass}>
+              <thead>
+                <tr>
+                  <th className="w-1/4">{words.field}</th>
+                  <th className="w-16">{words.in}</th>
+                  <th className="w-1/5">{words.type}</th>
+                  <th>{words.descriptionColumn}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {op.parameters.map((p) => (
+                  <tr key={`${p.in}:${p.name}`}>
+                    <td>
+                      <code className="font-mono text-[13px] font-medium">{p.name}</code>
+                      <span className={cn('ml-2 text-[11px]', p.required ? 'text-red-700 dark:text-red-400' : 'text-slate-500 dark:text-slate-400')}>{p.required ? words.required : words.optional}</span>
+                    </td>
+                    <td className="text-xs text-slate-500 dark:text-slate-400">{p.in}</td>
+                    <td className="font-mono text-[12px] text-slate-600 dark:text-slate-400">
+                      <TypeOf schema={p.schema} />
+                    </td>
+                    <td className="text-slate-600 dark:text-slate-400">
+                      {p.description ? <Prose text={p.description} /> : null}
+                      {p.schema.example !== undefined ? <code className="ml-1 font-mono text-[11px] text-slate-500">{json(p.schema.example)}</code> : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      ) : null}
+      {op.body ? (
+        <div className="mt-4">
+          <h4 className={sectionTitle}>{words.requestBody}</h4>
+          <Body body={op.body} schemas={schemas} words={words} heading={null} />
+        </div>
+      ) : null}
+      {answers.length ? (
+        <div className="mt-4 space-y-3">
+          <h4 className={sectionTitle}>{words.responses}</h4>
+          {answers.map((response) => (
+            <Answer key={response.status} response={response} schemas={schemas} words={words} />
+          ))}
+        </div>
+      ) : null}
+      {errors.length ? (
+        <div className="mt-4">
+          <h4 className={sectionTitle}>{words.errorAnswers}</h4>
+          <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+            {errors.map((response) => (
+              <li key={response.status}>
+                <a href="#errors" className="font-mono text-[12px] font-semibold text-red-700 hover:underline dark:text-red-400">
+                  {response.status}
+                </a>{' '}
+                <span className="text-slate-600 dark:text-slate-400">{response.description}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </section>
+  )
+}
