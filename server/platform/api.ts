@@ -10,6 +10,7 @@ import { admitApiToken } from './api-tokens/edge.ts'
 import { apiTokensRouter } from './api-tokens/http.ts'
 import { AppError, toProblem } from './core/errors.ts'
 import { validationHook, type PlatformEnv } from './core/http.ts'
+import { serveOpenApiDocument } from './core/openapi.ts'
 import { refuseUnsafeText } from './core/unsafe-text.ts'
 import { ZONE_FILE_MAX_BYTES, ZONE_FILE_MEDIA_TYPE } from '#common/zone-file.ts'
 import { dnsRouter } from './dns/http.ts'
@@ -142,7 +143,7 @@ export function createPlatformApi(deps: PlatformDeps) {
     area.jobs?.(deps)
   }
 
-  api.doc31('/openapi.json', {
+  serveOpenApiDocument(api, '/openapi.json', {
     openapi: '3.1.0',
     info: {
       title: 'Registrar Platform API',

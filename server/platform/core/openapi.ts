@@ -1,4 +1,4 @@
-import { z } from '@hono/zod-openapi'
+import { z, type OpenAPIHono } from '@hono/zod-openapi'
 
 /** The list query of every list resource (spec §7 "List requests"). */
 export const ListQueryParams = z
@@ -60,4 +60,20 @@ export type RouteAccess = 'public' | 'signed-in' | (string & {})
 /** The route's access, spread into `createRoute({ …, ...access('ssl-viewer') })`. */
 export function access(permission: RouteAccess) {
   return { 'x-permission': permission, security: permission === 'public' ? [] : [{ bearer: [] }] } as const
+}
+
+type DocumentConfig = Parameters<OpenAPIHono['getOpenAPI31Document']>[0]
+
+/**
+ * Serves the OpenAPI 3.1 document of `api` at `path`. Generating it from every route's zod
+ * schemas takes ~100 ms, so the text is kept and made again only when the registry changed
+ * (a route, schema or webhook registered since): always the live document, made once.
+ */
+export function serveOpenApiDocument(api: Pick<OpenAPIHono<any, any, any>, 'get' | 'getOpenAPI31Document' | 'openAPIRegistry'>, path: string, config: DocumentConfig) {
+  let kept: { definitions: number; text: string } | null = null
+  api.get(path, (c) => {
+    const definitions = api.openAPIRegistry.definitions.length
+    if (kept?.definitions !== definitions) kept = { definitions, text: JSON.stringify(api.getOpenAPI31Document(config)) }
+    return c.body(kept.text, 200, { 'Content-Type': 'application/json' })
+  })
 }
