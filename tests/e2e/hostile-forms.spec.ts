@@ -125,8 +125,23 @@ async function probeScreen(page: Page, path: string, pass: Pass, lng: 'en' | 'es
       for (let i = 0; i < marked; i++) await page.locator(`[data-hostile-field="${i}"]`).fill(value)
       const body = entries.map((entry) => `${encodeURIComponent(entry.name)}=${entry.hostile ? raw : encodeURIComponent(entry.value)}`).join('&')
       const posted = page.waitForResponse((response) => response.request().method() === 'POST', { timeout: 5_000 }).catch(() => null)
+      // A form that refuses in the page sends nothing: its refusal (a field marked invalid, or the
+      // browser's constraint validation) is there at once, so the wait for a post ends then rather
+      // than at the post's time-out — once a short grace shows no request went out after all.
+      const handle = await form.elementHandle()
       await page.locator('[data-hostile-submit]').click()
-      const answer = await posted
+      const inPage = page
+        .waitForFunction(
+          (f) => [...(f as HTMLFormElement).elements].some((e) => e.getAttribute('aria-invalid') === 'true' || ((e as HTMLInputElement).willValidate && !(e as HTMLInputElement).validity.valid && !(f as HTMLFormElement).noValidate)),
+          handle,
+          { timeout: 5_000, polling: 100 },
+        )
+        .then(async () => {
+          await page.waitForTimeout(300)
+          return sent.length === 0 ? 'in-page' : null
+        })
+        .catch(() => null)
+      const answer = (await Promise.race([posted, inPage])) === 'in-page' ? null : await posted
       let outcome: string
       if (!answer) {
         // Nothing left the browser: the form refused in the page (constraint validation or the

@@ -139,7 +139,7 @@ test.describe('accessibility of the key screens', () => {
       await page.context().addCookies([{ name: 'theme', value: theme, url: page.url() }])
       for (const path of screens) {
         await page.goto(path)
-        await page.waitForLoadState('networkidle')
+        await settled(page)
         const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
         for (const violation of results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
           found.push(`${theme} ${path}: ${violation.id} (${violation.impact}) — ${violation.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)
