@@ -12,6 +12,7 @@ const COLORS: Record<string, Record<string, Color>> = {
   // EPP statuses (RFC 5731): prohibitions are protections (teal), holds stop resolution (red), pending steps are blue.
   epp: { ok: 'green', inactive: 'grey', clientHold: 'red', serverHold: 'red', redemptionPeriod: 'red', pendingRestore: 'amber', pendingDelete: 'red', addPeriod: 'blue', autoRenewPeriod: 'blue', renewPeriod: 'blue', transferPeriod: 'blue', pendingCreate: 'blue', pendingRenew: 'blue', pendingTransfer: 'blue', pendingUpdate: 'blue' },
   order: { pending: 'blue', processing: 'blue', completed: 'green', failed: 'red', cancelled: 'grey', partial: 'amber' },
+  transaction: { reserved: 'blue', settled: 'green', released: 'grey', refunded: 'amber' },
   job: { queued: 'grey', running: 'blue', completed: 'green', failed: 'red', pending: 'grey', done: 'green' },
   approval: { pending: 'amber', approved: 'green', rejected: 'red', expired: 'grey', applied: 'green' },
   publish: { pending: 'amber', published: 'green', failed: 'red' },

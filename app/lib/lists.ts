@@ -9,6 +9,7 @@ import { TRAY_DOMAINS_LIST, TRAY_RECORDS_LIST } from '#common/lists/tray.ts'
 import { SSL_CERTIFICATES_LIST } from '#common/lists/ssl.ts'
 import type { Filter, Operator } from '#common/pql.ts'
 import { PRICING_ENTITIES_LIST, PRICING_RULES_LIST, PRODUCTS_LIST, REGISTRAR_TEMPLATES_LIST } from '#common/lists/pricing.ts'
+import { BILLING_ENTITIES_LIST, TRANSACTIONS_LIST } from '#common/lists/billing.ts'
 
 /** A field of a list screen: the catalogue's field (common/lists) and whether it shows by default. */
 export type ListColumn = {
@@ -327,3 +328,31 @@ LISTS['registrar-templates'] = {
   trayType: null,
   rowLabel: (row) => String(row.name ?? ''),
 }
+
+// --- Billing (issue 18) --------------------------------------------------------------------------
+
+/** The billing entities (staff: all; a client: the one paying for its account). */
+LISTS['billing-entities'] = {
+  id: 'billing-entities',
+  apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/billing-entities`,
+  columns: columnsOf(BILLING_ENTITIES_LIST, { name: true, country: true, vat_id: true, currency: true, balance_text: true, payment_terms_days: false, invoice_language: false, billing_email: false, accounts: true, updated_at: false }),
+  fixedFilters: [],
+  defaultSort: 'name',
+  trayType: null,
+  rowLabel: (row) => String(row.name ?? ''),
+}
+const transactionColumns = { created_at: true, state: true, action: true, product_code: true, object_name: true, period: false, amount_text: true, amount_minor: false, currency: false, 'account.name': true, 'billing_entity.name': false, actor_label: false, settled_at: false } as const
+/** /invoicing/transactions: every billable action, filterable by entity, account, product, state and dates. */
+LISTS.transactions = {
+  id: 'transactions',
+  apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/transactions`,
+  columns: columnsOf(TRANSACTIONS_LIST, transactionColumns),
+  fixedFilters: [],
+  defaultSort: '-created_at',
+  trayType: null,
+  rowLabel: (row) => `${String(row.product_code ?? '')} ${String(row.object_name ?? '')}`,
+}
+/** /domains/{id}/transactions and /ssls/{id}/transactions: the route fixes the domain. */
+LISTS['domain-transactions'] = { ...LISTS.transactions, id: 'domain-transactions', columns: columnsOf(TRANSACTIONS_LIST, { ...transactionColumns, object_name: false, 'account.name': false }) }
+/** The /log screens of billing entities and transactions (the invoicing trail, fixed by the route). */
+LISTS['billing-log'] = { ...auditList('billing-log', 'invoicing'), trayType: null }

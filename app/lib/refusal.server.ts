@@ -59,10 +59,16 @@ const REASONS = new Set([
   'no-exchange-rate',
 ])
 
-/** A coded refusal in the user's language (`domains:errors.<code>`, else `directory:errors.<code>`), or the fallback. */
-function sayCode(t: TFunction, code: string | undefined, fallback: string): string {
-  return code ? t([`domains:errors.${code}`, `directory:errors.${code}`], { defaultValue: fallback }) : fallback
+/**
+ * A coded refusal in the user's language (`domains:errors.<code>`, `directory:errors.<code>`, else
+ * `billing:errors.<code>`), or the fallback. `values` fill the words' blanks (a shortfall, a country).
+ */
+function sayCode(t: TFunction, code: string | undefined, fallback: string, values: Record<string, unknown> = {}): string {
+  return code ? t([`domains:errors.${code}`, `directory:errors.${code}`, `billing:errors.${code}`], { ...textValues(values), defaultValue: fallback }) : fallback
 }
+
+/** The plain text values of a problem or a field error, for the blanks of its words. */
+const textValues = (values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).filter(([, v]) => typeof v === 'string' || typeof v === 'number'))
 
 function sayReason(t: TFunction, problem: Problem): string | null {
   const reason = problem.reason
@@ -82,7 +88,7 @@ export function refusalText(t: TFunction, problem: Problem, options: { fallback?
   if (reason) return reason
   // A rule's own code (`area.rule`) in the user's words; a class of refusal (`invalid-request`,
   // `conflict`) says less than the API's detail, so it only stands in when there is none.
-  const said = problem.code?.includes('.') ? sayCode(t, problem.code, UNSAID) : UNSAID
+  const said = problem.code?.includes('.') ? sayCode(t, problem.code, UNSAID, problem) : UNSAID
   if (said !== UNSAID) return said
   const detail = problem.detail ?? problem.title ?? options.fallback ?? sayCode(t, problem.code, t('directory:errors.unknown'))
   // A screen that shows each field's error beside its field says only the whole.
@@ -112,7 +118,7 @@ export function refusalErrors(t: TFunction, problem: Problem, fields: readonly s
   const reason = sayReason(t, problem)
   // An order's reason is one sentence, beside the field it is about.
   if (reason) put(fieldOf(problem.errors?.[0]?.field ?? ''), reason)
-  else for (const e of problem.errors ?? []) put(fieldOf(e.field ?? ''), sayCode(t, e.code, e.message ?? unknown))
+  else for (const e of problem.errors ?? []) put(fieldOf(e.field ?? ''), sayCode(t, e.code, e.message ?? unknown, { ...problem, ...e }))
   if (Object.keys(fieldErrors).length === 0 && formErrors.length === 0) formErrors.push(sayCode(t, problem.code, problem.detail ?? unknown))
   return { fieldErrors, formErrors }
 }

@@ -43,9 +43,16 @@ export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?
 
 export default function InvoicingHome({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('pricing')
+  const { t: tb } = useTranslation('billing')
   const href = useContextHref()
+  // Who pays and what was charged: staff run them, a client reads its own (issue 18).
+  const billingCards = [
+    { to: '/invoicing/billing-entities', title: tb('entities.title'), text: tb('home.billing') },
+    { to: '/invoicing/transactions', title: tb('transactions.title'), text: tb('home.transactions') },
+  ]
   if (loaderData.staff) {
     const cards = [
+      ...billingCards,
       { to: '/invoicing/pricing-entities', title: t('entities.title'), text: t('home.entities') },
       { to: '/invoicing/global-pricing-rules', title: t('rules.title.global'), text: t('home.global') },
       { to: '/invoicing/pricing-entity-rules', title: t('rules.title.entity'), text: t('home.entity') },
@@ -75,6 +82,16 @@ export default function InvoicingHome({ loaderData }: Route.ComponentProps) {
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{t('home.yourPrices')}</h1>
       <p className="text-sm text-slate-600 dark:text-slate-400">{t('home.yourPricesIntro', { currency: prices.currency })}</p>
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        {billingCards.map((c) => (
+          <Card key={c.to}>
+            <CardTitle>
+              <Link className="hover:underline" to={href(c.to)}>{c.title}</Link>
+            </CardTitle>
+            <p className="text-sm text-slate-600 dark:text-slate-400">{c.text}</p>
+          </Card>
+        ))}
+      </div>
       <Form method="get" className="flex items-end gap-2" role="search">
         <label className="flex flex-col gap-1 text-sm">
           {t('applicable.search')}

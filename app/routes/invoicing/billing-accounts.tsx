@@ -1,0 +1,115 @@
+import { data, Form, Link, redirect } from 'react-router'
+import { FormErrors, SelectField } from '#app/components/forms.tsx'
+import { PageHeader } from '#app/components/page-header.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardTitle } from '#app/components/ui/card.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { refusalOf, refusalText } from '#app/lib/refusal.server.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { useTranslation } from '#app/lib/use-translation.ts'
+import { requireChange } from '../accounts/directory.server.ts'
+import { billingScreen, loadEntity } from './billing.server.ts'
+import { EntityTabs } from './billing.tsx'
+import type { Route } from './+types/billing-accounts.ts'
+
+/** /invoicing/billing-entities/{id}/accounts: the accounts the entity pays for; staff add and remove them. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const screen = await billingScreen(request, context, params)
+  const entity = await loadEntity(screen, params.id)
+  const paid = new Set(entity.accounts.map((a) => a.id))
+  const others = screen.staff
+    ? (await screen.platform.get<{ data: { id: string; name: string }[] }>(`${screen.base}/accounts`, { query: { limit: '1000', fields: 'id,name', sort: 'name' } })).data.filter((a) => !paid.has(a.id))
+    : []
+  const t = getInstance(context).t
+  return { entity, others, staff: screen.staff, meta: pageMeta(request, context, `${t('billing:accounts.title')} — ${entity.name}`) }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const screen = await billingScreen(request, context, params)
+  requireChange(request, screen.user, 'staff')
+  const t = getInstance(context).t
+  const form = await request.formData()
+  const intent = String(form.get('intent') ?? '')
+  const account = String(form.get('account_id') ?? '')
+  const path = `${screen.base}/billing-entities/${params.id}/accounts/${encodeURIComponent(account)}`
+  try {
+    if (intent === 'remove') await screen.platform.delete(path)
+    else await screen.platform.put(path)
+  } catch (error) {
+    return data({ errors: [refusalText(t, refusalOf(error, { screens: [403] }).problem)] }, { status: 400 })
+  }
+  return redirect(screen.url.pathname + screen.url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t(intent === 'remove' ? 'billing:accounts.removed' : 'billing:accounts.added'), color: 'success' }) } })
+}
+
+export default function BillingAccounts({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation('billing')
+  const href = useContextHref()
+  const { entity, staff, others } = loaderData
+  return (
+    <div className="space-y-4">
+      <PageHeader title={entity.name} breadcrumb={[{ to: '/invoicing', label: t('common:nav.invoicing') }, { to: '/invoicing/billing-entities', label: t('entities.title') }]} />
+      <EntityTabs id={entity.id} current="accounts" staff={staff} />
+      <FormErrors errors={actionData?.errors} />
+      <Card>
+        <CardTitle>{t('accounts.title')}</CardTitle>
+        <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('accounts.intro')}</p>
+        {entity.accounts.length === 0 ? (
+          <p className="text-sm text-slate-500">{t('accounts.none')}</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <Table data-testid="entity-accounts">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>{t('accounts.name')}</TableHead>
+                  <TableHead>{t('accounts.currency')}</TableHead>
+                  {staff ? <TableHead className="text-right"><span className="sr-only">{t('accounts.remove')}</span></TableHead> : null}
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {entity.accounts.map((a) => (
+                  <TableRow key={a.id} data-testid="entity-account">
+                    <TableCell>{staff ? <Link className="hover:underline" to={href(`/accounts/${a.id}`)}>{a.name}</Link> : a.name}</TableCell>
+                    <TableCell className="font-mono">{a.currency}</TableCell>
+                    {staff ? (
+                      <TableCell className="text-right">
+                        <Form method="post" className="inline">
+                          <input type="hidden" name="account_id" value={a.id} />
+                          <Button type="submit" name="intent" value="remove" variant="outline" size="sm" aria-label={t('accounts.removeQuestion', { name: a.name })}>
+                            {t('accounts.remove')}
+                          </Button>
+                        </Form>
+                      </TableCell>
+                    ) : null}
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </div>
+        )}
+      </Card>
+      {staff && others.length ? (
+        <Card>
+          <Form method="post" className="flex flex-wrap items-end gap-3" aria-label={t('accounts.add')}>
+            <SelectField label={t('accounts.account')} selectProps={{ id: 'add-account', name: 'account_id', required: true, defaultValue: '' }}>
+              <option value="">—</option>
+              {others.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.name}
+                </option>
+              ))}
+            </SelectField>
+            <Button type="submit" name="intent" value="add" className="mb-4">{t('accounts.add')}</Button>
+          </Form>
+        </Card>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,165 @@
+import { DataTable, RowLink } from '#app/components/data-table.tsx'
+import { StatusBadge } from '#app/components/status-badge.tsx'
+import { formatDateTime } from '#app/lib/dates.ts'
+import type { ListDefinition } from '#app/lib/lists.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { Field, SelectField } from '#app/components/forms.tsx'
+import { INVOICE_LANGUAGES } from '#common/billing.ts'
+import { formatMoney } from '#common/money.ts'
+import { useTranslation } from '#app/lib/use-translation.ts'
+import { SubNav } from '../accounts/directory.tsx'
+
+/** Pieces shared by the billing screens (issue 18): the answers they read and their tabs. */
+
+export type Balance = { currency: string; balance_minor: number; credit_limit_minor: number; available_minor: number; low_balance_minor: number | null; version: number }
+export type Payment = { id: string; kind: 'payment' | 'adjustment'; currency: string; amount_minor: number; reference: string; reason: string; balance_after_minor: number; created_by: string; created_at: string }
+export type BillingEntity = {
+  id: string
+  name: string
+  address: Record<string, string>
+  country: string
+  vat_id: string | null
+  currency: string
+  payment_terms_days: number
+  invoice_language: 'en' | 'es' | 'ja'
+  billing_email: string
+  version: number
+  updated_at: string
+  balances: Balance[]
+  payments: Payment[]
+  accounts: { id: string; name: string; currency: string }[]
+}
+export type Transaction = {
+  id: string
+  idempotency_key: string
+  account_id: string
+  account_name: string
+  billing_entity_id: string | null
+  billing_entity_name: string | null
+  state: string
+  kind: string
+  action: string
+  product_id: string | null
+  product_code: string
+  object_name: string
+  domain_id: string | null
+  order_id: string | null
+  order_state: string | null
+  period: number
+  unit_minor: number
+  amount_minor: number
+  tax_minor: number
+  currency: string
+  quote: Record<string, unknown> | null
+  actor_label: string
+  reason: string
+  settled_at: string | null
+  created_at: string
+}
+
+/** Money in minor units in the user's language. */
+export const moneyOf = (minor: number, currency: string, lng: string) => formatMoney(minor, currency, lng)
+
+/** The tabs of a billing entity: details, accounts and (staff) its log. */
+export function EntityTabs({ id, current, staff }: { id: string; current: 'details' | 'accounts' | 'log'; staff: boolean }) {
+  const { t } = useTranslation('billing')
+  const base = `/invoicing/billing-entities/${id}`
+  return (
+    <SubNav
+      links={[
+        { to: base, label: t('entities.details'), current: current === 'details' },
+        { to: `${base}/accounts`, label: t('entities.accounts'), current: current === 'accounts' },
+        ...(staff ? [{ to: `${base}/log`, label: t('entities.log'), current: current === 'log' }] : []),
+      ]}
+    />
+  )
+}
+
+/** The tabs of a transaction: details and log. */
+export function TransactionTabs({ id, current }: { id: string; current: 'details' | 'log' }) {
+  const { t } = useTranslation('billing')
+  const base = `/invoicing/transactions/${id}`
+  return <SubNav links={[{ to: base, label: t('transactions.details'), current: current === 'details' }, { to: `${base}/log`, label: t('transactions.log'), current: current === 'log' }]} />
+}
+
+/** A transaction list's cells: the date links to the transaction, the state is a badge. */
+export function TransactionCell({ row, column }: { row: Record<string, unknown>; column: string }) {
+  const { t, i18n } = useTranslation('billing')
+  const href = useContextHref()
+  const value = row[column]
+  if (column === 'created_at' || column === 'settled_at') {
+    if (!value) return null
+    const time = <time dateTime={String(value)}>{formatDateTime(String(value), i18n.language)}</time>
+    return column === 'created_at' ? <RowLink to={href(`/invoicing/transactions/${String(row.id)}`)}>{time}</RowLink> : time
+  }
+  if (column === 'state') return <StatusBadge kind="transaction" code={String(value)} />
+  if (column === 'action') return <>{t(`transactions.actions.${String(value)}`, { defaultValue: String(value) })}</>
+  if (column === 'amount_text' || column === 'amount_minor') return <span className="tabular-nums">{String(value ?? '')}</span>
+  if (column === 'product_code') return <span className="font-mono text-xs">{String(value ?? '')}</span>
+  return <>{String(value ?? '')}</>
+}
+
+export function TransactionTable({ def, page }: { def: Pick<ListDefinition, 'id' | 'columns' | 'trayType'>; page: Parameters<typeof DataTable>[0]['page'] }) {
+  const { t } = useTranslation('billing')
+  return <DataTable def={def} page={page} labels={(key) => t(`transactions.fields.${key}`, { defaultValue: key })} empty={t('transactions.empty')} valueLabel={(key, value) => (key === 'state' ? t(`common:status.transaction.${value}`, { defaultValue: value }) : value)} renderCell={(row, key) => <TransactionCell row={row} column={key} />} />
+}
+
+export const ENTITY_FIELDS = ['name', 'country', 'vat_id', 'currency', 'billing_email', 'invoice_language', 'payment_terms_days', 'credit_limit', 'street1', 'street2', 'city', 'state', 'postcode'] as const
+export type EntityValues = Record<(typeof ENTITY_FIELDS)[number], string>
+
+/** The form's values as the API's body (the address as one object; empty fields left out). */
+export function entityBody(values: EntityValues) {
+  const address = Object.fromEntries((['street1', 'street2', 'city', 'state', 'postcode'] as const).map((k) => [k, values[k]]))
+  const terms = /^\d{1,3}$/.test(values.payment_terms_days) ? Number(values.payment_terms_days) : values.payment_terms_days === '' ? undefined : -1
+  return {
+    name: values.name,
+    country: values.country,
+    vat_id: values.vat_id || null,
+    currency: values.currency.toUpperCase(),
+    billing_email: values.billing_email,
+    invoice_language: values.invoice_language as 'en',
+    ...(terms === undefined ? {} : { payment_terms_days: terms }),
+    address,
+  }
+}
+
+export const readEntityForm = (form: FormData): EntityValues => Object.fromEntries(ENTITY_FIELDS.map((f) => [f, String(form.get(f) ?? '').trim()])) as EntityValues
+
+/** The fields of an entity, for the new-entity form and the edit form alike. */
+export function EntityFields({ values, errors, countries, withCredit }: { values: Partial<EntityValues>; errors: Record<string, string[]>; countries: { code: string; name: string }[]; withCredit: boolean }) {
+  const { t } = useTranslation('billing')
+  const label = (key: string) => t(`entities.fields.${key}`)
+  const text = (key: (typeof ENTITY_FIELDS)[number], extra: React.ComponentProps<'input'> = {}) => (
+    <Field labelProps={{ children: label(key) }} inputProps={{ id: `billing-${key}`, name: key, defaultValue: values[key] ?? '', maxLength: 200, ...extra }} errors={errors[key]} />
+  )
+  return (
+    <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-2 lg:grid-cols-3">
+      {text('name', { required: true })}
+      <SelectField label={label('country')} selectProps={{ id: 'billing-country', name: 'country', defaultValue: values.country ?? '', required: true }} errors={errors.country}>
+        <option value="">—</option>
+        {countries.map((c) => (
+          <option key={c.code} value={c.code}>
+            {c.name}
+          </option>
+        ))}
+      </SelectField>
+      {text('vat_id', { className: 'font-mono uppercase', maxLength: 40 })}
+      {text('currency', { className: 'font-mono uppercase', maxLength: 3, required: true })}
+      {text('billing_email', { type: 'email', required: true })}
+      <SelectField label={label('invoice_language')} selectProps={{ id: 'billing-invoice_language', name: 'invoice_language', defaultValue: values.invoice_language ?? 'en' }} errors={errors.invoice_language}>
+        {INVOICE_LANGUAGES.map((l) => (
+          <option key={l} value={l}>
+            {t(`entities.languages.${l}`)}
+          </option>
+        ))}
+      </SelectField>
+      {text('payment_terms_days', { inputMode: 'numeric', maxLength: 3 })}
+      {withCredit ? text('credit_limit', { inputMode: 'decimal', placeholder: '0.00', maxLength: 40 }) : null}
+      {text('street1')}
+      {text('street2')}
+      {text('city')}
+      {text('state')}
+      {text('postcode', { maxLength: 40 })}
+    </div>
+  )
+}

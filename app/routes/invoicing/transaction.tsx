@@ -1,0 +1,122 @@
+import { data, Form, Link, redirect } from 'react-router'
+import { Field, FormErrors } from '#app/components/forms.tsx'
+import { PageHeader } from '#app/components/page-header.tsx'
+import { StatusBadge } from '#app/components/status-badge.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardTitle } from '#app/components/ui/card.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { formatDateTime } from '#app/lib/dates.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { formErrorsOf } from '#app/lib/refusal.server.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { useTranslation } from '#app/lib/use-translation.ts'
+import type { ChainStep } from '#common/pricing.ts'
+import { DetailList } from '../accounts/directory.tsx'
+import { requireChange } from '../accounts/directory.server.ts'
+import { billingScreen } from './billing.server.ts'
+import { moneyOf, TransactionTabs, type Transaction } from './billing.tsx'
+import { RuleChain } from './shared.tsx'
+import type { Route } from './+types/transaction.ts'
+
+/** /invoicing/transactions/{id}: one charge, where its price came from (staff: the chain of rules, cost and rates), and a refund (staff). */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const screen = await billingScreen(request, context, params)
+  const transaction = await screen.platform.get<Transaction>(`${screen.base}/transactions/${params.id}`)
+  const t = getInstance(context).t
+  const title = t('billing:transactions.title_one', { action: t(`billing:transactions.actions.${transaction.action}`, { defaultValue: transaction.action }), name: transaction.object_name || transaction.product_code })
+  return { transaction, title, staff: screen.staff, meta: pageMeta(request, context, title) }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const screen = await billingScreen(request, context, params)
+  requireChange(request, screen.user, 'staff')
+  const t = getInstance(context).t
+  const reason = String((await request.formData()).get('reason') ?? '').trim()
+  try {
+    await screen.platform.post(`${screen.base}/transactions/${params.id}/refund`, { reason })
+  } catch (error) {
+    return data({ reason, ...formErrorsOf(t, error, ['reason']) }, { status: 400 })
+  }
+  return redirect(screen.url.pathname + screen.url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('billing:transactions.refunded'), color: 'success' }) } })
+}
+
+type QuoteView = { product_id?: string; unit_minor?: number; total_minor?: number; cost_minor?: number; cost_currency?: string; currency?: string; priced_at?: string; chain?: ChainStep[]; rates?: { from: string; to: string; rate: number; date: string }[] }
+
+export default function TransactionDetail({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation('billing')
+  const href = useContextHref()
+  const { transaction: tx, staff } = loaderData
+  const quote = tx.quote as QuoteView | null
+  const money = (minor: number) => moneyOf(minor, tx.currency, i18n.language)
+  return (
+    <div className="space-y-4">
+      <PageHeader
+        title={loaderData.title}
+        status={<StatusBadge kind="transaction" code={tx.state} data-testid="transaction-state" />}
+        breadcrumb={[{ to: '/invoicing', label: t('common:nav.invoicing') }, { to: '/invoicing/transactions', label: t('transactions.title') }]}
+      />
+      <TransactionTabs id={tx.id} current="details" />
+      <Card>
+        <DetailList
+          rows={[
+            [t('transactions.amount'), <span className="text-base font-semibold tabular-nums" data-testid="transaction-amount">{money(tx.amount_minor)}</span>],
+            [t('transactions.unit'), <span className="tabular-nums">{money(tx.unit_minor)} × {tx.period}</span>],
+            [t('transactions.fields.product_code'), <span className="font-mono text-xs">{tx.product_code}</span>],
+            [t('transactions.domain'), tx.domain_id ? <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/domains/${tx.domain_id}`)}>{tx.object_name}</Link> : tx.object_name],
+            [t('transactions.order'), tx.order_id ? <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/domains/orders/${tx.order_id}`)}>{tx.order_id.slice(0, 8)}</Link> : ''],
+            [t('transactions.account'), tx.account_name],
+            [t('transactions.entity'), tx.billing_entity_id ? <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/invoicing/billing-entities/${tx.billing_entity_id}`)}>{tx.billing_entity_name}</Link> : ''],
+            [t('transactions.fields.created_at'), <time dateTime={tx.created_at}>{formatDateTime(tx.created_at, i18n.language)}</time>],
+            [t('transactions.settledAt'), tx.settled_at ? <time dateTime={tx.settled_at}>{formatDateTime(tx.settled_at, i18n.language)}</time> : ''],
+            [t('transactions.by'), tx.actor_label],
+            [t('transactions.reason'), tx.reason],
+            [t('transactions.key'), <span className="font-mono text-xs">{tx.idempotency_key}</span>],
+          ]}
+        />
+      </Card>
+      <Card>
+        <CardTitle>{t('transactions.why')}</CardTitle>
+        {quote ? (
+          <div className="space-y-3 text-sm" data-testid="transaction-quote">
+            {quote.priced_at ? <p className="text-slate-600 dark:text-slate-400">{t('transactions.pricedAt', { date: formatDateTime(quote.priced_at, i18n.language) })}</p> : null}
+            {quote.chain ? (
+              <div>
+                <h3 className="mb-1 font-medium">{t('transactions.chain')}</h3>
+                <RuleChain chain={quote.chain} currency={tx.currency} productId={quote.product_id ?? ''} />
+              </div>
+            ) : null}
+            {quote.cost_minor !== undefined && quote.cost_currency ? (
+              <p>
+                {t('transactions.cost')}: <span className="tabular-nums">{moneyOf(quote.cost_minor, quote.cost_currency, i18n.language)}</span>
+              </p>
+            ) : null}
+            {quote.rates?.length ? (
+              <p>
+                {t('transactions.rates')}: {quote.rates.map((r) => `1 ${r.from} = ${r.rate} ${r.to} (${r.date.slice(0, 10)})`).join('; ')}
+              </p>
+            ) : null}
+          </div>
+        ) : (
+          <p className="text-sm text-slate-500">{t('transactions.noQuote')}</p>
+        )}
+      </Card>
+      {staff && tx.state === 'settled' ? (
+        <Card>
+          <CardTitle>{t('transactions.refundTitle')}</CardTitle>
+          <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('transactions.refundHelp')}</p>
+          <Form method="post" className="space-y-3" aria-label={t('transactions.refundTitle')}>
+            <FormErrors errors={actionData?.formErrors} />
+            <Field className="max-w-2xl" labelProps={{ children: t('transactions.reason') }} inputProps={{ id: 'refund-reason', name: 'reason', defaultValue: actionData?.reason ?? '', maxLength: 500 }} errors={actionData?.fieldErrors.reason} />
+            <Button type="submit" variant="outline">{t('transactions.refund')}</Button>
+          </Form>
+        </Card>
+      ) : null}
+    </div>
+  )
+}
