@@ -28,6 +28,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   let title: string
   let tabs: { kind: 'entity' | 'transaction'; id: string } | null = null
   let breadcrumb = [{ to: '/invoicing', label: t('common:nav.invoicing') }]
+  // The trail of the account a transaction belongs to (staff read it from their own group too).
+  let trailContext = screen.groupContext
+  let hint: string | null = null
   if (path.startsWith('/invoicing/billing-entities/')) {
     requireChange(request, screen.user, 'staff')
     const entity = await loadEntity(screen, params.id)
@@ -40,16 +43,18 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     fixed = [{ field: 'entity_type', operator: 'equals', values: ['transaction'] }, { field: 'entity_id', operator: 'equals', values: [transaction.id] }]
     title = t('billing:transactions.logOf')
     tabs = { kind: 'transaction', id: transaction.id }
+    if (screen.staff) trailContext = transaction.account_id
     breadcrumb = [...breadcrumb, { to: '/invoicing/transactions', label: t('billing:transactions.title') }]
   } else {
     fixed = [{ field: 'entity_type', operator: 'equals', values: ['transaction'] }]
     title = t('billing:transactions.allLog')
+    if (screen.staff) hint = t('billing:transactions.staffLog')
     breadcrumb = [...breadcrumb, { to: '/invoicing/transactions', label: t('billing:transactions.title') }]
   }
   const base = LISTS['billing-log']!
   const def: ListDefinition = { ...base, fixedFilters: [...base.fixedFilters, ...fixed] }
-  const { page, headers } = await loadListPage(request, context, def, screen.groupContext)
-  return data({ page, title, tabs, breadcrumb, staff: screen.staff, fixedFilters: def.fixedFilters, meta: pageMeta(request, context, title) }, { headers })
+  const { page, headers } = await loadListPage(request, context, def, trailContext)
+  return data({ page, title, hint, tabs, breadcrumb, staff: screen.staff, fixedFilters: def.fixedFilters, meta: pageMeta(request, context, title) }, { headers })
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
@@ -68,7 +73,7 @@ export default function BillingLog({ loaderData }: Route.ComponentProps) {
   const { tabs } = loaderData
   return (
     <div className="space-y-4">
-      <PageHeader title={loaderData.title} breadcrumb={loaderData.breadcrumb} />
+      <PageHeader title={loaderData.title} breadcrumb={loaderData.breadcrumb} description={loaderData.hint} />
       {tabs?.kind === 'entity' ? <EntityTabs id={tabs.id} current="log" staff={loaderData.staff} /> : tabs?.kind === 'transaction' ? <TransactionTabs id={tabs.id} current="log" /> : null}
       <DataTable
         def={def}

@@ -86,7 +86,8 @@ export function TransactionTabs({ id, current }: { id: string; current: 'details
 export function TransactionCell({ row, column }: { row: Record<string, unknown>; column: string }) {
   const { t, i18n } = useTranslation('billing')
   const href = useContextHref()
-  const value = row[column]
+  // A joined field (account.name) arrives nested: { account: { name } }.
+  const value = column.includes('.') ? (row[column.split('.')[0]!] as Record<string, unknown> | null | undefined)?.[column.split('.')[1]!] : row[column]
   if (column === 'created_at' || column === 'settled_at') {
     if (!value) return null
     const time = <time dateTime={String(value)}>{formatDateTime(String(value), i18n.language)}</time>

@@ -19,6 +19,11 @@ import { listResource } from '#server/platform/list/engine.ts'
  */
 
 const AREA = 'invoicing'
+/**
+ * Where an entity's changes are audited: the staff member's own account (the one they run billing
+ * from, as price lists are), whatever client context they acted in; the seed's in none.
+ */
+const trailOf = (scope: Scope) => scope.actor.homeAccountId ?? null
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'))
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const ADDRESS_KEYS = ['street1', 'street2', 'street3', 'city', 'state', 'postcode'] as const
@@ -178,7 +183,7 @@ export async function createBillingEntity(db: Kysely<DB>, scope: Scope, input: B
       .returningAll()
       .executeTakeFirstOrThrow()
     await tx.insertInto('billing_balances').values({ billing_entity_id: row.id, currency: row.currency, credit_limit_minor: clean.credit_limit_minor ?? 0 }).execute()
-    await audit.record({ area: AREA, entityType: 'billing-entity', entityId: row.id, accountId: null, action: 'create', after: { ...entityJson(row), credit_limit_minor: clean.credit_limit_minor ?? 0 } })
+    await audit.record({ area: AREA, entityType: 'billing-entity', entityId: row.id, accountId: trailOf(scope), action: 'create', after: { ...entityJson(row), credit_limit_minor: clean.credit_limit_minor ?? 0 } })
     return row.id
   })
   return getBillingEntity(db, scope, id)
@@ -204,7 +209,7 @@ export async function updateBillingEntity(db: Kysely<DB>, scope: Scope, id: stri
       .executeTakeFirstOrThrow()
     // A new invoicing currency gets its money position (prepaid, nothing in it).
     await tx.insertInto('billing_balances').values({ billing_entity_id: id, currency: after.currency }).onConflict((oc) => oc.columns(['billing_entity_id', 'currency']).doNothing()).execute()
-    await audit.record({ area: AREA, entityType: 'billing-entity', entityId: id, accountId: null, action: 'update', before: entityJson(before), after: entityJson(after) })
+    await audit.record({ area: AREA, entityType: 'billing-entity', entityId: id, accountId: trailOf(scope), action: 'update', before: entityJson(before), after: entityJson(after) })
   })
   return getBillingEntity(db, scope, id)
 }
@@ -236,7 +241,7 @@ export async function setBalanceTerms(db: Kysely<DB>, scope: Scope, id: string, 
       .onConflict((oc) => oc.columns(['billing_entity_id', 'currency']).doUpdateSet({ credit_limit_minor: creditMinor, low_balance_minor: lowMinor, low_balance_warned_at: null, version: sql`billing_balances.version + 1`, updated_at: new Date() }))
       .returningAll()
       .executeTakeFirstOrThrow()
-    await audit.record({ area: AREA, entityType: 'billing-entity', entityId: id, accountId: null, action: 'terms', before: before ? { currency: code, credit_limit_minor: Number(before.credit_limit_minor), low_balance_minor: before.low_balance_minor === null ? null : Number(before.low_balance_minor) } : null, after: { currency: code, credit_limit_minor: creditMinor, low_balance_minor: lowMinor } })
+    await audit.record({ area: AREA, entityType: 'billing-entity', entityId: id, accountId: trailOf(scope), action: 'terms', before: before ? { currency: code, credit_limit_minor: Number(before.credit_limit_minor), low_balance_minor: before.low_balance_minor === null ? null : Number(before.low_balance_minor) } : null, after: { currency: code, credit_limit_minor: creditMinor, low_balance_minor: lowMinor } })
     return balanceJson(row)
   })
 }
@@ -282,7 +287,7 @@ export async function recordPayment(db: Kysely<DB>, scope: Scope, id: string, in
       .values({ billing_entity_id: id, kind: input.kind, currency, amount_minor: amount.minor, reference: input.reference?.trim() ?? '', reason, balance_after_minor: balance, created_by: scope.actor.label })
       .returningAll()
       .executeTakeFirstOrThrow()
-    await audit.record({ area: AREA, entityType: 'billing-entity', entityId: id, accountId: null, action: input.kind, before: { currency, balance_minor: Number(position.balance_minor) }, after: { currency, balance_minor: balance, amount_minor: amount.minor, reference: payment.reference, reason } })
+    await audit.record({ area: AREA, entityType: 'billing-entity', entityId: id, accountId: trailOf(scope), action: input.kind, before: { currency, balance_minor: Number(position.balance_minor) }, after: { currency, balance_minor: balance, amount_minor: amount.minor, reference: payment.reference, reason } })
     return { payment: paymentJson(payment), balance: balanceJson(after) }
   })
 }
@@ -303,6 +308,6 @@ export async function setAccountEntity(db: Kysely<DB>, scope: Scope, id: string,
     if (!account) throw invalid('account.not_found', 'No such account', [fieldError('account_id', 'account.not_found', 'No such account')])
     if (!attach && account.billing_entity_id !== id) throw notFound('The account is not paid for by this entity')
     await tx.updateTable('accounts').set({ billing_entity_id: attach ? id : null }).where('id', '=', accountId).execute()
-    await audit.record({ area: AREA, entityType: 'billing-entity', entityId: id, accountId: null, action: attach ? 'add-account' : 'remove-account', after: { account_id: accountId, account: account.name, ...(attach && account.billing_entity_id && account.billing_entity_id !== id ? { moved_from: account.billing_entity_id } : {}) } })
+    await audit.record({ area: AREA, entityType: 'billing-entity', entityId: id, accountId: trailOf(scope), action: attach ? 'add-account' : 'remove-account', after: { account_id: accountId, account: account.name, ...(attach && account.billing_entity_id && account.billing_entity_id !== id ? { moved_from: account.billing_entity_id } : {}) } })
   })
 }
