@@ -33,6 +33,8 @@ export const EnvSchema = z.object({
   OIDC_CLIENT_ID: z.string().optional(),
   OIDC_CLIENT_SECRET: z.string().optional(),
   WORKER: booleanFlag.default(true),
+  // Webhooks: 1 lets endpoints be plain HTTP on loopback or private addresses (development and tests only; never in production).
+  WEBHOOKS_ALLOW_PRIVATE: booleanFlag.default(false),
   // Server processes sharing the port (node:cluster); more than one needs PostgreSQL and no embedded registry.
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),

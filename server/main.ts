@@ -24,6 +24,7 @@ import { createRegistries } from './platform/registries/registries.ts'
 import { sslFromConfig } from './platform/ssl/setup.ts'
 import { isEmpty, seedDemo, seedDemoZones } from './seed/demo.ts'
 import { preloadDemoRegistry } from './seed/registry.ts'
+import { startWebhookDispatcher } from './platform/webhooks/delivery.ts'
 
 const SHUTDOWN_GRACE_MS = 25_000
 
@@ -68,9 +69,11 @@ async function main() {
   const tokenCache = new TokenCache()
   await tokenCache.start(database)
   let listeningUrl: string | undefined
-  const deps = { config, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(config, logger), registries, tokenCache, listeningUrl: () => listeningUrl, ssl: ssl.settings, ...(powerdns ? { powerdns: powerdns.settings } : {}) }
+  const deps = { config, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(config, logger), registries, tokenCache, listeningUrl: () => listeningUrl, ssl: ssl.settings, ...(powerdns ? { powerdns: powerdns.settings } : {}), webhooks: { allowPrivateAddresses: config.WEBHOOKS_ALLOW_PRIVATE } }
   const platformApi = createPlatformApi(deps)
   await jobs.start({ work: config.WORKER && index === 0 })
+  // Webhook events are fanned out by the process that works jobs, as soon as they commit.
+  const webhookDispatcher = config.WORKER && index === 0 ? await startWebhookDispatcher(deps) : undefined
   // The demo's zones go in through the DNS service, each queued for publishing like any other.
   if (seeding) await seedDemoZones(deps)
 
@@ -99,6 +102,7 @@ async function main() {
     try {
       // Stop accepting, let requests in flight finish, then close jobs and the database.
       await new Promise<void>((resolve) => server.close(() => resolve()))
+      await webhookDispatcher?.close()
       await jobs.stop()
       await registries.close()
       await ssl.stop()

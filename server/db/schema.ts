@@ -107,6 +107,10 @@ export interface DB {
   auth_tokens: AuthTokensTable
   api_tokens: import('./schema-api-tokens.ts').ApiTokensTable
   api_token_uses: import('./schema-api-tokens.ts').ApiTokenUsesTable
+  webhook_endpoints: import('./schema-webhooks.ts').WebhookEndpointsTable
+  webhook_events: import('./schema-webhooks.ts').WebhookEventsTable
+  webhook_deliveries: import('./schema-webhooks.ts').WebhookDeliveriesTable
+  webhook_attempts: import('./schema-webhooks.ts').WebhookAttemptsTable
   portal_sessions: import('./schema-portal.ts').PortalSessionsTable
   portal_rate_limits: import('./schema-portal.ts').PortalRateLimitsTable
   contacts: import('./schema-directory.ts').ContactsTable

@@ -7,7 +7,7 @@ export type JobHandler<T> = (data: T, job: { id: string; name: string }) => Prom
 /** Background work persisted in the database (pg-boss), on PGlite and PostgreSQL alike. */
 export type Jobs = {
   /** Queues a job; pass a transaction's runner to make the job part of that transaction. */
-  send<T extends object>(name: string, data: T, options?: { runner?: SqlRunner; retryLimit?: number; singletonKey?: string }): Promise<string | null>
+  send<T extends object>(name: string, data: T, options?: { runner?: SqlRunner; retryLimit?: number; singletonKey?: string; startAfterSeconds?: number }): Promise<string | null>
   register<T>(name: string, handler: JobHandler<T>, options?: { batchSize?: number }): void
   /** Runs a registered job on a cron schedule (UTC), set up when the engine starts. */
   schedule?(name: string, cron: string): void
@@ -93,6 +93,7 @@ export function createJobs(database: Database, logger: Logger, options: { lease?
         retryLimit: options.retryLimit ?? 5,
         retryBackoff: true,
         ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+        ...(options.startAfterSeconds ? { startAfter: Math.ceil(options.startAfterSeconds) } : {}),
         ...(options.runner ? { db: asDb(options.runner) as never } : {}),
       })
     },

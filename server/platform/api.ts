@@ -8,6 +8,7 @@ import { authRouter } from './auth/http.ts'
 import { verifyBearer } from './auth/tokens.ts'
 import { admitApiToken } from './api-tokens/edge.ts'
 import { apiTokensRouter } from './api-tokens/http.ts'
+import { registerWebhookJobs, webhooksRouter } from './webhooks/http.ts'
 import { AppError, toProblem } from './core/errors.ts'
 import { validationHook, type PlatformEnv } from './core/http.ts'
 import { serveOpenApiDocument } from './core/openapi.ts'
@@ -48,6 +49,7 @@ const AREAS: { routes: OpenAPIHono<PlatformEnv>; jobs?: (deps: PlatformDeps) => 
   { routes: productsRouter },
   { routes: pricingRouter },
   { routes: sslRouter, jobs: registerSslJobs },
+  { routes: webhooksRouter, jobs: registerWebhookJobs },
   { routes: billingRouter },
 ]
 

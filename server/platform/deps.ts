@@ -35,6 +35,8 @@ export type PlatformDeps = {
   registries?: Registries
   /** API tokens' own rate limit (issue 20); without it API_TOKEN_RATE_LIMIT per minute. */
   apiTokenRateLimit?: { limit: number; windowSeconds: number }
+  /** Webhooks (issue 20): `allowPrivateAddresses` lets endpoints be plain HTTP on loopback or private addresses (development and tests only). */
+  webhooks?: { allowPrivateAddresses?: boolean; retryDelaysSeconds?: readonly number[] }
   /** Where this server listens (http://localhost:<port>), once it does: the base of mailed links without PUBLIC_URL. */
   listeningUrl?: () => string | undefined
 }

@@ -8,6 +8,7 @@ import { setDelegationSigner } from '#server/platform/domains/lifecycle.ts'
 import { DNS_JOBS, powerDnsSettings } from './zones.ts'
 import { collectStatistics, STATISTICS_JOB } from './statistics.ts'
 import { tokenizeRdata } from './zone-parser.ts'
+import { recordEvent } from '#server/platform/webhooks/outbox.ts'
 
 type RrsetValue = { ttl: number; contents: string[] }
 
@@ -112,27 +113,36 @@ export async function publishZone(deps: PlatformDeps, zoneId: string): Promise<v
       drift = { missing: [], different: [], unexpected: before.unexpected.filter((u) => !pending.has(`${u.name}\t${u.type}`)) }
     }
     // Only a publish of the current serial makes the zone "published"; a newer change has its own job.
-    await deps.db
-      .updateTable('dns_zones')
-      .set({
-        published_serial: serial,
-        published_at: deps.now(),
-        last_error: null,
-        drift: JSON.stringify(drift),
-        drift_checked_at: deps.now(),
-        publish_state: sql<'pending' | 'published'>`CASE WHEN serial = ${serial} THEN 'published' ELSE publish_state END`,
-        pending_deletes: sql<string[]>`ARRAY(SELECT unnest(pending_deletes) EXCEPT SELECT unnest(${deletes}::text[]))`,
-      })
-      .where('id', '=', zone.id)
-      .execute()
+    // The webhook event is written with the state it announces (issue 20).
+    await deps.db.transaction().execute(async (tx) => {
+      const row = await tx
+        .updateTable('dns_zones')
+        .set({
+          published_serial: serial,
+          published_at: deps.now(),
+          last_error: null,
+          drift: JSON.stringify(drift),
+          drift_checked_at: deps.now(),
+          publish_state: sql<'pending' | 'published'>`CASE WHEN serial = ${serial} THEN 'published' ELSE publish_state END`,
+          pending_deletes: sql<string[]>`ARRAY(SELECT unnest(pending_deletes) EXCEPT SELECT unnest(${deletes}::text[]))`,
+        })
+        .where('id', '=', zone.id)
+        .returning(['publish_state', 'account_id'])
+        .executeTakeFirst()
+      if (row?.publish_state === 'published') await recordEvent(tx, { accountId: row.account_id, type: 'dns.zone.published', data: { id: zone.id, name: zone.name, serial } })
+    })
   } catch (error) {
     const refused = error instanceof PowerDnsError && error.permanent
     const reason = error instanceof PowerDnsError ? error.reason : (error as Error).message
-    await deps.db
-      .updateTable('dns_zones')
-      .set({ last_error: reason, ...(refused ? { publish_state: sql<'failed'>`CASE WHEN serial = ${serial} THEN 'failed' ELSE publish_state END` } : {}) })
-      .where('id', '=', zone.id)
-      .execute()
+    await deps.db.transaction().execute(async (tx) => {
+      const row = await tx
+        .updateTable('dns_zones')
+        .set({ last_error: reason, ...(refused ? { publish_state: sql<'failed'>`CASE WHEN serial = ${serial} THEN 'failed' ELSE publish_state END` } : {}) })
+        .where('id', '=', zone.id)
+        .returning(['publish_state', 'account_id'])
+        .executeTakeFirst()
+      if (refused && row?.publish_state === 'failed') await recordEvent(tx, { accountId: row.account_id, type: 'dns.zone.failed', data: { id: zone.id, name: zone.name, serial, reason } })
+    })
     deps.logger.warn('dns publish failed', { zone: zone.name, serial, refused, reason })
     if (!refused) throw error
   }

@@ -7,6 +7,7 @@ import { change } from '#server/platform/core/change.ts'
 import { systemScope, type Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { createOnce, deleteOnce, renewOnce, restoreOnce } from './idempotent.ts'
+import { recordEvent } from '#server/platform/webhooks/outbox.ts'
 import { findDomain, requireDomainManager, requireDomainViewer } from './portfolio.ts'
 
 /**
@@ -196,6 +197,7 @@ export async function registerDomain(deps: LifecycleDeps, scope: Scope, input: R
       .returningAll()
       .executeTakeFirstOrThrow()
     await audit.record({ area: 'domains', entityType: 'domain', entityId: row.id, action: 'register', after: { name: row.name, period: input.period, expires_at: row.expires_at } })
+    await recordEvent(tx, { accountId, type: 'domain.registered', data: { id: row.id, name: row.name, expires_at: row.expires_at?.toISOString() ?? null } })
     return row
   })
 }
@@ -260,6 +262,7 @@ export async function renewDomain(deps: LifecycleDeps, scope: Scope, domainId: s
       .returningAll()
       .executeTakeFirstOrThrow()
     await audit.record({ area: 'domains', entityType: 'domain', entityId: row.id, accountId: row.account_id, action: 'renew', before: { expires_at: domain.expires_at }, after: { expires_at: row.expires_at, period } })
+    await recordEvent(tx, { accountId: row.account_id, type: 'domain.renewed', data: { id: row.id, name: row.name, expires_at: row.expires_at?.toISOString() ?? null, period } })
     return row
   })
 }
@@ -300,6 +303,7 @@ export async function deleteDomain(deps: LifecycleDeps, scope: Scope, domainId: 
       .where('id', '=', domain.id)
       .execute()
     await audit.record({ area: 'domains', entityType: 'domain', entityId: domain.id, accountId: domain.account_id, action: 'delete', before: { status: domain.status }, after: { status, outcome, registry_message: result.message } })
+    await recordEvent(tx, { accountId: domain.account_id, type: 'domain.deleted', data: { id: domain.id, name: domain.name, status, outcome } })
   })
   return { id: domain.id, name: domain.name, outcome, message: result.message }
 }

@@ -10,6 +10,7 @@ import type { PlatformDeps } from '#server/platform/deps.ts'
 import { expiryAfterTransfer, isTransient, queryTransfer, recordDomain, registerAtRegistry, registryFor, registryMessage, renewAtRegistry, requestTransfer } from './registry.ts'
 import { releaseCharge, settleCharge } from '#server/platform/billing/transactions.ts'
 import { itemChargeKey, MAX_RUN_ATTEMPTS, ORDER_JOBS, refreshOrder } from './service.ts'
+import { recordEvent } from '#server/platform/webhooks/outbox.ts'
 
 type Deps = Pick<PlatformDeps, 'db' | 'registries' | 'jobs' | 'logger' | 'now'>
 const ACTOR = 'order job'
@@ -176,6 +177,10 @@ async function complete(
     await settleCharge(tx, systemScope(ACTOR, item.account_id), itemChargeKey(item.id), domain.id)
     await event(tx, item.id, 'completed', `${verb}${expiresAt ? `; expires ${expiresAt.toISOString().slice(0, 10)}` : ''}`)
     await refreshOrder(tx, item.order_id)
+    // Webhooks (issue 20): in the outbox with the change itself.
+    const done = { order_id: item.order_id, item_id: item.id, type: item.type, name: item.name, domain_id: domain.id, expires_at: expiresAt?.toISOString() ?? null }
+    await recordEvent(tx, { accountId: item.account_id, type: 'order.completed', data: done })
+    if (item.type === 'register' || item.type === 'renew') await recordEvent(tx, { accountId: item.account_id, type: item.type === 'register' ? 'domain.registered' : 'domain.renewed', data: { id: domain.id, name: item.name, expires_at: done.expires_at, order_id: item.order_id } })
     await audit.record({
       area: 'domains',
       entityType: 'domain',
@@ -196,6 +201,7 @@ async function fail(deps: Deps, item: OrderItem, message: string, registryCode: 
     await releaseCharge(tx, systemScope(ACTOR, item.account_id), itemChargeKey(item.id), message)
     await event(tx, item.id, 'failed', message, registryCode)
     await refreshOrder(tx, item.order_id)
+    await recordEvent(tx, { accountId: item.account_id, type: 'order.failed', data: { order_id: item.order_id, item_id: item.id, type: item.type, name: item.name, error: message, registry_code: registryCode } })
     await audit.record({ area: 'domains', entityType: 'order-item', entityId: item.id, action: 'fail', after: { name: item.name, type: item.type, error: message, registry_code: registryCode } })
   })
 }

@@ -1,0 +1,121 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_URL_MAX } from '#common/webhooks.ts'
+import { createRouter, requireScope } from '#server/platform/core/http.ts'
+import { access, jsonBody, jsonResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import type { PlatformDeps } from '#server/platform/deps.ts'
+import { deliver, DELIVER_JOB, dispatchPending, SWEEP_JOB } from './delivery.ts'
+import { createEndpoint, deleteEndpoint, getEndpoint, listAttempts, listEndpoints, replayDelivery, rotateSecret, sendTestPing, updateEndpoint } from './service.ts'
+
+const TAGS = ['Webhooks']
+const Conflict = { 409: { description: 'Conflicts with stored state (changed version, delivery still pending, too many endpoints)', content: { 'application/problem+json': { schema: z.object({ code: z.string(), detail: z.string() }).passthrough() } } } }
+
+const Endpoint = z
+  .object({
+    id: z.uuid(),
+    account_id: z.uuid(),
+    url: z.string(),
+    description: z.string(),
+    events: z.array(z.string()),
+    enabled: z.boolean(),
+    disabled_reason: z.string().nullable().openapi({ description: 'Why deliveries stopped: 410 Gone, five days of failures, or a person' }),
+    failing_since: z.string().nullable(),
+    rotating_until: z.string().nullable().openapi({ description: 'Until then messages carry two signatures: the new secret’s and the previous one’s' }),
+    version: z.number().int(),
+    created_at: z.string(),
+  })
+  .openapi('WebhookEndpoint')
+const WithSecret = z.object({ endpoint: Endpoint, secret: z.string().openapi({ description: 'The signing secret (whsec_…), shown this once' }) }).openapi('WebhookEndpointSecret')
+const EventTypes = z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).max(WEBHOOK_EVENT_TYPES.length)
+const NewEndpoint = z
+  .object({ url: z.string().min(1).max(WEBHOOK_URL_MAX).openapi({ example: 'https://hooks.example.com/registrar' }), description: z.string().max(200).optional(), events: EventTypes, enabled: z.boolean().optional() })
+  .strict()
+  .openapi('NewWebhookEndpoint')
+const PatchEndpoint = z
+  .object({ url: z.string().min(1).max(WEBHOOK_URL_MAX).optional(), description: z.string().max(200).optional(), events: EventTypes.optional(), enabled: z.boolean().optional(), version: z.number().int().positive() })
+  .strict()
+  .openapi('PatchWebhookEndpoint')
+const Attempt = z
+  .object({
+    id: z.uuid(),
+    delivery_id: z.uuid(),
+    event_id: z.uuid(),
+    event_type: z.string(),
+    attempted_at: z.string(),
+    status: z.number().int().nullable(),
+    response_excerpt: z.string(),
+    error: z.string().nullable(),
+    duration_ms: z.number().int(),
+    delivery_state: z.enum(['pending', 'succeeded', 'failed']),
+  })
+  .openapi('WebhookAttempt')
+const Queued = z.object({ delivery_id: z.uuid() }).openapi('WebhookDeliveryQueued')
+
+const ContextParam = z.object({ context: z.string() })
+const Params = z.object({ context: z.string(), id: z.uuid() })
+const DeliveryParams = z.object({ context: z.string(), id: z.uuid(), delivery_id: z.uuid() })
+const base = '/groups/{context}/webhook_endpoints'
+
+/** Webhook endpoints of an account, their delivery log, replay and test ping (issue 20). */
+export const webhooksRouter = createRouter()
+  .openapi(createRoute({ method: 'get', path: base, ...access('account-viewer'), tags: TAGS, summary: 'The account’s webhook endpoints', request: { params: ContextParam }, responses: { 200: jsonResponse(z.object({ data: z.array(Endpoint) })), ...ProblemResponses } }), async (c) => {
+    const scope = requireScope(c, c.req.valid('param').context)
+    return c.json({ data: await listEndpoints(c.get('deps'), scope) }, 200)
+  })
+  .openapi(
+    createRoute({ method: 'post', path: base, ...access('account-admin'), tags: TAGS, summary: 'Add an endpoint (HTTPS; no loopback or private address); answers its signing secret once', request: { params: ContextParam, body: jsonBody(NewEndpoint) }, responses: { 201: jsonResponse(WithSecret, 'Made'), ...ProblemResponses, ...Conflict } }),
+    async (c) => {
+      const scope = requireScope(c, c.req.valid('param').context)
+      return c.json(await createEndpoint(c.get('deps'), scope, c.req.valid('json')), 201)
+    },
+  )
+  .openapi(createRoute({ method: 'get', path: `${base}/{id}`, ...access('account-viewer'), tags: TAGS, summary: 'One endpoint', request: { params: Params }, responses: { 200: jsonResponse(Endpoint), ...ProblemResponses } }), async (c) => {
+    const { context, id } = c.req.valid('param')
+    return c.json(await getEndpoint(c.get('deps'), requireScope(c, context), id), 200)
+  })
+  .openapi(
+    createRoute({ method: 'patch', path: `${base}/{id}`, ...access('account-admin'), tags: TAGS, summary: 'Change an endpoint; enabling it again clears its failures', request: { params: Params, body: jsonBody(PatchEndpoint) }, responses: { 200: jsonResponse(Endpoint), ...ProblemResponses, ...Conflict } }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      return c.json(await updateEndpoint(c.get('deps'), requireScope(c, context), id, c.req.valid('json')), 200)
+    },
+  )
+  .openapi(createRoute({ method: 'delete', path: `${base}/{id}`, ...access('account-admin'), tags: TAGS, summary: 'Remove an endpoint and its log', request: { params: Params }, responses: { 204: { description: 'Removed' }, ...ProblemResponses } }), async (c) => {
+    const { context, id } = c.req.valid('param')
+    await deleteEndpoint(c.get('deps'), requireScope(c, context), id)
+    return c.body(null, 204)
+  })
+  .openapi(
+    createRoute({ method: 'post', path: `${base}/{id}/rotate_secret`, ...access('account-admin'), tags: TAGS, summary: 'A new signing secret; for a day messages are signed with both', request: { params: Params }, responses: { 200: jsonResponse(WithSecret), ...ProblemResponses } }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      return c.json(await rotateSecret(c.get('deps'), requireScope(c, context), id), 200)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'post', path: `${base}/{id}/test`, ...access('account-admin'), tags: TAGS, summary: 'Send a webhook.test event to this endpoint', request: { params: Params }, responses: { 202: jsonResponse(Queued, 'Queued'), ...ProblemResponses } }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      return c.json(await sendTestPing(c.get('deps'), requireScope(c, context), id), 202)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'get', path: `${base}/{id}/attempts`, ...access('account-viewer'), tags: TAGS, summary: 'The delivery log: each request made (status, time, response excerpt), newest first', request: { params: Params }, responses: { 200: jsonResponse(z.object({ data: z.array(Attempt) })), ...ProblemResponses } }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      return c.json({ data: await listAttempts(c.get('deps'), requireScope(c, context), id) }, 200)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'post', path: `${base}/{id}/deliveries/{delivery_id}/replay`, ...access('account-admin'), tags: TAGS, summary: 'Send a delivery again (same webhook-id)', request: { params: DeliveryParams }, responses: { 202: jsonResponse(Queued, 'Queued'), ...ProblemResponses, ...Conflict } }),
+    async (c) => {
+      const { context, id, delivery_id } = c.req.valid('param')
+      return c.json(await replayDelivery(c.get('deps'), requireScope(c, context), id, delivery_id), 202)
+    },
+  )
+
+/** The delivery job and the minute's sweep of the outbox (what no process heard at commit). */
+export function registerWebhookJobs(deps: PlatformDeps): void {
+  deps.jobs.register<{ delivery_id: string }>(DELIVER_JOB, (data) => deliver(deps, data.delivery_id), { batchSize: 10 })
+  deps.jobs.register(SWEEP_JOB, async () => void (await dispatchPending(deps)))
+  deps.jobs.schedule?.(SWEEP_JOB, '* * * * *')
+}
