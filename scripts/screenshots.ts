@@ -50,6 +50,9 @@ const SCREENS: Screen[] = [
   { name: 'tray', user: 'admin@acme.example', path: '/tray' },
   { name: 'domains-log', user: 'admin@acme.example', path: '/domains/log' },
   { name: 'viewer-domains', user: 'viewer@acme.example', path: '/domains' },
+  { name: 'api-overview', user: '', path: '/api' },
+  { name: 'api-context', user: '', path: '/api/context' },
+  { name: 'api-reference', user: '', path: '/api/reference?q=contacts' },
 ]
 
 async function freePort(): Promise<number> {

@@ -34,14 +34,12 @@ export function PermissionBadge({ permission, words }: { permission: string | nu
   )
 }
 
-const linkClass = 'text-blue-700 hover:underline dark:text-blue-400'
-
 /** A field's type with the named schemas it uses as links to them. */
 function TypeOf({ schema }: { schema: Schema }): ReactNode {
   if (schema.$ref) {
     const name = refName(schema.$ref)
     return (
-      <a href={`#${schemaAnchor(name)}`} className={linkClass}>
+      <a href={`#${schemaAnchor(name)}`} className="ref">
         {name}
       </a>
     )
@@ -78,17 +76,17 @@ function FieldRows({ schema, schemas, words, depth }: { schema: Schema; schemas:
     const limits = constraints(field)
     return (
       <Fragment key={name}>
-        <tr>
-          <td style={depth ? { paddingLeft: `${0.5 + depth * 1.25}rem` } : undefined}>
-            <code className="font-mono text-[13px] font-medium text-slate-900 dark:text-slate-100">{name}</code>
-            <span className={cn('ml-2 text-[11px]', required ? 'text-red-700 dark:text-red-400' : 'text-slate-500 dark:text-slate-400')}>{required ? words.required : words.optional}</span>
+        <tr data-depth={depth || undefined}>
+          <td>
+            <code>{name}</code>
+            <span className={required ? 'req' : 'opt'}>{required ? words.required : words.optional}</span>
           </td>
-          <td className="font-mono text-[12px] text-slate-600 dark:text-slate-400">
+          <td className="type">
             <TypeOf schema={field} />
           </td>
-          <td className="text-slate-600 dark:text-slate-400">
+          <td>
             {field.description ? <Prose text={field.description} /> : null}
-            {limits.length ? <span className="block font-mono text-[11px] text-slate-500 dark:text-slate-400">{limits.join(' · ')}</span> : null}
+            {limits.length ? <span className="limits">{limits.join(' · ')}</span> : null}
           </td>
         </tr>
         {nested ? <FieldRows schema={nested} schemas={schemas} words={words} depth={depth + 1} /> : null}
@@ -97,8 +95,7 @@ function FieldRows({ schema, schemas, words, depth }: { schema: Schema; schemas:
   })
 }
 
-const tableClass =
-  'w-full border-collapse text-left text-sm [&_td]:border-t [&_td]:border-slate-100 [&_td]:px-2 [&_td]:py-1.5 [&_td]:align-top dark:[&_td]:border-slate-800 [&_th]:px-2 [&_th]:pb-1 [&_th]:text-xs [&_th]:font-medium [&_th]:text-slate-500 dark:[&_th]:text-slate-400'
+const tableClass = 'api-fields'
 
 /** A schema as a table of its fields (nested objects indented, named schemas linked). */
 export function SchemaFields({ schema, schemas, words }: { schema: Schema; schemas: Schemas; words: Words }) {
@@ -119,7 +116,7 @@ export function SchemaFields({ schema, schemas, words }: { schema: Schema; schem
   const object = inlineObject(own) ?? (own.type === 'array' && own.items?.$ref ? resolve(own.items, schemas) : own)
   if (fieldsOf(object, schemas).length === 0) {
     return (
-      <p className="font-mono text-[12px] text-slate-600 dark:text-slate-400">
+      <p className="type text-slate-600 dark:text-slate-400">
         <TypeOf schema={schema} />
       </p>
     )
@@ -144,20 +141,21 @@ export function SchemaFields({ schema, schemas, words }: { schema: Schema; schem
 
 const json = (value: unknown) => JSON.stringify(value, null, 2)
 
-function Body({ body, schemas, words, heading }: { body: BodyView; schemas: Schemas; words: Words; heading: ReactNode }) {
+/** A body: its media type and schema, the fields when `fields` (request bodies), and an example. */
+function Body({ body, schemas, words, heading, fields }: { body: BodyView; schemas: Schemas; words: Words; heading: ReactNode; fields: boolean }) {
   const example = body.example ?? (body.schema ? exampleOf(body.schema, schemas) : null)
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-baseline gap-x-2 text-sm">
         {heading}
         {body.mediaType ? <code className="font-mono text-[12px] text-slate-500 dark:text-slate-400">{body.mediaType}</code> : null}
-        {body.schema?.$ref ? (
-          <span className="font-mono text-[12px]">
+        {body.schema && (body.schema.$ref || !fields) ? (
+          <span className="type">
             <TypeOf schema={body.schema} />
           </span>
         ) : null}
       </div>
-      {body.schema ? <SchemaFields schema={body.schema} schemas={schemas} words={words} /> : null}
+      {body.schema && fields ? <SchemaFields schema={body.schema} schemas={schemas} words={words} /> : null}
       {body.schema ? (
         <div>
           <p className="mb-1 text-xs font-medium text-slate-500 dark:text-slate-400">{words.example}</p>
@@ -178,7 +176,9 @@ function Answer({ response, schemas, words }: { response: ResponseView; schemas:
     </>
   )
   if (!response.schema) return <div className="flex flex-wrap items-baseline gap-x-2 text-sm">{heading}</div>
-  return <Body body={response} schemas={schemas} words={words} heading={heading} />
+  // An answer names its schema (a link to it under Schemas) and shows an example; its fields are
+  // listed once there, not again under every operation that answers it.
+  return <Body body={response} schemas={schemas} words={words} heading={heading} fields={false} />
 }
 
 /** One operation: its anchor, summary, permission, parameters, body, answers and error answers. */
@@ -220,16 +220,16 @@ export function Operation({ op, schemas, words, label }: { op: OperationView; sc
                 {op.parameters.map((p) => (
                   <tr key={`${p.in}:${p.name}`}>
                     <td>
-                      <code className="font-mono text-[13px] font-medium">{p.name}</code>
-                      <span className={cn('ml-2 text-[11px]', p.required ? 'text-red-700 dark:text-red-400' : 'text-slate-500 dark:text-slate-400')}>{p.required ? words.required : words.optional}</span>
+                      <code>{p.name}</code>
+                      <span className={p.required ? 'req' : 'opt'}>{p.required ? words.required : words.optional}</span>
                     </td>
-                    <td className="text-xs text-slate-500 dark:text-slate-400">{p.in}</td>
-                    <td className="font-mono text-[12px] text-slate-600 dark:text-slate-400">
+                    <td className="text-xs">{p.in}</td>
+                    <td className="type">
                       <TypeOf schema={p.schema} />
                     </td>
-                    <td className="text-slate-600 dark:text-slate-400">
+                    <td>
                       {p.description ? <Prose text={p.description} /> : null}
-                      {p.schema.example !== undefined ? <code className="ml-1 font-mono text-[11px] text-slate-500">{json(p.schema.example)}</code> : null}
+                      {p.schema.example !== undefined ? <span className="limits">{json(p.schema.example)}</span> : null}
                     </td>
                   </tr>
                 ))}
@@ -241,7 +241,7 @@ export function Operation({ op, schemas, words, label }: { op: OperationView; sc
       {op.body ? (
         <div className="mt-4">
           <h4 className={sectionTitle}>{words.requestBody}</h4>
-          <Body body={op.body} schemas={schemas} words={words} heading={null} />
+          <Body body={op.body} schemas={schemas} words={words} heading={null} fields />
         </div>
       ) : null}
       {answers.length ? (
@@ -255,16 +255,17 @@ export function Operation({ op, schemas, words, label }: { op: OperationView; sc
       {errors.length ? (
         <div className="mt-4">
           <h4 className={sectionTitle}>{words.errorAnswers}</h4>
-          <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
-            {errors.map((response) => (
-              <li key={response.status}>
-                <a href="#errors" className="font-mono text-[12px] font-semibold text-red-700 hover:underline dark:text-red-400">
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            {errors.map((response, index) => (
+              <Fragment key={response.status}>
+                {index > 0 ? ' · ' : null}
+                <a href="#errors" className="ref type font-semibold">
                   {response.status}
                 </a>{' '}
-                <span className="text-slate-600 dark:text-slate-400">{response.description}</span>
-              </li>
+                {response.description}
+              </Fragment>
             ))}
-          </ul>
+          </p>
         </div>
       ) : null}
     </section>

@@ -100,7 +100,7 @@ export const en: DocsContent = {
         id: 'refresh',
         title: 'Refreshing tokens',
         paragraphs: [
-          'Before the access token expires (or on a 401), `POST /v1/refresh` with the refresh token answers a new pair. Each refresh token works once: using one a second time ends the whole sign-in, so a stolen copy is useless once the rightful client has refreshed. A sign-in lasts at most twelve hours.',
+          'Before the access token expires (or on a 401), `POST /v1/refresh` with the refresh token answers a new pair. Each refresh token works once and for twelve hours: using one a second time ends the whole sign-in, so a stolen copy is useless once the rightful client has refreshed.',
         ],
         snippets: ['refresh'],
       },

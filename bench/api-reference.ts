@@ -1,0 +1,47 @@
+/**
+ * How long /api/reference takes to render (issue 20: at most 150 ms): the whole OpenAPI document
+ * of the running platform read from the API and rendered on the server, one request at a time
+ * (a reader's latency, not throughput), beside a search and the /api page for scale.
+ *
+ *   node bench/api-reference.ts [--requests 60] [--warmup 20] [--port 3975]
+ *
+ * Runs the built portal as `npm start` does (PGlite with the demo data) from a private copy of
+ * build/, so a rebuild by someone else cannot change it mid-run.
+ */
+import { parseArgs } from 'node:util'
+import { portalCopy, quantile, say, startPortal, uptime } from './portal.ts'
+
+const { values: args } = parseArgs({ options: { requests: { type: 'string', default: '60' }, warmup: { type: 'string', default: '20' }, port: { type: 'string', default: '3975' } } })
+const REQUESTS = Number(args.requests)
+const WARMUP = Number(args.warmup)
+const PORT = Number(args.port)
+
+const PAGES = ['/api/reference', '/api/reference?q=ssl', '/api']
+
+async function timed(url: string): Promise<{ ms: number; bytes: number; status: number }> {
+  const started = performance.now()
+  const response = await fetch(url)
+  const body = await response.arrayBuffer()
+  return { ms: performance.now() - started, bytes: body.byteLength, status: response.status }
+}
+
+const dir = portalCopy('api-reference')
+const server = await startPortal(dir, PORT, { NODE_ENV: undefined, LOG_LEVEL: 'warn' }, 180_000)
+try {
+  say(`load before: ${uptime()}`)
+  for (const page of PAGES) {
+    const url = `${server.origin}${page}`
+    for (let i = 0; i < WARMUP; i++) await timed(url)
+    const runs = []
+    for (let i = 0; i < REQUESTS; i++) runs.push(await timed(url))
+    const failed = runs.filter((r) => r.status !== 200).length
+    const ms = runs.map((r) => r.ms).sort((a, b) => a - b)
+    say(
+      `${page.padEnd(24)} p50 ${quantile(ms, 0.5).toFixed(1)} ms  p95 ${quantile(ms, 0.95).toFixed(1)} ms  max ${ms.at(-1)!.toFixed(1)} ms  ` +
+        `${(runs[0]!.bytes / 1024).toFixed(0)} KB  ${failed ? `${failed} failed` : 'all 200'}`,
+    )
+  }
+  say(`load after: ${uptime()}`)
+} finally {
+  await server.stop()
+}
