@@ -113,6 +113,37 @@ describe('tenancy', () => {
     expect(await counts()).toEqual(before)
   })
 
+  it("answers 404 to account A for B's service users, their API tokens and B's webhook endpoints, and writes nothing", async () => {
+    const bAdmin = tokens['admin@globex.example']!
+    const service = (await platform.call('POST', `/groups/${B.account}/service_users`, { token: bAdmin, body: { name: 'Globex sync', roles: ['domain-viewer'] } })).json
+    const made = (await platform.call('POST', `/groups/${B.account}/users/${service.id}/api_tokens`, { token: bAdmin, body: { name: 'sync', permissions: ['domain-viewer'] } })).json
+    const endpoint = (await platform.call('POST', `/groups/${B.account}/webhook_endpoints`, { token: bAdmin, body: { url: 'https://hooks.globex.example/in', events: ['domain.renewed'] } })).json.endpoint
+    const before = await counts()
+    const token = tokens['admin@acme.example']!
+    for (const context of [A.account, B.account]) {
+      const hooks = `/groups/${context}/webhook_endpoints/${endpoint.id}`
+      for (const [method, path, body] of [
+        ['GET', `/groups/${context}/users/${service.id}/api_tokens`],
+        ['POST', `/groups/${context}/users/${service.id}/api_tokens`, { name: 'x', permissions: ['domain-viewer'] }],
+        ['DELETE', `/groups/${context}/users/${service.id}/api_tokens/${made.token.id}`],
+        ['GET', hooks],
+        ['PATCH', hooks, { enabled: false, version: endpoint.version }],
+        ['DELETE', hooks],
+        ['POST', `${hooks}/test`],
+        ['POST', `${hooks}/rotate_secret`],
+        ['GET', `${hooks}/attempts`],
+      ] as const) {
+        const res = await platform.call(method, path, { token, body })
+        expect({ endpoint: `${method} ${path}`, status: res.status }).toEqual({ endpoint: `${method} ${path}`, status: 404 })
+        expect(mentionsB(res.text.replace(path, ''))).toBe(false)
+      }
+    }
+    // A's own token cannot reach B either, nor revoke B's token as its own.
+    expect((await platform.call('DELETE', `/profile/api_tokens/${made.token.id}`, { token })).status).toBe(404)
+    expect((await platform.call('GET', `/groups/${A.account}/webhook_endpoints`, { token })).json.data).toEqual([])
+    expect(await counts()).toEqual(before)
+  })
+
   it('lets staff read both accounts, in each context and across all from their own group', async () => {
     const token = tokens['staff@example.com']!
     for (const ids of [A, B]) {
