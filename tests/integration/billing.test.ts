@@ -93,6 +93,7 @@ describe('billing entities', () => {
     const own = await platform.call('GET', `/groups/${acmeId}/billing-entities/${acmeEntity}`, { token: tokens['viewer@acme.example']! })
     expect(own.status).toBe(200)
     expect(own.json.accounts.map((a: { id: string }) => a.id)).toEqual([acmeId])
+    const globexTransaction = (await platform.db.selectFrom('transactions').select('id').where('account_id', '=', globexId).where('state', '=', 'settled').executeTakeFirstOrThrow()).id
     const before = await count('audit_entries')
     for (const [method, path, body] of [
       ['GET', `/groups/${acmeId}/billing-entities/${globexEntity}`, undefined],
@@ -100,6 +101,13 @@ describe('billing entities', () => {
       ['PATCH', `/groups/${acmeId}/billing-entities/${globexEntity}`, { name: 'x', version: 1 }],
       ['PUT', `/groups/${acmeId}/billing-entities/${globexEntity}/accounts/${acmeId}`, undefined],
       ['GET', `/groups/${globexId}/transactions`, undefined],
+      ['GET', `/groups/${globexId}/billing-entities/${globexEntity}`, undefined],
+      ['POST', `/groups/${acmeId}/billing-entities/${globexEntity}/payments`, { kind: 'payment', currency: 'EUR', amount: '1' }],
+      ['PUT', `/groups/${acmeId}/billing-entities/${globexEntity}/balances/EUR`, { credit_limit: '1' }],
+      ['DELETE', `/groups/${acmeId}/billing-entities/${globexEntity}/accounts/${globexId}`, undefined],
+      ['GET', `/groups/${acmeId}/transactions/${globexTransaction}`, undefined],
+      ['POST', `/groups/${acmeId}/transactions/${globexTransaction}/refund`, { reason: 'probe' }],
+      ['GET', `/groups/${globexId}/transactions/${globexTransaction}`, undefined],
     ] as const) {
       const res = await platform.call(method, path, { token: acmeAdmin(), body })
       expect({ path, status: res.status }).toEqual({ path, status: 404 })
@@ -114,13 +122,14 @@ describe('billing entities', () => {
       expect({ path, status: res.status }).toEqual({ path, status: 403 })
     }
     expect(await count('audit_entries')).toBe(before)
+    // B's rows never appear in A's lists, whatever the filter.
+    const probe = await platform.call('GET', `/groups/${acmeId}/transactions?limit=1000&pql=${encodeURIComponent(`account_id equals '${globexId}'`)}`, { token: acmeAdmin() })
+    expect(probe.json.meta.total).toBe(0)
     const all = await platform.call('GET', `/groups/${staffHome}/billing-entities?limit=100`, { token: staff() })
     expect(all.json.data.map((e: { id: string }) => e.id)).toEqual(expect.arrayContaining([acmeEntity, globexEntity]))
     const globexTx = await platform.call('GET', `/groups/${globexId}/transactions?fields=id,account_id`, { token: tokens['admin@globex.example']! })
     expect(globexTx.json.data.length).toBeGreaterThan(0)
     expect(globexTx.json.data.every((t: { account_id: string }) => t.account_id === globexId)).toBe(true)
-    const foreign = globexTx.json.data[0].id as string
-    expect((await platform.call('GET', `/groups/${acmeId}/transactions/${foreign}`, { token: acmeAdmin() })).status).toBe(404)
   })
 })
 
