@@ -9,8 +9,11 @@ import { clsx, type ClassValue } from 'clsx'
 
 const DISPLAY = /^(block|inline|inline-block|flex|inline-flex|grid|hidden)$/
 const POSITION = /^(fixed|absolute|relative|sticky)$/
-const TWO_PART = /^((min|max)-[wh]|(gap|space|inset|translate|overflow|border|divide)-[xytrbl]|col-span|grid-cols|justify-self|line-clamp|pointer-events|underline-offset|ring-offset)(-|$)/
+const TWO_PART = /^((min|max)-[wh]|(gap|space|inset|translate|overflow|border|divide)-[xytrbl]|col-span|grid-cols|justify-self|line-clamp|pointer-events|underline-offset|ring-offset|break-(inside|before|after))(-|$)/
 const NUMBER = /^\d*$/
+// The Tailwind utilities that are one word; any other word is a class of our own (a hook for CSS or a
+// test), kept as given, as tailwind-merge keeps what it does not know.
+const ONE_WORD = /^(block|inline|flex|grid|hidden|contents|table|flow-root|static|fixed|absolute|relative|sticky|rounded|border|shadow|ring|outline|grow|shrink|truncate|italic|underline|overline|uppercase|lowercase|capitalize|visible|invisible|collapse|container|transition|transform|filter|blur|antialiased|isolate|resize|invert|grayscale|sepia|ordinal|border-collapse)$/
 
 // Which value-dependent group a `text-`, `font-`, `flex-`, `ring-`, `border…-` or `divide…-` utility belongs to.
 const byValue = (prefix: string, value: string): string => {
@@ -25,6 +28,8 @@ const byValue = (prefix: string, value: string): string => {
 
 /** The group of a utility (variants removed), e.g. `-mt-2` → mt, `text-sm` → font-size. */
 export function utilityGroup(utility: string): string {
+  // An arbitrary property is its own group, by the property's name.
+  if (utility.startsWith('[')) return utility.slice(1, utility.indexOf(':'))
   const base = utility.replace(/^-/, '').replace(/^(t|r|b|l)[a-z]*(?=-)/, (side) => (/^(top|right|bottom|left)$/.test(side) ? `inset-${side[0]}` : side))
   if (DISPLAY.test(base)) return 'display'
   if (POSITION.test(base)) return 'position'
@@ -44,13 +49,13 @@ function merge(classList: string): string {
   const taken = new Set<string>()
   const kept: string[] = []
   for (const cls of classList.split(/\s+/).reverse()) {
-    // Variants sit before the last colon (we use no arbitrary values holding a colon); their order
-    // does not change the selector.
-    const at = cls.lastIndexOf(':')
+    // Variants sit before the last colon outside brackets (an arbitrary property, `[overflow-wrap:anywhere]`,
+    // holds one); their order does not change the selector.
+    const at = cls.endsWith(']') && cls.includes('[') ? cls.lastIndexOf(':', cls.lastIndexOf('[')) : cls.lastIndexOf(':')
     const variants = `${cls.slice(0, at + 1).split(':').sort()}:`
     const utility = cls.slice(at + 1)
-    // Markers for other elements' variants (group, group/name, peer) are no utilities: kept as given.
-    if (/^(group|peer)(\/|$)/.test(utility)) {
+    // Markers for other elements' variants (group, group/name, peer) and our own classes are no utilities: kept as given.
+    if (/^(group|peer)(\/|$)/.test(utility) || (!utility.includes('-') && !ONE_WORD.test(utility))) {
       kept.push(cls)
       continue
     }

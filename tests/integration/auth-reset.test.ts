@@ -12,7 +12,7 @@ const EMAIL = 'reset@auth.example'
 const OLD = 'the old passphrase'
 
 beforeAll(async () => {
-  smtp = await startSmtpCapture(3420)
+  smtp = await startSmtpCapture()
   platform = await createTestPlatform({ now: () => clock, config: { ...TEST_CONFIG, SMTP_URL: smtp.url, PUBLIC_URL: 'https://portal.test' } })
   const account = await createAccount(platform.db, systemScope('test'), { name: 'Reset Co' })
   await createUser(platform.db, systemScope('test'), { account_id: account.id, email: EMAIL, password: OLD })

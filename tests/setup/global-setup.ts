@@ -42,7 +42,8 @@ async function pgliteTemplate(key: string): Promise<string> {
   const file = path.join(CACHE_DIR, `pglite-${key}.tar`)
   if (existsSync(file)) return file
   await mkdir(CACHE_DIR, { recursive: true })
-  for (const old of await readdir(CACHE_DIR)) if (old.startsWith('pglite-')) await rm(path.join(CACHE_DIR, old), { force: true })
+  // Another key's template goes; this key's partial files are another run's, building the same template at the same time.
+  for (const old of await readdir(CACHE_DIR)) if (old.startsWith('pglite-') && !old.startsWith(`pglite-${key}.`)) await rm(path.join(CACHE_DIR, old), { force: true })
   const database = await openDatabase({ kind: 'pglite' })
   try {
     await migrate(database)
