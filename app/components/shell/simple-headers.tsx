@@ -13,13 +13,13 @@ export function LoginHeader({ title, className }: { title?: string; className?: 
   return (
     <header className={`flex items-center justify-between gap-3 px-4 py-3 ${className ?? ''}`}>
       <span className="flex min-w-0 items-center gap-3">
-        <Link to="/" className="flex shrink-0 items-center gap-2 font-semibold">
-          <BrandIcon className="size-6 text-blue-700 dark:text-blue-400" />
-          {t('app.name')}
+        <Link to="/" className="flex min-w-0 items-center gap-2 font-semibold">
+          <BrandIcon className="size-6 shrink-0 text-blue-700 dark:text-blue-400" />
+          <span className="truncate">{t('app.name')}</span>
         </Link>
-        {title ? <span className="truncate text-slate-500 dark:text-slate-400">{title}</span> : null}
+        {title ? <span className="hidden truncate text-slate-500 sm:inline dark:text-slate-400">{title}</span> : null}
       </span>
-      <Form method="post" action="/preferences/language" reloadDocument className="flex items-center gap-1 text-sm">
+      <Form method="post" action="/preferences/language" reloadDocument className="flex shrink-0 items-center gap-1 text-sm">
         <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
         <label htmlFor="login-language" className="sr-only">
           {t('user.language')}

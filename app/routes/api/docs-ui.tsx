@@ -51,7 +51,7 @@ export function DocsTitle({ title, lead }: { title: string; lead?: string }) {
 /** One section of a prose page, with an anchor on its heading. */
 export function DocsSectionView({ section }: { section: DocsSection }) {
   return (
-    <section id={section.id} aria-labelledby={`${section.id}-title`} className="mb-10 max-w-3xl scroll-mt-6">
+    <section id={section.id} aria-labelledby={`${section.id}-title`} className="mb-10 max-w-4xl scroll-mt-6">
       <h2 id={`${section.id}-title`} className="group mb-3 text-lg font-semibold tracking-tight">
         <a href={`#${section.id}`} className="hover:underline">
           {section.title}
@@ -59,12 +59,12 @@ export function DocsSectionView({ section }: { section: DocsSection }) {
       </h2>
       <div className="space-y-3 text-[15px] leading-relaxed text-slate-700 dark:text-slate-300">
         {section.paragraphs.map((text, index) => (
-          <p key={index}>
+          <p key={index} className="max-w-3xl">
             <Prose text={text} />
           </p>
         ))}
         {section.items ? (
-          <ul className="list-disc space-y-1 pl-5">
+          <ul className="max-w-3xl list-disc space-y-1 pl-5">
             {section.items.map((item, index) => (
               <li key={index}>
                 <Prose text={item} />

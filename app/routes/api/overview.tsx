@@ -35,7 +35,7 @@ export default function ApiOverview({ loaderData }: Route.ComponentProps) {
           </li>
         ))}
       </ul>
-      <section id="quick-start" aria-labelledby="quick-start-title" className="mb-10 max-w-3xl scroll-mt-6">
+      <section id="quick-start" aria-labelledby="quick-start-title" className="mb-10 max-w-4xl scroll-mt-6">
         <h2 id="quick-start-title" className="mb-2 text-lg font-semibold tracking-tight">
           <a href="#quick-start" className="hover:underline">
             {content.quickStartTitle}

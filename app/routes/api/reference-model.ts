@@ -216,7 +216,7 @@ export function typeLabel(schema: Schema): string {
     .map((type) => {
       if (type === 'array') return `${schema.items ? typeLabel(schema.items) : 'any'}[]`
       if (type === 'object' && !schema.properties && schema.additionalProperties && typeof schema.additionalProperties === 'object') return `map<string, ${typeLabel(schema.additionalProperties)}>`
-      return schema.format ? `${type} (${schema.format})` : type
+      return schema.format && type !== 'null' ? `${type} (${schema.format})` : type
     })
     .join(' | ')
   return (label || 'any') + (schema.nullable ? ' | null' : '')
