@@ -46,7 +46,6 @@ export function DataTable({ def, page, labels, renderCell, rowLabel, valueLabel,
   const viewer = useRouteLoaderData('routes/layouts/default') as Viewer | undefined
   const current = new URLSearchParams(search)
   const { query, meta, rows, visibleColumns } = page
-  const pages = Math.max(1, Math.ceil(meta.total / meta.limit))
   const columns = def.columns.filter((c) => visibleColumns.includes(c.key))
   // Staff in their own group see every account's rows: name the account of each (unless the list shows it already).
   const ownAccountColumn = columns.some((c) => c.key.startsWith('account.'))
@@ -172,30 +171,48 @@ export function DataTable({ def, page, labels, renderCell, rowLabel, valueLabel,
           ) : (
             <span />
           )}
-          <nav aria-label={t('list.page', { page: meta.page, pages })} className="flex items-center gap-2">
-            {meta.page > 1 ? <Link to={link({ page: meta.page - 1 })} rel="prev" className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800">{t('list.previous')}</Link> : null}
-            <span data-testid="list-page" className="tabular-nums text-slate-600 dark:text-slate-400">{t('list.page', { page: meta.page, pages })}</span>
-            {meta.page < pages ? <Link to={link({ page: meta.page + 1 })} rel="next" className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800">{t('list.next')}</Link> : null}
-            <Form method="get" className="flex items-center gap-1">
-              <ExistingParams exclude={['limit', 'page']} />
-              <label htmlFor={`limit-${def.id}`} className="text-slate-600 dark:text-slate-400">{t('list.perPage')}</label>
-              <Select id={`limit-${def.id}`} name="limit" defaultValue={String(meta.limit)} className="h-8 w-20 text-xs" onChange={(e) => e.currentTarget.form?.requestSubmit()}>
-                {PAGE_SIZES.map((n) => (
-                  <option key={n} value={n}>
-                    {n}
-                  </option>
-                ))}
-              </Select>
-              <noscript>
-                <Button type="submit" size="sm" variant="outline">
-                  {t('actions.apply')}
-                </Button>
-              </noscript>
-            </Form>
-          </nav>
+          <ListPager id={def.id} page={page} />
         </div>
       ) : null}
     </div>
+  )
+}
+
+/**
+ * The pages of a list: previous/next links, where this page is, and the per-page choice (a GET
+ * form that submits itself with JavaScript). Shared by the table and the screens that render a
+ * list's rows their own way (the DNS records editor).
+ */
+export function ListPager({ id, page }: { id: string; page: ListPage }) {
+  const { t } = useTranslation('common')
+  const { pathname, search } = useLocation()
+  const href = useContextHref()
+  const current = new URLSearchParams(search)
+  const { meta } = page
+  const pages = Math.max(1, Math.ceil(meta.total / meta.limit))
+  const link = (patch: Parameters<typeof writeListQuery>[0]) => href(`${pathname}?${writeListQuery(patch, current)}`)
+  return (
+    <nav aria-label={t('list.page', { page: meta.page, pages })} className="flex items-center gap-2">
+      {meta.page > 1 ? <Link to={link({ page: meta.page - 1 })} rel="prev" className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800">{t('list.previous')}</Link> : null}
+      <span data-testid="list-page" className="tabular-nums text-slate-600 dark:text-slate-400">{t('list.page', { page: meta.page, pages })}</span>
+      {meta.page < pages ? <Link to={link({ page: meta.page + 1 })} rel="next" className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800">{t('list.next')}</Link> : null}
+      <Form method="get" className="flex items-center gap-1">
+        <ExistingParams exclude={['limit', 'page']} />
+        <label htmlFor={`limit-${id}`} className="text-slate-600 dark:text-slate-400">{t('list.perPage')}</label>
+        <Select id={`limit-${id}`} name="limit" defaultValue={String(meta.limit)} className="h-8 w-20 text-xs" onChange={(e) => e.currentTarget.form?.requestSubmit()}>
+          {PAGE_SIZES.map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </Select>
+        <noscript>
+          <Button type="submit" size="sm" variant="outline">
+            {t('actions.apply')}
+          </Button>
+        </noscript>
+      </Form>
+    </nav>
   )
 }
 

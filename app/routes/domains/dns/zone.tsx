@@ -1,7 +1,12 @@
 import { useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, useNavigation, useRouteLoaderData } from 'react-router'
-import { DataTable } from '#app/components/data-table.tsx'
+import { Download, Plus, Trash2, Upload } from 'lucide-react'
+import { DataTable, ListPager } from '#app/components/data-table.tsx'
+import { DateText } from '#app/components/date-text.tsx'
+import { FilterBar } from '#app/components/filter-bar.tsx'
+import { PageHeader } from '#app/components/page-header.tsx'
+import { StatusBadge } from '#app/components/status-badge.tsx'
 import { ErrorList } from '#app/components/forms.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
@@ -12,12 +17,12 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { formatDateTime } from '#app/lib/dates.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
-import { loadListPage } from '#app/lib/list-page.server.ts'
+import { loadListPage, type ListPage } from '#app/lib/list-page.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { LISTS, type ListDefinition } from '#app/lib/lists.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
-import { useHydrated } from '#app/lib/use-hydrated.ts'
+import { cn } from '#app/lib/utils.ts'
 import type { Route } from './+types/zone.ts'
 import { errorsOnRows, origOf, readRows, toChanges, type EditorRow, type RowErrors } from './editor.ts'
 import { refusalOf, refusalText, refusalTextOf } from '#app/lib/refusal.server.ts'
@@ -77,6 +82,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       return backWith(request, here, { content: refusalTextOf(t, error), color: 'error' })
     }
   }
+  if (intent === 'add-row') {
+    // Without JavaScript "Add a row" posts: the rows come back as typed, with one more blank.
+    const rows = readRows(form)
+    return data<ActionData>({ intent: 'preview', rows: [...rows, nextBlank(rows)], errors: {}, diff: null, message: null, submission: Date.now() })
+  }
   if (intent !== 'preview' && intent !== 'apply') return backWith(request, here, { content: t('editor.unknownIntent'), color: 'error' })
   const rows = readRows(form)
   const submission = Date.now()
@@ -95,39 +105,84 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 }
 
+/** The publishing tile of the zone's health: what PowerDNS serves, and why not when it does not. */
 export function PublishState({ zone }: { zone: Zone }) {
   const { t } = useTranslation('dns')
   const color = zone.publish_state === 'published' && zone.published ? 'green' : zone.publish_state === 'failed' ? 'red' : 'amber'
   return (
-    <div className="space-y-2" data-testid="publish-state">
-      <div className="flex flex-wrap items-center gap-3 text-sm">
-        <Badge color={color}>{t(`publish.${zone.published ? 'published' : zone.publish_state}`)}</Badge>
-        <span>{t('publish.serial', { serial: zone.serial })}</span>
-        {zone.published_serial !== null ? <span className="text-slate-500">{t('publish.publishedSerial', { serial: zone.published_serial })}</span> : null}
+    <HealthTile label={t('health.publishing')} testId="publish-state">
+      <Badge color={color}>{t(`publish.${zone.published ? 'published' : zone.publish_state}`)}</Badge>
+      <p className="text-xs text-slate-600 dark:text-slate-400">
+        {t('publish.serial', { serial: zone.serial })}
+        {zone.published_serial !== null ? <> · {t('publish.publishedSerial', { serial: zone.published_serial })}</> : null}
+      </p>
+      {!zone.powerdns_configured ? <p className="text-xs text-slate-600 dark:text-slate-400">{t('publish.notConfigured')}</p> : null}
+    </HealthTile>
+  )
+}
+
+function HealthTile({ label, testId, children }: { label: string; testId: string; children: React.ReactNode }) {
+  return (
+    <div className="min-w-0 space-y-1.5 bg-white p-3 max-sm:flex max-sm:flex-wrap max-sm:items-center max-sm:gap-x-2 max-sm:space-y-0 max-sm:py-2 dark:bg-slate-900" data-testid={testId}>
+      <p className="text-xs font-medium uppercase tracking-wide text-slate-500 max-sm:w-24">{label}</p>
+      {children}
+    </div>
+  )
+}
+
+/**
+ * The zone's health in one strip above the records (issue 16): is it published, does PowerDNS
+ * still serve what the portal holds (drift), is it signed. The details of a failure or a drift
+ * follow the strip; the checks are one click from it.
+ */
+function ZoneHealth({ zone, canAdmin }: { zone: Zone; canAdmin: boolean }) {
+  const { t, i18n } = useTranslation('dns')
+  const href = useContextHref()
+  const drift = zone.drift
+  const count = drift ? drift.missing.length + drift.unexpected.length + drift.different.length : 0
+  return (
+    <section className="space-y-3" aria-label={t('health.title')} data-testid="zone-health">
+      <div className="grid gap-px overflow-hidden rounded-lg border border-slate-200 bg-slate-200 sm:grid-cols-3 dark:border-slate-800 dark:bg-slate-800">
+        <PublishState zone={zone} />
+        <HealthTile label={t('drift.title')} testId="drift">
+          <div className="flex flex-wrap items-center gap-2">
+            {!zone.drift_checked_at ? (
+              <Badge color="grey">{t('health.driftUnknown')}</Badge>
+            ) : count === 0 ? (
+              <Badge color="green">{t('health.inSync')}</Badge>
+            ) : (
+              <Badge color="red">{t('health.differences', { count })}</Badge>
+            )}
+            {canAdmin && zone.powerdns_configured ? (
+              <Form method="post">
+                <Button type="submit" name="intent" value="drift" variant="ghost" size="sm" className="h-6 px-2 text-xs">{t('health.compare')}</Button>
+              </Form>
+            ) : null}
+          </div>
+          <p className="text-xs text-slate-600 dark:text-slate-400">
+            {zone.drift_checked_at ? (
+              <>{t('health.checked')} <DateText value={zone.drift_checked_at} lng={i18n.language} time /></>
+            ) : (
+              t('drift.never')
+            )}
+          </p>
+        </HealthTile>
+        <HealthTile label="DNSSEC" testId="zone-dnssec">
+          <StatusBadge kind="dnssec" code={zone.dnssec_state} />
+          {zone.domain_id && (canAdmin || zone.dnssec_state !== 'unsigned') ? (
+            <p className="text-xs">
+              <Link to={href(`/domains/${zone.domain_id}/dnssec`)} className="text-blue-700 hover:underline dark:text-blue-300">{t(zone.dnssec_state === 'unsigned' ? 'health.signIt' : 'health.keys')}</Link>
+            </p>
+          ) : null}
+        </HealthTile>
       </div>
-      {!zone.powerdns_configured ? <Alert>{t('publish.notConfigured')}</Alert> : null}
       {zone.publish_state === 'failed' && zone.last_error ? (
         <Alert variant="error" data-testid="publish-error">
           {t('publish.failedReason')} <span className="font-mono">{zone.last_error}</span>
         </Alert>
       ) : null}
-    </div>
-  )
-}
-
-function Drift({ zone, canAdmin }: { zone: Zone; canAdmin: boolean }) {
-  const { t, i18n } = useTranslation('dns')
-  const drift = zone.drift
-  const count = drift ? drift.missing.length + drift.unexpected.length + drift.different.length : 0
-  return (
-    <section className="space-y-2" aria-labelledby="drift-title" data-testid="drift">
-      <h2 id="drift-title" className="text-lg font-semibold">{t('drift.title')}</h2>
-      {!zone.drift_checked_at ? (
-        <p className="text-sm text-slate-600 dark:text-slate-400">{t('drift.never')}</p>
-      ) : count === 0 ? (
-        <p className="text-sm">{t('drift.none', { when: formatDateTime(zone.drift_checked_at, i18n.language) })}</p>
-      ) : (
-        <Alert variant="error">
+      {count > 0 ? (
+        <Alert variant="error" data-testid="drift-details">
           <p>{t('drift.found', { count, when: formatDateTime(zone.drift_checked_at, i18n.language) })}</p>
           <ul className="mt-2 list-disc pl-5 font-mono text-xs">
             {drift!.missing.map((d) => <li key={`m${d.name}${d.type}`}>{t('drift.missing')}: {d.name} {d.type} {d.contents.join(' | ')}</li>)}
@@ -135,11 +190,6 @@ function Drift({ zone, canAdmin }: { zone: Zone; canAdmin: boolean }) {
             {drift!.different.map((d) => <li key={`d${d.name}${d.type}`}>{t('drift.different')}: {d.name} {d.type} {d.ours.contents.join(' | ')} ≠ {d.powerdns.contents.join(' | ')}</li>)}
           </ul>
         </Alert>
-      )}
-      {canAdmin && zone.powerdns_configured ? (
-        <Form method="post">
-          <Button type="submit" name="intent" value="drift" variant="outline" size="sm">{t('drift.check')}</Button>
-        </Form>
       ) : null}
     </section>
   )
@@ -150,14 +200,21 @@ const rowOf = (r: Record<string, unknown>, zone: string): EditorRow => {
   return { key: `r${String(r.id).replace(/-/g, '')}`, id: String(r.id), ...values, remove: false, orig: origOf(values) }
 }
 const blankRow = (i: number): EditorRow => ({ key: `new-${i}`, id: '', name: '', type: 'A', ttl: '', content: '', remove: false, orig: '' })
+/** A blank row whose key none of `rows` has. */
+const nextBlank = (rows: EditorRow[], from = 0): EditorRow => {
+  const used = new Set(rows.map((r) => r.key))
+  let n = from
+  while (used.has(`new-${n}`)) n++
+  return blankRow(n)
+}
 
 const diffLine = (r: RecordValue) => `${r.name} ${r.ttl} ${r.type} ${r.content}`
 
 function DiffPreview({ diff }: { diff: ChangeDiff }) {
   const { t } = useTranslation('dns')
   return (
-    <section className="space-y-2 rounded-md border border-slate-200 p-3 dark:border-slate-800" aria-labelledby="diff-title" data-testid="diff-preview">
-      <h3 id="diff-title" className="font-semibold">{t('editor.previewTitle')}</h3>
+    <section className="space-y-2 rounded-lg border border-blue-200 bg-blue-50/50 p-3 dark:border-blue-900 dark:bg-blue-950/20" aria-labelledby="diff-title" data-testid="diff-preview">
+      <h3 id="diff-title" className="text-sm font-semibold">{t('editor.previewTitle')}</h3>
       <ul className="space-y-1 font-mono text-xs">
         {diff.added.map((r, i) => <li key={`a${i}`} className="text-green-800 dark:text-green-300">+ {diffLine(r)}</li>)}
         {diff.updated.map((u) => (
@@ -173,97 +230,149 @@ function DiffPreview({ diff }: { diff: ChangeDiff }) {
   )
 }
 
-function Editor({ zone, rows: initialRows, actionData }: { zone: Zone; rows: EditorRow[]; actionData: ActionData | undefined }) {
+// A saved record's fields read as the table's text until pointed at or focused (from 640 px; a
+// phone keeps the boxes, its rows being small forms).
+const inPlace = 'sm:border-transparent sm:bg-transparent sm:shadow-none sm:hover:border-slate-300 sm:focus-visible:border-slate-300 sm:dark:border-transparent sm:dark:hover:border-slate-700 sm:dark:focus-visible:border-slate-700'
+
+/**
+ * The records of the zone are the editor (issue 16): each saved record is a row whose fields are
+ * edited in place, a row is removed with its box, blank rows add records, and one Preview/Apply
+ * sends the whole change set to the platform (server/platform/dns changes endpoint), which keeps
+ * one TTL per RRset (RFC 2181 §5.2). The filter, count and pages are the list's (dns-zone-records).
+ * Without JavaScript it is the same form: "Add a row" posts the rows back with one more.
+ */
+function RecordsEditor({ zone, page, rows: savedRows, actionData }: { zone: Zone; page: ListPage; rows: EditorRow[]; actionData: ActionData | undefined }) {
+  const soa = page.rows.filter((r) => r.type === 'SOA')
   const { t } = useTranslation('dns')
+  const { t: tc } = useTranslation('common')
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle'
   // After a refusal or a preview the rows are the ones posted, exactly as typed.
-  const base = actionData?.rows ?? initialRows
+  const base = actionData?.rows ?? savedRows
   const [extra, setExtra] = useState(0)
-  const blanks = Math.max(0, 3 - base.filter((r) => !r.id).length) + extra
-  const used = new Set(base.map((r) => r.key))
-  const fresh: EditorRow[] = []
-  for (let n = 0; fresh.length < blanks; n++) if (!used.has(`new-${n}`)) fresh.push(blankRow(n))
-  const rows = [...base, ...fresh]
-  const hydrated = useHydrated()
+  const rows = [...base]
+  for (let n = Math.max(0, 1 - base.filter((r) => !r.id).length) + extra; n > 0; n--) rows.push(nextBlank(rows))
   const errors = actionData?.errors ?? {}
   const formErrors = [...(errors['']?.form ?? []), ...(actionData?.message && !actionData.diff ? [actionData.message] : [])]
+  const def = LISTS['dns-zone-records']!
+  const hasFilterErrors = page.errors.length > 0
   return (
-    <section className="space-y-3" aria-labelledby="editor-title">
-      <h2 id="editor-title" className="text-lg font-semibold">{t('editor.title')}</h2>
-      <p className="text-sm text-slate-600 dark:text-slate-400">{t('editor.help', { zone: zone.name })}</p>
-      <Form method="post" key={actionData?.submission ?? 'initial'} data-testid="record-editor">
+    <section className="space-y-3" aria-labelledby="records-title">
+      <div className="space-y-1">
+        <h2 id="records-title" className="text-lg font-semibold">{t('zone.records')}</h2>
+        <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400">{t('editor.help', { zone: zone.name })}</p>
+      </div>
+      <FilterBar columns={def.columns} query={page.query} errors={page.errors} labels={(key) => t(`fields.${key}`, { defaultValue: key })}>
+        <p data-testid="list-total" className="text-xs tabular-nums text-slate-600 dark:text-slate-400">{hasFilterErrors ? tc('list.fixFilter') : tc('list.results', { count: page.meta.total })}</p>
+      </FilterBar>
+      <Form method="post" data-testid="record-editor" className="space-y-3">
         {/* On a phone each row is a small grid (name, type, TTL, remove; the content below them at full
-            width) so that no column is pushed out of sight; a table from 600 px. */}
-        <Table className="max-sm:block">
-          <TableHeader className="max-sm:hidden">
-            <TableRow>
-              <TableHead>{t('fields.name')}</TableHead>
-              <TableHead>{t('fields.type')}</TableHead>
-              <TableHead>{t('fields.ttl')}</TableHead>
-              <TableHead>{t('fields.content')}</TableHead>
-              <TableHead className="whitespace-nowrap">{t('editor.remove')}</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody className="max-sm:block">
-            {rows.map((row, i) => {
-              const e = errors[row.key] ?? {}
-              const field = (name: string) => ({ name: `${row.key}.${name}`, 'aria-invalid': e[name]?.length ? true : undefined, 'aria-describedby': e[name]?.length ? `${row.key}-${name}-error` : undefined })
-              return (
-                <TableRow key={row.key} data-testid="editor-row" className="max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_6.5rem_4.5rem_4.25rem] max-sm:gap-x-2 max-sm:gap-y-1 max-sm:py-2">
-                  <TableCell className="align-top max-sm:p-0">
-                    <input type="hidden" name="row" value={row.key} />
-                    {row.id ? <input type="hidden" name={`${row.key}.id`} value={row.id} /> : null}
-                    {row.id ? <input type="hidden" name={`${row.key}.orig`} value={row.orig} /> : null}
-                    <Input {...field('name')} defaultValue={row.name} aria-label={`${t('fields.name')} ${i + 1}`} placeholder="@" className="min-w-24 max-sm:min-w-0" />
-                    <ErrorList id={`${row.key}-name-error`} errors={e.name} />
-                    <ErrorList errors={e.row} />
-                  </TableCell>
-                  <TableCell className="w-32 align-top max-sm:w-auto max-sm:p-0">
-                    {/* Wide enough for the longest type (NAPTR, HTTPS) beside the arrow, at any width of the page;
-                        Chromium draws its own arrow inside the box, so no extra right padding for one. */}
-                    <Select {...field('type')} defaultValue={row.type} aria-label={`${t('fields.type')} ${i + 1}`} className="w-28 min-w-28 pr-2 max-sm:w-full max-sm:min-w-0">
-                      {(RECORD_TYPES as readonly string[]).includes(row.type) ? null : <option value={row.type}>{row.type}</option>}
-                      {RECORD_TYPES.map((type) => <option key={type} value={type}>{type}</option>)}
-                    </Select>
-                    <ErrorList id={`${row.key}-type-error`} errors={e.type} />
-                  </TableCell>
-                  <TableCell className="align-top max-sm:p-0">
-                    <Input {...field('ttl')} defaultValue={row.ttl} inputMode="numeric" placeholder="3600" aria-label={`${t('fields.ttl')} ${i + 1}`} className="w-24 max-sm:w-full" />
-                    <ErrorList id={`${row.key}-ttl-error`} errors={e.ttl} />
-                  </TableCell>
-                  <TableCell className="w-full align-top max-sm:order-last max-sm:col-span-4 max-sm:p-0">
-                    <Input {...field('content')} defaultValue={row.content} aria-label={`${t('fields.content')} ${i + 1}`} className="font-mono" />
-                    <ErrorList id={`${row.key}-content-error`} errors={e.content} />
-                  </TableCell>
-                  <TableCell className="align-top max-sm:flex max-sm:items-center max-sm:p-0">
-                    {row.id ? (
-                      <label className="flex h-9 items-center gap-1 text-xs">
-                        <input type="checkbox" name={`${row.key}.remove`} defaultChecked={row.remove} aria-label={`${t('editor.remove')} ${i + 1}`} />
-                        {/* The column's heading is hidden on a phone: the word goes beside the box there. */}
-                        <span className="sm:hidden" aria-hidden="true">{t('editor.remove')}</span>
-                      </label>
-                    ) : null}
-                  </TableCell>
+            width) so that no column is pushed out of sight; a table from 640 px. */}
+        <div className="overflow-hidden rounded-lg border border-slate-200 dark:border-slate-800">
+          <Table className="max-sm:block" data-testid="records-table">
+            <TableHeader className="max-sm:hidden">
+              <TableRow>
+                <TableHead className="w-1/5">{t('fields.name')}</TableHead>
+                <TableHead className="w-32">{t('fields.type')}</TableHead>
+                <TableHead className="w-28">{t('fields.ttl')}</TableHead>
+                <TableHead>{t('fields.content')}</TableHead>
+                <TableHead className="w-12"><span className="sr-only">{t('editor.remove')}</span></TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody className="max-sm:block">
+              {/* The SOA is the portal's to keep (serial, timers): shown, not edited. */}
+              {soa.map((r) => (
+                <TableRow key={String(r.id)} data-testid="soa-row" className="text-slate-600 max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_6.5rem_4.5rem_4.25rem] max-sm:gap-x-2 max-sm:px-3 max-sm:py-2 dark:text-slate-400">
+                  <TableCell className="max-sm:p-0 sm:pl-5">{relativeName(String(r.name), zone.name)}</TableCell>
+                  <TableCell className="max-sm:p-0 sm:pl-4">SOA</TableCell>
+                  <TableCell className="tabular-nums max-sm:p-0 sm:pl-4">{String(r.ttl)}</TableCell>
+                  <TableCell className="break-all font-mono text-xs max-sm:order-last max-sm:col-span-4 max-sm:p-0 sm:pl-4">{String(r.content)}</TableCell>
+                  <TableCell className="text-xs max-sm:p-0 sm:pr-3">{t('editor.managed')}</TableCell>
                 </TableRow>
-              )
-            })}
-          </TableBody>
-        </Table>
+              ))}
+              {rows.map((row, i) => {
+                const e = errors[row.key] ?? {}
+                const saved = Boolean(row.id)
+                const field = (name: string) => ({ name: `${row.key}.${name}`, 'aria-invalid': e[name]?.length ? true : undefined, 'aria-describedby': e[name]?.length ? `${row.key}-${name}-error` : undefined })
+                const look = saved ? inPlace : undefined
+                return (
+                  <TableRow
+                    key={row.key}
+                    data-testid="editor-row"
+                    data-saved={saved ? '' : undefined}
+                    className="max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_6.5rem_4.5rem_4.25rem] max-sm:gap-x-2 max-sm:gap-y-1 max-sm:px-3 max-sm:py-2 has-[input:checked]:bg-red-50 dark:has-[input:checked]:bg-red-950/30 [&:has(input:checked)_:is(input,select):not([type=checkbox])]:line-through [&:has(input:checked)_:is(input,select):not([type=checkbox])]:opacity-60"
+                  >
+                    <TableCell className="align-top max-sm:p-0 sm:py-1.5 sm:pl-2 sm:pr-1">
+                      <input type="hidden" name="row" value={row.key} />
+                      {saved ? <input type="hidden" name={`${row.key}.id`} value={row.id} /> : null}
+                      {saved ? <input type="hidden" name={`${row.key}.orig`} value={row.orig} /> : null}
+                      <Input {...field('name')} defaultValue={row.name} aria-label={`${t('fields.name')} ${i + 1}`} placeholder="@" className={cn('min-w-24 max-sm:min-w-0', look)} />
+                      <ErrorList id={`${row.key}-name-error`} errors={e.name} />
+                      <ErrorList errors={e.row} />
+                    </TableCell>
+                    <TableCell className="align-top max-sm:p-0 sm:px-1 sm:py-1.5">
+                      {/* Wide enough for the longest type (NAPTR, HTTPS) beside the arrow, at any width of the page;
+                          Chromium draws its own arrow inside the box, so no extra right padding for one. */}
+                      <Select {...field('type')} defaultValue={row.type} aria-label={`${t('fields.type')} ${i + 1}`} className={cn('w-28 min-w-28 pr-2 max-sm:w-full max-sm:min-w-0', look)}>
+                        {(RECORD_TYPES as readonly string[]).includes(row.type) ? null : <option value={row.type}>{row.type}</option>}
+                        {RECORD_TYPES.map((type) => <option key={type} value={type}>{type}</option>)}
+                      </Select>
+                      <ErrorList id={`${row.key}-type-error`} errors={e.type} />
+                    </TableCell>
+                    <TableCell className="align-top max-sm:p-0 sm:px-1 sm:py-1.5">
+                      <Input {...field('ttl')} defaultValue={row.ttl} inputMode="numeric" placeholder="3600" aria-label={`${t('fields.ttl')} ${i + 1}`} className={cn('w-24 tabular-nums max-sm:w-full', look)} />
+                      <ErrorList id={`${row.key}-ttl-error`} errors={e.ttl} />
+                    </TableCell>
+                    <TableCell className="w-full align-top max-sm:order-last max-sm:col-span-4 max-sm:p-0 sm:px-1 sm:py-1.5">
+                      <Input {...field('content')} defaultValue={row.content} aria-label={`${t('fields.content')} ${i + 1}`} placeholder={saved ? undefined : t('editor.newContent')} className={cn('font-mono text-xs', look)} />
+                      <ErrorList id={`${row.key}-content-error`} errors={e.content} />
+                    </TableCell>
+                    <TableCell className="align-top max-sm:flex max-sm:items-center max-sm:p-0 sm:py-1.5 sm:pl-1 sm:pr-2">
+                      {saved ? (
+                        <label className="flex h-9 cursor-pointer items-center gap-1.5 rounded-md px-1.5 text-xs text-slate-500 hover:text-red-700 has-[input:checked]:text-red-700 dark:hover:text-red-400 dark:has-[input:checked]:text-red-400" title={t('editor.remove')}>
+                          <input type="checkbox" name={`${row.key}.remove`} defaultChecked={row.remove} aria-label={`${t('editor.remove')} ${i + 1}`} className="accent-red-600" />
+                          <Trash2 className="size-3.5 max-sm:hidden" aria-hidden />
+                          {/* The column's heading is hidden on a phone: the word goes beside the box there. */}
+                          <span className="sm:hidden" aria-hidden="true">{t('editor.remove')}</span>
+                        </label>
+                      ) : (
+                        <span className="flex h-9 items-center px-1.5 text-xs text-slate-400 max-sm:hidden" aria-hidden="true"><Plus className="size-3.5" /></span>
+                      )}
+                    </TableCell>
+                  </TableRow>
+                )
+              })}
+            </TableBody>
+          </Table>
+        </div>
         {formErrors.length ? (
-          <Alert variant="error" className="mt-2" data-testid="editor-error">
+          <Alert variant="error" data-testid="editor-error">
             <ul>{formErrors.map((m) => <li key={m}>{m}</li>)}</ul>
           </Alert>
         ) : null}
-        {actionData?.diff ? <div className="mt-3"><DiffPreview diff={actionData.diff} /></div> : null}
-        <div className="mt-3 flex flex-wrap gap-2">
-          {hydrated ? (
-            <Button type="button" variant="ghost" onClick={() => setExtra((n) => n + 1)}>
-              {t('editor.addRow')}
-            </Button>
-          ) : null}
-          <Button type="submit" name="intent" value="preview" variant="outline" disabled={busy}>{t('editor.preview')}</Button>
-          <Button type="submit" name="intent" value="apply" disabled={busy}>{t('editor.apply')}</Button>
+        {actionData?.diff ? <DiffPreview diff={actionData.diff} /> : null}
+        {/* Preview comes first in the form (the button Enter presses); Add a row sits first on the screen. */}
+        <div className="flex flex-wrap items-center gap-2">
+          <div className="order-2 ml-auto flex gap-2">
+            <Button type="submit" name="intent" value="preview" variant="outline" size="sm" disabled={busy}>{t('editor.preview')}</Button>
+            <Button type="submit" name="intent" value="apply" size="sm" disabled={busy}>{t('editor.apply')}</Button>
+          </div>
+          <Button
+            type="submit"
+            name="intent"
+            value="add-row"
+            variant="ghost"
+            size="sm"
+            className="order-1"
+            onClick={(event) => {
+              // With JavaScript the row is added here, keeping what is typed; without it the form posts and comes back with one more.
+              event.preventDefault()
+              setExtra((n) => n + 1)
+            }}
+          >
+            <Plus className="size-3.5" aria-hidden /> {t('editor.addRow')}
+          </Button>
+          {page.meta.total > page.meta.limit ? <div className="order-4 w-full text-xs"><ListPager id={def.id} page={page} /></div> : null}
         </div>
       </Form>
     </section>
@@ -272,6 +381,7 @@ function Editor({ zone, rows: initialRows, actionData }: { zone: Zone; rows: Edi
 
 export default function ZoneScreen({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation('dns')
+  const { t: tc } = useTranslation('common')
   const href = useContextHref()
   const frame = useRouteLoaderData('domain-frame') as { domain?: { name?: string } } | undefined
   const { zone, page, canAdmin, exportPath, standalone } = loaderData
@@ -292,33 +402,46 @@ export default function ZoneScreen({ loaderData, actionData }: Route.ComponentPr
   }
   const def = LISTS['dns-zone-records']!
   const editable = page.rows.filter((r) => r.type !== 'SOA').map((r) => rowOf(r, zone.name))
-  // A standalone zone has no domain frame around it: the page carries its own heading.
-  const Title = standalone ? 'h1' : 'h2'
+  const actions = (
+    <>
+      {canAdmin ? (
+        <Button asChild variant="outline" size="sm" className="bg-white shadow-sm dark:bg-slate-900">
+          <Link to={href(`/domains/bind-import?zone=${zone.id}`)}><Upload className="size-3.5" aria-hidden /> {t('zone.import')}</Link>
+        </Button>
+      ) : null}
+      <Button asChild variant="outline" size="sm" className="bg-white shadow-sm dark:bg-slate-900">
+        <a href={href(exportPath)} download><Download className="size-3.5" aria-hidden /> {t('zone.export')}</a>
+      </Button>
+    </>
+  )
+  const title = <span data-testid="zone-name">{t('zone.title', { name: zone.name })}</span>
   return (
     <div className="space-y-6">
-      {standalone ? <Link to={href('/domains/bind-import')} className="text-sm underline">{t('import.title')}</Link> : null}
-      <section className="space-y-2">
+      {standalone ? (
+        // A zone for a name registered elsewhere has no domain frame: the page's own header.
+        <PageHeader breadcrumb={[{ label: tc('nav.domains'), to: '/domains' }, { label: t('import.title'), to: '/domains/bind-import' }]} title={title} actions={actions} />
+      ) : (
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <Title className={standalone ? 'text-2xl font-semibold' : 'text-lg font-semibold'} data-testid="zone-name">{t('zone.title', { name: zone.name })}</Title>
-          <div className="flex flex-wrap gap-2">
-            <Button asChild variant="outline" size="sm"><a href={href(exportPath)} download>{t('zone.export')}</a></Button>
-            {canAdmin ? <Button asChild variant="outline" size="sm"><Link to={href(`/domains/bind-import?zone=${zone.id}`)}>{t('zone.import')}</Link></Button> : null}
-          </div>
+          <h2 className="text-lg font-semibold">{title}</h2>
+          <div className="flex flex-wrap gap-2">{actions}</div>
         </div>
-        <PublishState zone={zone} />
-      </section>
-      <section className="space-y-2" aria-labelledby="records-title">
-        <h2 id="records-title" className="text-lg font-semibold">{t('zone.records')}</h2>
-        <DataTable
-          def={def}
-          page={page}
-          labels={(key) => t(`fields.${key}`, { defaultValue: key })}
-          rowLabel={def.rowLabel}
-          renderCell={(row, key) => (key === 'content' ? <span className="break-all font-mono text-xs">{String(row.content)}</span> : String(row[key] ?? ''))}
-        />
-      </section>
-      {canAdmin ? <Editor zone={zone} rows={editable} actionData={actionData as ActionData | undefined} /> : null}
-      <Drift zone={zone} canAdmin={canAdmin} />
+      )}
+      <ZoneHealth zone={zone} canAdmin={canAdmin} />
+      {canAdmin ? (
+        // The form remounts with each saved change (the zone's version), so blank rows start blank again.
+        <RecordsEditor key={actionData ? `s${(actionData as ActionData).submission}` : `v${zone.version}-${zone.serial}`} zone={zone} page={page} rows={editable} actionData={actionData as ActionData | undefined} />
+      ) : (
+        <section className="space-y-2" aria-labelledby="records-title">
+          <h2 id="records-title" className="text-lg font-semibold">{t('zone.records')}</h2>
+          <DataTable
+            def={def}
+            page={page}
+            labels={(key) => t(`fields.${key}`, { defaultValue: key })}
+            rowLabel={def.rowLabel}
+            renderCell={(row, key) => (key === 'content' ? <span className="break-all font-mono text-xs">{String(row.content)}</span> : String(row[key] ?? ''))}
+          />
+        </section>
+      )}
       {canAdmin ? <DeleteZone zone={zone} /> : null}
     </div>
   )
