@@ -93,7 +93,7 @@ export default [
 
     route('users', 'routes/users/index.tsx'), route('users/authentication-log', 'routes/users/authentication-log.tsx', { id: 'users-auth-log' }), route('users/:id', 'routes/users/detail.tsx'), route('users/:id/log', 'routes/accounts/entity-log.tsx', { id: 'entity-log:users' }), route('users/:id/authentication-log', 'routes/users/authentication-log.tsx', { id: 'users-auth-log:id' }),
     auditLog('users/log'),
-    route('accounts', 'routes/accounts/index.tsx'), route('accounts/:id', 'routes/accounts/detail.tsx'), route('accounts/:id/log', 'routes/accounts/entity-log.tsx', { id: 'entity-log:accounts' }),
+    route('accounts', 'routes/accounts/index.tsx'), route('accounts/:id', 'routes/accounts/detail.tsx'), route('accounts/:id/webhooks', 'routes/accounts/webhooks.tsx'), route('accounts/:id/webhooks/:endpointId', 'routes/accounts/webhook.tsx'), route('accounts/:id/log', 'routes/accounts/entity-log.tsx', { id: 'entity-log:accounts' }),
     auditLog('accounts/log'),
     route('contacts', 'routes/contacts/index.tsx'), route('contacts/:id', 'routes/contacts/detail.tsx'), route('contacts/:id/log', 'routes/accounts/entity-log.tsx', { id: 'entity-log:contacts' }), route('contacts/:id/registry-handles', 'routes/contacts/registry-handles.tsx'),
     auditLog('contacts/log'),

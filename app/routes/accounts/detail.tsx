@@ -61,14 +61,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function AccountDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { t, i18n } = useTranslation(['directory', 'common'])
+  const { t, i18n } = useTranslation(['directory', 'common', 'webhooks'])
   const { account, canEdit, isStaff } = loaderData
   const base = `/accounts/${account.id}`
   const inAccount = (path: string) => `${path}?context=${account.id}`
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{account.name}</h1>
-      <SubNav links={[{ to: base, label: t('details'), current: true }, { to: `${base}/log`, label: t('log') }]} />
+      <SubNav links={[{ to: base, label: t('details'), current: true }, { to: `${base}/log`, label: t('log') }, { to: `${base}/webhooks`, label: t('webhooks:title') }]} />
       <Card>
         <DetailList
           rows={[

@@ -13,6 +13,10 @@ export const SWEEP_JOB = 'webhooks.sweep'
 type Deps = Pick<PlatformDeps, 'db' | 'jobs' | 'now' | 'logger' | 'mailer' | 'webhooks' | 'database'>
 
 const FAN_OUT_BATCH = 500
+/** How long an attempt holds its delivery: more than a request's limit, so nobody else sends it meanwhile. */
+const CLAIM_MS = 60_000
+/** Deliveries a dispatching process sends at once, beside the jobs. */
+const IN_PROCESS_CONCURRENCY = 32
 const TIMEOUT_MS = 10_000
 const EXCERPT_BYTES = 1000
 const DAY_MS = 86_400_000
@@ -26,23 +30,22 @@ export const messageIdOf = (eventId: string) => `msg_${eventId.replace(/-/g, '')
  * rows are locked, SKIP LOCKED, so processes dispatching together never take the same event, and a
  * delivery is unique per event and endpoint: no duplicates).
  */
-export async function dispatchPending(deps: Deps): Promise<number> {
+export async function dispatchPending(deps: Deps, made: (deliveryIds: string[]) => void = () => {}): Promise<number> {
   let total = 0
   for (;;) {
-    const count = await deps.db.transaction().execute(async (tx) => {
+    const { count, ids } = await deps.db.transaction().execute(async (tx) => {
       const events = await tx.selectFrom('webhook_events').select(['id', 'account_id', 'type']).where('dispatched_at', 'is', null).orderBy('occurred_at').limit(FAN_OUT_BATCH).forUpdate().skipLocked().execute()
-      if (!events.length) return 0
+      if (!events.length) return { count: 0, ids: [] as string[] }
       const accounts = [...new Set(events.map((e) => e.account_id))]
       const endpoints = await tx.selectFrom('webhook_endpoints').select(['id', 'account_id', 'events']).where('account_id', 'in', accounts).where('enabled', '=', true).execute()
       const rows = events.flatMap((e) => endpoints.filter((ep) => ep.account_id === e.account_id && ep.events.includes(e.type)).map((ep) => ({ event_id: e.id, endpoint_id: ep.id })))
-      if (rows.length) {
-        const made = await tx.insertInto('webhook_deliveries').values(rows).onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing()).returning('id').execute()
-        const runner = txRunner(tx)
-        for (const d of made) await deps.jobs.send(DELIVER_JOB, { delivery_id: d.id }, { runner, retryLimit: 3 })
-      }
+      const deliveries = rows.length ? await tx.insertInto('webhook_deliveries').values(rows).onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing()).returning('id').execute() : []
+      const runner = txRunner(tx)
+      for (const d of deliveries) await deps.jobs.send(DELIVER_JOB, { delivery_id: d.id }, { runner, retryLimit: 3 })
       await tx.updateTable('webhook_events').set({ dispatched_at: deps.now() }).where('id', 'in', events.map((e) => e.id)).execute()
-      return events.length
+      return { count: events.length, ids: deliveries.map((d) => d.id) }
     })
+    if (ids.length) made(ids)
     total += count
     if (count < FAN_OUT_BATCH) return total
   }
@@ -91,7 +94,27 @@ export function retryDelaySeconds(attempt: number, retryAfter: number | null, sc
  * transaction); the endpoint gone (410) or failing for five days: disabled, its admins told.
  * A delivery no longer pending is left alone, so a job run twice sends once more at most.
  */
-export async function deliver(deps: Deps, deliveryId: string): Promise<void> {
+export async function deliver(deps: Deps, deliveryId: string, options: { viaJob?: boolean } = {}): Promise<void> {
+  const claimedAt = deps.now()
+  // One sender at a time: the attempt claims the delivery (a claim whose process died lapses
+  // after CLAIM_MS). A job that finds it claimed comes back when the claim lapses, so a delivery
+  // whose sender died is never left behind.
+  const claimed = await deps.db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: new Date(claimedAt.getTime() + CLAIM_MS) })
+    .where('id', '=', deliveryId)
+    .where('state', '=', 'pending')
+    .where((eb) => eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', claimedAt)]))
+    .returning('id')
+    .executeTakeFirst()
+  if (!claimed) {
+    if (options.viaJob === false) return
+    const held = await deps.db.selectFrom('webhook_deliveries').select(['state', 'next_attempt_at']).where('id', '=', deliveryId).executeTakeFirst()
+    if (held?.state === 'pending' && held.next_attempt_at && held.next_attempt_at > claimedAt) {
+      await deps.jobs.send(DELIVER_JOB, { delivery_id: deliveryId }, { retryLimit: 3, startAfterSeconds: (held.next_attempt_at.getTime() - claimedAt.getTime()) / 1000 + 1 })
+    }
+    return
+  }
   const row = await deps.db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_endpoints as ep', 'ep.id', 'd.endpoint_id')
@@ -166,11 +189,33 @@ async function tellAdmins(deps: Deps, accountId: string, url: string, reason: st
 
 /**
  * Hears each new event at commit (migration 0851's trigger) and fans it out at once, one pass at a
- * time (a notification during a pass runs one more). The minute's sweep job covers what is missed.
+ * time (a notification during a pass runs one more), then sends the new deliveries from this
+ * process, IN_PROCESS_CONCURRENCY at a time, without waiting for the job engine's poll. Each has
+ * its job too (queued with it): whichever claims the delivery first sends it. The minute's sweep
+ * job covers events nobody heard.
  */
 export async function startWebhookDispatcher(deps: Deps): Promise<{ close(): Promise<void> }> {
   let running: Promise<void> | null = null
   let again = false
+  let closing = false
+  const queue: string[] = []
+  const senders = new Set<Promise<void>>()
+  const send = () => {
+    while (!closing && senders.size < IN_PROCESS_CONCURRENCY && queue.length) {
+      const id = queue.shift()!
+      const sending: Promise<void> = deliver(deps, id, { viaJob: false })
+        .catch((error: unknown) => deps.logger.warn('webhook delivery failed', { delivery_id: id, error }))
+        .finally(() => {
+          senders.delete(sending)
+          send()
+        })
+      senders.add(sending)
+    }
+  }
+  const made = (ids: string[]) => {
+    queue.push(...ids)
+    send()
+  }
   const kick = () => {
     if (running) {
       again = true
@@ -179,15 +224,19 @@ export async function startWebhookDispatcher(deps: Deps): Promise<{ close(): Pro
     running = (async () => {
       do {
         again = false
-        await dispatchPending(deps).catch((error: unknown) => deps.logger.warn('webhook dispatch failed', { error }))
-      } while (again)
+        await dispatchPending(deps, made).catch((error: unknown) => deps.logger.warn('webhook dispatch failed', { error }))
+      } while (again && !closing)
     })().finally(() => (running = null))
   }
   const listener = await deps.database.listen('webhook_events', { notify: kick, ready: kick, lost: () => {} })
   return {
     async close() {
+      closing = true
+      // What is not sent yet stays with its job.
+      queue.length = 0
       await listener.close()
       await running
+      await Promise.all([...senders])
     },
   }
 }
