@@ -74,10 +74,75 @@ export interface TransactionsTable {
   actor_user_id: string | null
   reason: Defaulted<string>
   settled_at: ColumnType<Date | null, Date | null | undefined, Date | null>
+  invoice_id: ColumnType<string | null, string | null | undefined, string | null>
+  credit_note_id: ColumnType<string | null, string | null | undefined, string | null>
   version: Defaulted<number>
   created_at: Timestamp
   updated_at: Timestamp
 }
+
+/** Tables of migration 0801: tax rates, invoice runs and invoices. */
+export interface TaxRatesTable {
+  country: string
+  rate_percent: ColumnType<string | number, string | number, string | number>
+  name: Defaulted<string>
+  updated_at: Timestamp
+}
+
+export interface InvoiceRunsTable {
+  /** A date column: 'YYYY-MM-DD' (both drivers hand dates over as text). */
+  period: string
+  state: Defaulted<'running' | 'completed'>
+  invoices: Defaulted<number>
+  started_by: string
+  started_at: Timestamp
+  finished_at: ColumnType<Date | null, Date | null | undefined, Date | null>
+}
+
+export interface InvoiceCountersTable {
+  billing_entity_id: string
+  year: number
+  last_seq: Defaulted<number>
+}
+
+export type InvoiceBuyer = { name: string; address: BillingAddress; country: string; vat_id: string | null; billing_email: string }
+
+export interface InvoicesTable {
+  id: Generated<string>
+  billing_entity_id: string
+  kind: 'invoice' | 'credit-note'
+  /** A date column: 'YYYY-MM-DD' (both drivers hand dates over as text). */
+  period: string
+  year: number
+  seq: number
+  number: string
+  currency: string
+  language: string
+  issued_at: Timestamp
+  due_at: Timestamp
+  subtotal_minor: Minor
+  tax_rate_percent: ColumnType<string | number, string | number, string | number>
+  tax_minor: Minor
+  total_minor: Minor
+  reverse_charge: Defaulted<boolean>
+  buyer: ColumnType<InvoiceBuyer, string, string>
+  mailed_at: ColumnType<Date | null, Date | null | undefined, Date | null>
+  created_at: Timestamp
+}
+
+export interface InvoiceLinesTable {
+  id: Generated<string>
+  invoice_id: string
+  position: number
+  transaction_id: string | null
+  description: string
+  quantity: number
+  unit_minor: Minor
+  amount_minor: Minor
+}
+
+export type Invoice = Selectable<InvoicesTable>
+export type InvoiceLine = Selectable<InvoiceLinesTable>
 
 /** accounts.billing_entity_id: who pays for the account (null: nobody set yet). */
 export type AccountBillingColumns = { billing_entity_id: ColumnType<string | null, string | null | undefined, string | null> }

@@ -140,6 +140,11 @@ export interface DB {
   billing_balances: import('./schema-billing.ts').BillingBalancesTable
   billing_payments: import('./schema-billing.ts').BillingPaymentsTable
   transactions: import('./schema-billing.ts').TransactionsTable
+  tax_rates: import('./schema-billing.ts').TaxRatesTable
+  invoice_runs: import('./schema-billing.ts').InvoiceRunsTable
+  invoice_counters: import('./schema-billing.ts').InvoiceCountersTable
+  invoices: import('./schema-billing.ts').InvoicesTable
+  invoice_lines: import('./schema-billing.ts').InvoiceLinesTable
 }
 
 export type Account = Selectable<AccountsTable>

@@ -24,6 +24,7 @@ import { registerContactJobs } from './contacts/registry-sync.ts'
 import { trayArea } from './bulk/area.ts'
 import { sslRouter } from './ssl/http.ts'
 import { billingRouter } from './billing/http.ts'
+import { registerBillingJobs } from './billing/jobs.ts'
 import { registerSslJobs } from './ssl/jobs.ts'
 import { productsRouter } from './products/http.ts'
 import { pricingRouter } from './pricing/http.ts'
@@ -50,7 +51,7 @@ const AREAS: { routes: OpenAPIHono<PlatformEnv>; jobs?: (deps: PlatformDeps) => 
   { routes: pricingRouter },
   { routes: sslRouter, jobs: registerSslJobs },
   { routes: webhooksRouter, jobs: registerWebhookJobs },
-  { routes: billingRouter },
+  { routes: billingRouter, jobs: registerBillingJobs },
 ]
 
 /** The Platform API: a web-standard handler, mounted at /v1 by the server or run alone. */

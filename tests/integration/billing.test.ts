@@ -1,8 +1,15 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { XMLParser } from 'fast-xml-parser'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '#server/lib/logger.ts'
 import { startLocalRegistry, EppRegistryConnection, type LocalRegistryServer, type RegistryConnection } from '#server/integrations/registry/index.ts'
 import type { Registries } from '#server/platform/deps.ts'
+import { invoicePdf } from '#server/platform/billing/documents.ts'
+import { runInvoices } from '#server/platform/billing/invoices.ts'
 import { registerOrderJobs } from '#server/platform/orders/jobs.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
@@ -196,5 +203,78 @@ describe('transactions', () => {
     const results = await Promise.all(['billing-race-1.com', 'billing-race-2.com', 'billing-race-3.com'].map((name) => order(name)))
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409])
     expect(await balance(entity, 'USD')).toBe(2499 - 1499)
+  })
+})
+
+describe('invoices', () => {
+  it('runs a closed month once: gapless numbers, one line per settled charge, totals that add up, reverse charge, PDF and UBL', async () => {
+    const home = `/groups/${staffHome}`
+    const thisMonth = new Date().toISOString().slice(0, 7)
+    const open = await platform.call('POST', `${home}/invoice-runs`, { token: staff(), body: { period: thisMonth } })
+    expect(open.json.errors[0]).toMatchObject({ field: 'period', code: 'billing.month_open' })
+    expect((await platform.call('POST', `/groups/${acmeId}/invoice-runs`, { token: acmeAdmin(), body: { period: '2020-01' } })).status).toBe(403)
+    await platform.call('PUT', `${home}/tax-rates/US`, { token: staff(), body: { rate_percent: 7.25, name: 'Sales tax' } })
+    // The charges so far become last month's.
+    await sql`UPDATE transactions SET settled_at = settled_at - interval '1 month' WHERE settled_at IS NOT NULL`.execute(platform.db)
+    const last = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 1, 1)).toISOString().slice(0, 7)
+    const started = await platform.call('POST', `${home}/invoice-runs`, { token: staff(), body: { period: last } })
+    expect(started.status).toBe(202)
+    const deadline = Date.now() + 20_000
+    while ((await platform.db.selectFrom('invoice_runs').select('state').where('period', '=', `${last}-01`).executeTakeFirstOrThrow()).state !== 'completed') {
+      if (Date.now() > deadline) throw new Error('the invoice run did not finish')
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    const twice = await platform.call('POST', `${home}/invoice-runs`, { token: staff(), body: { period: last } })
+    expect(twice.status).toBe(409)
+    expect(twice.json.code).toBe('billing.run_done')
+    // The job again (a retry after a crash) adds nothing.
+    expect(await runInvoices(platform.deps, `${last}-01`)).toBe(0)
+
+    const acmeEntity = await entityOf(acmeId)
+    const list = await platform.call('GET', `/groups/${acmeId}/billing-entities/${acmeEntity}/invoices`, { token: acmeAdmin() })
+    const year = new Date().getUTCFullYear()
+    expect(list.json.data.map((i: { number: string }) => i.number)).toEqual([`INV-${year}-000001`])
+    const invoice = list.json.data[0]
+    const lines = await platform.db.selectFrom('invoice_lines').selectAll().where('invoice_id', '=', invoice.id).execute()
+    const settled = await platform.db.selectFrom('transactions').select(['amount_minor']).where('invoice_id', '=', invoice.id).execute()
+    expect(lines.length).toBe(settled.length)
+    expect(invoice.subtotal_minor).toBe(lines.reduce((sum, l) => sum + Number(l.amount_minor), 0))
+    expect(invoice.tax_minor).toBe(Math.round((invoice.subtotal_minor * 725) / 10_000))
+    expect(invoice.total_minor).toBe(invoice.subtotal_minor + invoice.tax_minor)
+
+    const globexEntity = await entityOf(globexId)
+    const globexInvoice = (await platform.call('GET', `/groups/${globexId}/billing-entities/${globexEntity}/invoices`, { token: tokens['admin@globex.example']! })).json.data[0]
+    expect(globexInvoice).toMatchObject({ reverse_charge: true, tax_minor: 0, language: 'es' })
+    // Another account's invoice is not there.
+    expect((await platform.call('GET', `/groups/${acmeId}/invoices/${globexInvoice.id}/pdf`, { token: acmeAdmin() })).status).toBe(404)
+
+    const pdf = await platform.api.fetch(new Request(`http://platform.test/v1/groups/${globexId}/invoices/${globexInvoice.id}/pdf`, { headers: { authorization: `Bearer ${tokens['admin@globex.example']}` } }))
+    expect(pdf.status).toBe(200)
+    const dir = mkdtempSync(path.join(tmpdir(), 'invoice-'))
+    writeFileSync(path.join(dir, 'invoice.pdf'), Buffer.from(await pdf.arrayBuffer()))
+    const text = execFileSync('pdftotext', ['-layout', path.join(dir, 'invoice.pdf'), '-'], { encoding: 'utf8' })
+    expect(text).toContain(globexInvoice.number)
+    expect(text).toContain('Factura')
+    expect(text).toContain('Renovación')
+    expect(text).toContain('Inversión del sujeto pasivo')
+    expect(text.replace(/\s+/g, ' ')).toMatch(new RegExp(`Total ${(globexInvoice.total_minor / 100).toFixed(2).replace('.', ',')}`))
+
+    const ubl = await platform.call('GET', `/groups/${acmeId}/invoices/${invoice.id}/xml`, { token: acmeAdmin() })
+    const doc = new XMLParser({ ignoreAttributes: false }).parse(ubl.text).Invoice
+    expect(doc['cbc:CustomizationID']).toBe('urn:cen.eu:en16931:2017')
+    expect(doc['cbc:ID']).toBe(invoice.number)
+    expect(String(doc['cac:LegalMonetaryTotal']['cbc:PayableAmount']['#text'])).toBe(String(invoice.total_minor / 100))
+    expect([doc['cac:InvoiceLine']].flat()).toHaveLength(lines.length)
+  })
+
+  it('renders a 500-line invoice PDF quickly', async () => {
+    const invoice = (await platform.db.selectFrom('invoices').selectAll().limit(1).executeTakeFirstOrThrow())
+    const lines = Array.from({ length: 500 }, (_, i) => ({ id: String(i), invoice_id: invoice.id, position: i + 1, transaction_id: null, description: `Renewal example-${i}.com (1 year)`, quantity: 1, unit_minor: 1299, amount_minor: 1299 }))
+    await invoicePdf(invoice, lines)
+    const started = performance.now()
+    const bytes = await invoicePdf(invoice, lines)
+    const ms = performance.now() - started
+    expect(bytes.length).toBeGreaterThan(10_000)
+    expect(ms).toBeLessThan(1000)
   })
 })

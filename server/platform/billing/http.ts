@@ -15,6 +15,8 @@ import {
   updateBillingEntity,
 } from './service.ts'
 import { getTransaction, refundTransaction, scopedTransactionsResource, transactionsResource } from './transactions.ts'
+import { invoicePdf, invoiceUbl } from './documents.ts'
+import { entityInvoices, listTaxRates, loadInvoice, setTaxRate, startInvoiceRun } from './invoices.ts'
 
 const TAGS = ['Billing']
 const ContextParam = z.object({ context: z.string() })
@@ -93,6 +95,11 @@ const TransactionSchema = z
     updated_at: z.string(),
   })
   .openapi('Transaction')
+
+const InvoiceSchema = z
+  .object({ id: z.uuid(), number: z.string(), kind: z.string(), period: z.string(), currency: z.string(), language: z.string(), issued_at: z.string(), due_at: z.string(), subtotal_minor: z.number().int(), tax_rate_percent: z.number(), tax_minor: z.number().int(), total_minor: z.number().int(), reverse_charge: z.boolean(), mailed_at: z.string().nullable() })
+  .openapi('Invoice')
+const TaxRateSchema = z.object({ country: z.string(), rate_percent: z.number(), name: z.string() }).openapi('TaxRate')
 
 export const billingRouter = createRouter()
   .openapi(
@@ -215,5 +222,71 @@ export const billingRouter = createRouter()
     async (c) => {
       const p = c.req.valid('param')
       return c.json(await refundTransaction(c.get('deps').db, requireScope(c, p.context), p.id, c.req.valid('json').reason), 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/invoice-runs',
+      ...access('staff'),
+      tags: TAGS,
+      summary: "Run the invoices of a closed month (staff): a job makes each billing entity's invoices and credit notes; a month is run once",
+      request: { params: ContextParam, body: jsonBody(z.object({ period: z.string().max(7).openapi({ example: '2026-10' }) }).strict()) },
+      responses: { 202: jsonResponse(z.object({ period: z.string(), state: z.string(), started_at: z.string() })), ...ProblemResponses },
+    }),
+    async (c) => c.json(await startInvoiceRun(c.get('deps'), requireScope(c, c.req.valid('param').context), c.req.valid('json').period), 202),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/billing-entities/{id}/invoices',
+      ...access('invoice-viewer'),
+      tags: TAGS,
+      summary: "A billing entity's invoices and credit notes, newest first",
+      request: { params: IdParams },
+      responses: { 200: jsonResponse(z.object({ data: z.array(InvoiceSchema) })), ...ProblemResponses },
+    }),
+    async (c) => {
+      const p = c.req.valid('param')
+      return c.json({ data: await entityInvoices(c.get('deps').db, requireScope(c, p.context), p.id) }, 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/invoices/{id}/{format}',
+      ...access('invoice-viewer'),
+      tags: TAGS,
+      summary: 'An invoice or credit note as PDF (in the entity\'s language) or as EN 16931 UBL 2.1 XML',
+      request: { params: IdParams.extend({ format: z.enum(['pdf', 'xml']) }) },
+      responses: { 200: { description: 'The document', content: { 'application/pdf': { schema: z.string() }, 'application/xml': { schema: z.string() } } }, ...ProblemResponses },
+    }),
+    async (c) => {
+      const p = c.req.valid('param')
+      const { invoice, lines } = await loadInvoice(c.get('deps').db, requireScope(c, p.context), p.id)
+      const name = `${invoice.number}.${p.format}`
+      if (p.format === 'xml') return c.body(invoiceUbl(invoice, lines), 200, { 'Content-Type': 'application/xml; charset=utf-8', 'Content-Disposition': `attachment; filename="${name}"` })
+      const pdf = await invoicePdf(invoice, lines)
+      return c.body(pdf.buffer.slice(pdf.byteOffset, pdf.byteOffset + pdf.byteLength) as ArrayBuffer, 200, { 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="${name}"` })
+    },
+  )
+  .openapi(
+    createRoute({ method: 'get', path: '/groups/{context}/tax-rates', ...access('invoice-viewer'), tags: TAGS, summary: 'The tax rate per country invoices are taxed at', request: { params: ContextParam }, responses: { 200: jsonResponse(z.object({ data: z.array(TaxRateSchema) })), ...ProblemResponses } }),
+    async (c) => c.json({ data: await listTaxRates(c.get('deps').db, requireScope(c, c.req.valid('param').context)) }, 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'put',
+      path: '/groups/{context}/tax-rates/{country}',
+      ...access('staff'),
+      tags: TAGS,
+      summary: 'Set the tax rate of a country (staff)',
+      request: { params: ContextParam.extend({ country: z.string().max(2) }), body: jsonBody(z.object({ rate_percent: z.number(), name: z.string().max(40).optional() }).strict()) },
+      responses: { 200: jsonResponse(TaxRateSchema), ...ProblemResponses },
+    }),
+    async (c) => {
+      const p = c.req.valid('param')
+      const body = c.req.valid('json')
+      return c.json(await setTaxRate(c.get('deps').db, requireScope(c, p.context), p.country, body.rate_percent, body.name), 200)
     },
   )
