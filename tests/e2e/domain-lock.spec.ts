@@ -14,6 +14,7 @@ test('a nameserver change on a registry-locked domain says the lock is on and to
   await expect(page.getByText('Registry lock is on.')).toBeVisible()
 
   await hydrated(page)
+  await page.getByTestId('edit-nameservers').click()
   const form = page.getByTestId('nameservers-form')
   await form.getByRole('textbox').fill('ns1.locked-move.example\nns2.locked-move.example')
   await form.getByRole('button', { name: 'Change nameservers' }).click()

@@ -40,11 +40,15 @@ test('a nameserver change to a material domain waits for the mailed approval, th
   const before = await page.getByTestId('domain-nameservers').textContent()
 
   await hydrated(page)
+  await page.getByTestId('edit-nameservers').click()
   await page.getByTestId('nameservers-form').getByRole('textbox').fill('ns1.approved.example\nns2.approved.example')
   await page.getByRole('button', { name: 'Change nameservers' }).click()
   await expect(page.getByText('This domain is material: the change waits for approval.')).toBeVisible()
-  // Nothing changed yet.
+  // Nothing changed yet; the domain says what is waiting.
   await expect(page.getByTestId('domain-nameservers')).toHaveText(before!)
+  await expect(page.getByTestId('pending-change')).toHaveCount(1)
+  await expect(page.getByTestId('pending-change')).toContainText('ns1.approved.example, ns2.approved.example')
+  await expect(page.getByTestId('pending-change')).toContainText('waiting for an approver')
 
   const mail = await smtp.waitFor((m) => m.envelopeTo.includes(APPROVER) && (m.subject ?? '').includes(name), 30_000)
   const approvalUrl = new URL(/https?:\/\/\S+\/approvals\/\S+/.exec(mail.text ?? '')![0])
@@ -69,6 +73,7 @@ test('a nameserver change to a material domain waits for the mailed approval, th
   await page.goto(domainPath)
   await expect(page.getByTestId('domain-nameservers')).toContainText('ns1.approved.example')
   await expect(page.getByTestId('domain-nameservers')).toContainText('ns2.approved.example')
+  await expect(page.getByTestId('pending-changes')).toHaveCount(0)
   await page.goto(`${domainPath}/log`)
   const applied = page.getByTestId('data-row').filter({ hasText: 'material-change-applied' })
   await expect(applied).toHaveCount(1)
@@ -78,6 +83,7 @@ test('a nameserver change to a material domain waits for the mailed approval, th
   // carries no token, and the domain keeps its nameservers.
   await page.goto(domainPath)
   await hydrated(page)
+  await page.getByTestId('edit-nameservers').click()
   await page.getByTestId('nameservers-form').getByRole('textbox').fill('ns1.rejected.example\nns2.rejected.example')
   await page.getByRole('button', { name: 'Change nameservers' }).click()
   await expect(page.getByText('This domain is material: the change waits for approval.')).toBeVisible()

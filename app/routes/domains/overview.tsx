@@ -3,14 +3,14 @@ import { StatusBadge } from '#app/components/status-badge.tsx'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { TFunction } from 'i18next'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, Link, redirect, useActionData, useNavigation } from 'react-router'
+import { data, Form, Link, redirect, useActionData, useLocation, useNavigation } from 'react-router'
 import { ErrorList, useZodForm } from '#app/components/forms.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
-import { formatDateTime } from '#app/lib/dates.ts'
+import { formatDate, formatDateTime } from '#app/lib/dates.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
@@ -30,8 +30,21 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     .get<{ emails: string[] }>(`${screen.base}/material-approvers`)
     .then((r) => r.emails)
     .catch(() => [] as string[])
-  return { approvers }
+  // Material changes of this domain still waiting for an approver, or approved but refused by the registry.
+  const requests = await screen.platform
+    .get<{ data: { id: string; state: string }[] }>(`${screen.base}/material-change-requests`, { query: { 'filter[domain_id]': String(params.id), sort: '-created_at', limit: 5, fields: 'id,state' } })
+    .then((r) => r.data.filter((item) => item.state === 'pending' || item.state === 'approved'))
+    .catch(() => [])
+  const pending = await Promise.all(requests.map((item) => screen.platform.get<PendingChange>(`${screen.base}/material-change-requests/${item.id}`)))
+  return { approvers, pending: pending.filter((item) => item.state === 'pending' || item.error) }
 }
+
+type PendingChange = { id: string; state: string; change: { contacts?: Record<string, string>; nameservers?: string[] }; requested_by_label: string; created_at: string; expires_at: string; error: string | null }
+
+/** DNSSEC algorithm and digest numbers (IANA registries) as people know them. */
+const DS_ALGORITHMS: Record<number, string> = { 5: 'RSASHA1', 7: 'RSASHA1-NSEC3-SHA1', 8: 'RSASHA256', 10: 'RSASHA512', 13: 'ECDSAP256SHA256', 14: 'ECDSAP384SHA384', 15: 'ED25519', 16: 'ED448' }
+const DS_DIGESTS: Record<number, string> = { 1: 'SHA-1', 2: 'SHA-256', 4: 'SHA-384' }
+const named = (n: unknown, names: Record<number, string>) => (typeof n === 'number' && names[n] ? `${n} (${names[n]})` : String(n ?? '—'))
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
@@ -107,6 +120,14 @@ function Row({ label, children, testId }: { label: string; children: React.React
   )
 }
 
+/** Cancel closes the editor in place (with JavaScript; without it the link reloads the page closed). */
+function closeDetails(event: React.MouseEvent<HTMLElement>) {
+  const details = event.currentTarget.closest('details')
+  if (!details) return
+  event.preventDefault()
+  details.open = false
+}
+
 function ToggleForm({ intent, on, version, disabled }: { intent: 'auto-renew' | 'lock'; on: boolean; version: number; disabled: boolean }) {
   const { t } = useTranslation('domains')
   return (
@@ -127,6 +148,8 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
   const href = useContextHref()
   const { domain, canManage } = useDomainFrame()
   const approvers = loaderData?.approvers ?? []
+  const pending = loaderData?.pending ?? []
+  const location = useLocation()
   const actionData = useActionData<ActionData>()
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle'
@@ -146,6 +169,25 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
         <Alert variant="error" className="lg:col-span-2" data-testid="action-error">
           {actionData.error}{' '}
           {actionData.conflict ? <Link to={href(`/domains/${domain.id}`)} className="underline">{t('detail.reload')}</Link> : null}
+        </Alert>
+      ) : null}
+      {pending.length ? (
+        <Alert className="lg:col-span-2" data-testid="pending-changes">
+          <p className="font-medium">{t('detail.pendingTitle', { count: pending.length })}</p>
+          <ul className="mt-1 space-y-1">
+            {pending.map((item) => (
+              <li key={item.id} data-testid="pending-change" data-state={item.state}>
+                <Link to={href(`/domains/material-change-requests/${item.id}`)} className="underline">
+                  {[item.change.nameservers ? t('detail.pendingNameservers', { list: item.change.nameservers.join(', ') }) : null, item.change.contacts ? t('detail.pendingContacts', { roles: Object.keys(item.change.contacts).map((role) => t(`roles.${role}`)).join(', ') }) : null].filter(Boolean).join('; ')}
+                </Link>{' '}
+                <span className="text-xs">
+                  {item.error
+                    ? t('detail.pendingFailed', { error: item.error })
+                    : t('detail.pendingWaiting', { who: item.requested_by_label, until: formatDate(item.expires_at, i18n.language) })}
+                </span>
+              </li>
+            ))}
+          </ul>
         </Alert>
       ) : null}
       <Card>
@@ -180,9 +222,12 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
             return (
               <Row key={role} label={t(`roles.${role}`)} testId={`contact-${role}`}>
                 {contact ? (
-                  <Link to={href(`/contacts/${contact.id}`)} className="text-blue-700 hover:underline dark:text-blue-300">
-                    {[contact.name, contact.organisation, contact.email].filter(Boolean).join(' · ')}
-                  </Link>
+                  <span className="flex min-w-0 flex-wrap items-baseline gap-x-2">
+                    <Link to={href(`/contacts/${contact.id}`)} className="font-medium text-blue-700 hover:underline dark:text-blue-300">
+                      {contact.name || contact.organisation || contact.email}
+                    </Link>
+                    <span className="truncate text-xs text-slate-600 dark:text-slate-400">{[contact.name ? contact.organisation : null, contact.email].filter(Boolean).join(' · ')}</span>
+                  </span>
                 ) : (
                   t('detail.noContact')
                 )}
@@ -193,29 +238,60 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
       </Card>
       <Card>
         <CardTitle>{t('detail.nameservers')}</CardTitle>
-        {domain.nameservers?.length ? (
-          <ul className="font-mono text-sm" data-testid="domain-nameservers">
-            {domain.nameservers.map((ns) => <li key={ns}>{ns}</li>)}
-          </ul>
-        ) : (
-          <p className="text-sm text-slate-500">{t('detail.noNameservers')}</p>
-        )}
-        {canManage ? (
-          <Form method="post" className="mt-2 space-y-1" data-testid="nameservers-form">
-            <input type="hidden" name="intent" value="nameservers" />
-            <input type="hidden" name="version" value={domain.version} />
-            <label className="block text-sm">
-              {t('material.nameserversLabel')}
-              <textarea name="nameservers" rows={3} defaultValue={(domain.nameservers ?? []).join('\n')} className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 font-mono text-sm dark:border-slate-700 dark:bg-slate-900" />
-            </label>
-            <Button type="submit" size="sm" variant="outline" disabled={busy}>{t('material.saveNameservers')}</Button>
-          </Form>
-        ) : null}
-        <h3 className="mt-4 font-medium">{t('detail.ds')}</h3>
+        {/* Shown once and edited in place: opening "Edit" puts the form where the list was (a <details>, so without JavaScript too). */}
+        <div className="group/ns">
+          {domain.nameservers?.length ? (
+            <ul className="font-mono text-sm group-has-[details[open]]/ns:hidden" data-testid="domain-nameservers">
+              {domain.nameservers.map((ns) => <li key={ns} className="py-0.5">{ns}</li>)}
+            </ul>
+          ) : (
+            <p className="text-sm text-slate-500 group-has-[details[open]]/ns:hidden">{t('detail.noNameservers')}</p>
+          )}
+          {canManage ? (
+            <details key={location.key} className="group/edit" open={actionData?.intent === 'nameservers' ? true : undefined}>
+              <summary className="mt-2 inline-flex h-8 cursor-pointer list-none items-center rounded-md border border-slate-300 bg-white px-3 text-xs font-medium shadow-sm hover:bg-slate-50 group-open/edit:hidden dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden" data-testid="edit-nameservers">
+                {t('detail.editNameservers')}
+              </summary>
+              <Form method="post" className="space-y-2" data-testid="nameservers-form">
+                <input type="hidden" name="intent" value="nameservers" />
+                <input type="hidden" name="version" value={domain.version} />
+                <label className="block text-sm">
+                  <span className="sr-only">{t('material.nameserversLabel')}</span>
+                  <textarea name="nameservers" rows={Math.max(3, (domain.nameservers ?? []).length + 1)} defaultValue={(domain.nameservers ?? []).join('\n')} aria-describedby="nameservers-help" className="block w-full rounded-md border border-slate-300 px-2 py-1 font-mono text-sm dark:border-slate-700 dark:bg-slate-900" />
+                </label>
+                <p id="nameservers-help" className="text-xs text-slate-600 dark:text-slate-400">{t('material.nameserversLabel')}{domain.is_material ? ` — ${t('material.is')}` : ''}</p>
+                <div className="flex gap-2">
+                  <Button type="submit" size="sm" disabled={busy}>{t('material.saveNameservers')}</Button>
+                  <Button asChild size="sm" variant="ghost"><Link to={href(`/domains/${domain.id}`)} onClick={closeDetails}>{t('detail.cancel')}</Link></Button>
+                </div>
+              </Form>
+            </details>
+          ) : null}
+        </div>
+        <h3 className="mt-5 text-sm font-medium">{t('detail.ds')}</h3>
         {domain.ds?.length ? (
-          <ul className="break-all font-mono text-xs">
-            {domain.ds.map((ds, i) => <li key={i}>{Object.values(ds).join(' ')}</li>)}
-          </ul>
+          <div className="mt-1 overflow-x-auto">
+            <table className="w-full text-left text-xs" data-testid="domain-ds">
+              <thead className="text-slate-600 dark:text-slate-400">
+                <tr>
+                  <th className="py-1 pr-3 font-medium">{t('detail.dsKeyTag')}</th>
+                  <th className="py-1 pr-3 font-medium">{t('detail.dsAlgorithm')}</th>
+                  <th className="py-1 pr-3 font-medium">{t('detail.dsDigestType')}</th>
+                  <th className="py-1 font-medium">{t('detail.dsDigest')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {domain.ds.map((ds, i) => (
+                  <tr key={i} className="border-t border-slate-100 align-top dark:border-slate-800">
+                    <td className="py-1 pr-3 tabular-nums">{String(ds.key_tag ?? '—')}</td>
+                    <td className="whitespace-nowrap py-1 pr-3">{named(ds.alg, DS_ALGORITHMS)}</td>
+                    <td className="whitespace-nowrap py-1 pr-3">{named(ds.digest_type, DS_DIGESTS)}</td>
+                    <td className="break-all py-1 font-mono">{String(ds.digest ?? '')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         ) : (
           <p className="text-sm text-slate-500">{t('detail.noDs')}</p>
         )}
