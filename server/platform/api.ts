@@ -8,7 +8,7 @@ import { authRouter } from './auth/http.ts'
 import { verifyBearer } from './auth/tokens.ts'
 import { admitApiToken } from './api-tokens/edge.ts'
 import { apiTokensRouter } from './api-tokens/http.ts'
-import { registerWebhookJobs, webhooksRouter } from './webhooks/http.ts'
+import { registerWebhookDocs, registerWebhookJobs, webhooksRouter } from './webhooks/http.ts'
 import { AppError, toProblem } from './core/errors.ts'
 import { validationHook, type PlatformEnv } from './core/http.ts'
 import { serveOpenApiDocument } from './core/openapi.ts'
@@ -156,6 +156,7 @@ export function createPlatformApi(deps: PlatformDeps) {
     servers: [{ url: '/' }],
   })
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' })
+  registerWebhookDocs(api.openAPIRegistry)
 
   api.notFound((c) => {
     const problem = toProblem(new AppError(404, 'not-found', `No route ${c.req.method} ${new URL(c.req.url).pathname}`), c.get('requestId'))

@@ -8,7 +8,7 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
-import { formatDateTime } from '#app/lib/dates.ts'
+import { formatDate, formatDateTime } from '#app/lib/dates.ts'
 import { formRules } from '#app/lib/form-messages.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { grantsSchema, RolesEditor, submittedGrants } from './roles.tsx'
@@ -95,7 +95,7 @@ export function ApiTokensCard({
                 <th className="py-2 pr-3 font-medium">{t('fields.permissions')}</th>
                 <th className="py-2 pr-3 font-medium">{t('fields.limits')}</th>
                 <th className="py-2 pr-3 font-medium">{t('fields.expires_at')}</th>
-                <th className="py-2 pr-3 font-medium">{t('fields.last_used')}</th>
+                <th className="whitespace-nowrap py-2 pr-3 font-medium">{t('fields.last_used')}</th>
                 <th className="py-2 font-medium">
                   <span className="sr-only">{t('revoke')}</span>
                 </th>
@@ -121,24 +121,24 @@ export function ApiTokensCard({
                     </td>
                     <td className="py-2 pr-3 font-mono text-xs">{token.permissions.join(', ')}</td>
                     <td className="py-2 pr-3 text-xs">{limits.length ? limits.map((l) => <div key={l}>{l}</div>) : <span className="text-slate-500">{t('limits.none')}</span>}</td>
-                    <td className="whitespace-nowrap py-2 pr-3 text-xs">{formatDateTime(token.expires_at, i18n.language)}</td>
+                    <td className="whitespace-nowrap py-2 pr-3 text-xs" title={formatDateTime(token.expires_at, i18n.language)}>{formatDate(token.expires_at, i18n.language)}</td>
                     <td className="py-2 pr-3 text-xs" data-testid="token-last-used">
                       {token.last_used_at ? (
                         <>
-                          <div className="whitespace-nowrap">{formatDateTime(token.last_used_at, i18n.language)}</div>
+                          <div className="whitespace-nowrap" title={formatDateTime(token.last_used_at, i18n.language)}>{formatDate(token.last_used_at, i18n.language)}</div>
                           <div className="font-mono text-slate-500">{token.last_used_address}</div>
                         </>
                       ) : (
-                        <span className="text-slate-500">{t('never')}</span>
+                        <span className="whitespace-nowrap text-slate-500">{t('never')}</span>
                       )}
                     </td>
                     <td className="py-2 text-right">
                       {state === 'active' ? (
-                        <details className="inline-block text-left" data-testid={`token-revoke-${token.number}`}>
-                          <summary className="cursor-pointer text-xs font-medium text-red-700 hover:underline dark:text-red-400">{t('revoke')}</summary>
-                          <Form method="post" className="mt-2 flex flex-col items-end gap-2">
+                        <details className="relative inline-block text-left" data-testid={`token-revoke-${token.number}`}>
+                          <summary className="inline-flex h-7 cursor-pointer list-none items-center rounded-md border border-slate-300 px-2.5 text-xs font-medium text-red-700 hover:bg-red-50 dark:border-slate-700 dark:text-red-400 dark:hover:bg-red-950/40 [&::-webkit-details-marker]:hidden">{t('revoke')}</summary>
+                          <Form method="post" className="absolute right-0 z-10 mt-1 flex w-56 flex-col items-end gap-2 rounded-md border border-slate-200 bg-white p-3 shadow-lg dark:border-slate-800 dark:bg-slate-900">
                             <input type="hidden" name="token_id" value={token.id} />
-                            <p className="max-w-48 text-xs">{t('revokeQuestion', { name: token.name })}</p>
+                            <p className="text-xs">{t('revokeQuestion', { name: token.name })}</p>
                             <Button type="submit" name="intent" value="token-revoke" variant="destructive" size="sm">
                               {t('revokeConfirm')}
                             </Button>

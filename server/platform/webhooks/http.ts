@@ -119,3 +119,41 @@ export function registerWebhookJobs(deps: PlatformDeps): void {
   deps.jobs.register(SWEEP_JOB, async () => void (await dispatchPending(deps)))
   deps.jobs.schedule?.(SWEEP_JOB, '* * * * *')
 }
+
+const DomainData = z.object({ id: z.uuid(), name: z.string().openapi({ example: 'acme.com' }), expires_at: z.string().nullable().optional(), period: z.number().int().optional(), order_id: z.uuid().optional(), status: z.string().optional(), outcome: z.string().optional() })
+const OrderData = z.object({ order_id: z.uuid(), item_id: z.uuid(), type: z.enum(['register', 'transfer', 'renew']), name: z.string(), domain_id: z.uuid().optional(), expires_at: z.string().nullable().optional(), error: z.string().optional(), registry_code: z.number().int().nullable().optional() })
+const ZoneData = z.object({ id: z.uuid(), name: z.string(), serial: z.number().int(), reason: z.string().optional() })
+const EVENT_DATA: Record<(typeof WEBHOOK_EVENT_TYPES)[number], { summary: string; data: z.ZodType }> = {
+  'domain.registered': { summary: 'A domain was registered (directly or by an order)', data: DomainData },
+  'domain.renewed': { summary: 'A domain was renewed', data: DomainData },
+  'domain.deleted': { summary: 'A domain was deleted (gone, or in redemption)', data: DomainData },
+  'order.completed': { summary: 'An order item completed at the registry', data: OrderData },
+  'order.failed': { summary: 'An order item failed', data: OrderData },
+  'dns.zone.published': { summary: 'A DNS zone was published to the name servers', data: ZoneData },
+  'dns.zone.failed': { summary: 'The name servers refused a DNS zone', data: ZoneData },
+}
+const SignatureHeaders = z.object({
+  'webhook-id': z.string().openapi({ description: 'The message id (msg_…): the same for every retry and replay, so a repeat can be dropped', example: 'msg_2b7c0e0d9a6f4c1e8f3a5b7d9c1e2f30' }),
+  'webhook-timestamp': z.string().openapi({ description: 'Unix seconds when this attempt was signed; refuse messages far from your clock', example: '1764028800' }),
+  'webhook-signature': z.string().openapi({ description: 'Space-separated v1,<base64 HMAC-SHA256 of "id.timestamp.body"> with the endpoint secret (whsec_…, base64 key); two during a secret rotation', example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' }),
+})
+
+/**
+ * The events in the OpenAPI document's `webhooks` section (what an endpoint receives), beside the
+ * operations: Standard Webhooks headers, the envelope and each event's data.
+ */
+export function registerWebhookDocs(registry: { registerWebhook(webhook: Parameters<typeof createRoute>[0]): void }): void {
+  for (const type of WEBHOOK_EVENT_TYPES) {
+    const { summary, data } = EVENT_DATA[type]
+    const envelope = z.object({ type: z.literal(type), timestamp: z.string().openapi({ description: 'When the event happened (ISO 8601)' }), data })
+    registry.registerWebhook({
+      method: 'post',
+      path: type,
+      tags: TAGS,
+      summary,
+      description: 'Sent as a POST to each enabled endpoint of the account that wants this event. Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter, or later when you send Retry-After). 410 Gone disables the endpoint, as do five days of failures.',
+      request: { headers: SignatureHeaders, body: { content: { 'application/json': { schema: envelope.openapi(`WebhookEvent_${type.replace(/\./g, '_')}`) } }, required: true } },
+      responses: { 200: { description: 'Received (any 2xx)' }, 410: { description: 'Gone: the endpoint is disabled' } },
+    })
+  }
+}
