@@ -23,6 +23,7 @@ import { DEFAULT_NAMESERVERS } from './platform/dns/service.ts'
 import { createRegistries } from './platform/registries/registries.ts'
 import { sslFromConfig } from './platform/ssl/setup.ts'
 import { isEmpty, seedDemo, seedDemoZones } from './seed/demo.ts'
+import { seedDemoIntegrations } from './seed/integrations.ts'
 import { preloadDemoRegistry } from './seed/registry.ts'
 import { startWebhookDispatcher } from './platform/webhooks/delivery.ts'
 
@@ -76,6 +77,7 @@ async function main() {
   const webhookDispatcher = config.WORKER && index === 0 ? await startWebhookDispatcher(deps) : undefined
   // The demo's zones go in through the DNS service, each queued for publishing like any other.
   if (seeding) await seedDemoZones(deps)
+  if (seeding) await seedDemoIntegrations(deps, logger)
 
   const buildFile = path.resolve('build/server/index.js')
   const build = existsSync(buildFile) ? ((await import(pathToFileURL(buildFile).href)) as ServerBuild) : undefined

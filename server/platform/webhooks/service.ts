@@ -39,7 +39,7 @@ export function endpointView(endpoint: WebhookEndpoint, now: Date): WebhookEndpo
 /** The public shape for the audit trail: never the secrets. */
 const audited = (endpoint: WebhookEndpoint) => ({ url: endpoint.url, description: endpoint.description, events: endpoint.events, enabled: endpoint.enabled, disabled_reason: endpoint.disabled_reason })
 
-function check(deps: Deps, input: Partial<EndpointInput>): CodedFieldError[] {
+function check(deps: Pick<Deps, 'webhooks'>, input: Partial<EndpointInput>): CodedFieldError[] {
   const errors: CodedFieldError[] = []
   if (input.url !== undefined) {
     const problem = urlProblem(input.url.trim(), Boolean(deps.webhooks?.allowPrivateAddresses))
@@ -78,7 +78,7 @@ export async function getEndpoint(deps: Deps, scope: Scope, id: string): Promise
 }
 
 /** Makes an endpoint; answers its secret once (the signing key receivers verify with). */
-export async function createEndpoint(deps: Deps, scope: Scope, input: EndpointInput): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
+export async function createEndpoint(deps: Pick<Deps, 'db' | 'now' | 'webhooks'>, scope: Scope, input: EndpointInput): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
   requirePermission(scope.actor, MANAGE)
   const errors = check(deps, input)
   if (errors.length) throw invalid(errors[0]!.code, 'The webhook endpoint is not valid', errors)
