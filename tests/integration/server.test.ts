@@ -17,6 +17,7 @@ import { createLogger } from '#server/lib/logger.ts'
 import { createAccount } from '#server/platform/accounts/service.ts'
 import { issueTokenPair } from '#server/platform/auth/tokens.ts'
 import { createRouter } from '#server/platform/core/http.ts'
+import { access } from '#server/platform/core/openapi.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { createUser } from '#server/platform/users/service.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
@@ -39,7 +40,7 @@ beforeAll(async () => {
   // A failing route of this test only, to see what a 500 lets out.
   platform.api.route(
     '/',
-    createRouter().openapi(createRoute({ method: 'get', path: '/explode', responses: { 200: { description: 'never' } } }), () => {
+    createRouter().openapi(createRoute({ method: 'get', path: '/explode', ...access('public'), responses: { 200: { description: 'never' } } }), () => {
       throw new Error('connect ECONNREFUSED 10.1.2.3:5432 password=hunter2 at /srv/secret/config.ts')
     }),
   )

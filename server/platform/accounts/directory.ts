@@ -1,5 +1,5 @@
 import { AppError, type FieldError } from '#server/platform/core/errors.ts'
-import { can, isStaff, type Actor, type Scope } from '#server/platform/core/scope.ts'
+import { isStaff, type Scope } from '#server/platform/core/scope.ts'
 
 /**
  * Shared rules of the directory areas (accounts, users, contacts, TLDs): stable error codes the
@@ -22,10 +22,8 @@ export const refused = (code: string, message: string, errors?: CodedFieldError[
 /** 409 when the row changed since the client read it: the one refusal of decision 006. */
 export { staleVersion } from '#server/platform/core/errors.ts'
 
-/** 403 unless the actor holds the permission; call it after the row is known to be visible. */
-export function requirePermission(actor: Actor, permission: string): void {
-  if (!can(actor, permission)) throw new AppError(403, 'forbidden', `This needs the ${permission} permission`, { extra: { permission } })
-}
+/** 403 unless the actor holds the permission: the one check, in core/scope.ts. */
+export { requirePermission } from '#server/platform/core/scope.ts'
 
 /**
  * The account a scope reaches, or null for every account: staff acting in their own group work

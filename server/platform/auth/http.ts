@@ -315,7 +315,8 @@ export const authRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/authentication-events',
-      ...access('user-viewer'),
+      // Any signed-in user: without user-viewer, their own events only (the handler narrows the list).
+      ...access('signed-in'),
       tags: ['Authentication'],
       summary: 'The authentication log: every sign-in attempt with its outcome, IP and user agent',
       description: 'User admins (user-viewer) see their account; other users see their own events; staff in their own group see all, elsewhere that account.',

@@ -52,8 +52,9 @@ export const jsonResponse = <T extends z.ZodType>(schema: T, description = 'OK')
  * Who may call an operation, declared on its route and published as the operation's
  * `x-permission` (the /api/reference page shows it): a permission name (roles and abilities
  * expanded, staff holds every one), `signed-in` for any bearer, or `public` for no credential.
- * A request that lacks it is refused by the rules the route calls (403 problem+json), which name
- * the same permission.
+ * The area's router (`createRouter`, core/http.ts) refuses a request that lacks it before the
+ * handler runs (401, or 403 problem+json naming the permission); a rule that needs more (a row's
+ * own account, the user's own events) narrows further in the service.
  */
 export type RouteAccess = 'public' | 'signed-in' | (string & {})
 

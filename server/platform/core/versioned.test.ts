@@ -4,7 +4,7 @@ import { createAccount } from '#server/platform/accounts/service.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 import { change } from './change.ts'
 import { createRouter } from './http.ts'
-import { jsonBody } from './openapi.ts'
+import { access, jsonBody } from './openapi.ts'
 import { systemScope } from './scope.ts'
 import { etagOf, expectedVersion, updateVersioned } from './versioned.ts'
 
@@ -19,6 +19,7 @@ beforeAll(async () => {
       createRoute({
         method: 'patch',
         path: '/versioned-probe/{id}',
+        ...access('public'),
         request: {
           params: z.object({ id: z.string() }),
           body: jsonBody(z.object({ name: z.string().min(1), version: z.number().int().optional() }).strict()),
