@@ -30,6 +30,7 @@ export default [
   ]),
   route('tray/items', 'routes/resources/tray-items.ts'),
   route('export/:list', 'routes/resources/list-export.ts'),
+  route('invoicing/invoices/:id/:format', 'routes/invoicing/invoice-file.ts'),
   route('domains/:id/dns/export', 'routes/domains/dns/export.ts'),
   route('domains/zones/:zoneId/export', 'routes/domains/dns/export.ts', { id: 'dns-export:standalone' }),
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
 import { createBillingEntity, recordPayment, setAccountEntity } from '#server/platform/billing/service.ts'
+import { setTaxRate } from '#server/platform/billing/invoices.ts'
 import { releaseCharge, reserveCharges, settleCharge } from '#server/platform/billing/transactions.ts'
 import { change } from '#server/platform/core/change.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
@@ -14,6 +15,8 @@ import { accountPricing } from '#server/platform/orders/pricing.ts'
  */
 export async function seedBilling(db: Kysely<DB>, accounts: { acme: string; globex: string }) {
   const scope = systemScope('demo-seed')
+  // The tax table staff keep (standard rates; the US has none at the federal level).
+  for (const [country, rate, name] of [['NL', 21, 'BTW'], ['DE', 19, 'MwSt'], ['ES', 21, 'IVA'], ['FR', 20, 'TVA'], ['GB', 20, 'VAT'], ['JP', 10, '消費税'], ['US', 0, 'Sales tax']] as const) await setTaxRate(db, scope, country, rate, name)
   const acme = await createBillingEntity(db, scope, {
     name: 'Acme Corp Billing',
     address: { street1: '100 Market Street', city: 'San Francisco', state: 'CA', postcode: '94105' },

@@ -53,6 +53,18 @@ test.describe('billing as staff', () => {
     expect(problems()).toEqual([])
   })
 
+  test('a month long closed is invoiced once: the second run is refused beside the month', async ({ page }) => {
+    await page.goto('/invoicing/billing-entities')
+    await hydrated(page)
+    const form = page.getByRole('form', { name: 'Monthly invoice run' })
+    for (let i = 0; i < 2; i++) {
+      await form.getByLabel('Month').fill('2020-01')
+      await form.getByRole('button', { name: 'Run invoices' }).click()
+      await expect(page.getByText('The invoices of 2020-01 are being made').or(form.getByText('The invoices of this month were run already'))).toBeVisible()
+    }
+    await expect(form.getByText('The invoices of this month were run already')).toBeVisible()
+  })
+
   test('a transaction says where its price came from', async ({ page }) => {
     await page.goto('/invoicing')
     await page.getByRole('link', { name: 'Transactions', exact: true }).first().click()
@@ -84,7 +96,7 @@ test.describe('billing as a client', () => {
     // A client sees its price, never the rules behind it.
     await expect(page.getByTestId('transaction-quote').getByTestId('rule-chain')).toHaveCount(0)
     await page.getByRole('link', { name: domain, exact: true }).click()
-    await expect(page.getByRole('heading', { level: 1, name: domain })).toBeVisible()
+    await expect(page.getByRole('heading', { level: 1, name: domain, exact: true })).toBeVisible()
     await page.getByRole('link', { name: 'Transactions', exact: true }).click()
     await expect(page.getByRole('heading', { level: 2, name: 'Transactions' })).toBeVisible()
     await expect(page.getByRole('row').filter({ hasText: 'Settled' })).toHaveCount(1)

@@ -18,6 +18,7 @@ import { DetailList } from '../accounts/directory.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
 import { countryOptions } from '../contacts/countries.server.ts'
 import { billingScreen, loadEntity } from './billing.server.ts'
+import { Invoices, type InvoiceRow } from './invoices.tsx'
 import { entityBody, EntityFields, ENTITY_FIELDS, EntityTabs, moneyOf, readEntityForm, type BillingEntity, type EntityValues } from './billing.tsx'
 import { moneyText } from './shared.tsx'
 import type { Route } from './+types/billing-entity.ts'
@@ -26,7 +27,8 @@ import type { Route } from './+types/billing-entity.ts'
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await billingScreen(request, context, params)
   const entity = await loadEntity(screen, params.id)
-  return { entity, staff: screen.staff, countries: screen.staff ? countryOptions(getLocale(context)) : [], meta: pageMeta(request, context, entity.name) }
+  const invoices = (await screen.platform.get<{ data: InvoiceRow[] }>(`${screen.base}/billing-entities/${entity.id}/invoices`)).data
+  return { entity, invoices, staff: screen.staff, countries: screen.staff ? countryOptions(getLocale(context)) : [], meta: pageMeta(request, context, entity.name) }
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
@@ -160,6 +162,10 @@ export default function BillingEntityDetail({ loaderData, actionData }: Route.Co
       <Card>
         <CardTitle>{t('balances.title')}</CardTitle>
         <Balances entity={entity} />
+      </Card>
+      <Card>
+        <CardTitle>{t('invoices.title')}</CardTitle>
+        <Invoices invoices={loaderData.invoices} />
       </Card>
       <Card>
         <CardTitle>{t('payments.title')}</CardTitle>
