@@ -44,14 +44,23 @@ export function PageHeader({ title, breadcrumb, status, description, actions, te
   )
 }
 
-/** An action of the page header: a link, primary (filled) or secondary (outlined), one size for all. */
+/**
+ * An action of the page header: a link, primary (filled) or secondary (outlined), one size for all.
+ * `to` is a path, or `#id` for a part of the same page (the edit form below the details).
+ */
 export function HeaderAction({ to, primary = false, children, ...props }: { to: string; primary?: boolean; children: React.ReactNode } & Omit<React.ComponentProps<typeof Link>, 'to'>) {
   const href = useContextHref()
   return (
     <Button asChild size="sm" variant={primary ? 'default' : 'outline'} className={primary ? undefined : 'bg-white shadow-sm dark:bg-slate-900'}>
-      <Link to={href(to)} {...props}>
-        {children}
-      </Link>
+      {to.startsWith('#') ? (
+        <a href={to} className={props.className} data-testid={(props as { 'data-testid'?: string })['data-testid']}>
+          {children}
+        </a>
+      ) : (
+        <Link to={href(to)} {...props}>
+          {children}
+        </Link>
+      )}
     </Button>
   )
 }

@@ -1,7 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Link, redirect } from 'react-router'
-import { Badge } from '#app/components/ui/badge.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
@@ -18,6 +17,8 @@ import { DetailList, SubNav, yesNo } from './directory.tsx'
 import { canChange, requireChange } from './directory.server.ts'
 import type { Route } from './+types/detail.ts'
 import { DateText } from '#app/components/date-text.tsx'
+import { HeaderAction, PageHeader } from '#app/components/page-header.tsx'
+import { StatusBadge } from '#app/components/status-badge.tsx'
 
 type Account = {
   id: string
@@ -67,13 +68,19 @@ export default function AccountDetail({ loaderData, actionData }: Route.Componen
   const inAccount = (path: string) => `${path}?context=${account.id}`
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-semibold">{account.name}</h1>
+      <PageHeader
+        breadcrumb={isStaff ? [{ label: t('accounts.title'), to: '/accounts' }] : undefined}
+        title={account.name}
+        status={<StatusBadge kind="account" code={account.status} />}
+        description={`${account.currency} · ${t(`common:languages.${account.language}`, { defaultValue: account.language })}`}
+        actions={canEdit ? <HeaderAction to="#account-edit-section" primary>{t('accounts.edit')}</HeaderAction> : null}
+      />
       <SubNav links={[{ to: base, label: t('details'), current: true }, { to: `${base}/log`, label: t('log') }, { to: `${base}/webhooks`, label: t('webhooks:title') }]} />
       <Card>
         <DetailList
           rows={[
             [t('accounts.fields.name'), account.name],
-            [t('accounts.fields.status'), <Badge color={account.status === 'active' ? 'green' : 'red'}>{t(`accounts.status.${account.status}`)}</Badge>],
+            [t('accounts.fields.status'), <StatusBadge kind="account" code={account.status} />],
             [t('accounts.fields.currency'), account.currency],
             [t('accounts.fields.language'), t(`common:languages.${account.language}`, { defaultValue: account.language })],
             [t('accounts.fields.is_registrar'), yesNo(t, account.is_registrar)],
@@ -85,7 +92,7 @@ export default function AccountDetail({ loaderData, actionData }: Route.Componen
         />
       </Card>
       {canEdit ? (
-        <Card>
+        <Card id="account-edit-section" className="scroll-mt-4">
           <CardTitle>{t('accounts.edit')}</CardTitle>
           <AccountForm
             key={account.version}

@@ -13,6 +13,7 @@ import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { entityLogList, SubNav } from './directory.tsx'
 import type { Route } from './+types/entity-log.ts'
+import { PageHeader } from '#app/components/page-header.tsx'
 
 type Area = 'accounts' | 'users' | 'contacts'
 
@@ -70,7 +71,7 @@ export default function EntityLog({ loaderData }: Route.ComponentProps) {
   if (area === 'contacts') links.push({ to: `${base}/registry-handles`, label: d('contacts.registryHandles') })
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-semibold">{loaderData.pageName}</h1>
+      <PageHeader breadcrumb={[{ label: d(`${area}.title`), to: `/${area}` }, { label: String(loaderData.name), to: base }]} title={loaderData.pageName} />
       <SubNav links={links} />
       <DataTable
         def={LISTS[loaderData.listId]!}

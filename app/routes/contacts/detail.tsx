@@ -4,6 +4,8 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { HeaderAction, PageHeader } from '#app/components/page-header.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { activeContext, carryContext } from '#app/lib/context-param.ts'
 import { countryName } from '#common/countries.ts'
@@ -93,7 +95,20 @@ export default function ContactDetail({ loaderData, actionData }: Route.Componen
   const address = [contact.street1, contact.street2, contact.street3, [contact.postcode, contact.city].filter(Boolean).join(' '), contact.state].filter(Boolean)
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-semibold" data-testid="contact-title">{contact.name}</h1>
+      <PageHeader
+        breadcrumb={[{ label: t('contacts.title'), to: '/contacts' }]}
+        title={<span data-testid="contact-title">{contact.name}</span>}
+        status={contact.in_use ? <Badge color="green">{t('contacts.domainCount', { count: contact.domain_count })}</Badge> : null}
+        description={[contact.organisation, contact.email].filter(Boolean).join(' · ') || null}
+        actions={
+          canEdit ? (
+            <>
+              <HeaderAction to="#contact-edit-section" primary>{t('contacts.edit')}</HeaderAction>
+              <HeaderAction to="#contact-delete-section">{t('contacts.delete')}</HeaderAction>
+            </>
+          ) : null
+        }
+      />
       <SubNav
         links={[
           { to: base, label: t('details'), current: true },
@@ -119,7 +134,7 @@ export default function ContactDetail({ loaderData, actionData }: Route.Componen
       {canEdit ? (
         <>
           <EditContact contact={contact} countries={loaderData.countries} lastResult={actionData?.intent === 'update' ? actionData.result : undefined} />
-          <Card>
+          <Card id="contact-delete-section" className="scroll-mt-4">
             <CardTitle>{t('contacts.delete')}</CardTitle>
             {actionData?.intent === 'delete' ? <FormErrors errors={actionData.errors} /> : null}
             <ConfirmAction intent="delete" variant="destructive" label={t('contacts.delete')} question={t('contacts.deleteConfirm', { name: contact.name })} confirmLabel={t('contacts.deleteYes')} />
@@ -136,7 +151,7 @@ function EditContact({ contact, countries, lastResult }: { contact: Contact; cou
   const defaultValue = Object.fromEntries(CONTACT_FIELDS.map((k) => [k, contact[k] ?? ''])) as ContactValues
   const [form, fields] = useZodForm(schema, { id: `contact-edit-${contact.id}-${contact.version}`, lastResult, defaultValue })
   return (
-    <Card>
+    <Card id="contact-edit-section" className="scroll-mt-4">
       <CardTitle>{t('contacts.edit')}</CardTitle>
       <Form method="post" className="space-y-2" {...getFormProps(form)}>
         <input type="hidden" name="version" value={contact.version} />

@@ -14,6 +14,7 @@ import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { SubNav, useColumnLabels } from '../accounts/directory.tsx'
 import type { Route } from './+types/registry-handles.ts'
+import { PageHeader } from '#app/components/page-header.tsx'
 
 /** /contacts/{id}/registry-handles: the contact's handle at each registry with its sync state. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -39,7 +40,7 @@ export default function RegistryHandles({ loaderData }: Route.ComponentProps) {
   const base = `/contacts/${loaderData.contact.id}`
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-semibold">{loaderData.pageName}</h1>
+      <PageHeader breadcrumb={[{ label: t('contacts.title'), to: '/contacts' }]} title={loaderData.pageName} />
       <SubNav links={[{ to: base, label: t('details') }, { to: `${base}/log`, label: t('log') }, { to: `${base}/registry-handles`, label: t('contacts.registryHandles'), current: true }]} />
       <DataTable
         def={LISTS['contact-registry-handles']!}

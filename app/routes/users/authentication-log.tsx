@@ -14,6 +14,7 @@ import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { SubNav, useColumnLabels } from '../accounts/directory.tsx'
 import type { Route } from './+types/authentication-log.ts'
+import { PageHeader } from '#app/components/page-header.tsx'
 
 /** /users/authentication-log (the account's sign-ins) and /users/{id}/authentication-log (one user's). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -45,7 +46,7 @@ export default function AuthenticationLog({ loaderData }: Route.ComponentProps) 
     : [{ to: '/users', label: t('users.title') }, { to: '/users/log', label: t('log') }, { to: '/users/authentication-log', label: t('users.authLog'), current: true }]
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-semibold">{loaderData.pageName}</h1>
+      <PageHeader breadcrumb={[{ label: t('users.title'), to: '/users' }]} title={loaderData.pageName} />
       <SubNav links={links} />
       <DataTable
         def={LISTS['users-authentication-log']!}

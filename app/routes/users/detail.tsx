@@ -4,6 +4,8 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect } from 'react-router'
 import { Field, FormErrors, useZodForm } from '#app/components/forms.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
+import { HeaderAction, PageHeader } from '#app/components/page-header.tsx'
+import { StatusBadge } from '#app/components/status-badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
@@ -110,10 +112,25 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
   const grants = Object.entries(detail.role_grants ?? {}).filter(([, list]) => list.length)
   return (
     <div className="space-y-4">
-      <h1 className="flex items-center gap-3 text-2xl font-semibold">
-        {detail.name || detail.email}
-        {detail.kind === 'service' ? <Badge color="blue">{tt('serviceUsers.badge')}</Badge> : null}
-      </h1>
+      <PageHeader
+        breadcrumb={[{ label: t('users.title'), to: '/users' }]}
+        title={detail.name || detail.email}
+        status={
+          <span className="flex flex-wrap gap-1">
+            <StatusBadge kind="user" code={detail.status} />
+            {detail.kind === 'service' ? <Badge color="blue">{tt('serviceUsers.badge')}</Badge> : null}
+          </span>
+        }
+        description={detail.name ? detail.email : null}
+        actions={
+          canEdit ? (
+            <>
+              <HeaderAction to="#user-edit-section" primary>{t('users.editRoles')}</HeaderAction>
+              <HeaderAction to="#user-actions-section">{t('users.actions')}</HeaderAction>
+            </>
+          ) : null
+        }
+      />
       <SubNav links={[{ to: base, label: t('details'), current: true }, { to: `${base}/log`, label: t('log') }, { to: `${base}/authentication-log`, label: t('users.authLog') }]} />
       <Card>
         <DetailList
@@ -121,11 +138,11 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
             [t('users.fields.email'), detail.email],
             [t('users.fields.name'), detail.name],
             [t('users.fields.account.name'), detail.account.name],
-            [t('users.fields.status'), <Badge color={detail.status === 'active' ? 'green' : 'red'}>{t(`users.status.${detail.status}`)}</Badge>],
+            [t('users.fields.status'), <StatusBadge kind="user" code={detail.status} />],
             [t('users.fields.two_factor'), yesNo(t, detail.two_factor)],
             [t('users.fields.invited'), yesNo(t, detail.invited)],
             [t('users.fields.last_sign_in_at'), detail.last_sign_in_at ? formatDateTime(detail.last_sign_in_at, i18n.language) : t('users.never')],
-            [t('users.fields.roles'), <span className="font-mono text-xs">{detail.roles.join(', ')}</span>],
+            [t('users.fields.roles'), <span className="flex flex-wrap gap-1">{detail.roles.map((role) => <StatusBadge key={role} kind="role" code={role} />)}</span>],
             [t('users.fields.abilities'), <span className="font-mono text-xs">{detail.abilities.join(', ')}</span>],
           ]}
         />
@@ -147,13 +164,13 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
       </Card>
       {canEdit ? (
         <>
-          <Card>
+          <Card id="user-edit-section" className="scroll-mt-4">
             <CardTitle>{t('users.editRoles')}</CardTitle>
             {isSelf ? <p className="mb-2 text-sm text-amber-800 dark:text-amber-300">{t('users.selfNote')}</p> : null}
             <UserForm key={detail.version} detail={detail} lastResult={editResult} staffOffered={loaderData.isStaff} />
           </Card>
           {loaderData.apiTokens ? <ApiTokensCard {...loaderData.apiTokens} actionData={actionData && 'intent' in actionData && String(actionData.intent).startsWith('token-') ? (actionData as TokenActionData) : undefined} /> : null}
-          <Card>
+          <Card id="user-actions-section" className="scroll-mt-4">
             <CardTitle>{t('users.actions')}</CardTitle>
             {actionData && 'formErrors' in actionData ? <FormErrors errors={actionData.formErrors} /> : null}
             <div className="grid gap-2 sm:grid-cols-2">
