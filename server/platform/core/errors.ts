@@ -45,6 +45,19 @@ export const staleVersion = (current: number, label = 'record') =>
     errors: [{ field: 'version', code: 'version.conflict', message: `The ${label} has changed since you loaded it` } as FieldError],
     extra: { current_version: current },
   })
+/** A field error with a stable code (e.g. `phone.invalid`) the portal localises, beside its English message. */
+export type CodedFieldError = FieldError & { code: string }
+
+export const fieldError = (field: string, code: string, message: string, allowed?: string[]): CodedFieldError =>
+  allowed ? { field, code, message, allowed } : { field, code, message }
+
+/** 400 with per-field errors; the problem's own code names the first rule broken. */
+export const invalid = (code: string, message: string, errors: CodedFieldError[]) => new AppError(400, code, message, { errors })
+
+/** 409 for a rule on stored state (in use, last admin, duplicate), with a stable code. */
+export const refused = (code: string, message: string, errors?: CodedFieldError[], extra?: Record<string, unknown>) =>
+  new AppError(409, code, message, { ...(errors ? { errors } : {}), ...(extra ? { extra } : {}) })
+
 export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many requests') =>
   new AppError(429, 'too-many-requests', message, {
     headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },

@@ -50,3 +50,12 @@ export function can(actor: Actor, permission: string): boolean {
 export function requirePermission(actor: Actor, permission: string): void {
   if (!can(actor, permission)) throw new AppError(403, 'forbidden', `This needs the ${permission} permission`, { extra: { permission } })
 }
+
+/**
+ * The account a scope reaches, or null for every account: staff acting in their own group work
+ * across all accounts (spec §6); anyone in a client context reaches that account only.
+ */
+export function reachOf(scope: Scope): string | null {
+  if (isStaff(scope.actor) && (scope.accountId === null || scope.accountId === scope.actor.homeAccountId)) return null
+  return scope.accountId
+}
