@@ -3,10 +3,15 @@ export const WEBHOOK_EVENT_TYPES = [
   'domain.registered',
   'domain.renewed',
   'domain.deleted',
+  'domain.expiring',
+  'domain.transferred_in',
+  'domain.transferred_out',
   'order.completed',
   'order.failed',
   'dns.zone.published',
   'dns.zone.failed',
+  'dns.zone.drifted',
+  'registry.difference_found',
 ] as const
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | 'webhook.test'
 

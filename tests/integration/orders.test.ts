@@ -227,6 +227,12 @@ describe('orders', () => {
 
     const audit = await platform.db.selectFrom('audit_entries').select(['action', 'entity_type']).where('account_id', '=', acmeId).where('area', '=', 'domains').execute()
     expect(audit.map((a) => `${a.entity_type}:${a.action}`)).toEqual(expect.arrayContaining(['order:create', 'domain:register', 'domain:transfer-in']))
+    // The webhook events were written with each item's completion (issue 20's outbox).
+    const events = await platform.db.selectFrom('webhook_events').select(['type', 'data']).where('account_id', '=', acmeId).execute()
+    const named = (type: string) => events.filter((e) => e.type === type).map((e) => e.data.name)
+    expect(named('order.completed')).toEqual(expect.arrayContaining(['fresh-order.com', 'moving-in.net']))
+    expect(named('domain.registered')).toContain('fresh-order.com')
+    expect(named('domain.transferred_in')).toContain('moving-in.net')
   })
 
   it('a transfer with a wrong auth code fails with the registry message; retry succeeds once the code is right', async () => {
@@ -276,6 +282,8 @@ describe('orders', () => {
 
     const audit = await platform.db.selectFrom('audit_entries').select('action').where('entity_id', '=', lost.id).execute()
     expect(audit.map((a) => a.action)).toEqual(['fail'])
+    const failed = await platform.db.selectFrom('webhook_events').select('data').where('type', '=', 'order.failed').execute()
+    expect(failed.map((e) => e.data.item_id)).toContain(lost.id)
   })
 
   it('registers with the contacts chosen at checkout: each is created at the registry once, and the domain has its four', async () => {

@@ -155,7 +155,14 @@ export async function detectDrift(deps: PlatformDeps, zone: DnsZone): Promise<Dr
   const remote = await client.getZone(zone.name)
   const ours = await ourRrsets(deps, zone.id)
   const report = remote ? compareRrsets(ours, theirRrsets(remote.rrsets)) : { missing: [...ours].map(([k, v]) => ({ name: k.split('\t')[0]!, type: k.split('\t')[1]!, ...v })), unexpected: [], different: [] }
-  await deps.db.updateTable('dns_zones').set({ drift: JSON.stringify(report), drift_checked_at: deps.now() }).where('id', '=', zone.id).execute()
+  const drifting = (r: DriftReport | null | undefined) => Boolean(r && (r.missing.length || r.unexpected.length || r.different.length))
+  // A zone that starts to drift is a webhook event (issue 20), written with the report.
+  await deps.db.transaction().execute(async (tx) => {
+    await tx.updateTable('dns_zones').set({ drift: JSON.stringify(report), drift_checked_at: deps.now() }).where('id', '=', zone.id).execute()
+    if (drifting(report) && !drifting(zone.drift)) {
+      await recordEvent(tx, { accountId: zone.account_id, type: 'dns.zone.drifted', data: { id: zone.id, name: zone.name, missing: report.missing.length, unexpected: report.unexpected.length, different: report.different.length } })
+    }
+  })
   return report
 }
 

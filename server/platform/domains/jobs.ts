@@ -8,6 +8,7 @@ import type { PlatformDeps } from '#server/platform/deps.ts'
 import { dsToRecord, itemError, registryColumns, renewDomain, validateName } from './lifecycle.ts'
 import { requireDomainManager, requireDomainViewer } from './portfolio.ts'
 import { pollRegistries } from './poll.ts'
+import { recordEvent } from '#server/platform/webhooks/outbox.ts'
 
 export const DOMAIN_JOBS = {
   import: 'domains.import',
@@ -195,7 +196,11 @@ export async function runExpiryNotices(deps: PlatformDeps) {
     // Recorded after sending: a failed send is retried by the next run rather than lost.
     for (const d of list) {
       const covered = NOTICE_THRESHOLDS.filter((t) => t >= d.threshold)
-      await deps.db.insertInto('domain_expiry_notices').values(covered.map((t) => ({ domain_id: d.id, threshold_days: t, expires_at: d.expires_at }))).onConflict((oc) => oc.doNothing()).execute()
+      // The notice and its webhook event (issue 20) together: one event per threshold crossed.
+      await deps.db.transaction().execute(async (tx) => {
+        await tx.insertInto('domain_expiry_notices').values(covered.map((t) => ({ domain_id: d.id, threshold_days: t, expires_at: d.expires_at }))).onConflict((oc) => oc.doNothing()).execute()
+        await recordEvent(tx, { accountId, type: 'domain.expiring', data: { id: d.id, name: d.name, expires_at: d.expires_at.toISOString(), days_left: d.days, auto_renew: d.auto_renew } })
+      })
     }
     mailed += to.length
   }
@@ -249,6 +254,7 @@ export async function reconcileDomains(deps: PlatformDeps, options: { accountId?
         const same = open.find((o) => o.field === f.field && o.ours === f.ours && o.registry === f.registry)
         if (same) continue
         await tx.insertInto('domain_differences').values({ domain_id: domain.id, account_id: domain.account_id, ...f, detected_at: deps.now() }).execute()
+        await recordEvent(tx, { accountId: domain.account_id, type: 'registry.difference_found', data: { domain_id: domain.id, name: domain.name, ...f } })
         await audit.record({ area: 'domains', entityType: 'domain', entityId: domain.id, action: 'reconciliation-difference', after: { ...f } })
       }
       await tx.updateTable('domains').set({ reconciled_at: deps.now() }).where('id', '=', domain.id).execute()

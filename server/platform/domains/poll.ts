@@ -4,6 +4,7 @@ import { systemScope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { checkTransfer } from '#server/platform/orders/jobs.ts'
 import { servedRegistries } from '#server/platform/registries/registries.ts'
+import { recordEvent } from '#server/platform/webhooks/outbox.ts'
 
 /** Messages read per registry and run: the queue drains over a few runs rather than in one burst. */
 export const POLL_BATCH = 200
@@ -70,11 +71,13 @@ async function handleMessage(deps: Deps, registry: string, ourId: string | null,
       await tx.updateTable('domains').set({ status: 'deleted', auto_renew: false, updated_at: deps.now() }).where('id', '=', domain.id).execute()
       await audit.record({ area: 'domains', entityType: 'domain', entityId: domain.id, action: 'transferred-away', before: { status: domain.status }, after: { status: 'deleted', ...note } })
       outcome = 'transferred-away'
+      await recordEvent(tx, { accountId: domain.account_id, type: 'domain.transferred_out', data: { id: domain.id, name: domain.name, requested_by: transfer.requestedBy ?? null } })
     } else if (approved && weRequested && domain.status === 'transferring') {
       const expires = transfer.expiresAt ?? domain.expires_at
       await tx.updateTable('domains').set({ status: 'active', expires_at: expires, updated_at: deps.now() }).where('id', '=', domain.id).execute()
       await audit.record({ area: 'domains', entityType: 'domain', entityId: domain.id, action: 'transfer-completed', before: { status: domain.status, expires_at: domain.expires_at }, after: { status: 'active', expires_at: expires, ...note } })
       outcome = 'transfer-completed'
+      await recordEvent(tx, { accountId: domain.account_id, type: 'domain.transferred_in', data: { id: domain.id, name: domain.name, expires_at: expires?.toISOString() ?? null } })
     } else if (!approved && transfer.status !== 'pending' && weRequested && domain.status === 'transferring') {
       await tx.updateTable('domains').set({ status: 'deleted', updated_at: deps.now() }).where('id', '=', domain.id).execute()
       await audit.record({ area: 'domains', entityType: 'domain', entityId: domain.id, action: 'transfer-failed', before: { status: domain.status }, after: { status: 'deleted', ...note } })

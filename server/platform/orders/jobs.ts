@@ -180,7 +180,8 @@ async function complete(
     // Webhooks (issue 20): in the outbox with the change itself.
     const done = { order_id: item.order_id, item_id: item.id, type: item.type, name: item.name, domain_id: domain.id, expires_at: expiresAt?.toISOString() ?? null }
     await recordEvent(tx, { accountId: item.account_id, type: 'order.completed', data: done })
-    if (item.type === 'register' || item.type === 'renew') await recordEvent(tx, { accountId: item.account_id, type: item.type === 'register' ? 'domain.registered' : 'domain.renewed', data: { id: domain.id, name: item.name, expires_at: done.expires_at, order_id: item.order_id } })
+    const domainEvent = ({ register: 'domain.registered', renew: 'domain.renewed', transfer: 'domain.transferred_in' } as const)[item.type]
+    await recordEvent(tx, { accountId: item.account_id, type: domainEvent, data: { id: domain.id, name: item.name, expires_at: done.expires_at, order_id: item.order_id } })
     await audit.record({
       area: 'domains',
       entityType: 'domain',

@@ -123,14 +123,23 @@ export function registerWebhookJobs(deps: PlatformDeps): void {
 const DomainData = z.object({ id: z.uuid(), name: z.string().openapi({ example: 'acme.com' }), expires_at: z.string().nullable().optional(), period: z.number().int().optional(), order_id: z.uuid().optional(), status: z.string().optional(), outcome: z.string().optional() })
 const OrderData = z.object({ order_id: z.uuid(), item_id: z.uuid(), type: z.enum(['register', 'transfer', 'renew']), name: z.string(), domain_id: z.uuid().optional(), expires_at: z.string().nullable().optional(), error: z.string().optional(), registry_code: z.number().int().nullable().optional() })
 const ZoneData = z.object({ id: z.uuid(), name: z.string(), serial: z.number().int(), reason: z.string().optional() })
+const ExpiringData = z.object({ id: z.uuid(), name: z.string(), expires_at: z.string(), days_left: z.number().int(), auto_renew: z.boolean() })
+const TransferData = z.object({ id: z.uuid(), name: z.string(), expires_at: z.string().nullable().optional(), order_id: z.uuid().optional(), requested_by: z.string().nullable().optional() })
+const DriftData = z.object({ id: z.uuid(), name: z.string(), missing: z.number().int(), unexpected: z.number().int(), different: z.number().int() })
+const DifferenceData = z.object({ domain_id: z.uuid(), name: z.string(), field: z.enum(['exists', 'expires_at', 'statuses', 'nameservers', 'ds']), ours: z.string(), registry: z.string() })
 const EVENT_DATA: Record<(typeof WEBHOOK_EVENT_TYPES)[number], { summary: string; data: z.ZodType }> = {
   'domain.registered': { summary: 'A domain was registered (directly or by an order)', data: DomainData },
   'domain.renewed': { summary: 'A domain was renewed', data: DomainData },
   'domain.deleted': { summary: 'A domain was deleted (gone, or in redemption)', data: DomainData },
+  'domain.expiring': { summary: 'A domain crossed an expiry notice threshold (the days before it expires)', data: ExpiringData },
+  'domain.transferred_in': { summary: 'A domain transferred in completed (by an order, or approved at the registry)', data: TransferData },
+  'domain.transferred_out': { summary: 'A domain was transferred away to another registrar', data: TransferData },
   'order.completed': { summary: 'An order item completed at the registry', data: OrderData },
   'order.failed': { summary: 'An order item failed', data: OrderData },
   'dns.zone.published': { summary: 'A DNS zone was published to the name servers', data: ZoneData },
   'dns.zone.failed': { summary: 'The name servers refused a DNS zone', data: ZoneData },
+  'dns.zone.drifted': { summary: 'The name servers started to differ from our records for a zone', data: DriftData },
+  'registry.difference_found': { summary: 'Reconciliation found the registry holding something else than our records', data: DifferenceData },
 }
 const SignatureHeaders = z.object({
   'webhook-id': z.string().openapi({ description: 'The message id (msg_…): the same for every retry and replay, so a repeat can be dropped', example: 'msg_2b7c0e0d9a6f4c1e8f3a5b7d9c1e2f30' }),
