@@ -171,7 +171,9 @@ const sectionTitle = 'mb-2 text-xs font-semibold uppercase tracking-wide text-sl
 function Answer({ response, schemas, words }: { response: ResponseView; schemas: Schemas; words: Words }) {
   const heading = (
     <>
-      <span className="rounded bg-emerald-50 px-1.5 font-mono text-[12px] font-semibold text-emerald-800 dark:bg-emerald-950/60 dark:text-emerald-200">{response.status}</span>
+      <span className={cn('rounded px-1.5 font-mono text-[12px] font-semibold', response.status.startsWith('2') ? 'bg-emerald-50 text-emerald-800 dark:bg-emerald-950/60 dark:text-emerald-200' : 'bg-amber-50 text-amber-900 dark:bg-amber-950/60 dark:text-amber-200')}>
+        {response.status}
+      </span>
       <span className="text-slate-700 dark:text-slate-300">{response.description}</span>
     </>
   )
@@ -181,16 +183,20 @@ function Answer({ response, schemas, words }: { response: ResponseView; schemas:
   return <Body body={response} schemas={schemas} words={words} heading={heading} fields={false} />
 }
 
-/** One operation: its anchor, summary, permission, parameters, body, answers and error answers. */
-export function Operation({ op, schemas, words, label }: { op: OperationView; schemas: Schemas; words: Words; label?: string }) {
-  const errors = op.responses.filter((r) => r.isProblem || Number(r.status) >= 400)
+/**
+ * One operation: its anchor, summary, permission, parameters, body, answers and error answers. A
+ * webhook event (`event`) is the call we make to the reader: named by the event, no permission.
+ */
+export function Operation({ op, schemas, words, event }: { op: OperationView; schemas: Schemas; words: Words; event?: string }) {
+  // A webhook's answers are the reader's own (410 disables the endpoint): listed as they are.
+  const errors = event ? [] : op.responses.filter((r) => r.isProblem || Number(r.status) >= 400)
   const answers = op.responses.filter((r) => !errors.includes(r))
   return (
     <section id={op.id} aria-labelledby={`${op.id}-title`} className="scroll-mt-6 rounded-xl border border-slate-200 bg-white p-4 print:break-inside-avoid-page sm:p-5 dark:border-slate-800 dark:bg-slate-950">
       <h3 id={`${op.id}-title`} className="flex min-w-0 items-start gap-2">
         <MethodBadge method={op.method} className="mt-0.5" />
         <a href={`#${op.id}`} className="min-w-0 break-all font-mono text-[13px] font-medium hover:underline">
-          {label ?? op.path}
+          {event ?? op.path}
         </a>
         {op.deprecated ? <span className="text-xs text-amber-700 dark:text-amber-400">{words.deprecated}</span> : null}
       </h3>
@@ -200,9 +206,11 @@ export function Operation({ op, schemas, words, label }: { op: OperationView; sc
           <Prose text={op.description} />
         </p>
       ) : null}
-      <div className="mt-3">
-        <PermissionBadge permission={op.permission} words={words} />
-      </div>
+      {event ? null : (
+        <div className="mt-3">
+          <PermissionBadge permission={op.permission} words={words} />
+        </div>
+      )}
       {op.parameters.length ? (
         <div className="mt-4">
           <h4 className={sectionTitle}>{words.parameters}</h4>

@@ -132,7 +132,7 @@ export default function ApiReference({ loaderData }: Route.ComponentProps) {
           <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{words.webhooksIntro}</p>
           <div className="space-y-4">
             {view.webhooks.map((hook) => (
-              <Operation key={hook.id} op={hook} schemas={view.schemas} words={words} label={hook.event} />
+              <Operation key={hook.id} op={hook} schemas={view.schemas} words={words} event={hook.event} />
             ))}
           </div>
         </section>
