@@ -243,6 +243,7 @@ const ENTITY_PATH: Record<string, string> = { domain: '/domains/', contact: '/co
 
 function RecentActivity({ entries }: { entries: Activity[] }) {
   const { t } = useTranslation('common')
+  const phrase = useActivityPhrase()
   const href = useContextHref()
   return (
     <Card testId="home-activity">
@@ -260,17 +261,17 @@ function RecentActivity({ entries }: { entries: Activity[] }) {
         <ol className="mt-3 divide-y divide-slate-100 dark:divide-slate-800">
           {entries.map((entry) => {
             const path = ENTITY_PATH[entry.entity_type]
-            const what = `${t(`audit.areas.${entry.area}`, { defaultValue: entry.area })} · ${humanize(entry.action)}`
+            const what = phrase(entry)
             return (
               <li key={entry.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-0.5 py-2 text-sm" data-testid="home-activity-entry">
                 <span className="min-w-0">
                   <span className="font-medium">{entry.actor_label}</span>{' '}
                   {path && entry.entity_id ? (
-                    <Link to={href(`${path}${entry.entity_id}`)} className="text-slate-700 hover:underline dark:text-slate-300">
+                    <Link to={href(`${path}${entry.entity_id}`)} className="text-slate-700 hover:underline dark:text-slate-300" title={entry.action}>
                       {what}
                     </Link>
                   ) : (
-                    <span className="text-slate-700 dark:text-slate-300">{what}</span>
+                    <span className="text-slate-700 dark:text-slate-300" title={entry.action}>{what}</span>
                   )}
                 </span>
                 <time dateTime={entry.when} title={entry.exact} className="shrink-0 text-xs text-slate-600 dark:text-slate-400">
@@ -285,8 +286,15 @@ function RecentActivity({ entries }: { entries: Activity[] }) {
   )
 }
 
-/** An audit action code ("set-contact", "update_profile") as words, until each has its own label. */
-const humanize = (code: string) => {
-  const words = code.replace(/[-_]/g, ' ')
-  return words.charAt(0).toUpperCase() + words.slice(1)
+/**
+ * What an audit entry did, as a phrase of the reader's language ("renewed the domain", "renovó el
+ * dominio", "がドメインを更新しました"), from its action and entity type (locales/<lng>/activity.json);
+ * an action without a phrase of its own reads as a change to its entity. The code shows on hover.
+ */
+function useActivityPhrase() {
+  const { t } = useTranslation('activity')
+  return (entry: { action: string; entity_type: string }) => {
+    const entity = t(`entities.${entry.entity_type}`, { defaultValue: t('entities.other') })
+    return t(`actions.${entry.action}`, { entity, defaultValue: t('actions.other', { entity }) })
+  }
 }
