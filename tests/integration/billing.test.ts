@@ -88,7 +88,7 @@ describe('billing entities', () => {
     expect(await count('billing_payments')).toBe(before.payments + 1)
     expect(await balance(id, 'EUR')).toBe(1000)
     // A client's admin may not record payments, nor see an entity that does not pay for its account.
-    expect((await platform.call('POST', `/groups/${acmeId}/billing-entities/${id}/payments`, { token: acmeAdmin(), body: { kind: 'payment', currency: 'EUR', amount: '1' } })).status).toBe(404)
+    expect((await platform.call('POST', `/groups/${acmeId}/billing-entities/${id}/payments`, { token: acmeAdmin(), body: { kind: 'payment', currency: 'EUR', amount: '1' } })).status).toBe(403)
     expect((await platform.call('GET', `/groups/${acmeId}/billing-entities/${id}`, { token: acmeAdmin() })).status).toBe(404)
   })
 
@@ -105,21 +105,23 @@ describe('billing entities', () => {
     for (const [method, path, body] of [
       ['GET', `/groups/${acmeId}/billing-entities/${globexEntity}`, undefined],
       ['GET', `/groups/${globexId}/billing-entities`, undefined],
-      ['PATCH', `/groups/${acmeId}/billing-entities/${globexEntity}`, { name: 'x', version: 1 }],
-      ['PUT', `/groups/${acmeId}/billing-entities/${globexEntity}/accounts/${acmeId}`, undefined],
       ['GET', `/groups/${globexId}/transactions`, undefined],
       ['GET', `/groups/${globexId}/billing-entities/${globexEntity}`, undefined],
-      ['POST', `/groups/${acmeId}/billing-entities/${globexEntity}/payments`, { kind: 'payment', currency: 'EUR', amount: '1' }],
-      ['PUT', `/groups/${acmeId}/billing-entities/${globexEntity}/balances/EUR`, { credit_limit: '1' }],
-      ['DELETE', `/groups/${acmeId}/billing-entities/${globexEntity}/accounts/${globexId}`, undefined],
       ['GET', `/groups/${acmeId}/transactions/${globexTransaction}`, undefined],
-      ['POST', `/groups/${acmeId}/transactions/${globexTransaction}/refund`, { reason: 'probe' }],
       ['GET', `/groups/${globexId}/transactions/${globexTransaction}`, undefined],
+      ['GET', `/groups/${acmeId}/billing-entities/${globexEntity}/invoices`, undefined],
     ] as const) {
       const res = await platform.call(method, path, { token: acmeAdmin(), body })
       expect({ path, status: res.status }).toEqual({ path, status: 404 })
     }
+    // Staff work is refused before any id is looked at (403 names the permission, never whose the id is).
     for (const [method, path, body] of [
+      ['PATCH', `/groups/${acmeId}/billing-entities/${globexEntity}`, { name: 'x', version: 1 }],
+      ['PUT', `/groups/${acmeId}/billing-entities/${globexEntity}/accounts/${acmeId}`, undefined],
+      ['POST', `/groups/${acmeId}/billing-entities/${globexEntity}/payments`, { kind: 'payment', currency: 'EUR', amount: '1' }],
+      ['PUT', `/groups/${acmeId}/billing-entities/${globexEntity}/balances/EUR`, { credit_limit: '1' }],
+      ['DELETE', `/groups/${acmeId}/billing-entities/${globexEntity}/accounts/${globexId}`, undefined],
+      ['POST', `/groups/${acmeId}/transactions/${globexTransaction}/refund`, { reason: 'probe' }],
       ['PATCH', `/groups/${acmeId}/billing-entities/${acmeEntity}`, { name: 'x', version: 1 }],
       ['POST', `/groups/${acmeId}/billing-entities/${acmeEntity}/payments`, { kind: 'payment', currency: 'USD', amount: '1' }],
       ['PUT', `/groups/${acmeId}/billing-entities/${acmeEntity}/balances/USD`, { credit_limit: '99999' }],
@@ -194,12 +196,30 @@ describe('transactions', () => {
     else expect(['reserved', 'settled']).toContain(tx.state)
   })
 
+  it("charges a renewal from the domain's page before the registry is asked: settled when it renews, released when it refuses", async () => {
+    const entity = await entityOf(acmeId)
+    await platform.call('PUT', `/groups/${staffHome}/billing-entities/${entity}/balances/USD`, { token: staff(), body: { credit_limit: '1000' } })
+    const registered = await platform.db.selectFrom('domains').select(['id']).where('name', '=', 'billing-settle.com').executeTakeFirstOrThrow()
+    expect((await platform.call('POST', `/groups/${acmeId}/domains/${registered.id}/renew`, { token: acmeAdmin(), body: { period: 1 } })).status).toBe(200)
+    const renewal = await platform.db.selectFrom('transactions').selectAll().where('domain_id', '=', registered.id).where('action', '=', 'renew').executeTakeFirstOrThrow()
+    expect(renewal).toMatchObject({ state: 'settled', product_code: 'domain:com:renew' })
+    // A demo domain the local registry does not hold: refused there, so its charge is released.
+    const unknown = await platform.db.selectFrom('domains').select(['id']).where('account_id', '=', acmeId).where('tld', '=', 'com').where('name', '<>', 'billing-settle.com').executeTakeFirstOrThrow()
+    const before = await balance(entity, 'USD')
+    expect((await platform.call('POST', `/groups/${acmeId}/domains/${unknown.id}/renew`, { token: acmeAdmin(), body: { period: 1 } })).status).toBeGreaterThanOrEqual(400)
+    expect((await platform.db.selectFrom('transactions').select('state').where('domain_id', '=', unknown.id).where('idempotency_key', 'like', 'renew:%').executeTakeFirstOrThrow()).state).toBe('released')
+    expect(await balance(entity, 'USD')).toBe(before)
+  })
+
   it('two orders at the same moment cannot together overdraw a balance', async () => {
     const entity = await entityOf(acmeId)
-    const now = await balance(entity, 'USD')
-    // Room for exactly one .com (14.99) over a limit of 0 … plus 10.00.
-    await platform.call('PUT', `/groups/${staffHome}/billing-entities/${entity}/balances/USD`, { token: staff(), body: { credit_limit: '0' } }).catch(() => null)
-    await platform.call('POST', `/groups/${staffHome}/billing-entities/${entity}/payments`, { token: staff(), body: { kind: 'adjustment', currency: 'USD', amount: ((2499 - Math.max(now, 0)) / 100).toFixed(2), reason: 'Test: room for one' } })
+    const adjust = async (minor: number, reason: string) => {
+      if (minor) expect((await platform.call('POST', `/groups/${staffHome}/billing-entities/${entity}/payments`, { token: staff(), body: { kind: 'adjustment', currency: 'USD', amount: (minor / 100).toFixed(2), reason } })).status).toBe(201)
+    }
+    // Room for exactly one .com (14.99): the balance to zero, prepaid, then 24.99 in.
+    await adjust(-(await balance(entity, 'USD')), 'Test: back to zero')
+    expect((await platform.call('PUT', `/groups/${staffHome}/billing-entities/${entity}/balances/USD`, { token: staff(), body: { credit_limit: '0' } })).status).toBe(200)
+    await adjust(2499, 'Test: room for one')
     const results = await Promise.all(['billing-race-1.com', 'billing-race-2.com', 'billing-race-3.com'].map((name) => order(name)))
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409])
     expect(await balance(entity, 'USD')).toBe(2499 - 1499)

@@ -9,6 +9,7 @@ import { auditWriter, change, type Tx } from '#server/platform/core/change.ts'
 import { notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import { listResource } from '#server/platform/list/engine.ts'
+import { accountPricing } from '#server/platform/orders/pricing.ts'
 
 /**
  * Transactions (issue 18): one per billable action, written in the database transaction of the
@@ -127,6 +128,44 @@ export async function reserveCharges(tx: Tx, scope: Scope, accountId: string, ch
   for (const t of again) {
     await tx.updateTable('transactions').set({ state: 'reserved', reason: '', version: t.version + 1, updated_at: new Date() }).where('id', '=', t.id).execute()
     await audit.record({ area: AREA, entityType: 'transaction', entityId: t.id, accountId, action: 'reserve', before: { state: 'released' }, after: { state: 'reserved' } })
+  }
+}
+
+/**
+ * A billable action done outside an order (a renewal from the domain's page, an auto-renewal, a
+ * restore): priced now on the account's list, reserved in a transaction of its own BEFORE the
+ * registry is asked (refused past the limit), then settled in the action's own transaction or
+ * released when the registry refuses. The key names the action (renew:{domain}:{expiry}), so a
+ * retried renewal finds its charge. Returns the key, or null when the account has no billing
+ * entity and the product no price (nothing to charge it to, nothing to charge).
+ */
+export async function reserveDirect(db: Kysely<DB>, scope: Scope, input: { key: string; accountId: string; tld: string; action: string; period: number; objectName: string; domainId: string }): Promise<string | null> {
+  const account = await db.selectFrom('accounts').select('billing_entity_id').where('id', '=', input.accountId).executeTakeFirstOrThrow()
+  let price: { price_minor: number; currency: string; quote: string }
+  try {
+    price = await (await accountPricing(db, input.accountId)).price({ name: input.tld, list_price_minor: null, currency: '' }, input.period, 'period', input.action)
+  } catch (error) {
+    if (account.billing_entity_id) throw error
+    return null
+  }
+  await change(db, scope, (tx) =>
+    reserveCharges(tx, scope, input.accountId, [{ key: input.key, kind: 'domain', action: input.action, object_name: input.objectName, period: input.period, amount_minor: price.price_minor, currency: price.currency, quote: JSON.parse(price.quote) as Quote, domain_id: input.domainId }]),
+  )
+  return input.key
+}
+
+/** The registry refused a direct action: its charge is released (its own transaction). */
+export async function releaseDirect(db: Kysely<DB>, scope: Scope, key: string | null, reason: string): Promise<void> {
+  if (key) await change(db, scope, (tx) => releaseCharge(tx, scope, key, reason))
+}
+
+/** A registration deleted inside its add grace period: its settled charges are credited back. */
+export async function refundDomainCharges(tx: Tx, scope: Scope, domainId: string, reason: string): Promise<void> {
+  const rows = await tx.selectFrom('transactions').selectAll().where('domain_id', '=', domainId).where('action', 'in', ['register', 'transfer']).where('state', '=', 'settled').forUpdate().execute()
+  for (const row of rows) {
+    await giveBack(tx, row)
+    await tx.updateTable('transactions').set({ state: 'refunded', reason, version: row.version + 1, updated_at: new Date() }).where('id', '=', row.id).execute()
+    await auditWriter(tx, scope).record({ area: AREA, entityType: 'transaction', entityId: row.id, accountId: row.account_id, action: 'refund', before: { state: 'settled' }, after: { state: 'refunded', reason } })
   }
 }
 

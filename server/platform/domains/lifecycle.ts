@@ -8,6 +8,7 @@ import { systemScope, type Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { createOnce, deleteOnce, renewOnce, restoreOnce } from './idempotent.ts'
 import { recordEvent } from '#server/platform/webhooks/outbox.ts'
+import { refundDomainCharges, releaseDirect, reserveDirect, settleCharge } from '#server/platform/billing/transactions.ts'
 import { findDomain, requireDomainManager, requireDomainViewer } from './portfolio.ts'
 
 /**
@@ -251,10 +252,17 @@ export async function renewDomain(deps: LifecycleDeps, scope: Scope, domainId: s
   const domain = await findDomain(deps.db, scope, domainId)
   await checkRenewal(deps, domain, period)
   const registry = registryFor(deps, domain.tld)
+  // Charged before the registry is asked (refused past the balance or credit limit), settled with
+  // the new expiry, released if the registry refuses (issue 18).
+  const charge = await reserveDirect(deps.db, scope, { key: `renew:${domain.id}:${domain.expires_at?.toISOString() ?? ''}`, accountId: domain.account_id, tld: domain.tld, action: 'renew', period, objectName: domain.unicode_name ?? domain.name, domainId: domain.id })
   // Renewed once: a renewal the registry already made (its answer lost, our record not written)
   // is recorded from the registry's expiry instead of refused or made twice (decision 102).
-  const renewed = await callRegistry(() => renewOnce(registry, { name: domain.name, from: domain.expires_at!, years: period }))
+  const renewed = await callRegistry(() => renewOnce(registry, { name: domain.name, from: domain.expires_at!, years: period })).catch(async (error: unknown) => {
+    await releaseDirect(deps.db, scope, charge, error instanceof Error ? error.message : String(error))
+    throw error
+  })
   return change(deps.db, scope, async (tx, audit) => {
+    if (charge) await settleCharge(tx, scope, charge, domain.id)
     const row = await tx
       .updateTable('domains')
       .set((eb) => ({ expires_at: renewed.expiresAt, status: 'active', version: eb('version', '+', 1), updated_at: deps.now() }))
@@ -303,6 +311,8 @@ export async function deleteDomain(deps: LifecycleDeps, scope: Scope, domainId: 
       .where('id', '=', domain.id)
       .execute()
     await audit.record({ area: 'domains', entityType: 'domain', entityId: domain.id, accountId: domain.account_id, action: 'delete', before: { status: domain.status }, after: { status, outcome, registry_message: result.message } })
+    // Deleted inside the add grace period: the registration is credited back (issue 18).
+    if (outcome === 'add-grace-refund') await refundDomainCharges(tx, scope, domain.id, 'Deleted within the add grace period')
     await recordEvent(tx, { accountId: domain.account_id, type: 'domain.deleted', data: { id: domain.id, name: domain.name, status, outcome } })
   })
   return { id: domain.id, name: domain.name, outcome, message: result.message }
