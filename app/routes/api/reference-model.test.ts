@@ -58,7 +58,7 @@ describe('the reference view', () => {
       ['timestamp', false],
       ['data', true],
     ])
-    expect(exampleOf(event, schemas)).toEqual({ type: 'domain.registered', timestamp: '2026-01-31T12:00:00.000Z', data: { id: '0b9c4a55-6f1e-4c38-9d2a-5f8e7c1d2b3a', name: 'acme.com', expires_at: 'string' } })
+    expect(exampleOf(event, schemas)).toEqual({ type: 'domain.registered', timestamp: '2026-01-31T12:00:00.000Z', data: { id: '0b9c4a55-6f1e-4c38-9d2a-5f8e7c1d2b3a', name: 'acme.com', expires_at: '2026-01-31T12:00:00.000Z' } })
     expect(typeLabel({ type: 'array', items: { $ref: '#/components/schemas/Domain' } })).toBe('Domain[]')
     expect(typeLabel({ type: ['string', 'null'], format: 'uuid' })).toBe('string (uuid) | null')
   })

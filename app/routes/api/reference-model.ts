@@ -259,11 +259,22 @@ const EXAMPLE_STRINGS: Record<string, string> = {
   uri: 'https://acme.example/',
 }
 
-/** An example value of a schema: its own example or default, else one made from its type. */
-export function exampleOf(schema: Schema, schemas: Record<string, Schema>, depth = 0, seen: ReadonlySet<string> = new Set()): unknown {
+/** A string field's example by its name when the schema gives no format: `expires_at`, `email`, `country_code`… */
+const NAMED_STRINGS: [RegExp, string][] = [
+  [/(^|_)(at|from|until)$/, EXAMPLE_STRINGS['date-time']!],
+  [/email/, EXAMPLE_STRINGS.email!],
+  [/(^|_)id$/, EXAMPLE_STRINGS.uuid!],
+  [/url|uri/, EXAMPLE_STRINGS.uri!],
+  [/country_code/, 'ES'],
+  [/currency/, 'EUR'],
+  [/^(phone|mobile|fax)$/, '+34600123456'],
+]
+
+/** An example value of a schema: its own example or default, else one made from its type (and the field's name). */
+export function exampleOf(schema: Schema, schemas: Record<string, Schema>, depth = 0, seen: ReadonlySet<string> = new Set(), field = ''): unknown {
   if (schema.$ref) {
     if (seen.has(schema.$ref) || depth > 6) return {}
-    return exampleOf(resolve(schema, schemas), schemas, depth, new Set(seen).add(schema.$ref))
+    return exampleOf(resolve(schema, schemas), schemas, depth, new Set(seen).add(schema.$ref), field)
   }
   if (schema.example !== undefined) return schema.example
   if (schema.examples?.length) return schema.examples[0]
@@ -271,16 +282,16 @@ export function exampleOf(schema: Schema, schemas: Record<string, Schema>, depth
   if (schema.const !== undefined) return schema.const
   if (schema.enum?.length) return schema.enum[0]
   const variants = schema.oneOf ?? schema.anyOf
-  if (variants?.length) return exampleOf(variants.find((v) => v.type !== 'null') ?? variants[0]!, schemas, depth + 1, seen)
+  if (variants?.length) return exampleOf(variants.find((v) => v.type !== 'null') ?? variants[0]!, schemas, depth + 1, seen, field)
   if (schema.allOf || schema.properties) {
     const out: Record<string, unknown> = {}
-    for (const [name, field] of fieldsOf(schema, schemas)) out[name] = exampleOf(field, schemas, depth + 1, seen)
+    for (const [name, child] of fieldsOf(schema, schemas)) out[name] = exampleOf(child, schemas, depth + 1, seen, name)
     return out
   }
   const type = Array.isArray(schema.type) ? (schema.type.find((t) => t !== 'null') ?? 'null') : schema.type
   switch (type) {
     case 'string':
-      return EXAMPLE_STRINGS[schema.format ?? ''] ?? 'string'
+      return EXAMPLE_STRINGS[schema.format ?? ''] ?? NAMED_STRINGS.find(([pattern]) => pattern.test(field))?.[1] ?? 'string'
     case 'integer':
       return schema.minimum ?? 1
     case 'number':
@@ -290,7 +301,7 @@ export function exampleOf(schema: Schema, schemas: Record<string, Schema>, depth
     case 'null':
       return null
     case 'array':
-      return schema.items && depth < 6 ? [exampleOf(schema.items, schemas, depth + 1, seen)] : []
+      return schema.items && depth < 6 ? [exampleOf(schema.items, schemas, depth + 1, seen, field)] : []
     case 'object':
       return {}
     default:
