@@ -78,6 +78,8 @@ describe('the API reference', () => {
     expect(ssl.responses.filter((r) => r.isProblem).map((r) => r.status)).toEqual(expect.arrayContaining(['400', '401', '403', '404', '429']))
     expect(view.schemas.SslOrder).toBeDefined()
     expect(view.schemas.Problem).toBeDefined()
+    // The webhook events of the document, whatever it holds, are rendered with the operations.
+    expect(view.webhooks.map((hook) => hook.event).sort()).toEqual(Object.keys(doc.webhooks ?? {}).sort())
     // A search keeps the matching operations and the schemas they reach.
     const found = referenceView(doc, 'ssl revoke')
     expect(found.areas.flatMap((a) => a.operations.map((op) => `${op.method} ${op.path}`))).toEqual(['post /v1/groups/{context}/ssls/{id}/revoke'])
