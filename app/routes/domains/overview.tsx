@@ -113,7 +113,7 @@ type ActionData = { intent: string; error?: string; conflict?: boolean; authCode
 
 function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
   return (
-    <div className="grid grid-cols-[10rem_1fr] gap-2 py-1 text-sm">
+    <div className="grid grid-cols-[10rem_minmax(0,1fr)] gap-2 py-1 text-sm max-sm:grid-cols-[7.5rem_minmax(0,1fr)]">
       <dt className="text-slate-600 dark:text-slate-400">{label}</dt>
       <dd data-testid={testId}>{children}</dd>
     </div>
@@ -164,7 +164,7 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
   const when = (value: string | null) => (value ? formatDateTime(value, i18n.language) : '—')
   const differences = domain.reconciliation?.differences ?? []
   return (
-    <div className="grid gap-4 lg:grid-cols-2">
+    <div className="grid gap-4 lg:grid-cols-2 [&>*]:min-w-0">
       {actionData?.error ? (
         <Alert variant="error" className="lg:col-span-2" data-testid="action-error">
           {actionData.error}{' '}
@@ -226,7 +226,7 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
                     <Link to={href(`/contacts/${contact.id}`)} className="font-medium text-blue-700 hover:underline dark:text-blue-300">
                       {contact.name || contact.organisation || contact.email}
                     </Link>
-                    <span className="truncate text-xs text-slate-600 dark:text-slate-400">{[contact.name ? contact.organisation : null, contact.email].filter(Boolean).join(' · ')}</span>
+                    <span className="text-xs text-slate-600 [overflow-wrap:anywhere] dark:text-slate-400">{[contact.name ? contact.organisation : null, contact.email].filter(Boolean).join(' · ')}</span>
                   </span>
                 ) : (
                   t('detail.noContact')
@@ -284,8 +284,8 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
                 {domain.ds.map((ds, i) => (
                   <tr key={i} className="border-t border-slate-100 align-top dark:border-slate-800">
                     <td className="py-1 pr-3 tabular-nums">{String(ds.key_tag ?? '—')}</td>
-                    <td className="whitespace-nowrap py-1 pr-3">{named(ds.alg, DS_ALGORITHMS)}</td>
-                    <td className="whitespace-nowrap py-1 pr-3">{named(ds.digest_type, DS_DIGESTS)}</td>
+                    <td className="py-1 pr-3">{named(ds.alg, DS_ALGORITHMS)}</td>
+                    <td className="py-1 pr-3">{named(ds.digest_type, DS_DIGESTS)}</td>
                     <td className="break-all py-1 font-mono">{String(ds.digest ?? '')}</td>
                   </tr>
                 ))}
