@@ -284,8 +284,8 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
                 {domain.ds.map((ds, i) => (
                   <tr key={i} className="border-t border-slate-100 align-top dark:border-slate-800">
                     <td className="py-1 pr-3 tabular-nums">{String(ds.key_tag ?? '—')}</td>
-                    <td className="py-1 pr-3">{named(ds.alg, DS_ALGORITHMS)}</td>
-                    <td className="py-1 pr-3">{named(ds.digest_type, DS_DIGESTS)}</td>
+                    <td className="py-1 pr-3 sm:whitespace-nowrap">{named(ds.alg, DS_ALGORITHMS)}</td>
+                    <td className="py-1 pr-3 sm:whitespace-nowrap">{named(ds.digest_type, DS_DIGESTS)}</td>
                     <td className="break-all py-1 font-mono">{String(ds.digest ?? '')}</td>
                   </tr>
                 ))}
