@@ -10,6 +10,7 @@ import { startLocalRegistry, EppRegistryConnection, type LocalRegistryServer, ty
 import type { Registries } from '#server/platform/deps.ts'
 import { invoicePdf } from '#server/platform/billing/documents.ts'
 import { runInvoices } from '#server/platform/billing/invoices.ts'
+import { runLowBalanceWarnings } from '#server/platform/billing/jobs.ts'
 import { registerOrderJobs } from '#server/platform/orders/jobs.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
@@ -194,6 +195,17 @@ describe('transactions', () => {
     const tx = await platform.db.selectFrom('transactions').select(['state']).where('order_id', '=', placed.json.id).executeTakeFirstOrThrow()
     if (cancel.status === 200) expect(tx.state).toBe('released')
     else expect(['reserved', 'settled']).toContain(tx.state)
+  })
+
+  it('warns the billing address once when the balance falls below its threshold', async () => {
+    const entity = await entityOf(acmeId)
+    const sent: { to: string; subject: string }[] = []
+    const deps = { ...platform.deps, mailer: { send: async (m: { to: string; subject: string }) => void sent.push(m) } }
+    const position = (await platform.call('GET', `/groups/${staffHome}/billing-entities/${entity}`, { token: staff() })).json.balances[0]
+    await platform.call('PUT', `/groups/${staffHome}/billing-entities/${entity}/balances/USD`, { token: staff(), body: { credit_limit: String(position.credit_limit_minor / 100), low_balance: String(position.balance_minor / 100 + 1) } })
+    expect(await runLowBalanceWarnings(deps)).toBe(1)
+    expect(await runLowBalanceWarnings(deps)).toBe(0)
+    expect(sent).toEqual([expect.objectContaining({ to: 'billing@acme.example', subject: 'Low balance: Acme Corp Billing (USD)' })])
   })
 
   it("charges a renewal from the domain's page before the registry is asked: settled when it renews, released when it refuses", async () => {
