@@ -48,8 +48,8 @@ export interface BulkJobItemsTable {
   name: string
   state: Defaulted<'pending' | 'done'>
   ok: boolean | null
-  /** What happened when ok: "applied", "unchanged" or "approval_requested". */
-  outcome: string | null
+  /** What happened when ok. */
+  outcome: 'applied' | 'unchanged' | 'approval_requested' | null
   /** Records a zone item changed. */
   records: number | null
   error: string | null

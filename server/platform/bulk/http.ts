@@ -73,8 +73,6 @@ export const bulkRouter = createRouter()
       const { context, job_id } = c.req.valid('param')
       const scope = requireScope(c, context)
       requirePermission(scope.actor, 'domain-viewer')
-      // The item outcome is text in the database while the schema names its three values.
-      // eslint-disable-next-line no-restricted-syntax -- until bulk_job_items.outcome is typed as that union
-      return c.json((await getBulkJob(c.get('deps').db, scope, job_id)) as never, 200)
+      return c.json(await getBulkJob(c.get('deps').db, scope, job_id), 200)
     },
   )

@@ -105,7 +105,7 @@ export async function queueBulkJob(
 }
 
 /** One item's work: what it came to ("applied", "unchanged", "approval_requested") and, for a zone, how many records it changed. */
-export type BulkItemResult = { outcome: string | null; records?: number | null }
+export type BulkItemResult = { outcome: BulkJobItem['outcome']; records?: number | null }
 
 /**
  * Which attempt at an item this is. `retry`: an earlier attempt started and never finished (its
@@ -238,7 +238,14 @@ export async function runBulkJob(deps: PlatformDeps, jobId: string): Promise<voi
  * GET record-bulk-actions/{id}: only jobs of the given actions, within `reach` (an account id, or
  * null for staff reaching every account); another account's job is 404.
  */
-export async function bulkJobView<Action extends BulkJobAction>(db: Kysely<DB>, jobId: string, reach: string | null, actions: readonly Action[], shownParams: (params: Record<string, unknown>) => Record<string, unknown> = (p) => p) {
+/** A bulk job with its items, as the API answers it; `shownParams` picks what of its stored params (of type Stored, as the job's action wrote them) the answer shows. */
+export async function bulkJobView<Action extends BulkJobAction, Stored = Record<string, unknown>, Shown = Stored>(
+  db: Kysely<DB>,
+  jobId: string,
+  reach: string | null,
+  actions: readonly Action[],
+  shownParams: (params: Stored) => Shown = (params) => params as unknown as Shown,
+) {
   let query = db.selectFrom('bulk_jobs').selectAll().where('id', '=', jobId).where('action', 'in', [...actions])
   if (reach) query = query.where('account_id', '=', reach)
   const job = await query.executeTakeFirst()
@@ -248,7 +255,8 @@ export async function bulkJobView<Action extends BulkJobAction>(db: Kysely<DB>, 
     id: job.id,
     // The query took only jobs of these actions.
     action: job.action as Action,
-    params: shownParams(job.params as Record<string, unknown>),
+    // The job's action wrote them, and the query took only jobs of these actions.
+    params: shownParams(job.params as unknown as Stored),
     state: job.state,
     total: job.total,
     done: job.done,

@@ -158,7 +158,7 @@ export async function runReplaceJob(deps: PlatformDeps, jobId: string): Promise<
 
 /** Progress and per-zone results, in the shape of GET bulk-actions/{id} (another account's job is 404). */
 export async function getReplaceJob(db: Kysely<DB>, scope: Scope, jobId: string) {
-  return bulkJobView(db, jobId, accountOf(scope), ['replace_record_content'] as const, ({ record_ids: _ids, ...params }) => params)
+  return bulkJobView(db, jobId, accountOf(scope), ['replace_record_content'] as const, ({ record_ids: _ids, ...params }: ReplaceParams) => params)
 }
 
 export function registerReplaceJobs(deps: PlatformDeps) {
