@@ -30,20 +30,24 @@ export const messageIdOf = (eventId: string) => `msg_${eventId.replace(/-/g, '')
  * rows are locked, SKIP LOCKED, so processes dispatching together never take the same event, and a
  * delivery is unique per event and endpoint: no duplicates).
  */
-export async function dispatchPending(deps: Deps, made: (deliveryIds: string[]) => void = () => {}): Promise<number> {
+/** A delivery made by the fan-out and the job queued with it. */
+type Made = { delivery: string; job: string | null }
+
+export async function dispatchPending(deps: Deps, made: (deliveries: Made[]) => void = () => {}): Promise<number> {
   let total = 0
   for (;;) {
     const { count, ids } = await deps.db.transaction().execute(async (tx) => {
       const events = await tx.selectFrom('webhook_events').select(['id', 'account_id', 'type']).where('dispatched_at', 'is', null).orderBy('occurred_at').limit(FAN_OUT_BATCH).forUpdate().skipLocked().execute()
-      if (!events.length) return { count: 0, ids: [] as string[] }
+      if (!events.length) return { count: 0, ids: [] as Made[] }
       const accounts = [...new Set(events.map((e) => e.account_id))]
       const endpoints = await tx.selectFrom('webhook_endpoints').select(['id', 'account_id', 'events']).where('account_id', 'in', accounts).where('enabled', '=', true).execute()
       const rows = events.flatMap((e) => endpoints.filter((ep) => ep.account_id === e.account_id && ep.events.includes(e.type)).map((ep) => ({ event_id: e.id, endpoint_id: ep.id })))
       const deliveries = rows.length ? await tx.insertInto('webhook_deliveries').values(rows).onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing()).returning('id').execute() : []
       const runner = txRunner(tx)
-      for (const d of deliveries) await deps.jobs.send(DELIVER_JOB, { delivery_id: d.id }, { runner, retryLimit: 3 })
+      const ids: Made[] = []
+      for (const d of deliveries) ids.push({ delivery: d.id, job: await deps.jobs.send(DELIVER_JOB, { delivery_id: d.id }, { runner, retryLimit: 3 }) })
       await tx.updateTable('webhook_events').set({ dispatched_at: deps.now() }).where('id', 'in', events.map((e) => e.id)).execute()
-      return { count: events.length, ids: deliveries.map((d) => d.id) }
+      return { count: events.length, ids }
     })
     if (ids.length) made(ids)
     total += count
@@ -94,39 +98,35 @@ export function retryDelaySeconds(attempt: number, retryAfter: number | null, sc
  * transaction); the endpoint gone (410) or failing for five days: disabled, its admins told.
  * A delivery no longer pending is left alone, so a job run twice sends once more at most.
  */
-export async function deliver(deps: Deps, deliveryId: string, options: { viaJob?: boolean } = {}): Promise<void> {
+export async function deliver(deps: Deps, deliveryId: string, options: { viaJob?: boolean } = {}): Promise<boolean> {
   const claimedAt = deps.now()
   // One sender at a time: the attempt claims the delivery (a claim whose process died lapses
   // after CLAIM_MS). A job that finds it claimed comes back when the claim lapses, so a delivery
   // whose sender died is never left behind.
-  const claimed = await deps.db
-    .updateTable('webhook_deliveries')
+  // The claim reads what the attempt needs in the same statement.
+  const row = await deps.db
+    .updateTable('webhook_deliveries as d')
+    .from(['webhook_endpoints as ep', 'webhook_events as ev'])
     .set({ next_attempt_at: new Date(claimedAt.getTime() + CLAIM_MS) })
-    .where('id', '=', deliveryId)
-    .where('state', '=', 'pending')
-    .where((eb) => eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', claimedAt)]))
-    .returning('id')
+    .whereRef('ep.id', '=', 'd.endpoint_id')
+    .whereRef('ev.id', '=', 'd.event_id')
+    .where('d.id', '=', deliveryId)
+    .where('d.state', '=', 'pending')
+    .where((eb) => eb.or([eb('d.next_attempt_at', 'is', null), eb('d.next_attempt_at', '<=', claimedAt)]))
+    .returning(['d.id', 'd.attempts', 'd.event_id', 'ep.id as endpoint_id', 'ep.account_id', 'ep.url', 'ep.enabled', 'ep.secret', 'ep.previous_secret', 'ep.previous_secret_expires_at', 'ep.failing_since', 'ev.type', 'ev.data', 'ev.occurred_at'])
     .executeTakeFirst()
-  if (!claimed) {
-    if (options.viaJob === false) return
+  if (!row) {
+    if (options.viaJob === false) return false
     const held = await deps.db.selectFrom('webhook_deliveries').select(['state', 'next_attempt_at']).where('id', '=', deliveryId).executeTakeFirst()
     if (held?.state === 'pending' && held.next_attempt_at && held.next_attempt_at > claimedAt) {
       await deps.jobs.send(DELIVER_JOB, { delivery_id: deliveryId }, { retryLimit: 3, startAfterSeconds: (held.next_attempt_at.getTime() - claimedAt.getTime()) / 1000 + 1 })
     }
-    return
+    return false
   }
-  const row = await deps.db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_endpoints as ep', 'ep.id', 'd.endpoint_id')
-    .innerJoin('webhook_events as ev', 'ev.id', 'd.event_id')
-    .select(['d.id', 'd.state', 'd.attempts', 'd.event_id', 'ep.id as endpoint_id', 'ep.account_id', 'ep.url', 'ep.enabled', 'ep.secret', 'ep.previous_secret', 'ep.previous_secret_expires_at', 'ep.failing_since', 'ev.type', 'ev.data', 'ev.occurred_at'])
-    .where('d.id', '=', deliveryId)
-    .executeTakeFirst()
-  if (!row || row.state !== 'pending') return
   const now = deps.now()
   if (!row.enabled) {
     await deps.db.updateTable('webhook_deliveries').set({ state: 'failed', last_error: 'The endpoint is disabled', updated_at: now }).where('id', '=', row.id).execute()
-    return
+    return true
   }
   const id = messageIdOf(row.event_id)
   const timestamp = Math.floor(now.getTime() / 1000)
@@ -143,6 +143,15 @@ export async function deliver(deps: Deps, deliveryId: string, options: { viaJob?
   const ok = answer.status !== null && answer.status >= 200 && answer.status < 300
   const attempts = row.attempts + 1
   let disable: string | null = null
+  if (ok && !row.failing_since) {
+    // The usual case in one statement: the attempt logged and the delivery done.
+    await sql`WITH logged AS (
+        INSERT INTO webhook_attempts (delivery_id, endpoint_id, attempted_at, status, response_excerpt, duration_ms)
+        VALUES (${row.id}, ${row.endpoint_id}, ${now}, ${answer.status}, ${answer.excerpt}, ${answer.ms}))
+      UPDATE webhook_deliveries SET state = 'succeeded', attempts = ${attempts}, last_status = ${answer.status}, last_error = NULL, next_attempt_at = NULL, updated_at = ${now}
+      WHERE id = ${row.id}`.execute(deps.db)
+    return true
+  }
   await deps.db.transaction().execute(async (tx) => {
     await tx.insertInto('webhook_attempts').values({ delivery_id: row.id, endpoint_id: row.endpoint_id, attempted_at: now, status: answer.status, response_excerpt: answer.excerpt, error: answer.error, duration_ms: answer.ms }).execute()
     const error = ok ? null : answer.error ?? `HTTP ${answer.status}`
@@ -168,6 +177,7 @@ export async function deliver(deps: Deps, deliveryId: string, options: { viaJob?
     await deps.jobs.send(DELIVER_JOB, { delivery_id: row.id }, { runner: txRunner(tx), retryLimit: 3, startAfterSeconds: delay })
   })
   if (disable) await tellAdmins(deps, row.account_id, row.url, disable)
+  return true
 }
 
 /** Mails the account's admins that an endpoint was disabled (a failure to mail is logged, not retried). */
@@ -198,13 +208,34 @@ export async function startWebhookDispatcher(deps: Deps): Promise<{ close(): Pro
   let running: Promise<void> | null = null
   let again = false
   let closing = false
-  const queue: string[] = []
+  const queue: Made[] = []
   const senders = new Set<Promise<void>>()
+  // Jobs whose delivery this process attempted: their work is done (a retry has a job of its own),
+  // so they are deleted in batches rather than fetched only to find the delivery claimed or done.
+  let spent: string[] = []
+  let sweeping: Promise<void> | null = null
+  const dropSpent = () => {
+    if (sweeping || !spent.length) return
+    const ids = spent
+    spent = []
+    sweeping = deps.jobs.boss
+      .deleteJob(DELIVER_JOB, ids)
+      .catch((error: unknown) => deps.logger.warn('webhook job cleanup failed', { error }))
+      .finally(() => {
+        sweeping = null
+        if (spent.length >= 100) dropSpent()
+      })
+  }
   const send = () => {
     while (!closing && senders.size < IN_PROCESS_CONCURRENCY && queue.length) {
-      const id = queue.shift()!
-      const sending: Promise<void> = deliver(deps, id, { viaJob: false })
-        .catch((error: unknown) => deps.logger.warn('webhook delivery failed', { delivery_id: id, error }))
+      const { delivery, job } = queue.shift()!
+      const sending: Promise<void> = deliver(deps, delivery, { viaJob: false })
+        .then((attempted) => {
+          // Only an attempt made here spends the job; otherwise it is another sender's backstop.
+          if (attempted && job) spent.push(job)
+          if (spent.length >= 100 || !queue.length) dropSpent()
+        })
+        .catch((error: unknown) => deps.logger.warn('webhook delivery failed', { delivery_id: delivery, error }))
         .finally(() => {
           senders.delete(sending)
           send()
@@ -212,8 +243,8 @@ export async function startWebhookDispatcher(deps: Deps): Promise<{ close(): Pro
       senders.add(sending)
     }
   }
-  const made = (ids: string[]) => {
-    queue.push(...ids)
+  const made = (deliveries: Made[]) => {
+    queue.push(...deliveries)
     send()
   }
   const kick = () => {
@@ -237,6 +268,7 @@ export async function startWebhookDispatcher(deps: Deps): Promise<{ close(): Pro
       await listener.close()
       await running
       await Promise.all([...senders])
+      await sweeping
     },
   }
 }

@@ -115,7 +115,7 @@ export const webhooksRouter = createRouter()
 
 /** The delivery job and the minute's sweep of the outbox (what no process heard at commit). */
 export function registerWebhookJobs(deps: PlatformDeps): void {
-  deps.jobs.register<{ delivery_id: string }>(DELIVER_JOB, (data) => deliver(deps, data.delivery_id, { viaJob: true }), { batchSize: 10 })
+  deps.jobs.register<{ delivery_id: string }>(DELIVER_JOB, async (data) => void (await deliver(deps, data.delivery_id, { viaJob: true })), { batchSize: 10 })
   deps.jobs.register(SWEEP_JOB, async () => void (await dispatchPending(deps)))
   deps.jobs.schedule?.(SWEEP_JOB, '* * * * *')
 }
