@@ -52,7 +52,7 @@ const SCREENS: Screen[] = [
   { name: 'viewer-domains', user: 'viewer@acme.example', path: '/domains' },
   { name: 'api-overview', user: '', path: '/api' },
   { name: 'api-context', user: '', path: '/api/context' },
-  { name: 'api-reference', user: '', path: '/api/reference?q=contacts' },
+  { name: 'api-reference', user: '', path: '/api/reference?q=ssl%20revoke' },
 ]
 
 async function freePort(): Promise<number> {
