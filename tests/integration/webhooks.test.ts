@@ -120,7 +120,7 @@ describe('webhooks', () => {
     await until('the replay', () => byType('domain.renewed').filter((r) => r.body.includes('retry.example')).length === 3)
   })
 
-  it('signs with both secrets while a rotation overlaps, pings on demand, and a 410 disables the endpoint', async () => {
+  it('signs with both secrets while a rotation overlaps, pings on demand; five days of failures or a 410 disable the endpoint', async () => {
     const rotated = await platform.call('POST', `${base()}/${endpoint.id}/rotate_secret`, { token: admin() })
     expect(rotated.json.endpoint.rotating_until).not.toBeNull()
     const ping = await platform.call('POST', `${base()}/${endpoint.id}/test`, { token: admin() })
@@ -128,6 +128,18 @@ describe('webhooks', () => {
     const [message] = await until('the ping', () => (byType('webhook.test').length ? byType('webhook.test') : null))
     expect(String(message!.headers['webhook-signature']).split(' ')).toHaveLength(2)
     for (const key of [secret, rotated.json.secret]) expect(new Webhook(key).verify(message!.body, message!.headers as Record<string, string>)).toBeTruthy()
+
+    // Failing for five days: the next failure disables it; enabling it again clears the failure.
+    await platform.db.updateTable('webhook_endpoints').set({ failing_since: new Date(Date.now() - 6 * 86_400_000) }).where('id', '=', endpoint.id).execute()
+    answers.push({ status: 500 })
+    await changeWithEvent('domain.renewed', { name: 'tired.example' })
+    const tired = await until('the endpoint disabled after five days', async () => {
+      const res = await platform.call('GET', `${base()}/${endpoint.id}`, { token: admin() })
+      return res.json.enabled === false ? res.json : null
+    })
+    expect(tired.disabled_reason).toMatch(/5 days/)
+    const enabled = await platform.call('PATCH', `${base()}/${endpoint.id}`, { token: admin(), body: { enabled: true, version: tired.version } })
+    expect(enabled.json).toMatchObject({ enabled: true, failing_since: null, disabled_reason: null })
 
     answers.push({ status: 410 })
     await changeWithEvent('domain.renewed', { name: 'gone.example' })
