@@ -32,7 +32,7 @@ export async function invoicePdf(invoice: Invoice, lines: InvoiceLine[]): Promis
   const font = await doc.embedFont(StandardFonts.Helvetica)
   const bold = await doc.embedFont(StandardFonts.HelveticaBold)
   const charset = new Set(font.getCharacterSet())
-  const safe = (text: string) => [...text].map((ch) => (charset.has(ch.codePointAt(0)!) ? ch : '?')).join('')
+  const safe = (text: string) => (/^[\x20-\x7e]*$/.test(text) ? text : [...text].map((ch) => (charset.has(ch.codePointAt(0)!) ? ch : '?')).join(''))
   const money = (minor: number) => safe(formatMoney(minor, currency, locale).replace(/\u00a0|\u202f/g, ' '))
   const text = (page: PDFPage, value: string, x: number, y: number, options: { size?: number; font?: PDFFont; right?: boolean } = {}) => {
     const f = options.font ?? font

@@ -73,46 +73,48 @@ export async function runInvoices(deps: Pick<PlatformDeps, 'db' | 'mailer' | 'lo
   return made
 }
 
-type Charge = { id: string; action: string; object_name: string; product_code: string; period: number; amount_minor: string | number; currency: string; state: string; invoice_id: string | null }
-
 const ACTIONS: Record<string, Record<string, string>> = {
   en: { register: 'Registration', transfer: 'Transfer', renew: 'Renewal', restore: 'Restore' },
   es: { register: 'Registro', transfer: 'Transferencia', renew: 'Renovación', restore: 'Restauración' },
   ja: { register: '登録', transfer: '移管', renew: '更新', restore: '復旧' },
 }
-const YEARS: Record<string, (n: number) => string> = { en: (n) => `${n} year${n === 1 ? '' : 's'}`, es: (n) => `${n} año${n === 1 ? '' : 's'}`, ja: (n) => `${n} 年` }
+const YEAR_WORDS: Record<string, [string, string]> = { en: ['year', 'years'], es: ['año', 'años'], ja: ['年', '年'] }
 
-/** A line's words in the invoice's language: "Renewal acme.com (1 year)". */
-const describe = (charge: Charge, language: string) => `${ACTIONS[language]?.[charge.action] ?? charge.action} ${charge.object_name || charge.product_code} (${(YEARS[language] ?? YEARS.en!)(charge.period)})`
+/**
+ * The charges a document of `kind` takes for the entity, month and currency, as SQL: an invoice
+ * takes what settled in the month and was not invoiced; a credit note what was refunded (by the
+ * month's end) after it was invoiced and not credited yet.
+ */
+function chargesOf(kind: 'invoice' | 'credit-note', entityId: string, currency: string | null, start: Date, end: Date) {
+  const base = sql`t.billing_entity_id = ${entityId}${currency ? sql` AND t.currency = ${currency}` : sql``}`
+  return kind === 'invoice'
+    ? sql`${base} AND t.invoice_id IS NULL AND t.state IN ('settled', 'refunded') AND t.settled_at >= ${start} AND t.settled_at < ${end}`
+    : sql`${base} AND t.state = 'refunded' AND t.credit_note_id IS NULL AND t.invoice_id IS NOT NULL AND t.updated_at < ${end}`
+}
 
-/** One entity's documents for the month (each in its own transaction); those already made are left. */
+/**
+ * One entity's documents for the month (each in its own transaction); those already made are left.
+ * Set-based: the lines are written from the charges and the charges marked by one statement each,
+ * a line per charge ("Renewal acme.com (1 year)" in the entity's language), in the order settled.
+ */
 export async function invoiceEntity(db: Kysely<DB>, entityId: string, start: Date, now: Date): Promise<Invoice[]> {
   const end = nextMonth(start)
   const made: Invoice[] = []
   for (const kind of ['invoice', 'credit-note'] as const) {
-    const currencies = await db.transaction().execute(async (tx) => {
-      let query = tx.selectFrom('transactions').select('currency').distinct().where('billing_entity_id', '=', entityId)
-      query = kind === 'invoice'
-        ? query.where('invoice_id', 'is', null).where('state', 'in', ['settled', 'refunded']).where('settled_at', '>=', start).where('settled_at', '<', end)
-        : query.where('state', '=', 'refunded').where('invoice_id', 'is not', null).where('credit_note_id', 'is', null).where('updated_at', '<', end)
-      return (await query.execute()).map((r) => r.currency.trim())
-    })
+    const currencies = (await sql<{ currency: string }>`SELECT DISTINCT t.currency FROM transactions t WHERE ${chargesOf(kind, entityId, null, start, end)}`.execute(db)).rows.map((r) => r.currency.trim())
     for (const currency of currencies) {
       const invoice = await db.transaction().execute(async (tx) => {
         // The entity's row is the run's lock: two runs never write one entity's documents at once.
         const entity = await tx.selectFrom('billing_entities').selectAll().where('id', '=', entityId).forUpdate().executeTakeFirstOrThrow()
         if (await tx.selectFrom('invoices').select('id').where('billing_entity_id', '=', entityId).where('period', '=', isoDay(start)).where('currency', '=', currency).where('kind', '=', kind).executeTakeFirst()) return null
-        let charges = tx.selectFrom('transactions').select(['id', 'action', 'object_name', 'product_code', 'period', 'amount_minor', 'currency', 'state', 'invoice_id']).where('billing_entity_id', '=', entityId).where('currency', '=', currency)
-        charges = kind === 'invoice'
-          ? charges.where('invoice_id', 'is', null).where('state', 'in', ['settled', 'refunded']).where('settled_at', '>=', start).where('settled_at', '<', end)
-          : charges.where('state', '=', 'refunded').where('invoice_id', 'is not', null).where('credit_note_id', 'is', null).where('updated_at', '<', end)
-        const rows = await charges.orderBy('settled_at').orderBy('id').forUpdate().execute()
-        if (!rows.length) return null
+        const which = chargesOf(kind, entityId, currency, start, end)
+        const sums = (await sql<{ n: number; total: string | number | null }>`SELECT count(*)::int AS n, sum(t.amount_minor) AS total FROM transactions t WHERE ${which}`.execute(tx)).rows[0]!
+        if (!sums.n) return null
         const country = entity.country.trim()
         const reverse = Boolean(entity.vat_id) && EU_COUNTRIES.has(country) && country !== SELLER.country
         const rate = reverse ? 0 : Number((await tx.selectFrom('tax_rates').select('rate_percent').where('country', '=', country).executeTakeFirst())?.rate_percent ?? 0)
         const sign = kind === 'invoice' ? 1 : -1
-        const subtotal = sign * rows.reduce((sum, r) => sum + Number(r.amount_minor), 0)
+        const subtotal = sign * Number(sums.total)
         const tax = sign * taxOf(Math.abs(subtotal), rate)
         const year = now.getUTCFullYear()
         await tx.insertInto('invoice_counters').values({ billing_entity_id: entityId, year }).onConflict((oc) => oc.columns(['billing_entity_id', 'year']).doNothing()).execute()
@@ -140,12 +142,16 @@ export async function invoiceEntity(db: Kysely<DB>, entityId: string, start: Dat
           })
           .returningAll()
           .executeTakeFirstOrThrow()
-        await tx
-          .insertInto('invoice_lines')
-          .values(rows.map((r, i) => ({ invoice_id: invoice.id, position: i + 1, transaction_id: r.id, description: describe(r, entity.invoice_language), quantity: 1, unit_minor: sign * Number(r.amount_minor), amount_minor: sign * Number(r.amount_minor) })))
-          .execute()
-        await tx.updateTable('transactions').set(kind === 'invoice' ? { invoice_id: invoice.id } : { credit_note_id: invoice.id }).where('id', 'in', rows.map((r) => r.id)).execute()
-        await auditWriter(tx, { actor: { userId: null, label: 'invoice run', homeAccountId: null, roles: ['staff'], abilities: [] }, accountId: null, requestId: null }).record({ area: 'invoicing', entityType: 'billing-entity', entityId, action: kind === 'invoice' ? 'invoice' : 'credit-note', after: { number: invoice.number, currency, total_minor: subtotal + tax, lines: rows.length } })
+        const words = ACTIONS[entity.invoice_language] ?? ACTIONS.en!
+        const [one, many] = YEAR_WORDS[entity.invoice_language] ?? YEAR_WORDS.en!
+        const action = sql`CASE t.action ${sql.join(Object.entries(words).map(([k, v]) => sql`WHEN ${k} THEN ${v}`), sql` `)} ELSE t.action END`
+        await sql`INSERT INTO invoice_lines (invoice_id, position, transaction_id, description, quantity, unit_minor, amount_minor)
+          SELECT ${invoice.id}, row_number() OVER (ORDER BY t.settled_at, t.id), t.id,
+            ${action} || ' ' || coalesce(nullif(t.object_name, ''), t.product_code) || ' (' || t.period || ' ' || CASE WHEN t.period = 1 THEN ${one} ELSE ${many} END || ')',
+            1, ${sign} * t.amount_minor, ${sign} * t.amount_minor
+          FROM transactions t WHERE ${which}`.execute(tx)
+        await sql`UPDATE transactions t SET ${sql.raw(kind === 'invoice' ? 'invoice_id' : 'credit_note_id')} = ${invoice.id} WHERE ${which}`.execute(tx)
+        await auditWriter(tx, { actor: { userId: null, label: 'invoice run', homeAccountId: null, roles: ['staff'], abilities: [] }, accountId: null, requestId: null }).record({ area: 'invoicing', entityType: 'billing-entity', entityId, action: kind === 'invoice' ? 'invoice' : 'credit-note', after: { number: invoice.number, currency, total_minor: subtotal + tax, lines: sums.n } })
         return invoice
       })
       if (invoice) made.push(invoice)
