@@ -107,6 +107,7 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
   const { t, i18n } = useTranslation('directory')
   const { detail, canEdit, isSelf } = loaderData
   const { t: tt } = useTranslation('tokens')
+  const service = detail.kind === 'service'
   const base = `/users/${detail.id}`
   const editResult = actionData && 'result' in actionData ? actionData.result : undefined
   const grants = Object.entries(detail.role_grants ?? {}).filter(([, list]) => list.length)
@@ -139,9 +140,14 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
             [t('users.fields.name'), detail.name],
             [t('users.fields.account.name'), detail.account.name],
             [t('users.fields.status'), <StatusBadge kind="user" code={detail.status} />],
-            [t('users.fields.two_factor'), yesNo(t, detail.two_factor)],
-            [t('users.fields.invited'), yesNo(t, detail.invited)],
-            [t('users.fields.last_sign_in_at'), detail.last_sign_in_at ? formatDateTime(detail.last_sign_in_at, i18n.language) : t('users.never')],
+            // A service user never signs in: no second factor, invitation or sign-in to show.
+            ...(service
+              ? []
+              : ([
+                  [t('users.fields.two_factor'), yesNo(t, detail.two_factor)],
+                  [t('users.fields.invited'), yesNo(t, detail.invited)],
+                  [t('users.fields.last_sign_in_at'), detail.last_sign_in_at ? formatDateTime(detail.last_sign_in_at, i18n.language) : t('users.never')],
+                ] as [string, React.ReactNode][])),
             [t('users.fields.roles'), <span className="flex flex-wrap gap-1">{detail.roles.map((role) => <StatusBadge key={role} kind="role" code={role} />)}</span>],
             [t('users.fields.abilities'), <span className="font-mono text-xs">{detail.abilities.join(', ')}</span>],
           ]}
@@ -179,8 +185,12 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
               ) : (
                 <ConfirmAction key="enable" intent="enable" label={t('users.enable')} question={t('users.confirm.enable', { email: detail.email })} confirmLabel={t('users.enable')} />
               )}
-              <ConfirmAction intent="reset-two-factor" label={t('users.resetTwoFactor')} question={t('users.confirm.resetTwoFactor', { email: detail.email })} confirmLabel={t('users.resetTwoFactor')} />
-              <ConfirmAction intent="end-sessions" label={t('users.endSessions')} question={t('users.confirm.endSessions', { email: detail.email })} confirmLabel={t('users.endSessions')} />
+              {service ? null : (
+                <>
+                  <ConfirmAction intent="reset-two-factor" label={t('users.resetTwoFactor')} question={t('users.confirm.resetTwoFactor', { email: detail.email })} confirmLabel={t('users.resetTwoFactor')} />
+                  <ConfirmAction intent="end-sessions" label={t('users.endSessions')} question={t('users.confirm.endSessions', { email: detail.email })} confirmLabel={t('users.endSessions')} />
+                </>
+              )}
             </div>
           </Card>
         </>
