@@ -7,7 +7,7 @@ import { dashboardRouter } from './dashboard/http.ts'
 import { authRouter } from './auth/http.ts'
 import { verifyBearer } from './auth/tokens.ts'
 import { admitApiToken } from './api-tokens/edge.ts'
-import { apiTokensRouter } from './api-tokens/http.ts'
+import { apiTokensRouter, registerApiTokenJobs } from './api-tokens/http.ts'
 import { registerWebhookDocs, registerWebhookJobs, webhooksRouter } from './webhooks/http.ts'
 import { AppError, toProblem } from './core/errors.ts'
 import { validationHook, type PlatformEnv } from './core/http.ts'
@@ -39,7 +39,7 @@ const isZoneFileImport = (path: string) => /^\/v1\/groups\/[^/]+\/zones\/[^/]+\/
  */
 const AREAS: { routes: OpenAPIHono<PlatformEnv>; jobs?: (deps: PlatformDeps) => void }[] = [
   { routes: authRouter },
-  { routes: apiTokensRouter },
+  { routes: apiTokensRouter, jobs: registerApiTokenJobs },
   { routes: auditRouter },
   { routes: directoryRouter, jobs: registerContactJobs },
   { routes: dnsRouter, jobs: registerDnsJobs },
