@@ -59,12 +59,23 @@ const REASONS = new Set([
   'no-exchange-rate',
 ])
 
+/** The namespaces whose `errors` say our codes, in the order they are asked; a screen's own area is asked first. */
+const CODE_NAMESPACES = ['domains', 'directory', 'billing', 'pricing', 'ssl'] as const
+export type RefusalArea = (typeof CODE_NAMESPACES)[number]
+
+/** Codes whose words are general: the API's message, which says what to fix (which part of a schema, which window), follows them. */
+const DETAILED = new Set(['template.schema_invalid', 'pricing_rule.overlap'])
+
 /**
- * A coded refusal in the user's language (`domains:errors.<code>`, `directory:errors.<code>`, else
- * `billing:errors.<code>`), or the fallback. `values` fill the words' blanks (a shortfall, a country).
+ * A coded refusal in the user's language (`<area>:errors.<code>` for the screen's area first, then
+ * every area's, then `validation:<code>`), or the fallback. `values` fill the words' blanks (a
+ * shortfall, a country).
  */
-function sayCode(t: TFunction, code: string | undefined, fallback: string, values: Record<string, unknown> = {}): string {
-  return code ? t([`domains:errors.${code}`, `directory:errors.${code}`, `billing:errors.${code}`], { ...textValues(values), defaultValue: fallback }) : fallback
+function sayCode(t: TFunction, code: string | undefined, fallback: string, values: Record<string, unknown> = {}, area?: RefusalArea): string {
+  if (!code) return fallback
+  const areas = area ? [area, ...CODE_NAMESPACES.filter((ns) => ns !== area)] : CODE_NAMESPACES
+  const words = t([...areas.map((ns) => `${ns}:errors.${code}`), `validation:${code}`], { ...textValues(values), defaultValue: fallback })
+  return DETAILED.has(code) && fallback && words !== fallback ? `${words} — ${fallback}` : words
 }
 
 /** The plain text values of a problem or a field error, for the blanks of its words. */
@@ -105,7 +116,13 @@ export const refusalTextOf = (t: TFunction, error: unknown, options: { fallback?
  * items such as `roles.0` beside their array; `alias` renames an API field to the form's), the
  * rest as the form's errors; a refusal naming no field of the form is the form's error.
  */
-export function refusalErrors(t: TFunction, problem: Problem, fields: readonly string[], alias: Record<string, string> = {}): { fieldErrors: Record<string, string[]>; formErrors: string[] } {
+export function refusalErrors(
+  t: TFunction,
+  problem: Problem,
+  fields: readonly string[],
+  alias: Record<string, string> = {},
+  area?: RefusalArea,
+): { fieldErrors: Record<string, string[]>; formErrors: string[] } {
   const fieldErrors: Record<string, string[]> = {}
   const formErrors: string[] = []
   const unknown = t('directory:errors.unknown')
@@ -118,12 +135,12 @@ export function refusalErrors(t: TFunction, problem: Problem, fields: readonly s
   const reason = sayReason(t, problem)
   // An order's reason is one sentence, beside the field it is about.
   if (reason) put(fieldOf(problem.errors?.[0]?.field ?? ''), reason)
-  else for (const e of problem.errors ?? []) put(fieldOf(e.field ?? ''), sayCode(t, e.code, e.message ?? unknown, { ...problem, ...e }))
-  if (Object.keys(fieldErrors).length === 0 && formErrors.length === 0) formErrors.push(sayCode(t, problem.code, problem.detail ?? unknown))
+  else for (const e of problem.errors ?? []) put(fieldOf(e.field ?? ''), sayCode(t, e.code, e.message ?? unknown, { ...problem, ...e }, area))
+  if (Object.keys(fieldErrors).length === 0 && formErrors.length === 0) formErrors.push(sayCode(t, problem.code, problem.detail ?? unknown, problem, area))
   return { fieldErrors, formErrors }
 }
 
 /** A form action's refusal as conform's errors (`submission.reply(…)`); a 403 or 404 is its screen. */
-export function formErrorsOf(t: TFunction, error: unknown, fields: readonly string[], alias: Record<string, string> = {}) {
-  return refusalErrors(t, refusalOf(error, { screens: [403, 404] }).problem, fields, alias)
+export function formErrorsOf(t: TFunction, error: unknown, fields: readonly string[], alias: Record<string, string> = {}, area?: RefusalArea) {
+  return refusalErrors(t, refusalOf(error, { screens: [403, 404] }).problem, fields, alias, area)
 }

@@ -18,8 +18,8 @@ import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { FormErrors } from '../accounts/directory.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
-import { pricingRefusal } from './shared.server.ts'
 import type { Route } from './+types/pricing-entities.ts'
+import { formErrorsOf } from '#app/lib/refusal.server.ts'
 
 /** /invoicing/pricing-entities: the price lists (staff), and a form to make one. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -51,7 +51,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const url = requestUrl(request)
     return redirect(`/invoicing/pricing-entities/${made.id}${url.search}`, { headers: { 'Set-Cookie': flashHeader(request, { content: t('pricing:saved'), color: 'success' }) } })
   } catch (error) {
-    const refusal = pricingRefusal(error, t, ['name', 'currencies'])
+    const refusal = formErrorsOf(t, error, ['name', 'currencies'], {}, 'pricing')
     return data({ values, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors }, { status: 400 })
   }
 }

@@ -14,8 +14,8 @@ import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { DetailList, FormErrors, SubNav } from '../accounts/directory.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
-import { pricingRefusal } from './shared.server.ts'
 import type { Route } from './+types/pricing-entity.ts'
+import { formErrorsOf } from '#app/lib/refusal.server.ts'
 
 export type PricingEntity = { id: string; name: string; currencies: string[]; is_default: boolean; notice_days: number; version: number; updated_at: string }
 
@@ -59,7 +59,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   try {
     await (await getPlatform(request, context)).patch(`/pricing-entities/${params.id}`, { name: values.name, currencies, notice_days: Number(values.notice_days), ...(values.is_default ? { is_default: true } : {}), version: Number(form.get('version')) })
   } catch (error) {
-    const refusal = pricingRefusal(error, t, ['name', 'currencies', 'notice_days', 'is_default'])
+    const refusal = formErrorsOf(t, error, ['name', 'currencies', 'notice_days', 'is_default'], {}, 'pricing')
     return data({ values, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors }, { status: 400 })
   }
   const url = requestUrl(request)

@@ -6,9 +6,9 @@ import { flashHeader } from '#app/lib/flash.server.ts'
 import { carryContext } from '#app/lib/context-param.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import type { getPlatform } from '#app/lib/platform.server.ts'
-import { pricingRefusal } from './shared.server.ts'
 import { rulePath, SET_BASE, type RuleSet } from './shared.tsx'
 import type { RulePreview, RuleValues } from './rule-form.tsx'
+import { refusalErrors, refusalOf } from '#app/lib/refusal.server.ts'
 
 export const RULE_FIELDS = ['rule_name', 'pricing_entity_id', 'selector', 'kind', 'percent', 'amount', 'currency', 'mode', 'tiers', 'starts_at', 'ends_at', 'below_cost_reason'] as const
 
@@ -101,8 +101,9 @@ export async function ruleAction(request: Request, platform: Platform, t: TFunct
     const to = carryContext(rulePath({ ...saved.rule, level: set }), requestUrl(request).searchParams)
     return redirect(to, { headers: { 'Set-Cookie': flashHeader(request, { content: t('pricing:saved'), color: 'success' }) } })
   } catch (error) {
-    const refusal = pricingRefusal(error, t, [...RULE_FIELDS])
-    const preview = (refusal.problem.preview as RulePreview | undefined) ?? null
+    const { problem } = refusalOf(error, { screens: [403, 404] })
+    const refusal = refusalErrors(t, problem, [...RULE_FIELDS], {}, 'pricing')
+    const preview = (problem.preview as RulePreview | undefined) ?? null
     return data({ values, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors, preview }, { status: 400 })
   }
 }

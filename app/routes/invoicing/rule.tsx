@@ -17,9 +17,9 @@ import { DetailList, SubNav } from '../accounts/directory.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
 import { RuleForm, useDescribeRule, windowValues, type RuleResult, type RuleWindow } from './rule-form.tsx'
 import { ruleAction } from './rule-form.server.ts'
-import { pricingRefusal } from './shared.server.ts'
 import { SET_BASE, setOfPath } from './shared.tsx'
 import type { Route } from './+types/rule.ts'
+import { formErrorsOf } from '#app/lib/refusal.server.ts'
 
 /**
  * One rule (…/{productId}/{ruleName} or …/custom/{ruleName}): its windows over time, each with
@@ -57,7 +57,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     try {
       await platform.delete(`/pricing-rules/${id}`)
     } catch (error) {
-      const refusal = pricingRefusal(error, t, [])
+      const refusal = formErrorsOf(t, error, [], {}, 'pricing')
       return data({ deleteErrors: refusal.formErrors }, { status: 400 })
     }
     // The last window gone, the rule is gone: back to its list.

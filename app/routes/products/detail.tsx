@@ -16,9 +16,9 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { isMonetaryValue } from '#common/money.ts'
 import { DetailList, FormErrors } from '../accounts/directory.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
-import { pricingRefusal } from '../invoicing/shared.server.ts'
 import { money, rulePath, SET_BASE } from '../invoicing/shared.tsx'
 import type { Route } from './+types/detail.ts'
+import { formErrorsOf } from '#app/lib/refusal.server.ts'
 
 type Product = { id: string; code: string; name: string; kind: string; action: string; tld: string | null; tags: string[]; periods: number[]; is_active: boolean; registrar_template_id: string | null; version: number }
 type Cost = { id: string; currency: string; amount_minor: number; effective_from: string; in_force: boolean }
@@ -54,7 +54,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   try {
     await (await getPlatform(request, context)).post(`/products/${params.id}/costs`, values)
   } catch (error) {
-    const refusal = pricingRefusal(error, t, ['currency', 'amount', 'effective_from'])
+    const refusal = formErrorsOf(t, error, ['currency', 'amount', 'effective_from'], {}, 'pricing')
     return data({ values, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors }, { status: 400 })
   }
   const url = requestUrl(request)

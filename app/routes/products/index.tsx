@@ -18,9 +18,9 @@ import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { FormErrors, SubNav } from '../accounts/directory.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
-import { pricingRefusal } from '../invoicing/shared.server.ts'
 import { money } from '../invoicing/shared.tsx'
 import type { Route } from './+types/index.ts'
+import { formErrorsOf } from '#app/lib/refusal.server.ts'
 
 type UploadRow = { line: number; code: string; currency: string; amount: string; effective_from: string; product_id: string | null; amount_minor: number | null; previous_minor: number | null; status: 'new' | 'changed' | 'unchanged' | 'error'; at_loss: boolean; errors: { field: string; code?: string; message: string }[] }
 type Upload = { rows: UploadRow[]; counts: Record<string, number>; committed: boolean }
@@ -53,7 +53,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const upload = await (await getPlatform(request, context)).post<Upload>('/product-costs/upload', { csv, commit })
     return data({ csv, upload, fieldErrors: {} as Record<string, string[]>, formErrors: [] as string[] })
   } catch (error) {
-    const refusal = pricingRefusal(error, t, ['file'])
+    const refusal = formErrorsOf(t, error, ['file'], {}, 'pricing')
     return data({ csv, upload: null, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors }, { status: 400 })
   }
 }

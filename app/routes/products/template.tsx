@@ -14,10 +14,10 @@ import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { FormErrors } from '../accounts/directory.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
-import { pricingRefusal } from '../invoicing/shared.server.ts'
 import { readTemplateForm } from './templates.server.ts'
 import { SchemaEditor, TemplateFields } from './schema-editor.tsx'
 import type { Route } from './+types/template.ts'
+import { formErrorsOf } from '#app/lib/refusal.server.ts'
 
 type Template = { id: string; name: string; schema: Record<string, unknown>; version: number }
 
@@ -45,7 +45,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   try {
     await (await getPlatform(request, context)).patch(`/registrar-templates/${params.id}`, { name: values.name, schema: read.schema, version: Number(form.get('version')) })
   } catch (error) {
-    const refusal = pricingRefusal(error, t, ['name', 'schema'])
+    const refusal = formErrorsOf(t, error, ['name', 'schema'], {}, 'pricing')
     return data({ values, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors }, { status: 400 })
   }
   const url = requestUrl(request)

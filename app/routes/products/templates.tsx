@@ -18,10 +18,10 @@ import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { FormErrors, SubNav } from '../accounts/directory.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
-import { pricingRefusal } from '../invoicing/shared.server.ts'
 import { readTemplateForm } from './templates.server.ts'
 import { SchemaEditor } from './schema-editor.tsx'
 import type { Route } from './+types/templates.ts'
+import { formErrorsOf } from '#app/lib/refusal.server.ts'
 
 const STARTER = JSON.stringify({ type: 'object', required: ['nexus_category'], properties: { nexus_category: { type: 'string', enum: ['C11', 'C12', 'C21', 'C31', 'C32'], ui: { widget: 'select', label: { en: 'Nexus category' } } } } }, null, 2)
 
@@ -48,7 +48,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const made = await (await getPlatform(request, context)).post<{ id: string }>('/registrar-templates', { name: values.name, schema: read.schema })
     return redirect(`/products/registrar-templates/${made.id}${requestUrl(request).search}`, { headers: { 'Set-Cookie': flashHeader(request, { content: t('pricing:saved'), color: 'success' }) } })
   } catch (error) {
-    const refusal = pricingRefusal(error, t, ['name', 'schema'])
+    const refusal = formErrorsOf(t, error, ['name', 'schema'], {}, 'pricing')
     return data({ values, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors }, { status: 400 })
   }
 }

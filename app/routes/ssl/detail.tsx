@@ -16,8 +16,8 @@ import { canChange, requireChange } from '../accounts/directory.server.ts'
 import { DetailList } from '../accounts/directory.tsx'
 import { loadCertificate } from './detail.server.ts'
 import { SslHeader, SslStatus } from './shared.tsx'
-import { sslRefusal } from './refusal.server.ts'
 import type { Route } from './+types/detail.ts'
+import { formErrorsOf } from '#app/lib/refusal.server.ts'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user, certificate } = await loadCertificate(request, context, params)
@@ -40,7 +40,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     else if (intent === 'check') await platform.post(`${path}/check`)
     else return data({ errors: [t('ssl:errors.unknown')] }, { status: 400 })
   } catch (error) {
-    return data({ errors: sslRefusal(t, error, []).formErrors }, { status: 400 })
+    return data({ errors: formErrorsOf(t, error, [], {}, 'ssl').formErrors }, { status: 400 })
   }
   return redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t(`ssl:done.${intent}`), color: 'success' }) } })
 }

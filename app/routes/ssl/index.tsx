@@ -27,8 +27,8 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { DEFAULT_SSL_KEY_TYPE, SSL_KEY_TYPES, SSL_PERIODS, SSL_PRODUCT_IDS, SSL_PRODUCTS, type SslState } from '#common/ssl.ts'
 import { canChange, requireChange } from '../accounts/directory.server.ts'
 import { SslStatus } from './shared.tsx'
-import { sslRefusal } from './refusal.server.ts'
 import type { Route } from './+types/index.ts'
+import { formErrorsOf } from '#app/lib/refusal.server.ts'
 
 const ORDER_FIELDS = ['product', 'period_months', 'names', 'key_type', 'csr'] as const
 
@@ -75,7 +75,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     })
     return redirect(carryContext(`/ssls/${created.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('ssl:ordered'), color: 'success' }) } })
   } catch (error) {
-    return data({ result: submission.reply(sslRefusal(t, error, ORDER_FIELDS)) }, { status: 400 })
+    return data({ result: submission.reply(formErrorsOf(t, error, ORDER_FIELDS, {}, 'ssl')) }, { status: 400 })
   }
 }
 
