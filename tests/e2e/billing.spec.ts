@@ -1,10 +1,17 @@
-import { expect, test } from '@playwright/test'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Page } from '@playwright/test'
 import { ACME_ADMIN, STAFF, hydrated, pageProblems, signedIn } from './support.ts'
 
 // Issue 18: billing entities and transactions. The demo seed (server/seed/billing.ts) makes
 // "Acme Corp Billing" (USD, on credit) paying for Acme Corp and "Globex Ibérica S.L." (EUR,
 // prepaid) paying for Globex, each with a few renewals charged at their price lists' quotes. The
 // staff test records a payment and takes it back with an adjustment, so the balance ends as it was.
+
+/** Serious or critical axe-core violations of the page as it is. */
+async function axe(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)
+}
 
 test.describe('billing as staff', () => {
   test.use({ storageState: signedIn(STAFF) })
@@ -48,6 +55,7 @@ test.describe('billing as staff', () => {
     await expect(page.getByTestId('payment').first()).toContainText('e2e: the test payment taken back')
     await expect(balance).toHaveText(before!)
 
+    expect(await axe(page)).toEqual([])
     await page.getByRole('link', { name: 'Log', exact: true }).click()
     await expect(page.getByTestId('log-changes').first()).toContainText('e2e: the test payment taken back')
     expect(problems()).toEqual([])
@@ -89,6 +97,7 @@ test.describe('billing as a client', () => {
     await expect(page.getByRole('form', { name: 'Record a payment or adjustment' })).toHaveCount(0)
 
     await page.goto('/invoicing/transactions')
+    expect(await axe(page)).toEqual([])
     const row = page.getByRole('row').filter({ hasText: 'Settled' }).first()
     const domain = (await row.getByRole('cell').nth(4).textContent())!.trim()
     await expect(row.getByRole('cell').last()).toHaveText('Acme Corp')
