@@ -71,7 +71,7 @@ describe('availability', () => {
     const res = await call('POST', '/domains/availability', { names: ['fresh-name.com', 'taken-already.com', 'bad..com', 'ab--cd.com', 'xn--80ak6aa92e.com', 'name.notatld', notRoundTrip, '-edge.com', 'plain.org'] })
     expect(res.status).toBe(200)
     const [fresh, taken, empty, hyphens, validIdn, unknownTld, idn, edge, unoffered] = res.json.results
-    expect(fresh).toEqual({ name: 'fresh-name.com', available: true, price: { minor: 1299, currency: 'EUR' } })
+    expect(fresh).toEqual({ name: 'fresh-name.com', available: true, price: { minor: 1499, currency: 'USD' } }) // Acme's price list, in Acme's currency (issue 17)
     expect(taken).toMatchObject({ name: 'taken-already.com', available: false })
     expect(empty.reason).toMatch(/empty label/)
     expect(hyphens.reason).toMatch(/hyphens in places 3 and 4/)

@@ -9,7 +9,9 @@ let acmeId = ''
 let globexId = ''
 
 beforeAll(async () => {
-  platform = await createTestPlatform()
+  // A registry that answers every name available: the availability check's price is the subject here.
+  const registries = { forTld: () => ({ registry: 'test', checkDomains: async (names: string[]) => names.map((name) => ({ name, available: true })) }) as never, close: async () => {} }
+  platform = await createTestPlatform({ registries })
   await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [1, 1] })
   for (const email of ['staff@example.com', 'admin@acme.example', 'viewer@acme.example', 'admin@globex.example']) {
     tokens[email] = (await platform.call('POST', '/login', { body: { username: email, password: DEMO_PASSWORD } })).json.access_token
@@ -100,6 +102,15 @@ describe('pricing', () => {
     // Another account's prices: 404, as every other account's data.
     expect((await platform.call('GET', `/groups/${globexId}/prices`, { token: tokens['admin@acme.example']! })).status).toBe(404)
     expect((await platform.call('GET', `/pricing-entities/${await entityId('Retail')}/applicable-rules`, { token: tokens['admin@acme.example']! })).status).toBe(403)
+  })
+
+  it("prices a name in the availability check on the account's list, in its currency, not the TLD list price", async () => {
+    const listed = (await platform.call('GET', `/groups/${acmeId}/prices?q=domain:com:register`, { token: tokens['admin@acme.example']! })).json.data[0]
+    const check = await platform.call('POST', `/groups/${acmeId}/domains/availability`, { token: tokens['admin@acme.example']!, body: { names: ['price-check-17.com'] } })
+    expect(check.status).toBe(200)
+    expect(check.json.results[0]).toMatchObject({ available: true, price: { minor: listed.price_minor, currency: 'USD' } })
+    const tld = await platform.db.selectFrom('tlds').select(['list_price_minor', 'currency']).where('name', '=', 'com').executeTakeFirstOrThrow()
+    expect({ minor: Number(tld.list_price_minor), currency: tld.currency.trim() }).not.toEqual(check.json.results[0].price)
   })
 
   it('previews a rule (old → new, margin), refuses below cost without a reason, overlapping windows and empty selectors', async () => {

@@ -130,7 +130,7 @@ export const domainsRouter = createRouter()
       path: '/groups/{context}/domains/availability',
       ...access('domain-viewer'),
       tags: TAGS,
-      summary: 'Availability at the registry, with the list price of each available name',
+      summary: "Availability at the registry, with each available name's price on the account's price list (the TLD's list price for staff without an account)",
       request: { params: ContextParam, body: jsonBody(z.object({ names: z.array(z.string().max(300)).min(1).max(100) }).strict()) },
       responses: { 200: jsonResponse(z.object({ results: z.array(z.object({ name: z.string(), available: z.boolean(), reason: z.string().optional(), price: z.object({ minor: z.number().int(), currency: z.string() }).optional() })) })), ...ProblemResponses },
     }),

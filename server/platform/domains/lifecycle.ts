@@ -10,6 +10,7 @@ import { createOnce, deleteOnce, renewOnce, restoreOnce } from './idempotent.ts'
 import { recordEvent } from '#server/platform/webhooks/outbox.ts'
 import { refundDomainCharges, releaseDirect, reserveDirect, settleCharge } from '#server/platform/billing/transactions.ts'
 import { findDomain, requireDomainManager, requireDomainViewer } from './portfolio.ts'
+import { accountQuoter } from '#server/platform/pricing/service.ts'
 
 /**
  * The domain lifecycle against the registry. Every operation asks the registry first and records
@@ -129,11 +130,24 @@ export async function checkAvailability(deps: LifecycleDeps, scope: Scope, names
   requireDomainViewer(scope)
   const results: AvailabilityResult[] = names.map((name) => ({ name, available: false }))
   const byTld = new Map<string, { index: number; ascii: string; price: AvailabilityResult['price'] }[]>()
+  // An account's user sees the account's price (its price list, its currency, through the pricing
+  // engine, decision 300) for the shortest period the TLD allows; staff without an account see
+  // the TLD's list price. A TLD the list does not price shows none.
+  const quoter = scope.accountId ? await accountQuoter(deps.db, scope.accountId, deps.now()) : null
+  const priceOf = new Map<string, AvailabilityResult['price']>()
   for (const [index, name] of names.entries()) {
     try {
       const { domain, tld } = await validateName(deps, name)
       results[index]!.name = domain.ascii
-      const price = tld.list_price_minor === null ? undefined : { minor: Number(tld.list_price_minor), currency: tld.currency }
+      if (!priceOf.has(tld.name)) {
+        if (!quoter) priceOf.set(tld.name, tld.list_price_minor === null ? undefined : { minor: Number(tld.list_price_minor), currency: tld.currency })
+        else {
+          const period = tld.periods.length ? Math.min(...tld.periods) : 1
+          const quote = await quoter.quote([{ tld: tld.name, action: 'register', period }]).then(([q]) => q, () => undefined)
+          priceOf.set(tld.name, quote ? { minor: quote.total_minor, currency: quote.currency } : undefined)
+        }
+      }
+      const price = priceOf.get(tld.name)
       const list = byTld.get(domain.tld) ?? []
       list.push({ index, ascii: domain.ascii, price })
       byTld.set(domain.tld, list)
