@@ -6,7 +6,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startPebble, type LocalPebble } from '#server/integrations/acme/local-pebble.ts'
 import { createLogger } from '#server/lib/logger.ts'
-import { sweepRenewals } from '#server/platform/ssl/jobs.ts'
+import { runSslExpiryNotices, sweepRenewals } from '#server/platform/ssl/jobs.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
 import { startPowerDns, type PowerDnsServer } from '#tests/support/powerdns.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
@@ -147,6 +147,22 @@ describe('a DV certificate for a name whose zone we host', () => {
     expect(spki(next.certificate_pem!).equals(spki(old.certificate_pem!))).toBe(false)
     expect(renewed.serial).not.toBe(new X509Certificate(old.certificate_pem!).serialNumber)
   }, 30_000)
+
+  it('mails expiry notices once per threshold and coverage term, only for a certificate nothing replaces', async () => {
+    const [first, latest] = (await platform.call('GET', `/groups/${acme}/ssls/${issuedId}`, { token: admin })).json.term.certificates.map((c: { id: string }) => c.id)
+    const soon = new Date(Date.now() + 20 * 86_400_000)
+    await platform.db.updateTable('ssl_certificates').set({ not_after: soon }).where('id', 'in', [first, latest]).execute()
+    const sent: { to: string; subject: string; text: string }[] = []
+    const deps = { ...platform.deps, mailer: { send: async (m: { to: string; subject: string; text: string }) => void sent.push(m) } }
+    expect(await runSslExpiryNotices(deps)).toEqual({ certificates: 1, mails: 1 })
+    expect(sent).toEqual([expect.objectContaining({ to: 'admin@acme.example', subject: '1 SSL certificate expiring soon' })])
+    expect(sent[0]!.text).toContain(`www.${ZONE}, ${ZONE}: expires ${soon.toISOString().slice(0, 10)} (in 20 days)`)
+    // Once per threshold and term; the next threshold crossed is noticed again, the ones above it count as sent.
+    expect(await runSslExpiryNotices(deps)).toEqual({ certificates: 0, mails: 0 })
+    expect(await runSslExpiryNotices({ ...deps, now: () => new Date(Date.now() + 15 * 86_400_000) })).toEqual({ certificates: 1, mails: 1 })
+    const page = await platform.call('GET', `/groups/${acme}/ssls/${latest}`, { token: viewer })
+    expect(page.json.term.notices_sent).toEqual([30, 14, 7])
+  })
 
   it('revokes at the CA with an RFC 5280 reason', async () => {
     const res = await platform.call('POST', `/groups/${acme}/ssls/${issuedId}/revoke`, { token: admin, body: { reason: 'superseded' } })

@@ -94,6 +94,9 @@ export default function SslDetail({ loaderData, actionData }: Route.ComponentPro
             </li>
           ))}
         </ol>
+        <p className="mt-3 text-sm text-slate-600 dark:text-slate-400" data-testid="ssl-notices">
+          {c.term.notices_sent.length ? t('term.notices', { days: [...c.term.notices_sent].sort((a, b) => b - a).join(', ') }) : t('term.noNotices')}
+        </p>
       </Card>
       {loaderData.canChange ? (
         <Card>

@@ -32,7 +32,7 @@ export type Certificate = {
   price: null
   created_at: string
   validations: { id: string; name: string; method: string; state: 'pending' | 'valid' | 'invalid'; record_name: string | null; record_type: string; record_value: string | null; hosted: boolean; published: boolean; problem: { detail?: string; type?: string } | null; checked_at: string | null }[]
-  term: { id: string; product: string; period_months: number; starts_at: string; ends_at: string; certificates: { id: string; status: SslState; not_after: string | null; created_at: string; renewal_of: string | null }[] }
+  term: { id: string; product: string; period_months: number; starts_at: string; ends_at: string; notices_sent: number[]; certificates: { id: string; status: SslState; not_after: string | null; created_at: string; renewal_of: string | null }[] }
 }
 
 const COLORS: Record<SslState, 'green' | 'amber' | 'red' | 'blue' | 'grey'> = {

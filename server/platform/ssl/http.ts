@@ -83,6 +83,7 @@ const DetailSchema = CertificateSchema.extend({
     period_months: z.number().int(),
     starts_at: z.string(),
     ends_at: z.string(),
+    notices_sent: z.array(z.number().int()).openapi({ description: 'Expiry notices already mailed for this coverage term (days before the end)' }),
     certificates: z.array(z.object({ id: z.uuid(), status: z.enum(SSL_STATES), not_after: z.string().nullable(), created_at: z.string(), renewal_of: z.uuid().nullable() })),
   }),
 }).openapi('SslCertificateDetail')

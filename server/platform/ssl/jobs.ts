@@ -1,6 +1,7 @@
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto'
 import { sql } from 'kysely'
-import { SSL_EXPIRING_DAYS, SSL_IN_FLIGHT } from '#common/ssl.ts'
+import { expandPermissions } from '#common/permissions.ts'
+import { SSL_EXPIRING_DAYS, SSL_EXPIRY_NOTICE_DAYS, SSL_IN_FLIGHT } from '#common/ssl.ts'
 import type { SslCertificate } from '#server/db/schema-ssl.ts'
 import { createCsr, splitPem, type AcmeAuthorization, type AcmeClient, type AcmeOrder } from '#server/integrations/acme/client.ts'
 import { change } from '#server/platform/core/change.ts'
@@ -258,6 +259,8 @@ async function fail(deps: PlatformDeps, cert: SslCertificate, reason: string) {
       .returningAll()
       .executeTakeFirst()
     if (after) await audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, action: 'fail', before: publicFields(cert), after: publicFields(after) })
+    // A failed renewal: the certificate it should have replaced is noticed again, from its next threshold.
+    if (after && cert.renewal_of) await tx.updateTable('ssl_terms').set({ notices_sent: sql<number[]>`'{}'::integer[]` }).where('id', '=', cert.term_id).execute()
   })
   await cleanup(deps, cert)
 }
@@ -338,8 +341,61 @@ function newKeyLike(pem: string): string {
   return pkcs8(generateKeyPairSync('rsa', { modulusLength: details.modulusLength ?? 2048 }).privateKey)
 }
 
+const DAY = 86_400_000
+
+/**
+ * Expiry notices at 30/14/7/1 days. A live certificate is noticed when nothing replaces it: no
+ * later certificate of its coverage term is issued (nor, above 7 days, under way) — the last
+ * certificate of a term, an imported one, or one whose renewal failed. Once per threshold and
+ * coverage term (ssl_terms.notices_sent, not per short-lived certificate); a failed renewal clears
+ * the term's list. The account's SSL managers are mailed, one mail per account; recorded after
+ * sending, so a failed send is retried by the next run.
+ */
+export async function runSslExpiryNotices(deps: Pick<PlatformDeps, 'db' | 'mailer' | 'logger' | 'now'>): Promise<{ certificates: number; mails: number }> {
+  const now = deps.now()
+  const horizon = new Date(now.getTime() + SSL_EXPIRY_NOTICE_DAYS[0] * DAY)
+  const rows = await deps.db
+    .selectFrom('ssl_certificates as c')
+    .innerJoin('ssl_terms as t', 't.id', 'c.term_id')
+    .select(['c.id', 'c.account_id', 'c.term_id', 'c.names', 'c.not_after', 'c.created_at', 't.notices_sent'])
+    .where('c.status', 'in', ['issued', 'expiring'])
+    .where('c.not_after', '>', now)
+    .where('c.not_after', '<=', horizon)
+    .execute()
+  const later = rows.length
+    ? await deps.db.selectFrom('ssl_certificates').select(['term_id', 'status', 'created_at']).where('term_id', 'in', [...new Set(rows.map((r) => r.term_id))]).where('status', 'in', ['pending_validation', 'issuing', 'issued']).execute()
+    : []
+  const byAccount = new Map<string, { id: string; term_id: string; name: string; not_after: Date; days: number; threshold: number; sent: number[] }[]>()
+  for (const r of rows) {
+    const daysLeft = (r.not_after!.getTime() - now.getTime()) / DAY
+    const threshold = [...SSL_EXPIRY_NOTICE_DAYS].reverse().find((t) => daysLeft <= t)!
+    if (r.notices_sent.includes(threshold)) continue
+    const replaced = later.some((n) => n.term_id === r.term_id && n.created_at > r.created_at && (n.status === 'issued' || threshold > 7))
+    if (replaced) continue
+    const list = byAccount.get(r.account_id) ?? []
+    list.push({ id: r.id, term_id: r.term_id, name: r.names.join(', '), not_after: r.not_after!, days: Math.ceil(daysLeft), threshold, sent: r.notices_sent })
+    byAccount.set(r.account_id, list)
+  }
+  let mails = 0
+  for (const [accountId, list] of byAccount) {
+    const users = await deps.db.selectFrom('users').select(['email', 'roles', 'abilities']).where('account_id', '=', accountId).where('status', '=', 'active').execute()
+    const to = users.filter((u) => expandPermissions(u.roles, u.abilities).has('ssl-manager')).map((u) => u.email)
+    const lines = list.sort((a, b) => a.days - b.days).map((c) => `- ${c.name}: expires ${c.not_after.toISOString().slice(0, 10)} (in ${c.days} day${c.days === 1 ? '' : 's'})`)
+    const text = `These SSL certificates expire soon and nothing replaces them yet:\n\n${lines.join('\n')}\n\nRenew or reissue them in the portal under SSL certificates.`
+    for (const email of to) await deps.mailer.send({ to: email, subject: `${list.length} SSL certificate${list.length === 1 ? '' : 's'} expiring soon`, text })
+    mails += to.length
+    for (const c of list) {
+      const sent = [...new Set([...c.sent, ...SSL_EXPIRY_NOTICE_DAYS.filter((t) => t >= c.threshold)])].sort((a, b) => b - a)
+      await deps.db.updateTable('ssl_terms').set({ notices_sent: sent }).where('id', '=', c.term_id).execute()
+    }
+  }
+  return { certificates: [...byAccount.values()].reduce((n, l) => n + l.length, 0), mails }
+}
+
 export function registerSslJobs(deps: PlatformDeps) {
   deps.jobs.register<{ certificateId: string }>(SSL_JOBS.issue, (data) => runIssuance(deps, data.certificateId))
   deps.jobs.register(SSL_JOBS.sweep, async () => void (await sweepRenewals(deps)))
   deps.jobs.schedule?.(SSL_JOBS.sweep, '*/10 * * * *')
+  deps.jobs.register(SSL_JOBS.notices, async () => void (await runSslExpiryNotices(deps)))
+  deps.jobs.schedule?.(SSL_JOBS.notices, '15 * * * *')
 }

@@ -25,7 +25,7 @@ import type { PlatformDeps } from '#server/platform/deps.ts'
 import { listResource, type ListResource } from '#server/platform/list/engine.ts'
 import { openSecret, sealSecret } from './secrets.ts'
 
-export const SSL_JOBS = { issue: 'ssl.issue', sweep: 'ssl.renewal-sweep' } as const
+export const SSL_JOBS = { issue: 'ssl.issue', sweep: 'ssl.renewal-sweep', notices: 'ssl.expiry-notices' } as const
 
 export function sslSettings(deps: Pick<PlatformDeps, 'ssl'>): SslSettings {
   return deps.ssl ?? { acme: null, keySecret: '', missing: 'no ACME CA is configured (ACME_DIRECTORY_URL), and no local Pebble runs' }
@@ -224,7 +224,7 @@ export type CertificateDetail = {
   certificate: SslCertificate
   validations: SslValidation[]
   /** Every certificate of the same coverage term, oldest first (the renewal and reissue chain). */
-  term: { id: string; product: string; period_months: number; starts_at: Date; ends_at: Date; certificates: { id: string; status: string; not_after: Date | null; created_at: Date; renewal_of: string | null }[] }
+  term: { id: string; product: string; period_months: number; starts_at: Date; ends_at: Date; notices_sent: number[]; certificates: { id: string; status: string; not_after: Date | null; created_at: Date; renewal_of: string | null }[] }
 }
 
 export async function getCertificate(deps: PlatformDeps, scope: Scope, id: string): Promise<CertificateDetail> {
@@ -239,7 +239,7 @@ export async function getCertificate(deps: PlatformDeps, scope: Scope, id: strin
     .orderBy('created_at')
     .orderBy('id')
     .execute()
-  return { certificate, validations, term: { id: term.id, product: term.product, period_months: term.period_months, starts_at: term.starts_at, ends_at: term.ends_at, certificates } }
+  return { certificate, validations, term: { id: term.id, product: term.product, period_months: term.period_months, starts_at: term.starts_at, ends_at: term.ends_at, notices_sent: term.notices_sent, certificates } }
 }
 
 // --- actions -------------------------------------------------------------------------------------
