@@ -55,6 +55,23 @@ export async function dispatchPending(deps: Deps, made: (deliveries: Made[]) => 
   }
 }
 
+/**
+ * The sweep's second half: a delivery still pending well after its attempt was due has lost its
+ * job (its retries spent on database errors, say); it gets a new one. Claims keep this from ever
+ * sending a delivery twice at once.
+ */
+export async function requeueOverdue(deps: Pick<Deps, 'db' | 'jobs' | 'now'>): Promise<number> {
+  const overdue = await deps.db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('state', '=', 'pending')
+    .where('next_attempt_at', '<', new Date(deps.now().getTime() - 5 * 60_000))
+    .limit(1000)
+    .execute()
+  for (const d of overdue) await deps.jobs.send(DELIVER_JOB, { delivery_id: d.id }, { retryLimit: 3 })
+  return overdue.length
+}
+
 type Answer = { status: number | null; excerpt: string; error: string | null; retryAfter: number | null; ms: number }
 
 /** One POST, no redirects followed, a 10 s limit, private addresses refused at connect time. */

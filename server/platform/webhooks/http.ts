@@ -3,7 +3,7 @@ import { WEBHOOK_EVENT_TYPES, WEBHOOK_URL_MAX } from '#common/webhooks.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
-import { deliver, DELIVER_JOB, dispatchPending, SWEEP_JOB } from './delivery.ts'
+import { deliver, DELIVER_JOB, dispatchPending, requeueOverdue, SWEEP_JOB } from './delivery.ts'
 import { createEndpoint, deleteEndpoint, getEndpoint, listAttempts, listEndpoints, replayDelivery, rotateSecret, sendTestPing, updateEndpoint } from './service.ts'
 
 const TAGS = ['Webhooks']
@@ -116,7 +116,10 @@ export const webhooksRouter = createRouter()
 /** The delivery job and the minute's sweep of the outbox (what no process heard at commit). */
 export function registerWebhookJobs(deps: PlatformDeps): void {
   deps.jobs.register<{ delivery_id: string }>(DELIVER_JOB, async (data) => void (await deliver(deps, data.delivery_id, { viaJob: true })), { batchSize: 10 })
-  deps.jobs.register(SWEEP_JOB, async () => void (await dispatchPending(deps)))
+  deps.jobs.register(SWEEP_JOB, async () => {
+    await dispatchPending(deps)
+    await requeueOverdue(deps)
+  })
   deps.jobs.schedule?.(SWEEP_JOB, '* * * * *')
 }
 
