@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
 import { hydrated, pageProblems, settled } from './support.ts'
 
@@ -63,4 +64,23 @@ test.describe('without JavaScript', () => {
     await expect(page).toHaveURL(/\/api\/reference$/)
     await expect(page.getByRole('heading', { level: 2, name: 'SSL certificates' })).toBeVisible()
   })
+})
+
+test('the docs pages have no serious or critical axe-core violation, light and dark', async ({ page }) => {
+  const found: string[] = []
+  await page.goto('/api')
+  // Each component of the docs in each theme: the quick start, the prose sections, the reference.
+  const pages = { light: ['/api', '/api/reference?q=ssl'], dark: ['/api/authentication', '/api/reference?q=ssl'] }
+  for (const [theme, paths] of Object.entries(pages)) {
+    await page.context().addCookies([{ name: 'theme', value: theme, url: page.url() }])
+    for (const path of paths) {
+      await page.goto(path)
+      await settled(page)
+      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+      for (const violation of results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
+        found.push(`${theme} ${path}: ${violation.id} (${violation.impact}) — ${violation.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)
+      }
+    }
+  }
+  expect(found).toEqual([])
 })

@@ -22,12 +22,16 @@ export function Prose({ text }: { text: string }) {
   )
 }
 
-/** Commands to copy: selectable text in a scrolling block that prints wrapped. */
+/**
+ * Commands to copy: selectable text in a block that scrolls sideways (reachable by keyboard, so
+ * its long lines can be scrolled without a mouse) and prints wrapped.
+ */
 export function CodeBlock({ code, label }: { code: string; label?: string }) {
   return (
     <pre
+      tabIndex={0}
       aria-label={label}
-      className="overflow-x-auto rounded-lg border border-slate-200 bg-slate-50 p-3 font-mono text-[13px] leading-relaxed text-slate-800 print:whitespace-pre-wrap print:break-inside-avoid dark:border-slate-800 dark:bg-slate-900 dark:text-slate-200"
+      className="overflow-x-auto rounded-lg border focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 border-slate-200 bg-slate-50 p-3 font-mono text-[13px] leading-relaxed text-slate-800 print:whitespace-pre-wrap print:break-inside-avoid dark:border-slate-800 dark:bg-slate-900 dark:text-slate-200"
     >
       <code>{code}</code>
     </pre>
