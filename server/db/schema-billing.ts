@@ -131,7 +131,6 @@ export interface InvoicesTable {
 }
 
 export interface InvoiceLinesTable {
-  id: Generated<string>
   invoice_id: string
   position: number
   transaction_id: string | null
