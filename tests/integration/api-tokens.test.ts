@@ -51,8 +51,10 @@ describe('API tokens', () => {
     expect((await platform.call('GET', `/groups/${acme}/contacts`, { token: secret, client: HOME })).status).toBe(403)
     // Its user's other account is out of reach, as for the user.
     expect((await platform.call('GET', `/groups/${globex}/domains`, { token: secret, client: HOME })).status).toBe(404)
-    // A token makes no tokens.
+    // A token makes no tokens, and is no sign-in to end or to complete with a code.
     expect((await platform.call('POST', '/profile/api_tokens', { token: secret, body: { name: 'x', permissions: ['domain-viewer'] } })).json.code).toBe('token.not_allowed')
+    expect((await platform.call('POST', '/logout', { token: secret, client: HOME })).json.code).toBe('token.not_allowed')
+    expect((await platform.call('POST', '/two_factor_codes', { token: secret, client: HOME, body: { code: '123456' } })).json.code).toBe('token.not_allowed')
 
     const mine = await platform.call('GET', '/profile/api_tokens', { token: session['admin@acme.example'] })
     const row = mine.json.data.find((t: { id: string }) => t.id === made.json.token.id)

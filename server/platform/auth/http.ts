@@ -2,7 +2,7 @@ import { linkBase } from '#server/platform/deps.ts'
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { PASSWORD_MAX_LENGTH } from '#common/password-policy.ts'
-import { forbidden } from '#server/platform/core/errors.ts'
+import { AppError, forbidden } from '#server/platform/core/errors.ts'
 import { createRouter, requireActor, requireOwnScope, requireScope, UUID_PATTERN, type PlatformEnv } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { can, isStaff } from '#server/platform/core/scope.ts'
@@ -52,6 +52,13 @@ export const PublicUser = z
 const CodeBody = z.object({ code: z.string().min(1).max(32) }).strict().openapi('CodeRequest')
 const NewPassword = z.string().min(1).max(PASSWORD_MAX_LENGTH * 4)
 const TokenParam = z.object({ token: z.string().min(1).max(200) })
+
+/** The sign-in token of the request; an API token is none (it is revoked on the profile, not signed out). */
+function sessionTokenOf(c: Context<PlatformEnv>): string {
+  const tokenId = c.get('tokenId')
+  if (!tokenId) throw new AppError(403, 'token.not_allowed', 'An API token is not a sign-in: revoke it on the profile instead')
+  return tokenId
+}
 
 /** The request's view for the sign-in services. */
 const authContext = (c: Context<PlatformEnv>): AuthContext => ({ db: c.get('deps').db, now: c.get('deps').now(), client: clientOf(c), requestId: c.get('requestId') })
@@ -122,7 +129,7 @@ export const authRouter = createRouter()
     }),
     async (c) => {
       requireActor(c)
-      return c.json(await completeTwoFactor(authContext(c), c.get('tokenId')!, c.req.valid('json').code), 200)
+      return c.json(await completeTwoFactor(authContext(c), sessionTokenOf(c), c.req.valid('json').code), 200)
     },
   )
   .openapi(
@@ -185,7 +192,7 @@ export const authRouter = createRouter()
     }),
     async (c) => {
       requireActor(c)
-      await logout(authContext(c), c.get('tokenId')!)
+      await logout(authContext(c), sessionTokenOf(c))
       return c.body(null, 204)
     },
   )
