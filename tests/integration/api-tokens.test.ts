@@ -54,6 +54,7 @@ describe('API tokens', () => {
     // A token makes no tokens, and is no sign-in to end or to complete with a code.
     expect((await platform.call('POST', '/profile/api_tokens', { token: secret, body: { name: 'x', permissions: ['domain-viewer'] } })).json.code).toBe('token.not_allowed')
     expect((await platform.call('POST', '/logout', { token: secret, client: HOME })).json.code).toBe('token.not_allowed')
+    expect((await platform.call('POST', '/profile/two_factor', { token: secret, client: HOME })).json.code).toBe('token.not_allowed')
     expect((await platform.call('POST', '/two_factor_codes', { token: secret, client: HOME, body: { code: '123456' } })).json.code).toBe('token.not_allowed')
 
     const mine = await platform.call('GET', '/profile/api_tokens', { token: session['admin@acme.example'] })

@@ -25,6 +25,9 @@ const ONE_DOMAIN = new RegExp(`^/v1/groups/([^/]+)/domains/(${UUID})(/.*)?$`)
  */
 export async function admitApiToken(c: Context<PlatformEnv>, actor: Actor, limits: ApiTokenLimits): Promise<void> {
   const deps = c.get('deps')
+  // The user's own sign-in settings (password, second factor, tokens, preferences) are the
+  // person's, not a script's: a leaked token cannot change them or lock its user out.
+  if (c.req.method !== 'GET' && new URL(c.req.url).pathname.startsWith('/v1/profile')) throw new AppError(403, 'token.not_allowed', 'An API token cannot change its user’s profile; sign in')
   const ip = c.env?.client?.ip
   if (!addressAllowed(limits.cidrs, ip)) throw new AppError(403, 'token.address_refused', 'This API token is not accepted from your address')
 
