@@ -116,6 +116,7 @@ export default [
     route('invoicing/billing-entities/:id', 'routes/invoicing/billing-entity.tsx'),
     route('invoicing/billing-entities/:id/log', 'routes/invoicing/billing-log.tsx', { id: 'billing-log:entity' }),
     route('invoicing/billing-entities/:id/accounts', 'routes/invoicing/billing-accounts.tsx'),
+    route('invoicing/exchange-rates', 'routes/invoicing/exchange-rates.tsx'),
     route('invoicing/pricing-entities', 'routes/invoicing/pricing-entities.tsx'),
     route('invoicing/pricing-entities/:id', 'routes/invoicing/pricing-entity.tsx'),
     route('invoicing/pricing-entities/:id/log', 'routes/invoicing/pricing-log.tsx', { id: 'pricing-log:entity' }),

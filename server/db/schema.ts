@@ -123,7 +123,7 @@ export interface DB {
   auth_events: import('./schema-auth.ts').AuthEventsTable
   auth_failure_counters: import('./schema-auth.ts').AuthFailureCountersTable
   cart_items: import('./schema-orders.ts').CartItemsTable & import('./schema-pricing.ts').QuoteColumn
-  currency_rates: import('./schema-orders.ts').CurrencyRatesTable
+  currency_rates: import('./schema-orders.ts').CurrencyRatesTable & import('./schema-pricing.ts').RateDateColumn
   orders: import('./schema-orders.ts').OrdersTable
   order_items: import('./schema-orders.ts').OrderItemsTable & import('./schema-pricing.ts').QuoteColumn
   order_item_events: import('./schema-orders.ts').OrderItemEventsTable

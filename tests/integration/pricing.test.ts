@@ -155,6 +155,32 @@ describe('pricing', () => {
     expect((await platform.call('POST', '/pricing-entities', { token: viewer, body: { name: 'x', currencies: ['EUR'] } })).status).toBe(403)
   })
 
+  it("sets EUR rates from the ECB's daily file with its date (previewed first), and refuses a file that is not it", async () => {
+    const ecb = (cubes: string, time = '2026-11-20') =>
+      `<?xml version="1.0" encoding="UTF-8"?><gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"><gesmes:subject>Reference rates</gesmes:subject><Cube><Cube time="${time}">${cubes}</Cube></Cube></gesmes:Envelope>`
+    const xml = ecb('<Cube currency="USD" rate="1.0823"/><Cube currency="JPY" rate="162.5"/>')
+    const preview = await platform.call('POST', '/currency_rates/ecb', { token: staff(), body: { xml } })
+    expect(preview.status).toBe(200)
+    expect(preview.json).toMatchObject({ date: '2026-11-20', committed: false })
+    expect(preview.json.rows.find((r: { to_currency: string }) => r.to_currency === 'USD')).toMatchObject({ rate: 1.0823, previous: 1.08, status: 'changed' })
+    const usdBefore = await platform.db.selectFrom('currency_rates').select('rate').where('from_currency', '=', 'EUR').where('to_currency', '=', 'USD').executeTakeFirstOrThrow()
+    expect(Number(usdBefore.rate)).toBe(1.08)
+    for (const [bad, code] of [['<html/>', 'rates.ecb_not_ecb'], ['<gesmes:Envelope', 'rates.ecb_not_xml'], [ecb('<Cube currency="USD" rate="-1"/>'), 'rates.ecb_rate'], [ecb('<Cube currency="XYZ" rate="1"/>'), 'rates.ecb_currency'], [ecb('<Cube currency="USD" rate="1"/>', '2026-13-01'), 'rates.ecb_date']] as const) {
+      const refused = await platform.call('POST', '/currency_rates/ecb', { token: staff(), body: { xml: bad, commit: true } })
+      expect(refused.status).toBe(400)
+      expect(refused.json.errors[0]).toMatchObject({ field: 'file', code })
+    }
+    expect((await platform.call('POST', '/currency_rates/ecb', { token: tokens['admin@acme.example']!, body: { xml } })).status).toBe(403)
+    const applied = await platform.call('POST', '/currency_rates/ecb', { token: staff(), body: { xml, commit: true } })
+    expect(applied.json.committed).toBe(true)
+    const page = await platform.call('GET', `/pricing-entities/${await entityId('Retail')}/applicable-rules?q=domain:com:register&limit=5`, { token: staff() })
+    const usd = page.json.data.find((r: { product_code: string; currency: string }) => r.product_code === 'domain:com:register' && r.currency === 'USD')
+    expect(usd.rates).toEqual([expect.objectContaining({ from: 'EUR', to: 'USD', rate: 1.0823, date: '2026-11-20' })])
+    await platform.call('PUT', '/currency_rates/EUR/USD', { token: staff(), body: { rate: 1.08 } }) // as the seed left it
+    const audit = await platform.db.selectFrom('audit_entries').select('action').where('area', '=', 'invoicing').where('entity_id', '=', 'EUR-ecb-2026-11-20').execute()
+    expect(audit.map((a) => a.action)).toEqual(['ecb-upload'])
+  })
+
   it('refuses a price list with a currency that is not one', async () => {
     const bad = await platform.call('POST', '/pricing-entities', { token: staff(), body: { name: 'Odd', currencies: ['XYZ'] } })
     expect(bad.status).toBe(400)

@@ -57,6 +57,7 @@ export default function InvoicingHome({ loaderData }: Route.ComponentProps) {
       { to: '/invoicing/global-pricing-rules', title: t('rules.title.global'), text: t('home.global') },
       { to: '/invoicing/pricing-entity-rules', title: t('rules.title.entity'), text: t('home.entity') },
       { to: '/products', title: t('products.title'), text: t('home.products') },
+      { to: '/invoicing/exchange-rates', title: t('rates.title'), text: t('rates.card') },
     ]
     return (
       <div className="space-y-4">

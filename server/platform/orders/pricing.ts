@@ -78,7 +78,7 @@ export async function setRate(db: Kysely<DB>, scope: Scope, from: string, to: st
     const row = await tx
       .insertInto('currency_rates')
       .values({ from_currency: from, to_currency: to, rate: String(rate), updated_at: new Date() })
-      .onConflict((oc) => oc.columns(['from_currency', 'to_currency']).doUpdateSet({ rate: String(rate), updated_at: new Date() }))
+      .onConflict((oc) => oc.columns(['from_currency', 'to_currency']).doUpdateSet({ rate: String(rate), rate_date: null, updated_at: new Date() }))
       .returningAll()
       .executeTakeFirstOrThrow()
     await audit.record({ area: 'invoicing', entityType: 'currency-rate', entityId: `${from}-${to}`, accountId: null, action: before ? 'update' : 'create', before: before ? { rate: Number(before.rate) } : null, after: { from, to, rate } })

@@ -19,6 +19,7 @@ import {
   updatePricingEntity,
   updateRule,
 } from './service.ts'
+import { uploadEcbRates } from './rates.ts'
 
 const TAGS = ['Pricing']
 const Currency = z.string().regex(/^[A-Z]{3}$/)
@@ -259,5 +260,23 @@ export const pricingRouter = createRouter()
       const scope = requireScope(c, c.req.valid('param').context)
       requirePermission(scope.actor, 'invoice-viewer')
       return c.json(await accountPrices(c.get('deps').db, scope, c.req.valid('query'), c.get('deps').now()), 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/currency_rates/ecb',
+      ...access('staff'),
+      tags: TAGS,
+      summary: "The ECB's daily reference rates (eurofxref-daily.xml): a preview of the EUR rates it sets (new, changed, unchanged); commit sets them all with the file's date",
+      request: { body: jsonBody(z.object({ xml: z.string().max(200_000), commit: z.boolean().default(false) }).strict()) },
+      responses: {
+        200: jsonResponse(z.object({ date: z.string(), committed: z.boolean(), rows: z.array(z.object({ from_currency: z.literal('EUR'), to_currency: z.string(), rate: z.number(), previous: z.number().nullable(), previous_date: z.string().nullable(), status: z.enum(['new', 'changed', 'unchanged']) })) })),
+        ...ProblemResponses,
+      },
+    }),
+    async (c) => {
+      const body = c.req.valid('json')
+      return c.json(await uploadEcbRates(c.get('deps').db, requireOwnScope(c), body.xml, body.commit), 200)
     },
   )

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
 import type { PricingRuleRow, Product } from '#server/db/schema-pricing.ts'
 import { levelOf, ruleBook, type EngineCost, type EngineProduct, type EngineRule, type RateLookup, type RuleBook } from './engine.ts'
@@ -31,8 +31,9 @@ export async function loadRuleBook(db: Kysely<DB>, pricingEntityId: string): Pro
 
 /** Every rate staff keep, as a lookup (one statement). */
 export async function loadRates(db: Kysely<DB>): Promise<RateLookup> {
-  const rows = await db.selectFrom('currency_rates').selectAll().execute()
-  const map = new Map(rows.map((r) => [`${r.from_currency.trim()}>${r.to_currency.trim()}`, { rate: Number(r.rate), date: r.updated_at.toISOString() }]))
+  const rows = await db.selectFrom('currency_rates').select(['from_currency', 'to_currency', 'rate', 'updated_at', sql<string | null>`to_char(rate_date, 'YYYY-MM-DD')`.as('rate_date')]).execute()
+  // A rate's date: the day it is the reference rate of (an ECB file's), else when staff set it.
+  const map = new Map(rows.map((r) => [`${r.from_currency.trim()}>${r.to_currency.trim()}`, { rate: Number(r.rate), date: r.rate_date ?? r.updated_at.toISOString() }]))
   return (from, to) => map.get(`${from}>${to}`) ?? null
 }
 

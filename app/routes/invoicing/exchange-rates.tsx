@@ -1,0 +1,144 @@
+import { data, Form } from 'react-router'
+import { ErrorList } from '#app/components/forms.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardTitle } from '#app/components/ui/card.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { requireScreen } from '#app/lib/guards.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { getPlatform } from '#app/lib/platform.server.ts'
+import { formErrorsOf } from '#app/lib/refusal.server.ts'
+import { useTranslation } from '#app/lib/use-translation.ts'
+import { FormErrors } from '../accounts/directory.tsx'
+import { requireChange } from '../accounts/directory.server.ts'
+import type { Route } from './+types/exchange-rates.ts'
+
+type Rate = { from_currency: string; to_currency: string; rate: number; updated_at: string }
+type EcbRow = { from_currency: 'EUR'; to_currency: string; rate: number; previous: number | null; previous_date: string | null; status: 'new' | 'changed' | 'unchanged' }
+type EcbUpload = { date: string; rows: EcbRow[]; committed: boolean }
+type Result = { xml: string; upload: EcbUpload | null; fieldErrors: Record<string, string[]>; formErrors: string[] }
+
+/** /invoicing/exchange-rates: the rates staff keep, and the ECB's daily file previewed then applied. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireScreen(request, context, params)
+  requireChange(request, user, 'staff')
+  const t = getInstance(context).t
+  const rates = (await (await getPlatform(request, context)).get<{ data: Rate[] }>('/currency_rates')).data
+  return { rates, meta: pageMeta(request, context, t('pricing:rates.title')) }
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+const MAX_BYTES = 200_000
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const user = await requireScreen(request, context, params)
+  requireChange(request, user, 'staff')
+  const t = getInstance(context).t
+  const form = await request.formData()
+  const file = form.get('file')
+  // The file chosen, or the text carried from the preview to the apply.
+  const xml = file instanceof File && file.size ? await file.text() : String(form.get('xml') ?? '')
+  const commit = form.get('intent') === 'commit'
+  const refuse = (message: string) => data({ xml: '', upload: null, fieldErrors: { file: [message] }, formErrors: [] } satisfies Result, { status: 400 })
+  if (!xml.trim()) return refuse(t('pricing:rates.fileRequired'))
+  if (xml.length > MAX_BYTES) return refuse(t('pricing:rates.tooLarge'))
+  try {
+    const upload = await (await getPlatform(request, context)).post<EcbUpload>('/currency_rates/ecb', { xml, commit })
+    const headers = commit ? { 'Set-Cookie': flashHeader(request, { content: t('pricing:rates.applied', { count: upload.rows.length, date: upload.date }), color: 'success' }) } : undefined
+    return data({ xml, upload, fieldErrors: {}, formErrors: [] } satisfies Result, headers ? { headers } : undefined)
+  } catch (error) {
+    const refusal = formErrorsOf(t, error, ['file'], {}, 'pricing')
+    return data({ xml: '', upload: null, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors } satisfies Result, { status: 400 })
+  }
+}
+
+export default function ExchangeRates({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation('pricing')
+  const result = (actionData ?? null) as Result | null
+  const upload = result?.upload
+  const number = (n: number) => n.toLocaleString(i18n.language, { maximumFractionDigits: 10 })
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold">{t('rates.title')}</h1>
+      <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400">{t('rates.intro')}</p>
+      <Card data-testid="ecb-upload">
+        <CardTitle>{t('rates.uploadTitle')}</CardTitle>
+        <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('rates.uploadIntro')}</p>
+        <Form method="post" encType="multipart/form-data" className="space-y-3">
+          <FormErrors errors={result?.formErrors} />
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor="ecb-file" className="text-sm font-medium">{t('rates.file')}</label>
+            <input id="ecb-file" type="file" name="file" accept=".xml,application/xml,text/xml" className="text-sm" aria-invalid={result?.fieldErrors.file ? true : undefined} aria-describedby={result?.fieldErrors.file ? 'ecb-file-errors' : undefined} />
+            <ErrorList id="ecb-file-errors" errors={result?.fieldErrors.file} />
+          </div>
+          <Button type="submit" name="intent" value="preview" variant="outline">{t('rates.preview')}</Button>
+        </Form>
+        {upload ? (
+          <div className="mt-4 space-y-3" data-testid="ecb-preview">
+            <p className="text-sm font-medium" data-testid="ecb-date">{t(upload.committed ? 'rates.appliedOf' : 'rates.previewOf', { date: upload.date })}</p>
+            <div className="max-h-96 overflow-auto">
+              <Table>
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>{t('rates.pair')}</TableHead>
+                    <TableHead>{t('costs.status')}</TableHead>
+                    <TableHead className="text-right">{t('costs.previous')}</TableHead>
+                    <TableHead className="text-right">{t('rates.rate')}</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {upload.rows.map((r) => (
+                    <TableRow key={r.to_currency} data-testid="ecb-row" data-status={r.status}>
+                      <TableCell className="font-mono text-xs">EUR → {r.to_currency}</TableCell>
+                      <TableCell>{t(`costs.statuses.${r.status}`)}</TableCell>
+                      <TableCell className="text-right tabular-nums">{r.previous === null ? '—' : number(r.previous)}{r.previous_date ? <div className="text-xs text-slate-500">{r.previous_date}</div> : null}</TableCell>
+                      <TableCell className="text-right tabular-nums">{number(r.rate)}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </div>
+            {!upload.committed ? (
+              <Form method="post">
+                <input type="hidden" name="xml" value={result!.xml} />
+                <Button type="submit" name="intent" value="commit">{t('rates.apply', { count: upload.rows.length })}</Button>
+              </Form>
+            ) : null}
+          </div>
+        ) : null}
+      </Card>
+      <Card data-testid="rates-kept">
+        <CardTitle>{t('rates.kept')}</CardTitle>
+        {loaderData.rates.length ? (
+          <div className="overflow-x-auto">
+            <Table>
+              <TableHeader>
+                <TableRow>
+                  <TableHead>{t('rates.pair')}</TableHead>
+                  <TableHead className="text-right">{t('rates.rate')}</TableHead>
+                  <TableHead>{t('rates.updated')}</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {loaderData.rates.map((r) => (
+                  <TableRow key={`${r.from_currency}-${r.to_currency}`} data-testid="rate-kept" data-pair={`${r.from_currency}-${r.to_currency}`}>
+                    <TableCell className="font-mono text-xs">{r.from_currency} → {r.to_currency}</TableCell>
+                    <TableCell className="text-right tabular-nums">{number(r.rate)}</TableCell>
+                    <TableCell className="text-xs">{new Date(r.updated_at).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </div>
+        ) : (
+          <p className="text-sm">{t('rates.none')}</p>
+        )}
+      </Card>
+    </div>
+  )
+}
