@@ -93,9 +93,14 @@ function post(url: string, headers: Record<string, string>, body: string, allowP
         resolve({ status: res.statusCode ?? null, excerpt: Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_BYTES), error: null, retryAfter: seconds, ms: Date.now() - started })
       })
       res.on('error', (error) => resolve({ status: res.statusCode ?? null, excerpt: '', error: error.message, retryAfter: null, ms: Date.now() - started }))
+      // Cut off before its end (the deadline): whatever came, and why it stopped ('end' resolves first otherwise).
+      res.on('close', () => resolve({ status: null, excerpt: Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_BYTES), error: `The answer was cut off after ${TIMEOUT_MS / 1000} s`, retryAfter: null, ms: Date.now() - started }))
     })
+    // The whole exchange, not only each silence: an endpoint that drips its answer is cut off too.
+    const deadline = setTimeout(() => req.destroy(new Error(`No answer within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS)
     req.on('timeout', () => req.destroy(new Error(`No answer within ${TIMEOUT_MS / 1000} s`)))
     req.on('error', (error) => resolve({ status: null, excerpt: '', error: error.message.slice(0, 500), retryAfter: null, ms: Date.now() - started }))
+    req.on('close', () => clearTimeout(deadline))
     req.end(body)
   })
 }
