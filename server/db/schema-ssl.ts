@@ -32,7 +32,7 @@ export interface SslCertificatesTable {
   common_name: string
   names: string[]
   key_type: string
-  key_source: 'generated' | 'csr'
+  key_source: 'generated' | 'csr' | 'imported'
   csr_pem: string
   private_key_enc: string | null
   ca: string
@@ -46,6 +46,8 @@ export interface SslCertificatesTable {
   issued_at: Date | null
   renew_after: Date | null
   renewal_of: string | null
+  /** Where it came from: the first order of its term, a renewal, a reissue, or an import (bought elsewhere). */
+  origin: Defaulted<'order' | 'renewal' | 'reissue' | 'import'>
   revoked_at: Date | null
   revocation_reason: string | null
   failure_reason: string | null

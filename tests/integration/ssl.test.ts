@@ -164,6 +164,39 @@ describe('a DV certificate for a name whose zone we host', () => {
     expect(page.json.term.notices_sent).toEqual([30, 14, 7])
   })
 
+  it('reissues under the same coverage term with a new key, and imports a certificate bought elsewhere', async () => {
+    const before = (await platform.call('GET', `/groups/${acme}/ssls/${issuedId}`, { token: admin })).json.term
+    const latest = before.certificates.at(-1).id
+    const reissue = await platform.call('POST', `/groups/${acme}/ssls/${latest}/reissue`, { token: admin, body: { key_type: 'rsa-2048' } })
+    expect(reissue.status, JSON.stringify(reissue.json)).toBe(201)
+    expect(reissue.json).toMatchObject({ origin: 'reissue', renewal_of: latest, term_id: before.id, key_type: 'rsa-2048', names: [`www.${ZONE}`, ZONE] })
+    const again = await platform.call('POST', `/groups/${acme}/ssls/${latest}/reissue`, { token: admin, body: {} })
+    expect(again.status).toBe(409)
+    expect(again.json.code).toBe('ssl.superseded')
+    const reissued = await settled(reissue.json.id)
+    expect(reissued.status, reissued.failure_reason ?? '').toBe('issued')
+    expect(reissued.term.ends_at).toBe(before.ends_at)
+    expect(reissued.term.certificates.map((c: { origin: string }) => c.origin)).toEqual(['order', 'renewal', 'reissue'])
+
+    // Its files, imported into the other account as a certificate bought elsewhere.
+    const file = async (name: string) => Buffer.from((await platform.call('GET', `/groups/${acme}/ssls/${reissued.id}/files/${name}`, { token: admin })).json.content_base64, 'base64').toString()
+    const [certificate, chain, key] = [await file('certificate'), await file('chain'), await file('private-key')]
+    const wrongKey = Buffer.from((await platform.call('GET', `/groups/${acme}/ssls/${latest}/files/private-key`, { token: admin })).json.content_base64, 'base64').toString()
+    const refused = await platform.call('POST', `/groups/${globex}/ssl-imports`, { token: otherAdmin, body: { certificate, chain: certificate, private_key: wrongKey } })
+    expect(refused.status).toBe(400)
+    expect(refused.json.errors.map((e: { code: string }) => e.code)).toEqual(['ssl.import-chain-broken', 'ssl.import-key-mismatch'])
+    const imported = await platform.call('POST', `/groups/${globex}/ssl-imports`, { token: otherAdmin, body: { certificate: `${certificate}${chain}`, private_key: key } })
+    expect(imported.status, JSON.stringify(imported.json)).toBe(201)
+    expect(imported.json).toMatchObject({ origin: 'import', key_source: 'imported', status: 'issued', names: [`www.${ZONE}`, ZONE], key_type: 'rsa-2048', has_private_key: true, serial: reissued.serial, not_after: reissued.not_after, renew_after: null })
+    expect(imported.json.ca).toMatch(/Pebble/)
+    const twice = await platform.call('POST', `/groups/${globex}/ssl-imports`, { token: otherAdmin, body: { certificate } })
+    expect(twice.json.errors.map((e: { code: string }) => e.code)).toEqual(['ssl.import-duplicate'])
+    expect((await platform.call('POST', `/groups/${globex}/ssls/${imported.json.id}/revoke`, { token: otherAdmin, body: { reason: 'superseded' } })).json.code).toBe('ssl.imported')
+    expect((await platform.call('POST', `/groups/${globex}/ssls/${imported.json.id}/reissue`, { token: otherAdmin, body: {} })).json.code).toBe('ssl.imported')
+    const back = Buffer.from((await platform.call('GET', `/groups/${globex}/ssls/${imported.json.id}/files/fullchain`, { token: otherAdmin })).json.content_base64, 'base64').toString()
+    expect(back).toBe(`${certificate.trimEnd()}\n${chain}`)
+  }, 30_000)
+
   it('revokes at the CA with an RFC 5280 reason', async () => {
     const res = await platform.call('POST', `/groups/${acme}/ssls/${issuedId}/revoke`, { token: admin, body: { reason: 'superseded' } })
     expect(res.status).toBe(200)
@@ -207,8 +240,10 @@ describe('permissions and tenancy', () => {
       await platform.call('POST', `/groups/${acme}/ssls/${issuedId}/cancel`, { token: viewer }),
       await platform.call('POST', `/groups/${acme}/ssls/${issuedId}/check`, { token: viewer }),
       await platform.call('GET', `/groups/${acme}/ssls/${issuedId}/files/private-key`, { token: viewer }),
+      await platform.call('POST', `/groups/${acme}/ssls/${issuedId}/reissue`, { token: viewer, body: {} }),
+      await platform.call('POST', `/groups/${acme}/ssl-imports`, { token: viewer, body: { certificate: 'x' } }),
     ]
-    expect(refused.map((r) => r.status)).toEqual([403, 403, 403, 403, 403])
+    expect(refused.map((r) => r.status)).toEqual([403, 403, 403, 403, 403, 403, 403])
   })
 
   it("answers 404 for another account's certificate on every endpoint", async () => {
@@ -219,6 +254,7 @@ describe('permissions and tenancy', () => {
       ['POST', `/groups/${globex}/ssls/${issuedId}/revoke`, { reason: 'superseded' }],
       ['POST', `/groups/${globex}/ssls/${issuedId}/cancel`],
       ['POST', `/groups/${globex}/ssls/${issuedId}/check`],
+      ['POST', `/groups/${globex}/ssls/${issuedId}/reissue`, {}],
       ['GET', `/groups/${acme}/ssls/${issuedId}`],
       ['GET', `/groups/${acme}/ssls`],
     ]

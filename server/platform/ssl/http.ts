@@ -13,7 +13,9 @@ import {
   checkNow,
   decodeCsr,
   getCertificate,
+  importCertificate,
   orderCertificate,
+  reissueCertificate,
   revokeCertificate,
   scopedCertificatesResource,
   sslSettings,
@@ -55,7 +57,7 @@ const CertificateSchema = z
     common_name: z.string(),
     names: z.array(z.string()),
     key_type: z.string(),
-    key_source: z.enum(['generated', 'csr']),
+    key_source: z.enum(['generated', 'csr', 'imported']),
     has_private_key: z.boolean(),
     ca: z.string(),
     serial: z.string().nullable(),
@@ -63,7 +65,8 @@ const CertificateSchema = z
     not_after: z.string().nullable(),
     issued_at: z.string().nullable(),
     renew_after: z.string().nullable(),
-    renewal_of: z.uuid().nullable(),
+    renewal_of: z.uuid().nullable().openapi({ description: 'The certificate this one renews or reissues' }),
+    origin: z.enum(['order', 'renewal', 'reissue', 'import']),
     revoked_at: z.string().nullable(),
     revocation_reason: z.string().nullable(),
     failure_reason: z.string().nullable(),
@@ -84,7 +87,7 @@ const DetailSchema = CertificateSchema.extend({
     starts_at: z.string(),
     ends_at: z.string(),
     notices_sent: z.array(z.number().int()).openapi({ description: 'Expiry notices already mailed for this coverage term (days before the end)' }),
-    certificates: z.array(z.object({ id: z.uuid(), status: z.enum(SSL_STATES), not_after: z.string().nullable(), created_at: z.string(), renewal_of: z.uuid().nullable() })),
+    certificates: z.array(z.object({ id: z.uuid(), status: z.enum(SSL_STATES), not_after: z.string().nullable(), created_at: z.string(), renewal_of: z.uuid().nullable(), origin: z.enum(['order', 'renewal', 'reissue', 'import']) })),
   }),
 }).openapi('SslCertificateDetail')
 
@@ -104,6 +107,22 @@ const OrderBody = z
   .strict()
   .openapi('SslOrder')
 
+const ReissueBody = z
+  .object({
+    names: z.array(z.string().max(300)).max(100).optional().openapi({ description: 'Other names within the product’s limits; the same names when left out' }),
+    key_type: z.string().max(20).optional(),
+    csr: z.string().max(20_000).optional(),
+  })
+  .strict()
+  .openapi('SslReissue')
+const ImportBody = z
+  .object({
+    certificate: z.string().max(60_000).openapi({ description: 'The PEM certificate, optionally followed by its chain' }),
+    chain: z.string().max(60_000).optional(),
+    private_key: z.string().max(20_000).optional().openapi({ description: 'Its unencrypted PEM key, stored sealed like a generated one' }),
+  })
+  .strict()
+  .openapi('SslImport')
 const RevokeBody = z.object({ reason: z.enum(Object.keys(REVOCATION_REASONS) as [RevocationReason, ...RevocationReason[]]) }).strict().openapi('SslRevoke')
 
 const SettingsSchema = z.object({ ca: z.string().nullable(), ca_configured: z.boolean(), missing: z.string().nullable(), dv_only: z.boolean() }).openapi('SslSettings')
@@ -130,6 +149,7 @@ export function certificateJson(c: SslCertificate) {
     issued_at: iso(c.issued_at),
     renew_after: iso(c.renew_after),
     renewal_of: c.renewal_of,
+    origin: c.origin,
     revoked_at: iso(c.revoked_at),
     revocation_reason: c.revocation_reason,
     failure_reason: c.failure_reason,
@@ -162,7 +182,7 @@ const detailJson = (d: CertificateDetail) => ({
     ...d.term,
     starts_at: d.term.starts_at.toISOString(),
     ends_at: d.term.ends_at.toISOString(),
-    certificates: d.term.certificates.map((c) => ({ ...c, status: c.status as SslCertificate['status'], not_after: iso(c.not_after), created_at: c.created_at.toISOString() })),
+    certificates: d.term.certificates.map((c) => ({ ...c, status: c.status as SslCertificate['status'], origin: c.origin as SslCertificate['origin'], not_after: iso(c.not_after), created_at: c.created_at.toISOString() })),
   },
 })
 
@@ -193,6 +213,20 @@ export const sslRouter = createRouter()
       const scope = requireScope(c, c.req.valid('param').context)
       const cert = await orderCertificate(c.get('deps'), scope, c.req.valid('json'))
       return c.json(certificateJson(cert), 201)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'post', path: '/groups/{context}/ssl-imports', ...access('ssl-manager'), tags: TAGS, summary: 'Import a certificate bought elsewhere (PEM, its chain, optionally its key) to track its expiry', request: { params: ContextParam, body: jsonBody(ImportBody) }, responses: { 201: jsonResponse(CertificateSchema, 'Imported'), ...ProblemResponses } }),
+    async (c) => {
+      const scope = requireScope(c, c.req.valid('param').context)
+      return c.json(certificateJson(await importCertificate(c.get('deps'), scope, c.req.valid('json'))), 201)
+    },
+  )
+  .openapi(
+    createRoute({ method: 'post', path: '/groups/{context}/ssls/{id}/reissue', ...access('ssl-manager'), tags: TAGS, summary: 'Reissue under the same coverage term: a new key or CSR, the same or other names', request: { params: Params, body: jsonBody(ReissueBody) }, responses: { 201: jsonResponse(CertificateSchema, 'Reissue ordered'), ...ProblemResponses, ...Conflict } }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      return c.json(certificateJson(await reissueCertificate(c.get('deps'), requireScope(c, context), id, c.req.valid('json'))), 201)
     },
   )
   .openapi(

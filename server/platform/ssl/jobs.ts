@@ -253,7 +253,8 @@ async function fail(deps: PlatformDeps, cert: SslCertificate, reason: string) {
   await change(deps.db, systemScope('ssl', cert.account_id), async (tx, audit) => {
     const after = await tx
       .updateTable('ssl_certificates')
-      .set({ status: 'failed', failure_reason: reason.slice(0, 2000), version: sql<number>`version + 1`, updated_at: deps.now() })
+      // A failed reissue lets go of the certificate it was for (renewed, or reissued again); a failed renewal keeps it.
+      .set({ status: 'failed', failure_reason: reason.slice(0, 2000), ...(cert.origin === 'reissue' ? { renewal_of: null } : {}), version: sql<number>`version + 1`, updated_at: deps.now() })
       .where('id', '=', cert.id)
       .where('status', 'in', [...SSL_IN_FLIGHT])
       .returningAll()
@@ -315,6 +316,7 @@ export async function sweepRenewals(deps: PlatformDeps): Promise<{ renewed: numb
           ca: settings.acme!.caName,
           directory_url: settings.acme!.directoryUrl,
           renewal_of: cert.id,
+          origin: 'renewal',
           created_by: 'renewal',
           created_at: now,
           updated_at: now,

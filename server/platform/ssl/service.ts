@@ -1,4 +1,4 @@
-import { createPublicKey, generateKeyPairSync, X509Certificate, type KeyObject } from 'node:crypto'
+import { createPrivateKey, createPublicKey, generateKeyPairSync, X509Certificate, type KeyObject } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import {
   DEFAULT_SSL_KEY_TYPE,
@@ -6,6 +6,7 @@ import {
   REVOCATION_REASONS,
   SSL_IN_FLIGHT,
   SSL_KEY_TYPES,
+  SSL_EXPIRING_DAYS,
   SSL_PERIODS,
   SSL_PRODUCTS,
   type RevocationReason,
@@ -127,23 +128,13 @@ function cleanNames(product: SslProduct, names: string[], errors: CodedFieldErro
 }
 
 /**
- * Orders a certificate: checks names, product, period and key (or the pasted CSR, whose names
- * must be the order's and whose key must not be weak), stores it with its coverage term, and
- * queues the issuance job in the same transaction. DV goes straight to the CA.
+ * The names and key of an order or a reissue: names checked against the product, and a key
+ * generated here (sealed) or the pasted CSR's (its names must be the order's, its key not weak).
  */
-export async function orderCertificate(deps: PlatformDeps, scope: Scope, input: OrderInput): Promise<SslCertificate> {
-  requirePermission(scope.actor, 'ssl-manager')
-  const accountId = scope.accountId
-  if (!accountId) throw notFound('Account not found')
-  const settings = sslSettings(deps)
-  if (!settings.acme) throw refused('ssl.no-ca', `Certificates cannot be ordered here: ${settings.missing ?? 'no CA is configured'}`)
-  const errors: CodedFieldError[] = []
-  const product = input.product in SSL_PRODUCTS ? (input.product as SslProduct) : null
-  if (!product) errors.push(fieldError('product', 'ssl.product-unknown', 'Choose one of the products offered', Object.keys(SSL_PRODUCTS)))
-  if (!(SSL_PERIODS as readonly number[]).includes(input.period_months)) errors.push(fieldError('period_months', 'ssl.period-unknown', 'Choose one of the periods offered', SSL_PERIODS.map(String)))
-  const names = product ? cleanNames(product, input.names, errors) : []
-  let keyType: string = input.key_type ?? DEFAULT_SSL_KEY_TYPE
-  let csr = input.csr?.trim() || null
+async function keyMaterial(settings: SslSettings, product: SslProduct | null, rawNames: string[], keyTypeIn: string | undefined, csrIn: string | undefined, errors: CodedFieldError[]) {
+  const names = product ? cleanNames(product, rawNames, errors) : []
+  let keyType: string = keyTypeIn ?? DEFAULT_SSL_KEY_TYPE
+  let csr = csrIn?.trim() || null
   if (csr) {
     try {
       const info = decodeCsr(csr)
@@ -164,6 +155,25 @@ export async function orderCertificate(deps: PlatformDeps, scope: Scope, input: 
     csr = await createCsr(names, key)
     sealedKey = sealSecret(settings.keySecret, key)
   }
+  return { names, keyType, csr: csr!, sealedKey }
+}
+
+/**
+ * Orders a certificate: checks names, product, period and key (or the pasted CSR, whose names
+ * must be the order's and whose key must not be weak), stores it with its coverage term, and
+ * queues the issuance job in the same transaction. DV goes straight to the CA.
+ */
+export async function orderCertificate(deps: PlatformDeps, scope: Scope, input: OrderInput): Promise<SslCertificate> {
+  requirePermission(scope.actor, 'ssl-manager')
+  const accountId = scope.accountId
+  if (!accountId) throw notFound('Account not found')
+  const settings = sslSettings(deps)
+  if (!settings.acme) throw refused('ssl.no-ca', `Certificates cannot be ordered here: ${settings.missing ?? 'no CA is configured'}`)
+  const errors: CodedFieldError[] = []
+  const product = input.product in SSL_PRODUCTS ? (input.product as SslProduct) : null
+  if (!product) errors.push(fieldError('product', 'ssl.product-unknown', 'Choose one of the products offered', Object.keys(SSL_PRODUCTS)))
+  if (!(SSL_PERIODS as readonly number[]).includes(input.period_months)) errors.push(fieldError('period_months', 'ssl.period-unknown', 'Choose one of the periods offered', SSL_PERIODS.map(String)))
+  const { names, keyType, csr, sealedKey } = await keyMaterial(settings, product, input.names, input.key_type, input.csr, errors)
   const now = deps.now()
   return change(deps.db, scope, async (tx, audit) => {
     const ends = new Date(now)
@@ -181,7 +191,7 @@ export async function orderCertificate(deps: PlatformDeps, scope: Scope, input: 
         names,
         key_type: keyType,
         key_source: sealedKey ? 'generated' : 'csr',
-        csr_pem: csr!,
+        csr_pem: csr,
         private_key_enc: sealedKey,
         ca: settings.acme!.caName,
         directory_url: settings.acme!.directoryUrl,
@@ -207,6 +217,166 @@ export function publicFields(c: SslCertificate) {
   return rest
 }
 
+// --- reissue and import --------------------------------------------------------------------------
+
+export type ReissueInput = { names?: string[]; key_type?: string; csr?: string }
+
+/**
+ * Reissues an issued certificate under the same coverage term (its end does not move): a new key
+ * (or a pasted CSR), the same names or others within the product's limits. The reissue is the
+ * certificate's successor (renewal_of), so the renewal sweep renews the reissue, not the old one.
+ */
+export async function reissueCertificate(deps: PlatformDeps, scope: Scope, id: string, input: ReissueInput): Promise<SslCertificate> {
+  requirePermission(scope.actor, 'ssl-manager')
+  const cert = await findCertificate(deps.db, scope, id)
+  if (cert.key_source === 'imported') throw refused('ssl.imported', 'This certificate was issued elsewhere and imported: it is reissued where it was bought')
+  if (!['issued', 'expiring'].includes(cert.status)) throw refused('ssl.not-reissuable', 'Only an issued certificate can be reissued')
+  const settings = sslSettings(deps)
+  if (!settings.acme) throw refused('ssl.no-ca', `Certificates cannot be reissued here: ${settings.missing ?? 'no CA is configured'}`)
+  const term = await deps.db.selectFrom('ssl_terms').select('ends_at').where('id', '=', cert.term_id).executeTakeFirstOrThrow()
+  if (term.ends_at <= deps.now()) throw refused('ssl.term-ended', 'The coverage term of this certificate has ended: order a new one')
+  if (await deps.db.selectFrom('ssl_certificates').select('id').where('renewal_of', '=', cert.id).executeTakeFirst()) {
+    throw refused('ssl.superseded', 'This certificate has been renewed or reissued already: reissue the newest one')
+  }
+  const product = cert.product in SSL_PRODUCTS ? (cert.product as SslProduct) : null
+  if (!product) throw refused('ssl.product-unknown', 'The product of this certificate is not offered any more')
+  const keyType = input.key_type ?? ((SSL_KEY_TYPES as readonly string[]).includes(cert.key_type) ? cert.key_type : DEFAULT_SSL_KEY_TYPE)
+  const { names, keyType: chosen, csr, sealedKey } = await keyMaterial(settings, product, input.names?.length ? input.names : cert.names, keyType, input.csr, [])
+  const now = deps.now()
+  return change(deps.db, scope, async (tx, audit) => {
+    const next = await tx
+      .insertInto('ssl_certificates')
+      .values({
+        account_id: cert.account_id,
+        term_id: cert.term_id,
+        status: 'pending_validation',
+        product: cert.product,
+        validation_level: cert.validation_level,
+        common_name: names[0]!,
+        names,
+        key_type: chosen,
+        key_source: sealedKey ? 'generated' : 'csr',
+        csr_pem: csr,
+        private_key_enc: sealedKey,
+        ca: settings.acme!.caName,
+        directory_url: settings.acme!.directoryUrl,
+        renewal_of: cert.id,
+        origin: 'reissue',
+        created_by: scope.actor.label,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.column('renewal_of').where('renewal_of', 'is not', null).doNothing())
+      .returningAll()
+      .executeTakeFirst()
+    if (!next) throw refused('ssl.superseded', 'This certificate has been renewed or reissued already: reissue the newest one')
+    await audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: next.id, accountId: cert.account_id, action: 'reissue', after: { ...publicFields(next), reissue_of: cert.id } })
+    await queueIssue(deps, tx, next.id)
+    return next
+  })
+}
+
+export type ImportInput = { certificate: string; chain?: string; private_key?: string }
+
+const pemCertificates = (text: string) => text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []
+const subjectField = (dn: string, field: string) => dn.split('\n').find((l) => l.startsWith(`${field}=`))?.slice(field.length + 1) ?? null
+
+/** A public key's type as the screens name it: ecdsa-p256, rsa-2048… */
+function keyTypeOf(key: KeyObject): string {
+  const details = key.asymmetricKeyDetails ?? {}
+  if (key.asymmetricKeyType === 'rsa') return `rsa-${details.modulusLength ?? 0}`
+  if (key.asymmetricKeyType === 'ec') return details.namedCurve === 'prime256v1' ? 'ecdsa-p256' : details.namedCurve === 'secp384r1' ? 'ecdsa-p384' : `ecdsa-${details.namedCurve ?? ''}`
+  return key.asymmetricKeyType ?? 'unknown'
+}
+
+/**
+ * Imports a certificate bought elsewhere, to track its expiry: the PEM certificate (and its chain,
+ * pasted with it or apart), optionally its key. Every link of the chain must verify (each
+ * certificate issued and signed by the next), the key must be the certificate's; names, issuer and
+ * validity are read from it. Its own coverage term spans its validity; it is never renewed here.
+ */
+export async function importCertificate(deps: PlatformDeps, scope: Scope, input: ImportInput): Promise<SslCertificate> {
+  requirePermission(scope.actor, 'ssl-manager')
+  const accountId = scope.accountId
+  if (!accountId) throw notFound('Account not found')
+  const errors: CodedFieldError[] = []
+  let all: X509Certificate[]
+  try {
+    all = [...pemCertificates(input.certificate), ...pemCertificates(input.chain ?? '')].map((pem) => new X509Certificate(pem))
+  } catch {
+    all = []
+  }
+  const [leaf, ...chain] = all
+  if (!leaf) throw invalid('ssl.import-invalid', 'The certificate cannot be imported', [fieldError('certificate', 'ssl.import-not-certificate', 'This is not a PEM certificate')])
+  let child = leaf
+  for (const [i, issuer] of chain.entries()) {
+    if (!child.checkIssued(issuer) || !child.verify(issuer.publicKey)) {
+      errors.push(fieldError('chain', 'ssl.import-chain-broken', `The chain does not verify: its certificate ${i + 1} did not issue the one before it`))
+      break
+    }
+    child = issuer
+  }
+  const names = [...new Set([...(leaf.subjectAltName ?? '').matchAll(/DNS:([^,\s]+)/g)].map((m) => m[1]!.toLowerCase()))]
+  const cn = subjectField(leaf.subject, 'CN')?.toLowerCase() ?? null
+  if (cn && !names.includes(cn) && normaliseCertificateName(cn)) names.unshift(cn)
+  if (!names.length) errors.push(fieldError('certificate', 'ssl.import-no-names', 'The certificate names no host'))
+  let sealedKey: string | null = null
+  if (input.private_key?.trim()) {
+    try {
+      const key = createPrivateKey(input.private_key.trim())
+      if (!leaf.checkPrivateKey(key)) errors.push(fieldError('private_key', 'ssl.import-key-mismatch', 'This key is not the certificate’s'))
+      else sealedKey = sealSecret(sslSettings(deps).keySecret, key.export({ type: 'pkcs8', format: 'pem' }).toString())
+    } catch {
+      errors.push(fieldError('private_key', 'ssl.import-key-invalid', 'This is not an unencrypted PEM private key'))
+    }
+  }
+  const serial = leaf.serialNumber
+  if (await deps.db.selectFrom('ssl_certificates').select('id').where('account_id', '=', accountId).where('serial', '=', serial).executeTakeFirst()) {
+    errors.push(fieldError('certificate', 'ssl.import-duplicate', 'This certificate is here already'))
+  }
+  if (errors.length) throw invalid('ssl.import-invalid', 'The certificate cannot be imported', errors)
+  const notBefore = new Date(leaf.validFrom)
+  const notAfter = new Date(leaf.validTo)
+  const now = deps.now()
+  const status = notAfter <= now ? 'expired' : notAfter.getTime() - now.getTime() <= SSL_EXPIRING_DAYS * 86_400_000 ? 'expiring' : 'issued'
+  const months = Math.min(120, Math.max(1, Math.round((notAfter.getTime() - notBefore.getTime()) / (30.44 * 86_400_000))))
+  const ca = subjectField(leaf.issuer, 'O') ?? subjectField(leaf.issuer, 'CN') ?? 'unknown'
+  return change(deps.db, scope, async (tx, audit) => {
+    const term = await tx.insertInto('ssl_terms').values({ account_id: accountId, product: 'imported', period_months: months, starts_at: notBefore, ends_at: notAfter }).returning('id').executeTakeFirstOrThrow()
+    const cert = await tx
+      .insertInto('ssl_certificates')
+      .values({
+        account_id: accountId,
+        term_id: term.id,
+        status,
+        product: 'imported',
+        validation_level: subjectField(leaf.subject, 'O') ? 'ov' : 'dv',
+        common_name: names[0]!,
+        names,
+        key_type: keyTypeOf(leaf.publicKey),
+        key_source: 'imported',
+        csr_pem: '',
+        private_key_enc: sealedKey,
+        ca,
+        directory_url: '',
+        certificate_pem: `${leaf.toString().trim()}\n`,
+        chain_pem: chain.map((c) => `${c.toString().trim()}\n`).join(''),
+        serial,
+        not_before: notBefore,
+        not_after: notAfter,
+        issued_at: notBefore,
+        origin: 'import',
+        created_by: scope.actor.label,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, action: 'import', after: publicFields(cert) })
+    return cert
+  })
+}
+
 // --- reading -------------------------------------------------------------------------------------
 
 /** One certificate the scope reaches; another account's is a 404 like a missing one. */
@@ -224,7 +394,7 @@ export type CertificateDetail = {
   certificate: SslCertificate
   validations: SslValidation[]
   /** Every certificate of the same coverage term, oldest first (the renewal and reissue chain). */
-  term: { id: string; product: string; period_months: number; starts_at: Date; ends_at: Date; notices_sent: number[]; certificates: { id: string; status: string; not_after: Date | null; created_at: Date; renewal_of: string | null }[] }
+  term: { id: string; product: string; period_months: number; starts_at: Date; ends_at: Date; notices_sent: number[]; certificates: { id: string; status: string; not_after: Date | null; created_at: Date; renewal_of: string | null; origin: string }[] }
 }
 
 export async function getCertificate(deps: PlatformDeps, scope: Scope, id: string): Promise<CertificateDetail> {
@@ -234,7 +404,7 @@ export async function getCertificate(deps: PlatformDeps, scope: Scope, id: strin
   const term = await deps.db.selectFrom('ssl_terms').selectAll().where('id', '=', certificate.term_id).executeTakeFirstOrThrow()
   const certificates = await deps.db
     .selectFrom('ssl_certificates')
-    .select(['id', 'status', 'not_after', 'created_at', 'renewal_of'])
+    .select(['id', 'status', 'not_after', 'created_at', 'renewal_of', 'origin'])
     .where('term_id', '=', term.id)
     .orderBy('created_at')
     .orderBy('id')
@@ -260,6 +430,7 @@ export async function checkNow(deps: PlatformDeps, scope: Scope, id: string) {
 export async function revokeCertificate(deps: PlatformDeps, scope: Scope, id: string, reason: RevocationReason) {
   requirePermission(scope.actor, 'ssl-manager')
   const cert = await findCertificate(deps.db, scope, id)
+  if (cert.key_source === 'imported') throw refused('ssl.imported', 'This certificate was issued elsewhere and imported: it is revoked where it was bought')
   if (!['issued', 'expiring'].includes(cert.status) || !cert.certificate_pem) throw refused('ssl.not-revocable', 'Only an issued certificate can be revoked')
   const settings = sslSettings(deps)
   if (!settings.acme || settings.acme.directoryUrl !== cert.directory_url) throw refused('ssl.ca-unavailable', 'The CA that issued this certificate is not configured here')
@@ -291,7 +462,7 @@ export async function cancelCertificate(deps: PlatformDeps, scope: Scope, id: st
   return change(deps.db, scope, async (tx, audit) => {
     const after = await tx
       .updateTable('ssl_certificates')
-      .set({ status: 'cancelled', version: sql<number>`version + 1`, updated_at: deps.now() })
+      .set({ status: 'cancelled', ...(cert.origin === 'reissue' ? { renewal_of: null } : {}), version: sql<number>`version + 1`, updated_at: deps.now() })
       .where('id', '=', cert.id)
       .returningAll()
       .executeTakeFirstOrThrow()
