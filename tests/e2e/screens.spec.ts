@@ -39,7 +39,7 @@ const DETAILS: { list: string; tabs: string[] }[] = [
   { list: '/domains', tabs: ['', '/log', '/orders', '/dns', '/dnssec', '/dns-log', '/dns-statistics'] },
   { list: '/contacts', tabs: ['', '/log', '/registry-handles'] },
   { list: '/users', tabs: ['', '/log', '/authentication-log'] },
-  { list: '/accounts', tabs: ['', '/log'] },
+  { list: '/accounts', tabs: ['', '/log', '/webhooks'] },
   { list: '/tlds', tabs: [''] },
   { list: '/domains/orders', tabs: [''] },
   { list: '/domains/material-change-requests', tabs: [''] },
