@@ -46,7 +46,7 @@ export default function ApiReference({ loaderData }: Route.ComponentProps) {
   const problem = view.schemas.Problem
   return (
     <article id="top" className="api-ref">
-      <DocsTitle title={words.title} lead={view.description ?? undefined} />
+      <DocsTitle title={words.title} lead={words.description} />
       <div className="mb-6 flex flex-wrap items-end justify-between gap-3 print:hidden">
         <Form method="get" role="search" className="flex w-full max-w-lg items-end gap-2">
           <div className="flex-1">

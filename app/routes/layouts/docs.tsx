@@ -22,7 +22,7 @@ export default function DocsLayout() {
       <LoginHeader title={t('docs.title')} className="border-b border-slate-200 print:hidden dark:border-slate-800" />
       <div className="mx-auto flex w-full max-w-screen-xl flex-1 flex-col gap-6 px-4 py-6 md:flex-row md:gap-10">
         <nav aria-label={t('docs.title')} className="shrink-0 print:hidden md:w-48">
-          <ul className="-mx-1 flex gap-1 overflow-x-auto text-sm md:sticky md:top-6 md:mx-0 md:flex-col">
+          <ul className="-mx-2 flex overflow-x-auto text-sm md:sticky md:top-6 md:mx-0 md:flex-col md:gap-1">
             {PAGES.map(([to, key]) => (
               <li key={to}>
                 <NavLink
@@ -30,7 +30,7 @@ export default function DocsLayout() {
                   end
                   className={({ isActive }) =>
                     cn(
-                      'block whitespace-nowrap rounded-md px-2.5 py-1.5',
+                      'block whitespace-nowrap rounded-md px-2 py-1.5 md:px-2.5',
                       isActive ? 'bg-slate-100 font-medium text-slate-900 dark:bg-slate-800 dark:text-slate-100' : 'text-slate-600 hover:bg-slate-50 hover:text-slate-900 dark:text-slate-400 dark:hover:bg-slate-900 dark:hover:text-slate-100',
                     )
                   }
