@@ -11,7 +11,7 @@ import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { REVOCATION_REASONS } from '#common/ssl.ts'
+import { REVOCATION_REASONS, SSL_KEY_TYPES } from '#common/ssl.ts'
 import { canChange, requireChange } from '../accounts/directory.server.ts'
 import { DetailList } from '../accounts/directory.tsx'
 import { loadCertificate } from './detail.server.ts'
@@ -38,7 +38,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (intent === 'revoke') await platform.post(`${path}/revoke`, { reason: String(form.get('reason') ?? '') })
     else if (intent === 'cancel') await platform.post(`${path}/cancel`)
     else if (intent === 'check') await platform.post(`${path}/check`)
-    else return data({ errors: [t('ssl:errors.unknown')] }, { status: 400 })
+    else if (intent === 'reissue') {
+      const csr = String(form.get('csr') ?? '').trim()
+      const names = String(form.get('names') ?? '').split(/[\s,]+/).filter(Boolean)
+      const next = await platform.post<{ id: string }>(`${path}/reissue`, { names, ...(csr ? { csr } : { key_type: String(form.get('key_type') ?? '') }) })
+      return redirect(url.pathname.replace(/[^/]+$/, next.id) + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('ssl:done.reissue'), color: 'success' }) } })
+    } else return data({ errors: [t('ssl:errors.unknown')] }, { status: 400 })
   } catch (error) {
     return data({ errors: formErrorsOf(t, error, [], {}, 'ssl').formErrors }, { status: 400 })
   }
@@ -58,6 +63,11 @@ export default function SslDetail({ loaderData, actionData }: Route.ComponentPro
       {inFlight ? (
         <p className="rounded-md border border-blue-200 bg-blue-50 p-3 text-sm text-blue-900 dark:border-blue-900 dark:bg-blue-950 dark:text-blue-100" data-testid="ssl-in-flight">
           {t('inFlight')} <Link className="underline" to={href(`/ssls/${c.id}/validation`)}>{t('tabs.validation')}</Link>
+        </p>
+      ) : null}
+      {c.key_source === 'imported' ? (
+        <p className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-300" data-testid="ssl-imported">
+          {t('importedNote', { ca: c.ca })}
         </p>
       ) : null}
       {c.status === 'failed' && c.failure_reason ? (
@@ -88,7 +98,7 @@ export default function SslDetail({ loaderData, actionData }: Route.ComponentPro
         <ol className="space-y-1 text-sm" data-testid="ssl-term">
           {c.term.certificates.map((x) => (
             <li key={x.id} className="flex flex-wrap items-center gap-2">
-              {x.id === c.id ? <span className="font-medium">{t('term.this')}</span> : <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/ssls/${x.id}`)}>{x.renewal_of ? t('term.renewal') : t('term.first')}</Link>}
+              {x.id === c.id ? <span className="font-medium">{t('term.this')}</span> : <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/ssls/${x.id}`)}>{x.origin === 'renewal' ? t('term.renewal') : x.origin === 'reissue' ? t('term.reissue') : x.origin === 'import' ? t('term.import') : t('term.first')}</Link>}
               <SslStatus status={x.status} />
               <span className="text-slate-500 dark:text-slate-400">{x.not_after ? t('term.until', { date: when(x.not_after) }) : when(x.created_at)}</span>
             </li>
@@ -114,7 +124,35 @@ export default function SslDetail({ loaderData, actionData }: Route.ComponentPro
                 <Button type="submit" variant="outline" data-testid="ssl-cancel">{t('cancel')}</Button>
               </Form>
             ) : null}
-            {c.status === 'issued' || c.status === 'expiring' ? (
+            {(c.status === 'issued' || c.status === 'expiring') && c.key_source !== 'imported' ? (
+              <details className="w-full rounded-md border border-slate-200 p-2 dark:border-slate-800" data-testid="ssl-reissue-open">
+                <summary className="cursor-pointer text-sm font-medium">{t('reissue.title')}…</summary>
+                <Form method="post" className="mt-2 grid gap-3 md:grid-cols-2">
+                  <input type="hidden" name="intent" value="reissue" />
+                  <p className="text-sm text-slate-600 md:col-span-2 dark:text-slate-400">{t('reissue.help', { date: when(c.term.ends_at) })}</p>
+                  <label className="flex flex-col gap-1 text-sm md:col-span-2">
+                    {t('reissue.names')}
+                    <textarea name="names" rows={2} defaultValue={c.names.join('\n')} className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-950" data-testid="ssl-reissue-names" />
+                  </label>
+                  <label className="flex flex-col gap-1 text-sm">
+                    {t('reissue.keyType')}
+                    <Select name="key_type" defaultValue={(SSL_KEY_TYPES as readonly string[]).includes(c.key_type) ? c.key_type : 'ecdsa-p256'} data-testid="ssl-reissue-key-type">
+                      {SSL_KEY_TYPES.map((k) => (
+                        <option key={k} value={k}>{t(`keyTypes.${k}`)}</option>
+                      ))}
+                    </Select>
+                  </label>
+                  <label className="flex flex-col gap-1 text-sm">
+                    {t('reissue.csr')}
+                    <textarea name="csr" rows={2} placeholder="-----BEGIN CERTIFICATE REQUEST-----" className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-950" />
+                  </label>
+                  <div className="md:col-span-2">
+                    <Button type="submit" size="sm" data-testid="ssl-reissue">{t('reissue.submit')}</Button>
+                  </div>
+                </Form>
+              </details>
+            ) : null}
+            {(c.status === 'issued' || c.status === 'expiring') && c.key_source !== 'imported' ? (
               <details className="rounded-md border border-slate-200 p-2 dark:border-slate-800" data-testid="confirm-revoke">
                 <summary className="cursor-pointer text-sm font-medium">{t('revoke')}…</summary>
                 <Form method="post" className="mt-2 flex flex-wrap items-end gap-2">

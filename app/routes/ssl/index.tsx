@@ -42,6 +42,15 @@ const orderSchema = (t: TFunction) =>
   })
 type OrderValues = z.infer<ReturnType<typeof orderSchema>>
 
+const IMPORT_FIELDS = ['certificate', 'chain', 'private_key'] as const
+const importSchema = (t: TFunction) =>
+  z.object({
+    certificate: z.string({ message: t('validation:required') }).trim().min(1, t('validation:required')).max(60_000),
+    chain: z.string().max(60_000).optional(),
+    private_key: z.string().max(20_000).optional(),
+  })
+type ImportValues = z.infer<ReturnType<typeof importSchema>>
+
 type Settings = { ca: string | null; ca_configured: boolean; missing: string | null; dv_only: boolean }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -62,10 +71,22 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   requireChange(request, user, 'ssl-manager')
   const t = getInstance(context).t
   const url = requestUrl(request)
-  const submission = parseWithZod(await request.formData(), { schema: orderSchema(t) })
+  const form = await request.formData()
+  const platform = await getPlatform(request, context)
+  if (form.get('intent') === 'import') {
+    const submission = parseWithZod(form, { schema: importSchema(t) })
+    if (submission.status !== 'success') return data({ importResult: submission.reply() }, { status: 400 })
+    const { certificate, chain, private_key } = submission.value
+    try {
+      const created = await platform.post<{ id: string }>(`/groups/${activeContext(url, user.group_id)}/ssl-imports`, { certificate, ...(chain?.trim() ? { chain } : {}), ...(private_key?.trim() ? { private_key } : {}) })
+      return redirect(carryContext(`/ssls/${created.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('ssl:done.import'), color: 'success' }) } })
+    } catch (error) {
+      return data({ importResult: submission.reply(formErrorsOf(t, error, IMPORT_FIELDS, {}, 'ssl')) }, { status: 400 })
+    }
+  }
+  const submission = parseWithZod(form, { schema: orderSchema(t) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const value = submission.value
-  const platform = await getPlatform(request, context)
   try {
     const created = await platform.post<{ id: string }>(`/groups/${activeContext(url, user.group_id)}/ssls`, {
       product: value.product,
@@ -86,7 +107,8 @@ export default function SslList({ loaderData, actionData }: Route.ComponentProps
   return (
     <div className="space-y-4">
       <PageHeader title={t('title')} description={settings.ca_configured ? t('issuedBy', { ca: settings.ca }) : t('noCa', { missing: settings.missing ?? '' })} />
-      {loaderData.canOrder && settings.ca_configured ? <OrderCertificate lastResult={actionData?.result} dvOnly={settings.dv_only} /> : null}
+      {loaderData.canOrder && settings.ca_configured ? <OrderCertificate lastResult={actionData && 'result' in actionData ? actionData.result : undefined} dvOnly={settings.dv_only} /> : null}
+      {loaderData.canOrder ? <ImportCertificate lastResult={actionData && 'importResult' in actionData ? actionData.importResult : undefined} /> : null}
       <DataTable
         def={LISTS.ssls!}
         page={loaderData.page}
@@ -197,3 +219,55 @@ function OrderCertificate({ lastResult, dvOnly }: { lastResult: SubmissionResult
   )
 }
 
+
+function ImportCertificate({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
+  const { t } = useTranslation('ssl')
+  const schema = importSchema(t)
+  const [form, fields] = useForm<ImportValues, ImportValues, string[]>({
+    id: 'ssl-import',
+    lastResult,
+    constraint: getZodConstraint(schema),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  })
+  const area = 'rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-950'
+  return (
+    <Card>
+      <details open={lastResult ? true : undefined}>
+        <summary className="cursor-pointer text-lg font-semibold" data-testid="ssl-import-open">
+          {t('import.title')}
+        </summary>
+        <CardTitle className="sr-only">{t('import.title')}</CardTitle>
+        <Form method="post" className="mt-4 grid gap-4 md:grid-cols-2" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value="import" />
+          <p className="text-sm text-slate-600 md:col-span-2 dark:text-slate-400">{t('import.help')}</p>
+          <div className="md:col-span-2">
+            <FormErrors id={form.errorId} errors={form.errors} />
+          </div>
+          <div className="flex flex-col gap-1.5 md:col-span-2">
+            <Label htmlFor={fields.certificate.id}>{t('import.certificate')}</Label>
+            <textarea {...getTextareaProps(fields.certificate)} key={fields.certificate.key} rows={4} placeholder="-----BEGIN CERTIFICATE-----" className={area} data-testid="ssl-import-certificate" />
+            <ErrorList id={fields.certificate.errorId} errors={fields.certificate.errors} />
+          </div>
+          <div className="flex flex-col gap-1.5">
+            <Label htmlFor={fields.chain.id}>{t('import.chain')}</Label>
+            <textarea {...getTextareaProps(fields.chain)} key={fields.chain.key} rows={3} placeholder="-----BEGIN CERTIFICATE-----" className={area} data-testid="ssl-import-chain" />
+            <ErrorList id={fields.chain.errorId} errors={fields.chain.errors} />
+          </div>
+          <div className="flex flex-col gap-1.5">
+            <Label htmlFor={fields.private_key.id}>{t('import.key')}</Label>
+            <textarea {...getTextareaProps(fields.private_key)} key={fields.private_key.key} rows={3} placeholder="-----BEGIN PRIVATE KEY-----" className={area} data-testid="ssl-import-key" />
+            <p className="text-xs text-slate-500 dark:text-slate-400">{t('import.keyHelp')}</p>
+            <ErrorList id={fields.private_key.errorId} errors={fields.private_key.errors} />
+          </div>
+          <div className="md:col-span-2">
+            <Button type="submit" variant="outline" data-testid="ssl-import-submit">
+              {t('import.submit')}
+            </Button>
+          </div>
+        </Form>
+      </details>
+    </Card>
+  )
+}

@@ -16,7 +16,7 @@ export type Certificate = {
   common_name: string
   names: string[]
   key_type: string
-  key_source: 'generated' | 'csr'
+  key_source: 'generated' | 'csr' | 'imported'
   has_private_key: boolean
   ca: string
   serial: string | null
@@ -25,6 +25,7 @@ export type Certificate = {
   issued_at: string | null
   renew_after: string | null
   renewal_of: string | null
+  origin: 'order' | 'renewal' | 'reissue' | 'import'
   revoked_at: string | null
   revocation_reason: string | null
   failure_reason: string | null
@@ -32,7 +33,7 @@ export type Certificate = {
   price: null
   created_at: string
   validations: { id: string; name: string; method: string; state: 'pending' | 'valid' | 'invalid'; record_name: string | null; record_type: string; record_value: string | null; hosted: boolean; published: boolean; problem: { detail?: string; type?: string } | null; checked_at: string | null }[]
-  term: { id: string; product: string; period_months: number; starts_at: string; ends_at: string; notices_sent: number[]; certificates: { id: string; status: SslState; not_after: string | null; created_at: string; renewal_of: string | null }[] }
+  term: { id: string; product: string; period_months: number; starts_at: string; ends_at: string; notices_sent: number[]; certificates: { id: string; status: SslState; not_after: string | null; created_at: string; renewal_of: string | null; origin: 'order' | 'renewal' | 'reissue' | 'import' }[] }
 }
 
 const COLORS: Record<SslState, 'green' | 'amber' | 'red' | 'blue' | 'grey'> = {
