@@ -1,4 +1,5 @@
-import { Fragment } from 'react'
+import { Fragment, type ReactNode } from 'react'
+import { cn } from '#app/lib/utils.ts'
 import { SNIPPETS } from './snippets.ts'
 import type { DocsSection } from './content/types.ts'
 
@@ -52,15 +53,29 @@ export function DocsTitle({ title, lead }: { title: string; lead?: string }) {
   )
 }
 
-/** One section of a prose page, with an anchor on its heading. */
-export function DocsSectionView({ section }: { section: DocsSection }) {
+/** A part of a docs page: its heading links to itself (a deep link), an optional intro, then the content. */
+export function DocsPart({ id, title, intro, className, children }: { id: string; title: string; intro?: string; className?: string; children: ReactNode }) {
   return (
-    <section id={section.id} aria-labelledby={`${section.id}-title`} className="mb-10 max-w-4xl scroll-mt-6">
-      <h2 id={`${section.id}-title`} className="group mb-3 text-lg font-semibold tracking-tight">
-        <a href={`#${section.id}`} className="hover:underline">
-          {section.title}
+    <section id={id} aria-labelledby={`${id}-title`} className={cn('mb-10 scroll-mt-6', className)}>
+      <h2 id={`${id}-title`} className={cn('text-lg font-semibold tracking-tight', intro ? 'mb-1' : 'mb-3')}>
+        <a href={`#${id}`} className="hover:underline">
+          {title}
         </a>
       </h2>
+      {intro ? (
+        <p className="mb-4 max-w-3xl text-sm text-slate-600 dark:text-slate-400">
+          <Prose text={intro} />
+        </p>
+      ) : null}
+      {children}
+    </section>
+  )
+}
+
+/** One section of a prose page. */
+export function DocsSectionView({ section }: { section: DocsSection }) {
+  return (
+    <DocsPart id={section.id} title={section.title} className="max-w-4xl">
       <div className="space-y-3 text-[15px] leading-relaxed text-slate-700 dark:text-slate-300">
         {section.paragraphs.map((text, index) => (
           <p key={index} className="max-w-3xl">
@@ -78,6 +93,6 @@ export function DocsSectionView({ section }: { section: DocsSection }) {
         ) : null}
         {section.snippets?.map((key) => <CodeBlock key={key} code={SNIPPETS[key]} />)}
       </div>
-    </section>
+    </DocsPart>
   )
 }

@@ -6,7 +6,7 @@ import { platformBaseUrl } from '#app/lib/platform.server.ts'
 import { services } from '#app/lib/session.server.ts'
 import type { Route } from './+types/overview.ts'
 import { docsContent } from './content.server.ts'
-import { CodeBlock, DocsTitle, Prose } from './docs-ui.tsx'
+import { CodeBlock, DocsPart, DocsTitle, Prose } from './docs-ui.tsx'
 import { quickStart, QUICK_START_STEPS } from './quick-start.ts'
 
 /** /api (public): what the API is, and a quick start whose commands a test runs as shown. */
@@ -35,13 +35,7 @@ export default function ApiOverview({ loaderData }: Route.ComponentProps) {
           </li>
         ))}
       </ul>
-      <section id="quick-start" aria-labelledby="quick-start-title" className="mb-10 max-w-4xl scroll-mt-6">
-        <h2 id="quick-start-title" className="mb-2 text-lg font-semibold tracking-tight">
-          <a href="#quick-start" className="hover:underline">
-            {content.quickStartTitle}
-          </a>
-        </h2>
-        <p className="mb-5 text-[15px] text-slate-600 dark:text-slate-300">{content.quickStartIntro}</p>
+      <DocsPart id="quick-start" title={content.quickStartTitle} intro={content.quickStartIntro} className="max-w-4xl">
         <ol className="space-y-6">
           {QUICK_START_STEPS.map((step, index) => (
             <li key={step} id={`step-${step}`} className="grid scroll-mt-6 grid-cols-[1.75rem_1fr] gap-x-3">
@@ -58,11 +52,8 @@ export default function ApiOverview({ loaderData }: Route.ComponentProps) {
             </li>
           ))}
         </ol>
-      </section>
-      <section aria-labelledby="next-title" className="max-w-3xl">
-        <h2 id="next-title" className="mb-3 text-lg font-semibold tracking-tight">
-          {content.nextTitle}
-        </h2>
+      </DocsPart>
+      <DocsPart id="next" title={content.nextTitle} className="max-w-3xl">
         <ul className="grid gap-3 sm:grid-cols-3">
           {next.map(([to, text]) => (
             <li key={to}>
@@ -73,7 +64,7 @@ export default function ApiOverview({ loaderData }: Route.ComponentProps) {
             </li>
           ))}
         </ul>
-      </section>
+      </DocsPart>
     </article>
   )
 }

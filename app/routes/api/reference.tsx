@@ -9,7 +9,7 @@ import { requestUrl } from '#app/lib/request-url.ts'
 import { services } from '#app/lib/session.server.ts'
 import type { Route } from './+types/reference.ts'
 import { docsContent } from './content.server.ts'
-import { CodeBlock, DocsTitle, Prose } from './docs-ui.tsx'
+import { CodeBlock, DocsPart, DocsTitle } from './docs-ui.tsx'
 import { exampleOf, referenceView, schemaAnchor, type OpenApiDocument, type ReferenceView } from './reference-model.ts'
 import { Operation, SchemaFields } from './reference-view.tsx'
 
@@ -108,46 +108,27 @@ export default function ApiReference({ loaderData }: Route.ComponentProps) {
       ) : null}
 
       {view.areas.map((area) => (
-        <section key={area.id} id={area.id} aria-labelledby={`${area.id}-title`} className="mb-10 scroll-mt-6">
-          <h2 id={`${area.id}-title`} className="mb-3 text-lg font-semibold tracking-tight">
-            <a href={`#${area.id}`} className="hover:underline">
-              {area.name}
-            </a>
-          </h2>
+        <DocsPart key={area.id} id={area.id} title={area.name}>
           <div className="space-y-4">
             {area.operations.map((op) => (
               <Operation key={op.id} op={op} schemas={view.schemas} words={words} />
             ))}
           </div>
-        </section>
+        </DocsPart>
       ))}
 
       {view.webhooks.length ? (
-        <section id="webhooks" aria-labelledby="webhooks-title" className="mb-10 scroll-mt-6">
-          <h2 id="webhooks-title" className="mb-1 text-lg font-semibold tracking-tight">
-            <a href="#webhooks" className="hover:underline">
-              {words.webhooks}
-            </a>
-          </h2>
-          <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{words.webhooksIntro}</p>
+        <DocsPart id="webhooks" title={words.webhooks} intro={words.webhooksIntro}>
           <div className="space-y-4">
             {view.webhooks.map((hook) => (
               <Operation key={hook.id} op={hook} schemas={view.schemas} words={words} event={hook.event} />
             ))}
           </div>
-        </section>
+        </DocsPart>
       ) : null}
 
       {view.matched > 0 ? (
-        <section id="errors" aria-labelledby="errors-title" className="mb-10 max-w-3xl scroll-mt-6">
-          <h2 id="errors-title" className="mb-1 text-lg font-semibold tracking-tight">
-            <a href="#errors" className="hover:underline">
-              {words.errorsTitle}
-            </a>
-          </h2>
-          <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
-            <Prose text={words.errorsIntro} />
-          </p>
+        <DocsPart id="errors" title={words.errorsTitle} intro={words.errorsIntro} className="max-w-3xl">
           {problem ? (
             <>
               <SchemaFields schema={{ $ref: '#/components/schemas/Problem' }} schemas={view.schemas} words={words} />
@@ -162,17 +143,11 @@ export default function ApiReference({ loaderData }: Route.ComponentProps) {
               </div>
             </>
           ) : null}
-        </section>
+        </DocsPart>
       ) : null}
 
       {view.matched > 0 ? (
-        <section id="schemas" aria-labelledby="schemas-title" className="scroll-mt-6">
-          <h2 id="schemas-title" className="mb-1 text-lg font-semibold tracking-tight">
-            <a href="#schemas" className="hover:underline">
-              {words.schemas}
-            </a>
-          </h2>
-          <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{words.schemasIntro}</p>
+        <DocsPart id="schemas" title={words.schemas} intro={words.schemasIntro}>
           <div className="space-y-4">
             {Object.keys(view.schemas)
               .sort((a, b) => a.localeCompare(b))
@@ -193,7 +168,7 @@ export default function ApiReference({ loaderData }: Route.ComponentProps) {
               {words.backToTop}
             </a>
           </p>
-        </section>
+        </DocsPart>
       ) : null}
     </article>
   )
