@@ -64,11 +64,13 @@ function summarizeChanges(changes: unknown): string {
 export default function EntityLog({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('common')
   const { t: d } = useTranslation('directory')
+  const { t: w } = useTranslation('webhooks')
   const { area, id } = loaderData
   const base = `/${area}/${id}`
   const links = [{ to: base, label: d('details') }, { to: `${base}/log`, label: d('log'), current: true }]
   if (area === 'users') links.push({ to: `${base}/authentication-log`, label: d('users.authLog') })
   if (area === 'contacts') links.push({ to: `${base}/registry-handles`, label: d('contacts.registryHandles') })
+  if (area === 'accounts') links.push({ to: `${base}/webhooks`, label: w('title') })
   return (
     <div className="space-y-4">
       <PageHeader breadcrumb={[{ label: d(`${area}.title`), to: `/${area}` }, { label: String(loaderData.name), to: base }]} title={loaderData.pageName} />

@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
 import { FormErrors } from '#app/components/forms.tsx'
+import { PageHeader } from '#app/components/page-header.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
@@ -90,10 +91,12 @@ export default function WebhookEndpoint({ loaderData, actionData }: Route.Compon
   const secret = actionData && 'secret' in actionData ? actionData.secret : null
   return (
     <div className="space-y-4">
-      <h1 className="flex flex-wrap items-center gap-3 text-2xl font-semibold">
-        <span className="break-all">{endpoint.url}</span>
-        <EndpointState endpoint={endpoint} />
-      </h1>
+      <PageHeader
+        breadcrumb={[{ label: t('directory:accounts.title'), to: '/accounts' }, { label: account.name, to: base }, { label: t('title'), to: `${base}/webhooks` }]}
+        title={<span className="break-all">{endpoint.url}</span>}
+        status={<EndpointState endpoint={endpoint} />}
+        description={endpoint.description || null}
+      />
       <SubNav links={[{ to: base, label: t('directory:details') }, { to: `${base}/log`, label: t('directory:log') }, { to: `${base}/webhooks`, label: t('title'), current: true }]} />
       {secret ? <SecretShown secret={secret} title={t('rotated')} /> : null}
       {actionData && 'formErrors' in actionData ? <FormErrors errors={actionData.formErrors} /> : null}

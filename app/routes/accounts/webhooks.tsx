@@ -1,5 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Link } from 'react-router'
+import { PageHeader } from '#app/components/page-header.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { formatDateTime } from '#app/lib/dates.ts'
@@ -55,7 +56,7 @@ export default function Webhooks({ loaderData, actionData }: Route.ComponentProp
   const made = actionData?.made
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-semibold">{account.name}</h1>
+      <PageHeader breadcrumb={[{ label: t('directory:accounts.title'), to: '/accounts' }, { label: account.name, to: base }]} title={t('title')} />
       <SubNav links={[{ to: base, label: t('directory:details') }, { to: `${base}/log`, label: t('directory:log') }, { to: `${base}/webhooks`, label: t('title'), current: true }]} />
       <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400">{t('intro')}</p>
       {made ? (
