@@ -183,7 +183,7 @@ function NewTokenForm({ permissions, accounts, lastResult }: { permissions: stri
         <div className="grid grid-cols-1 gap-1.5 sm:grid-cols-3">
           {permissions.map((p) => (
             <label key={p} className="flex items-center gap-2 rounded border border-slate-200 px-2 py-1.5 text-sm dark:border-slate-800" data-testid={`token-permission-${p}`}>
-              <input type="checkbox" name="permissions" value={p} defaultChecked={checked.has(p)} />
+              <input type="checkbox" name="permissions" value={p} defaultChecked={checked.has(p)} aria-invalid={fields.permissions.errors?.length ? true : undefined} />
               <span className="font-mono text-xs">{p}</span>
             </label>
           ))}
