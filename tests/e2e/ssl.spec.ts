@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { X509Certificate } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -66,7 +67,40 @@ test('a DV certificate for a demo domain whose zone is ours: ordered, validated 
   // change, and published at once when PowerDNS takes it (else by the queued job's retries).
   await expect.poll(() => pdns.dig(`_acme-challenge.www.${name}`, 'TXT'), { timeout: 30_000 }).toEqual([])
 
-  await screens(browser, page, new URL(page.url()).pathname.replace(/\/files$/, ''))
+  // Reissued from its page: a new certificate under the same coverage term.
+  const first = new URL(page.url()).pathname.replace(/\/files$/, '')
+  await page.getByRole('link', { name: 'Overview' }).click()
+  await expect(page).toHaveURL((url) => url.pathname === first)
+  await hydrated(page)
+  await page.getByTestId('ssl-reissue-open').locator('summary').click()
+  await page.getByTestId('ssl-reissue-key-type').selectOption('rsa-2048')
+  await page.getByTestId('ssl-reissue').click()
+  await expect(page).toHaveURL((url) => /\/ssls\/[0-9a-f-]{36}$/.test(url.pathname) && url.pathname !== first)
+  await expect(page.getByTestId('ssl-status').first()).toHaveText('Issued', { timeout: 30_000 })
+  await expect(page.getByTestId('ssl-term')).toContainText('Reissue')
+
+  // Import: the same certificate again is refused beside its field; one bought elsewhere is tracked.
+  await page.getByRole('link', { name: 'SSL', exact: true }).first().click()
+  await hydrated(page)
+  await page.getByTestId('ssl-import-open').click()
+  await page.getByTestId('ssl-import-certificate').fill(pem)
+  await page.getByTestId('ssl-import-submit').click()
+  await expect(page.getByText('This certificate is here already.')).toBeVisible()
+  const dir = mkdtempSync(path.join(tmpdir(), 'ssl-import-'))
+  const elsewhere = `shop.${name}`
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', path.join(dir, 'k.pem'), '-out', path.join(dir, 'c.pem'), '-days', '20', '-subj', `/CN=${elsewhere}`, '-addext', `subjectAltName=DNS:${elsewhere}`], { stdio: 'ignore' })
+    await page.getByTestId('ssl-import-certificate').fill(readFileSync(path.join(dir, 'c.pem'), 'utf8'))
+    await page.getByTestId('ssl-import-key').fill(readFileSync(path.join(dir, 'k.pem'), 'utf8'))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  await page.getByTestId('ssl-import-submit').click()
+  await expect(page.getByTestId('ssl-title')).toHaveText(elsewhere)
+  await expect(page.getByTestId('ssl-status').first()).toHaveText('Expiring')
+  await expect(page.getByTestId('ssl-imported')).toBeVisible()
+
+  await screens(browser, page, first)
 })
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), 'ssl-screens')

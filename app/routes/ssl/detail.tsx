@@ -56,6 +56,7 @@ export default function SslDetail({ loaderData, actionData }: Route.ComponentPro
   const c = loaderData.certificate
   const when = (value: string | null) => (value ? formatDateTime(value, i18n.language) : '')
   const inFlight = c.status === 'pending_validation' || c.status === 'issuing'
+  const originLabel = (origin: string) => (origin === 'renewal' ? t('term.renewal') : origin === 'reissue' ? t('term.reissue') : origin === 'import' ? t('term.import') : t('term.first'))
   return (
     <div className="space-y-4">
       <SslHeader certificate={c} current="overview" />
@@ -98,7 +99,15 @@ export default function SslDetail({ loaderData, actionData }: Route.ComponentPro
         <ol className="space-y-1 text-sm" data-testid="ssl-term">
           {c.term.certificates.map((x) => (
             <li key={x.id} className="flex flex-wrap items-center gap-2">
-              {x.id === c.id ? <span className="font-medium">{t('term.this')}</span> : <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/ssls/${x.id}`)}>{x.origin === 'renewal' ? t('term.renewal') : x.origin === 'reissue' ? t('term.reissue') : x.origin === 'import' ? t('term.import') : t('term.first')}</Link>}
+              {x.id === c.id ? (
+                <span className="font-medium">
+                  {t('term.this')} · {originLabel(x.origin)}
+                </span>
+              ) : (
+                <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/ssls/${x.id}`)}>
+                  {originLabel(x.origin)}
+                </Link>
+              )}
               <SslStatus status={x.status} />
               <span className="text-slate-500 dark:text-slate-400">{x.not_after ? t('term.until', { date: when(x.not_after) }) : when(x.created_at)}</span>
             </li>
