@@ -48,7 +48,13 @@ function toErrors(errors: ErrorObject[] | null | undefined, lng: string): Schema
   ;(localizers[lng] ?? localizers[lng.split('-')[0]!] ?? localizers.en)?.(copy)
   return copy.map((e) => {
     const allowed = (e.params as { allowedValues?: unknown[] }).allowedValues
-    const path = e.keyword === 'additionalProperties' ? `${e.instancePath}/${String((e.params as { additionalProperty?: string }).additionalProperty)}` : e.instancePath
+    // An undeclared or a missing property is reported at its own path, so a form shows it beside its field.
+    const path =
+      e.keyword === 'additionalProperties'
+        ? `${e.instancePath}/${String((e.params as { additionalProperty?: string }).additionalProperty)}`
+        : e.keyword === 'required'
+          ? `${e.instancePath}/${String((e.params as { missingProperty?: string }).missingProperty)}`
+          : e.instancePath
     return { path: path || '/', message: e.message ?? '', ...(allowed ? { allowed: allowed.map(String).join(', ') } : {}) }
   })
 }

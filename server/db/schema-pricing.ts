@@ -75,6 +75,8 @@ export interface PricingRulesTable {
 export type AccountPricingColumns = { pricing_entity_id: ColumnType<string | null, string | null | undefined, string | null> }
 /** The quote an item was priced at (cart_items, order_items). */
 export type QuoteColumn = { quote: ColumnType<Quote | null, string | null | undefined, string | null> }
+/** The registrar template's values an order item was placed with (order_items). */
+export type TemplateValuesColumn = { template_values: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null> }
 /** The day an exchange rate is the reference rate of (the ECB file's date; null when typed by hand). */
 export type RateDateColumn = { rate_date: ColumnType<Date | string | null, string | null | undefined, string | null> }
 

@@ -125,7 +125,7 @@ export interface DB {
   cart_items: import('./schema-orders.ts').CartItemsTable & import('./schema-pricing.ts').QuoteColumn
   currency_rates: import('./schema-orders.ts').CurrencyRatesTable & import('./schema-pricing.ts').RateDateColumn
   orders: import('./schema-orders.ts').OrdersTable
-  order_items: import('./schema-orders.ts').OrderItemsTable & import('./schema-pricing.ts').QuoteColumn
+  order_items: import('./schema-orders.ts').OrderItemsTable & import('./schema-pricing.ts').QuoteColumn & import('./schema-pricing.ts').TemplateValuesColumn
   order_item_events: import('./schema-orders.ts').OrderItemEventsTable
   registrar_templates: import('./schema-pricing.ts').RegistrarTemplatesTable
   products: import('./schema-pricing.ts').ProductsTable

@@ -219,4 +219,25 @@ describe('registrar templates', () => {
     const audit = await platform.db.selectFrom('audit_entries').select('action').where('area', '=', 'products').where('entity_id', '=', made.json.id).orderBy('created_at').execute()
     expect(audit.map((a) => a.action)).toEqual(['create', 'update'])
   })
+  it('asks the cart for the template of an item, refuses an order whose values do not fit it and keeps them on the order item', async () => {
+    await platform.deps.jobs.start({ work: false }) // the order's item jobs are queued, not run
+    const acme = tokens['admin@acme.example']!
+    const made = (await platform.call('POST', '/registrar-templates', { token: staff(), body: { name: 'eu-cart-test', schema } })).json
+    const eu = (await platform.call('GET', `/products/${await productId('domain:eu:register')}`, { token: staff() })).json
+    expect((await platform.call('PATCH', `/products/${eu.id}`, { token: staff(), body: { registrar_template_id: made.id, version: eu.version } })).status).toBe(200)
+    const asked = await platform.call('GET', `/groups/${acmeId}/registrar-templates/of-products?codes=domain:eu:register,domain:com:register`, { token: acme })
+    expect(asked.json.data).toEqual([expect.objectContaining({ product_code: 'domain:eu:register', name: 'eu-cart-test' })])
+    const item = await platform.call('POST', `/groups/${acmeId}/cart/items`, { token: acme, body: { name: 'template-test-17.eu', type: 'register', period: 1 } })
+    expect(item.status).toBe(201)
+    const registrant = (await platform.db.selectFrom('contacts').select('id').where('account_id', '=', acmeId).executeTakeFirstOrThrow()).id
+    const checkout = (template_values: Record<string, unknown>) => platform.call('POST', `/groups/${acmeId}/cart/checkout`, { token: acme, body: { contacts: { registrant }, template_values: { [item.json.id]: template_values } } })
+    const refused = await checkout({ citizenship: 'FR', extra: 'x' })
+    expect(refused.status).toBe(400)
+    expect(refused.json.errors.map((e: { field: string }) => e.field).sort()).toEqual([`template_values.${item.json.id}.citizenship`, `template_values.${item.json.id}.extra`])
+    expect((await checkout({})).json.errors[0]).toMatchObject({ field: `template_values.${item.json.id}.citizenship`, code: 'template.value_invalid' })
+    const ordered = await checkout({ citizenship: 'ES', company_number: null })
+    expect(ordered.status).toBe(201)
+    const kept = await platform.db.selectFrom('order_items').select('template_values').where('order_id', '=', ordered.json.id).executeTakeFirstOrThrow()
+    expect(kept.template_values).toEqual({ citizenship: 'ES', company_number: null })
+  })
 })

@@ -28,6 +28,8 @@ import { CONTACT_ROLES, type ContactRole } from '#common/vocabulary.ts'
 import { attempt, refusalErrors, refusalText } from '#app/lib/refusal.server.ts'
 import { domainScreen } from './shared.server.ts'
 import { contactLabel } from './shared.tsx'
+import { validate } from '#common/json-schema.ts'
+import { TemplateFields, templateValuesOf, type TemplateSchema } from '../products/schema-editor.tsx'
 
 type CartItem = { id: string; type: 'register' | 'transfer' | 'renew'; name: string; unicode_name: string; tld: string; period: number; price_minor: number; currency: string; has_auth_code: boolean }
 type Cart = { items: CartItem[]; totals: MoneyTotal[] }
@@ -92,7 +94,17 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     contacts = listed.ok ? listed.value.data.map(({ id, name, organisation }) => ({ id, name, organisation })) : null
   }
   const t = getInstance(context).getFixedT(null, 'orders')
-  return { cart, periods, contacts, canManage: screen.canManage, meta: pageMeta(request, context, t('cart.title')) }
+  return { cart, periods, contacts, templates: await cartTemplates(screen, cart), canManage: screen.canManage, meta: pageMeta(request, context, t('cart.title')) }
+}
+
+/** The registrar template of each cart item whose product has one (issue 17), by item id. */
+async function cartTemplates(screen: Awaited<ReturnType<typeof domainScreen>>, cart: Cart): Promise<Record<string, TemplateSchema>> {
+  if (!cart.items.length) return {}
+  const codes = [...new Set(cart.items.map((i) => `domain:${i.tld}:${i.type}`))].join(',')
+  const found = await attempt(() => screen.platform.get<{ data: { product_code: string; schema: TemplateSchema }[] }>(`${screen.base}/registrar-templates/of-products`, { query: { codes } }))
+  if (!found.ok) return {}
+  const byCode = new Map(found.value.data.map((d) => [d.product_code, d.schema]))
+  return Object.fromEntries(cart.items.flatMap((i) => { const schema = byCode.get(`domain:${i.tld}:${i.type}`); return schema ? [[i.id, schema]] : [] }))
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
@@ -137,9 +149,32 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
     const { intent: _, ...chosen } = submission.value
     const contacts = Object.fromEntries(CONTACT_ROLES.flatMap((role) => (chosen[role] ? [[role, chosen[role]]] : [])))
+    // The registrar template's fields of each item (issue 17): checked here in the user's language, again by the API.
+    const templates = await cartTemplates(screen, cart)
+    const lng = getInstance(context).language
+    const templateValues: Record<string, Record<string, unknown>> = {}
+    const templateTexts: Record<string, Record<string, string>> = {}
+    const templateErrors: Record<string, Record<string, string[]>> = {}
+    for (const [itemId, schema] of Object.entries(templates)) {
+      const { values, texts } = templateValuesOf(schema, (key) => (form.get(`template.${itemId}.${key}`) as string | null) ?? null)
+      templateValues[itemId] = values
+      templateTexts[itemId] = texts
+      for (const e of validate(schema as Record<string, unknown>, values, lng)) {
+        const key = e.path.replace(/^\//, '').split('/')[0] || '(item)'
+        ;((templateErrors[itemId] ??= {})[key] ??= []).push(e.allowed ? `${e.message}: ${e.allowed}` : e.message)
+      }
+    }
+    if (Object.keys(templateErrors).length) return data({ intent, result: submission.reply(), templateErrors, templateTexts }, { status: 400 })
+    const body = { ...(needsContacts ? { contacts } : {}), ...(Object.keys(templateValues).length ? { template_values: templateValues } : {}) }
     // Transfers and renewals need no contacts: without a registration the body stays empty, as before.
-    const ordered = await attempt(() => screen.platform.post<{ id: string }>(`${screen.base}/cart/checkout`, needsContacts ? { contacts } : undefined))
+    const ordered = await attempt(() => screen.platform.post<{ id: string }>(`${screen.base}/cart/checkout`, Object.keys(body).length ? body : undefined))
     if (!ordered.ok) {
+      const refusedTemplates: Record<string, Record<string, string[]>> = {}
+      for (const e of ordered.problem.errors ?? []) {
+        const m = /^template_values\.([0-9a-f-]{36})\.(.+)$/.exec(e.field ?? '')
+        if (m) ((refusedTemplates[m[1]!] ??= {})[m[2]!] ??= []).push(e.message ?? t('cart.templateInvalid'))
+      }
+      if (Object.keys(refusedTemplates).length) return data({ intent, result: submission.reply(), templateErrors: refusedTemplates, templateTexts }, { status: ordered.status })
       // The form comes back with the refusal and the user's choices, under the select it is about.
       const fieldErrors = contactRefusals(t, ordered.problem, chosen)
       const reply = fieldErrors ? submission.reply({ fieldErrors }) : submission.reply({ formErrors: [refusalText(t, ordered.problem)] })
@@ -288,7 +323,15 @@ export default function OrderCart({ loaderData }: Route.ComponentProps) {
             </TableBody>
           </Table>
           {canManage ? (
-            <Checkout needsContacts={hasRegistration(cart)} contacts={contacts} lastResult={actionData?.intent === 'checkout' ? actionData.result : undefined} busy={busy}>
+            <Checkout
+              needsContacts={hasRegistration(cart)}
+              contacts={contacts}
+              lastResult={actionData?.intent === 'checkout' ? actionData.result : undefined}
+              busy={busy}
+              templates={cart.items.flatMap((item) => (loaderData.templates[item.id] ? [{ item, schema: loaderData.templates[item.id]! }] : []))}
+              templateErrors={(actionData as { templateErrors?: Record<string, Record<string, string[]>> } | undefined)?.templateErrors}
+              templateTexts={(actionData as { templateTexts?: Record<string, Record<string, string>> } | undefined)?.templateTexts}
+            >
               {totals}
             </Checkout>
           ) : (
@@ -300,11 +343,20 @@ export default function OrderCart({ loaderData }: Route.ComponentProps) {
   )
 }
 
-type CheckoutProps = { needsContacts: boolean; contacts: Contact[] | null; lastResult: SubmissionResult<string[]> | undefined; busy: boolean; children: React.ReactNode }
+type CheckoutProps = {
+  needsContacts: boolean
+  contacts: Contact[] | null
+  lastResult: SubmissionResult<string[]> | undefined
+  busy: boolean
+  children: React.ReactNode
+  templates: { item: CartItem; schema: TemplateSchema }[]
+  templateErrors: Record<string, Record<string, string[]>> | undefined
+  templateTexts: Record<string, Record<string, string>> | undefined
+}
 
 /** Places the order; with a registration in the cart, its contacts are chosen here first. */
-function Checkout({ needsContacts, contacts, lastResult, busy, children }: CheckoutProps) {
-  const { t } = useTranslation('orders')
+function Checkout({ needsContacts, contacts, lastResult, busy, children, templates, templateErrors, templateTexts }: CheckoutProps) {
+  const { t, i18n } = useTranslation('orders')
   const href = useContextHref()
   const schema = checkoutSchema(t, needsContacts)
   const [form, fields] = useZodForm(schema, {
@@ -364,6 +416,15 @@ function Checkout({ needsContacts, contacts, lastResult, busy, children }: Check
           </fieldset>
         </Card>
       ) : null}
+      {templates.map(({ item, schema }) => (
+        <Card key={item.id}>
+          <fieldset data-testid="checkout-template" data-item={item.unicode_name} className="space-y-3">
+            <legend className="text-lg font-semibold">{t('cart.templateTitle', { name: item.unicode_name })}</legend>
+            <p className="text-sm text-slate-600 dark:text-slate-400">{t('cart.templateIntro', { tld: item.tld })}</p>
+            <TemplateFields schema={schema} lng={i18n.language} prefix={`template.${item.id}.`} values={templateTexts?.[item.id]} errors={templateErrors?.[item.id]} />
+          </fieldset>
+        </Card>
+      ))}
       <div className="flex flex-wrap items-center justify-between gap-4">
         {children}
         <div className="flex flex-col items-end gap-1.5">

@@ -43,31 +43,69 @@ export function SchemaEditor({ id, name, defaultValue, errors }: { id: string; n
   )
 }
 
-type FieldSchema = { type?: string | string[]; enum?: unknown[]; maxLength?: number; ui?: { widget?: string; label?: Record<string, string>; help?: string | Record<string, string> } }
+type FieldSchema = { type?: string | string[]; enum?: unknown[]; maxLength?: number; ui?: { widget?: string; label?: Record<string, string> | string; help?: string | Record<string, string> } }
+export type TemplateSchema = { properties?: Record<string, FieldSchema>; required?: string[] }
 
-/** The fields a template asks for, rendered as the cart will render them (server-side, no JavaScript needed). */
-export function TemplateFields({ schema, lng }: { schema: { properties?: Record<string, FieldSchema>; required?: string[] }; lng: string }) {
-  const say = (text: string | Record<string, string> | undefined, fallback: string) => (typeof text === 'string' ? text : (text?.[lng] ?? text?.en ?? fallback))
+type TemplateFieldsProps = {
+  schema: TemplateSchema
+  lng: string
+  /** The form names' prefix: `template.` in the editor's preview, `template.<cart item id>.` in the cart. */
+  prefix?: string
+  values?: Record<string, string> | undefined
+  errors?: Record<string, string[]> | undefined
+}
+
+/** The fields a template asks for, rendered as the cart renders them (server-side, no JavaScript needed). */
+export function TemplateFields({ schema, lng, prefix = 'template.', values, errors }: TemplateFieldsProps) {
+  const say = (text: string | Record<string, string> | undefined, fallback: string) => (typeof text === 'string' ? text : (text?.[lng] ?? text?.[lng.split('-')[0]!] ?? text?.en ?? fallback))
   const required = new Set(schema.required ?? [])
   return (
     <div className="grid grid-cols-1 gap-3 sm:grid-cols-2" data-testid="template-fields">
-      {Object.entries(schema.properties ?? {}).map(([key, field]) => (
-        <label key={key} className="flex flex-col gap-1.5 text-sm">
-          <span className="font-medium">
-            {say(field.ui?.label, key)}
-            {required.has(key) ? ' *' : ''}
-          </span>
-          {field.enum ? (
-            <Select name={`template.${key}`} defaultValue="">
-              <option value="">—</option>
-              {field.enum.map((v) => <option key={String(v)} value={String(v)}>{String(v)}</option>)}
-            </Select>
-          ) : (
-            <Input name={`template.${key}`} maxLength={field.maxLength} />
-          )}
-          {field.ui?.help ? <span className="text-xs text-slate-500">{say(field.ui.help, '')}</span> : null}
-        </label>
-      ))}
+      {Object.entries(schema.properties ?? {}).map(([key, field]) => {
+        const id = `${prefix}${key}`.replace(/[^a-zA-Z0-9_-]/g, '-')
+        const fieldErrors = errors?.[key]
+        const common = { id, name: `${prefix}${key}`, defaultValue: values?.[key] ?? '', 'aria-invalid': fieldErrors ? true : undefined, 'aria-describedby': fieldErrors ? `${id}-error` : undefined }
+        return (
+          <div key={key} className="flex flex-col gap-1.5 text-sm">
+            <label htmlFor={id} className="font-medium">
+              {say(field.ui?.label, key)}
+              {required.has(key) ? ' *' : ''}
+            </label>
+            {field.enum ? (
+              <Select {...common}>
+                <option value="">—</option>
+                {field.enum.map((v) => <option key={String(v)} value={String(v)}>{String(v)}</option>)}
+              </Select>
+            ) : (
+              <Input {...common} maxLength={field.maxLength} />
+            )}
+            {field.ui?.help ? <span className="text-xs text-slate-500">{say(field.ui.help, '')}</span> : null}
+            <ErrorList id={`${id}-error`} errors={fieldErrors} />
+          </div>
+        )
+      })}
     </div>
   )
+}
+
+/**
+ * A template's form values as JSON for its schema: an empty field is left out (or null when the
+ * schema allows null), a number or a boolean where the schema asks for one and the text is one.
+ */
+export function templateValuesOf(schema: TemplateSchema, get: (key: string) => string | null): { values: Record<string, unknown>; texts: Record<string, string> } {
+  const values: Record<string, unknown> = {}
+  const texts: Record<string, string> = {}
+  for (const [key, field] of Object.entries(schema.properties ?? {})) {
+    const text = (get(key) ?? '').trim()
+    texts[key] = text
+    const types = Array.isArray(field.type) ? field.type : field.type ? [field.type] : []
+    if (text === '') {
+      if (types.includes('null')) values[key] = null
+      continue
+    }
+    if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?$/.test(text) && !types.includes('string')) values[key] = Number(text)
+    else if (types.includes('boolean') && (text === 'true' || text === 'false') && !types.includes('string')) values[key] = text === 'true'
+    else values[key] = text
+  }
+  return { values, texts }
 }

@@ -98,7 +98,13 @@ const CreateOrder = z
   })
   .strict()
   .openapi('CreateOrder')
-const Checkout = z.object({ contacts: ContactsInput.optional() }).strict().openapi('Checkout')
+const Checkout = z
+  .object({
+    contacts: ContactsInput.optional(),
+    template_values: z.record(z.uuid(), z.record(z.string().max(100), z.unknown())).optional().openapi({ description: "By cart item id: the values of the registrar template of the item's product, validated against its JSON Schema" }),
+  })
+  .strict()
+  .openapi('Checkout')
 const CancelOrder = z.object({ item_ids: z.array(z.uuid()).max(100).optional() }).strict().openapi('CancelOrder')
 
 const CurrencyCode = z.string().regex(/^[A-Z]{3}$/).openapi({ description: 'ISO 4217 code', example: 'EUR' })
@@ -184,7 +190,7 @@ export const ordersRouter = createRouter()
     }),
     async (c) => {
       const body = (c.req.valid('json') as z.infer<typeof Checkout> | undefined) ?? {}
-      return c.json((await checkoutCart(c.get('deps'), requireScope(c, c.req.valid('param').context), { contacts: body.contacts })), 201)
+      return c.json((await checkoutCart(c.get('deps'), requireScope(c, c.req.valid('param').context), { contacts: body.contacts, template_values: body.template_values })), 201)
     },
   )
   .openapi(

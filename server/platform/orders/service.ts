@@ -13,6 +13,7 @@ import { CONTACT_ROLES } from '#common/vocabulary.ts'
 import { listResource } from '#server/platform/list/engine.ts'
 import { ORDERS_LIST } from '#common/lists/orders.ts'
 import { releaseCharge, reserveAgain, reserveCharges, type Charge } from '#server/platform/billing/transactions.ts'
+import { checkTemplateValues } from '#server/platform/products/templates.ts'
 import { accountPricing } from './pricing.ts'
 import { registryFor } from './registry.ts'
 
@@ -42,7 +43,7 @@ const refusal = (status: number, reason: RefusalReason, field: string, message: 
   new AppError(status, status === 409 ? 'conflict' : 'invalid-request', message, { errors: [{ field, message }], extra: { reason, ...extra } })
 
 export type ItemInput = { type: OrderItemType; name: string; period: number; auth_code?: string | null | undefined }
-type PricedItem = { type: OrderItemType; name: string; unicode_name: string; tld: string; period: number; auth_code: string | null; price_minor: number; currency: string; quote?: string }
+type PricedItem = { type: OrderItemType; name: string; unicode_name: string; tld: string; period: number; auth_code: string | null; price_minor: number; currency: string; quote?: string; template_values?: string | null }
 
 const NAME_MESSAGES: Record<DomainNameError, string> = {
   empty: 'Enter a domain name',
@@ -208,7 +209,7 @@ export async function removeCartItem(db: Kysely<DB>, scope: Scope, id: string): 
 }
 
 /** Turns the user's cart into an order (prices and periods checked again now) and empties it. */
-export async function checkoutCart(deps: Deps, scope: Scope, input: { contacts?: ContactsInput | undefined } = {}): Promise<OrderView> {
+export async function checkoutCart(deps: Deps, scope: Scope, input: { contacts?: ContactsInput | undefined; template_values?: Record<string, Record<string, unknown>> | undefined } = {}): Promise<OrderView> {
   requirePermission(scope.actor, 'domain-manager')
   const { accountId, userId } = requireUserScope(scope)
   const rows = await deps.db.selectFrom('cart_items').selectAll().where('account_id', '=', accountId).where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute()
@@ -227,9 +228,13 @@ export async function checkoutCart(deps: Deps, scope: Scope, input: { contacts?:
     else if (!tld.periods.includes(row.period)) errors.push({ field: `items.${index}.period`, message: `Allowed periods for .${row.tld}: ${tld.periods.join(', ')} year(s)`, allowed: tld.periods.map(String) })
     else {
       const price = await pricing.price({ name: row.tld, list_price_minor: tld.list_price_minor, currency: tld.currency }, row.period, `items.${index}.name`, row.type)
-      priced.push({ type: row.type, name: row.name, unicode_name: row.unicode_name, tld: row.tld, period: row.period, auth_code: row.auth_code, ...price })
+      priced.push({ type: row.type, name: row.name, unicode_name: row.unicode_name, tld: row.tld, period: row.period, auth_code: row.auth_code, ...price, template_values: null })
     }
   }
+  // The registrar template's fields of each item (issue 17), checked against its schema and kept on the order item.
+  const templates = await checkTemplateValues(deps.db, rows, input.template_values)
+  errors.push(...templates.errors)
+  for (const [index, item] of priced.entries()) item.template_values = templates.kept.get(rows[index]!.id) ?? null
   if (errors.length) throw badRequest('Some items of the cart cannot be ordered', errors)
   const contacts = await orderContacts(deps.db, accountId, priced, input.contacts)
   return createOrderFromItems(deps, scope, priced, contacts, async (tx) => {

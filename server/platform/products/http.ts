@@ -2,11 +2,11 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { PRODUCT_KINDS } from '#common/pricing.ts'
 import type { Product } from '#server/db/schema-pricing.ts'
 import { requirePermission } from '#server/platform/accounts/directory.ts'
-import { createRouter, requireOwnScope } from '#server/platform/core/http.ts'
+import { createRouter, requireOwnScope, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import { addCost, createProduct, getProduct, listCosts, productsResource, updateProduct, uploadCosts } from './service.ts'
-import { createTemplate, getTemplate, templatesResource, updateTemplate } from './templates.ts'
+import { createTemplate, getTemplate, templatesOfItems, templatesResource, updateTemplate } from './templates.ts'
 
 const TAGS = ['Products']
 const Money = z.union([z.string().max(40), z.number()]).openapi({ description: 'Spec §5: optional minus, digits with optional thousands commas, up to 2 decimals (none for JPY)', example: '12.99' })
@@ -166,4 +166,26 @@ export const productsRouter = createRouter()
       responses: { 200: jsonResponse(TemplateSchema), ...ProblemResponses },
     }),
     async (c) => c.json(await updateTemplate(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id, c.req.valid('json')), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/registrar-templates/of-products',
+      ...access('domain-viewer'),
+      tags: TAGS,
+      summary: "The registrar templates of domain products (codes domain:<tld>:<action>, comma-separated): the fields the cart asks for beside an item",
+      request: { params: z.object({ context: z.string() }), query: z.object({ codes: z.string().max(4000) }) },
+      responses: { 200: jsonResponse(z.object({ data: z.array(z.object({ product_code: z.string(), template_id: z.uuid(), name: z.string(), schema: z.record(z.string(), z.unknown()) })) })), ...ProblemResponses },
+    }),
+    async (c) => {
+      const scope = requireScope(c, c.req.valid('param').context)
+      requirePermission(scope.actor, 'domain-viewer')
+      const items = c.req
+        .valid('query')
+        .codes.split(',')
+        .map((code) => /^domain:([a-z0-9-]{1,63}):([a-z-]{1,20})$/.exec(code.trim()))
+        .flatMap((m) => (m ? [{ tld: m[1]!, type: m[2]! }] : []))
+        .slice(0, 200)
+      return c.json({ data: [...(await templatesOfItems(c.get('deps').db, items)).values()] }, 200)
+    },
   )

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { schemaProblems } from '#common/json-schema.ts'
+import { schemaProblems, undeclaredProperties, validate, type SchemaError } from '#common/json-schema.ts'
 import { REGISTRAR_TEMPLATES_LIST } from '#common/lists/pricing.ts'
 import type { DB } from '#server/db/schema.ts'
 import type { RegistrarTemplate } from '#server/db/schema-pricing.ts'
@@ -82,4 +82,61 @@ export async function updateTemplate(db: Kysely<DB>, scope: Scope, id: string, p
     await audit.record({ area: 'products', entityType: 'registrar-template', entityId: id, action: 'update', before: templateJson(before), after: templateJson(after) })
     return templateJson(after)
   })
+}
+
+// ----------------------------------------------------------------------------- templates in the cart
+
+export type ItemTemplate = { product_code: string; template_id: string; name: string; schema: Record<string, unknown> }
+
+/**
+ * The registrar templates of the domain products of these items (`domain:<tld>:<type>`), by
+ * product code: what the cart asks for beside each item (only products that have one).
+ */
+export async function templatesOfItems(db: Kysely<DB>, items: readonly { tld: string; type: string }[]): Promise<Map<string, ItemTemplate>> {
+  const codes = [...new Set(items.map((i) => `domain:${i.tld}:${i.type}`))]
+  if (!codes.length) return new Map()
+  const rows = await db
+    .selectFrom('products as p')
+    .innerJoin('registrar_templates as t', 't.id', 'p.registrar_template_id')
+    .select(['p.code', 't.id', 't.name', 't.schema'])
+    .where('p.code', 'in', codes)
+    .where('p.is_active', '=', true)
+    .execute()
+  return new Map(rows.map((r) => [r.code, { product_code: r.code, template_id: r.id, name: r.name, schema: r.schema as Record<string, unknown> }]))
+}
+
+/**
+ * The template values of each item checked against its product's template (spec §5's helper:
+ * all errors, ui keys removed, undeclared properties refused): a value per item to keep on the
+ * order item (null without a template), or errors at `template_values.<item id>.<property>`.
+ */
+export async function checkTemplateValues(
+  db: Kysely<DB>,
+  items: readonly { id: string; tld: string; type: string }[],
+  values: Readonly<Record<string, Record<string, unknown>>> | undefined,
+): Promise<{ kept: Map<string, string | null>; errors: { field: string; code: string; message: string }[] }> {
+  const templates = await templatesOfItems(db, items)
+  const kept = new Map<string, string | null>()
+  const errors: { field: string; code: string; message: string }[] = []
+  for (const item of items) {
+    const template = templates.get(`domain:${item.tld}:${item.type}`)
+    if (!template) {
+      kept.set(item.id, null)
+      continue
+    }
+    const given = values?.[item.id] ?? {}
+    const problems: SchemaError[] = [
+      ...validate(template.schema, given),
+      ...undeclaredProperties(template.schema, given).map((key) => ({ path: `/${key}`, message: 'is not a field of this template' })),
+    ]
+    const seen = new Set<string>()
+    for (const p of problems) {
+      const field = `template_values.${item.id}.${p.path.replace(/^\//, '').split('/')[0] || '(item)'}`
+      if (seen.has(field)) continue
+      seen.add(field)
+      errors.push({ field, code: 'template.value_invalid', message: `${p.message}${p.allowed ? `: ${p.allowed}` : ''}` })
+    }
+    kept.set(item.id, JSON.stringify(given))
+  }
+  return { kept, errors }
 }
