@@ -133,7 +133,7 @@ export default function SslDetail({ loaderData, actionData }: Route.ComponentPro
                 <Button type="submit" variant="outline" data-testid="ssl-cancel">{t('cancel')}</Button>
               </Form>
             ) : null}
-            {(c.status === 'issued' || c.status === 'expiring') && c.key_source !== 'imported' ? (
+            {(c.status === 'issued' || c.status === 'expiring') && c.key_source !== 'imported' && !c.term.certificates.some((x) => x.renewal_of === c.id) ? (
               <details className="w-full rounded-md border border-slate-200 p-2 dark:border-slate-800" data-testid="ssl-reissue-open">
                 <summary className="cursor-pointer text-sm font-medium">{t('reissue.title')}…</summary>
                 <Form method="post" className="mt-2 grid gap-3 md:grid-cols-2">
