@@ -96,6 +96,24 @@ test.describe('costs as staff', () => {
     await upload.getByRole('button', { name: 'Store these costs' }).click()
     await expect(upload.getByTestId('cost-counts')).toHaveText('1 cost stored')
   })
+
+  test("the ECB's daily rates file is refused when it is not one, previewed, then applied with its date", async ({ page }) => {
+    await page.goto('/invoicing')
+    await page.getByRole('link', { name: 'Exchange rates', exact: true }).click()
+    const upload = page.getByTestId('ecb-upload')
+    await upload.getByLabel('XML file').setInputFiles({ name: 'eurofxref-daily.xml', mimeType: 'text/xml', buffer: Buffer.from('<gesmes:Envelope><Cube>') })
+    await upload.getByRole('button', { name: 'Preview' }).click()
+    await expect(upload.getByText('The file is not well-formed XML')).toBeVisible()
+    // The demo's own EUR → USD rate (1.08), so no price of another test moves.
+    const xml = '<?xml version="1.0" encoding="UTF-8"?><gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"><Cube><Cube time="2026-11-20"><Cube currency="USD" rate="1.08"/></Cube></Cube></gesmes:Envelope>'
+    await upload.getByLabel('XML file').setInputFiles({ name: 'eurofxref-daily.xml', mimeType: 'text/xml', buffer: Buffer.from(xml) })
+    await upload.getByRole('button', { name: 'Preview' }).click()
+    await expect(upload.getByTestId('ecb-date')).toHaveText('Rates of 2026-11-20: not applied yet')
+    await expect(upload.getByTestId('ecb-row')).toContainText('EUR → USD')
+    await upload.getByRole('button', { name: 'Apply 1 rate' }).click()
+    await expect(upload.getByTestId('ecb-date')).toHaveText('Rates of 2026-11-20: applied')
+    await expect(page.locator('[data-testid="rate-kept"][data-pair="EUR-USD"]')).toContainText('1.08')
+  })
 })
 
 test.describe('registrar templates as staff', () => {
