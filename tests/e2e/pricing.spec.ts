@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { ACME_ADMIN, STAFF, hydrated, pageProblems, signedIn, unique } from './support.ts'
+import { ACME_ADMIN, CLIENT_ADMIN_ROLES, STAFF, hydrated, ownSignedInUser, pageProblems, signedIn, unique } from './support.ts'
 
 // Issue 17: price lists, pricing rules and the explanation of every price. The demo seed
 // (server/seed/pricing.ts) puts .com registrations at a fixed €12.99 on Retail (com-retail) over the
@@ -161,5 +161,31 @@ test.describe('pricing as a client admin', () => {
     const response = await page.goto('/invoicing/pricing-entities')
     expect(response?.status()).toBe(403)
     expect((await page.goto('/products'))?.status()).toBe(403)
+  })
+})
+
+test.describe('registrar template in the cart', () => {
+  ownSignedInUser('pricing-cart', { by: ACME_ADMIN, roles: CLIENT_ADMIN_ROLES })
+
+  test(".eu asks for its template's fields at checkout and refuses the order beside the field without them", async ({ page }) => {
+    const name = `e2e-tpl-${unique()}.eu`.toLowerCase()
+    await page.goto('/domains/order')
+    await hydrated(page)
+    await page.getByLabel('Domain name').fill(name)
+    await page.getByLabel('Order type').selectOption('register')
+    await page.getByRole('button', { name: 'Add to cart' }).click()
+    const row = page.getByTestId('cart-row').filter({ hasText: name })
+    await expect(row).toBeVisible()
+    // The demo's '.eu eligibility' template (server/seed/pricing.ts), rendered by the server.
+    const template = page.locator(`[data-testid="checkout-template"][data-item="${name}"]`)
+    await expect(template.getByRole('heading').or(template.locator('legend'))).toContainText(`Registry details for ${name}`)
+    await page.getByTestId('checkout-contacts').getByLabel('Registrant', { exact: true }).selectOption({ label: 'Olivia Carter (Acme Corp)' })
+    await page.getByRole('button', { name: 'Place order' }).click()
+    await expect(template.getByTestId('field-error')).toContainText('citizenship')
+    await expect(template.getByLabel('EU citizenship *')).toHaveAttribute('aria-invalid', 'true')
+    await expect(page).toHaveURL(/\/domains\/order$/)
+    // The cart is left as the user found it.
+    await row.getByRole('button', { name: 'Remove' }).click()
+    await expect(page.getByTestId('cart-row').filter({ hasText: name })).toHaveCount(0)
   })
 })
