@@ -116,6 +116,25 @@ describe('a DV certificate for a name whose zone we host', () => {
     expect(fullchain).toBe(`${leafPem.trimEnd()}\n${chainPem}`)
     const log = await platform.call('GET', `/groups/${acme}/audit-entries?filter[area]=ssl&filter[entity_id]=${issuedId}&sort=created_at`, { token: admin })
     expect(log.json.data.map((e: { action: string }) => e.action)).toEqual(['order', 'issue', 'download-key'])
+    // PKCS#12 in both profiles opens with its password (and not without it), with the key and the chain.
+    const p12dir = mkdtempSync(path.join(tmpdir(), 'p12-'))
+    try {
+      for (const profile of ['modern', 'legacy']) {
+        const res = await platform.call('POST', `/groups/${acme}/ssls/${issuedId}/pkcs12`, { token: admin, body: { password: 'open sesame', profile } })
+        expect(res.status).toBe(200)
+        const file = path.join(p12dir, res.json.filename)
+        writeFileSync(file, Buffer.from(res.json.content_base64, 'base64'))
+        const opened = execFileSync('openssl', ['pkcs12', '-in', file, '-passin', 'pass:open sesame', '-nodes'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString()
+        expect(opened.match(/BEGIN CERTIFICATE/g)).toHaveLength(2)
+        expect(leaf.checkPrivateKey(createPrivateKey(opened.slice(opened.indexOf('-----BEGIN PRIVATE KEY'))))).toBe(true)
+        expect(() => execFileSync('openssl', ['pkcs12', '-in', file, '-passin', 'pass:wrong', '-nodes'], { stdio: 'ignore' })).toThrow()
+      }
+    } finally {
+      rmSync(p12dir, { recursive: true, force: true })
+    }
+    const short = await platform.call('POST', `/groups/${acme}/ssls/${issuedId}/pkcs12`, { token: admin, body: { password: 'short', profile: 'modern' } })
+    expect(short.json.errors).toEqual([expect.objectContaining({ field: 'password', code: 'ssl.pkcs12-password-short' })])
+    expect((await platform.call('POST', `/groups/${acme}/ssls/${issuedId}/pkcs12`, { token: viewer, body: { password: 'open sesame', profile: 'modern' } })).status).toBe(403)
     // The key is sealed at rest, never stored in the clear.
     const row = await platform.db.selectFrom('ssl_certificates').select('private_key_enc').where('id', '=', issuedId).executeTakeFirstOrThrow()
     expect(row.private_key_enc).toMatch(/^v1\./)

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { REVOCATION_REASONS, SSL_FILE_FORMATS, SSL_FILES, SSL_STATES, SSL_VALIDATION_STATES, type RevocationReason } from '#common/ssl.ts'
 import type { SslCertificate, SslValidation } from '#server/db/schema-ssl.ts'
+import { PKCS12_PROFILES } from './pkcs12.ts'
 import { reachOf, requirePermission } from '#server/platform/accounts/directory.ts'
 import { badRequest } from '#server/platform/core/errors.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
@@ -15,6 +16,7 @@ import {
   getCertificate,
   importCertificate,
   orderCertificate,
+  pkcs12File,
   reissueCertificate,
   revokeCertificate,
   scopedCertificatesResource,
@@ -267,6 +269,23 @@ export const sslRouter = createRouter()
     async (c) => {
       const { context, id } = c.req.valid('param')
       return c.json(certificateJson(await cancelCertificate(c.get('deps'), requireScope(c, context), id)), 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/ssls/{id}/pkcs12',
+      ...access('ssl-manager'),
+      tags: TAGS,
+      summary: 'The certificate, chain and key as PKCS#12 with a password: modern (AES-256, SHA-256 MAC) or legacy (3DES, SHA-1 MAC); audited',
+      request: { params: Params, body: jsonBody(z.object({ password: z.string().max(200), profile: z.enum(PKCS12_PROFILES) }).strict().openapi('SslPkcs12')) },
+      responses: { 200: jsonResponse(FileSchema), ...ProblemResponses, ...Conflict },
+    }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      const { password, profile } = c.req.valid('json')
+      const found = await pkcs12File(c.get('deps'), requireScope(c, context), id, password, profile)
+      return c.json({ filename: found.filename, content_type: found.contentType, content_base64: found.body.toString('base64') }, 200)
     },
   )
   .openapi(

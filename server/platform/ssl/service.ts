@@ -24,6 +24,7 @@ import { AppError, notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { listResource, type ListResource } from '#server/platform/list/engine.ts'
+import { buildPkcs12, type Pkcs12Profile } from './pkcs12.ts'
 import { openSecret, sealSecret } from './secrets.ts'
 
 export const SSL_JOBS = { issue: 'ssl.issue', sweep: 'ssl.renewal-sweep', notices: 'ssl.expiry-notices' } as const
@@ -504,6 +505,23 @@ export async function certificateFile(deps: PlatformDeps, scope: Scope, id: stri
     return { filename: `${base}.${file}.der`, contentType: 'application/pkix-cert', body: pemToDer(first) }
   }
   return { filename: `${base}.${file}.pem`, contentType: 'application/x-pem-file', body: Buffer.from(pem) }
+}
+
+/**
+ * The certificate, its chain and its key as one PKCS#12 file opened by the password given (at
+ * least 8 characters), in the profile chosen. Like the key's own download: ssl-manager, audited.
+ */
+export async function pkcs12File(deps: PlatformDeps, scope: Scope, id: string, password: string, profile: Pkcs12Profile): Promise<CertificateFile> {
+  requirePermission(scope.actor, 'ssl-manager')
+  const cert = await findCertificate(deps.db, scope, id)
+  if (!cert.certificate_pem) throw refused('ssl.not-issued', 'The certificate is not issued yet')
+  if (!cert.private_key_enc) throw refused('ssl.no-key', 'The key of this certificate is not here: a PKCS#12 file needs it')
+  if (password.length < 8) throw invalid('ssl.pkcs12-invalid', 'The PKCS#12 file cannot be made', [fieldError('password', 'ssl.pkcs12-password-short', 'At least 8 characters')])
+  const key = openSecret(sslSettings(deps).keySecret, cert.private_key_enc)
+  const body = buildPkcs12({ certificate: cert.certificate_pem, chain: cert.chain_pem ?? '', key, password, profile, name: cert.common_name })
+  await change(deps.db, scope, (_tx, audit) => audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, accountId: cert.account_id, action: 'download-key', after: { format: `pkcs12-${profile}` } }))
+  const base = cert.common_name.replace(/^\*\./, 'wildcard.').replace(/[^a-z0-9.-]/g, '_')
+  return { filename: `${base}${profile === 'legacy' ? '.legacy' : ''}.p12`, contentType: 'application/x-pkcs12', body }
 }
 
 // --- the ACME account ----------------------------------------------------------------------------
