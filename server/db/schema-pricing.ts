@@ -71,6 +71,14 @@ export interface PricingRulesTable {
   updated_at: Timestamp
 }
 
+/** A price-rise notice mailed to an account for one window (and version) of a rule, once. */
+export interface PriceRiseNoticesTable {
+  rule_id: string
+  rule_version: number
+  account_id: string
+  sent_at: Generated<Date>
+}
+
 /** accounts.pricing_entity_id: the price list of an account (null: the default list). */
 export type AccountPricingColumns = { pricing_entity_id: ColumnType<string | null, string | null | undefined, string | null> }
 /** The quote an item was priced at (cart_items, order_items). */

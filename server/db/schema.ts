@@ -132,6 +132,7 @@ export interface DB {
   product_costs: import('./schema-pricing.ts').ProductCostsTable
   pricing_entities: import('./schema-pricing.ts').PricingEntitiesTable
   pricing_rules: import('./schema-pricing.ts').PricingRulesTable
+  price_rise_notices: import('./schema-pricing.ts').PriceRiseNoticesTable
   ssl_acme_accounts: import('./schema-ssl.ts').SslAcmeAccountsTable
   ssl_terms: import('./schema-ssl.ts').SslTermsTable
   ssl_certificates: import('./schema-ssl.ts').SslCertificatesTable

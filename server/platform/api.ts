@@ -25,6 +25,7 @@ import { trayArea } from './bulk/area.ts'
 import { sslRouter } from './ssl/http.ts'
 import { billingRouter } from './billing/http.ts'
 import { registerBillingJobs } from './billing/jobs.ts'
+import { registerPricingJobs } from './pricing/notices.ts'
 import { registerSslJobs } from './ssl/jobs.ts'
 import { productsRouter } from './products/http.ts'
 import { pricingRouter } from './pricing/http.ts'
@@ -48,7 +49,7 @@ const AREAS: { routes: OpenAPIHono<PlatformEnv>; jobs?: (deps: PlatformDeps) => 
   { routes: dashboardRouter },
   trayArea,
   { routes: productsRouter },
-  { routes: pricingRouter },
+  { routes: pricingRouter, jobs: registerPricingJobs },
   { routes: sslRouter, jobs: registerSslJobs },
   { routes: webhooksRouter, jobs: registerWebhookJobs },
   { routes: billingRouter, jobs: registerBillingJobs },

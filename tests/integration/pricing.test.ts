@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '#server/lib/logger.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
+import { runPriceRiseNotices } from '#server/platform/pricing/notices.ts'
 
 let platform: Awaited<ReturnType<typeof createTestPlatform>>
 const tokens: Record<string, string> = {}
@@ -179,6 +180,26 @@ describe('pricing', () => {
     await platform.call('PUT', '/currency_rates/EUR/USD', { token: staff(), body: { rate: 1.08 } }) // as the seed left it
     const audit = await platform.db.selectFrom('audit_entries').select('action').where('area', '=', 'invoicing').where('entity_id', '=', 'EUR-ecb-2026-11-20').execute()
     expect(audit.map((a) => a.action)).toEqual(['ecb-upload'])
+  })
+
+  it('mails the accounts whose price rises a notice before the window starts, once per change', async () => {
+    const retail = await entityId('Retail')
+    const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)
+    // Retail's notice is 30 days: a rise in 40 days is not due yet, one in 10 days is.
+    const body = { rule_name: 'com-rise-17', pricing_entity_id: retail, selector: { tlds: ['com'], actions: ['register'] }, kind: 'fixed', amount: '99.00', currency: 'EUR', starts_at: day(40), ends_at: day(400) }
+    const made = await platform.call('POST', '/pricing-rules/entity', { token: staff(), body })
+    expect(made.status).toBe(201)
+    const mails: { to: string; subject: string; text: string }[] = []
+    const deps = { db: platform.db, logger: createLogger('silent'), now: () => new Date(), mailer: { send: async (m: { to: string; subject: string; text: string }) => void mails.push(m) } }
+    expect(await runPriceRiseNotices(deps)).toBe(0)
+    const moved = await platform.call('PATCH', `/pricing-rules/${made.json.rule.id}`, { token: staff(), body: { ...body, pricing_entity_id: undefined, selector: undefined, starts_at: day(10), version: made.json.rule.version } })
+    expect(moved.status).toBe(200)
+    const sent = await runPriceRiseNotices(deps)
+    expect(sent).toBeGreaterThan(0)
+    const acme = mails.find((m) => m.subject.includes('Acme Corp'))
+    expect(acme?.text).toMatch(/domain:com:register\): \$14\.99 → \$/)
+    expect(await runPriceRiseNotices(deps)).toBe(0) // once per change
+    expect((await platform.call('DELETE', `/pricing-rules/${made.json.rule.id}`, { token: staff() })).status).toBe(204)
   })
 
   it('refuses a price list with a currency that is not one', async () => {

@@ -1,0 +1,80 @@
+import { formatMoney } from '#common/money.ts'
+import type { PlatformDeps } from '#server/platform/deps.ts'
+import { selects } from './engine.ts'
+import { accountQuoter } from './service.ts'
+import { engineProduct } from './store.ts'
+
+export const PRICING_JOBS = { priceRise: 'pricing.price-rise-notices' } as const
+
+/** The pricing area's background work: the price-rise notices, hourly. */
+export function registerPricingJobs(deps: PlatformDeps) {
+  deps.jobs.register<object>(PRICING_JOBS.priceRise, async () => void (await runPriceRiseNotices(deps)))
+  deps.jobs.schedule?.(PRICING_JOBS.priceRise, '23 * * * *')
+}
+
+const DAY = 86_400_000
+
+/**
+ * Price-rise notices (issue 17, decision 300): a rule window that takes effect later is announced
+ * to each account whose price of a product it selects rises with it — the account's list and
+ * currency, the price just before the window against the price from its start — once its price
+ * list's notice_days before the start. Marked (rule, version, account) before the mail goes, so a
+ * change is announced once; a window changed later is a new version and is announced again.
+ * Mailed to the billing address of the account's billing entity.
+ */
+export async function runPriceRiseNotices(deps: Pick<PlatformDeps, 'db' | 'mailer' | 'logger' | 'now'>): Promise<number> {
+  const { db } = deps
+  const now = deps.now()
+  const entities = await db.selectFrom('pricing_entities').select(['id', 'name', 'notice_days', 'is_default']).execute()
+  const horizon = Math.max(0, ...entities.map((e) => e.notice_days))
+  if (!horizon) return 0
+  const upcoming = await db.selectFrom('pricing_rules').selectAll().where('starts_at', '>', now).where('starts_at', '<=', new Date(now.getTime() + horizon * DAY)).orderBy('starts_at').execute()
+  if (!upcoming.length) return 0
+  const products = await db.selectFrom('products').select(['id', 'code', 'name', 'kind', 'action', 'tld', 'tags']).where('is_active', '=', true).where('kind', '=', 'domain').execute()
+  let sent = 0
+  for (const rule of upcoming) {
+    const startsAt = rule.starts_at!
+    const selected = products.filter((p) => (rule.product_id ? p.id === rule.product_id : rule.selector ? selects(rule.selector, engineProduct(p)) : false))
+    if (!selected.length) continue
+    const noticed = new Set((await db.selectFrom('price_rise_notices').select('account_id').where('rule_id', '=', rule.id).where('rule_version', '=', rule.version).execute()).map((n) => n.account_id))
+    const due = entities.filter((e) => (rule.pricing_entity_id === null || rule.pricing_entity_id === e.id) && startsAt.getTime() - e.notice_days * DAY <= now.getTime())
+    for (const entity of due) {
+      const accounts = await db
+        .selectFrom('accounts')
+        .select(['id', 'name', 'billing_entity_id'])
+        .where((eb) => (entity.is_default ? eb.or([eb('pricing_entity_id', '=', entity.id), eb('pricing_entity_id', 'is', null)]) : eb('pricing_entity_id', '=', entity.id)))
+        .execute()
+      for (const account of accounts) {
+        if (noticed.has(account.id)) continue
+        const [before, after] = await Promise.all([accountQuoter(db, account.id, new Date(startsAt.getTime() - 1)), accountQuoter(db, account.id, startsAt)])
+        const rises: string[] = []
+        for (const p of selected) {
+          const item = [{ tld: p.tld ?? '', action: p.action, period: 1 }]
+          const [was] = await before.quote(item).catch(() => [undefined])
+          const [will] = await after.quote(item).catch(() => [undefined])
+          if (was && will && will.total_minor > was.total_minor) rises.push(`${p.name} (${p.code}): ${formatMoney(was.total_minor, was.currency, 'en')} → ${formatMoney(will.total_minor, will.currency, 'en')}`)
+        }
+        if (!rises.length) continue
+        const marked = await db.insertInto('price_rise_notices').values({ rule_id: rule.id, rule_version: rule.version, account_id: account.id }).onConflict((oc) => oc.doNothing()).returning('account_id').executeTakeFirst()
+        if (!marked) continue
+        const to = account.billing_entity_id ? (await db.selectFrom('billing_entities').select('billing_email').where('id', '=', account.billing_entity_id).executeTakeFirst())?.billing_email : undefined
+        if (!to) {
+          deps.logger.info('price-rise notice without a billing address', { account: account.id, rule: rule.id })
+          continue
+        }
+        const day = startsAt.toISOString().slice(0, 10)
+        try {
+          await deps.mailer.send({
+            to,
+            subject: `Price change from ${day}: ${account.name}`,
+            text: `From ${day} these prices of ${account.name} rise (per year, before taxes):\n\n${rises.map((r) => `- ${r}`).join('\n')}\n\nOrders and renewals placed before ${day} keep today's price.`,
+          })
+          sent++
+        } catch (error) {
+          deps.logger.error('price-rise notice mail failed', { account: account.id, rule: rule.id, error })
+        }
+      }
+    }
+  }
+  return sent
+}
