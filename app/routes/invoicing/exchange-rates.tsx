@@ -94,7 +94,7 @@ export default function ExchangeRates({ loaderData, actionData }: Route.Componen
                 <TableBody>
                   {upload.rows.map((r) => (
                     <TableRow key={r.to_currency} data-testid="ecb-row" data-status={r.status}>
-                      <TableCell className="font-mono text-xs">EUR → {r.to_currency}</TableCell>
+                      <TableCell className="font-mono text-xs whitespace-nowrap">EUR → {r.to_currency}</TableCell>
                       <TableCell>{t(`costs.statuses.${r.status}`)}</TableCell>
                       <TableCell className="text-right tabular-nums">{r.previous === null ? '—' : number(r.previous)}{r.previous_date ? <div className="text-xs text-slate-500">{r.previous_date}</div> : null}</TableCell>
                       <TableCell className="text-right tabular-nums">{number(r.rate)}</TableCell>
@@ -127,7 +127,7 @@ export default function ExchangeRates({ loaderData, actionData }: Route.Componen
               <TableBody>
                 {loaderData.rates.map((r) => (
                   <TableRow key={`${r.from_currency}-${r.to_currency}`} data-testid="rate-kept" data-pair={`${r.from_currency}-${r.to_currency}`}>
-                    <TableCell className="font-mono text-xs">{r.from_currency} → {r.to_currency}</TableCell>
+                    <TableCell className="font-mono text-xs whitespace-nowrap">{r.from_currency} → {r.to_currency}</TableCell>
                     <TableCell className="text-right tabular-nums">{number(r.rate)}</TableCell>
                     <TableCell className="text-xs">{new Date(r.updated_at).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })}</TableCell>
                   </TableRow>
