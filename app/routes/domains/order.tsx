@@ -159,8 +159,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       const { values, texts } = templateValuesOf(schema, (key) => (form.get(`template.${itemId}.${key}`) as string | null) ?? null)
       templateValues[itemId] = values
       templateTexts[itemId] = texts
+      // A required field left empty says so in the portal's words; anything else in ajv's, localised.
+      const missing = new Set((schema.required ?? []).filter((key) => values[key] === undefined))
+      for (const key of missing) (templateErrors[itemId] ??= {})[key] = [getInstance(context).t('validation:required')]
       for (const e of validate(schema as Record<string, unknown>, values, lng)) {
         const key = e.path.replace(/^\//, '').split('/')[0] || '(item)'
+        if (missing.has(key)) continue
         ;((templateErrors[itemId] ??= {})[key] ??= []).push(e.allowed ? `${e.message}: ${e.allowed}` : e.message)
       }
     }
