@@ -63,6 +63,15 @@ test('a DV certificate for a demo domain whose zone is ours: ordered, validated 
   const leaf = new X509Certificate(pem)
   expect(leaf.subjectAltName).toBe(`DNS:www.${name}`)
   expect(download.suggestedFilename()).toBe(`www.${name}.fullchain.pem`)
+  // PKCS#12 with a password, in the legacy profile: openssl opens it with that password.
+  await page.getByTestId('ssl-pkcs12-password').fill('e2e-p12-password')
+  await page.getByTestId('ssl-pkcs12-profile').selectOption('legacy')
+  const p12ing = page.waitForEvent('download')
+  await page.getByTestId('ssl-pkcs12-download').click()
+  const p12 = await p12ing
+  expect(p12.suggestedFilename()).toBe(`www.${name}.legacy.p12`)
+  const opened = execFileSync('openssl', ['pkcs12', '-in', (await p12.path())!, '-passin', 'pass:e2e-p12-password', '-nodes'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString()
+  expect(opened).toContain('BEGIN PRIVATE KEY')
   // Nothing of the validation stays published: the removal is queued for publishing with the
   // change, and published at once when PowerDNS takes it (else by the queued job's retries).
   await expect.poll(() => pdns.dig(`_acme-challenge.www.${name}`, 'TXT'), { timeout: 30_000 }).toEqual([])
@@ -76,7 +85,9 @@ test('a DV certificate for a demo domain whose zone is ours: ordered, validated 
   await page.getByTestId('ssl-reissue-key-type').selectOption('rsa-2048')
   await page.getByTestId('ssl-reissue').click()
   await expect(page).toHaveURL((url) => /\/ssls\/[0-9a-f-]{36}$/.test(url.pathname) && url.pathname !== first)
-  await expect(page.getByTestId('ssl-status').first()).toHaveText('Issued', { timeout: 30_000 })
+  await expect(page.getByTestId('ssl-status').first()).not.toHaveText(/Pending validation|Issuing/, { timeout: 30_000 })
+  expect(await page.getByTestId('ssl-failure').textContent({ timeout: 100 }).catch(() => '')).toBe('')
+  await expect(page.getByTestId('ssl-status').first()).toHaveText('Issued')
   await expect(page.getByTestId('ssl-term')).toContainText('Reissue')
 
   // Import: the same certificate again is refused beside its field; one bought elsewhere is tracked.

@@ -1,6 +1,11 @@
-import { Link } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import { Download } from 'lucide-react'
+import { FormErrors } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { Select } from '#app/components/ui/select.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { Card } from '#app/components/ui/card.tsx'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
@@ -9,7 +14,7 @@ import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { SSL_FILE_FORMATS, SSL_FILES } from '#common/ssl.ts'
-import { canChange } from '../accounts/directory.server.ts'
+import { canChange, requireChange } from '../accounts/directory.server.ts'
 import { loadCertificate } from './detail.server.ts'
 import { SslHeader } from './shared.tsx'
 import type { Route } from './+types/files.ts'
@@ -22,6 +27,21 @@ import type { Route } from './+types/files.ts'
 export const middleware: Route.MiddlewareFunction[] = [
   async ({ request, context, params }, next) => {
     const url = requestUrl(request)
+    if (request.method === 'POST') {
+      // PKCS#12: the password travels in the form's body, never in a URL; a refusal falls to the action.
+      assertSameOrigin(request)
+      const form = await request.clone().formData()
+      const { user, groupContext, platform, certificate } = await loadCertificate(request, context, params)
+      requireChange(request, user, 'ssl-manager')
+      try {
+        const file = await platform.post<{ filename: string; content_type: string; content_base64: string }>(`/groups/${groupContext}/ssls/${certificate.id}/pkcs12`, { password: String(form.get('password') ?? ''), profile: form.get('profile') === 'legacy' ? 'legacy' : 'modern' })
+        return new Response(Buffer.from(file.content_base64, 'base64'), {
+          headers: { 'content-type': file.content_type, 'content-disposition': `attachment; filename="${file.filename}"`, 'cache-control': 'private, no-store' },
+        })
+      } catch {
+        return next()
+      }
+    }
     const wanted = url.searchParams.get('download')
     if (request.method !== 'GET' || !wanted || !(SSL_FILES as readonly string[]).includes(wanted)) return next()
     const { groupContext, platform, certificate } = await loadCertificate(request, context, params)
@@ -39,9 +59,25 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return { certificate, canKey: canChange(request, user, 'ssl-manager'), meta: pageMeta(request, context, t('ssl:tabs.files')) }
 }
 
+/** Reached when the PKCS#12 was refused in the middleware: the same request again, for its errors beside the form. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const { user, groupContext, platform, certificate } = await loadCertificate(request, context, params)
+  requireChange(request, user, 'ssl-manager')
+  const form = await request.formData()
+  const t = getInstance(context).t
+  try {
+    await platform.post(`/groups/${groupContext}/ssls/${certificate.id}/pkcs12`, { password: String(form.get('password') ?? ''), profile: form.get('profile') === 'legacy' ? 'legacy' : 'modern' })
+    return data({ errors: [] as string[] })
+  } catch (error) {
+    const { fieldErrors, formErrors } = formErrorsOf(t, error, ['password'], {}, 'ssl')
+    return data({ errors: [...formErrors, ...(fieldErrors.password ?? [])] }, { status: 400 })
+  }
+}
+
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
 
-export default function SslFiles({ loaderData }: Route.ComponentProps) {
+export default function SslFiles({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation('ssl')
   const href = useContextHref()
   const c = loaderData.certificate
@@ -77,6 +113,38 @@ export default function SslFiles({ loaderData }: Route.ComponentProps) {
           {c.has_private_key && loaderData.canKey ? <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">{t('files.keyAudited')}</p> : null}
         </Card>
       )}
+      {issued && c.has_private_key && loaderData.canKey ? (
+        <Card>
+          <Form method="post" reloadDocument className="grid gap-3 md:grid-cols-3" data-testid="ssl-pkcs12">
+            <div className="md:col-span-3">
+              <div className="text-sm font-medium">{t('files.pkcs12')}</div>
+              <div className="text-xs text-slate-500 dark:text-slate-400">{t('files.pkcs12Help')}</div>
+            </div>
+            {actionData?.errors?.length ? (
+              <div className="md:col-span-3">
+                <FormErrors errors={actionData.errors} />
+              </div>
+            ) : null}
+            <label className="flex flex-col gap-1 text-sm">
+              {t('files.pkcs12Password')}
+              <Input type="password" name="password" required minLength={8} autoComplete="new-password" data-testid="ssl-pkcs12-password" />
+            </label>
+            <label className="flex flex-col gap-1 text-sm">
+              {t('files.pkcs12Profile')}
+              <Select name="profile" defaultValue="modern" data-testid="ssl-pkcs12-profile">
+                <option value="modern">{t('files.pkcs12Modern')}</option>
+                <option value="legacy">{t('files.pkcs12Legacy')}</option>
+              </Select>
+            </label>
+            <div className="flex items-end">
+              <Button type="submit" size="sm" variant="outline" data-testid="ssl-pkcs12-download">
+                <Download className="size-3.5" aria-hidden />
+                {t('files.pkcs12Download')}
+              </Button>
+            </div>
+          </Form>
+        </Card>
+      ) : null}
     </div>
   )
 }

@@ -196,8 +196,18 @@ async function publishChallenge(deps: PlatformDeps, cert: SslCertificate, valida
     .where('content', '=', JSON.stringify(value))
     .executeTakeFirst()
   await deps.db.updateTable('ssl_validations').set({ dns_record_id: record?.id ?? null, updated_at: deps.now() }).where('id', '=', validationId).execute()
-  await publishZone(deps, result.zone.id)
-  const zone = await deps.db.selectFrom('dns_zones').select(['publish_state', 'published_serial', 'serial', 'last_error']).where('id', '=', zoneId).executeTakeFirstOrThrow()
+  // A passing PowerDNS error (a 500 while another change of the zone is written) is tried again a few times before the order fails.
+  let zone = { publish_state: 'pending', published_serial: null as number | null, serial: 0, last_error: null as string | null }
+  for (let attempt = 0; attempt < 4; attempt++) {
+    if (attempt) await new Promise((resolve) => setTimeout(resolve, 250 * attempt))
+    const thrown = await publishZone(deps, result.zone.id).then(
+      () => null,
+      (error: Error) => error,
+    )
+    if (thrown && attempt === 3) throw new Refusal(`The DNS record could not be published: ${thrown.message}`)
+    zone = await deps.db.selectFrom('dns_zones').select(['publish_state', 'published_serial', 'serial', 'last_error']).where('id', '=', zoneId).executeTakeFirstOrThrow()
+    if (zone.publish_state === 'failed' || zone.published_serial === zone.serial || !zone.last_error) break
+  }
   if (zone.publish_state === 'failed') throw new Refusal(`The DNS record could not be published: ${zone.last_error ?? 'PowerDNS refused it'}`)
   if (zone.published_serial !== zone.serial) throw new Refusal(zone.last_error ? `The DNS record could not be published: ${zone.last_error}` : 'PowerDNS is not configured: the DNS record cannot be served')
 }
