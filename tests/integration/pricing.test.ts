@@ -256,6 +256,10 @@ describe('registrar templates', () => {
     expect(refused.status).toBe(400)
     expect(refused.json.errors.map((e: { field: string }) => e.field).sort()).toEqual([`template_values.${item.json.id}.citizenship`, `template_values.${item.json.id}.extra`])
     expect((await checkout({})).json.errors[0]).toMatchObject({ field: `template_values.${item.json.id}.citizenship`, code: 'template.value_invalid' })
+    // The API without the cart checks the same.
+    const direct = await platform.call('POST', `/groups/${acmeId}/orders`, { token: acme, body: { items: [{ type: 'register', name: 'template-direct-17.eu', period: 1 }], contacts: { registrant } } })
+    expect(direct.status).toBe(400)
+    expect(direct.json.errors[0]).toMatchObject({ field: 'items.0.template_values.citizenship', code: 'template.value_invalid' })
     const ordered = await checkout({ citizenship: 'ES', company_number: null })
     expect(ordered.status).toBe(201)
     const kept = await platform.db.selectFrom('order_items').select('template_values').where('order_id', '=', ordered.json.id).executeTakeFirstOrThrow()

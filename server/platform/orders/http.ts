@@ -91,7 +91,17 @@ const Order = z
 const CreateOrder = z
   .object({
     items: z
-      .array(z.object({ type: z.enum(ORDER_ITEM_TYPES), name: z.string().min(1).max(300), period: Period, auth_code: AuthCode }).strict())
+      .array(
+        z
+          .object({
+            type: z.enum(ORDER_ITEM_TYPES),
+            name: z.string().min(1).max(300),
+            period: Period,
+            auth_code: AuthCode,
+            template_values: z.record(z.string().max(100), z.unknown()).optional().openapi({ description: "The values of the registrar template of the item's product, validated against its JSON Schema" }),
+          })
+          .strict(),
+      )
       .min(1)
       .max(100),
     contacts: ContactsInput.optional(),

@@ -42,7 +42,7 @@ export type RefusalReason =
 const refusal = (status: number, reason: RefusalReason, field: string, message: string, extra: Record<string, unknown> = {}) =>
   new AppError(status, status === 409 ? 'conflict' : 'invalid-request', message, { errors: [{ field, message }], extra: { reason, ...extra } })
 
-export type ItemInput = { type: OrderItemType; name: string; period: number; auth_code?: string | null | undefined }
+export type ItemInput = { type: OrderItemType; name: string; period: number; auth_code?: string | null | undefined; template_values?: Record<string, unknown> | undefined }
 type PricedItem = { type: OrderItemType; name: string; unicode_name: string; tld: string; period: number; auth_code: string | null; price_minor: number; currency: string; quote?: string; template_values?: string | null }
 
 const NAME_MESSAGES: Record<DomainNameError, string> = {
@@ -265,6 +265,15 @@ export async function createOrder(deps: Deps, scope: Scope, items: ItemInput[], 
     }
   }
   if (errors.length) throw badRequest('Some items cannot be ordered', errors, reason ? { reason } : undefined)
+  // The registrar template's fields of each item (issue 17), as at checkout: refused at items.<i>.template_values.<property>.
+  const templates = await checkTemplateValues(
+    deps.db,
+    priced.map((p, index) => ({ id: String(index), tld: p.tld, type: p.type })),
+    Object.fromEntries(items.map((item, index) => [String(index), item.template_values ?? {}])),
+    (id, property) => `items.${id}.template_values.${property}`,
+  )
+  if (templates.errors.length) throw badRequest('Some items cannot be ordered', templates.errors)
+  for (const [index, p] of priced.entries()) p.template_values = templates.kept.get(String(index)) ?? null
   return createOrderFromItems(deps, scope, priced, await orderContacts(deps.db, accountId, priced, contactsInput))
 }
 

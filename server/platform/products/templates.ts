@@ -114,6 +114,7 @@ export async function checkTemplateValues(
   db: Kysely<DB>,
   items: readonly { id: string; tld: string; type: string }[],
   values: Readonly<Record<string, Record<string, unknown>>> | undefined,
+  fieldOf: (id: string, property: string) => string = (id, property) => `template_values.${id}.${property}`,
 ): Promise<{ kept: Map<string, string | null>; errors: { field: string; code: string; message: string }[] }> {
   const templates = await templatesOfItems(db, items)
   const kept = new Map<string, string | null>()
@@ -131,7 +132,7 @@ export async function checkTemplateValues(
     ]
     const seen = new Set<string>()
     for (const p of problems) {
-      const field = `template_values.${item.id}.${p.path.replace(/^\//, '').split('/')[0] || '(item)'}`
+      const field = fieldOf(item.id, p.path.replace(/^\//, '').split('/')[0] || '(item)')
       if (seen.has(field)) continue
       seen.add(field)
       errors.push({ field, code: 'template.value_invalid', message: `${p.message}${p.allowed ? `: ${p.allowed}` : ''}` })
