@@ -6,6 +6,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startPebble, type LocalPebble } from '#server/integrations/acme/local-pebble.ts'
 import { createLogger } from '#server/lib/logger.ts'
+import { caaAllows, checkCaa } from '#server/platform/ssl/caa.ts'
 import { runSslExpiryNotices, sweepRenewals } from '#server/platform/ssl/jobs.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
 import { startPowerDns, type PowerDnsServer } from '#tests/support/powerdns.ts'
@@ -45,7 +46,7 @@ beforeAll(async () => {
   pebble = await startPebble({ dnsServer: `127.0.0.1:${pdns.dnsPort}` })
   platform = await createTestPlatform({
     powerdns: pdns.settings,
-    ssl: { keySecret: 'test-ssl-key-secret-0123456789abcdef', acme: { directoryUrl: pebble.directoryUrl, caName: 'Pebble', tlsCaPem: pebble.tlsCaPem, dvOnly: true } },
+    ssl: { keySecret: 'test-ssl-key-secret-0123456789abcdef', acme: { directoryUrl: pebble.directoryUrl, caName: 'Pebble', tlsCaPem: pebble.tlsCaPem, dvOnly: true, caaIdentities: ['pebble.test'] } },
   })
   await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [1, 1] })
   await platform.deps.jobs.start({ work: true })
@@ -247,6 +248,27 @@ describe('orders refused', () => {
     }
     expect(await platform.db.selectFrom('ssl_certificates').select('id').where('status', '=', 'pending_validation').execute()).toEqual([])
   }, 30_000)
+})
+
+describe('CAA (RFC 8659, RFC 8657)', () => {
+  it('refuses a name whose CAA forbids the CA, beside the name with the record to add; allows it once the record names the CA', async () => {
+    const zoneId = (await platform.db.selectFrom('dns_zones').select('id').where('name', '=', ZONE).executeTakeFirstOrThrow()).id
+    const add = (content: string) => platform.call('POST', `/groups/${acme}/zones/${zoneId}/changes`, { token: admin, body: { changes: [{ action: 'add', name: 'caa', type: 'CAA', content }] } })
+    expect((await add('0 issue "other-ca.example"')).status).toBe(200)
+    const refused = await platform.call('POST', `/groups/${acme}/ssls`, { token: admin, body: { product: 'dv-single', period_months: 12, names: [`www.caa.${ZONE}`] } })
+    expect(refused.status).toBe(400)
+    expect(refused.json.errors).toEqual([expect.objectContaining({ field: 'names.0', code: 'ssl.caa-forbids' })])
+    expect(refused.json.errors[0].message).toContain(`caa.${ZONE}. CAA 0 issue "pebble.test"`)
+    expect((await add('0 issue "pebble.test; validationmethods=dns-01"')).status).toBe(200)
+    expect(await checkCaa(platform.deps, acme, [`www.caa.${ZONE}`, `other.${ZONE}`], ['pebble.test'], null)).toEqual([
+      expect.objectContaining({ name: `www.caa.${ZONE}`, domain: `caa.${ZONE}`, allowed: true }),
+      expect.objectContaining({ name: `other.${ZONE}`, domain: null, allowed: true }),
+    ])
+    const records = [{ flags: 0, tag: 'issue', value: 'pebble.test; accounturi=https://ca/acct/1; validationmethods=http-01' }]
+    expect(caaAllows(records, ['pebble.test'], { wildcard: false, accountUri: 'https://ca/acct/1' }).allowed).toBe(false)
+    expect(caaAllows(records, ['pebble.test'], { wildcard: false, accountUri: 'https://ca/acct/1', method: 'http-01' }).allowed).toBe(true)
+    expect(caaAllows([{ flags: 0, tag: 'issue', value: ';' }, { flags: 0, tag: 'issuewild', value: 'pebble.test' }], ['pebble.test'], { wildcard: true }).allowed).toBe(true)
+  })
 })
 
 describe('permissions and tenancy', () => {

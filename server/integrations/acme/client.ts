@@ -14,6 +14,8 @@ export type AcmeSettings = {
   tlsCaPem?: string
   /** External Account Binding for CAs that require it (commercial CAs). */
   eab?: { kid: string; hmacKey: string }
+  /** The CA's issuer domain names for CAA (RFC 8659 §4.2; the directory's meta.caaIdentities): with them, orders are checked against the names' CAA records first. */
+  caaIdentities?: string[]
   /** Only DV: a CA like Pebble; OV/EV orders say what such a CA would receive. */
   dvOnly?: boolean
 }

@@ -24,6 +24,7 @@ import { AppError, notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { listResource, type ListResource } from '#server/platform/list/engine.ts'
+import { checkCaa } from './caa.ts'
 import { buildPkcs12, type Pkcs12Profile } from './pkcs12.ts'
 import { openSecret, sealSecret } from './secrets.ts'
 
@@ -159,6 +160,19 @@ async function keyMaterial(settings: SslSettings, product: SslProduct | null, ra
   return { names, keyType, csr: csr!, sealedKey }
 }
 
+/** A name whose CAA records forbid the CA is refused before anything goes to it (beside the name, with the record to add). */
+async function refuseByCaa(deps: PlatformDeps, accountId: string, names: string[], acme: AcmeSettings) {
+  if (!acme.caaIdentities?.length) return
+  const account = await deps.db.selectFrom('ssl_acme_accounts').select('account_url').where('directory_url', '=', acme.directoryUrl).executeTakeFirst()
+  const verdicts = await checkCaa(deps, accountId, names, acme.caaIdentities, account?.account_url ?? null)
+  const errors = verdicts.flatMap((v) =>
+    v.allowed
+      ? []
+      : [fieldError(`names.${names.indexOf(v.name)}`, 'ssl.caa-forbids', `The CAA records of ${v.domain} do not let ${acme.caName} issue for ${v.name} (${v.reason}); add ${v.domain}. CAA 0 ${v.name.startsWith('*.') ? 'issuewild' : 'issue'} "${acme.caaIdentities![0]}"`, [acme.caaIdentities![0]!])],
+  )
+  if (errors.length) throw invalid('ssl.order-invalid', 'The order is not valid', errors)
+}
+
 /**
  * Orders a certificate: checks names, product, period and key (or the pasted CSR, whose names
  * must be the order's and whose key must not be weak), stores it with its coverage term, and
@@ -175,6 +189,7 @@ export async function orderCertificate(deps: PlatformDeps, scope: Scope, input: 
   if (!product) errors.push(fieldError('product', 'ssl.product-unknown', 'Choose one of the products offered', Object.keys(SSL_PRODUCTS)))
   if (!(SSL_PERIODS as readonly number[]).includes(input.period_months)) errors.push(fieldError('period_months', 'ssl.period-unknown', 'Choose one of the periods offered', SSL_PERIODS.map(String)))
   const { names, keyType, csr, sealedKey } = await keyMaterial(settings, product, input.names, input.key_type, input.csr, errors)
+  await refuseByCaa(deps, accountId, names, settings.acme)
   const now = deps.now()
   return change(deps.db, scope, async (tx, audit) => {
     const ends = new Date(now)

@@ -1,0 +1,73 @@
+import { Resolver } from 'node:dns/promises'
+import { sql } from 'kysely'
+import type { PlatformDeps } from '#server/platform/deps.ts'
+
+/**
+ * The CAA check before an order (RFC 8659, with RFC 8657's accounturi and validationmethods): per
+ * name, the first CAA record set found climbing from the name towards the root decides. For a name
+ * in a zone we host, the zone's own records are read (down to its apex, where we are the authority);
+ * a name hosted elsewhere is looked up with the system resolver (one try, a short timeout: a lookup
+ * that does not answer does not hold the order back).
+ */
+export type CaaRecord = { flags: number; tag: string; value: string }
+export type CaaVerdict = { name: string; domain: string | null; records: CaaRecord[]; allowed: boolean; reason: string | null }
+
+/** Whether a record set lets a CA of these identities issue for the name (wildcard: issuewild first). */
+export function caaAllows(records: CaaRecord[], identities: string[], options: { wildcard: boolean; accountUri?: string | null; method?: string }): { allowed: boolean; reason: string | null } {
+  const issue = records.filter((r) => r.tag === 'issue')
+  const wild = records.filter((r) => r.tag === 'issuewild')
+  const relevant = options.wildcard && wild.length ? wild : issue
+  const critical = records.find((r) => r.flags & 128 && !['issue', 'issuewild', 'iodef'].includes(r.tag))
+  if (critical) return { allowed: false, reason: `an unknown critical CAA property '${critical.tag}'` }
+  if (!relevant.length) return { allowed: true, reason: null }
+  const ours = new Set(identities.map((i) => i.toLowerCase()))
+  for (const r of relevant) {
+    const [domain = '', ...params] = r.value.split(';').map((p) => p.trim())
+    if (!domain || !ours.has(domain.toLowerCase())) continue
+    const param = (key: string) => params.find((p) => p.toLowerCase().startsWith(`${key}=`))?.slice(key.length + 1).trim()
+    const account = param('accounturi')
+    if (account && account !== options.accountUri) continue
+    const methods = param('validationmethods')
+    if (methods && !methods.split(',').map((m) => m.trim()).includes(options.method ?? 'dns-01')) continue
+    return { allowed: true, reason: null }
+  }
+  return { allowed: false, reason: `CAA allows only ${relevant.map((r) => r.value || ';').join(', ')}` }
+}
+
+const parse = (content: string): CaaRecord | null => {
+  const m = /^(\d+)\s+([a-z0-9]+)\s+"?(.*?)"?$/i.exec(content.trim())
+  return m ? { flags: Number(m[1]), tag: m[2]!.toLowerCase(), value: m[3]! } : null
+}
+
+async function externalCaa(domain: string): Promise<CaaRecord[]> {
+  const resolver = new Resolver({ timeout: 1500, tries: 1 })
+  try {
+    const rows = await resolver.resolveCaa(domain)
+    return rows.map((r) => ({ flags: r.critical, tag: Object.keys(r).find((k) => k !== 'critical') ?? '', value: String(Object.entries(r).find(([k]) => k !== 'critical')?.[1] ?? '') }))
+  } catch {
+    return []
+  }
+}
+
+export async function checkCaa(deps: Pick<PlatformDeps, 'db'>, accountId: string, names: string[], identities: string[], accountUri: string | null): Promise<CaaVerdict[]> {
+  const out: CaaVerdict[] = []
+  for (const name of names) {
+    const wildcard = name.startsWith('*.')
+    const labels = (wildcard ? name.slice(2) : name).split('.')
+    const candidates = labels.map((_, i) => labels.slice(i).join('.')).filter((n) => n.includes('.'))
+    const zone = await deps.db.selectFrom('dns_zones').select(['id', 'name']).where('account_id', '=', accountId).where('name', 'in', candidates).orderBy(sql`length(name)`, 'desc').executeTakeFirst()
+    let found: { domain: string; records: CaaRecord[] } | null = null
+    for (const domain of zone ? candidates.filter((c) => c === zone.name || c.endsWith(`.${zone.name}`)) : candidates) {
+      const records = zone
+        ? (await deps.db.selectFrom('dns_records').select('content').where('zone_id', '=', zone.id).where('name', '=', domain).where('type', '=', 'CAA').execute()).map((r) => parse(r.content)).filter((r): r is CaaRecord => r !== null)
+        : await externalCaa(domain)
+      if (records.length) {
+        found = { domain, records }
+        break
+      }
+    }
+    const verdict = found ? caaAllows(found.records, identities, { wildcard, accountUri }) : { allowed: true, reason: null }
+    out.push({ name, domain: found?.domain ?? null, records: found?.records ?? [], ...verdict })
+  }
+  return out
+}
