@@ -264,5 +264,6 @@ describe('registrar templates', () => {
     expect(ordered.status).toBe(201)
     const kept = await platform.db.selectFrom('order_items').select('template_values').where('order_id', '=', ordered.json.id).executeTakeFirstOrThrow()
     expect(kept.template_values).toEqual({ citizenship: 'ES', company_number: null })
+    expect(ordered.json.items[0].template_values).toEqual({ citizenship: 'ES', company_number: null })
   })
 })

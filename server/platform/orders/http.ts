@@ -62,6 +62,7 @@ const OrderItem = z
     last_error: z.string().nullable().openapi({ description: "The registry's message when the item failed" }),
     registry_code: z.number().int().nullable(),
     domain_id: z.uuid().nullable(),
+    template_values: z.record(z.string(), z.unknown()).nullable().openapi({ description: "The registrar template's values the item was ordered with (null: its product has no template)" }),
     retryable: z.boolean(),
     cancellable: z.boolean(),
     created_at: z.string(),

@@ -356,6 +356,8 @@ function itemCharge(item: PricedItem & { id: string; order_id: string }): Charge
 
 export type OrderItemJson = Omit<OrderItem, 'auth_code' | 'new_auth_code' | 'price_minor' | 'created_at' | 'updated_at' | 'account_id' | 'run_attempts' | 'transfer_checks'> & {
   price_minor: number
+  /** The registrar template's values it was ordered with (issue 17). */
+  template_values: Record<string, unknown> | null
   created_at: string
   updated_at: string
   retryable: boolean
@@ -396,6 +398,7 @@ export async function getOrder(db: Kysely<DB>, scope: Scope, id: string): Promis
       last_error: item.last_error,
       registry_code: item.registry_code,
       domain_id: item.domain_id,
+      template_values: item.template_values ?? null,
       created_at: item.created_at.toISOString(),
       updated_at: item.updated_at.toISOString(),
       retryable: item.state === 'failed',

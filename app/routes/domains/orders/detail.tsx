@@ -36,6 +36,7 @@ type Item = {
   last_error: string | null
   registry_code: number | null
   domain_id: string | null
+  template_values?: Record<string, unknown> | null
   retryable: boolean
   cancellable: boolean
   log: LogEntry[]
@@ -150,6 +151,15 @@ export default function OrderDetail({ loaderData }: Route.ComponentProps) {
             <TableRow key={item.id} data-testid="order-item" data-state={item.state}>
               <TableCell className="font-medium">
                 {item.domain_id ? <Link className="underline" to={href(`/domains/${item.domain_id}`)}>{item.unicode_name}</Link> : item.unicode_name}
+                {item.template_values && Object.keys(item.template_values).length ? (
+                  <dl className="mt-1 text-xs font-normal text-slate-600 dark:text-slate-400" data-testid="item-template-values">
+                    {Object.entries(item.template_values).map(([key, value]) => (
+                      <div key={key}>
+                        <dt className="inline font-mono">{key}</dt>: <dd className="inline">{value === null ? '—' : String(value)}</dd>
+                      </div>
+                    ))}
+                  </dl>
+                ) : null}
               </TableCell>
               <TableCell>{t(`cart.${item.type}`, { defaultValue: item.type })}</TableCell>
               <TableCell>{t('cart.years', { count: item.period })}</TableCell>
