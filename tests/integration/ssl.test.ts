@@ -259,6 +259,11 @@ describe('CAA (RFC 8659, RFC 8657)', () => {
     expect(refused.status).toBe(400)
     expect(refused.json.errors).toEqual([expect.objectContaining({ field: 'names.0', code: 'ssl.caa-forbids' })])
     expect(refused.json.errors[0].message).toContain(`caa.${ZONE}. CAA 0 issue "pebble.test"`)
+    // One click: the record naming our CA is added where the deciding CAA records are.
+    const fixed = await platform.call('POST', `/groups/${acme}/ssl-caa`, { token: admin, body: { name: `www.caa.${ZONE}` } })
+    expect(fixed.json).toEqual({ name: `www.caa.${ZONE}`, domain: `caa.${ZONE}`, added: '0 issue "pebble.test"' })
+    expect((await platform.call('POST', `/groups/${acme}/ssl-caa`, { token: admin, body: { name: `www.caa.${ZONE}` } })).json.added).toBeNull()
+    expect((await platform.call('POST', `/groups/${acme}/ssl-caa`, { token: viewer, body: { name: `www.caa.${ZONE}` } })).status).toBe(403)
     expect((await add('0 issue "pebble.test; validationmethods=dns-01"')).status).toBe(200)
     expect(await checkCaa(platform.deps, acme, [`www.caa.${ZONE}`, `other.${ZONE}`], ['pebble.test'], null)).toEqual([
       expect.objectContaining({ name: `www.caa.${ZONE}`, domain: `caa.${ZONE}`, allowed: true }),

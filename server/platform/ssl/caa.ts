@@ -1,6 +1,11 @@
 import { Resolver } from 'node:dns/promises'
 import { sql } from 'kysely'
+import { normaliseCertificateName } from '#common/ssl.ts'
+import { requirePermission, invalid, fieldError, refused } from '#server/platform/accounts/directory.ts'
+import { notFound } from '#server/platform/core/errors.ts'
+import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
+import { applyChangeSet } from '#server/platform/dns/service.ts'
 
 /**
  * The CAA check before an order (RFC 8659, with RFC 8657's accounturi and validationmethods): per
@@ -70,4 +75,28 @@ export async function checkCaa(deps: Pick<PlatformDeps, 'db'>, accountId: string
     out.push({ name, domain: found?.domain ?? null, records: found?.records ?? [], ...verdict })
   }
   return out
+}
+
+/**
+ * "Allow our CA": for a name in a zone we host whose CAA forbids the CA, one CAA record naming the
+ * CA is added where the deciding record set is (issuewild for a wildcard), through the DNS service
+ * with the person's own DNS permission and audit. A name already allowed changes nothing.
+ */
+export async function allowCaByCaa(deps: PlatformDeps, scope: Scope, rawName: string, acme: { caName: string; caaIdentities?: string[] | undefined } | null) {
+  requirePermission(scope.actor, 'ssl-manager')
+  const accountId = scope.accountId
+  if (!accountId) throw notFound('Account not found')
+  const identity = acme?.caaIdentities?.[0]
+  if (!identity) throw refused('ssl.no-caa-identity', 'The CA has no CAA identity configured here')
+  const name = normaliseCertificateName(rawName)
+  if (!name) throw invalid('ssl.caa-invalid', 'The name is not valid', [fieldError('name', 'ssl.name-invalid', `'${rawName}' is not a host name`)])
+  const [verdict] = await checkCaa(deps, accountId, [name], acme.caaIdentities!, null)
+  if (verdict!.allowed) return { name, domain: verdict!.domain, added: null }
+  const labels = (name.startsWith('*.') ? name.slice(2) : name).split('.')
+  const candidates = labels.map((_, i) => labels.slice(i).join('.')).filter((n) => n.includes('.'))
+  const zone = await deps.db.selectFrom('dns_zones').select(['id', 'name']).where('account_id', '=', accountId).where('name', 'in', candidates).orderBy(sql`length(name)`, 'desc').executeTakeFirst()
+  if (!zone || !verdict!.domain) throw refused('ssl.caa-not-hosted', `${name} is not in a zone hosted here: its CAA records are changed where it is hosted`)
+  const content = `0 ${name.startsWith('*.') ? 'issuewild' : 'issue'} "${identity}"`
+  await applyChangeSet(deps, scope, zone.id, { changes: [{ action: 'add', name: `${verdict!.domain}.`, type: 'CAA', content }] })
+  return { name, domain: verdict!.domain, added: content }
 }

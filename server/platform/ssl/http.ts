@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { REVOCATION_REASONS, SSL_FILE_FORMATS, SSL_FILES, SSL_STATES, SSL_VALIDATION_STATES, type RevocationReason } from '#common/ssl.ts'
 import type { SslCertificate, SslValidation } from '#server/db/schema-ssl.ts'
 import { PKCS12_PROFILES } from './pkcs12.ts'
+import { allowCaByCaa } from './caa.ts'
 import { reachOf, requirePermission } from '#server/platform/accounts/directory.ts'
 import { badRequest } from '#server/platform/core/errors.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
@@ -229,6 +230,21 @@ export const sslRouter = createRouter()
     async (c) => {
       const { context, id } = c.req.valid('param')
       return c.json(certificateJson(await reissueCertificate(c.get('deps'), requireScope(c, context), id, c.req.valid('json'))), 201)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/ssl-caa',
+      ...access('ssl-manager'),
+      tags: TAGS,
+      summary: 'Let our CA issue for a name of a hosted zone whose CAA forbids it: one CAA record naming the CA is added (DNS permission needed too)',
+      request: { params: ContextParam, body: jsonBody(z.object({ name: z.string().max(300) }).strict().openapi('SslCaaFix')) },
+      responses: { 200: jsonResponse(z.object({ name: z.string(), domain: z.string().nullable(), added: z.string().nullable() }).openapi('SslCaaFixed')), ...ProblemResponses, ...Conflict },
+    }),
+    async (c) => {
+      const scope = requireScope(c, c.req.valid('param').context)
+      return c.json(await allowCaByCaa(c.get('deps'), scope, c.req.valid('json').name, sslSettings(c.get('deps')).acme), 200)
     },
   )
   .openapi(
