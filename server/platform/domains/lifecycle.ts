@@ -355,9 +355,15 @@ export async function restoreDomain(deps: LifecycleDeps, scope: Scope, domainId:
   const domain = await findDomain(deps.db, scope, domainId)
   if (domain.status !== 'redemption') throw conflict(`${domain.name} is ${domain.status}; only a domain in redemption can be restored`)
   const registry = registryFor(deps, domain.tld)
-  await callRegistry(() => restoreOnce(registry, domain.name))
+  // The restore fee, charged as a renewal is (issue 18): reserved first, settled with the restore.
+  const charge = await reserveDirect(deps.db, scope, { key: `restore:${domain.id}:${domain.deletion_requested_at?.toISOString() ?? ''}`, accountId: domain.account_id, tld: domain.tld, action: 'restore', period: 1, objectName: domain.unicode_name ?? domain.name, domainId: domain.id })
+  await callRegistry(() => restoreOnce(registry, domain.name)).catch(async (error: unknown) => {
+    await releaseDirect(deps.db, scope, charge, error instanceof Error ? error.message : String(error))
+    throw error
+  })
   const info = await registry.infoDomain(domain.name).catch(() => null)
   return change(deps.db, scope, async (tx, audit) => {
+    if (charge) await settleCharge(tx, scope, charge, domain.id)
     const row = await tx
       .updateTable('domains')
       .set((eb) => ({
