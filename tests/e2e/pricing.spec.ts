@@ -112,7 +112,9 @@ test.describe('costs as staff', () => {
     await expect(upload.getByTestId('ecb-row')).toContainText('EUR → USD')
     await upload.getByRole('button', { name: 'Apply 1 rate' }).click()
     await expect(upload.getByTestId('ecb-date')).toHaveText('Rates of 2026-11-20: applied')
-    await expect(page.locator('[data-testid="rate-kept"][data-pair="EUR-USD"]')).toContainText('1.08')
+    const kept = page.locator('[data-testid="rate-kept"][data-pair="EUR-USD"]')
+    await expect(kept).toContainText('1.08')
+    await expect(kept.getByTestId('rate-day')).toHaveText('2026-11-20')
   })
 })
 

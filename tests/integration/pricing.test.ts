@@ -177,7 +177,10 @@ describe('pricing', () => {
     const page = await platform.call('GET', `/pricing-entities/${await entityId('Retail')}/applicable-rules?q=domain:com:register&limit=5`, { token: staff() })
     const usd = page.json.data.find((r: { product_code: string; currency: string }) => r.product_code === 'domain:com:register' && r.currency === 'USD')
     expect(usd.rates).toEqual([expect.objectContaining({ from: 'EUR', to: 'USD', rate: 1.0823, date: '2026-11-20' })])
-    await platform.call('PUT', '/currency_rates/EUR/USD', { token: staff(), body: { rate: 1.08 } }) // as the seed left it
+    const listed = (await platform.call('GET', '/currency_rates', { token: staff() })).json.data
+    expect(listed.find((r: { from_currency: string; to_currency: string }) => r.from_currency === 'EUR' && r.to_currency === 'USD')).toMatchObject({ rate: 1.0823, rate_date: '2026-11-20' })
+    const reset = await platform.call('PUT', '/currency_rates/EUR/USD', { token: staff(), body: { rate: 1.08 } }) // as the seed left it
+    expect(reset.json).toMatchObject({ rate: 1.08, rate_date: null }) // a rate typed by hand dates itself
     const audit = await platform.db.selectFrom('audit_entries').select('action').where('area', '=', 'invoicing').where('entity_id', '=', 'EUR-ecb-2026-11-20').execute()
     expect(audit.map((a) => a.action)).toEqual(['ecb-upload'])
   })

@@ -16,7 +16,7 @@ import { FormErrors } from '../accounts/directory.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
 import type { Route } from './+types/exchange-rates.ts'
 
-type Rate = { from_currency: string; to_currency: string; rate: number; updated_at: string }
+type Rate = { from_currency: string; to_currency: string; rate: number; updated_at: string; rate_date?: string | null }
 type EcbRow = { from_currency: 'EUR'; to_currency: string; rate: number; previous: number | null; previous_date: string | null; status: 'new' | 'changed' | 'unchanged' }
 type EcbUpload = { date: string; rows: EcbRow[]; committed: boolean }
 type Result = { xml: string; upload: EcbUpload | null; fieldErrors: Record<string, string[]>; formErrors: string[] }
@@ -121,6 +121,7 @@ export default function ExchangeRates({ loaderData, actionData }: Route.Componen
                 <TableRow>
                   <TableHead>{t('rates.pair')}</TableHead>
                   <TableHead className="text-right">{t('rates.rate')}</TableHead>
+                  <TableHead>{t('rates.day')}</TableHead>
                   <TableHead>{t('rates.updated')}</TableHead>
                 </TableRow>
               </TableHeader>
@@ -129,6 +130,7 @@ export default function ExchangeRates({ loaderData, actionData }: Route.Componen
                   <TableRow key={`${r.from_currency}-${r.to_currency}`} data-testid="rate-kept" data-pair={`${r.from_currency}-${r.to_currency}`}>
                     <TableCell className="font-mono text-xs whitespace-nowrap">{r.from_currency} → {r.to_currency}</TableCell>
                     <TableCell className="text-right tabular-nums">{number(r.rate)}</TableCell>
+                    <TableCell className="text-xs tabular-nums whitespace-nowrap" data-testid="rate-day">{r.rate_date ?? '—'}</TableCell>
                     <TableCell className="text-xs">{new Date(r.updated_at).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })}</TableCell>
                   </TableRow>
                 ))}

@@ -120,7 +120,13 @@ const CancelOrder = z.object({ item_ids: z.array(z.uuid()).max(100).optional() }
 
 const CurrencyCode = z.string().regex(/^[A-Z]{3}$/).openapi({ description: 'ISO 4217 code', example: 'EUR' })
 const CurrencyRate = z
-  .object({ from_currency: z.string(), to_currency: z.string(), rate: z.number().openapi({ description: 'One unit of from_currency in to_currency' }), updated_at: z.string() })
+  .object({
+    from_currency: z.string(),
+    to_currency: z.string(),
+    rate: z.number().openapi({ description: 'One unit of from_currency in to_currency' }),
+    updated_at: z.string(),
+    rate_date: z.string().nullable().openapi({ description: 'The day it is the reference rate of (an ECB file), null when set by hand' }),
+  })
   .openapi('CurrencyRate')
 
 export const ordersRouter = createRouter()

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
 import { requirePermission } from '#server/platform/accounts/directory.ts'
 import { change } from '#server/platform/core/change.ts'
@@ -45,19 +45,26 @@ export async function accountPricing(db: Kysely<DB>, accountId: string) {
   }
 }
 
-export type CurrencyRate = { from_currency: string; to_currency: string; rate: number; updated_at: string }
+export type CurrencyRate = { from_currency: string; to_currency: string; rate: number; updated_at: string; rate_date: string | null }
 
-const rateJson = (row: { from_currency: string; to_currency: string; rate: string | number; updated_at: Date }): CurrencyRate => ({
+const rateJson = (row: { from_currency: string; to_currency: string; rate: string | number; updated_at: Date; rate_date?: unknown }): CurrencyRate => ({
   from_currency: row.from_currency.trim(),
   to_currency: row.to_currency.trim(),
   rate: Number(row.rate),
   updated_at: row.updated_at.toISOString(),
+  // The day it is the reference rate of (an ECB file's, issue 17), read as text; null when typed by hand.
+  rate_date: typeof row.rate_date === 'string' ? row.rate_date : null,
 })
 
 /** Every exchange rate staff keep, by currency pair. */
 export async function listRates(db: Kysely<DB>, scope: Scope): Promise<CurrencyRate[]> {
   requirePermission(scope.actor, 'staff')
-  const rows = await db.selectFrom('currency_rates').selectAll().orderBy('from_currency').orderBy('to_currency').execute()
+  const rows = await db
+    .selectFrom('currency_rates')
+    .select(['from_currency', 'to_currency', 'rate', 'updated_at', sql<string | null>`to_char(rate_date, 'YYYY-MM-DD')`.as('rate_date')])
+    .orderBy('from_currency')
+    .orderBy('to_currency')
+    .execute()
   return rows.map(rateJson)
 }
 

@@ -1,5 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
 import { requirePermission } from '#server/platform/accounts/directory.ts'
 import { change } from '#server/platform/core/change.ts'
@@ -60,12 +60,13 @@ export async function uploadEcbRates(db: Kysely<DB>, scope: Scope, xml: string, 
   if (!parsed.ok) throw badRequest("The file is not the ECB's daily reference rates", [fieldError('file', parsed.code, parsed.message)])
   const { date, rates } = parsed.file
   const run = async (tx: Kysely<DB>) => {
-    const current = await tx.selectFrom('currency_rates').select(['to_currency', 'rate', 'updated_at', 'rate_date']).where('from_currency', '=', 'EUR').execute()
+    // The day as the database has it (a date read into a JavaScript Date would move with the time zone).
+    const current = await tx.selectFrom('currency_rates').select(['to_currency', 'rate', 'updated_at', sql<string | null>`to_char(rate_date, 'YYYY-MM-DD')`.as('rate_date')]).where('from_currency', '=', 'EUR').execute()
     const byCurrency = new Map(current.map((r) => [r.to_currency.trim(), r]))
     return rates.map((r): EcbRow => {
       const before = byCurrency.get(r.currency)
       const previous = before ? Number(before.rate) : null
-      const previousDate = before ? (before.rate_date ? new Date(before.rate_date).toISOString().slice(0, 10) : before.updated_at.toISOString().slice(0, 10)) : null
+      const previousDate = before ? (before.rate_date ?? before.updated_at.toISOString().slice(0, 10)) : null
       return { from_currency: 'EUR', to_currency: r.currency, rate: r.rate, previous, previous_date: previousDate, status: previous === null ? 'new' : previous === r.rate ? 'unchanged' : 'changed' }
     })
   }
