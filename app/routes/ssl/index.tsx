@@ -28,7 +28,8 @@ import { DEFAULT_SSL_KEY_TYPE, SSL_KEY_TYPES, SSL_PERIODS, SSL_PRODUCT_IDS, SSL_
 import { canChange, requireChange } from '../accounts/directory.server.ts'
 import { SslStatus } from './shared.tsx'
 import type { Route } from './+types/index.ts'
-import { formErrorsOf } from '#app/lib/refusal.server.ts'
+import { formErrorsOf, refusalOf } from '#app/lib/refusal.server.ts'
+import { PlatformError } from '#app/lib/platform-client.ts'
 
 const ORDER_FIELDS = ['product', 'period_months', 'names', 'key_type', 'csr'] as const
 
@@ -87,16 +88,21 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = parseWithZod(form, { schema: orderSchema(t) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const value = submission.value
+  const names = value.names.split(/[\s,]+/).filter(Boolean)
   try {
+    // "Allow our CA and order": the CAA record naming the CA first, for each name whose CAA forbade it.
+    if (form.get('intent') === 'caa-allow') for (const name of form.getAll('caa_name')) await platform.post(`/groups/${activeContext(url, user.group_id)}/ssl-caa`, { name: String(name) })
     const created = await platform.post<{ id: string }>(`/groups/${activeContext(url, user.group_id)}/ssls`, {
       product: value.product,
       period_months: value.period_months,
-      names: value.names.split(/[\s,]+/).filter(Boolean),
+      names,
       ...(value.csr?.trim() ? { csr: value.csr } : { key_type: value.key_type || DEFAULT_SSL_KEY_TYPE }),
     })
     return redirect(carryContext(`/ssls/${created.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('ssl:ordered'), color: 'success' }) } })
   } catch (error) {
-    return data({ result: submission.reply(formErrorsOf(t, error, ORDER_FIELDS, {}, 'ssl')) }, { status: 400 })
+    const problem = error instanceof PlatformError && error.status === 400 ? refusalOf(error).problem : null
+    const caaNames = (problem?.errors ?? []).filter((e) => e.code === 'ssl.caa-forbids').map((e) => names[Number(e.field?.split('.')[1])] ?? '').filter(Boolean)
+    return data({ result: submission.reply(formErrorsOf(t, error, ORDER_FIELDS, {}, 'ssl')), caaNames }, { status: 400 })
   }
 }
 
@@ -107,7 +113,7 @@ export default function SslList({ loaderData, actionData }: Route.ComponentProps
   return (
     <div className="space-y-4">
       <PageHeader title={t('title')} description={settings.ca_configured ? t('issuedBy', { ca: settings.ca }) : t('noCa', { missing: settings.missing ?? '' })} />
-      {loaderData.canOrder && settings.ca_configured ? <OrderCertificate lastResult={actionData && 'result' in actionData ? actionData.result : undefined} dvOnly={settings.dv_only} /> : null}
+      {loaderData.canOrder && settings.ca_configured ? <OrderCertificate lastResult={actionData && 'result' in actionData ? actionData.result : undefined} caaNames={actionData && 'caaNames' in actionData ? (actionData.caaNames as string[]) : []} dvOnly={settings.dv_only} /> : null}
       {loaderData.canOrder ? <ImportCertificate lastResult={actionData && 'importResult' in actionData ? actionData.importResult : undefined} /> : null}
       <DataTable
         def={LISTS.ssls!}
@@ -126,7 +132,7 @@ export default function SslList({ loaderData, actionData }: Route.ComponentProps
   )
 }
 
-function OrderCertificate({ lastResult, dvOnly }: { lastResult: SubmissionResult<string[]> | undefined; dvOnly: boolean }) {
+function OrderCertificate({ lastResult, caaNames, dvOnly }: { lastResult: SubmissionResult<string[]> | undefined; caaNames: string[]; dvOnly: boolean }) {
   const { t } = useTranslation('ssl')
   const schema = orderSchema(t)
   const [form, fields] = useForm<OrderValues, OrderValues, string[]>({
@@ -208,6 +214,17 @@ function OrderCertificate({ lastResult, dvOnly }: { lastResult: SubmissionResult
             <ErrorList id={fields.csr.errorId} errors={fields.csr.errors} />
           </div>
           {dvOnly ? <p className="text-xs text-slate-500 md:col-span-2 dark:text-slate-400">{t('order.dvOnly')}</p> : null}
+          {caaNames.length ? (
+            <div className="flex flex-wrap items-center gap-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 md:col-span-2 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100" data-testid="ssl-caa-fix">
+              <span>{t('order.caaFix', { names: caaNames.join(', ') })}</span>
+              {caaNames.map((n) => (
+                <input key={n} type="hidden" name="caa_name" value={n} />
+              ))}
+              <Button type="submit" name="intent" value="caa-allow" size="sm" variant="outline" data-testid="ssl-caa-allow">
+                {t('order.caaAllow')}
+              </Button>
+            </div>
+          ) : null}
           <div className="md:col-span-2">
             <Button type="submit" data-testid="ssl-order-submit">
               {t('order.submit')}

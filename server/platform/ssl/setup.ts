@@ -9,7 +9,8 @@ import type { Logger } from '#server/lib/logger.ts'
  * The SSL settings the server runs with: the CA of ACME_DIRECTORY_URL; else, outside production and
  * unless ACME_LOCAL_PEBBLE=0, a local Pebble when `pebble` is installed (apt-get install pebble),
  * checking DNS-01 against our PowerDNS (`dnsServer`: the local one's port, or POWERDNS_DNS_ADDRESS) — as the embedded registry stands in
- * for a registry. Without either, the SSL screens say what is missing.
+ * for a registry. Without either, the SSL screens say what is missing. The local Pebble's CAA identity
+ * is 'pebble.test' (Pebble itself checks no CAA; the order's check does).
  */
 export async function sslFromConfig(config: Config, logger: Logger, dnsServer = config.POWERDNS_DNS_ADDRESS): Promise<{ settings: SslSettings; stop(): Promise<void> }> {
   const keySecret = config.sslKeySecret
@@ -22,5 +23,5 @@ export async function sslFromConfig(config: Config, logger: Logger, dnsServer = 
   if (!(await pebbleInstalled())) return { settings: { keySecret, acme: null, missing: 'the local test CA is not installed (apt-get install pebble)' }, stop: async () => {} }
   const pebble = await startPebble({ ...(dnsServer ? { dnsServer } : {}), dir: path.join(config.dataDir, 'pebble') })
   logger.info('local Pebble CA started', { directory: pebble.directoryUrl, dns: dnsServer ?? 'system resolver' })
-  return { settings: { keySecret, acme: { directoryUrl: pebble.directoryUrl, caName: 'Pebble (test CA)', tlsCaPem: pebble.tlsCaPem, dvOnly: true } }, stop: () => pebble.stop() }
+  return { settings: { keySecret, acme: { directoryUrl: pebble.directoryUrl, caName: 'Pebble (test CA)', tlsCaPem: pebble.tlsCaPem, dvOnly: true, caaIdentities: ['pebble.test'] } }, stop: () => pebble.stop() }
 }
