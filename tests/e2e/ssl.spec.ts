@@ -39,16 +39,28 @@ test('a DV certificate for a demo domain whose zone is ours: ordered, validated 
   await hydrated(page)
   if (await page.getByTestId('no-zone').isVisible()) await page.getByRole('button', { name: 'Create zone' }).click()
   await expect(page.getByTestId('zone-name')).toContainText(name)
+  // A CAA record that forbids our CA on the name about to be ordered (RFC 8659).
+  const host = `www.caa.${name}`
+  const row = page.getByTestId('record-editor').getByTestId('editor-row').filter({ hasNot: page.locator('input[type=checkbox]') }).first()
+  await row.locator('input[name$=".name"]').fill('caa')
+  await row.locator('select[name$=".type"]').selectOption('CAA')
+  await row.locator('input[name$=".content"]').fill('0 issue "other-ca.example"')
+  await page.getByRole('button', { name: 'Apply changes' }).click()
+  await expect(page.getByText(/1 change saved/)).toBeVisible()
 
   // SSL from the menu; the order form; the certificate's page.
   await page.getByRole('link', { name: 'SSL', exact: true }).first().click()
   await expect(page).toHaveURL(/\/ssls(\?|$)/)
   await hydrated(page)
   await page.getByTestId('ssl-order-open').click()
-  await page.getByRole('textbox', { name: 'Names' }).fill(`www.${name}`)
+  await page.getByRole('textbox', { name: 'Names' }).fill(host)
   await page.getByTestId('ssl-order-submit').click()
+  // Refused beside the names; one click adds the CAA record naming our CA and orders.
+  await expect(page.getByTestId('ssl-caa-fix')).toContainText(host)
+  await expect(page.getByRole('textbox', { name: 'Names' })).toHaveValue(host)
+  await page.getByTestId('ssl-caa-allow').click()
   await expect(page).toHaveURL(/\/ssls\/[0-9a-f-]{36}/)
-  await expect(page.getByTestId('ssl-title')).toHaveText(`www.${name}`)
+  await expect(page.getByTestId('ssl-title')).toHaveText(host)
   // The page follows the CA by itself: no reload.
   await expect(page.getByTestId('ssl-status').first()).toHaveText('Issued', { timeout: 30_000 })
 
@@ -61,20 +73,20 @@ test('a DV certificate for a demo domain whose zone is ours: ordered, validated 
   const download = await downloading
   const pem = readFileSync((await download.path())!, 'utf8')
   const leaf = new X509Certificate(pem)
-  expect(leaf.subjectAltName).toBe(`DNS:www.${name}`)
-  expect(download.suggestedFilename()).toBe(`www.${name}.fullchain.pem`)
+  expect(leaf.subjectAltName).toBe(`DNS:${host}`)
+  expect(download.suggestedFilename()).toBe(`${host}.fullchain.pem`)
   // PKCS#12 with a password, in the legacy profile: openssl opens it with that password.
   await page.getByTestId('ssl-pkcs12-password').fill('e2e-p12-password')
   await page.getByTestId('ssl-pkcs12-profile').selectOption('legacy')
   const p12ing = page.waitForEvent('download')
   await page.getByTestId('ssl-pkcs12-download').click()
   const p12 = await p12ing
-  expect(p12.suggestedFilename()).toBe(`www.${name}.legacy.p12`)
+  expect(p12.suggestedFilename()).toBe(`${host}.legacy.p12`)
   const opened = execFileSync('openssl', ['pkcs12', '-in', (await p12.path())!, '-passin', 'pass:e2e-p12-password', '-nodes'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString()
   expect(opened).toContain('BEGIN PRIVATE KEY')
   // Nothing of the validation stays published: the removal is queued for publishing with the
   // change, and published at once when PowerDNS takes it (else by the queued job's retries).
-  await expect.poll(() => pdns.dig(`_acme-challenge.www.${name}`, 'TXT'), { timeout: 30_000 }).toEqual([])
+  await expect.poll(() => pdns.dig(`_acme-challenge.${host}`, 'TXT'), { timeout: 30_000 }).toEqual([])
 
   // Reissued from its page: a new certificate under the same coverage term.
   const first = new URL(page.url()).pathname.replace(/\/files$/, '')
