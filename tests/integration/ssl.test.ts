@@ -133,6 +133,10 @@ describe('a DV certificate for a name whose zone we host', () => {
     } finally {
       rmSync(p12dir, { recursive: true, force: true })
     }
+    const encrypted = await platform.call('POST', `/groups/${acme}/ssls/${issuedId}/pkcs12`, { token: admin, body: { password: 'open sesame', profile: 'pkcs8' } })
+    const encryptedPem = Buffer.from(encrypted.json.content_base64, 'base64').toString()
+    expect(encryptedPem).toContain('BEGIN ENCRYPTED PRIVATE KEY')
+    expect(leaf.checkPrivateKey(createPrivateKey({ key: encryptedPem, passphrase: 'open sesame' }))).toBe(true)
     const short = await platform.call('POST', `/groups/${acme}/ssls/${issuedId}/pkcs12`, { token: admin, body: { password: 'short', profile: 'modern' } })
     expect(short.json.errors).toEqual([expect.objectContaining({ field: 'password', code: 'ssl.pkcs12-password-short' })])
     expect((await platform.call('POST', `/groups/${acme}/ssls/${issuedId}/pkcs12`, { token: viewer, body: { password: 'open sesame', profile: 'modern' } })).status).toBe(403)

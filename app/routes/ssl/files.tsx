@@ -34,7 +34,7 @@ export const middleware: Route.MiddlewareFunction[] = [
       const { user, groupContext, platform, certificate } = await loadCertificate(request, context, params)
       requireChange(request, user, 'ssl-manager')
       try {
-        const file = await platform.post<{ filename: string; content_type: string; content_base64: string }>(`/groups/${groupContext}/ssls/${certificate.id}/pkcs12`, { password: String(form.get('password') ?? ''), profile: form.get('profile') === 'legacy' ? 'legacy' : 'modern' })
+        const file = await platform.post<{ filename: string; content_type: string; content_base64: string }>(`/groups/${groupContext}/ssls/${certificate.id}/pkcs12`, { password: String(form.get('password') ?? ''), profile: ['legacy', 'pkcs8'].includes(String(form.get('profile'))) ? String(form.get('profile')) : 'modern' })
         return new Response(Buffer.from(file.content_base64, 'base64'), {
           headers: { 'content-type': file.content_type, 'content-disposition': `attachment; filename="${file.filename}"`, 'cache-control': 'private, no-store' },
         })
@@ -67,7 +67,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const form = await request.formData()
   const t = getInstance(context).t
   try {
-    await platform.post(`/groups/${groupContext}/ssls/${certificate.id}/pkcs12`, { password: String(form.get('password') ?? ''), profile: form.get('profile') === 'legacy' ? 'legacy' : 'modern' })
+    await platform.post(`/groups/${groupContext}/ssls/${certificate.id}/pkcs12`, { password: String(form.get('password') ?? ''), profile: ['legacy', 'pkcs8'].includes(String(form.get('profile'))) ? String(form.get('profile')) : 'modern' })
     return data({ errors: [] as string[] })
   } catch (error) {
     const { fieldErrors, formErrors } = formErrorsOf(t, error, ['password'], {}, 'ssl')
@@ -134,12 +134,13 @@ export default function SslFiles({ loaderData, actionData }: Route.ComponentProp
               <Select name="profile" defaultValue="modern" data-testid="ssl-pkcs12-profile">
                 <option value="modern">{t('files.pkcs12Modern')}</option>
                 <option value="legacy">{t('files.pkcs12Legacy')}</option>
+                <option value="pkcs8">{t('files.pkcs8Encrypted')}</option>
               </Select>
             </label>
             <div className="flex items-end">
               <Button type="submit" size="sm" variant="outline" data-testid="ssl-pkcs12-download">
                 <Download className="size-3.5" aria-hidden />
-                {t('files.pkcs12Download')}
+                {t('files.protectedDownload')}
               </Button>
             </div>
           </Form>

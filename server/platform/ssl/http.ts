@@ -293,8 +293,8 @@ export const sslRouter = createRouter()
       path: '/groups/{context}/ssls/{id}/pkcs12',
       ...access('ssl-manager'),
       tags: TAGS,
-      summary: 'The certificate, chain and key as PKCS#12 with a password: modern (AES-256, SHA-256 MAC) or legacy (3DES, SHA-1 MAC); audited',
-      request: { params: Params, body: jsonBody(z.object({ password: z.string().max(200), profile: z.enum(PKCS12_PROFILES) }).strict().openapi('SslPkcs12')) },
+      summary: 'The certificate, chain and key as PKCS#12 with a password: modern (AES-256, SHA-256 MAC) or legacy (3DES, SHA-1 MAC); or the key alone as encrypted PKCS#8; audited',
+      request: { params: Params, body: jsonBody(z.object({ password: z.string().max(200), profile: z.enum([...PKCS12_PROFILES, 'pkcs8']).openapi({ description: "PKCS#12 'modern' or 'legacy', or 'pkcs8': the key alone as encrypted PKCS#8" }) }).strict().openapi('SslPkcs12')) },
       responses: { 200: jsonResponse(FileSchema), ...ProblemResponses, ...Conflict },
     }),
     async (c) => {

@@ -526,16 +526,22 @@ export async function certificateFile(deps: PlatformDeps, scope: Scope, id: stri
  * The certificate, its chain and its key as one PKCS#12 file opened by the password given (at
  * least 8 characters), in the profile chosen. Like the key's own download: ssl-manager, audited.
  */
-export async function pkcs12File(deps: PlatformDeps, scope: Scope, id: string, password: string, profile: Pkcs12Profile): Promise<CertificateFile> {
+export async function pkcs12File(deps: PlatformDeps, scope: Scope, id: string, password: string, profile: Pkcs12Profile | 'pkcs8'): Promise<CertificateFile> {
   requirePermission(scope.actor, 'ssl-manager')
   const cert = await findCertificate(deps.db, scope, id)
   if (!cert.certificate_pem) throw refused('ssl.not-issued', 'The certificate is not issued yet')
   if (!cert.private_key_enc) throw refused('ssl.no-key', 'The key of this certificate is not here: a PKCS#12 file needs it')
   if (password.length < 8) throw invalid('ssl.pkcs12-invalid', 'The PKCS#12 file cannot be made', [fieldError('password', 'ssl.pkcs12-password-short', 'At least 8 characters')])
   const key = openSecret(sslSettings(deps).keySecret, cert.private_key_enc)
+  const base = cert.common_name.replace(/^\*\./, 'wildcard.').replace(/[^a-z0-9.-]/g, '_')
+  if (profile === 'pkcs8') {
+    // The key alone, as encrypted PKCS#8 (PBES2: AES-256-CBC, PBKDF2-HMAC-SHA256).
+    const body = Buffer.from(createPrivateKey(key).export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: password }) as string)
+    await change(deps.db, scope, (_tx, audit) => audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, accountId: cert.account_id, action: 'download-key', after: { format: 'pkcs8-encrypted' } }))
+    return { filename: `${base}.key.encrypted.pem`, contentType: 'application/x-pem-file', body }
+  }
   const body = buildPkcs12({ certificate: cert.certificate_pem, chain: cert.chain_pem ?? '', key, password, profile, name: cert.common_name })
   await change(deps.db, scope, (_tx, audit) => audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, accountId: cert.account_id, action: 'download-key', after: { format: `pkcs12-${profile}` } }))
-  const base = cert.common_name.replace(/^\*\./, 'wildcard.').replace(/[^a-z0-9.-]/g, '_')
   return { filename: `${base}${profile === 'legacy' ? '.legacy' : ''}.p12`, contentType: 'application/x-pkcs12', body }
 }
 
