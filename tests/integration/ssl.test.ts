@@ -6,6 +6,8 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startPebble, type LocalPebble } from '#server/integrations/acme/local-pebble.ts'
 import { createLogger } from '#server/lib/logger.ts'
+import { createServer } from 'node:http'
+import { renewalWindow } from '#server/integrations/acme/ari.ts'
 import { caaAllows, checkCaa } from '#server/platform/ssl/caa.ts'
 import { runSslExpiryNotices, sweepRenewals } from '#server/platform/ssl/jobs.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
@@ -227,6 +229,34 @@ describe('a DV certificate for a name whose zone we host', () => {
     expect(res.json).toMatchObject({ status: 'revoked', revocation_reason: 'superseded' })
     const again = await platform.call('POST', `/groups/${acme}/ssls/${issuedId}/revoke`, { token: admin, body: { reason: 'superseded' } })
     expect(again.status).toBe(409)
+  })
+})
+
+describe('ACME Renewal Information (RFC 9773)', () => {
+  it("asks the CA's renewalInfo for the certificate's window by its certID; none offered: null (two thirds of the lifetime)", async () => {
+    const row = await platform.db.selectFrom('ssl_certificates').select('certificate_pem').where('id', '=', issuedId).executeTakeFirstOrThrow()
+    const leaf = new X509Certificate(row.certificate_pem!)
+    const aki = execFileSync('openssl', ['x509', '-noout', '-ext', 'authorityKeyIdentifier'], { input: row.certificate_pem! }).toString().match(/([0-9A-F]{2}(:[0-9A-F]{2})+)/)![1]!.replace(/:/g, '')
+    let serial = Buffer.from(leaf.serialNumber.padStart(leaf.serialNumber.length + (leaf.serialNumber.length % 2), '0'), 'hex')
+    if (serial[0]! & 0x80) serial = Buffer.concat([Buffer.from([0]), serial])
+    const certId = `${Buffer.from(aki, 'hex').toString('base64url')}.${serial.toString('base64url')}`
+    const asked: string[] = []
+    const server = createServer((req, res) => {
+      asked.push(req.url!)
+      const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+      res.setHeader('content-type', 'application/json')
+      res.end(JSON.stringify(req.url === '/directory' ? { renewalInfo: `${base}/ari/` } : { suggestedWindow: { start: '2030-01-01T00:00:00Z', end: '2030-01-02T00:00:00Z' } }))
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = (server.address() as { port: number }).port
+      expect(await renewalWindow({ directoryUrl: `http://127.0.0.1:${port}/directory` }, row.certificate_pem!)).toEqual({ start: new Date('2030-01-01T00:00:00Z'), end: new Date('2030-01-02T00:00:00Z') })
+      expect(asked).toEqual(['/directory', `/ari/${certId}`])
+    } finally {
+      server.close()
+    }
+    // Pebble 2.4 offers no renewalInfo.
+    expect(await renewalWindow({ directoryUrl: pebble.directoryUrl, tlsCaPem: pebble.tlsCaPem }, row.certificate_pem!)).toBeNull()
   })
 })
 

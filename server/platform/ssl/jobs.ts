@@ -3,6 +3,7 @@ import { sql } from 'kysely'
 import { expandPermissions } from '#common/permissions.ts'
 import { SSL_EXPIRING_DAYS, SSL_EXPIRY_NOTICE_DAYS, SSL_IN_FLIGHT } from '#common/ssl.ts'
 import type { SslCertificate } from '#server/db/schema-ssl.ts'
+import { renewalWindow } from '#server/integrations/acme/ari.ts'
 import { createCsr, splitPem, type AcmeAuthorization, type AcmeClient, type AcmeOrder } from '#server/integrations/acme/client.ts'
 import { change } from '#server/platform/core/change.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
@@ -235,6 +236,10 @@ async function setStatus(deps: PlatformDeps, cert: SslCertificate, status: 'issu
 async function store(deps: PlatformDeps, cert: SslCertificate, fullchain: string) {
   const [leaf, ...chain] = splitPem(fullchain)
   const facts = leafFacts(leaf!)
+  // RFC 9773: the CA's own renewal window when it offers one (a random point in it), else two thirds of the lifetime.
+  const acme = sslSettings(deps).acme
+  const window = acme ? await renewalWindow(acme, leaf!) : null
+  const renewAfter = window ? new Date(window.start.getTime() + Math.random() * (window.end.getTime() - window.start.getTime())) : facts.renewAfter
   await change(deps.db, systemScope('ssl', cert.account_id), async (tx, audit) => {
     const after = await tx
       .updateTable('ssl_certificates')
@@ -246,7 +251,7 @@ async function store(deps: PlatformDeps, cert: SslCertificate, fullchain: string
         not_before: facts.notBefore,
         not_after: facts.notAfter,
         issued_at: deps.now(),
-        renew_after: facts.renewAfter,
+        renew_after: renewAfter,
         failure_reason: null,
         version: sql<number>`version + 1`,
         updated_at: deps.now(),
