@@ -71,3 +71,12 @@ export async function renewalWindow(settings: { directoryUrl: string; tlsCaPem?:
     return null
   }
 }
+
+/** Whether the CA's directory offers ARI (then a renewal's order names the certificate it replaces, RFC 9773 §5). */
+export async function offersAri(settings: { directoryUrl: string; tlsCaPem?: string | undefined }, timeoutMs = 3000): Promise<boolean> {
+  try {
+    return Boolean(((await getJson(settings.directoryUrl, settings.tlsCaPem, timeoutMs)) as { renewalInfo?: string }).renewalInfo)
+  } catch {
+    return false
+  }
+}

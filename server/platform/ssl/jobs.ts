@@ -3,7 +3,7 @@ import { sql } from 'kysely'
 import { expandPermissions } from '#common/permissions.ts'
 import { SSL_EXPIRING_DAYS, SSL_EXPIRY_NOTICE_DAYS, SSL_IN_FLIGHT } from '#common/ssl.ts'
 import type { SslCertificate } from '#server/db/schema-ssl.ts'
-import { renewalWindow } from '#server/integrations/acme/ari.ts'
+import { ariCertId, offersAri, renewalWindow } from '#server/integrations/acme/ari.ts'
 import { createCsr, splitPem, type AcmeAuthorization, type AcmeClient, type AcmeOrder } from '#server/integrations/acme/client.ts'
 import { change } from '#server/platform/core/change.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
@@ -36,7 +36,10 @@ export async function runIssuance(deps: PlatformDeps, certificateId: string): Pr
     const client = await accountClient(deps, acme)
     let order: AcmeOrder
     if (!cert.acme_order_url) {
-      order = await client.createOrder(cert.names)
+      // A renewal names the certificate it replaces where the CA offers ARI (RFC 9773 §5).
+      const replaced = cert.origin === 'renewal' && cert.renewal_of ? await deps.db.selectFrom('ssl_certificates').select('certificate_pem').where('id', '=', cert.renewal_of).executeTakeFirst() : null
+      const replaces = replaced?.certificate_pem && (await offersAri(acme)) ? ariCertId(replaced.certificate_pem) : null
+      order = await client.createOrder(cert.names, replaces)
       await deps.db.updateTable('ssl_certificates').set({ acme_order_url: order.url, updated_at: deps.now() }).where('id', '=', cert.id).execute()
     } else order = await client.getOrder(cert.acme_order_url)
 
