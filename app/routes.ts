@@ -92,11 +92,11 @@ export default [
       route('dns', 'routes/domains/dns/zone.tsx'), route('dnssec', 'routes/domains/dns/dnssec.tsx'), route('dns-log', 'routes/domains/dns/dns-log.tsx', { id: 'dns-log:zone' }), route('dns-statistics', 'routes/domains/dns/statistics.tsx'),
     ]),
 
-    route('users', 'routes/users/index.tsx'), route('users/authentication-log', 'routes/users/authentication-log.tsx', { id: 'users-auth-log' }), route('users/:id', 'routes/users/detail.tsx'), route('users/:id/log', 'routes/accounts/entity-log.tsx', { id: 'entity-log:users' }), route('users/:id/authentication-log', 'routes/users/authentication-log.tsx', { id: 'users-auth-log:id' }),
+    route('users', 'routes/users/index.tsx'), route('users/authentication-log', 'routes/users/authentication-log.tsx', { id: 'users-auth-log' }), route('users/:id', 'routes/users/detail.tsx'), route('users/:id/log', 'routes/entity-log.tsx', { id: 'entity-log:users' }), route('users/:id/authentication-log', 'routes/users/authentication-log.tsx', { id: 'users-auth-log:id' }),
     auditLog('users/log'),
-    route('accounts', 'routes/accounts/index.tsx'), route('accounts/:id', 'routes/accounts/detail.tsx'), route('accounts/:id/webhooks', 'routes/accounts/webhooks.tsx'), route('accounts/:id/webhooks/:endpointId', 'routes/accounts/webhook.tsx'), route('accounts/:id/log', 'routes/accounts/entity-log.tsx', { id: 'entity-log:accounts' }),
+    route('accounts', 'routes/accounts/index.tsx'), route('accounts/:id', 'routes/accounts/detail.tsx'), route('accounts/:id/webhooks', 'routes/accounts/webhooks.tsx'), route('accounts/:id/webhooks/:endpointId', 'routes/accounts/webhook.tsx'), route('accounts/:id/log', 'routes/entity-log.tsx', { id: 'entity-log:accounts' }),
     auditLog('accounts/log'),
-    route('contacts', 'routes/contacts/index.tsx'), route('contacts/:id', 'routes/contacts/detail.tsx'), route('contacts/:id/log', 'routes/accounts/entity-log.tsx', { id: 'entity-log:contacts' }), route('contacts/:id/registry-handles', 'routes/contacts/registry-handles.tsx'),
+    route('contacts', 'routes/contacts/index.tsx'), route('contacts/:id', 'routes/contacts/detail.tsx'), route('contacts/:id/log', 'routes/entity-log.tsx', { id: 'entity-log:contacts' }), route('contacts/:id/registry-handles', 'routes/contacts/registry-handles.tsx'),
     auditLog('contacts/log'),
 
     ...['watch', 'watch/log', 'watch/overview', 'watch/templates', 'watch/:id', 'watch/:id/log', 'watch/:id/cases', 'watch/:id/domains', 'watch/:id/contacts', 'watch/:id/monitored'].map(placeholder),

@@ -7,7 +7,7 @@ import { Field, SelectField } from '#app/components/forms.tsx'
 import { INVOICE_LANGUAGES } from '#common/billing.ts'
 import { formatMoney } from '#common/money.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { SubNav } from '../accounts/directory.tsx'
+import { SubNav } from '#app/components/screen-parts.tsx'
 
 /** Pieces shared by the billing screens (issue 18): the answers they read and their tabs. */
 

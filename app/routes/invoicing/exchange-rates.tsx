@@ -12,7 +12,7 @@ import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { FormErrors } from '../accounts/directory.tsx'
+import { FormErrors } from '#app/components/forms.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
 import type { Route } from './+types/exchange-rates.ts'
 

@@ -5,7 +5,7 @@ import { Select } from '#app/components/ui/select.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { PRICING_RULE_KINDS, PRODUCT_KINDS, ROUNDING_MODES, type RuleParams, type RuleSelector } from '#common/pricing.ts'
-import { FormErrors } from '../accounts/directory.tsx'
+import { FormErrors } from '#app/components/forms.tsx'
 import { Margin, money, moneyText } from './shared.tsx'
 
 export type RuleValues = {

@@ -15,7 +15,7 @@ import { convertMinor, currencyDecimals, formatMoney, parseMoney } from '#common
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
-import { DetailList, yesNo } from '../accounts/directory.tsx'
+import { DetailList, yesNo } from '#app/components/screen-parts.tsx'
 import { canChange, requireChange } from '../accounts/directory.server.ts'
 import type { Route } from './+types/detail.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'

@@ -12,7 +12,7 @@ import { formatMoney } from '#common/money.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
-import { useColumnLabels, yesNo } from '../accounts/directory.tsx'
+import { useColumnLabels, yesNo } from '#app/components/screen-parts.tsx'
 import type { Route } from './+types/index.ts'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

@@ -12,7 +12,7 @@ import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
-import { SubNav, useColumnLabels } from '../accounts/directory.tsx'
+import { SubNav, useColumnLabels } from '#app/components/screen-parts.tsx'
 import type { Route } from './+types/authentication-log.ts'
 import { PageHeader } from '#app/components/page-header.tsx'
 

@@ -3,7 +3,7 @@ import type { Account } from '#server/db/schema.ts'
 import { createRouter, requireOwnScope, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
-import { reachOf, requirePermission } from './directory.ts'
+import { reachOf, requirePermission } from '#server/platform/core/scope.ts'
 import { accountsResource, createAccount, getAccount, LANGUAGES, updateAccount } from './service.ts'
 
 const Conflict = { 409: { description: 'Conflicts with stored state (duplicate name, changed version)', content: { 'application/problem+json': { schema: z.object({ code: z.string(), detail: z.string() }).passthrough() } } } }

@@ -1,10 +1,10 @@
 import { sql, type Kysely } from 'kysely'
 import type { Account, DB } from '#server/db/schema.ts'
 import { change } from '#server/platform/core/change.ts'
-import { notFound } from '#server/platform/core/errors.ts'
+import { type CodedFieldError, fieldError, invalid, notFound, refused, staleVersion } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import { listResource } from '#server/platform/list/engine.ts'
-import { fieldError, invalid, reachOf, refused, requirePermission, staleVersion, type CodedFieldError } from './directory.ts'
+import { reachOf, requirePermission } from '#server/platform/core/scope.ts'
 import { ACCOUNTS_LIST } from '#common/lists/directory.ts'
 import { UI_LANGUAGES } from '#common/vocabulary.ts'
 

@@ -11,11 +11,10 @@ import {
 import { expandPermissions } from '#common/permissions.ts'
 import type { DB, User } from '#server/db/schema.ts'
 import type { ApiToken } from '#server/db/schema-api-tokens.ts'
-import { fieldError, invalid, reachOf, requirePermission, type CodedFieldError } from '#server/platform/accounts/directory.ts'
 import { hashToken } from '#server/platform/auth/tokens.ts'
 import { change } from '#server/platform/core/change.ts'
-import { AppError, notFound } from '#server/platform/core/errors.ts'
-import { isStaff, type Actor, type Scope } from '#server/platform/core/scope.ts'
+import { AppError, type CodedFieldError, fieldError, invalid, notFound } from '#server/platform/core/errors.ts'
+import { type Actor, isStaff, reachOf, requirePermission, type Scope } from '#server/platform/core/scope.ts'
 import { ADMIN_ROLE, publicUser } from '#server/platform/users/service.ts'
 import { hintOf, newApiTokenSecret, parseCidr } from './format.ts'
 

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { BULK_ACTIONS } from '#server/db/schema-tray.ts'
-import { requirePermission } from '#server/platform/accounts/directory.ts'
+import { requirePermission } from '#server/platform/core/scope.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { createBulkJob, getBulkJob } from './service.ts'

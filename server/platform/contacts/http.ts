@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Contact, RegistryHandle } from '#server/db/schema-directory.ts'
-import { reachOf, requirePermission } from '#server/platform/accounts/directory.ts'
+import { reachOf, requirePermission } from '#server/platform/core/scope.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'

@@ -1,7 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
-import { reachOf } from '#server/platform/accounts/directory.ts'
-import { can, type Scope } from '#server/platform/core/scope.ts'
+import { can, reachOf, type Scope } from '#server/platform/core/scope.ts'
 
 /** The expiry windows the home page counts, in days. */
 export const EXPIRY_WINDOWS = [30, 60, 90] as const

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { reachOf } from '#server/platform/accounts/directory.ts'
+import { reachOf } from '#server/platform/core/scope.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { getImport, MAX_IMPORT_NAMES, startImport } from './jobs.ts'

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
 import type { DsRecord } from '#server/db/schema-domains.ts'
-import { reachOf, requirePermission } from '#server/platform/accounts/directory.ts'
+import { reachOf, requirePermission } from '#server/platform/core/scope.ts'
 import { notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import { listResource, type ListResource } from '#server/platform/list/engine.ts'

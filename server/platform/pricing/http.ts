@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { PRICING_RULE_KINDS, PRODUCT_KINDS, ROUNDING_MODES, RULE_LEVELS } from '#common/pricing.ts'
-import { requirePermission } from '#server/platform/accounts/directory.ts'
+import { requirePermission } from '#server/platform/core/scope.ts'
 import { createRouter, requireOwnScope, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'

@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
-import { requirePermission } from '#server/platform/accounts/directory.ts'
+import { requirePermission } from '#server/platform/core/scope.ts'
 import { change } from '#server/platform/core/change.ts'
 import { badRequest, fieldError } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'

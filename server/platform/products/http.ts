@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { PRODUCT_KINDS } from '#common/pricing.ts'
 import type { Product } from '#server/db/schema-pricing.ts'
-import { requirePermission } from '#server/platform/accounts/directory.ts'
+import { requirePermission } from '#server/platform/core/scope.ts'
 import { createRouter, requireOwnScope, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'

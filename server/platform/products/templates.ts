@@ -3,9 +3,9 @@ import { schemaProblems, undeclaredProperties, validate, type SchemaError } from
 import { REGISTRAR_TEMPLATES_LIST } from '#common/lists/pricing.ts'
 import type { DB } from '#server/db/schema.ts'
 import type { RegistrarTemplate } from '#server/db/schema-pricing.ts'
-import { fieldError, invalid, requirePermission, staleVersion, type CodedFieldError } from '#server/platform/accounts/directory.ts'
+import { requirePermission } from '#server/platform/core/scope.ts'
 import { change } from '#server/platform/core/change.ts'
-import { notFound } from '#server/platform/core/errors.ts'
+import { type CodedFieldError, fieldError, invalid, notFound, staleVersion } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import { listResource } from '#server/platform/list/engine.ts'
 

@@ -3,7 +3,7 @@ import { REVOCATION_REASONS, SSL_FILE_FORMATS, SSL_FILES, SSL_STATES, SSL_VALIDA
 import type { SslCertificate, SslValidation } from '#server/db/schema-ssl.ts'
 import { PKCS12_PROFILES } from './pkcs12.ts'
 import { allowCaByCaa } from './caa.ts'
-import { reachOf, requirePermission } from '#server/platform/accounts/directory.ts'
+import { reachOf, requirePermission } from '#server/platform/core/scope.ts'
 import { badRequest } from '#server/platform/core/errors.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'

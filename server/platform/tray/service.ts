@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { TrayEntityType } from '#server/db/schema-tray.ts'
 import type { DB } from '#server/db/schema.ts'
-import { reachOf } from '#server/platform/accounts/directory.ts'
+import { reachOf } from '#server/platform/core/scope.ts'
 import { badRequest, notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import { listResource, type ListResource } from '#server/platform/list/engine.ts'

@@ -11,7 +11,7 @@ import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
-import { entityLogList, SubNav } from './directory.tsx'
+import { SubNav } from '#app/components/screen-parts.tsx'
 import type { Route } from './+types/entity-log.ts'
 import { PageHeader } from '#app/components/page-header.tsx'
 
@@ -88,4 +88,10 @@ export default function EntityLog({ loaderData }: Route.ComponentProps) {
       />
     </div>
   )
+}
+
+/** An audit list fixed to one entity (the /…/{id}/log screens). */
+export function entityLogList(listId: 'users-log' | 'contacts-log' | 'accounts-log', entityId: string): ListDefinition {
+  const base = LISTS[listId]!
+  return { ...base, fixedFilters: [...base.fixedFilters, { field: 'entity_id', operator: 'equals', values: [entityId] }] }
 }

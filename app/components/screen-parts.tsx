@@ -2,22 +2,12 @@ import type { TFunction } from 'i18next'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
-import type { ListDefinition } from '#app/lib/lists.ts'
-import { LISTS } from '#app/lib/lists.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 
 /**
- * Pieces shared by the directory screens of issue 5 (accounts, users, contacts, TLDs): per-entity log lists, read-only detail rows and confirmed POST buttons.
+ * Pieces of detail and list screens every area uses: read-only detail rows, a confirmed POST button, the sub-navigation of
+ * an entity's tabs, yes/no and a list's column labels.
  */
-
-/** The form's alert now lives with Field and ErrorList (app/components/forms.tsx); this name stays for screens written against it. */
-export { FormErrors } from '#app/components/forms.tsx'
-
-/** An audit list fixed to one entity (the /…/{id}/log screens). */
-export function entityLogList(listId: 'users-log' | 'contacts-log' | 'accounts-log', entityId: string): ListDefinition {
-  const base = LISTS[listId]!
-  return { ...base, fixedFilters: [...base.fixedFilters, { field: 'entity_id', operator: 'equals', values: [entityId] }] }
-}
 
 /** Label/value rows of a detail screen. */
 export function DetailList({ rows }: { rows: [string, React.ReactNode][] }) {
