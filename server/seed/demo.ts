@@ -67,7 +67,7 @@ export async function seedDemo(db: Kysely<DB>, logger: Logger, options: { domain
   await addManagedDomains(db, systemScope('demo-seed', globex.id), demoDomains('globex', globexCount, now))
   await seedDirectory(db)
   await seedPricing(db, { corporate: [globex.id] })
-  await seedBilling(db, { acme: acme.id, globex: globex.id })
+  await seedBilling(db, { acme: acme.id, globex: globex.id }, Object.values(QUIET_DEMO_DOMAINS).flat())
   logger.info('demo data seeded', { accounts: 3, users: 4, domains: acmeCount + globexCount })
 }
 

@@ -11,9 +11,14 @@ const byName = (name: string) => `pql=${encodeURIComponent(`name equals '${name}
 
 async function addFilter(page: Page, field: string, op: string, value: string, value2?: string) {
   const builder = page.getByTestId('filter-builder')
-  // The builder sits behind the list's one Filter button (closed again after each filter applied).
-  if (!(await builder.isVisible())) await page.getByTestId('filter-toggle').click()
-  await builder.locator('select[name="f_field"]').selectOption(field)
+  // The builder sits behind the list's one Filter button, closed again once the page of the last
+  // filter applied renders (which may follow the URL by a moment): open it until it stays open.
+  const fieldSelect = builder.locator('select[name="f_field"]')
+  await expect(async () => {
+    if (!(await fieldSelect.isVisible())) await page.getByTestId('filter-toggle').click()
+    await expect(fieldSelect).toBeVisible({ timeout: 1_000 })
+  }).toPass({ timeout: 10_000 })
+  await fieldSelect.selectOption(field)
   await builder.locator('select[name="f_op"]').selectOption(op)
   await builder.locator('[name="f_value"]').fill(value)
   if (value2 !== undefined) await builder.locator('input[name="f_value2"]').fill(value2)
@@ -69,7 +74,7 @@ test.describe('domain portfolio', () => {
     await expect(page).toHaveURL(/\/log$/)
     await expect(page.getByTestId('data-table')).toBeVisible()
     // The domain has no zone and was never ordered: each tab says what it is about in its way.
-    const shows = { DNS: 'no-zone', DNSSEC: 'no-zone', Orders: 'domain-orders-empty', 'DNS log': 'no-zone', 'DNS statistics': 'no-zone', Transactions: 'area-placeholder' }
+    const shows = { DNS: 'no-zone', DNSSEC: 'no-zone', Orders: 'domain-orders-empty', 'DNS log': 'no-zone', 'DNS statistics': 'no-zone', Transactions: 'list-empty' }
     for (const [tab, testId] of Object.entries(shows)) {
       await tabs.getByRole('link', { name: tab, exact: true }).click()
       await expect(page.getByTestId(testId)).toBeVisible()
