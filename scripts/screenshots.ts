@@ -47,6 +47,7 @@ const SCREENS: Screen[] = [
   { name: 'users', user: 'admin@acme.example', path: '/users' },
   { name: 'accounts-staff', user: 'staff@example.com', path: '/accounts' },
   { name: 'tlds', user: 'admin@acme.example', path: '/tlds' },
+  { name: 'products-staff', user: 'staff@example.com', path: '/products' },
   { name: 'exchange-rates', user: 'staff@example.com', path: '/invoicing/exchange-rates' },
   { name: 'tray', user: 'admin@acme.example', path: '/tray' },
   { name: 'domains-log', user: 'admin@acme.example', path: '/domains/log' },

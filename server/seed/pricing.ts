@@ -3,7 +3,7 @@ import { formatMoney } from '#common/money.ts'
 import type { DB } from '#server/db/schema.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { assignPricingEntity, createPricingEntity, createRule } from '#server/platform/pricing/service.ts'
-import { updateProduct, uploadCosts } from '#server/platform/products/service.ts'
+import { createProduct, updateProduct, uploadCosts } from '#server/platform/products/service.ts'
 import { createTemplate } from '#server/platform/products/templates.ts'
 
 /**
@@ -27,6 +27,18 @@ export async function seedPricing(db: Kysely<DB>, accounts: { corporate: string[
       lines.push(`domain:${tld.name}:${action},${currency},"${formatMoney(minor, currency, 'en').replace(/[^\d.,]/g, '')}",${since}`)
     }
   }
+  // Beyond domains: DV certificates from the CA, a premium DNS service and a DPML block, made as staff make them (POST /v1/products), with what they cost us.
+  const others: [code: string, name: string, kind: 'ssl' | 'service' | 'block', action: string, tags: string[], cost: string][] = [
+    ['ssl:dv-single:order', 'DV certificate, one name', 'ssl', 'order', ['ssl', 'dv'], '8.00'],
+    ['ssl:dv-multi:order', 'DV certificate, up to 10 names', 'ssl', 'order', ['ssl', 'dv'], '24.00'],
+    ['ssl:dv-wildcard:order', 'DV wildcard certificate', 'ssl', 'order', ['ssl', 'dv'], '45.00'],
+    ['service:premium-dns:subscribe', 'Premium DNS (anycast, DNSSEC)', 'service', 'subscribe', ['dns'], '3.00'],
+    ['block:dpml:order', 'DPML block', 'block', 'order', ['brand-protection'], '150.00'],
+  ]
+  for (const [code, name, kind, action, tags, cost] of others) {
+    await createProduct(db, scope, { code, name, kind, action, tags, periods: [1] })
+    lines.push(`${code},EUR,${cost},${since}`)
+  }
   // A cost rise announced for later: .com registrations cost more from next year on.
   lines.push(`domain:com:register,EUR,9.95,${now.getUTCFullYear() + 1}-01-01`)
   await uploadCosts(db, scope, lines.join('\n'), true, now)
@@ -42,6 +54,8 @@ export async function seedPricing(db: Kysely<DB>, accounts: { corporate: string[
   await createRule(db, scope, 'global', { rule_name: 'charm-pricing', selector: { kinds: ['domain'] }, kind: 'rounding', mode: 'ends-99' }, now)
   await createRule(db, scope, 'global', { rule_name: 'com-price', product_id: com.id, kind: 'fixed', amount: '11.99', currency: 'EUR' }, now)
   await createRule(db, scope, 'global', { rule_name: 'margin-floor', selector: { kinds: ['domain'] }, kind: 'minimum-margin', percent: 5 }, now)
+  await createRule(db, scope, 'global', { rule_name: 'products-margin', selector: { kinds: ['ssl', 'service', 'block'] }, kind: 'margin', percent: 60 }, now)
+  await createRule(db, scope, 'global', { rule_name: 'products-charm', selector: { kinds: ['ssl', 'service', 'block'] }, kind: 'rounding', mode: 'ends-99' }, now)
   // "Why is .com 12.99?": Retail's own price for it, over the global margin and the global fixed price.
   await createRule(db, scope, 'entity', { rule_name: 'com-retail', pricing_entity_id: retail.id, product_id: com.id, kind: 'fixed', amount: '12.99', currency: 'EUR' }, now)
   await createRule(db, scope, 'entity', { rule_name: 'corporate-margin', pricing_entity_id: corporate.id, selector: { kinds: ['domain'], actions: ['register', 'renew', 'transfer'] }, kind: 'margin', percent: 25 }, now)

@@ -97,6 +97,24 @@ test.describe('costs as staff', () => {
     await expect(upload.getByTestId('cost-counts')).toHaveText('1 cost stored')
   })
 
+  test('an SSL product is made on the products screen: a period out of range is refused beside its field, nothing lost, then the product opens on its page', async ({ page }) => {
+    await page.goto('/products')
+    await hydrated(page)
+    const form = page.getByTestId('new-product')
+    const code = `ssl:e2e-${unique()}:order`
+    await form.getByLabel('Code').fill(code)
+    await form.getByLabel('Name').fill('E2E DV certificate')
+    await form.getByLabel('Kind').selectOption('ssl')
+    await form.getByLabel('Periods (years)').fill('1, 20')
+    await form.getByRole('button', { name: 'Make the product' }).click()
+    await expect(form.getByText('Periods are whole years from 1 to 10')).toBeVisible()
+    await expect(form.getByLabel('Code')).toHaveValue(code)
+    await form.getByLabel('Periods (years)').fill('1, 2')
+    await form.getByRole('button', { name: 'Make the product' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toContainText(code)
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('E2E DV certificate')
+  })
+
   test("the ECB's daily rates file is refused when it is not one, previewed, then applied with its date", async ({ page }) => {
     await page.goto('/invoicing')
     await page.getByRole('link', { name: 'Exchange rates', exact: true }).click()

@@ -1,11 +1,13 @@
-import { data, Form } from 'react-router'
+import type { TFunction } from 'i18next'
+import { data, Form, redirect } from 'react-router'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
-import { ErrorList } from '#app/components/forms.tsx'
+import { ErrorList, Field, SelectField } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { activeContext } from '#app/lib/context-param.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
@@ -20,6 +22,7 @@ import { SubNav } from '#app/components/screen-parts.tsx'
 import { FormErrors } from '#app/components/forms.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
 import { money } from '../invoicing/shared.tsx'
+import { PRODUCT_KINDS } from '#common/pricing.ts'
 import type { Route } from './+types/index.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 
@@ -44,6 +47,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   requireChange(request, user, 'staff')
   const t = getInstance(context).t
   const form = await request.formData()
+  if (form.get('intent') === 'new-product') return newProduct(request, context, form, t)
   const file = form.get('file')
   // The file chosen, or the text carried from the preview to the commit.
   const csv = file instanceof File && file.size ? await file.text() : String(form.get('csv') ?? '')
@@ -56,6 +60,28 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   } catch (error) {
     const refusal = formErrorsOf(t, error, ['file'], {}, 'pricing')
     return data({ csv, upload: null, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors }, { status: 400 })
+  }
+}
+
+const NEW_PRODUCT_FIELDS = ['code', 'name', 'kind', 'action', 'periods', 'tags'] as const
+type NewProductValues = Record<(typeof NEW_PRODUCT_FIELDS)[number], string>
+const listOf = (text: string) => [...new Set(text.split(',').map((word) => word.trim()).filter(Boolean))]
+
+/** The new-product form (SSL, block, service): checked here for what the form can say at once, then by the API. */
+async function newProduct(request: Request, context: Route.ActionArgs['context'], form: FormData, t: TFunction) {
+  const values = Object.fromEntries(NEW_PRODUCT_FIELDS.map((field) => [field, String(form.get(field) ?? '').trim()])) as NewProductValues
+  const fieldErrors: Record<string, string[]> = {}
+  for (const field of ['code', 'name', 'action'] as const) if (!values[field]) fieldErrors[field] = [t('pricing:errors.required')]
+  const periods = listOf(values.periods || '1').map(Number)
+  if (periods.some((p) => !Number.isInteger(p) || p < 1 || p > 10)) fieldErrors.periods = [t('pricing:errors.product.periods_invalid')]
+  const refused = (errors: Record<string, string[]>, formErrors: string[] = []) => data({ newProduct: { values, fieldErrors: errors, formErrors } }, { status: 400 })
+  if (Object.keys(fieldErrors).length) return refused(fieldErrors)
+  try {
+    const made = await (await getPlatform(request, context)).post<{ id: string }>('/products', { code: values.code, name: values.name, kind: values.kind, action: values.action, periods, tags: listOf(values.tags) })
+    return redirect(`/products/${made.id}${requestUrl(request).search}`, { headers: { 'Set-Cookie': flashHeader(request, { content: t('pricing:saved'), color: 'success' }) } })
+  } catch (error) {
+    const refusal = formErrorsOf(t, error, NEW_PRODUCT_FIELDS, {}, 'pricing')
+    return refused(refusal.fieldErrors, refusal.formErrors)
   }
 }
 
@@ -79,8 +105,42 @@ export default function Products({ loaderData, actionData }: Route.ComponentProp
           return String(row[key] ?? '')
         }}
       />
-      <CostUpload result={actionData ?? null} />
+      <NewProduct result={actionData && 'newProduct' in actionData ? actionData.newProduct : null} />
+      <CostUpload result={actionData && 'upload' in actionData ? actionData : null} />
     </div>
+  )
+}
+
+function NewProduct({ result }: { result: { values: NewProductValues; fieldErrors: Record<string, string[]>; formErrors: string[] } | null }) {
+  const { t } = useTranslation('pricing')
+  const values = result?.values
+  const errors = result?.fieldErrors ?? {}
+  return (
+    <Card data-testid="new-product">
+      <CardTitle>{t('products.new')}</CardTitle>
+      <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('products.newIntro')}</p>
+      <Form method="post" className="grid gap-3 sm:grid-cols-2">
+        <div className="sm:col-span-2">
+          <FormErrors errors={result?.formErrors} />
+        </div>
+        <Field labelProps={{ children: t('products.fields.code') }} inputProps={{ id: 'product-code', name: 'code', defaultValue: values?.code ?? '', placeholder: 'ssl:dv-single:order', maxLength: 100, className: 'font-mono' }} errors={errors.code} />
+        <Field labelProps={{ children: t('products.fields.name') }} inputProps={{ id: 'product-name', name: 'name', defaultValue: values?.name ?? '', maxLength: 200 }} errors={errors.name} />
+        <SelectField label={t('products.fields.kind')} selectProps={{ id: 'product-kind', name: 'kind', defaultValue: values?.kind ?? 'ssl' }} errors={errors.kind}>
+          {PRODUCT_KINDS.filter((kind) => kind !== 'domain').map((kind) => (
+            <option key={kind} value={kind}>
+              {t(`productKinds.${kind}`)}
+            </option>
+          ))}
+        </SelectField>
+        <Field labelProps={{ children: t('products.fields.action') }} inputProps={{ id: 'product-action', name: 'action', defaultValue: values?.action ?? 'order', maxLength: 40, 'aria-describedby': 'product-action-hint' }} errors={errors.action} />
+        <Field labelProps={{ children: t('products.fields.periods') }} inputProps={{ id: 'product-periods', name: 'periods', defaultValue: values?.periods ?? '1', placeholder: '1, 2', title: t('products.periodsHint') }} errors={errors.periods} />
+        <Field labelProps={{ children: t('products.fields.tags') }} inputProps={{ id: 'product-tags', name: 'tags', defaultValue: values?.tags ?? '', placeholder: 'ssl, dv', title: t('products.tagsHint') }} errors={errors.tags} />
+        <p id="product-action-hint" className="text-xs text-slate-500 sm:col-span-2">{t('products.actionHint')}</p>
+        <div className="sm:col-span-2">
+          <Button type="submit" name="intent" value="new-product">{t('products.create')}</Button>
+        </div>
+      </Form>
+    </Card>
   )
 }
 
