@@ -34,9 +34,7 @@ const clientContextCarry: MiddlewareFunction<undefined> = async ({ request }, ne
 // the rest of the language arrives (once, in parallel with the loaders).
 const clientTexts: MiddlewareFunction<undefined> = async (_args, next) => {
   const translator = browserTranslator()
-  const texts = import('./lib/i18n.client.ts')
-    .then(({ loadLanguage }) => loadLanguage(translator, translator.language))
-    .catch((error: unknown) => console.warn(error))
+  const texts = import('./lib/i18n.client.ts').then(({ loadLanguage }) => loadLanguage(translator, translator.language)).catch((error: unknown) => console.warn(error))
   await next()
   await texts
 }

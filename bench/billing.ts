@@ -97,7 +97,9 @@ async function main() {
     const first = await time('transactions, every account: page 1 (25 rows)', () => runList(db, transactionsResource, page('page=1&limit=25'), { accountId: null }))
     const deep = await time('transactions, every account: page 400', () => runList(db, transactionsResource, page('page=400&limit=25'), { accountId: null }))
     console.log(`  page 400 / page 1: ${(deep / first).toFixed(2)}× (target ≤ 2×: ${deep <= 2 * first ? 'met' : 'MISSED'})`)
-    await time('transactions, filtered by state and product', () => runList(db, transactionsResource, page(`page=1&limit=25&pql=${encodeURIComponent("state equals 'settled' and product_code starts_with 'domain:com'")}`), { accountId: null }))
+    await time('transactions, filtered by state and product', () =>
+      runList(db, transactionsResource, page(`page=1&limit=25&pql=${encodeURIComponent("state equals 'settled' and product_code starts_with 'domain:com'")}`), { accountId: null }),
+    )
     const account = (await db.selectFrom('accounts').select('id').where('billing_entity_id', 'is not', null).limit(1).executeTakeFirstOrThrow()).id
     await time("one account's transactions: page 1", () => runList(db, scopedTransactionsResource, page('page=1&limit=25'), { accountId: account }))
     await time("one account's transactions: last page", () => runList(db, scopedTransactionsResource, page(`page=${Math.ceil(PER / 25)}&limit=25`), { accountId: account }))

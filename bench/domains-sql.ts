@@ -11,12 +11,7 @@ export type CapturedQuery = { sql: string; parameters: readonly unknown[] }
  * a Kysely instance with a query log over the same pool — so EXPLAIN looks at what production
  * runs, not at a hand-written copy that could drift from it.
  */
-export async function captureListSql(
-  database: Database,
-  search: string,
-  accountId: string,
-  resource: ListResource = { ...domainsResource, accountColumn: 'd.account_id' },
-): Promise<CapturedQuery[]> {
+export async function captureListSql(database: Database, search: string, accountId: string, resource: ListResource = { ...domainsResource, accountColumn: 'd.account_id' }): Promise<CapturedQuery[]> {
   const captured: CapturedQuery[] = []
   // Not destroyed: destroying would end the shared pool.
   const db = new Kysely<DB>({

@@ -11,7 +11,32 @@ import type { DB } from '#server/db/schema.ts'
 export async function generateDomains(db: Kysely<DB>, accountId: string, count: number, options: { batch?: number; prefix?: string; analyze?: boolean } = {}): Promise<void> {
   const batch = options.batch ?? 50_000
   const prefix = options.prefix ?? ''
-  const words = ['acme', 'rocket', 'anvil', 'falcon', 'harbor', 'summit', 'cedar', 'orbit', 'pixel', 'quartz', 'nova', 'delta', 'ember', 'lumen', 'atlas', 'vertex', 'meadow', 'cobalt', 'zephyr', 'granite', 'techno', 'sierra', 'tango', 'bravo']
+  const words = [
+    'acme',
+    'rocket',
+    'anvil',
+    'falcon',
+    'harbor',
+    'summit',
+    'cedar',
+    'orbit',
+    'pixel',
+    'quartz',
+    'nova',
+    'delta',
+    'ember',
+    'lumen',
+    'atlas',
+    'vertex',
+    'meadow',
+    'cobalt',
+    'zephyr',
+    'granite',
+    'techno',
+    'sierra',
+    'tango',
+    'bravo',
+  ]
   const suffixes = ['', 'shop', 'labs', 'cloud', 'group', 'online', 'store', 'direct', 'global', 'mail', 'tech', 'hub']
   const tlds = ['com', 'net', 'org', 'io', 'de', 'es', 'eu', 'shop', 'jp']
   const statuses = ['active', 'active', 'active', 'active', 'active', 'active', 'expired', 'redemption', 'pending', 'transferring']
@@ -37,8 +62,55 @@ export async function generateDomains(db: Kysely<DB>, accountId: string, count: 
   if (options.analyze !== false) await sql`ANALYZE domains`.execute(db)
 }
 
-const FIRST_NAMES = ['Ada', 'Bruno', 'Chiara', 'Diego', 'Elif', 'Farah', 'Goran', 'Hana', 'Ivan', 'Jia', 'Kofi', 'Lena', 'Marta', 'Nils', 'Olga', 'Pablo', 'Quinn', 'Rosa', 'Sven', 'Tomás', 'Uma', 'Viktor', 'Wen', 'Yusuf', 'Zoe']
-const LAST_NAMES = ['Andersen', 'Barros', 'Costa', 'Dubois', 'Eriksen', 'Fischer', 'García', 'Hoffmann', 'Ito', 'Jansen', 'Kowalski', 'Lopez', 'Moreau', 'Nakamura', 'Okafor', 'Petrov', 'Rossi', 'Schmidt', 'Tanaka', 'Weber']
+const FIRST_NAMES = [
+  'Ada',
+  'Bruno',
+  'Chiara',
+  'Diego',
+  'Elif',
+  'Farah',
+  'Goran',
+  'Hana',
+  'Ivan',
+  'Jia',
+  'Kofi',
+  'Lena',
+  'Marta',
+  'Nils',
+  'Olga',
+  'Pablo',
+  'Quinn',
+  'Rosa',
+  'Sven',
+  'Tomás',
+  'Uma',
+  'Viktor',
+  'Wen',
+  'Yusuf',
+  'Zoe',
+]
+const LAST_NAMES = [
+  'Andersen',
+  'Barros',
+  'Costa',
+  'Dubois',
+  'Eriksen',
+  'Fischer',
+  'García',
+  'Hoffmann',
+  'Ito',
+  'Jansen',
+  'Kowalski',
+  'Lopez',
+  'Moreau',
+  'Nakamura',
+  'Okafor',
+  'Petrov',
+  'Rossi',
+  'Schmidt',
+  'Tanaka',
+  'Weber',
+]
 const COUNTRIES = ['DE', 'ES', 'FR', 'JP', 'NL', 'GB', 'US', 'IT', 'SE', 'PL']
 
 /**

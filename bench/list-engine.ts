@@ -118,7 +118,12 @@ async function main() {
       api.route(
         '/',
         createRouter().openapi(
-          createRoute({ method: 'get', path: '/groups/{context}/bench-domains', request: { params: z.object({ context: z.string() }), query: ListQueryParams }, responses: { 200: { description: 'A page' } } }),
+          createRoute({
+            method: 'get',
+            path: '/groups/{context}/bench-domains',
+            request: { params: z.object({ context: z.string() }), query: ListQueryParams },
+            responses: { 200: { description: 'A page' } },
+          }),
           async (c) => {
             const scope = requireScope(c, c.req.valid('param').context)
             return c.json((await runList(c.get('deps').db, domainsResource, listQueryFromUrl(domainsResource, new URL(c.req.url)), scope)) as never, 200)
@@ -168,7 +173,16 @@ async function main() {
       }
       timings.sort((a, b) => a - b)
       const total = `${last.json.meta.total}${last.json.meta.total_capped ? '+' : ''}`
-      console.log([scenario.name.padEnd(36), total.padStart(8), String(last.json.meta.page).padStart(6), ms(quantile(timings, 0.5)).padStart(10), ms(quantile(timings, 0.95)).padStart(10), ms(timings.at(-1)!).padStart(10)].join(' '))
+      console.log(
+        [
+          scenario.name.padEnd(36),
+          total.padStart(8),
+          String(last.json.meta.page).padStart(6),
+          ms(quantile(timings, 0.5)).padStart(10),
+          ms(quantile(timings, 0.95)).padStart(10),
+          ms(timings.at(-1)!).padStart(10),
+        ].join(' '),
+      )
     }
     await jobs.stop()
   } finally {

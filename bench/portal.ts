@@ -154,7 +154,16 @@ end
     }),
   )
   timings.sort((a, b) => a - b)
-  return { requests: timings.length, seconds: (performance.now() - started) / 1000, p50: quantile(timings, 0.5), p95: quantile(timings, 0.95), p99: quantile(timings, 0.99), max: timings.at(-1)!, errors, bytes }
+  return {
+    requests: timings.length,
+    seconds: (performance.now() - started) / 1000,
+    p50: quantile(timings, 0.5),
+    p95: quantile(timings, 0.95),
+    p99: quantile(timings, 0.99),
+    max: timings.at(-1)!,
+    errors,
+    bytes,
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -162,7 +171,28 @@ end
 
 export const PORTFOLIO_EMAIL = 'bench@portfolio.example'
 export const PORTFOLIO_PASSWORD = 'Bench-password-2026!'
-const BRANDS = ['northwind', 'contoso', 'fabrikam', 'initech', 'globex', 'umbrella', 'hooli', 'piedpiper', 'vandelay', 'wayne', 'stark', 'tyrell', 'soylent', 'wonka', 'gringotts', 'duff', 'oscorp', 'cyberdyne', 'aperture', 'massive']
+const BRANDS = [
+  'northwind',
+  'contoso',
+  'fabrikam',
+  'initech',
+  'globex',
+  'umbrella',
+  'hooli',
+  'piedpiper',
+  'vandelay',
+  'wayne',
+  'stark',
+  'tyrell',
+  'soylent',
+  'wonka',
+  'gringotts',
+  'duff',
+  'oscorp',
+  'cyberdyne',
+  'aperture',
+  'massive',
+]
 const BENCH_DATABASE = /^rp_bench_dom_[a-z0-9]+$/
 
 export type PortfolioShape = { domains: number; accounts: number; big: number }

@@ -80,13 +80,21 @@ async function main() {
     await importIanaTlds(db, scope)
     // 1,500 offered TLDs: the trigger of migration 0700 makes their 9,000 domain products.
     const names = (await db.selectFrom('tlds').select('name').orderBy('name').limit(TLDS).execute()).map((r) => r.name)
-    await db.updateTable('tlds').set({ is_offered: true, list_price_minor: 1000, currency: 'EUR', periods: [1, 2, 3, 5, 10] }).where('name', 'in', names).execute()
+    await db
+      .updateTable('tlds')
+      .set({ is_offered: true, list_price_minor: 1000, currency: 'EUR', periods: [1, 2, 3, 5, 10] })
+      .where('name', 'in', names)
+      .execute()
     await sql`INSERT INTO product_costs (product_id, currency, amount_minor, effective_from)
       SELECT id, 'EUR', 500 + (abs(hashtext(code)) % 3000), '2025-01-01' FROM products`.execute(db)
     // A cost rise announced for next year on a third of them.
     await sql`INSERT INTO product_costs (product_id, currency, amount_minor, effective_from)
       SELECT id, 'EUR', 900 + (abs(hashtext(code)) % 3000), ${new Date(Date.UTC(now.getUTCFullYear() + 1, 0, 1))} FROM products WHERE abs(hashtext(code)) % 3 = 0`.execute(db)
-    for (const [from, to, rate] of [['EUR', 'USD', 1.08], ['EUR', 'JPY', 162]] as const) await setRate(db, scope, from, to, rate)
+    for (const [from, to, rate] of [
+      ['EUR', 'USD', 1.08],
+      ['EUR', 'JPY', 162],
+    ] as const)
+      await setRate(db, scope, from, to, rate)
     const entity = await createPricingEntity(db, scope, { name: 'Bench', currencies: ['EUR', 'USD', 'JPY'], is_default: true })
     const account = await createAccount(db, scope, { name: 'Bench buyer', currency: 'USD' })
     await assignPricingEntity(db, scope, account.id, entity.id)
@@ -96,7 +104,20 @@ async function main() {
     const products = await db.selectFrom('products').select(['id', 'tld', 'action']).orderBy('code').execute()
     const kinds = ['margin', 'markup', 'fixed', 'minimum-margin', 'rounding', 'promotion', 'volume'] as const
     const params = (kind: (typeof kinds)[number], i: number) =>
-      kind === 'margin' ? { percent: 20 + (i % 30) } : kind === 'minimum-margin' ? { percent: 5 } : kind === 'rounding' ? { mode: i % 2 ? 'ends-99' : 'whole' } : kind === 'volume' ? { tiers: [{ min_quantity: 10, percent_off: 5 }, { min_quantity: 100, percent_off: 10 }] } : { amount_minor: 999 + i * 10, ...(kind === 'promotion' ? { first_year_only: i % 2 === 0 } : {}) }
+      kind === 'margin'
+        ? { percent: 20 + (i % 30) }
+        : kind === 'minimum-margin'
+          ? { percent: 5 }
+          : kind === 'rounding'
+            ? { mode: i % 2 ? 'ends-99' : 'whole' }
+            : kind === 'volume'
+              ? {
+                  tiers: [
+                    { min_quantity: 10, percent_off: 5 },
+                    { min_quantity: 100, percent_off: 10 },
+                  ],
+                }
+              : { amount_minor: 999 + i * 10, ...(kind === 'promotion' ? { first_year_only: i % 2 === 0 } : {}) }
     const rows = []
     for (const level of ['global-product', 'global-custom', 'entity-product', 'entity-custom'] as const) {
       for (let i = 0; i < 50; i++) {
@@ -107,7 +128,15 @@ async function main() {
           pricing_entity_id: level.startsWith('entity') ? entity.id : null,
           product_id: custom ? null : products[(i * 97 + (level.startsWith('entity') ? 13 : 0)) % products.length]!.id,
           // Custom rules select a group of 30 TLDs, or all domain products of some actions.
-          selector: custom ? JSON.stringify(i < 4 ? { kinds: ['domain'] } : i % 2 ? { tlds: names.slice((i * 30) % names.length, (i * 30) % names.length + 30) } : { actions: ['register', 'renew'], tlds: names.slice(i * 7, i * 7 + 200) }) : null,
+          selector: custom
+            ? JSON.stringify(
+                i < 4
+                  ? { kinds: ['domain'] }
+                  : i % 2
+                    ? { tlds: names.slice((i * 30) % names.length, ((i * 30) % names.length) + 30) }
+                    : { actions: ['register', 'renew'], tlds: names.slice(i * 7, i * 7 + 200) },
+              )
+            : null,
           kind,
           params: JSON.stringify(params(kind, i)),
           currency: ['markup', 'fixed', 'promotion'].includes(kind) ? 'EUR' : null,
@@ -125,7 +154,12 @@ async function main() {
     await time('price every product of the list (27,000 prices)', 200, () => priceEntity(db, entity.id, now))
     // Where the time goes: the reads alone (products, costs in force, rules, rates).
     await time('  of which: reading products, costs, rules and rates', 200, () =>
-      Promise.all([db.selectFrom('products').select(['id', 'code', 'kind', 'action', 'tld', 'tags']).where('is_active', '=', true).execute(), loadCosts(db, undefined, now), loadRuleBook(db, entity.id), loadRates(db)]),
+      Promise.all([
+        db.selectFrom('products').select(['id', 'code', 'kind', 'action', 'tld', 'tags']).where('is_active', '=', true).execute(),
+        loadCosts(db, undefined, now),
+        loadRuleBook(db, entity.id),
+        loadRates(db),
+      ]),
     )
 
     const cart = Array.from({ length: 1000 }, (_, i) => ({ tld: names[(i * 7) % names.length]!, action: i % 3 === 0 ? 'transfer' : 'register', period: 1 + (i % 3), field: `items.${i}.name` }))

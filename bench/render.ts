@@ -58,7 +58,9 @@ const ROUNDS = Number(args.rounds)
 const WARMUP = Number(args.warmup)
 const PORT = Number(args.port)
 if (![SECONDS, CLIENTS, ROUNDS, PORT, WARMUP].every((n) => Number.isInteger(n) && n > 0) || SECONDS > 120 || WARMUP > 120 || ROUNDS > 10 || CLIENTS > 100) {
-  console.error('usage: npm run bench:render -- [--seconds S ≤ 120] [--warmup W ≤ 120] [--clients C ≤ 100] [--rounds R ≤ 10] [--port P] [--database rp_bench_dom_…] [--no-postgres] [--no-pglite] [--fresh] [--log-level warn]')
+  console.error(
+    'usage: npm run bench:render -- [--seconds S ≤ 120] [--warmup W ≤ 120] [--clients C ≤ 100] [--rounds R ≤ 10] [--port P] [--database rp_bench_dom_…] [--no-postgres] [--no-pglite] [--fresh] [--log-level warn]',
+  )
   process.exit(2)
 }
 
@@ -108,7 +110,9 @@ const kb = (n: number | undefined) => (n === undefined ? '' : `${(n / 1024).toFi
 
 async function main() {
   const postgresUrl = args['no-postgres'] ? undefined : process.env.DATABASE_URL
-  say(`bench:render — ${ROUNDS} round(s), ${CLIENTS} connections, ${SECONDS} s per page after ${WARMUP} s of warm-up each, ${hasWrk() ? 'wrk -t 2' : 'fetch loops (install wrk for lower client cost)'}, 127.0.0.1 only`)
+  say(
+    `bench:render — ${ROUNDS} round(s), ${CLIENTS} connections, ${SECONDS} s per page after ${WARMUP} s of warm-up each, ${hasWrk() ? 'wrk -t 2' : 'fetch loops (install wrk for lower client cost)'}, 127.0.0.1 only`,
+  )
   say(`load at start: ${uptime()}`)
   buildBaseline()
   const servers: Server[] = []
@@ -160,7 +164,9 @@ async function main() {
       say('PostgreSQL: not measured (set DATABASE_URL to measure /domains on the 1M-domain data)')
     }
 
-    say(`settings: portal NODE_ENV unset (as npm start: the server defaults to production), 1 server process each (WEB_CONCURRENCY unset), job worker on, registry local, LOG_LEVEL=${args['log-level']}; baseline NODE_ENV=production`)
+    say(
+      `settings: portal NODE_ENV unset (as npm start: the server defaults to production), 1 server process each (WEB_CONCURRENCY unset), job worker on, registry local, LOG_LEVEL=${args['log-level']}; baseline NODE_ENV=production`,
+    )
     say(`page sizes: ${[baselinePage, ...pages].map((p) => `${p.key} ${kb(p.bytes)}`).join(', ')}`)
     // Warm-up of every page (JIT, caches, the list engine's key cache) — the portal also settles
     // after its start (the job worker's first runs): a few seconds are not enough for its figures.
@@ -175,7 +181,9 @@ async function main() {
       const after = await load(baselinePage.url, baselinePage.headers, SECONDS, CLIENTS)
       const base = (rate(before) + rate(after)) / 2
       const line = (label: string, l: Load, extra = '') =>
-        say(`${label.padEnd(44)} ${rate(l).toFixed(0).padStart(5)} pages/s  p50 ${l.p50.toFixed(1).padStart(6)} ms  p99 ${l.p99.toFixed(1).padStart(6)} ms  ${l.errors ? `${l.errors} ERRORS  ` : ''}${extra}`)
+        say(
+          `${label.padEnd(44)} ${rate(l).toFixed(0).padStart(5)} pages/s  p50 ${l.p50.toFixed(1).padStart(6)} ms  p99 ${l.p99.toFixed(1).padStart(6)} ms  ${l.errors ? `${l.errors} ERRORS  ` : ''}${extra}`,
+        )
       line(`${baselinePage.label} (before)`, before)
       line(`${baselinePage.label} (after)`, after)
       for (const [p, l] of measured) {

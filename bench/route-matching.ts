@@ -14,9 +14,7 @@ unstable_preloadRoutePattern()
 const build = (await import(pathToFileURL(path.resolve(import.meta.dirname, '../build/server/index.js')).href)) as ServerBuild
 const manifest = Object.values(build.routes).filter((r) => r !== undefined)
 const tree = (parentId: string | undefined): RouteObject[] =>
-  manifest
-    .filter((r) => r.parentId === parentId)
-    .map((r) => (r.index ? { id: r.id, path: r.path, index: true } : { id: r.id, path: r.path, caseSensitive: r.caseSensitive, children: tree(r.id) }))
+  manifest.filter((r) => r.parentId === parentId).map((r) => (r.index ? { id: r.id, path: r.path, index: true } : { id: r.id, path: r.path, caseSensitive: r.caseSensitive, children: tree(r.id) }))
 const routes = tree(undefined)
 const regExps = createStaticHandler(routes)
 const patterns = createStaticHandler(routes, { future: { unstable_routePatternMatching: true } as never })

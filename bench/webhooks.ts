@@ -94,7 +94,9 @@ const expected = TOTAL * ENDPOINTS
 const deadline = performance.now() + 600_000
 while (seen.size < expected && performance.now() < deadline) await new Promise((r) => setTimeout(r, 200))
 const twice = [...seen.values()].filter((c) => c > 1).length
-console.log(`delivered: ${seen.size}/${expected} distinct (event, endpoint) in ${((lastAt - started) / 1000).toFixed(1)} s from the first event (${(seen.size / ((lastAt - started) / 1000)).toFixed(0)} deliveries/s); sent more than once: ${twice}; missing: ${expected - seen.size}`)
+console.log(
+  `delivered: ${seen.size}/${expected} distinct (event, endpoint) in ${((lastAt - started) / 1000).toFixed(1)} s from the first event (${(seen.size / ((lastAt - started) / 1000)).toFixed(0)} deliveries/s); sent more than once: ${twice}; missing: ${expected - seen.size}`,
+)
 
 await dispatcher.close()
 await jobs.stop()

@@ -59,7 +59,11 @@ if (process.argv.includes('--parse-only')) {
 }
 
 if (!existsSync(file)) await generateZone(records, file, ZONE)
-console.log(`load average at start: ${loadavg().map((l) => round(l, 1)).join(' ')} (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`)
+console.log(
+  `load average at start: ${loadavg()
+    .map((l) => round(l, 1))
+    .join(' ')} (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`,
+)
 console.log(`zone file: ${file}, ${records} records, ${round(statSync(file).size / 1e6, 1)} MB`)
 
 // --import-only: steps 1–3 are skipped, for the import's own figure without the parse runs before it.
@@ -75,7 +79,9 @@ if (!IMPORT_ONLY) {
   const ours1 = await parseOnce(false)
   const ours2 = await parseOnce(false)
   const ours = ours1.seconds < ours2.seconds ? ours1 : ours2
-  console.log(`parse+validate: ours ${round(ours.seconds)} s (${ours.count} records, ${ours.errors} errors, ${ours.warnings} warnings) vs named-checkzone -i local ${round(bind)} s → ${round(bind / ours.seconds)}× as fast`)
+  console.log(
+    `parse+validate: ours ${round(ours.seconds)} s (${ours.count} records, ${ours.errors} errors, ${ours.warnings} warnings) vs named-checkzone -i local ${round(bind)} s → ${round(bind / ours.seconds)}× as fast`,
+  )
 
   // 2. Peak memory of the streaming parser, in a child whose heap is capped at 300 MB.
   // The old generation is capped at 300 MB: a parser that kept the file would fail here. The young
@@ -84,7 +90,9 @@ if (!IMPORT_ONLY) {
   for (const flags of [['--max-old-space-size=300'], ['--max-old-space-size=300', '--max-semi-space-size=16']]) {
     const child = await run(process.execPath, [...flags, process.argv[1]!, String(records), '--parse-only'], { maxBuffer: 1 << 20 })
     const capped = JSON.parse(child.stdout.trim().split('\n').pop()!) as { count: number; peakRss: number; peakHeap: number; seconds: number }
-    console.log(`parser memory (${flags.join(' ')}): completed ${capped.count} records in ${round(capped.seconds)} s, peak RSS ${round(capped.peakRss / 1e6, 0)} MB, peak heap ${round(capped.peakHeap / 1e6, 0)} MB`)
+    console.log(
+      `parser memory (${flags.join(' ')}): completed ${capped.count} records in ${round(capped.seconds)} s, peak RSS ${round(capped.peakRss / 1e6, 0)} MB, peak heap ${round(capped.peakHeap / 1e6, 0)} MB`,
+    )
   }
 
   // 3. Printer rate on records in memory.
@@ -127,7 +135,9 @@ try {
   const cpu = async () => ({ node: process.cpuUsage(), db: await backendCpu() })
   const cpuSince = async (start: Awaited<ReturnType<typeof cpu>>) => {
     const used = process.cpuUsage(start.node)
-    return `CPU: node ${round((used.user + used.system) / 1e6, 1)} s, postgres ${round((await backendCpu()) - start.db, 1)} s; load average ${loadavg().map((l) => round(l, 1)).join(' ')}`
+    return `CPU: node ${round((used.user + used.system) / 1e6, 1)} s, postgres ${round((await backendCpu()) - start.db, 1)} s; load average ${loadavg()
+      .map((l) => round(l, 1))
+      .join(' ')}`
   }
   const importCpu = await cpu()
   const rssBefore = process.memoryUsage().rss
@@ -135,7 +145,9 @@ try {
   const summary = await importZone(deps, scope, zone.id, createReadStream(file, { highWaterMark: 1 << 16 }))
   const importSeconds = (performance.now() - importStarted) / 1000
   if (!summary.applied) throw new Error(`import failed: ${JSON.stringify(summary.errors.slice(0, 3))}`)
-  console.log(`import into ${database.kind}: ${summary.counts.added} records in ${round(importSeconds)} s (${round(summary.counts.added / importSeconds / 1000, 0)} k records/s), one transaction; ${await cpuSince(importCpu)}${IMPORT_ONLY ? `; peak RSS of this process ${round(process.resourceUsage().maxRSS / 1000, 0)} MB (${round(rssBefore / 1e6, 0)} MB before the import)` : ''}`)
+  console.log(
+    `import into ${database.kind}: ${summary.counts.added} records in ${round(importSeconds)} s (${round(summary.counts.added / importSeconds / 1000, 0)} k records/s), one transaction; ${await cpuSince(importCpu)}${IMPORT_ONLY ? `; peak RSS of this process ${round(process.resourceUsage().maxRSS / 1000, 0)} MB (${round(rssBefore / 1e6, 0)} MB before the import)` : ''}`,
+  )
 
   const exported = 'bench/out/exported.db'
   const out = createWriteStream(exported)
@@ -154,7 +166,10 @@ try {
   // 5. The exported file passes named-checkzone and holds the same record sets (SOA aside: the portal manages it).
   const canonical = async (path: string) => {
     const { stdout } = await run('named-checkzone', ['-i', 'local', '-q', '-D', '-o', '-', ZONE, path], { maxBuffer: 1 << 30 })
-    return stdout.split('\n').filter((l) => l && !/\tSOA\t|\sSOA\s/.test(l)).sort()
+    return stdout
+      .split('\n')
+      .filter((l) => l && !/\tSOA\t|\sSOA\s/.test(l))
+      .sort()
   }
   const [a, b] = [await canonical(file), await canonical(exported)]
   const same = a.length === b.length && a.every((line, i) => line === b[i])

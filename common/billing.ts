@@ -49,7 +49,35 @@ const VAT_SHAPES: Record<string, RegExp> = {
 }
 
 /** EU member states: B2B with a valid VAT id across their borders is reverse-charged. */
-export const EU_COUNTRIES: ReadonlySet<string> = new Set(['AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'GR', 'ES', 'FI', 'FR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK'])
+export const EU_COUNTRIES: ReadonlySet<string> = new Set([
+  'AT',
+  'BE',
+  'BG',
+  'CY',
+  'CZ',
+  'DE',
+  'DK',
+  'EE',
+  'GR',
+  'ES',
+  'FI',
+  'FR',
+  'HR',
+  'HU',
+  'IE',
+  'IT',
+  'LT',
+  'LU',
+  'LV',
+  'MT',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'SE',
+  'SI',
+  'SK',
+])
 
 /** A VAT id as stored: upper case, without spaces, dots or hyphens. */
 export const normaliseVatId = (text: string) => text.toUpperCase().replace(/[\s.-]/g, '')
@@ -62,4 +90,13 @@ export function vatIdFits(country: string, vatId: string): boolean {
 }
 
 /** An example of the shape, for the message beside the field ("DE123456789"). */
-export const VAT_EXAMPLES: Record<string, string> = { DE: 'DE123456789', ES: 'ESB12345678', FR: 'FR12345678901', NL: 'NL123456789B01', GB: 'GB123456789', JP: 'T1234567890123', IT: 'IT12345678901', AT: 'ATU12345678' }
+export const VAT_EXAMPLES: Record<string, string> = {
+  DE: 'DE123456789',
+  ES: 'ESB12345678',
+  FR: 'FR12345678901',
+  NL: 'NL123456789B01',
+  GB: 'GB123456789',
+  JP: 'T1234567890123',
+  IT: 'IT12345678901',
+  AT: 'ATU12345678',
+}

@@ -1,17 +1,7 @@
 import { tlds } from '@hapi/tlds'
 import punycode from 'punycode/punycode.js'
 
-export type DomainNameError =
-  | 'empty'
-  | 'too-long'
-  | 'label-empty'
-  | 'label-too-long'
-  | 'label-hyphen-edge'
-  | 'label-hyphen-34'
-  | 'label-characters'
-  | 'idn-round-trip'
-  | 'single-label'
-  | 'unknown-tld'
+export type DomainNameError = 'empty' | 'too-long' | 'label-empty' | 'label-too-long' | 'label-hyphen-edge' | 'label-hyphen-34' | 'label-characters' | 'idn-round-trip' | 'single-label' | 'unknown-tld'
 
 export type ParsedDomain = { ascii: string; unicode: string; tld: string; labels: string[] }
 

@@ -12,15 +12,10 @@ export type ListQuery = {
   fields: string[] | null
 }
 
-export type ListQueryIssue =
-  | { kind: 'pql'; error: PqlError }
-  | { kind: 'param'; param: string; message: string }
+export type ListQueryIssue = { kind: 'pql'; error: PqlError } | { kind: 'param'; param: string; message: string }
 
 /** Reads a list query from URL search params (pql or the legacy filter[…] form, plus paging). */
-export function readListQuery(
-  params: URLSearchParams,
-  defaults: { limit?: number; sort?: string } = {},
-): { query: ListQuery; issues: ListQueryIssue[] } {
+export function readListQuery(params: URLSearchParams, defaults: { limit?: number; sort?: string } = {}): { query: ListQuery; issues: ListQueryIssue[] } {
   const issues: ListQueryIssue[] = []
   const filters: Filter[] = []
   const pql = params.get('pql')
@@ -37,18 +32,16 @@ export function readListQuery(
   const limit = readInt(params, 'limit', defaults.limit ?? LIST_DEFAULTS.limit, 1, LIST_DEFAULTS.maxLimit, issues)
   const sort = parseSort(params.get('sort') || defaults.sort || LIST_DEFAULTS.sort)
   const fieldsParam = params.get('fields')
-  const fields = fieldsParam ? fieldsParam.split(',').map((f) => f.trim()).filter(Boolean) : null
+  const fields = fieldsParam
+    ? fieldsParam
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean)
+    : null
   return { query: { filters, page, limit, sort, fields }, issues }
 }
 
-function readInt(
-  params: URLSearchParams,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-  issues: ListQueryIssue[],
-): number {
+function readInt(params: URLSearchParams, name: string, fallback: number, min: number, max: number, issues: ListQueryIssue[]): number {
   const raw = params.get(name)
   if (raw === null || raw === '') return fallback
   if (!/^\d+$/.test(raw)) {

@@ -10,12 +10,7 @@
 export const PASSWORD_MIN_LENGTH = 12
 export const PASSWORD_MAX_LENGTH = 128
 
-export type PasswordIssueCode =
-  | 'password.required'
-  | 'password.too_short'
-  | 'password.too_long'
-  | 'password.matches_identity'
-  | 'password.common'
+export type PasswordIssueCode = 'password.required' | 'password.too_short' | 'password.too_long' | 'password.matches_identity' | 'password.common'
 
 export type PasswordIssue = { code: PasswordIssueCode; message: string; params?: Record<string, number> }
 

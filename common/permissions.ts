@@ -51,21 +51,13 @@ export type PermissionView = {
  * The check of spec §6: the name is in the expanded roles or abilities and, unless the check
  * ignores hiding, the permission is not hidden in the view settings.
  */
-export function hasPermission(
-  user: { roles: readonly string[]; abilities: readonly string[] },
-  name: string,
-  options: { view?: PermissionView; ignoreHidden?: boolean } = {},
-): boolean {
+export function hasPermission(user: { roles: readonly string[]; abilities: readonly string[] }, name: string, options: { view?: PermissionView; ignoreHidden?: boolean } = {}): boolean {
   if (!expandPermissions(user.roles, user.abilities).has(name)) return false
   if (options.ignoreHidden) return true
   return !options.view?.hiddenPermissions[name]
 }
 
 /** Staff in all accounts: holds "staff" and acts in their own group (spec §6). */
-export function isStaffInContext(
-  user: { roles: readonly string[]; abilities: readonly string[]; group_id: string },
-  context: string | null,
-  view?: PermissionView,
-): boolean {
+export function isStaffInContext(user: { roles: readonly string[]; abilities: readonly string[]; group_id: string }, context: string | null, view?: PermissionView): boolean {
   return hasPermission(user, 'staff', { view }) && (context === null || context === user.group_id)
 }

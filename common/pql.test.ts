@@ -36,7 +36,7 @@ describe('pql', () => {
 
   it('reports the position and the choices of a syntax error', () => {
     expect(parsePql("name like 'x'")).toMatchObject({ ok: false, error: { code: 'operator', position: 5, expected: [...OPERATORS] } })
-    expect(parsePql("name equals x")).toMatchObject({ ok: false, error: { position: 12 } })
+    expect(parsePql('name equals x')).toMatchObject({ ok: false, error: { position: 12 } })
     expect(parsePql("name equals 'x")).toMatchObject({ ok: false, error: { message: 'Unterminated quoted value' } })
     expect(parsePql("name equals 'x' or tld equals 'com'")).toMatchObject({ ok: false, error: { code: 'and', position: 16, expected: ['and'] } })
     expect(parsePql("'x'")).toMatchObject({ ok: false, error: { position: 0 } })

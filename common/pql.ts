@@ -5,17 +5,7 @@
  * Values are single-quoted; inside them `\'` is a quote, `\\` a backslash and `\,` a literal
  * comma. An unescaped comma separates list values (equals → any of, between → two bounds).
  */
-export const OPERATORS = [
-  'equals',
-  'contains',
-  'starts_with',
-  'ends_with',
-  'less_than',
-  'less_than_and_including',
-  'greater_than',
-  'greater_than_and_including',
-  'between',
-] as const
+export const OPERATORS = ['equals', 'contains', 'starts_with', 'ends_with', 'less_than', 'less_than_and_including', 'greater_than', 'greater_than_and_including', 'between'] as const
 
 export type Operator = (typeof OPERATORS)[number]
 

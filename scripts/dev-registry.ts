@@ -21,9 +21,7 @@ const server = await startLocalRegistry({
   dataDir: path.resolve(process.env.DATA_DIR ?? './data'),
   clients,
   logger,
-  ...(process.env.EPP_REGISTRY_TLDS
-    ? { policy: { tlds: Object.fromEntries(process.env.EPP_REGISTRY_TLDS.split(',').map((tld) => [tld.trim().toLowerCase(), DEFAULT_TLD_POLICY])) } }
-    : {}),
+  ...(process.env.EPP_REGISTRY_TLDS ? { policy: { tlds: Object.fromEntries(process.env.EPP_REGISTRY_TLDS.split(',').map((tld) => [tld.trim().toLowerCase(), DEFAULT_TLD_POLICY])) } } : {}),
 })
 logger.info('trust this certificate in clients', { certificate: path.join(server.tlsDir, 'cert.pem'), clients: clients.map((c) => c.id) })
 

@@ -34,9 +34,7 @@ for (const [key, chunk] of Object.entries(manifest)) if (chunk.src) bySource.set
 
 // The route tree as React Router matches it, each route carrying its module file.
 const toRouteObject = (route: ConfigRoute): RouteObject & { file: string } =>
-  route.index
-    ? { index: true, path: route.path, file: route.file }
-    : { path: route.path, file: route.file, children: route.children?.map(toRouteObject) }
+  route.index ? { index: true, path: route.path, file: route.file } : { path: route.path, file: route.file, children: route.children?.map(toRouteObject) }
 const tree = [{ path: '', file: 'root.tsx', children: (routeConfig as ConfigRoute[]).map(toRouteObject) }]
 const matches = matchRoutes(tree, pathname) ?? []
 if (matches.length <= 1) throw new Error(`no route matches ${pathname}`)

@@ -70,7 +70,10 @@ async function freePort(): Promise<number> {
 async function waitReady(base: string, server: ReturnType<typeof spawnServer>) {
   const deadline = Date.now() + 180_000
   for (;;) {
-    const status = await fetch(`${base}/readyz`).then((r) => r.status, () => 0)
+    const status = await fetch(`${base}/readyz`).then(
+      (r) => r.status,
+      () => 0,
+    )
     if (status === 200) return
     if (server.exitCode !== null) throw new Error(`the server exited with code ${server.exitCode}`)
     if (Date.now() > deadline) throw new Error('the server was not ready within 180 s')
@@ -105,7 +108,11 @@ async function firstIds(page: Page): Promise<Ids> {
   await page.goto('/domains')
   const domainHref = await page.getByTestId('domain-link').first().getAttribute('href')
   await page.goto('/domains/orders')
-  const orderHref = await page.locator('a[data-row-link]').first().getAttribute('href').catch(() => null)
+  const orderHref = await page
+    .locator('a[data-row-link]')
+    .first()
+    .getAttribute('href')
+    .catch(() => null)
   return { domain: /\/domains\/([^/?]+)/.exec(domainHref ?? '')?.[1] ?? 'none', order: orderHref }
 }
 

@@ -27,7 +27,10 @@ export const EnvSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   SUPPORT_EMAIL: z.email().default('support@registrar.example'),
   PLATFORM_URL: z.url().optional(),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
   MAIL_FROM: z.string().default('Registrar Portal <no-reply@registrar.example>'),
   OIDC_ISSUER: z.url().optional(),
   OIDC_CLIENT_ID: z.string().optional(),
@@ -38,32 +41,47 @@ export const EnvSchema = z.object({
   // Server processes sharing the port (node:cluster); more than one needs PostgreSQL and no embedded registry.
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
-  POWERDNS_API_URL: z.url().optional(), POWERDNS_API_KEY: z.string().min(1).optional(),
+  POWERDNS_API_URL: z.url().optional(),
+  POWERDNS_API_KEY: z.string().min(1).optional(),
   // Without POWERDNS_API_URL: local = start pdns_server on loopback when it is installed (default; data under DATA_DIR/pdns), none = serve no zones.
   POWERDNS_MODE: z.enum(['local', 'none']).default('local'),
   // Registries: local = the embedded EPP registry (default; data under DATA_DIR/registry), epp = one external registry, none = no registry.
   REGISTRY_MODE: z.enum(['local', 'epp', 'none']).default('local'),
-  REGISTRY_HOST: z.string().min(1).optional(), REGISTRY_PORT: z.coerce.number().int().min(0).max(65535).default(700),
-  REGISTRY_CLIENT_ID: z.string().min(3).max(16).optional(), REGISTRY_PASSWORD: z.string().min(6).max(16).optional(),
+  REGISTRY_HOST: z.string().min(1).optional(),
+  REGISTRY_PORT: z.coerce.number().int().min(0).max(65535).default(700),
+  REGISTRY_CLIENT_ID: z.string().min(3).max(16).optional(),
+  REGISTRY_PASSWORD: z.string().min(6).max(16).optional(),
   // Proxies allowed to say who the client is (X-Forwarded-For): unset = none, a hop count, or addresses/CIDRs.
-  TRUST_PROXY: z.string().optional().superRefine((value, ctx) => {
-    try {
-      parseTrustProxy(value)
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: (error as Error).message })
-    }
-  }),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      try {
+        parseTrustProxy(value)
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message })
+      }
+    }),
   // log2 of scrypt's N for new password hashes; lower only to make test runs fast.
   PASSWORD_HASH_COST: z.coerce.number().int().min(MIN_HASH_COST).max(MAX_HASH_COST).default(PRODUCTION_HASH_COST),
-  REGISTRY_TLDS: z.string().optional(), REGISTRY_CA_FILE: z.string().optional(), REGISTRY_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  REGISTRY_TLDS: z.string().optional(),
+  REGISTRY_CA_FILE: z.string().optional(),
+  REGISTRY_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   // The embedded registry answers each command this much later (tests that stop the server between a registry write and our record).
   REGISTRY_LOCAL_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
   // SSL (issue 19): the ACME CA by its directory, the PEM to trust for its HTTPS, EAB for CAs that need it;
   // without a directory, a local Pebble is started when installed (never with APP_ENV=production).
-  ACME_DIRECTORY_URL: z.url().optional(), ACME_CA_NAME: z.string().min(1).default('ACME CA'), ACME_CA_FILE: z.string().optional(),
-  ACME_EAB_KID: z.string().optional(), ACME_EAB_HMAC_KEY: z.string().optional(), ACME_LOCAL_PEBBLE: booleanFlag.default(true),
+  ACME_DIRECTORY_URL: z.url().optional(),
+  ACME_CA_NAME: z.string().min(1).default('ACME CA'),
+  ACME_CA_FILE: z.string().optional(),
+  ACME_EAB_KID: z.string().optional(),
+  ACME_EAB_HMAC_KEY: z.string().optional(),
+  ACME_LOCAL_PEBBLE: booleanFlag.default(true),
   // Where PowerDNS answers DNS (host:port): a local Pebble checks DNS-01 there.
-  POWERDNS_DNS_ADDRESS: z.string().regex(/^[^:\s]+:\d+$/, 'must be host:port').optional(),
+  POWERDNS_DNS_ADDRESS: z
+    .string()
+    .regex(/^[^:\s]+:\d+$/, 'must be host:port')
+    .optional(),
   // The secret private keys are sealed with (AES-256-GCM); generated once into the data folder when unset.
   SSL_KEY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 })
@@ -130,9 +148,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     sessionSecret: values.SESSION_SECRET ?? readOrCreateSecret(dataDir),
     sslKeySecret: values.SSL_KEY_SECRET ?? readOrCreateSecret(dataDir, 'ssl-key-secret'),
-    database: values.DATABASE_URL
-      ? { kind: 'postgres', url: values.DATABASE_URL }
-      : { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
+    database: values.DATABASE_URL ? { kind: 'postgres', url: values.DATABASE_URL } : { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
   }
 }
 

@@ -70,7 +70,21 @@ async function main() {
   const tokenCache = new TokenCache()
   await tokenCache.start(database)
   let listeningUrl: string | undefined
-  const deps = { config, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(config, logger), registries, tokenCache, listeningUrl: () => listeningUrl, ssl: ssl.settings, ...(powerdns ? { powerdns: powerdns.settings } : {}), webhooks: { allowPrivateAddresses: config.WEBHOOKS_ALLOW_PRIVATE } }
+  const deps = {
+    config,
+    database,
+    db: database.db,
+    logger,
+    jobs,
+    now: () => new Date(),
+    mailer: createMailer(config, logger),
+    registries,
+    tokenCache,
+    listeningUrl: () => listeningUrl,
+    ssl: ssl.settings,
+    ...(powerdns ? { powerdns: powerdns.settings } : {}),
+    webhooks: { allowPrivateAddresses: config.WEBHOOKS_ALLOW_PRIVATE },
+  }
   const platformApi = createPlatformApi(deps)
   await jobs.start({ work: config.WORKER && index === 0 })
   // Webhook events are fanned out by the process that works jobs, as soon as they commit.

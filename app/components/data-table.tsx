@@ -49,7 +49,8 @@ export function DataTable({ def, page, labels, renderCell, rowLabel, valueLabel,
   const columns = def.columns.filter((c) => visibleColumns.includes(c.key))
   // Staff in their own group see every account's rows: name the account of each (unless the list shows it already).
   const ownAccountColumn = columns.some((c) => c.key.startsWith('account.'))
-  const accountNames = viewer?.isStaff && viewer.context === viewer.user.group_id && !ownAccountColumn && rows.some((r) => typeof r.group_id === 'string') ? new Map(viewer.accounts.map((a) => [a.id, a.name])) : null
+  const accountNames =
+    viewer?.isStaff && viewer.context === viewer.user.group_id && !ownAccountColumn && rows.some((r) => typeof r.group_id === 'string') ? new Map(viewer.accounts.map((a) => [a.id, a.name])) : null
   const link = (patch: Parameters<typeof writeListQuery>[0]) => href(`${pathname}?${writeListQuery(patch, current)}`)
   const sortLink = (key: string) => {
     const first = query.sort[0]
@@ -65,9 +66,13 @@ export function DataTable({ def, page, labels, renderCell, rowLabel, valueLabel,
       <FilterBar columns={def.columns} query={query} errors={page.errors} labels={labels} valueLabel={valueLabel}>
         {/* A filter that cannot be read lists nothing: say what to do, not "0 entries"; an empty list says so once, in the table. */}
         {hasErrors ? (
-          <p data-testid="list-total" className="text-xs text-slate-600 dark:text-slate-400">{t('list.fixFilter')}</p>
+          <p data-testid="list-total" className="text-xs text-slate-600 dark:text-slate-400">
+            {t('list.fixFilter')}
+          </p>
         ) : meta.total > 0 ? (
-          <p data-testid="list-total" className="text-xs tabular-nums text-slate-600 dark:text-slate-400">{t('list.results', { count: meta.total })}</p>
+          <p data-testid="list-total" className="text-xs tabular-nums text-slate-600 dark:text-slate-400">
+            {t('list.results', { count: meta.total })}
+          </p>
         ) : null}
         <details className="relative">
           <summary className="inline-flex h-8 cursor-pointer list-none items-center gap-1.5 rounded-md border border-slate-300 bg-white px-3 text-xs font-medium shadow-sm hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden">
@@ -122,9 +127,19 @@ export function DataTable({ def, page, labels, renderCell, rowLabel, valueLabel,
                   return [
                     <TableHead key={c.key} className={isNumeric(c) ? 'text-right' : undefined} aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}>
                       {c.sortable ? (
-                        <Link to={sortLink(c.key)} className="group/sort inline-flex items-center gap-1 hover:text-slate-900 dark:hover:text-slate-100" title={sorted === 'asc' ? t('list.sortDesc') : t('list.sortAsc')}>
+                        <Link
+                          to={sortLink(c.key)}
+                          className="group/sort inline-flex items-center gap-1 hover:text-slate-900 dark:hover:text-slate-100"
+                          title={sorted === 'asc' ? t('list.sortDesc') : t('list.sortAsc')}
+                        >
                           {labels(c.key)}
-                          {sorted === 'asc' ? <ArrowUp className="size-3" /> : sorted === 'desc' ? <ArrowDown className="size-3" /> : <ArrowUpDown className="size-3 opacity-0 group-hover/sort:opacity-60" />}
+                          {sorted === 'asc' ? (
+                            <ArrowUp className="size-3" />
+                          ) : sorted === 'desc' ? (
+                            <ArrowDown className="size-3" />
+                          ) : (
+                            <ArrowUpDown className="size-3 opacity-0 group-hover/sort:opacity-60" />
+                          )}
                         </Link>
                       ) : (
                         labels(c.key)
@@ -193,12 +208,24 @@ export function ListPager({ id, page }: { id: string; page: ListPage }) {
   const link = (patch: Parameters<typeof writeListQuery>[0]) => href(`${pathname}?${writeListQuery(patch, current)}`)
   return (
     <nav aria-label={t('list.page', { page: meta.page, pages })} className="flex items-center gap-2">
-      {meta.page > 1 ? <Link to={link({ page: meta.page - 1 })} rel="prev" className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800">{t('list.previous')}</Link> : null}
-      <span data-testid="list-page" className="tabular-nums text-slate-600 dark:text-slate-400">{t('list.page', { page: meta.page, pages })}</span>
-      {meta.page < pages ? <Link to={link({ page: meta.page + 1 })} rel="next" className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800">{t('list.next')}</Link> : null}
+      {meta.page > 1 ? (
+        <Link to={link({ page: meta.page - 1 })} rel="prev" className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800">
+          {t('list.previous')}
+        </Link>
+      ) : null}
+      <span data-testid="list-page" className="tabular-nums text-slate-600 dark:text-slate-400">
+        {t('list.page', { page: meta.page, pages })}
+      </span>
+      {meta.page < pages ? (
+        <Link to={link({ page: meta.page + 1 })} rel="next" className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800">
+          {t('list.next')}
+        </Link>
+      ) : null}
       <Form method="get" className="flex items-center gap-1">
         <ExistingParams exclude={['limit', 'page']} />
-        <label htmlFor={`limit-${id}`} className="text-slate-600 dark:text-slate-400">{t('list.perPage')}</label>
+        <label htmlFor={`limit-${id}`} className="text-slate-600 dark:text-slate-400">
+          {t('list.perPage')}
+        </label>
         <Select id={`limit-${id}`} name="limit" defaultValue={String(meta.limit)} className="h-8 w-20 text-xs" onChange={(e) => e.currentTarget.form?.requestSubmit()}>
           {PAGE_SIZES.map((n) => (
             <option key={n} value={n}>

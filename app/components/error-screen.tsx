@@ -36,15 +36,9 @@ export function ErrorScreen({ error }: { error: unknown }) {
   const mail = (subject: string) => `mailto:${supportEmail}?subject=${encodeURIComponent(subject)}`
   let text: React.ReactNode
   if (status === 403) text = t('error.403')
-  else if (status === 404)
-    text = <Trans t={t} i18nKey="error.404" values={{ email: supportEmail }} components={{ mail: <a className="underline" href={mail('404 error')} /> }} />
+  else if (status === 404) text = <Trans t={t} i18nKey="error.404" values={{ email: supportEmail }} components={{ mail: <a className="underline" href={mail('404 error')} /> }} />
   else if (status === 429) text = <Trans t={t} i18nKey="error.429" components={{ mail: <a className="underline" href={mail('429 error')} /> }} />
-  else if (unsafe)
-    text = (
-      <span data-testid="error-unsafe-text">
-        {t('error.unsafeText', { count: unsafe.length, fields: unsafe.map((field) => `“${field}”`).join(', ') })}
-      </span>
-    )
+  else if (unsafe) text = <span data-testid="error-unsafe-text">{t('error.unsafeText', { count: unsafe.length, fields: unsafe.map((field) => `“${field}”`).join(', ') })}</span>
   else text = t('error.500')
   return (
     <main className="mx-auto flex min-h-screen max-w-2xl flex-col items-start justify-center gap-4 p-8" data-testid="error-screen">

@@ -69,8 +69,17 @@ export function FilterBar({ columns, query, errors, labels, valueLabel, children
       {/* Above the toolbar, so the open panel (where the text is corrected) never covers it. */}
       <div id="list-errors" aria-live="polite" className="space-y-2 empty:hidden">
         {errors.map((error, i) => (
-          <div key={i} role="alert" className="space-y-0.5 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/50 dark:text-red-300" data-testid="list-error">
-            <p>{error.kind === 'pql' ? t('list.pqlError', { position: error.position, message: t(`list.pqlExpected.${error.code}`, { defaultValue: error.message.replace(/\.$/, '') }) }) : error.message}</p>
+          <div
+            key={i}
+            role="alert"
+            className="space-y-0.5 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/50 dark:text-red-300"
+            data-testid="list-error"
+          >
+            <p>
+              {error.kind === 'pql'
+                ? t('list.pqlError', { position: error.position, message: t(`list.pqlExpected.${error.code}`, { defaultValue: error.message.replace(/\.$/, '') }) })
+                : error.message}
+            </p>
             {error.kind === 'pql' && error.expected ? <p className="text-red-800/80 dark:text-red-300/80">{t('list.expected', { choices: error.expected.join(', ') })}</p> : null}
           </div>
         ))}
@@ -150,9 +159,14 @@ export function FilterBar({ columns, query, errors, labels, valueLabel, children
         {query.filters.length ? (
           <ul className="contents" aria-label={t('list.activeFilters')}>
             {query.filters.map((f, i) => (
-              <li key={`${f.field}-${i}`} className="flex h-7 items-center gap-1 rounded-md border border-blue-200 bg-blue-50 pl-2.5 pr-1 text-xs text-blue-900 dark:border-blue-900 dark:bg-blue-950 dark:text-blue-100" data-testid="filter-chip">
+              <li
+                key={`${f.field}-${i}`}
+                className="flex h-7 items-center gap-1 rounded-md border border-blue-200 bg-blue-50 pl-2.5 pr-1 text-xs text-blue-900 dark:border-blue-900 dark:bg-blue-950 dark:text-blue-100"
+                data-testid="filter-chip"
+              >
                 <span>
-                  <span className="font-medium">{labels(f.field)}</span> {t(`list.operators.${f.operator}`)} {f.values.map((v) => shown(f.field, v)).join(f.operator === 'between' ? ` ${t('list.valueTo')} ` : ', ')}
+                  <span className="font-medium">{labels(f.field)}</span> {t(`list.operators.${f.operator}`)}{' '}
+                  {f.values.map((v) => shown(f.field, v)).join(f.operator === 'between' ? ` ${t('list.valueTo')} ` : ', ')}
                 </span>
                 <Link to={removeHref(i)} aria-label={`${t('list.clear')} ${labels(f.field)}`} className="rounded p-0.5 hover:bg-blue-100 dark:hover:bg-blue-900">
                   <X className="size-3" aria-hidden />

@@ -57,7 +57,17 @@ export function FormErrors({ id, errors }: { id?: string; errors?: string[] | un
 }
 
 /** A labelled input with its errors: aria-invalid and aria-describedby set when it has errors. */
-export function Field({ labelProps, inputProps, errors, className }: { labelProps: React.ComponentProps<'label'>; inputProps: React.ComponentProps<'input'>; errors?: ListOfErrors; className?: string }) {
+export function Field({
+  labelProps,
+  inputProps,
+  errors,
+  className,
+}: {
+  labelProps: React.ComponentProps<'label'>
+  inputProps: React.ComponentProps<'input'>
+  errors?: ListOfErrors
+  className?: string
+}) {
   const fallbackId = useId()
   const id = inputProps.id ?? fallbackId
   const errorId = errors?.length ? `${id}-error` : undefined
@@ -84,7 +94,17 @@ export function LabelledField({ label, errors, errorId, children }: { label: str
 }
 
 /** A labelled select with its errors: aria-invalid and aria-describedby set when it has errors. */
-export function SelectField({ label, selectProps, errors, children }: { label: React.ReactNode; selectProps: React.ComponentProps<'select'> & { id: string }; errors?: ListOfErrors; children: React.ReactNode }) {
+export function SelectField({
+  label,
+  selectProps,
+  errors,
+  children,
+}: {
+  label: React.ReactNode
+  selectProps: React.ComponentProps<'select'> & { id: string }
+  errors?: ListOfErrors
+  children: React.ReactNode
+}) {
   const errorId = errors?.length ? `${selectProps.id}-error` : undefined
   return (
     <div className="flex flex-col gap-1.5">

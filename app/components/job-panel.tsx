@@ -47,7 +47,13 @@ export type JobPanelProps<R> = {
  */
 export function JobPanel<R>({ title, state, done, total, progressText, children, columns, rows, rowKey, cells, ok }: JobPanelProps<R>) {
   return (
-    <section aria-label={title ? undefined : progressText} aria-labelledby={title ? 'job-heading' : undefined} className="space-y-2 rounded-md border border-slate-200 p-4 dark:border-slate-800" data-testid="bulk-job" data-state={state}>
+    <section
+      aria-label={title ? undefined : progressText}
+      aria-labelledby={title ? 'job-heading' : undefined}
+      className="space-y-2 rounded-md border border-slate-200 p-4 dark:border-slate-800"
+      data-testid="bulk-job"
+      data-state={state}
+    >
       {title ? (
         <h2 id="job-heading" className="text-lg font-semibold">
           {title}

@@ -11,7 +11,21 @@ type Crumb = { label: string; to: string }
  * status beside it, one primary action and the secondary ones, all the same size (issue 16).
  * Actions are links or forms given as `HeaderAction`s; the first primary one leads.
  */
-export function PageHeader({ title, breadcrumb, status, description, actions, testId }: { title: React.ReactNode; breadcrumb?: Crumb[]; status?: React.ReactNode; description?: React.ReactNode; actions?: React.ReactNode; testId?: string }) {
+export function PageHeader({
+  title,
+  breadcrumb,
+  status,
+  description,
+  actions,
+  testId,
+}: {
+  title: React.ReactNode
+  breadcrumb?: Crumb[]
+  status?: React.ReactNode
+  description?: React.ReactNode
+  actions?: React.ReactNode
+  testId?: string
+}) {
   const { t } = useTranslation('common')
   const href = useContextHref()
   return (

@@ -27,7 +27,19 @@ export function DetailList({ rows }: { rows: [string, React.ReactNode][] }) {
  * A POST action behind a confirmation that needs no JavaScript: the button opens a native
  * disclosure that holds the real submit button.
  */
-export function ConfirmAction({ intent, label, question, confirmLabel, variant = 'outline' }: { intent: string; label: string; question: string; confirmLabel: string; variant?: 'outline' | 'destructive' }) {
+export function ConfirmAction({
+  intent,
+  label,
+  question,
+  confirmLabel,
+  variant = 'outline',
+}: {
+  intent: string
+  label: string
+  question: string
+  confirmLabel: string
+  variant?: 'outline' | 'destructive'
+}) {
   return (
     <details className="rounded-md border border-slate-200 p-2 dark:border-slate-800" data-testid={`confirm-${intent}`}>
       <summary className="cursor-pointer text-sm font-medium">{label}</summary>

@@ -10,7 +10,23 @@ type Color = 'green' | 'amber' | 'red' | 'blue' | 'grey' | 'teal' | 'yellow'
 const COLORS: Record<string, Record<string, Color>> = {
   domain: { active: 'green', pending: 'blue', transferring: 'blue', expired: 'amber', redemption: 'red', 'pending-delete': 'red', deleted: 'grey' },
   // EPP statuses (RFC 5731): prohibitions are protections (teal), holds stop resolution (red), pending steps are blue.
-  epp: { ok: 'green', inactive: 'grey', clientHold: 'red', serverHold: 'red', redemptionPeriod: 'red', pendingRestore: 'amber', pendingDelete: 'red', addPeriod: 'blue', autoRenewPeriod: 'blue', renewPeriod: 'blue', transferPeriod: 'blue', pendingCreate: 'blue', pendingRenew: 'blue', pendingTransfer: 'blue', pendingUpdate: 'blue' },
+  epp: {
+    ok: 'green',
+    inactive: 'grey',
+    clientHold: 'red',
+    serverHold: 'red',
+    redemptionPeriod: 'red',
+    pendingRestore: 'amber',
+    pendingDelete: 'red',
+    addPeriod: 'blue',
+    autoRenewPeriod: 'blue',
+    renewPeriod: 'blue',
+    transferPeriod: 'blue',
+    pendingCreate: 'blue',
+    pendingRenew: 'blue',
+    pendingTransfer: 'blue',
+    pendingUpdate: 'blue',
+  },
   order: { pending: 'blue', processing: 'blue', completed: 'green', failed: 'red', cancelled: 'grey', partial: 'amber' },
   transaction: { reserved: 'blue', settled: 'green', released: 'grey', refunded: 'amber' },
   job: { queued: 'grey', running: 'blue', completed: 'green', failed: 'red', pending: 'grey', done: 'green' },
@@ -64,6 +80,9 @@ export function StatusBadge({ kind, code, className, ...props }: { kind: StatusK
 
 /** "pending-delete", "clientHold" → "Pending delete", "Client hold": better than the code where no label exists. */
 function humanize(code: string) {
-  const words = code.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[-_]/g, ' ').toLowerCase()
+  const words = code
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[-_]/g, ' ')
+    .toLowerCase()
   return words.charAt(0).toUpperCase() + words.slice(1)
 }

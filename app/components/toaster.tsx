@@ -50,7 +50,11 @@ const COLORS: Record<Snackbar['color'], string> = {
  */
 export function Toaster({ initial }: { initial: Snackbar[] }) {
   const { t } = useTranslation('common')
-  const live = useSyncExternalStore(subscribe, () => queue, () => EMPTY)
+  const live = useSyncExternalStore(
+    subscribe,
+    () => queue,
+    () => EMPTY,
+  )
   const hydrated = useHydrated()
   useEffect(() => {
     if (!hydrated) return

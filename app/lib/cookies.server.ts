@@ -11,11 +11,7 @@ export const readCookies = (request: Request): Map<string, string> => parseCooki
 
 export const readCookie = (request: Request, name: string): string | null => readCookies(request).get(name) ?? null
 
-export function serializeCookie(
-  name: string,
-  value: string,
-  options: { maxAge?: number; httpOnly?: boolean; secure?: boolean } = {},
-): string {
+export function serializeCookie(name: string, value: string, options: { maxAge?: number; httpOnly?: boolean; secure?: boolean } = {}): string {
   const parts = [`${name}=${encodeURIComponent(value)}`, 'Path=/', 'SameSite=Lax']
   if (options.maxAge !== undefined) parts.push(`Max-Age=${options.maxAge}`)
   if (options.httpOnly) parts.push('HttpOnly')

@@ -7,7 +7,10 @@ function formattersFor(lng: string): [Intl.DateTimeFormat, Intl.DateTimeFormat] 
   let pair = formatters.get(lng)
   if (!pair) {
     // Hour shapes of the long "LLL" forms the portal has always shown: en "h:mm AM", es "H:mm", ja "HH:mm".
-    pair = [new Intl.DateTimeFormat(lng, { dateStyle: 'long', timeZone: 'UTC' }), new Intl.DateTimeFormat(lng, { hour: lng === 'ja' ? '2-digit' : 'numeric', minute: '2-digit', hourCycle: lng === 'en' ? 'h12' : 'h23', timeZone: 'UTC' })]
+    pair = [
+      new Intl.DateTimeFormat(lng, { dateStyle: 'long', timeZone: 'UTC' }),
+      new Intl.DateTimeFormat(lng, { hour: lng === 'ja' ? '2-digit' : 'numeric', minute: '2-digit', hourCycle: lng === 'en' ? 'h12' : 'h23', timeZone: 'UTC' }),
+    ]
     formatters.set(lng, pair)
   }
   return pair

@@ -5,11 +5,26 @@ import { z } from 'zod'
 export function formRules(t: TFunction) {
   const v = (key: string, values?: Record<string, unknown>) => t(`validation:${key}`, values ?? {})
   return {
-    requiredText: (max = 1024) => z.string({ error: v('required') }).trim().min(1, v('required')).max(max, v('maxLength', { max })),
-    email: () => z.string({ error: v('required') }).trim().min(1, v('required')).pipe(z.email(v('email'))),
+    requiredText: (max = 1024) =>
+      z
+        .string({ error: v('required') })
+        .trim()
+        .min(1, v('required'))
+        .max(max, v('maxLength', { max })),
+    email: () =>
+      z
+        .string({ error: v('required') })
+        .trim()
+        .min(1, v('required'))
+        .pipe(z.email(v('email'))),
     digits: () => z.string({ error: v('required') }).regex(/^\d+$/, v('number')),
     integer: () => z.coerce.number({ error: v('integer') }).int(v('integer')),
-    minText: (min: number, max = 1024) => z.string({ error: v('required') }).min(1, v('required')).min(min, v('minLength', { min })).max(max, v('maxLength', { max })),
+    minText: (min: number, max = 1024) =>
+      z
+        .string({ error: v('required') })
+        .min(1, v('required'))
+        .min(min, v('minLength', { min }))
+        .max(max, v('maxLength', { max })),
     format: (pattern: RegExp) => z.string({ error: v('required') }).regex(pattern, v('format')),
   }
 }

@@ -19,11 +19,7 @@ export function validateIds(params: Record<string, string | undefined>, pathname
  * Called by EVERY screen loader and action (layouts and screens load in parallel, so a layout's
  * check alone protects nothing): the signed-in user, with the area's permission from the one map.
  */
-export async function requireScreen(
-  request: Request,
-  context: Readonly<RouterContextProvider>,
-  params: Record<string, string | undefined> = {},
-): Promise<SessionUser> {
+export async function requireScreen(request: Request, context: Readonly<RouterContextProvider>, params: Record<string, string | undefined> = {}): Promise<SessionUser> {
   const user = await requireUser(request, context)
   const { pathname } = requestUrl(request)
   validateIds(params, pathname)

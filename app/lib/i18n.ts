@@ -8,8 +8,7 @@ export const DEFAULT_LANGUAGE: Language = 'en'
 export const UI_LANGUAGES = ['en', 'es', 'ja'] as const
 const RTL_LANGUAGES = new Set<string>(['ar'])
 
-export const isSupportedLanguage = (value: unknown): value is Language =>
-  typeof value === 'string' && (SUPPORTED_LANGUAGES as readonly string[]).includes(value)
+export const isSupportedLanguage = (value: unknown): value is Language => typeof value === 'string' && (SUPPORTED_LANGUAGES as readonly string[]).includes(value)
 
 export const languageDirection = (lng: string): 'rtl' | 'ltr' => (RTL_LANGUAGES.has(lng.split('-')[0]!) ? 'rtl' : 'ltr')
 

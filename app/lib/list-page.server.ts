@@ -11,10 +11,24 @@ import { requestUrl } from './request-url.ts'
 /** The URL state of a list (spec §2): zod checks the shape before the list query reads it. */
 export const ListSearchSchema = z.object({
   pql: z.string().max(4000).optional(),
-  page: z.string().regex(/^\d{1,9}$/).optional(),
-  limit: z.string().regex(/^\d{1,4}$/).optional(),
-  sort: z.string().regex(/^-?[a-z_][a-z0-9_.]*(,-?[a-z_][a-z0-9_.]*)*$/i).max(200).optional(),
-  fields: z.string().regex(/^[a-z_][a-z0-9_.]*(,[a-z_][a-z0-9_.]*)*$/i).max(500).optional(),
+  page: z
+    .string()
+    .regex(/^\d{1,9}$/)
+    .optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/)
+    .optional(),
+  sort: z
+    .string()
+    .regex(/^-?[a-z_][a-z0-9_.]*(,-?[a-z_][a-z0-9_.]*)*$/i)
+    .max(200)
+    .optional(),
+  fields: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_.]*(,[a-z_][a-z0-9_.]*)*$/i)
+    .max(500)
+    .optional(),
 })
 
 const LIST_KEYS = ['pql', 'page', 'limit', 'sort', 'fields']
@@ -63,7 +77,15 @@ export function canonicalListParams(def: ListDefinition, params: URLSearchParams
     else {
       const current = parsePql(next.get('pql') ?? '')
       const filters = current.ok ? current.filters : []
-      const values = op === 'between' ? [value, value2] : ['timestamp', 'date', 'enum', 'boolean'].includes(column.type) ? [value] : value.split(',').map((v) => v.trim()).filter(Boolean)
+      const values =
+        op === 'between'
+          ? [value, value2]
+          : ['timestamp', 'date', 'enum', 'boolean'].includes(column.type)
+            ? [value]
+            : value
+                .split(',')
+                .map((v) => v.trim())
+                .filter(Boolean)
       filters.push({ field: column.key, operator: op, values })
       next.set('pql', printPql(filters))
       next.delete('page')
@@ -77,12 +99,7 @@ export function canonicalListParams(def: ListDefinition, params: URLSearchParams
  * platform list endpoint, and returns rows and meta — or the pql error to show beside the
  * filter (never an error page).
  */
-export async function loadListPage(
-  request: Request,
-  context: Readonly<RouterContextProvider>,
-  def: ListDefinition,
-  groupContext: string,
-): Promise<{ page: ListPage; headers: Headers }> {
+export async function loadListPage(request: Request, context: Readonly<RouterContextProvider>, def: ListDefinition, groupContext: string): Promise<{ page: ListPage; headers: Headers }> {
   const url = requestUrl(request)
   const headers = new Headers()
   const listParams = [...url.searchParams.keys()].filter(isListKey)
@@ -116,7 +133,8 @@ export async function loadListPage(
 
   const { query, issues } = readListQuery(params, { sort: def.defaultSort })
   for (const issue of issues) {
-    if (issue.kind === 'pql') errors.push({ kind: 'pql', code: issue.error.code, message: issue.error.message, position: issue.error.position, ...(issue.error.expected ? { expected: issue.error.expected } : {}) })
+    if (issue.kind === 'pql')
+      errors.push({ kind: 'pql', code: issue.error.code, message: issue.error.message, position: issue.error.position, ...(issue.error.expected ? { expected: issue.error.expected } : {}) })
     else errors.push({ kind: 'param', message: issue.message })
   }
   const visibleColumns = query.fields?.filter((f) => def.columns.some((c) => c.key === f)) ?? def.columns.filter((c) => c.defaultVisible).map((c) => c.key)
@@ -141,7 +159,13 @@ export async function loadListPage(
     // The platform refused the filter (unknown field, bad value): show it beside the filter.
     if (error instanceof PlatformError && error.status === 400) {
       const detail = (error.data as { detail?: string; errors?: { message?: string }[] } | null) ?? null
-      const message = detail?.errors?.map((e) => e.message).filter(Boolean).join('; ') || detail?.detail || error.message
+      const message =
+        detail?.errors
+          ?.map((e) => e.message)
+          .filter(Boolean)
+          .join('; ') ||
+        detail?.detail ||
+        error.message
       return { page: { ...empty, errors: [...errors, { kind: 'param', message }] }, headers }
     }
     throw error

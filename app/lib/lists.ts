@@ -98,11 +98,22 @@ export const LISTS: Record<string, ListDefinition> = {
 
 // --- Domains (issue 6) ---------------------------------------------------------------------
 
-
 LISTS.domains = {
   id: 'domains',
   apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/domains`,
-  columns: columnsOf(DOMAINS_LIST, { name: true, tld: true, status: true, expires_at: true, registrant_name: true, auto_renew: true, registry_lock: true, dnssec: false, tags: true, created_at: false, updated_at: false }),
+  columns: columnsOf(DOMAINS_LIST, {
+    name: true,
+    tld: true,
+    status: true,
+    expires_at: true,
+    registrant_name: true,
+    auto_renew: true,
+    registry_lock: true,
+    dnssec: false,
+    tags: true,
+    created_at: false,
+    updated_at: false,
+  }),
   fixedFilters: [],
   defaultSort: 'name',
   trayType: 'domain',
@@ -144,7 +155,11 @@ const directoryLists: ListDefinition[] = [
   {
     id: 'tlds',
     apiPath: () => '/tlds',
-    columns: columnsOf(TLDS_LIST, { name: true, unicode_name: true, kind: true, registry_operator: true, is_offered: true, dnssec: false, idn: false, registry_lock: false, list_price_minor: true, currency: false }, { list_price_minor: { filterable: false } }),
+    columns: columnsOf(
+      TLDS_LIST,
+      { name: true, unicode_name: true, kind: true, registry_operator: true, is_offered: true, dnssec: false, idn: false, registry_lock: false, list_price_minor: true, currency: false },
+      { list_price_minor: { filterable: false } },
+    ),
     fixedFilters: [],
     defaultSort: 'name',
     trayType: null,
@@ -174,11 +189,7 @@ for (const def of directoryLists) LISTS[def.id] = def
 // --- DNS (issue 7) -----------------------------------------------------------------------------
 
 const dnsRecordColumns = (withZone: boolean): ListColumn[] =>
-  columnsOf(
-    DNS_RECORDS_LIST,
-    { ...(withZone ? { 'zone.name': true } : {}), name: true, type: true, ttl: true, content: true, updated_at: false },
-    { ttl: { filterable: false } },
-  )
+  columnsOf(DNS_RECORDS_LIST, { ...(withZone ? { 'zone.name': true } : {}), name: true, type: true, ttl: true, content: true, updated_at: false }, { ttl: { filterable: false } })
 
 const dnsRecordLabel = (row: Record<string, unknown>) => `${String(row.name ?? '')} ${String(row.type ?? '')} ${String(row.content ?? '')}`.slice(0, 200)
 
@@ -299,7 +310,17 @@ LISTS['pricing-entities'] = {
 LISTS['pricing-rules'] = {
   id: 'pricing-rules',
   apiPath: () => '/pricing-rules',
-  columns: columnsOf(PRICING_RULES_LIST, { rule_name: true, level: true, 'pricing_entity.name': true, 'product.code': true, kind: true, currency: false, starts_at: true, ends_at: true, updated_at: false }),
+  columns: columnsOf(PRICING_RULES_LIST, {
+    rule_name: true,
+    level: true,
+    'pricing_entity.name': true,
+    'product.code': true,
+    kind: true,
+    currency: false,
+    starts_at: true,
+    ends_at: true,
+    updated_at: false,
+  }),
   fixedFilters: [],
   defaultSort: 'rule_name',
   trayType: null,
@@ -313,7 +334,18 @@ LISTS['pricing-log'] = { ...auditList('pricing-log', 'invoicing'), trayType: nul
 LISTS.ssls = {
   id: 'ssls',
   apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/ssls`,
-  columns: columnsOf(SSL_CERTIFICATES_LIST, { common_name: true, names: true, status: true, product: true, ca: false, key_type: false, not_after: true, issued_at: false, 'account.name': false, created_at: true }),
+  columns: columnsOf(SSL_CERTIFICATES_LIST, {
+    common_name: true,
+    names: true,
+    status: true,
+    product: true,
+    ca: false,
+    key_type: false,
+    not_after: true,
+    issued_at: false,
+    'account.name': false,
+    created_at: true,
+  }),
   fixedFilters: [],
   defaultSort: '-created_at',
   trayType: null,
@@ -335,13 +367,38 @@ LISTS['registrar-templates'] = {
 LISTS['billing-entities'] = {
   id: 'billing-entities',
   apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/billing-entities`,
-  columns: columnsOf(BILLING_ENTITIES_LIST, { name: true, country: true, vat_id: true, currency: true, balance_text: true, payment_terms_days: false, invoice_language: false, billing_email: false, accounts: true, updated_at: false }),
+  columns: columnsOf(BILLING_ENTITIES_LIST, {
+    name: true,
+    country: true,
+    vat_id: true,
+    currency: true,
+    balance_text: true,
+    payment_terms_days: false,
+    invoice_language: false,
+    billing_email: false,
+    accounts: true,
+    updated_at: false,
+  }),
   fixedFilters: [],
   defaultSort: 'name',
   trayType: null,
   rowLabel: (row) => String(row.name ?? ''),
 }
-const transactionColumns = { created_at: true, state: true, action: true, product_code: true, object_name: true, period: false, amount_text: true, amount_minor: false, currency: false, 'account.name': true, 'billing_entity.name': false, actor_label: false, settled_at: false } as const
+const transactionColumns = {
+  created_at: true,
+  state: true,
+  action: true,
+  product_code: true,
+  object_name: true,
+  period: false,
+  amount_text: true,
+  amount_minor: false,
+  currency: false,
+  'account.name': true,
+  'billing_entity.name': false,
+  actor_label: false,
+  settled_at: false,
+} as const
 /** /invoicing/transactions: every billable action, filterable by entity, account, product, state and dates. */
 LISTS.transactions = {
   id: 'transactions',

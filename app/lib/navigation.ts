@@ -1,8 +1,6 @@
 import { hasPermission, type PermissionView } from '#common/permissions.ts'
 
-export type AreaKey =
-  | 'pulse' | 'domains' | 'dns' | 'ssl' | 'tlds' | 'contacts' | 'accounts' | 'users' | 'watch'
-  | 'brandProtection' | 'blocks' | 'intelligence' | 'reports' | 'products' | 'invoicing'
+export type AreaKey = 'pulse' | 'domains' | 'dns' | 'ssl' | 'tlds' | 'contacts' | 'accounts' | 'users' | 'watch' | 'brandProtection' | 'blocks' | 'intelligence' | 'reports' | 'products' | 'invoicing'
 
 export type Area = {
   key: AreaKey

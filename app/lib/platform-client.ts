@@ -79,8 +79,7 @@ export const isUserinfoPath = (path: string) => lastSegment(path).endsWith('/oau
 const endsWithName = (path: string, name: string) => new RegExp(`(^|/)${name}$`).test(lastSegment(path))
 const isLogoutPath = (path: string) => endsWithName(path, 'logout')
 /** Spec §8: these fail directly on 401 instead of refreshing. */
-export const isNoRetryPath = (path: string) =>
-  ['refresh', 'login', 'logout', 'login_sso'].some((name) => endsWithName(path, name)) || /(^|\/)password_resets(\/|$)/.test(lastSegment(path))
+export const isNoRetryPath = (path: string) => ['refresh', 'login', 'logout', 'login_sso'].some((name) => endsWithName(path, name)) || /(^|\/)password_resets(\/|$)/.test(lastSegment(path))
 /** Spec §6: the permission headers of these answers are not compared. */
 export const isPermissionExemptPath = (path: string) => ['login', 'two_factor_codes', 'login_sso'].some((name) => endsWithName(path, name))
 /** Spec §8: a 404 from these paths is the caller's to handle. */

@@ -16,7 +16,13 @@ async function translator(lng: string) {
 describe('a refusal as form errors', () => {
   it('puts each coded field error beside its field, in the user language', async () => {
     const t = await translator('es')
-    const body = { code: 'invalid-request', errors: [{ field: 'phone', code: 'phone.invalid', message: 'Not E.164' }, { field: 'country_code', code: 'country.invalid', message: 'Bad' }] }
+    const body = {
+      code: 'invalid-request',
+      errors: [
+        { field: 'phone', code: 'phone.invalid', message: 'Not E.164' },
+        { field: 'country_code', code: 'country.invalid', message: 'Bad' },
+      ],
+    }
     expect(refusalErrors(t, body, ['phone', 'country_code'])).toEqual({
       fieldErrors: { phone: ['Introduzca el número en formato internacional, p. ej. +34 600 123 456'], country_code: ['Elija un país de la lista'] },
       formErrors: [],
@@ -25,7 +31,13 @@ describe('a refusal as form errors', () => {
 
   it('maps array items to their field and unknown fields to the form', async () => {
     const t = await translator('ja')
-    const body = { code: 'user.own_roles', errors: [{ field: 'roles.2', code: 'permission.invalid', message: 'x' }, { field: 'version', code: 'version.conflict', message: 'y' }] }
+    const body = {
+      code: 'user.own_roles',
+      errors: [
+        { field: 'roles.2', code: 'permission.invalid', message: 'x' },
+        { field: 'version', code: 'version.conflict', message: 'y' },
+      ],
+    }
     const out = refusalErrors(t, body, ['roles'])
     expect(out.fieldErrors).toEqual({ roles: ['ロールまたは権限の名前として無効です'] })
     expect(out.formErrors).toEqual(['この間に他の人がこのレコードを変更しました。ページを再読み込みして変更を確認してから、もう一度お試しください。'])
@@ -36,8 +48,7 @@ describe('a refusal as form errors', () => {
     expect(refusalErrors(t, { code: 'contact.in_use', detail: 'used' }, []).formErrors).toEqual(['This contact is used by domains and cannot be deleted. Replace it on those domains first.'])
     expect(refusalErrors(t, { code: 'brand.new_rule', detail: 'A rule the portal does not know yet' }, []).formErrors).toEqual(['A rule the portal does not know yet'])
   })
-
-});
+})
 
 describe('a refusal as one sentence', () => {
   it('says an order reason, a domain code and an unknown refusal with its fields', async () => {

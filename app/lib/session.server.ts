@@ -258,10 +258,10 @@ export async function destroySession(request: Request, context: Context): Promis
 
 /** Stores portal-side state with the session (merged into its meta). */
 export async function updateSessionMeta(context: Context, key: string, patch: Record<string, unknown>): Promise<void> {
-  await services(context).sql.query(
-    `UPDATE portal_sessions SET user_data = jsonb_set(user_data, '{meta}', COALESCE(user_data->'meta', '{}'::jsonb) || $2::jsonb) WHERE id = $1`,
-    [key, JSON.stringify(patch)],
-  )
+  await services(context).sql.query(`UPDATE portal_sessions SET user_data = jsonb_set(user_data, '{meta}', COALESCE(user_data->'meta', '{}'::jsonb) || $2::jsonb) WHERE id = $1`, [
+    key,
+    JSON.stringify(patch),
+  ])
 }
 
 /** What a profile change may alter in the session's copy of the user; id and group never change. */

@@ -116,7 +116,12 @@ export class Translator {
       }
       const opts: TOptions = typeof options === 'string' ? { defaultValue: options } : (options ?? {})
       const keys = typeof key === 'string' ? [key] : key
-      return this.translate(keys.map((k) => (keyPrefix ? `${keyPrefix}.${k}` : k)), opts, opts.lng ?? code ?? this.language, fixedNs)
+      return this.translate(
+        keys.map((k) => (keyPrefix ? `${keyPrefix}.${k}` : k)),
+        opts,
+        opts.lng ?? code ?? this.language,
+        fixedNs,
+      )
     }
   }
 

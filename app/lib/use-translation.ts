@@ -57,7 +57,11 @@ function translatorOf(i18n: { store: { data: object }; options: { fallbackLng?: 
 function useBrowserTranslation(ns?: string | readonly string[]) {
   const translator = useContext(TranslatorContext)
   if (!translator) throw new Error('useTranslation needs the TranslatorContext of entry.client.tsx')
-  const revision = useSyncExternalStore(translator.subscribe, () => translator.revision, () => translator.revision)
+  const revision = useSyncExternalStore(
+    translator.subscribe,
+    () => translator.revision,
+    () => translator.revision,
+  )
   const key = typeof ns === 'string' ? ns : (ns ?? []).join(',')
   return useMemo(() => {
     // The first namespace only, as react-i18next (its default nsMode); others through 'ns:key'.

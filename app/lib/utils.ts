@@ -9,11 +9,13 @@ import { clsx, type ClassValue } from 'clsx'
 
 const DISPLAY = /^(block|inline|inline-block|flex|inline-flex|grid|hidden)$/
 const POSITION = /^(fixed|absolute|relative|sticky)$/
-const TWO_PART = /^((min|max)-[wh]|(gap|space|inset|translate|overflow|border|divide)-[xytrbl]|col-span|grid-cols|justify-self|line-clamp|pointer-events|underline-offset|ring-offset|break-(inside|before|after))(-|$)/
+const TWO_PART =
+  /^((min|max)-[wh]|(gap|space|inset|translate|overflow|border|divide)-[xytrbl]|col-span|grid-cols|justify-self|line-clamp|pointer-events|underline-offset|ring-offset|break-(inside|before|after))(-|$)/
 const NUMBER = /^\d*$/
 // The Tailwind utilities that are one word; any other word is a class of our own (a hook for CSS or a
 // test), kept as given, as tailwind-merge keeps what it does not know.
-const ONE_WORD = /^(block|inline|flex|grid|hidden|contents|table|flow-root|static|fixed|absolute|relative|sticky|rounded|border|shadow|ring|outline|grow|shrink|truncate|italic|underline|overline|uppercase|lowercase|capitalize|visible|invisible|collapse|container|transition|transform|filter|blur|antialiased|isolate|resize|invert|grayscale|sepia|ordinal|border-collapse)$/
+const ONE_WORD =
+  /^(block|inline|flex|grid|hidden|contents|table|flow-root|static|fixed|absolute|relative|sticky|rounded|border|shadow|ring|outline|grow|shrink|truncate|italic|underline|overline|uppercase|lowercase|capitalize|visible|invisible|collapse|container|transition|transform|filter|blur|antialiased|isolate|resize|invert|grayscale|sepia|ordinal|border-collapse)$/
 
 // Which value-dependent group a `text-`, `font-`, `flex-`, `ring-`, `border…-` or `divide…-` utility belongs to.
 const byValue = (prefix: string, value: string): string => {
@@ -21,7 +23,8 @@ const byValue = (prefix: string, value: string): string => {
   if (prefix === 'font') return /^(sans|serif|mono)$/.test(value) ? 'font-family' : 'font-weight'
   if (prefix === 'flex') return /^(row|col)/.test(value) ? 'flex-direction' : /wrap/.test(value) ? 'flex-wrap' : 'flex'
   if (prefix === 'ring') return NUMBER.test(value) ? 'ring' : value === 'inset' ? 'ring-inset' : 'ring-color'
-  if (prefix.startsWith('border')) return /^(collapse|separate)$/.test(value) ? 'border-collapse' : /^(solid|dashed|dotted|double|hidden|none)$/.test(value) ? 'border-style' : `${prefix}${NUMBER.test(value) ? '' : '-color'}`
+  if (prefix.startsWith('border'))
+    return /^(collapse|separate)$/.test(value) ? 'border-collapse' : /^(solid|dashed|dotted|double|hidden|none)$/.test(value) ? 'border-style' : `${prefix}${NUMBER.test(value) ? '' : '-color'}`
   if (prefix.startsWith('divide')) return /^(solid|dashed|dotted|double|none)$/.test(value) ? 'divide-style' : `${prefix}${NUMBER.test(value) ? '' : '-color'}`
   return prefix
 }
@@ -52,7 +55,10 @@ function merge(classList: string): string {
     // Variants sit before the last colon outside brackets (an arbitrary property, `[overflow-wrap:anywhere]`,
     // holds one); their order does not change the selector.
     const at = cls.endsWith(']') && cls.includes('[') ? cls.lastIndexOf(':', cls.lastIndexOf('[')) : cls.lastIndexOf(':')
-    const variants = `${cls.slice(0, at + 1).split(':').sort()}:`
+    const variants = `${cls
+      .slice(0, at + 1)
+      .split(':')
+      .sort()}:`
     const utility = cls.slice(at + 1)
     // Markers for other elements' variants (group, group/name, peer) and our own classes are no utilities: kept as given.
     if (/^(group|peer)(\/|$)/.test(utility) || (!utility.includes('-') && !ONE_WORD.test(utility))) {

@@ -67,13 +67,22 @@ export default function EntityLog({ loaderData }: Route.ComponentProps) {
   const { t: w } = useTranslation('webhooks')
   const { area, id } = loaderData
   const base = `/${area}/${id}`
-  const links = [{ to: base, label: d('details') }, { to: `${base}/log`, label: d('log'), current: true }]
+  const links = [
+    { to: base, label: d('details') },
+    { to: `${base}/log`, label: d('log'), current: true },
+  ]
   if (area === 'users') links.push({ to: `${base}/authentication-log`, label: d('users.authLog') })
   if (area === 'contacts') links.push({ to: `${base}/registry-handles`, label: d('contacts.registryHandles') })
   if (area === 'accounts') links.push({ to: `${base}/webhooks`, label: w('title') })
   return (
     <div className="space-y-4">
-      <PageHeader breadcrumb={[{ label: d(`${area}.title`), to: `/${area}` }, { label: String(loaderData.name), to: base }]} title={loaderData.pageName} />
+      <PageHeader
+        breadcrumb={[
+          { label: d(`${area}.title`), to: `/${area}` },
+          { label: String(loaderData.name), to: base },
+        ]}
+        title={loaderData.pageName}
+      />
       <SubNav links={links} />
       <DataTable
         def={LISTS[loaderData.listId]!}
@@ -82,7 +91,12 @@ export default function EntityLog({ loaderData }: Route.ComponentProps) {
         renderCell={(row, key) => {
           if (key === 'created_at') return <time dateTime={String(row.created_at)}>{formatDateTime(String(row.created_at), i18n.language)}</time>
           if (key === 'area') return t(`audit.areas.${String(row.area)}`, { defaultValue: String(row.area) })
-          if (key === 'changes') return <span className="line-clamp-3 max-w-xl break-all font-mono text-xs" data-testid="log-changes">{summarizeChanges(row.changes)}</span>
+          if (key === 'changes')
+            return (
+              <span className="line-clamp-3 max-w-xl break-all font-mono text-xs" data-testid="log-changes">
+                {summarizeChanges(row.changes)}
+              </span>
+            )
           return String(row[key] ?? '')
         }}
       />

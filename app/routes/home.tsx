@@ -41,7 +41,11 @@ const filtered = (path: string, filters: Filter[], sort?: string) => {
 function ago(iso: string, now: number, lng: string) {
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000)
   const format = new Intl.RelativeTimeFormat(lng, { numeric: 'auto' })
-  const units: [Intl.RelativeTimeFormatUnit, number][] = [['day', 86_400], ['hour', 3_600], ['minute', 60]]
+  const units: [Intl.RelativeTimeFormatUnit, number][] = [
+    ['day', 86_400],
+    ['hour', 3_600],
+    ['minute', 60],
+  ]
   for (const [unit, size] of units) if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit)
   return format.format(0, 'minute')
 }
@@ -58,7 +62,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const unlessForbidden = <T,>(call: Promise<T>) => call.catch((error: unknown) => (error instanceof PlatformError && error.status === 403 ? null : Promise.reject(error)))
   const [summary, activity] = await Promise.all([
     unlessForbidden(platform.get<Summary>(`/groups/${encodeURIComponent(group)}/summary`)),
-    unlessForbidden(platform.get<{ data: (Omit<Activity, 'ago' | 'exact' | 'when'> & { created_at: string })[] }>(`/groups/${encodeURIComponent(group)}/audit-entries`, { query: { limit: RECENT, sort: '-created_at', fields: 'id,created_at,area,entity_type,entity_id,action,actor_label' } })),
+    unlessForbidden(
+      platform.get<{ data: (Omit<Activity, 'ago' | 'exact' | 'when'> & { created_at: string })[] }>(`/groups/${encodeURIComponent(group)}/audit-entries`, {
+        query: { limit: RECENT, sort: '-created_at', fields: 'id,created_at,area,entity_type,entity_id,action,actor_label' },
+      }),
+    ),
   ])
   const now = Date.now()
   const recent: Activity[] | null = activity
@@ -101,7 +109,12 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </Figure>
         ) : null}
         {summary?.differences !== null && summary?.differences !== undefined ? (
-          <Figure icon={<GitCompare />} title={t('home.differences.title')} testId="home-differences" rows={[{ label: t('home.differences.open'), value: summary.differences, to: '/domains/reconciliation', tone: 'red' }]} />
+          <Figure
+            icon={<GitCompare />}
+            title={t('home.differences.title')}
+            testId="home-differences"
+            rows={[{ label: t('home.differences.open'), value: summary.differences, to: '/domains/reconciliation', tone: 'red' }]}
+          />
         ) : null}
         {summary?.orders ? (
           <Figure
@@ -109,7 +122,12 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             title={t('home.orders.title')}
             testId="home-orders"
             rows={[
-              { label: t('home.orders.pending'), value: summary.orders.pending, to: filtered('/domains/orders', [{ field: 'state', operator: 'equals', values: ['pending', 'processing'] }]), tone: 'blue' },
+              {
+                label: t('home.orders.pending'),
+                value: summary.orders.pending,
+                to: filtered('/domains/orders', [{ field: 'state', operator: 'equals', values: ['pending', 'processing'] }]),
+                tone: 'blue',
+              },
               { label: t('home.orders.failed'), value: summary.orders.failed, to: filtered('/domains/orders', [{ field: 'state', operator: 'equals', values: ['failed'] }]), tone: 'red' },
             ]}
           />
@@ -119,7 +137,14 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             icon={<ShieldAlert />}
             title={t('home.material.title')}
             testId="home-material"
-            rows={[{ label: t('home.material.pending'), value: summary.material_changes.pending, to: filtered('/domains/material-change-requests', [{ field: 'state', operator: 'equals', values: ['pending'] }]), tone: 'amber' }]}
+            rows={[
+              {
+                label: t('home.material.pending'),
+                value: summary.material_changes.pending,
+                to: filtered('/domains/material-change-requests', [{ field: 'state', operator: 'equals', values: ['pending'] }]),
+                tone: 'amber',
+              },
+            ]}
           />
         ) : null}
       </div>
@@ -153,7 +178,19 @@ function CardHeading({ icon, children }: { icon: React.ReactNode; children: Reac
 }
 
 /** A card of figures; a figure above zero is in its colour and links to the list behind it. */
-function Figure({ icon, title, rows, testId, children }: { icon: React.ReactNode; title: string; rows: { label: string; value: number; to?: string; tone: Tone }[]; testId: string; children?: React.ReactNode }) {
+function Figure({
+  icon,
+  title,
+  rows,
+  testId,
+  children,
+}: {
+  icon: React.ReactNode
+  title: string
+  rows: { label: string; value: number; to?: string; tone: Tone }[]
+  testId: string
+  children?: React.ReactNode
+}) {
   const href = useContextHref()
   const { i18n } = useTranslation('common')
   return (
@@ -161,7 +198,9 @@ function Figure({ icon, title, rows, testId, children }: { icon: React.ReactNode
       <CardHeading icon={icon}>{title}</CardHeading>
       <dl className="space-y-2">
         {rows.map((row) => {
-          const figure = <span className={cn('text-2xl font-semibold tabular-nums', row.value > 0 ? TONE[row.tone] : 'text-slate-400 dark:text-slate-600')}>{row.value.toLocaleString(i18n.language)}</span>
+          const figure = (
+            <span className={cn('text-2xl font-semibold tabular-nums', row.value > 0 ? TONE[row.tone] : 'text-slate-400 dark:text-slate-600')}>{row.value.toLocaleString(i18n.language)}</span>
+          )
           return (
             <div key={row.label} className="flex items-baseline justify-between gap-3">
               <dt className="text-sm text-slate-600 dark:text-slate-400">{row.label}</dt>
@@ -216,7 +255,11 @@ function ExpiringCard({ summary }: { summary: Summary }) {
             <div className="mt-2 flex flex-wrap items-end justify-between gap-x-3 gap-y-1">
               <div>
                 {window.auto_renew_off > 0 ? (
-                  <Link to={href(filtered('/domains', [within(window.until), { field: 'auto_renew', operator: 'equals', values: ['false'] }], 'expires_at'))} className="group flex items-baseline gap-2" data-testid="home-expiring-off">
+                  <Link
+                    to={href(filtered('/domains', [within(window.until), { field: 'auto_renew', operator: 'equals', values: ['false'] }], 'expires_at'))}
+                    className="group flex items-baseline gap-2"
+                    data-testid="home-expiring-off"
+                  >
                     <span className={cn('text-3xl font-semibold tabular-nums', window.days <= 30 ? TONE.red : TONE.amber)}>{window.auto_renew_off.toLocaleString(i18n.language)}</span>
                     <span className="text-sm text-slate-600 group-hover:underline dark:text-slate-400">{t('home.expiring.autoRenewOff')}</span>
                   </Link>
@@ -227,7 +270,11 @@ function ExpiringCard({ summary }: { summary: Summary }) {
                   </p>
                 )}
               </div>
-              <Link to={href(filtered('/domains', [within(window.until)], 'expires_at'))} className="flex items-center gap-1 whitespace-nowrap text-sm text-blue-700 hover:underline dark:text-blue-300" data-testid="home-expiring-all">
+              <Link
+                to={href(filtered('/domains', [within(window.until)], 'expires_at'))}
+                className="flex items-center gap-1 whitespace-nowrap text-sm text-blue-700 hover:underline dark:text-blue-300"
+                data-testid="home-expiring-all"
+              >
                 {t('home.expiring.all', { count: window.total })}
                 <ArrowRight className="size-3.5" aria-hidden />
               </Link>
@@ -271,7 +318,9 @@ function RecentActivity({ entries }: { entries: Activity[] }) {
                       {what}
                     </Link>
                   ) : (
-                    <span className="text-slate-700 dark:text-slate-300" title={entry.action}>{what}</span>
+                    <span className="text-slate-700 dark:text-slate-300" title={entry.action}>
+                      {what}
+                    </span>
                   )}
                 </span>
                 <time dateTime={entry.when} title={entry.exact} className="shrink-0 text-xs text-slate-600 dark:text-slate-400">

@@ -99,7 +99,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === 'password') {
     const submission = parseWithZod(formData, { schema: passwordSchema(t) })
-    if (submission.status !== 'success') return data({ intent: 'password' as const, result: submission.reply({ hideFields: ['current_password', 'new_password', 'confirm_password'] }) }, { status: 400 })
+    if (submission.status !== 'success')
+      return data({ intent: 'password' as const, result: submission.reply({ hideFields: ['current_password', 'new_password', 'confirm_password'] }) }, { status: 400 })
     try {
       const tokens = await platform.put<{ access_token: string; refresh_token: string }>('/profile/password', {
         current_password: submission.value.current_password,
@@ -163,7 +164,9 @@ function PreferencesCard({ locale, theme }: { locale: string; theme: string }) {
             </label>
           ))}
         </fieldset>
-        <Button type="submit" data-testid="profile-save">{t('profile.save')}</Button>
+        <Button type="submit" data-testid="profile-save">
+          {t('profile.save')}
+        </Button>
       </Form>
     </Card>
   )
@@ -180,9 +183,21 @@ function PasswordCard() {
       <CardTitle>{t('common:profile.password')}</CardTitle>
       <Form method="post" {...getFormProps(form)} className="grid max-w-md gap-2">
         <input type="hidden" name="intent" value="password" />
-        <Field labelProps={{ children: t('common:profile.currentPassword') }} inputProps={{ ...getInputProps(fields.current_password, { type: 'password' }), autoComplete: 'current-password' }} errors={fields.current_password.errors} />
-        <Field labelProps={{ children: t('common:profile.newPassword') }} inputProps={{ ...getInputProps(fields.new_password, { type: 'password' }), autoComplete: 'new-password' }} errors={fields.new_password.errors} />
-        <Field labelProps={{ children: t('common:profile.confirmPassword') }} inputProps={{ ...getInputProps(fields.confirm_password, { type: 'password' }), autoComplete: 'new-password' }} errors={fields.confirm_password.errors} />
+        <Field
+          labelProps={{ children: t('common:profile.currentPassword') }}
+          inputProps={{ ...getInputProps(fields.current_password, { type: 'password' }), autoComplete: 'current-password' }}
+          errors={fields.current_password.errors}
+        />
+        <Field
+          labelProps={{ children: t('common:profile.newPassword') }}
+          inputProps={{ ...getInputProps(fields.new_password, { type: 'password' }), autoComplete: 'new-password' }}
+          errors={fields.new_password.errors}
+        />
+        <Field
+          labelProps={{ children: t('common:profile.confirmPassword') }}
+          inputProps={{ ...getInputProps(fields.confirm_password, { type: 'password' }), autoComplete: 'new-password' }}
+          errors={fields.confirm_password.errors}
+        />
         <ErrorList id={form.errorId} errors={form.errors} />
         <Button type="submit" className="justify-self-start">
           {t('common:profile.changePassword')}
@@ -219,13 +234,21 @@ function TwoFactorCard() {
           <p className="text-sm">{t('common:profile.twoFactorScan')}</p>
           {start.qr_svg ? <div className="size-48 bg-white p-2 [&>svg]:size-full" dangerouslySetInnerHTML={{ __html: start.qr_svg }} /> : null}
           <p className="text-sm">
-            {t('common:profile.secret')}: <code className="break-all" data-testid="two-factor-secret">{start.secret}</code>
+            {t('common:profile.secret')}:{' '}
+            <code className="break-all" data-testid="two-factor-secret">
+              {start.secret}
+            </code>
           </p>
           <Form method="post" {...getFormProps(form)} className="flex max-w-md items-start gap-2">
             <input type="hidden" name="intent" value="two-factor-confirm" />
             <input type="hidden" name="secret" value={start.secret} />
             <input type="hidden" name="otpauth_uri" value={start.otpauth_uri} />
-            <Field className="flex-1" labelProps={{ children: t('common:profile.code') }} inputProps={{ ...getInputProps(fields.code, { type: 'text' }), inputMode: 'numeric', autoComplete: 'one-time-code' }} errors={fields.code.errors} />
+            <Field
+              className="flex-1"
+              labelProps={{ children: t('common:profile.code') }}
+              inputProps={{ ...getInputProps(fields.code, { type: 'text' }), inputMode: 'numeric', autoComplete: 'one-time-code' }}
+              errors={fields.code.errors}
+            />
             <Button type="submit" className="mt-6">
               {t('common:profile.confirm')}
             </Button>
@@ -270,7 +293,12 @@ function PermissionViewCard({ permissions, view }: { permissions: string[]; view
                   <input type="checkbox" name="hide" value={p} defaultChecked={Boolean(view.hiddenPermissions[p])} aria-label={`${t('permissionView.hide')} ${p}`} />
                 </td>
                 <td>
-                  <select name={`color:${p}`} defaultValue={view.highlightColors[p] ?? ''} className="rounded border border-slate-300 bg-transparent text-sm dark:border-slate-700" aria-label={`${t('permissionView.highlight')} ${p}`}>
+                  <select
+                    name={`color:${p}`}
+                    defaultValue={view.highlightColors[p] ?? ''}
+                    className="rounded border border-slate-300 bg-transparent text-sm dark:border-slate-700"
+                    aria-label={`${t('permissionView.highlight')} ${p}`}
+                  >
                     <option value="">{t('permissionView.none')}</option>
                     {HIGHLIGHT_COLORS.map((c) => (
                       <option key={c} value={c}>

@@ -193,4 +193,3 @@ export async function leaseConnection(database: Database): Promise<{ db: Kysely<
     },
   }
 }
-

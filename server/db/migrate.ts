@@ -78,9 +78,6 @@ export async function isMigrated(database: Database): Promise<boolean> {
   // Before the first migration the bookkeeping table itself is missing: not ready, not broken.
   const table = await database.pool.query(`SELECT to_regclass('schema_migrations') IS NOT NULL AS present`)
   if (!table.rows[0]?.present) return false
-  const { rows } = await database.pool.query(
-    `SELECT id FROM schema_migrations WHERE id = ANY($1::text[])`,
-    [expected],
-  )
+  const { rows } = await database.pool.query(`SELECT id FROM schema_migrations WHERE id = ANY($1::text[])`, [expected])
   return rows.length === expected.length
 }

@@ -89,7 +89,12 @@ describe.each([
   })
 
   it('keeps the JavaScript types of node-postgres only where the server sets them (dates, json, bytea cross as they are)', async () => {
-    const { rows } = await pool.query(`SELECT $1::timestamptz AS at, $2::jsonb AS doc, $3::bytea AS raw, 'x' || $4::text AS s`, [new Date('2026-01-02T03:04:05Z'), JSON.stringify({ a: [1] }), new Uint8Array([1, 2, 3]), 'y'])
+    const { rows } = await pool.query(`SELECT $1::timestamptz AS at, $2::jsonb AS doc, $3::bytea AS raw, 'x' || $4::text AS s`, [
+      new Date('2026-01-02T03:04:05Z'),
+      JSON.stringify({ a: [1] }),
+      new Uint8Array([1, 2, 3]),
+      'y',
+    ])
     expect(rows[0].at).toEqual(new Date('2026-01-02T03:04:05Z'))
     expect(rows[0].doc).toEqual({ a: [1] })
     expect(Array.from(rows[0].raw as Uint8Array)).toEqual([1, 2, 3])

@@ -81,7 +81,10 @@ export class PGlitePool {
         }
         // Nothing to tell the session when the lease holds nothing and waits for nothing.
         if (!holds && inFlight === 0) return done()
-        this.#backend.run({ kind: 'release', lease }).catch(() => {}).finally(done)
+        this.#backend
+          .run({ kind: 'release', lease })
+          .catch(() => {})
+          .finally(done)
       },
     }
   }

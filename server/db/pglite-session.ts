@@ -100,10 +100,12 @@ export class PGliteSession {
     if (index < 0) return
     const job = this.#queue.splice(index, 1)[0]!
     this.#busy = true
-    this.#do(job.op).then(job.resolve, job.reject).finally(() => {
-      this.#busy = false
-      this.#pump()
-    })
+    this.#do(job.op)
+      .then(job.resolve, job.reject)
+      .finally(() => {
+        this.#busy = false
+        this.#pump()
+      })
   }
 
   async #do(op: SessionOp): Promise<unknown> {

@@ -69,4 +69,3 @@ export interface DnsStatisticsCursorTable {
   ring_counts: ColumnType<Record<string, number>, string, string>
   collected_at: Timestamp
 }
-

@@ -8,7 +8,6 @@ type Defaulted<T> = ColumnType<T, T | undefined, T>
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
 type Json<T> = ColumnType<T, string, string>
 
-
 export interface TrayItemsTable {
   user_id: string
   account_id: string
@@ -66,7 +65,6 @@ export interface MaterialApproversTable {
   email: string
   created_at: Timestamp
 }
-
 
 /** A change that needs approval on a material domain (the PATCH's contacts and nameservers). */
 export type MaterialChange = {

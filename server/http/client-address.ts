@@ -20,7 +20,10 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
   if (!text || text === 'false' || text === '0') return { kind: 'none' }
   if (/^\d+$/.test(text)) return { kind: 'hops', hops: Number(text) }
   const list = new BlockList()
-  for (const raw of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     for (const entry of KEYWORDS[raw] ?? [raw]) {
       const [address, bits] = entry.split('/')
       const family = isIP(address ?? '')

@@ -52,15 +52,16 @@ export function createJobs(database: Database, logger: Logger, options: { lease?
   const loops: Promise<void>[] = []
   // Idle workers wait for the next poll, or for stop().
   let wakers: (() => void)[] = []
-  const idle = (ms: number) => new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms)
-    function done() {
-      clearTimeout(timer)
-      wakers = wakers.filter((w) => w !== done)
-      resolve()
-    }
-    wakers.push(done)
-  })
+  const idle = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms)
+      function done() {
+        clearTimeout(timer)
+        wakers = wakers.filter((w) => w !== done)
+        resolve()
+      }
+      wakers.push(done)
+    })
   const wake = () => {
     for (const w of [...wakers]) w()
   }

@@ -6,11 +6,7 @@ export type Logger = {
 } & { child(fields: Record<string, unknown>): Logger }
 
 /** JSON lines on stdout; one object per event. */
-export function createLogger(
-  level: Level | 'silent' = 'info',
-  base: Record<string, unknown> = {},
-  write: (line: string) => void = (line) => process.stdout.write(line + '\n'),
-): Logger {
+export function createLogger(level: Level | 'silent' = 'info', base: Record<string, unknown> = {}, write: (line: string) => void = (line) => process.stdout.write(line + '\n')): Logger {
   const emit = (lvl: Level) => (msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < ORDER[level]) return
     write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...base, ...fields }, errorReplacer))

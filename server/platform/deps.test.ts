@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest'
 import { linkBase, listeningUrlOf } from './deps.ts'
 
 describe('links we mail', () => {
-  const config = (PUBLIC_URL?: string) => ({ APP_ENV: 'test', BODY_LIMIT_BYTES: 1, SUPPORT_EMAIL: 's@x.example', PUBLIC_URL, OIDC_ISSUER: undefined, OIDC_CLIENT_ID: undefined, OIDC_CLIENT_SECRET: undefined, SMTP_URL: undefined, MAIL_FROM: 'x' })
+  const config = (PUBLIC_URL?: string) => ({
+    APP_ENV: 'test',
+    BODY_LIMIT_BYTES: 1,
+    SUPPORT_EMAIL: 's@x.example',
+    PUBLIC_URL,
+    OIDC_ISSUER: undefined,
+    OIDC_CLIENT_ID: undefined,
+    OIDC_CLIENT_SECRET: undefined,
+    SMTP_URL: undefined,
+    MAIL_FROM: 'x',
+  })
   it('use PUBLIC_URL, else where the server listens (never the Host a client sent), else the request origin — never a guessed port', () => {
     const request = new Request('http://attacker.example/v1/password_resets')
     expect(linkBase({ config: config('https://portal.example/') }, request)).toBe('https://portal.example')

@@ -18,7 +18,16 @@ import { accountPricing } from '#server/platform/orders/pricing.ts'
 export async function seedBilling(db: Kysely<DB>, accounts: { acme: string; globex: string }, quiet: readonly string[]) {
   const scope = systemScope('demo-seed')
   // The tax table staff keep (standard rates; the US has none at the federal level).
-  for (const [country, rate, name] of [['NL', 21, 'BTW'], ['DE', 19, 'MwSt'], ['ES', 21, 'IVA'], ['FR', 20, 'TVA'], ['GB', 20, 'VAT'], ['JP', 10, '消費税'], ['US', 0, 'Sales tax']] as const) await setTaxRate(db, scope, country, rate, name)
+  for (const [country, rate, name] of [
+    ['NL', 21, 'BTW'],
+    ['DE', 19, 'MwSt'],
+    ['ES', 21, 'IVA'],
+    ['FR', 20, 'TVA'],
+    ['GB', 20, 'VAT'],
+    ['JP', 10, '消費税'],
+    ['US', 0, 'Sales tax'],
+  ] as const)
+    await setTaxRate(db, scope, country, rate, name)
   const acme = await createBillingEntity(db, scope, {
     name: 'Acme Corp Billing',
     address: { street1: '100 Market Street', city: 'San Francisco', state: 'CA', postcode: '94105' },
@@ -48,14 +57,34 @@ export async function seedBilling(db: Kysely<DB>, accounts: { acme: string; glob
 
   for (const accountId of [accounts.acme, accounts.globex]) {
     // Never the quiet demo domains, which the browser tests rely on being left alone.
-    const domains = await db.selectFrom('domains').select(['id', 'name', 'unicode_name', 'tld']).where('account_id', '=', accountId).where('tld', '=', 'com').where('name', 'not in', [...quiet]).orderBy('name').limit(4).execute()
+    const domains = await db
+      .selectFrom('domains')
+      .select(['id', 'name', 'unicode_name', 'tld'])
+      .where('account_id', '=', accountId)
+      .where('tld', '=', 'com')
+      .where('name', 'not in', [...quiet])
+      .orderBy('name')
+      .limit(4)
+      .execute()
     const pricing = await accountPricing(db, accountId)
     const account = { ...scope, accountId }
     for (const [index, domain] of domains.entries()) {
       const price = await pricing.price({ name: domain.tld, list_price_minor: null, currency: pricing.currency }, 1, 'name', 'renew')
       const key = `demo-renewal:${domain.id}`
       await change(db, account, async (tx) => {
-        await reserveCharges(tx, account, accountId, [{ key, kind: 'domain', action: 'renew', object_name: domain.unicode_name, period: 1, amount_minor: price.price_minor, currency: price.currency, quote: JSON.parse(price.quote), domain_id: domain.id }])
+        await reserveCharges(tx, account, accountId, [
+          {
+            key,
+            kind: 'domain',
+            action: 'renew',
+            object_name: domain.unicode_name,
+            period: 1,
+            amount_minor: price.price_minor,
+            currency: price.currency,
+            quote: JSON.parse(price.quote),
+            domain_id: domain.id,
+          },
+        ])
         if (index === 3) await releaseCharge(tx, account, key, 'The registry refused the renewal (2304 object status prohibits operation)')
         else await settleCharge(tx, account, key, domain.id)
       })

@@ -51,7 +51,14 @@ export async function seedDemo(db: Kysely<DB>, logger: Logger, options: { domain
   await importIanaTlds(db, scope)
   for (const offer of OFFERED) await offerTld(db, scope, { ...offer, currency: offer.name === 'jp' ? 'JPY' : 'EUR', ...(offer.name === 'jp' ? { list_price_minor: 3900 } : {}) })
   // Acme is billed in USD, the TLDs are priced in EUR and JPY: the rates that convert them (staff keep them, PUT /v1/currency_rates).
-  const rates: [string, string, number][] = [['EUR', 'USD', 1.08], ['JPY', 'USD', 0.0067], ['JPY', 'EUR', 0.0062], ['EUR', 'JPY', 162], ['USD', 'EUR', 0.93], ['USD', 'JPY', 150]]
+  const rates: [string, string, number][] = [
+    ['EUR', 'USD', 1.08],
+    ['JPY', 'USD', 0.0067],
+    ['JPY', 'EUR', 0.0062],
+    ['EUR', 'JPY', 162],
+    ['USD', 'EUR', 0.93],
+    ['USD', 'JPY', 150],
+  ]
   for (const [from, to, rate] of rates) await setRate(db, scope, from, to, rate)
 
   const registrar = await createAccount(db, scope, { name: 'Registrar Operations', is_registrar: true })
@@ -79,10 +86,71 @@ export const QUIET_DEMO_DOMAINS = { acme: ['acme-archive.com', 'acme-legacy.com'
 
 // Products, services and campaigns a corporate portfolio names. Deterministic: two seeds of one
 // size give one portfolio.
-const WORDS = ['', 'corp', 'cloud', 'labs', 'store', 'pay', 'mail', 'careers', 'events', 'news', 'support', 'dev', 'app', 'hq', 'group', 'global', 'direct', 'online', 'shop', 'tools', 'health', 'energy', 'travel', 'foods', 'media', 'security', 'insights', 'ventures', 'studio', 'academy', 'rewards', 'partners']
+const WORDS = [
+  '',
+  'corp',
+  'cloud',
+  'labs',
+  'store',
+  'pay',
+  'mail',
+  'careers',
+  'events',
+  'news',
+  'support',
+  'dev',
+  'app',
+  'hq',
+  'group',
+  'global',
+  'direct',
+  'online',
+  'shop',
+  'tools',
+  'health',
+  'energy',
+  'travel',
+  'foods',
+  'media',
+  'security',
+  'insights',
+  'ventures',
+  'studio',
+  'academy',
+  'rewards',
+  'partners',
+]
 const CAMPAIGN = new Set(['events', 'rewards', 'news', 'shop'])
 // Labels under .рф are Cyrillic: the stem spelled in Cyrillic letters.
-const CYRILLIC: Record<string, string> = { a: 'а', b: 'б', c: 'к', d: 'д', e: 'е', f: 'ф', g: 'г', h: 'х', i: 'и', j: 'ж', k: 'к', l: 'л', m: 'м', n: 'н', o: 'о', p: 'п', q: 'к', r: 'р', s: 'с', t: 'т', u: 'у', v: 'в', w: 'в', x: 'кс', y: 'й', z: 'з', '-': '-' }
+const CYRILLIC: Record<string, string> = {
+  a: 'а',
+  b: 'б',
+  c: 'к',
+  d: 'д',
+  e: 'е',
+  f: 'ф',
+  g: 'г',
+  h: 'х',
+  i: 'и',
+  j: 'ж',
+  k: 'к',
+  l: 'л',
+  m: 'м',
+  n: 'н',
+  o: 'о',
+  p: 'п',
+  q: 'к',
+  r: 'р',
+  s: 'с',
+  t: 'т',
+  u: 'у',
+  v: 'в',
+  w: 'в',
+  x: 'кс',
+  y: 'й',
+  z: 'з',
+  '-': '-',
+}
 const cyrillic = (label: string) => [...label].map((ch) => CYRILLIC[ch] ?? ch).join('')
 
 /** A small deterministic hash in [0, 1) of a text (FNV-1a), for the seed's variety. */
@@ -100,7 +168,22 @@ function* demoStems(brand: string): Generator<{ stem: string; core: boolean }> {
   for (let round = 0; ; round++) {
     for (const [w, word] of WORDS.entries()) {
       if (word === '') yield { stem: [brand, `${brand}inc`, `my${brand}`, `go${brand}`, `the${brand}`][round % 5]! + (round >= 5 ? String(round) : ''), core: round === 0 }
-      else yield { stem: round === 0 ? (w % 2 ? `${brand}-${word}` : `${brand}${word}`) : round === 1 ? (w % 2 ? `${brand}${word}` : `${brand}-${word}`) : round === 2 ? `get${brand}${word}` : `${brand}${word}${round}`, core: false }
+      else
+        yield {
+          stem:
+            round === 0
+              ? w % 2
+                ? `${brand}-${word}`
+                : `${brand}${word}`
+              : round === 1
+                ? w % 2
+                  ? `${brand}${word}`
+                  : `${brand}-${word}`
+                : round === 2
+                  ? `get${brand}${word}`
+                  : `${brand}${word}${round}`,
+          core: false,
+        }
     }
   }
 }
@@ -123,7 +206,7 @@ function demoNames(brand: string, count: number): string[] {
   while (names.length < room) {
     const { stem, core } = stems.next().value!
     for (const tld of tlds) {
-      const keep = core || (tld === 'com' || (tld !== 'xn--p1ai' && unit(`${stem}.${tld}`) < 0.3))
+      const keep = core || tld === 'com' || (tld !== 'xn--p1ai' && unit(`${stem}.${tld}`) < 0.3)
       const name = tld === 'xn--p1ai' ? `${cyrillic(stem)}.рф` : `${stem}.${tld}`
       if (keep && !quiet.includes(name) && names.length < room) names.push(name)
     }
@@ -146,7 +229,17 @@ export function demoDomains(brand: string, count: number, now: Date) {
     const r = unit(`${name}:expiry`)
     const quietOne = quiet.has(name)
     // Days to the expiry: 4 % expired up to 25 days ago, 5 % within 30 days, 5 % in 31–60, 5 % in 61–90, the rest 91 days to 3 years.
-    const days = quietOne ? 200 + i * 60 : r < 0.04 ? -1 - Math.floor((r / 0.04) * 25) : r < 0.09 ? 1 + Math.floor(((r - 0.04) / 0.05) * 29) : r < 0.14 ? 31 + Math.floor(((r - 0.09) / 0.05) * 29) : r < 0.19 ? 61 + Math.floor(((r - 0.14) / 0.05) * 29) : 91 + Math.floor(((r - 0.19) / 0.81) * 1000)
+    const days = quietOne
+      ? 200 + i * 60
+      : r < 0.04
+        ? -1 - Math.floor((r / 0.04) * 25)
+        : r < 0.09
+          ? 1 + Math.floor(((r - 0.04) / 0.05) * 29)
+          : r < 0.14
+            ? 31 + Math.floor(((r - 0.09) / 0.05) * 29)
+            : r < 0.19
+              ? 61 + Math.floor(((r - 0.14) / 0.05) * 29)
+              : 91 + Math.floor(((r - 0.19) / 0.81) * 1000)
     const expires = today + days * DAY
     const years = Math.max(1, Math.ceil((expires - today) / (365 * DAY))) + Math.floor(unit(`${name}:age`) * 6)
     const created = new Date(expires)
@@ -219,11 +312,11 @@ export async function seedDemoZones(deps: PlatformDeps, logger: Logger = deps.lo
       { action: 'add', name: '@', type: 'CAA', content: '0 issue "letsencrypt.org"' },
     ]
     if (unit(`${domain.name}:v6`) < 0.5) changes.push({ action: 'add', name: '@', type: 'AAAA', content: `${hosting.v6}${host.toString(16)}` })
-    if (domain.tags.includes('brand')) changes.push({ action: 'add', name: 'shop', type: 'CNAME', content: 'shops.myshopify.com.' }, { action: 'add', name: 'status', type: 'CNAME', content: 'stats.uptimerobot.com.' })
+    if (domain.tags.includes('brand'))
+      changes.push({ action: 'add', name: 'shop', type: 'CNAME', content: 'shops.myshopify.com.' }, { action: 'add', name: 'status', type: 'CNAME', content: 'stats.uptimerobot.com.' })
     await applyChangeSet(deps, scope, zone.id, { changes })
     zones++
   }
   logger.info('demo zones created', { zones })
   return { zones }
 }
-

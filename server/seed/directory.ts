@@ -23,9 +23,31 @@ const CATALOGUE: Record<string, CatalogueDetails> = {
 
 // Contacts in several countries, with the forms people type (normalised to E.164 by the service).
 const PEOPLE: Omit<ContactInput, 'email'>[] = [
-  { name: 'Olivia Carter', organisation: '', phone: '+1 415 555 0132', mobile: '+1 415 555 0177', street1: '500 Howard Street', street2: 'Suite 300', city: 'San Francisco', state: 'CA', postcode: '94105', country_code: 'US' },
+  {
+    name: 'Olivia Carter',
+    organisation: '',
+    phone: '+1 415 555 0132',
+    mobile: '+1 415 555 0177',
+    street1: '500 Howard Street',
+    street2: 'Suite 300',
+    city: 'San Francisco',
+    state: 'CA',
+    postcode: '94105',
+    country_code: 'US',
+  },
   { name: 'Jonas Becker', organisation: '', phone: '+49 30 1234567', fax: '+49 30 1234568', street1: 'Friedrichstraße 68', city: 'Berlin', postcode: '10117', country_code: 'DE' },
-  { name: 'Lucía Fernández', organisation: '', phone: '+34 912 345 678', mobile: '+34 600 123 456', street1: 'Calle de Alcalá 48', street2: '3º izquierda', city: 'Madrid', state: 'Madrid', postcode: '28014', country_code: 'ES' },
+  {
+    name: 'Lucía Fernández',
+    organisation: '',
+    phone: '+34 912 345 678',
+    mobile: '+34 600 123 456',
+    street1: 'Calle de Alcalá 48',
+    street2: '3º izquierda',
+    city: 'Madrid',
+    state: 'Madrid',
+    postcode: '28014',
+    country_code: 'ES',
+  },
   { name: '佐藤 花子', organisation: '', phone: '+81 3-1234-5678', street1: '千代田区丸の内1-1-1', city: '東京都', postcode: '100-0005', country_code: 'JP' },
   { name: 'Amelia Hughes', organisation: '', phone: '+44 20 7946 0018', street1: '10 Finsbury Square', city: 'London', postcode: 'EC2A 1AF', country_code: 'GB' },
 ]
@@ -49,10 +71,18 @@ export async function seedDirectory(db: Kysely<DB>): Promise<void> {
   const accounts = await db.selectFrom('accounts').select(['id', 'name']).where('is_registrar', '=', false).orderBy('created_at').execute()
   for (const account of accounts) {
     const accountScope = systemScope('demo-seed', account.id)
-    const slug = account.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
+    const slug = account.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
     const contacts = []
     for (const [index, person] of PEOPLE.entries()) {
-      const local = person.name.toLowerCase().normalize('NFKD').replace(/[^a-z]+/g, '.').replace(/^\.|\.$/g, '') || `contact${index + 1}`
+      const local =
+        person.name
+          .toLowerCase()
+          .normalize('NFKD')
+          .replace(/[^a-z]+/g, '.')
+          .replace(/^\.|\.$/g, '') || `contact${index + 1}`
       contacts.push(await createContact(db, accountScope, { ...person, organisation: account.name, email: `${local}@${slug}.example` }))
     }
     for (const [index, contact] of contacts.entries()) {

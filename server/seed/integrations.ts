@@ -16,6 +16,10 @@ export async function seedDemoIntegrations(deps: Pick<PlatformDeps, 'db' | 'now'
   const scope = systemScope('demo seed', acme.id)
   const service = await createServiceUser(deps.db, scope, { name: 'Acme CI', roles: ['domain-viewer', 'dns-viewer'] })
   await createToken(deps.db, scope, service, { name: 'Deploy checks', permissions: ['domain-viewer', 'dns-viewer'], cidrs: ['203.0.113.0/24'], expires_in_days: 30 }, deps.now())
-  await createEndpoint({ ...deps, webhooks: { allowPrivateAddresses: false } }, scope, { url: 'https://hooks.acme.example/registrar', description: 'Ops alerts', events: ['order.failed', 'domain.renewed'] })
+  await createEndpoint({ ...deps, webhooks: { allowPrivateAddresses: false } }, scope, {
+    url: 'https://hooks.acme.example/registrar',
+    description: 'Ops alerts',
+    events: ['order.failed', 'domain.renewed'],
+  })
   logger.info('demo API access seeded', { service_user: service.email })
 }

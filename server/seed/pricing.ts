@@ -58,19 +58,31 @@ export async function seedPricing(db: Kysely<DB>, accounts: { corporate: string[
   await createRule(db, scope, 'global', { rule_name: 'products-charm', selector: { kinds: ['ssl', 'service', 'block'] }, kind: 'rounding', mode: 'ends-99' }, now)
   // "Why is .com 12.99?": Retail's own price for it, over the global margin and the global fixed price.
   await createRule(db, scope, 'entity', { rule_name: 'com-retail', pricing_entity_id: retail.id, product_id: com.id, kind: 'fixed', amount: '12.99', currency: 'EUR' }, now)
-  await createRule(db, scope, 'entity', { rule_name: 'corporate-margin', pricing_entity_id: corporate.id, selector: { kinds: ['domain'], actions: ['register', 'renew', 'transfer'] }, kind: 'margin', percent: 25 }, now)
-  await createRule(db, scope, 'entity', {
-    rule_name: 'shop-launch',
-    pricing_entity_id: retail.id,
-    selector: { tlds: ['shop'], actions: ['register'] },
-    kind: 'promotion',
-    amount: '4.99',
-    currency: 'EUR',
-    first_year_only: true,
-    starts_at: `${year}-01-01`,
-    ends_at: `${year + 1}-01-01`,
-    below_cost_reason: 'Launch campaign: first year below cost, renewals at the regular price',
-  }, now)
+  await createRule(
+    db,
+    scope,
+    'entity',
+    { rule_name: 'corporate-margin', pricing_entity_id: corporate.id, selector: { kinds: ['domain'], actions: ['register', 'renew', 'transfer'] }, kind: 'margin', percent: 25 },
+    now,
+  )
+  await createRule(
+    db,
+    scope,
+    'entity',
+    {
+      rule_name: 'shop-launch',
+      pricing_entity_id: retail.id,
+      selector: { tlds: ['shop'], actions: ['register'] },
+      kind: 'promotion',
+      amount: '4.99',
+      currency: 'EUR',
+      first_year_only: true,
+      starts_at: `${year}-01-01`,
+      ends_at: `${year + 1}-01-01`,
+      below_cost_reason: 'Launch campaign: first year below cost, renewals at the regular price',
+    },
+    now,
+  )
 
   // What .eu asks of a registrant, as a registrar template on its registration product.
   const template = await createTemplate(db, scope, {
@@ -79,7 +91,11 @@ export async function seedPricing(db: Kysely<DB>, accounts: { corporate: string[
       type: 'object',
       required: ['citizenship'],
       properties: {
-        citizenship: { type: 'string', enum: ['AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK'], ui: { widget: 'select', label: { en: 'EU citizenship', es: 'Ciudadanía de la UE', ja: 'EU 市民権' } } },
+        citizenship: {
+          type: 'string',
+          enum: ['AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK'],
+          ui: { widget: 'select', label: { en: 'EU citizenship', es: 'Ciudadanía de la UE', ja: 'EU 市民権' } },
+        },
         company_number: { type: ['string', 'null'], maxLength: 40, ui: { label: { en: 'Company number', es: 'Número de empresa', ja: '法人番号' } } },
       },
       additionalProperties: false,

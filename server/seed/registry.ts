@@ -48,7 +48,19 @@ export async function preloadDemoRegistry(db: Kysely<DB>, registries: StartedReg
     for (const [i, row] of served.entries()) {
       const domain = held[i]!
       const registry = registries.forTld(row.tld)!
-      const info: DomainInfo = { name: domain.name, roid: domain.roid, statuses: domain.statuses, contacts: [], nameservers: domain.nameservers, hosts: [], clientId: domain.clientId, createdAt: domain.createdAt, expiresAt: domain.expiresAt, dsData: domain.ds, rgpStatuses: [] }
+      const info: DomainInfo = {
+        name: domain.name,
+        roid: domain.roid,
+        statuses: domain.statuses,
+        contacts: [],
+        nameservers: domain.nameservers,
+        hosts: [],
+        clientId: domain.clientId,
+        createdAt: domain.createdAt,
+        expiresAt: domain.expiresAt,
+        dsData: domain.ds,
+        rgpStatuses: [],
+      }
       await tx
         .updateTable('domains')
         .set({ ...registryColumns(info, registry.registry, at), registered_at: domain.createdAt })

@@ -78,7 +78,12 @@ test('the docs pages have no serious or critical axe-core violation, light and d
       await settled(page)
       const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
       for (const violation of results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
-        found.push(`${theme} ${path}: ${violation.id} (${violation.impact}) — ${violation.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)
+        found.push(
+          `${theme} ${path}: ${violation.id} (${violation.impact}) — ${violation.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(' '))
+            .join(' | ')}`,
+        )
       }
     }
   }

@@ -107,7 +107,7 @@ test.describe('directory (issue 5)', () => {
       await hydrated(page)
       await page.getByTestId('role-ssl-admin').getByRole('checkbox').uncheck()
       await page.getByTestId('user-save').click()
-      await expect(page.locator('#roles-error')).toHaveText("You cannot change your own roles or abilities; ask another admin")
+      await expect(page.locator('#roles-error')).toHaveText('You cannot change your own roles or abilities; ask another admin')
       await expect(page.getByTestId('user-permissions')).toContainText('ssl-admin')
     })
 

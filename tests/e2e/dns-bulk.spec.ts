@@ -12,7 +12,12 @@ async function zoneWith(name: string, address: string) {
   const api = await platform(ACME_ADMIN)
   try {
     const zone = await api.post<{ id: string; name: string }>(`/groups/${api.group}/zones`, { name })
-    await api.post(`/groups/${api.group}/zones/${zone.id}/changes`, { changes: [{ action: 'add', name: 'www', type: 'A', content: address }, { action: 'add', name: 'api', type: 'A', content: address }] })
+    await api.post(`/groups/${api.group}/zones/${zone.id}/changes`, {
+      changes: [
+        { action: 'add', name: 'www', type: 'A', content: address },
+        { action: 'add', name: 'api', type: 'A', content: address },
+      ],
+    })
     return zone
   } finally {
     await api.dispose()

@@ -37,7 +37,12 @@ async function typeSelects(page: Page) {
       const text = select.selectedOptions[0]?.text ?? ''
       // Chromium draws the native arrow inside the content box: about 16 px of it is not room for text.
       const arrow = 16
-      return { text, needs: Math.ceil(canvas.measureText(text).width), room: select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - arrow, width: select.getBoundingClientRect().width }
+      return {
+        text,
+        needs: Math.ceil(canvas.measureText(text).width),
+        room: select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - arrow,
+        width: select.getBoundingClientRect().width,
+      }
     }),
   )
 }
@@ -45,7 +50,10 @@ async function typeSelects(page: Page) {
 test.describe('the record editor', () => {
   test.use({ storageState: signedIn(ACME_ADMIN) })
 
-  for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
     test(`shows each row's type in full at ${viewport.width} px`, async ({ page }) => {
       await page.setViewportSize(viewport)
       const zone = await zoneWithRecords()
@@ -73,7 +81,11 @@ test.describe('the record editor', () => {
       }
       expect(boxes.name!.x + boxes.name!.width, 'the name ends before the type').toBeLessThanOrEqual(boxes.type!.x)
       expect(boxes.type!.x + boxes.type!.width, 'the type ends before the TTL').toBeLessThanOrEqual(boxes.ttl!.x)
-      const removeLabel = (await editor.locator('label').filter({ has: page.locator('input[name$=".remove"]') }).first().boundingBox())!
+      const removeLabel = (await editor
+        .locator('label')
+        .filter({ has: page.locator('input[name$=".remove"]') })
+        .first()
+        .boundingBox())!
       expect(removeLabel.x + removeLabel.width, 'the remove box and its word are in view').toBeLessThanOrEqual(viewport.width)
       await page.screenshot({ path: path.join(SHOTS, `editor-${viewport.width}.png`), fullPage: true })
       await editor.screenshot({ path: path.join(SHOTS, `editor-form-${viewport.width}.png`) })
@@ -103,7 +115,18 @@ test.describe('BIND import', () => {
   test('a file for a zone the account lacks: no such zone, nothing imported, created with one click, then previewed with its adjusted lines and refused types', async ({ page }) => {
     const name = `e2e-missing-${unique()}.example`
     const file = path.join(SHOTS, `${name}.zone`)
-    writeFileSync(file, [`$ORIGIN ${name}.`, '$TTL 300', `@ IN SOA ns1.${name}. hostmaster.${name}. 1 7200 3600 1209600 300`, '@ NS ns1.registrar.example.', 'host 60 A 192.0.2.1', 'host A 192.0.2.2', '@ HTTPS 1 . alpn=h2'].join('\n'))
+    writeFileSync(
+      file,
+      [
+        `$ORIGIN ${name}.`,
+        '$TTL 300',
+        `@ IN SOA ns1.${name}. hostmaster.${name}. 1 7200 3600 1209600 300`,
+        '@ NS ns1.registrar.example.',
+        'host 60 A 192.0.2.1',
+        'host A 192.0.2.2',
+        '@ HTTPS 1 . alpn=h2',
+      ].join('\n'),
+    )
     // Another zone is selected: the file must not go there.
     await zoneWithRecords()
     await page.goto('/domains/bind-import')
@@ -120,7 +143,18 @@ test.describe('BIND import', () => {
     await expect(page.locator('#import-zone option:checked')).toHaveText(name)
 
     await hydrated(page)
-    writeFileSync(file, [`$ORIGIN ${name}.`, '$TTL 300', '@ NS ns1.registrar.example.', 'host 60 A 192.0.2.1', 'host A 192.0.2.2', '@ HTTPS 1 . alpn=h2', 'here LOC 52 22 23.000 N 4 53 32.000 E -2.00m 0.00m 10000m 10m'].join('\n'))
+    writeFileSync(
+      file,
+      [
+        `$ORIGIN ${name}.`,
+        '$TTL 300',
+        '@ NS ns1.registrar.example.',
+        'host 60 A 192.0.2.1',
+        'host A 192.0.2.2',
+        '@ HTTPS 1 . alpn=h2',
+        'here LOC 52 22 23.000 N 4 53 32.000 E -2.00m 0.00m 10000m 10m',
+      ].join('\n'),
+    )
     await page.getByLabel('Or upload zone files').setInputFiles(file)
     await page.getByRole('button', { name: 'Preview', exact: true }).click()
     await expect(page.getByTestId('import-error')).toHaveText([/^Line 7, column 6: Record type LOC is not supported here\./])
@@ -163,7 +197,10 @@ test.describe('screens to look at', () => {
     test(`the zone page and the import page, ${look.name}`, async ({ browser, baseURL }) => {
       const zone = await zoneWithRecords()
       const context = await browser.newContext({ storageState: signedIn(ACME_ADMIN), colorScheme: look.colorScheme, viewport: { width: look.width, height: 900 } })
-      await context.addCookies([{ name: 'lng', value: look.lng, url: baseURL! }, { name: 'theme', value: look.colorScheme, url: baseURL! }])
+      await context.addCookies([
+        { name: 'lng', value: look.lng, url: baseURL! },
+        { name: 'theme', value: look.colorScheme, url: baseURL! },
+      ])
       const page = await context.newPage()
       await page.goto(`/domains/zones/${zone.id}`)
       await expect(page.getByTestId('record-editor')).toBeVisible()

@@ -11,7 +11,11 @@ async function domainWithoutZone(): Promise<{ id: string; name: string }> {
 
 /** The saved records of the zone with this name (as the editor shows it, relative) and content: the records table is the editor. */
 const savedRecord = (page: Page, name: string, content: string) =>
-  page.getByTestId('record-editor').locator('[data-testid="editor-row"][data-saved]').filter({ has: page.locator(`input[name$=".name"][value="${name}"]`) }).filter({ has: page.locator(`input[name$=".content"][value='${content}']`) })
+  page
+    .getByTestId('record-editor')
+    .locator('[data-testid="editor-row"][data-saved]')
+    .filter({ has: page.locator(`input[name$=".name"][value="${name}"]`) })
+    .filter({ has: page.locator(`input[name$=".content"][value='${content}']`) })
 
 test('a zone for a domain: create, edit many records with a preview, BIND import with a bad line, export', async ({ page, request }) => {
   const domain = await domainWithoutZone()
@@ -111,7 +115,11 @@ test('record search across zones puts records into the tray; statistics is an ho
   await page.goto(`/domains/${domain.id}/dns`)
   await hydrated(page)
   await page.getByRole('button', { name: 'Create zone' }).click()
-  const row = page.getByTestId('record-editor').getByTestId('editor-row').filter({ hasNot: page.locator('input[type=checkbox]') }).first()
+  const row = page
+    .getByTestId('record-editor')
+    .getByTestId('editor-row')
+    .filter({ hasNot: page.locator('input[type=checkbox]') })
+    .first()
   await row.locator('input[name$=".name"]').fill('app')
   // An address no other record has.
   const address = `198.51.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`
@@ -185,7 +193,11 @@ test('a zone for a name registered elsewhere: created on the BIND import page, t
   await expect(page.getByRole('heading', { level: 1, name: `Zone ${name}` })).toBeVisible()
   await expect(page).toHaveTitle(new RegExp(`Zone ${name.replace(/\./g, '\\.')}`))
   await expect(savedRecord(page, 'www', '192.0.2.44')).toHaveCount(1)
-  const row = page.getByTestId('record-editor').getByTestId('editor-row').filter({ hasNot: page.locator('input[type=checkbox]') }).first()
+  const row = page
+    .getByTestId('record-editor')
+    .getByTestId('editor-row')
+    .filter({ hasNot: page.locator('input[type=checkbox]') })
+    .first()
   await row.locator('input[name$=".name"]').fill('api')
   await row.locator('select[name$=".type"]').selectOption('AAAA')
   await row.locator('input[name$=".content"]').fill('2001:db8::44')

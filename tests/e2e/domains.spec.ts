@@ -127,7 +127,9 @@ test.describe('domain portfolio', () => {
     const rows = page.getByTestId('delete-plan-row')
     await expect(rows).toHaveCount(2)
     await expect(rows.filter({ hasText: fresh!.name }).getByTestId('delete-consequence')).toHaveText('Deleted at once and the registration refunded (within the 5-day add grace period).')
-    await expect(rows.filter({ hasText: UNTOUCHED_TOO }).getByTestId('delete-consequence')).toHaveText('Enters redemption for 30 days (it can be restored, for a fee), then pending delete for 5 days, then it is released.')
+    await expect(rows.filter({ hasText: UNTOUCHED_TOO }).getByTestId('delete-consequence')).toHaveText(
+      'Enters redemption for 30 days (it can be restored, for a fee), then pending delete for 5 days, then it is released.',
+    )
     // Nothing is deleted before the confirmation is ticked.
     await expect(page.getByTestId('delete-outcomes')).toHaveCount(0)
     await expect(page.getByTestId('delete-confirm')).not.toBeChecked()

@@ -50,7 +50,9 @@ async function postForms(page: Page): Promise<FormInfo[]> {
       if (action === '/logout') return []
       const elements = [...form.elements]
       const texts = elements.filter((element) => element.matches(selector) && visible(element) && !(element as HTMLInputElement).disabled && !(element as HTMLInputElement).readOnly)
-      const submit = elements.find((element) => (element as HTMLButtonElement).type === 'submit' && (element.tagName === 'BUTTON' || element.tagName === 'INPUT') && visible(element) && !(element as HTMLButtonElement).disabled)
+      const submit = elements.find(
+        (element) => (element as HTMLButtonElement).type === 'submit' && (element.tagName === 'BUTTON' || element.tagName === 'INPUT') && visible(element) && !(element as HTMLButtonElement).disabled,
+      )
       if (texts.length === 0 || !submit) return []
       const fields = texts.map((element) => (element as HTMLInputElement).name)
       return [{ index, action, enctype: form.enctype, fields, signature: `${action} ${fields.join(',')}` }]
@@ -117,7 +119,8 @@ async function probeScreen(page: Page, path: string, pass: Pass, lng: 'en' | 'es
         return [...new FormData(f, submitter)].flatMap(([name, value]) => {
           if (typeof value !== 'string') return []
           const field = f.elements.namedItem(name)
-          const hostile = field instanceof Element ? field.hasAttribute('data-hostile-field') : field instanceof RadioNodeList && [...field].some((e) => (e as Element).hasAttribute('data-hostile-field'))
+          const hostile =
+            field instanceof Element ? field.hasAttribute('data-hostile-field') : field instanceof RadioNodeList && [...field].some((e) => (e as Element).hasAttribute('data-hostile-field'))
           return [{ name, value, hostile }]
         })
       })
@@ -132,7 +135,10 @@ async function probeScreen(page: Page, path: string, pass: Pass, lng: 'en' | 'es
       await page.locator('[data-hostile-submit]').click()
       const inPage = page
         .waitForFunction(
-          (f) => [...(f as HTMLFormElement).elements].some((e) => e.getAttribute('aria-invalid') === 'true' || ((e as HTMLInputElement).willValidate && !(e as HTMLInputElement).validity.valid && !(f as HTMLFormElement).noValidate)),
+          (f) =>
+            [...(f as HTMLFormElement).elements].some(
+              (e) => e.getAttribute('aria-invalid') === 'true' || ((e as HTMLInputElement).willValidate && !(e as HTMLInputElement).validity.valid && !(f as HTMLFormElement).noValidate),
+            ),
           handle,
           { timeout: 5_000, polling: 100 },
         )
@@ -175,15 +181,37 @@ async function probeScreen(page: Page, path: string, pass: Pass, lng: 'en' | 'es
             outcome = `refused beside a field (${answer.status()})`
           }
           // Chromium hands Playwright no body for a multipart post with a file input: nothing to read then.
-          if (sent.some((body) => body.length > 0)) expect.soft(sent.some((body) => body.includes('%00') || body.includes('\u0000')), `${label}: the browser sent the NUL`).toBe(true)
+          if (sent.some((body) => body.length > 0))
+            expect
+              .soft(
+                sent.some((body) => body.includes('%00') || body.includes('\u0000')),
+                `${label}: the browser sent the NUL`,
+              )
+              .toBe(true)
         } else {
           // The browser sent U+FFFD, never the lone surrogate.
-          expect.soft(sent.every((body) => !body.includes('%ED%A0%80')), `${label}: no lone surrogate on the wire`).toBe(true)
-          if (sent.some((body) => body.length > 0)) expect.soft(sent.some((body) => body.includes('%EF%BF%BD') || body.includes('\u00ef\u00bf\u00bd')), `${label}: the browser sent U+FFFD instead`).toBe(true)
+          expect
+            .soft(
+              sent.every((body) => !body.includes('%ED%A0%80')),
+              `${label}: no lone surrogate on the wire`,
+            )
+            .toBe(true)
+          if (sent.some((body) => body.length > 0))
+            expect
+              .soft(
+                sent.some((body) => body.includes('%EF%BF%BD') || body.includes('\u00ef\u00bf\u00bd')),
+                `${label}: the browser sent U+FFFD instead`,
+              )
+              .toBe(true)
           outcome = `sent as U+FFFD, answered ${answer.status()}`
         }
       }
-      expect.soft(answers.filter((response) => response.status() >= 500).map((response) => `${response.status()} ${response.url()}`), `${label}: no answer of 500 or more`).toEqual([])
+      expect
+        .soft(
+          answers.filter((response) => response.status() >= 500).map((response) => `${response.status()} ${response.url()}`),
+          `${label}: no answer of 500 or more`,
+        )
+        .toEqual([])
 
       // As a client without JavaScript would post it: every field, then (NUL) one field at a time
       // added to what the field held, the others as they were (an edit form's values are valid,
@@ -217,7 +245,13 @@ async function probeScreen(page: Page, path: string, pass: Pass, lng: 'en' | 'es
 /** What a document answer says, short: the refusal's text, else the error status or the page title. */
 function summary(html: string): string {
   const unsafe = /data-testid="error-unsafe-text">([^<]*)</.exec(html)?.[1]
-  if (unsafe) return unsafe.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>')
+  if (unsafe)
+    return unsafe
+      .replace(/&amp;/g, '&')
+      .replace(/&quot;/g, '"')
+      .replace(/&#x27;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
   const status = /data-testid="error-status">(\d+)</.exec(html)?.[1]
   const invalid = (html.match(/aria-invalid="true"/g) ?? []).length
   return `(no refusal text: ${status ? `error screen ${status}` : `page "${/<title>([^<]*)</.exec(html)?.[1] ?? html.slice(0, 200)}"`}, ${invalid} field(s) marked invalid)`
@@ -270,9 +304,16 @@ async function probeQueries(page: Page, path: string): Promise<string[]> {
       await page.waitForLoadState()
       // The answer renders (in the browser, after the data request): the 400 screen naming the fields.
       await expect.soft(page.getByTestId('error-status'), `NUL in the query of ${info.fields} on ${path}: the 400 screen`).toHaveText('400')
-      await expect.soft(page.getByTestId('error-unsafe-text'), `NUL in the query of ${info.fields} on ${path}: the refusal names the fields`).toHaveText(refusalText('en', [...new Set(count.filter(Boolean))]))
+      await expect
+        .soft(page.getByTestId('error-unsafe-text'), `NUL in the query of ${info.fields} on ${path}: the refusal names the fields`)
+        .toHaveText(refusalText('en', [...new Set(count.filter(Boolean))]))
       const status = (await page.getByTestId('error-status').count()) > 0 ? await page.getByTestId('error-status').textContent() : null
-      expect.soft(answers.filter((response) => response.status() >= 500).map((response) => `${response.status()} ${response.url()}`), `NUL in the query of ${info.fields} on ${path}: no 500`).toEqual([])
+      expect
+        .soft(
+          answers.filter((response) => response.status() >= 500).map((response) => `${response.status()} ${response.url()}`),
+          `NUL in the query of ${info.fields} on ${path}: no 500`,
+        )
+        .toEqual([])
       done.push(`${path} GET ${info.fields}: ${answer ? answer.status() : 'not sent'}${status ? `, error screen ${status}` : ''}`)
     } finally {
       page.off('response', onResponse)
@@ -296,17 +337,7 @@ test.describe('hostile text in the portal forms (issue 15 item 5)', () => {
       }
       const user = await newUser({ by: ACME_ADMIN, roles: ['domain-viewer'] })
       const [domain] = await newDomains(ACME_ADMIN, [`e2e-hostile-${unique()}.com`])
-      const screens = [
-        '/contacts',
-        `/contacts/${contact.id}`,
-        '/users',
-        `/users/${user.id}`,
-        '/domains/add',
-        '/domains/order',
-        '/domains/contacts',
-        `/domains/${domain!.id}`,
-        '/domains/bind-import',
-      ]
+      const screens = ['/contacts', `/contacts/${contact.id}`, '/users', `/users/${user.id}`, '/domains/add', '/domains/order', '/domains/contacts', `/domains/${domain!.id}`, '/domains/bind-import']
       const probes = await probeAll(page, screens)
       // The DNS tab: a zone first (its own form has no text), then the record editor.
       await page.goto(`/domains/${domain!.id}/dns`)

@@ -37,10 +37,7 @@ test.describe('a filter text that cannot be read, in Spanish', () => {
     await page.getByTestId('filter-toggle').click()
     await page.locator('input[name="pql"]').fill("name equals 'x' or tld equals 'com'")
     await page.locator('input[name="pql"]').press('Enter')
-    await expect(page.getByTestId('list-error').locator('p')).toHaveText([
-      "No se puede leer el filtro en la posición 16: se esperaba 'and' o el final del filtro.",
-      'Se esperaba uno de: and.',
-    ])
+    await expect(page.getByTestId('list-error').locator('p')).toHaveText(["No se puede leer el filtro en la posición 16: se esperaba 'and' o el final del filtro.", 'Se esperaba uno de: and.'])
     await expect(page.getByTestId('list-total')).toHaveText('Corrija el filtro para ver las entradas.')
   })
 })

@@ -49,7 +49,9 @@ export async function startMailbox(dir: string): Promise<{ url: string; close():
 export async function waitForMail(dir: string, match: (mail: Mail) => boolean, timeoutMs = 15_000): Promise<Mail> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    for (const file of readdirSync(dir).filter((f) => !f.startsWith('.')).sort()) {
+    for (const file of readdirSync(dir)
+      .filter((f) => !f.startsWith('.'))
+      .sort()) {
       const mail = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Mail
       if (match(mail)) return mail
     }

@@ -81,7 +81,9 @@ test.describe('costs as staff', () => {
     // The stored cost is dated far ahead, so no price of today changes; its amount differs every run.
     // The .shop row (never stored: the file has a refused row) is at a loss under Retail's launch promotion.
     const amount = (10 + (Date.now() % 1000) / 100).toFixed(2)
-    const csv = ['code,currency,amount,effective_from', `domain:es:renew,EUR,${amount},2099-01-01`, 'domain:shop:register,EUR,"1,000.00",2026-01-01', 'domain:nope:register,EUR,1.00,2099-01-01'].join('\n')
+    const csv = ['code,currency,amount,effective_from', `domain:es:renew,EUR,${amount},2099-01-01`, 'domain:shop:register,EUR,"1,000.00",2026-01-01', 'domain:nope:register,EUR,1.00,2099-01-01'].join(
+      '\n',
+    )
     await upload.getByLabel('CSV file').setInputFiles({ name: 'costs.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
     await upload.getByRole('button', { name: 'Preview' }).click()
     const rows = upload.getByTestId('cost-row')
@@ -123,7 +125,8 @@ test.describe('costs as staff', () => {
     await upload.getByRole('button', { name: 'Preview' }).click()
     await expect(upload.getByText('The file is not well-formed XML')).toBeVisible()
     // The demo's own EUR → USD rate (1.08), so no price of another test moves.
-    const xml = '<?xml version="1.0" encoding="UTF-8"?><gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"><Cube><Cube time="2026-11-20"><Cube currency="USD" rate="1.08"/></Cube></Cube></gesmes:Envelope>'
+    const xml =
+      '<?xml version="1.0" encoding="UTF-8"?><gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"><Cube><Cube time="2026-11-20"><Cube currency="USD" rate="1.08"/></Cube></Cube></gesmes:Envelope>'
     await upload.getByLabel('XML file').setInputFiles({ name: 'eurofxref-daily.xml', mimeType: 'text/xml', buffer: Buffer.from(xml) })
     await upload.getByRole('button', { name: 'Preview' }).click()
     await expect(upload.getByTestId('ecb-date')).toHaveText('Rates of 2026-11-20: not applied yet')
@@ -159,7 +162,9 @@ test.describe('registrar templates as staff', () => {
     await expect(form.getByText(/^This is not a valid JSON Schema — \/type: /)).toBeVisible()
     await expect(form.getByLabel('Name', { exact: true })).toHaveValue(name)
 
-    await form.getByLabel('JSON Schema').fill(JSON.stringify({ type: 'object', required: ['nexus'], properties: { nexus: { type: 'string', enum: ['C11', 'C12'], ui: { label: { en: 'Nexus category' } } } } }))
+    await form
+      .getByLabel('JSON Schema')
+      .fill(JSON.stringify({ type: 'object', required: ['nexus'], properties: { nexus: { type: 'string', enum: ['C11', 'C12'], ui: { label: { en: 'Nexus category' } } } } }))
     await form.getByRole('button', { name: 'Create' }).click()
     await expect(page.getByRole('heading', { level: 1, name })).toBeVisible()
     await expect(page.getByTestId('template-fields').getByLabel('Nexus category *')).toBeVisible()

@@ -110,7 +110,11 @@ async function passOver(page: Page): Promise<{ trouble: Trouble; visited: string
   return { trouble, visited, refused: [...refused] }
 }
 
-for (const [who, email] of [['the client admin', ACME_ADMIN], ['the viewer', ACME_VIEWER], ['staff', STAFF]] as const) {
+for (const [who, email] of [
+  ['the client admin', ACME_ADMIN],
+  ['the viewer', ACME_VIEWER],
+  ['staff', STAFF],
+] as const) {
   test.describe(`every built screen as ${who}`, () => {
     test.use({ storageState: signedIn(email) })
 
@@ -142,7 +146,12 @@ test.describe('accessibility of the key screens', () => {
         await settled(page)
         const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
         for (const violation of results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
-          found.push(`${theme} ${path}: ${violation.id} (${violation.impact}) — ${violation.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)
+          found.push(
+            `${theme} ${path}: ${violation.id} (${violation.impact}) — ${violation.nodes
+              .slice(0, 3)
+              .map((n) => n.target.join(' '))
+              .join(' | ')}`,
+          )
         }
       }
     }

@@ -119,10 +119,12 @@ test.describe('list pages', () => {
     await builder.getByRole('button').click()
     await expect(page).toHaveURL(/pql=entity_type/)
     // The address changes as the navigation starts; wait until the rows are the filtered ones.
-    await expect.poll(async () => {
-      const texts = await page.getByTestId('data-row').allTextContents()
-      return texts.length > 0 && texts.every((text) => text.includes('user'))
-    }).toBe(true)
+    await expect
+      .poll(async () => {
+        const texts = await page.getByTestId('data-row').allTextContents()
+        return texts.length > 0 && texts.every((text) => text.includes('user'))
+      })
+      .toBe(true)
     const url = page.url()
     const rows = await page.getByTestId('data-row').allTextContents()
     expect(rows.length).toBeGreaterThan(0)

@@ -41,7 +41,11 @@ test('a DV certificate for a demo domain whose zone is ours: ordered, validated 
   await expect(page.getByTestId('zone-name')).toContainText(name)
   // A CAA record that forbids our CA on the name about to be ordered (RFC 8659).
   const host = `www.caa.${name}`
-  const row = page.getByTestId('record-editor').getByTestId('editor-row').filter({ hasNot: page.locator('input[type=checkbox]') }).first()
+  const row = page
+    .getByTestId('record-editor')
+    .getByTestId('editor-row')
+    .filter({ hasNot: page.locator('input[type=checkbox]') })
+    .first()
   await row.locator('input[name$=".name"]').fill('caa')
   await row.locator('select[name$=".type"]').selectOption('CAA')
   await row.locator('input[name$=".content"]').fill('0 issue "other-ca.example"')
@@ -98,7 +102,12 @@ test('a DV certificate for a demo domain whose zone is ours: ordered, validated 
   await page.getByTestId('ssl-reissue').click()
   await expect(page).toHaveURL((url) => /\/ssls\/[0-9a-f-]{36}$/.test(url.pathname) && url.pathname !== first)
   await expect(page.getByTestId('ssl-status').first()).not.toHaveText(/Pending validation|Issuing/, { timeout: 30_000 })
-  expect(await page.getByTestId('ssl-failure').textContent({ timeout: 100 }).catch(() => '')).toBe('')
+  expect(
+    await page
+      .getByTestId('ssl-failure')
+      .textContent({ timeout: 100 })
+      .catch(() => ''),
+  ).toBe('')
   await expect(page.getByTestId('ssl-status').first()).toHaveText('Issued')
   await expect(page.getByTestId('ssl-term')).toContainText('Reissue')
 
@@ -112,7 +121,29 @@ test('a DV certificate for a demo domain whose zone is ours: ordered, validated 
   const dir = mkdtempSync(path.join(tmpdir(), 'ssl-import-'))
   const elsewhere = `shop.${name}`
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', path.join(dir, 'k.pem'), '-out', path.join(dir, 'c.pem'), '-days', '20', '-subj', `/CN=${elsewhere}`, '-addext', `subjectAltName=DNS:${elsewhere}`], { stdio: 'ignore' })
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-keyout',
+        path.join(dir, 'k.pem'),
+        '-out',
+        path.join(dir, 'c.pem'),
+        '-days',
+        '20',
+        '-subj',
+        `/CN=${elsewhere}`,
+        '-addext',
+        `subjectAltName=DNS:${elsewhere}`,
+      ],
+      { stdio: 'ignore' },
+    )
     await page.getByTestId('ssl-import-certificate').fill(readFileSync(path.join(dir, 'c.pem'), 'utf8'))
     await page.getByTestId('ssl-import-key').fill(readFileSync(path.join(dir, 'k.pem'), 'utf8'))
   } finally {
@@ -139,9 +170,18 @@ async function screens(browser: Browser, signedIn: Page, certificate: string) {
     { name: 'ja', colorScheme: 'light' as const, lng: 'ja', width: 1440 },
   ]) {
     const context = await browser.newContext({ storageState, colorScheme: look.colorScheme, viewport: { width: look.width, height: 900 } })
-    await context.addCookies([{ name: 'lng', value: look.lng, url: origin }, { name: 'theme', value: look.colorScheme, url: origin }])
+    await context.addCookies([
+      { name: 'lng', value: look.lng, url: origin },
+      { name: 'theme', value: look.colorScheme, url: origin },
+    ])
     const page = await context.newPage()
-    for (const [shot, to] of [['list', '/ssls'], ['overview', certificate], ['validation', `${certificate}/validation`], ['files', `${certificate}/files`], ['log', `${certificate}/log`]] as const) {
+    for (const [shot, to] of [
+      ['list', '/ssls'],
+      ['overview', certificate],
+      ['validation', `${certificate}/validation`],
+      ['files', `${certificate}/files`],
+      ['log', `${certificate}/log`],
+    ] as const) {
       await page.goto(`${origin}${to}`)
       await hydrated(page)
       if (shot === 'list') await page.getByTestId('ssl-order-open').click()

@@ -68,7 +68,10 @@ async function seedInto(dir: string, cwd: string) {
   const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)))
   const deadline = Date.now() + READY_TIMEOUT_MS
   for (;;) {
-    const status = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status, () => 0)
+    const status = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.status,
+      () => 0,
+    )
     if (status === 200) break
     if (server.exitCode !== null) throw new Error(`the template server exited with code ${server.exitCode}`)
     if (Date.now() > deadline) {

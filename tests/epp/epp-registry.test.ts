@@ -246,9 +246,23 @@ describe('domains and hosts', () => {
 
   it('updates nameservers, contacts, statuses, registrant and authInfo; status locks prohibit (2304)', async () => {
     await domainOfA('updates.test')
-    await a.updateDomain({ name: 'updates.test', rem: { nameservers: ['ns2.dns-provider.net'], contacts: [{ type: 'tech', id: 'ada-2' }] }, add: { contacts: [{ type: 'billing', id: 'ada-2' }], statuses: ['clientDeleteProhibited', 'clientUpdateProhibited'] }, registrant: 'ada-2', authInfo: 'auth-Alpha-2' })
+    await a.updateDomain({
+      name: 'updates.test',
+      rem: { nameservers: ['ns2.dns-provider.net'], contacts: [{ type: 'tech', id: 'ada-2' }] },
+      add: { contacts: [{ type: 'billing', id: 'ada-2' }], statuses: ['clientDeleteProhibited', 'clientUpdateProhibited'] },
+      registrant: 'ada-2',
+      authInfo: 'auth-Alpha-2',
+    })
     const info = await a.infoDomain('updates.test')
-    expect(info).toMatchObject({ nameservers: ['ns1.dns-provider.net'], registrant: 'ada-2', authInfo: 'auth-Alpha-2', contacts: [{ type: 'admin', id: 'ada-1' }, { type: 'billing', id: 'ada-2' }] })
+    expect(info).toMatchObject({
+      nameservers: ['ns1.dns-provider.net'],
+      registrant: 'ada-2',
+      authInfo: 'auth-Alpha-2',
+      contacts: [
+        { type: 'admin', id: 'ada-1' },
+        { type: 'billing', id: 'ada-2' },
+      ],
+    })
     expect(info.statuses.sort()).toEqual(['clientDeleteProhibited', 'clientUpdateProhibited'])
     await expect(a.updateDomain({ name: 'updates.test', add: { nameservers: ['ns2.dns-provider.net'] } })).rejects.toMatchObject({ code: 2304 })
     await expect(a.deleteDomain('updates.test')).rejects.toMatchObject({ code: 2304, registryMessage: 'Object status prohibits operation' })
@@ -275,14 +289,27 @@ describe('domains and hosts', () => {
     await expect(a.createHost({ name: 'ns1.hosts.test' })).rejects.toMatchObject({ code: 2003 })
     await expect(b.createHost({ name: 'ns1.hosts.test', addresses: [{ ip: 'v4', address: '192.0.2.1' }] })).rejects.toMatchObject({ code: 2201 })
     await expect(a.createHost({ name: 'ns1.nowhere.test', addresses: [{ ip: 'v4', address: '192.0.2.1' }] })).rejects.toMatchObject({ code: 2303 })
-    await a.createHost({ name: 'ns1.hosts.test', addresses: [{ ip: 'v4', address: '192.0.2.1' }, { ip: 'v6', address: '2001:db8::1' }] })
+    await a.createHost({
+      name: 'ns1.hosts.test',
+      addresses: [
+        { ip: 'v4', address: '192.0.2.1' },
+        { ip: 'v6', address: '2001:db8::1' },
+      ],
+    })
     expect(await a.checkHosts(['ns1.hosts.test', 'ns2.hosts.test'])).toEqual([
       { name: 'ns1.hosts.test', available: false, reason: 'In use' },
       { name: 'ns2.hosts.test', available: true },
     ])
     await a.updateDomain({ name: 'hosts.test', add: { nameservers: ['ns1.hosts.test'] } })
     let host = await a.infoHost('ns1.hosts.test')
-    expect(host).toMatchObject({ statuses: ['linked'], addresses: [{ ip: 'v4', address: '192.0.2.1' }, { ip: 'v6', address: '2001:db8::1' }], clientId: A.id })
+    expect(host).toMatchObject({
+      statuses: ['linked'],
+      addresses: [
+        { ip: 'v4', address: '192.0.2.1' },
+        { ip: 'v6', address: '2001:db8::1' },
+      ],
+      clientId: A.id,
+    })
     expect((await a.infoDomain('hosts.test')).hosts).toEqual(['ns1.hosts.test'])
     await expect(a.deleteHost('ns1.hosts.test')).rejects.toMatchObject({ code: 2305 })
     await a.updateHost({ name: 'ns1.hosts.test', rem: { addresses: [{ ip: 'v6', address: '2001:db8::1' }] }, add: { addresses: [{ ip: 'v4', address: '192.0.2.2' }] }, newName: 'dns1.hosts.test' })
@@ -391,14 +418,23 @@ describe('transfers and poll messages', () => {
       messagesForB.push(m.message)
       await b.ackPoll(m.id)
     }
-    expect(messagesForB).toEqual(['Transfer requested: keep.test', 'Transfer requested: keep.test', 'Transfer cancelled: keep.test', 'Transfer requested: keep.test', 'Transfer approved by the registry: keep.test'])
+    expect(messagesForB).toEqual([
+      'Transfer requested: keep.test',
+      'Transfer requested: keep.test',
+      'Transfer cancelled: keep.test',
+      'Transfer requested: keep.test',
+      'Transfer approved by the registry: keep.test',
+    ])
   })
 
   it('refuses a transfer under clientTransferProhibited (2304)', async () => {
     await a.createDomain({ name: 'transfer-locked.test', authInfo: 'auth-Locked-1' })
     advance(6 * DAY) // past the add grace period, when a transfer could otherwise be asked for
     await a.updateDomain({ name: 'transfer-locked.test', add: { statuses: ['clientTransferProhibited'] } })
-    await expect(b.transferDomain({ op: 'request', name: 'transfer-locked.test', authInfo: 'auth-Locked-1' })).rejects.toMatchObject({ code: 2304, registryMessage: 'Object status prohibits operation' })
+    await expect(b.transferDomain({ op: 'request', name: 'transfer-locked.test', authInfo: 'auth-Locked-1' })).rejects.toMatchObject({
+      code: 2304,
+      registryMessage: 'Object status prohibits operation',
+    })
   })
 })
 
@@ -520,7 +556,7 @@ afterAll(async () => {
   const stats = server.validator.stats
   // A frame the client wrote just before the last test ended may still be on its way.
   const settled = () => stats.received >= clientFrames.sent && stats.received === server.frames.received && stats.sent === server.frames.sent
-  for (const deadline = Date.now() + 5_000; !settled() && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20))
+  for (const deadline = Date.now() + 5_000; !settled() && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 20))
   for (const client of open) client.destroy()
   console.log(`EPP frames validated against the XSDs: received ${stats.received}, sent ${stats.sent} (client saw ${clientFrames.sent} sent / ${clientFrames.received} received)`)
   expect(server.problems.filter((p) => p.direction === 'sent')).toEqual([])

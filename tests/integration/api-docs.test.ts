@@ -30,7 +30,9 @@ afterAll(async () => {
 /** Runs a script with bash (errexit, pipefail) and the given standard input. */
 function bash(script: string, input: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile('bash', ['-euo', 'pipefail', '-c', script], { timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }))
+    const child = execFile('bash', ['-euo', 'pipefail', '-c', script], { timeout: 20_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    )
     child.stdin?.end(input)
   })
 }
@@ -66,7 +68,11 @@ describe('the quick start of /api', () => {
 describe('the API reference', () => {
   it('declares who may call every operation, and shows every operation of the live document grouped by area', async () => {
     const doc = (await platform.call('GET', '/openapi.json')).json as OpenApiDocument
-    const undeclared = Object.entries(doc.paths ?? {}).flatMap(([path, item]) => Object.entries(item).filter(([, op]) => !op['x-permission']).map(([method]) => `${method} ${path}`))
+    const undeclared = Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, op]) => !op['x-permission'])
+        .map(([method]) => `${method} ${path}`),
+    )
     expect(undeclared).toEqual([])
     const view = referenceView(doc)
     expect(view.matched).toBe(view.total)

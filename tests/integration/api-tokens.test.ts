@@ -72,7 +72,11 @@ describe('API tokens', () => {
     expect(tooLong.json.errors).toEqual([expect.objectContaining({ field: 'expires_in_days' })])
     const bad = await make('admin@acme.example', { name: 'Bad', permissions: ['domain-viewer'], cidrs: ['10.0.0.0/33'], domain_tags: ['Not a tag!'], account_id: globex })
     expect(bad.status).toBe(400)
-    expect(bad.json.errors.map((e: { field: string; code: string }) => `${e.field} ${e.code}`).sort()).toEqual(['account_id token.account_invalid', 'cidrs.0 token.cidr_invalid', 'domain_tags.0 token.tag_invalid'])
+    expect(bad.json.errors.map((e: { field: string; code: string }) => `${e.field} ${e.code}`).sort()).toEqual([
+      'account_id token.account_invalid',
+      'cidrs.0 token.cidr_invalid',
+      'domain_tags.0 token.tag_invalid',
+    ])
   })
 
   it('is audited as "token N of user U", binds to one account, to address ranges and to domains by tag', async () => {
@@ -91,7 +95,11 @@ describe('API tokens', () => {
 
     // Domains by tag: the list holds the tagged ones only; another domain is 404; other areas 403.
     const domains = await platform.db.selectFrom('domains').select(['id', 'tags']).where('account_id', '=', acme).where('status', '<>', 'deleted').orderBy('name').execute()
-    await platform.db.updateTable('domains').set({ tags: ['prod'] }).where('id', '=', domains[0]!.id).execute()
+    await platform.db
+      .updateTable('domains')
+      .set({ tags: ['prod'] })
+      .where('id', '=', domains[0]!.id)
+      .execute()
     const tagged = (await make('admin@acme.example', { name: 'Prod only', permissions: ['domain-viewer', 'contact-viewer'], domain_tags: ['prod'] })).json.secret
     const list = await platform.call('GET', `/groups/${acme}/domains?limit=100`, { token: tagged, client: HOME })
     expect(list.json.data.map((d: { id: string }) => d.id)).toEqual([domains[0]!.id])
@@ -109,7 +117,11 @@ describe('API tokens', () => {
 
     const b = (await make('admin@acme.example', { name: 'B', permissions: ['domain-viewer'] })).json
     expect((await platform.call('GET', path, { token: b.secret, client: HOME })).status).toBe(200)
-    await platform.db.updateTable('api_tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', b.token.id).execute()
+    await platform.db
+      .updateTable('api_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', b.token.id)
+      .execute()
     await platform.settled()
     expect((await platform.call('GET', path, { token: b.secret, client: HOME })).status).toBe(401)
 

@@ -49,7 +49,16 @@ async function signInAtProvider(login: string, options: { tamperVerifier?: boole
   const challenge = createHash('sha256').update(verifier).digest('base64url')
   const state = randomBytes(16).toString('base64url')
   const authorize = new URL(discovery.authorization_endpoint)
-  for (const [k, v] of Object.entries({ client_id: provider.clientId, redirect_uri: REDIRECT_URI, response_type: 'code', scope: 'openid profile email', state, code_challenge_method: 'S256', code_challenge: challenge, login_hint: login })) {
+  for (const [k, v] of Object.entries({
+    client_id: provider.clientId,
+    redirect_uri: REDIRECT_URI,
+    response_type: 'code',
+    scope: 'openid profile email',
+    state,
+    code_challenge_method: 'S256',
+    code_challenge: challenge,
+    login_hint: login,
+  })) {
     authorize.searchParams.set(k, v)
   }
   let response = await go(authorize.toString())
@@ -76,7 +85,13 @@ async function signInAtProvider(login: string, options: { tamperVerifier?: boole
   const token = await fetch(discovery.token_endpoint, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ client_id: provider.clientId, code: code!, code_verifier: options.tamperVerifier ? `${verifier}x` : verifier, grant_type: 'authorization_code', redirect_uri: REDIRECT_URI }),
+    body: new URLSearchParams({
+      client_id: provider.clientId,
+      code: code!,
+      code_verifier: options.tamperVerifier ? `${verifier}x` : verifier,
+      grant_type: 'authorization_code',
+      redirect_uri: REDIRECT_URI,
+    }),
   })
   return { status: token.status, json: (await token.json()) as { access_token?: string; error?: string } }
 }

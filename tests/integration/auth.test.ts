@@ -139,7 +139,11 @@ describe('brute-force throttling', () => {
     await createUser(platform.db, systemScope('test'), { account_id: accountId, email: 'changer@auth.example', password: PASSWORD })
     const signedIn = (await login('changer@auth.example')).json
     for (let i = 0; i < 6; i++) {
-      const wrong = await platform.call('PUT', '/profile/password', { token: signedIn.access_token, body: { current_password: `not it ${i}`, new_password: 'a brand new passphrase' }, client: as(nextIp()) })
+      const wrong = await platform.call('PUT', '/profile/password', {
+        token: signedIn.access_token,
+        body: { current_password: `not it ${i}`, new_password: 'a brand new passphrase' },
+        client: as(nextIp()),
+      })
       expect(wrong.status).toBe(i < 5 ? 400 : 429)
     }
     // The password changes are throttled; signing in from a new address is not.

@@ -32,7 +32,14 @@ let olivia = ''
 
 beforeAll(async () => {
   registry = await startLocalRegistry({ port: 0, clients: [US], policy: { tlds: { com: { createYears: [1, 2], renewYears: [1, 2], transferYears: [1] } }, addGraceDays: 0 } })
-  ours = new EppRegistryConnection({ registry: 'local', client: { host: '127.0.0.1', port: registry.port, tls: { ca: registry.certificate, servername: 'localhost' }, timeoutMs: 10_000 }, clientId: US.id, password: US.password, sessions: 1, rateLimit: { perSecond: 1000, burst: 1000 } })
+  ours = new EppRegistryConnection({
+    registry: 'local',
+    client: { host: '127.0.0.1', port: registry.port, tls: { ca: registry.certificate, servername: 'localhost' }, timeoutMs: 10_000 },
+    clientId: US.id,
+    password: US.password,
+    sessions: 1,
+    rateLimit: { perSecond: 1000, burst: 1000 },
+  })
   const registries: Registries = { forTld: (tld) => (tld === 'com' ? ours : null), clientIdFor: () => US.id, close: async () => {} }
   platform = await createTestPlatform({ registries })
   await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [3, 2] })
@@ -55,9 +62,11 @@ void registerOrderJobs
 const staff = () => tokens['staff@example.com']!
 const acmeAdmin = () => tokens['admin@acme.example']!
 const entityOf = async (accountId: string) => (await platform.db.selectFrom('accounts').select('billing_entity_id').where('id', '=', accountId).executeTakeFirstOrThrow()).billing_entity_id!
-const balance = async (entityId: string, currency: string) => Number((await platform.db.selectFrom('billing_balances').select('balance_minor').where('billing_entity_id', '=', entityId).where('currency', '=', currency).executeTakeFirstOrThrow()).balance_minor)
+const balance = async (entityId: string, currency: string) =>
+  Number((await platform.db.selectFrom('billing_balances').select('balance_minor').where('billing_entity_id', '=', entityId).where('currency', '=', currency).executeTakeFirstOrThrow()).balance_minor)
 const count = async (table: string) => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(platform.db)).rows[0]!.n
-const order = (name: string, token = acmeAdmin()) => platform.call('POST', `/groups/${acmeId}/orders`, { token, body: { items: [{ type: 'register', name, period: 1 }], contacts: { registrant: olivia } } })
+const order = (name: string, token = acmeAdmin()) =>
+  platform.call('POST', `/groups/${acmeId}/orders`, { token, body: { items: [{ type: 'register', name, period: 1 }], contacts: { registrant: olivia } } })
 
 async function finished(orderId: string) {
   const deadline = Date.now() + 30_000
@@ -85,7 +94,7 @@ describe('billing entities', () => {
     expect((await pay({ kind: 'payment', currency: 'USD', amount: '10.00' })).json.errors[0]).toMatchObject({ field: 'currency', code: 'billing.wrong_currency' })
     expect((await pay({ kind: 'adjustment', currency: 'EUR', amount: '-10.00' })).json.errors[0]).toMatchObject({ field: 'reason', code: 'billing.reason_required' })
     expect((await pay({ kind: 'payment', currency: 'EUR', amount: '10.001' })).json.errors[0]).toMatchObject({ field: 'amount', code: 'invalidMonetaryValue' })
-    expect((await pay({ kind: 'payment', currency: 'EUR', amount: '10.00' }, )).status).toBe(201)
+    expect((await pay({ kind: 'payment', currency: 'EUR', amount: '10.00' })).status).toBe(201)
     expect(await count('billing_payments')).toBe(before.payments + 1)
     expect(await balance(id, 'EUR')).toBe(1000)
     // A client's admin may not record payments, nor see an entity that does not pay for its account.
@@ -180,7 +189,10 @@ describe('transactions', () => {
     const available = terms.json.available_minor as number
     expect(available).toBeGreaterThan(0)
     // Take the balance down to 5.00 with an adjustment, so one .com (14.99) is too much.
-    await platform.call('POST', `/groups/${staffHome}/billing-entities/${entity}/payments`, { token: staff(), body: { kind: 'adjustment', currency: 'USD', amount: ((500 - available) / 100).toFixed(2), reason: 'Test: leave 5.00' } })
+    await platform.call('POST', `/groups/${staffHome}/billing-entities/${entity}/payments`, {
+      token: staff(),
+      body: { kind: 'adjustment', currency: 'USD', amount: ((500 - available) / 100).toFixed(2), reason: 'Test: leave 5.00' },
+    })
     const before = { tx: await count('transactions'), jobs: await count('orders'), items: await count('order_items') }
     const refused = await order('billing-too-much.com')
     expect(refused.status).toBe(409)
@@ -202,7 +214,10 @@ describe('transactions', () => {
     const sent: { to: string; subject: string }[] = []
     const deps = { ...platform.deps, mailer: { send: async (m: { to: string; subject: string }) => void sent.push(m) } }
     const position = (await platform.call('GET', `/groups/${staffHome}/billing-entities/${entity}`, { token: staff() })).json.balances[0]
-    await platform.call('PUT', `/groups/${staffHome}/billing-entities/${entity}/balances/USD`, { token: staff(), body: { credit_limit: String(position.credit_limit_minor / 100), low_balance: String(position.balance_minor / 100 + 1) } })
+    await platform.call('PUT', `/groups/${staffHome}/billing-entities/${entity}/balances/USD`, {
+      token: staff(),
+      body: { credit_limit: String(position.credit_limit_minor / 100), low_balance: String(position.balance_minor / 100 + 1) },
+    })
     expect(await runLowBalanceWarnings(deps)).toBe(1)
     expect(await runLowBalanceWarnings(deps)).toBe(0)
     expect(sent).toEqual([expect.objectContaining({ to: 'billing@acme.example', subject: 'Low balance: Acme Corp Billing (USD)' })])
@@ -219,14 +234,24 @@ describe('transactions', () => {
     const unknown = await platform.db.selectFrom('domains').select(['id']).where('account_id', '=', acmeId).where('tld', '=', 'com').where('name', '<>', 'billing-settle.com').executeTakeFirstOrThrow()
     const before = await balance(entity, 'USD')
     expect((await platform.call('POST', `/groups/${acmeId}/domains/${unknown.id}/renew`, { token: acmeAdmin(), body: { period: 1 } })).status).toBeGreaterThanOrEqual(400)
-    expect((await platform.db.selectFrom('transactions').select('state').where('domain_id', '=', unknown.id).where('idempotency_key', 'like', 'renew:%').executeTakeFirstOrThrow()).state).toBe('released')
+    expect((await platform.db.selectFrom('transactions').select('state').where('domain_id', '=', unknown.id).where('idempotency_key', 'like', 'renew:%').executeTakeFirstOrThrow()).state).toBe(
+      'released',
+    )
     expect(await balance(entity, 'USD')).toBe(before)
   })
 
   it('two orders at the same moment cannot together overdraw a balance', async () => {
     const entity = await entityOf(acmeId)
     const adjust = async (minor: number, reason: string) => {
-      if (minor) expect((await platform.call('POST', `/groups/${staffHome}/billing-entities/${entity}/payments`, { token: staff(), body: { kind: 'adjustment', currency: 'USD', amount: (minor / 100).toFixed(2), reason } })).status).toBe(201)
+      if (minor)
+        expect(
+          (
+            await platform.call('POST', `/groups/${staffHome}/billing-entities/${entity}/payments`, {
+              token: staff(),
+              body: { kind: 'adjustment', currency: 'USD', amount: (minor / 100).toFixed(2), reason },
+            })
+          ).status,
+        ).toBe(201)
     }
     // Room for exactly one .com (14.99): the balance to zero, prepaid, then 24.99 in.
     await adjust(-(await balance(entity, 'USD')), 'Test: back to zero')
@@ -280,7 +305,9 @@ describe('invoices', () => {
     // Another account's invoice is not there.
     expect((await platform.call('GET', `/groups/${acmeId}/invoices/${globexInvoice.id}/pdf`, { token: acmeAdmin() })).status).toBe(404)
 
-    const pdf = await platform.api.fetch(new Request(`http://platform.test/v1/groups/${globexId}/invoices/${globexInvoice.id}/pdf`, { headers: { authorization: `Bearer ${tokens['admin@globex.example']}` } }))
+    const pdf = await platform.api.fetch(
+      new Request(`http://platform.test/v1/groups/${globexId}/invoices/${globexInvoice.id}/pdf`, { headers: { authorization: `Bearer ${tokens['admin@globex.example']}` } }),
+    )
     expect(pdf.status).toBe(200)
     const dir = mkdtempSync(path.join(tmpdir(), 'invoice-'))
     writeFileSync(path.join(dir, 'invoice.pdf'), Buffer.from(await pdf.arrayBuffer()))
@@ -300,8 +327,17 @@ describe('invoices', () => {
   })
 
   it('renders a 500-line invoice PDF quickly', async () => {
-    const invoice = (await platform.db.selectFrom('invoices').selectAll().limit(1).executeTakeFirstOrThrow())
-    const lines = Array.from({ length: 500 }, (_, i) => ({ id: String(i), invoice_id: invoice.id, position: i + 1, transaction_id: null, description: `Renewal example-${i}.com (1 year)`, quantity: 1, unit_minor: 1299, amount_minor: 1299 }))
+    const invoice = await platform.db.selectFrom('invoices').selectAll().limit(1).executeTakeFirstOrThrow()
+    const lines = Array.from({ length: 500 }, (_, i) => ({
+      id: String(i),
+      invoice_id: invoice.id,
+      position: i + 1,
+      transaction_id: null,
+      description: `Renewal example-${i}.com (1 year)`,
+      quantity: 1,
+      unit_minor: 1299,
+      amount_minor: 1299,
+    }))
     await invoicePdf(invoice, lines)
     const started = performance.now()
     const bytes = await invoicePdf(invoice, lines)

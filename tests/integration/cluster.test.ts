@@ -51,11 +51,30 @@ describe.skipIf(!url)('several server processes (WEB_CONCURRENCY, PostgreSQL)', 
     databaseUrl.pathname = `/${name}`
     server = spawn(process.execPath, [path.join(ROOT, 'server/main.ts')], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl.toString(), WEB_CONCURRENCY: '2', REGISTRY_MODE: 'none', PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SEED_DEMO: '1' },
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl.toString(),
+        WEB_CONCURRENCY: '2',
+        REGISTRY_MODE: 'none',
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        SEED_DEMO: '1',
+      },
       stdio: 'ignore',
     })
     exited = new Promise((resolve) => server.once('exit', (code) => resolve(code)))
-    await until(() => fetch(`http://127.0.0.1:${PORT}/readyz`).then((r) => r.status, () => 0), (s) => s === 200, 'readiness', 90_000)
+    await until(
+      () =>
+        fetch(`http://127.0.0.1:${PORT}/readyz`).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      (s) => s === 200,
+      'readiness',
+      90_000,
+    )
   }, 120_000)
 
   afterAll(async () => {
@@ -69,7 +88,11 @@ describe.skipIf(!url)('several server processes (WEB_CONCURRENCY, PostgreSQL)', 
   })
 
   it('serves from two processes, seeded once, replaces one that dies, and stops all on SIGTERM', async () => {
-    const workers = await until(() => children(server.pid!), (pids) => pids.length === 2, 'two server processes')
+    const workers = await until(
+      () => children(server.pid!),
+      (pids) => pids.length === 2,
+      'two server processes',
+    )
     // Seeded once by the first process (not once per server process).
     const client = new pg.Client({ connectionString: `${url!.replace(/\/[^/]*$/, '')}/${name}` })
     await client.connect()
@@ -81,9 +104,21 @@ describe.skipIf(!url)('several server processes (WEB_CONCURRENCY, PostgreSQL)', 
     expect(statuses.every((s) => s === 200)).toBe(true)
 
     process.kill(workers[0]!, 'SIGKILL')
-    const replaced = await until(() => children(server.pid!), (pids) => pids.length === 2 && !pids.includes(workers[0]!), 'a replacement process')
+    const replaced = await until(
+      () => children(server.pid!),
+      (pids) => pids.length === 2 && !pids.includes(workers[0]!),
+      'a replacement process',
+    )
     expect(replaced).toContain(workers[1])
-    await until(() => fetch(`http://127.0.0.1:${PORT}/readyz`).then((r) => r.status, () => 0), (s) => s === 200, 'readiness after the replacement')
+    await until(
+      () =>
+        fetch(`http://127.0.0.1:${PORT}/readyz`).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      (s) => s === 200,
+      'readiness after the replacement',
+    )
 
     server.kill('SIGTERM')
     expect(await exited).toBe(0)

@@ -34,10 +34,29 @@ describe('contacts', () => {
     const res = await platform.call('POST', `/groups/${acme}/contacts`, {
       token,
       headers: { 'accept-language': 'ja,en;q=0.8' },
-      body: { name: ' Marie Dubois ', email: 'Marie@Example.FR', phone: '+33 1 42 68 53 00', mobile: '0033 6 12 34 56 78', street1: '8 rue de Rivoli', city: 'Paris', postcode: '75004', country_code: 'fr' },
+      body: {
+        name: ' Marie Dubois ',
+        email: 'Marie@Example.FR',
+        phone: '+33 1 42 68 53 00',
+        mobile: '0033 6 12 34 56 78',
+        street1: '8 rue de Rivoli',
+        city: 'Paris',
+        postcode: '75004',
+        country_code: 'fr',
+      },
     })
     expect(res.status).toBe(201)
-    expect(res.json).toMatchObject({ name: 'Marie Dubois', email: 'marie@example.fr', phone: '+33142685300', mobile: '+33612345678', fax: null, country_code: 'FR', country_name: 'フランス', in_use: false, version: 1 })
+    expect(res.json).toMatchObject({
+      name: 'Marie Dubois',
+      email: 'marie@example.fr',
+      phone: '+33142685300',
+      mobile: '+33612345678',
+      fax: null,
+      country_code: 'FR',
+      country_name: 'フランス',
+      in_use: false,
+      version: 1,
+    })
 
     const edited = await platform.call('PATCH', `/groups/${acme}/contacts/${res.json.id}`, { token, body: { fax: '+33 1 42 68 53 01', version: 1 } })
     expect(edited.status).toBe(200)

@@ -37,18 +37,36 @@ beforeAll(async () => {
   const domains = await platform.db.selectFrom('domains').select(['id', 'name', 'account_id']).where('status', '<>', 'deleted').orderBy('name').execute()
   const acmeDomains = domains.filter((d) => d.account_id === acme)
   const globexDomain = domains.find((d) => d.account_id === globex)!
-  await platform.db.updateTable('domains').set({ expires_at: new Date(NOW.getTime() + 400 * 86_400_000) }).execute()
+  await platform.db
+    .updateTable('domains')
+    .set({ expires_at: new Date(NOW.getTime() + 400 * 86_400_000) })
+    .execute()
   for (const [i, days] of [5, 45, 80].entries()) {
-    await platform.db.updateTable('domains').set({ expires_at: new Date(NOW.getTime() + days * 86_400_000), auto_renew: i !== 0 }).where('id', '=', acmeDomains[i]!.id).execute()
+    await platform.db
+      .updateTable('domains')
+      .set({ expires_at: new Date(NOW.getTime() + days * 86_400_000), auto_renew: i !== 0 })
+      .where('id', '=', acmeDomains[i]!.id)
+      .execute()
   }
-  await platform.db.updateTable('domains').set({ expires_at: new Date(NOW.getTime() + 10 * 86_400_000), auto_renew: false }).where('id', '=', globexDomain.id).execute()
+  await platform.db
+    .updateTable('domains')
+    .set({ expires_at: new Date(NOW.getTime() + 10 * 86_400_000), auto_renew: false })
+    .where('id', '=', globexDomain.id)
+    .execute()
   await platform.db.deleteFrom('dns_records').execute()
   await platform.db.deleteFrom('dns_zones').execute()
   await platform.db
     .insertInto('dns_zones')
     .values([
       { account_id: acme, domain_id: acmeDomains[0]!.id, name: acmeDomains[0]!.name, serial: 1, publish_state: 'failed', last_error: 'refused' },
-      { account_id: acme, domain_id: acmeDomains[1]!.id, name: acmeDomains[1]!.name, serial: 1, publish_state: 'published', drift: JSON.stringify({ missing: [], unexpected: [{ name: 'x', type: 'A' }], different: [] }) },
+      {
+        account_id: acme,
+        domain_id: acmeDomains[1]!.id,
+        name: acmeDomains[1]!.name,
+        serial: 1,
+        publish_state: 'published',
+        drift: JSON.stringify({ missing: [], unexpected: [{ name: 'x', type: 'A' }], different: [] }),
+      },
       { account_id: acme, domain_id: acmeDomains[2]!.id, name: acmeDomains[2]!.name, serial: 1, publish_state: 'published', drift: JSON.stringify({ missing: [], unexpected: [], different: [] }) },
       { account_id: globex, domain_id: globexDomain.id, name: globexDomain.name, serial: 1, publish_state: 'failed' },
     ] as never)
@@ -113,7 +131,11 @@ describe('GET /groups/{context}/summary', () => {
 
   it('leaves out what the user may not read, and needs a signed-in user', async () => {
     const viewer = await platform.db.selectFrom('users').select(['id', 'roles']).where('email', '=', 'viewer@acme.example').executeTakeFirstOrThrow()
-    await platform.db.updateTable('users').set({ roles: ['domain-viewer'] }).where('id', '=', viewer.id).execute()
+    await platform.db
+      .updateTable('users')
+      .set({ roles: ['domain-viewer'] })
+      .where('id', '=', viewer.id)
+      .execute()
     try {
       const res = await summary(acme, await login('viewer@acme.example'))
       expect(res.status).toBe(200)

@@ -84,7 +84,10 @@ describe('bulk replace from the records tray', () => {
     const serials = Object.fromEntries(
       await Promise.all((['one', 'two', 'none'] as const).map(async (k) => [k, (await platform.call('GET', `/groups/${acme}/zones/${zones[k]}`, { token: admin })).json.serial])),
     )
-    const started = await platform.call('POST', `/groups/${acme}/record-bulk-actions`, { token: admin, body: { action: 'replace_record_content', params: { from: '192.0.2.10', to: '198.51.100.7', where: 'all' } } })
+    const started = await platform.call('POST', `/groups/${acme}/record-bulk-actions`, {
+      token: admin,
+      body: { action: 'replace_record_content', params: { from: '192.0.2.10', to: '198.51.100.7', where: 'all' } },
+    })
     expect(started.status).toBe(202)
     const jobId = started.json.job_id as string
     expect(await queuedJobs()).toBe(1)
@@ -139,7 +142,10 @@ describe('bulk replace from the records tray', () => {
     // only the MX goes into the tray: the CNAME with the same target stays as it is
     const tray = await platform.call('POST', `/groups/${acme}/tray`, { token: admin, body: { entity_type: 'record', ids: [mx.id] } })
     expect(tray.status).toBeLessThan(300)
-    const started = await platform.call('POST', `/groups/${acme}/record-bulk-actions`, { token: admin, body: { action: 'replace_record_content', params: { from: 'MAIL.old.example', to: 'mail.new.example.' } } })
+    const started = await platform.call('POST', `/groups/${acme}/record-bulk-actions`, {
+      token: admin,
+      body: { action: 'replace_record_content', params: { from: 'MAIL.old.example', to: 'mail.new.example.' } },
+    })
     expect(started.status).toBe(202)
     await runReplaceJob(platform.deps, started.json.job_id)
     const done = (await platform.call('GET', `/groups/${acme}/record-bulk-actions/${started.json.job_id}`, { token: admin })).json
@@ -152,7 +158,10 @@ describe('bulk replace from the records tray', () => {
   it('reports a zone whose change set is refused as a failed item, and goes on with the others', async () => {
     const bad = await zone(acme, admin, 'four.bulk.test', [{ action: 'add', name: 'y', type: 'CNAME', content: 'host.old.example.' }])
     const ok = await zone(acme, admin, 'five.bulk.test', [{ action: 'add', name: 'z', type: 'CNAME', content: 'host.old.example.' }])
-    const started = await platform.call('POST', `/groups/${acme}/record-bulk-actions`, { token: admin, body: { action: 'replace_record_content', params: { from: 'host.old.example', to: 'host.new.example', where: 'all' } } })
+    const started = await platform.call('POST', `/groups/${acme}/record-bulk-actions`, {
+      token: admin,
+      body: { action: 'replace_record_content', params: { from: 'host.old.example', to: 'host.new.example', where: 'all' } },
+    })
     expect(started.status).toBe(202)
     // Meanwhile the zone lost its apex NS (outside the portal's rules): its change set is refused.
     await platform.db.deleteFrom('dns_records').where('zone_id', '=', bad).where('type', '=', 'NS').execute()

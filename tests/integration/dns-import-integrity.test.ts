@@ -30,13 +30,17 @@ describe('zone import and the zone reference', () => {
     const result = await importZone(platform.deps, scope, zone.id, [file('integrity.test', 500)])
     expect(result.applied).toBe(true)
     expect(result.counts.added).toBe(1001)
-    const rows = await sql<{ zone_id: string; account_id: string; n: number }>`SELECT zone_id, account_id, count(*)::int AS n FROM dns_records WHERE zone_id = ${zone.id} GROUP BY 1, 2`.execute(platform.db)
+    const rows = await sql<{ zone_id: string; account_id: string; n: number }>`SELECT zone_id, account_id, count(*)::int AS n FROM dns_records WHERE zone_id = ${zone.id} GROUP BY 1, 2`.execute(
+      platform.db,
+    )
     expect(rows.rows).toEqual([{ zone_id: zone.id, account_id: accountId, n: 1001 + 1 /* SOA */ }])
     // The constraint is declared and checked for any other insert.
     const constraint = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_constraint WHERE conname = 'dns_records_zone_account_fkey' AND contype = 'f'`.execute(platform.db)
     expect(constraint.rows[0]!.n).toBe(1)
     const other = (await platform.db.insertInto('accounts').values({ name: 'Other' }).returning('id').executeTakeFirstOrThrow()).id
-    await expect(platform.db.insertInto('dns_records').values({ zone_id: zone.id, account_id: other, name: 'x.integrity.test', type: 'A', ttl: 60, content: '192.0.2.1' }).execute()).rejects.toThrow(/foreign key/)
+    await expect(platform.db.insertInto('dns_records').values({ zone_id: zone.id, account_id: other, name: 'x.integrity.test', type: 'A', ttl: 60, content: '192.0.2.1' }).execute()).rejects.toThrow(
+      /foreign key/,
+    )
     // After the import the session's checks are back: the setting was local to its transaction.
     expect((await sql<{ v: string }>`SELECT current_setting('session_replication_role') AS v`.execute(platform.db)).rows[0]!.v).toBe('origin')
   })
@@ -44,10 +48,23 @@ describe('zone import and the zone reference', () => {
   it('stages any record text exactly: quotes, backslashes, braces, commas, spaces, a tab (kept as \\009), NULL-like words, \\N', async () => {
     const scope = systemScope('test', accountId)
     const zone = await createZone(platform.deps, scope, { name: 'text.test' })
-    const lines = ['$ORIGIN text.test.', '$TTL 300', '@ NS ns1.text.test.', 'a TXT "say \\"hi\\", {x}, \\\\ back" "NULL"', 'b TXT NULL', 'c\\,d TXT "{}"', 'mx MX 10 mail', 't TXT "a\ttab" \\N "\\\\N"']
+    const lines = [
+      '$ORIGIN text.test.',
+      '$TTL 300',
+      '@ NS ns1.text.test.',
+      'a TXT "say \\"hi\\", {x}, \\\\ back" "NULL"',
+      'b TXT NULL',
+      'c\\,d TXT "{}"',
+      'mx MX 10 mail',
+      't TXT "a\ttab" \\N "\\\\N"',
+    ]
     const result = await importZone(platform.deps, scope, zone.id, [lines.join('\n')])
     expect(result.errors).toEqual([])
-    const rows = await sql<{ name: string; content: string; priority: number | null }>`SELECT name, content, priority FROM dns_records WHERE zone_id = ${zone.id} AND type IN ('TXT', 'MX') ORDER BY name`.execute(platform.db)
+    const rows = await sql<{
+      name: string
+      content: string
+      priority: number | null
+    }>`SELECT name, content, priority FROM dns_records WHERE zone_id = ${zone.id} AND type IN ('TXT', 'MX') ORDER BY name`.execute(platform.db)
     expect(rows.rows).toEqual([
       { name: 'a.text.test', content: '"say \\"hi\\", {x}, \\\\ back" "NULL"', priority: null },
       { name: 'b.text.test', content: '"NULL"', priority: null },
@@ -74,7 +91,7 @@ describe('zone import and the zone reference', () => {
     }
   })
 
-  it('a source that fails half-way writes nothing, and the import\'s connection is not given back to the pool broken', async () => {
+  it("a source that fails half-way writes nothing, and the import's connection is not given back to the pool broken", async () => {
     const scope = systemScope('test', accountId)
     const zone = await createZone(platform.deps, scope, { name: 'broken-upload.test' })
     const before = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM dns_records WHERE zone_id = ${zone.id}`.execute(platform.db)).rows[0]!.n
@@ -86,7 +103,9 @@ describe('zone import and the zone reference', () => {
     await expect(importZone(platform.deps, scope, zone.id, brokenUpload())).rejects.toThrow('connection reset by the browser')
     expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM dns_records WHERE zone_id = ${zone.id}`.execute(platform.db)).rows[0]!.n).toBe(before)
     // Every connection of the pool still works, outside any transaction (ten at once: more than the pool holds).
-    const states = await Promise.all(Array.from({ length: 10 }, () => sql<{ aborted: number }>`SELECT (SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction (aborted)')::int AS aborted`.execute(platform.db)))
+    const states = await Promise.all(
+      Array.from({ length: 10 }, () => sql<{ aborted: number }>`SELECT (SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction (aborted)')::int AS aborted`.execute(platform.db)),
+    )
     expect(states.map((r) => r.rows[0]!.aborted)).toEqual(Array(10).fill(0))
     // And the same zone imports afterwards.
     const again = await importZone(platform.deps, scope, zone.id, [file('broken-upload.test', 10)])
@@ -115,18 +134,24 @@ describe('zone import and the zone reference', () => {
     // Names relative to the zone (`www.@`), so that two zones compare.
     const records = async (zone: { id: string; name: string }) =>
       (
-        await sql<{ r: string }>`SELECT replace(name, ${zone.name}, '@') || ' ' || type || ' ' || ttl || ' ' || content AS r FROM dns_records WHERE zone_id = ${zone.id} AND type <> 'SOA' ORDER BY 1`.execute(platform.db)
+        await sql<{
+          r: string
+        }>`SELECT replace(name, ${zone.name}, '@') || ' ' || type || ' ' || ttl || ' ' || content AS r FROM dns_records WHERE zone_id = ${zone.id} AND type <> 'SOA' ORDER BY 1`.execute(platform.db)
       ).rows.map((row) => row.r)
 
     const copied = await createZone(platform.deps, scope, { name: 'copied.test' })
     const fresh = await importZone(platform.deps, scope, copied.id, [tricky('copied.test')])
     expect(fresh.counts).toEqual({ added: 1 + 1 + 2 + 50, changed: 1, removed: 1, unchanged: 0 })
-    expect(fresh.changed).toEqual([{ before: expect.objectContaining({ content: 'ns1.registrar.example.', ttl: 3600 }), after: expect.objectContaining({ content: 'ns1.registrar.example.', ttl: 600 }) }])
+    expect(fresh.changed).toEqual([
+      { before: expect.objectContaining({ content: 'ns1.registrar.example.', ttl: 3600 }), after: expect.objectContaining({ content: 'ns1.registrar.example.', ttl: 600 }) },
+    ])
     expect(fresh.removed).toEqual([expect.objectContaining({ content: 'ns2.registrar.example.' })])
 
     const staged = await createZone(platform.deps, scope, { name: 'staged.test' })
     expect((await importZone(platform.deps, scope, staged.id, [file('staged.test', 600)])).counts.added).toBe(1201)
-    const full = await importZone(platform.deps, scope, staged.id, [tricky('staged.test').replace('@ 600 NS ns1.registrar.example.', '@ 600 NS ns1.registrar.example.\n@ 3600 NS ns2.registrar.example.\n@ NS ns1.staged.test.')])
+    const full = await importZone(platform.deps, scope, staged.id, [
+      tricky('staged.test').replace('@ 600 NS ns1.registrar.example.', '@ 600 NS ns1.registrar.example.\n@ 3600 NS ns2.registrar.example.\n@ NS ns1.staged.test.'),
+    ])
     expect(full.applied).toBe(true)
 
     const mine = await records(copied)

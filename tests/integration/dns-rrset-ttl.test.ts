@@ -26,7 +26,9 @@ const scope = () => systemScope('test', acme)
 
 /** The zone's records other than the SOA, owner relative (`host.@`), so two zones compare. */
 async function recordsOf(zone: { id: string; name: string }) {
-  const rows = await sql<{ r: string }>`SELECT replace(name, ${zone.name}, '@') || ' ' || ttl || ' ' || type || ' ' || content AS r FROM dns_records WHERE zone_id = ${zone.id} AND type <> 'SOA' ORDER BY 1`.execute(platform.db)
+  const rows = await sql<{
+    r: string
+  }>`SELECT replace(name, ${zone.name}, '@') || ' ' || ttl || ' ' || type || ' ' || content AS r FROM dns_records WHERE zone_id = ${zone.id} AND type <> 'SOA' ORDER BY 1`.execute(platform.db)
   return rows.rows.map((row) => row.r)
 }
 
@@ -87,7 +89,10 @@ describe('one TTL per RRset on import (RFC 2181 §5.2)', () => {
     expect(await recordsOf(staged)).toEqual(mine)
 
     // The export has one TTL per RRset, as PowerDNS will serve it.
-    const lines = (await exported(copied.id)).split('\n').filter((l) => l.startsWith('host\t')).sort()
+    const lines = (await exported(copied.id))
+      .split('\n')
+      .filter((l) => l.startsWith('host\t'))
+      .sort()
     expect(lines).toEqual(['host\t60\tIN\tA\t192.0.2.1', 'host\t60\tIN\tA\t192.0.2.2', 'host\t60\tIN\tA\t192.0.2.3'])
   })
 
@@ -124,7 +129,12 @@ describe('one TTL per RRset in the record editor', () => {
     const [first, second] = await www()
     const preview = await post([{ action: 'update', id: first!.id, ttl: 900 }], true)
     expect(preview.status, preview.text).toBe(200)
-    expect(preview.json.diff.updated.map((u: { id: string; after: { ttl: number } }) => [u.id, u.after.ttl]).sort()).toEqual([[first!.id, 900], [second!.id, 900]].sort())
+    expect(preview.json.diff.updated.map((u: { id: string; after: { ttl: number } }) => [u.id, u.after.ttl]).sort()).toEqual(
+      [
+        [first!.id, 900],
+        [second!.id, 900],
+      ].sort(),
+    )
     expect((await www()).map((r) => r.ttl)).toEqual([300, 300])
 
     expect((await post([{ action: 'update', id: first!.id, ttl: 900 }])).status).toBe(200)
@@ -205,7 +215,10 @@ describe('HTTPS and SVCB (RFC 9460), and types the portal does not manage', () =
 
   it('the record editor adds and validates HTTPS records', async () => {
     const zoneId = (await platform.call('POST', `/groups/${acme}/zones`, { token: admin, body: { name: 'svcb-editor.test' } })).json.id
-    const good = await platform.call('POST', `/groups/${acme}/zones/${zoneId}/changes`, { token: admin, body: { changes: [{ action: 'add', name: '@', type: 'HTTPS', content: '1 . alpn=h2 port=443' }] } })
+    const good = await platform.call('POST', `/groups/${acme}/zones/${zoneId}/changes`, {
+      token: admin,
+      body: { changes: [{ action: 'add', name: '@', type: 'HTTPS', content: '1 . alpn=h2 port=443' }] },
+    })
     expect(good.status, good.text).toBe(200)
     expect(good.json.diff.added[0]).toMatchObject({ type: 'HTTPS', content: '1 . alpn=h2 port=443', priority: 1 })
     const bad = await platform.call('POST', `/groups/${acme}/zones/${zoneId}/changes`, { token: admin, body: { changes: [{ action: 'add', name: 'x', type: 'SVCB', content: '0 . port=443' }] } })

@@ -23,7 +23,11 @@ beforeAll(async () => {
   account = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
   // One published zone for both tests.
   zoneId = (await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'stats.test' } })).json.id
-  await until(async () => (await platform.call('GET', `/groups/${account}/zones/${zoneId}`, { token })).json, (z) => z.published, 'publish')
+  await until(
+    async () => (await platform.call('GET', `/groups/${account}/zones/${zoneId}`, { token })).json,
+    (z) => z.published,
+    'publish',
+  )
 }, 60_000)
 afterAll(async () => {
   await platform?.close()

@@ -94,14 +94,7 @@ describe('zones without PowerDNS', () => {
   })
 
   it('previews a BIND import (added, changed, removed), refuses a bad file atomically, and applies a good one', async () => {
-    const file = [
-      '$ORIGIN standalone.test.',
-      '$TTL 3600',
-      '@ SOA ns1 hostmaster ( 1 7200 3600 604800 300 )',
-      'www 600 A 192.0.2.1 ; TTL changed',
-      'mail A 192.0.2.25',
-      '  MX 10 mail',
-    ].join('\n')
+    const file = ['$ORIGIN standalone.test.', '$TTL 3600', '@ SOA ns1 hostmaster ( 1 7200 3600 604800 300 )', 'www 600 A 192.0.2.1 ; TTL changed', 'mail A 192.0.2.25', '  MX 10 mail'].join('\n')
     const preview = await platform.call('POST', `/groups/${acme}/zones/${zoneId}/bind-import`, { token: admin, body: { text: file, dry_run: true } })
     expect(preview.status).toBe(200)
     expect(preview.json.counts).toEqual({ added: 2, changed: 1, removed: 2, unchanged: 2 })
@@ -164,7 +157,9 @@ describe('zones without PowerDNS', () => {
 
 describe('zone files above the API’s general body limit', () => {
   const streamed = (zone: string, body: BodyInit, query = '') =>
-    platform.api.fetch(new Request(`http://platform.test/v1/groups/${acme}/zones/${zone}/bind-import${query}`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'text/dns' }, body }))
+    platform.api.fetch(
+      new Request(`http://platform.test/v1/groups/${acme}/zones/${zone}/bind-import${query}`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'text/dns' }, body }),
+    )
 
   it('takes a 50,000-record file streamed as text/dns, previewed then applied, up to ZONE_FILE_MAX_BYTES', async () => {
     const zone = (await platform.call('POST', `/groups/${acme}/zones`, { token: admin, body: { name: 'fifty-thousand.test' } })).json.id
@@ -178,7 +173,12 @@ describe('zone files above the API’s general body limit', () => {
     const applied = await streamed(zone, new Blob([file]))
     expect(applied.status).toBe(200)
     expect((await applied.json()).applied).toBe(true)
-    const stored = await platform.db.selectFrom('dns_records').select((eb) => eb.fn.countAll<number>().as('n')).where('zone_id', '=', zone).where('type', '=', 'A').executeTakeFirstOrThrow()
+    const stored = await platform.db
+      .selectFrom('dns_records')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('zone_id', '=', zone)
+      .where('type', '=', 'A')
+      .executeTakeFirstOrThrow()
     expect(Number(stored.n)).toBe(50_000)
   }, 60_000)
 
@@ -212,7 +212,13 @@ describe('bulk import and export', () => {
     const www = (await platform.call('GET', `/groups/${acme}/zones/${bulk}/records?filter[name]=www.bulk.test`, { token: admin })).json.data
     expect(www.map((r: { ttl: number }) => r.ttl)).toEqual([600])
 
-    const audits = await platform.db.selectFrom('audit_entries').select(['entity_type', 'action', 'changes']).where('created_at', '>=', sql<Date>`now() - interval '1 hour'`).where('entity_id', '=', bulk).where('action', '=', 'import').execute()
+    const audits = await platform.db
+      .selectFrom('audit_entries')
+      .select(['entity_type', 'action', 'changes'])
+      .where('created_at', '>=', sql<Date>`now() - interval '1 hour'`)
+      .where('entity_id', '=', bulk)
+      .where('action', '=', 'import')
+      .execute()
     expect(audits).toHaveLength(1)
     const changes = (typeof audits[0]!.changes === 'string' ? JSON.parse(audits[0]!.changes) : audits[0]!.changes) as { after: { counts: object; diff: { added: unknown[]; removed: unknown[] } } }
     expect(changes.after.counts).toEqual(res.json.counts)

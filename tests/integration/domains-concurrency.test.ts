@@ -102,7 +102,11 @@ describe('concurrent edits of one domain', () => {
     const domain = await registered('race-lock.com')
     // Another process's edit, committed while this one waits for the registry.
     whileUpdating = async () => {
-      await platform.db.updateTable('domains').set((eb) => ({ auto_renew: false, version: eb('version', '+', 1) })).where('id', '=', domain.id).execute()
+      await platform.db
+        .updateTable('domains')
+        .set((eb) => ({ auto_renew: false, version: eb('version', '+', 1) }))
+        .where('id', '=', domain.id)
+        .execute()
     }
     const res = await patch(domain.id, { version: domain.version, nameservers: ['ns1.late.example'] })
     expect(res.status).toBe(409)

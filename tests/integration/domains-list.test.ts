@@ -33,7 +33,22 @@ describe('GET /groups/{context}/domains', () => {
     expect(res.status).toBe(200)
     expect(res.json.meta).toMatchObject({ total: 60, page: 1, limit: 10 })
     const row = res.json.data[0]
-    expect(Object.keys(row).sort()).toEqual(['auto_renew', 'created_at', 'dnssec', 'expires_at', 'group_id', 'id', 'name', 'registrant_name', 'registry_lock', 'status', 'tags', 'tld', 'unicode_name', 'updated_at'])
+    expect(Object.keys(row).sort()).toEqual([
+      'auto_renew',
+      'created_at',
+      'dnssec',
+      'expires_at',
+      'group_id',
+      'id',
+      'name',
+      'registrant_name',
+      'registry_lock',
+      'status',
+      'tags',
+      'tld',
+      'unicode_name',
+      'updated_at',
+    ])
     const names = res.json.data.map((d: { name: string }) => d.name)
     expect(names).toEqual([...names].sort())
     expect(names.every((n: string) => n.startsWith('acme-'))).toBe(true)
@@ -66,7 +81,11 @@ describe('GET /groups/{context}/domains', () => {
 
   it('filters and shows the registrant name through the domain’s contacts', async () => {
     const domain = await platform.db.selectFrom('domains').select(['id']).where('account_id', '=', acme).orderBy('name').executeTakeFirstOrThrow()
-    const contact = await platform.db.insertInto('contacts').values({ account_id: acme, name: 'Zelda Registrant', email: 'zelda@acme.example', country_code: 'ES' }).returning('id').executeTakeFirstOrThrow()
+    const contact = await platform.db
+      .insertInto('contacts')
+      .values({ account_id: acme, name: 'Zelda Registrant', email: 'zelda@acme.example', country_code: 'ES' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
     await platform.db.deleteFrom('domain_contacts').where('domain_id', '=', domain.id).where('role', '=', 'registrant').execute()
     await platform.db.insertInto('domain_contacts').values({ domain_id: domain.id, contact_id: contact.id, role: 'registrant' }).execute()
     const res = await platform.call('GET', `/groups/${acme}/domains?pql=${encodeURIComponent("registrant_name contains 'zelda'")}`, { token: tokens.viewer })
@@ -96,14 +115,22 @@ describe('GET /groups/{context}/domains', () => {
 
   it('refuses a user without domain-viewer', async () => {
     const user = await platform.db.selectFrom('users').select('id').where('email', '=', 'viewer@acme.example').executeTakeFirstOrThrow()
-    await platform.db.updateTable('users').set({ roles: ['account-viewer'] }).where('id', '=', user.id).execute()
+    await platform.db
+      .updateTable('users')
+      .set({ roles: ['account-viewer'] })
+      .where('id', '=', user.id)
+      .execute()
     await platform.settled()
     try {
       const token = await login('viewer@acme.example')
       const res = await platform.call('GET', `/groups/${acme}/domains`, { token })
       expect(res.status).toBe(403)
     } finally {
-      await platform.db.updateTable('users').set({ roles: ['account-viewer', 'domain-viewer'] }).where('id', '=', user.id).execute()
+      await platform.db
+        .updateTable('users')
+        .set({ roles: ['account-viewer', 'domain-viewer'] })
+        .where('id', '=', user.id)
+        .execute()
       await platform.settled()
     }
   })

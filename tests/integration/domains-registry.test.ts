@@ -31,7 +31,13 @@ let viewerToken: string
 
 const registry = () => platform.registries!.local!.registry
 const connection = () => platform.registries!.forTld('com') as EppRegistryConnection
-const count = async (table: 'domains' | 'audit_entries') => (await platform.db.selectFrom(table).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n
+const count = async (table: 'domains' | 'audit_entries') =>
+  (
+    await platform.db
+      .selectFrom(table)
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
+  ).n
 const snapshot = async () => ({ domains: await count('domains'), audit: await count('audit_entries'), registry: Object.keys(registry().state.domains).length })
 let tokenTime = 0
 const login = async (username: string) => (await platform.call('POST', '/login', { body: { username, password: DEMO_PASSWORD } })).json.access_token as string
@@ -50,12 +56,25 @@ beforeAll(async () => {
   const config = { ...TEST_CONFIG, SMTP_URL: smtp.url }
   platform = await createTestPlatform(
     { now, config, mailer: createMailer(config, createLogger('silent')) },
-    { registry: { tlds: [{ name: 'com', periods: [1, 2, 5] }, { name: 'net', periods: [1] }], now, rateLimit: { perSecond: 20, burst: 1000 } } },
+    {
+      registry: {
+        tlds: [
+          { name: 'com', periods: [1, 2, 5] },
+          { name: 'net', periods: [1] },
+        ],
+        now,
+        rateLimit: { perSecond: 20, burst: 1000 },
+      },
+    },
   )
   await platform.deps.jobs.start({ work: true })
   await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [3, 1] })
   // Our catalogue allows 3 years for .com; the registry does not: the registry's refusal must show.
-  await platform.db.updateTable('tlds').set({ periods: [1, 2, 3, 5] }).where('name', '=', 'com').execute()
+  await platform.db
+    .updateTable('tlds')
+    .set({ periods: [1, 2, 3, 5] })
+    .where('name', '=', 'com')
+    .execute()
   await platform.db.updateTable('tlds').set({ is_offered: false }).where('name', '=', 'org').execute()
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
 })
@@ -68,7 +87,9 @@ describe('availability', () => {
   it('asks the registry and explains every bad name', async () => {
     await registerDomain(platform.deps, systemScope('test', acme), { name: 'taken-already.com', period: 1 })
     const notRoundTrip = `xn--${punycode.encode('e\u0301x')}.com`
-    const res = await call('POST', '/domains/availability', { names: ['fresh-name.com', 'taken-already.com', 'bad..com', 'ab--cd.com', 'xn--80ak6aa92e.com', 'name.notatld', notRoundTrip, '-edge.com', 'plain.org'] })
+    const res = await call('POST', '/domains/availability', {
+      names: ['fresh-name.com', 'taken-already.com', 'bad..com', 'ab--cd.com', 'xn--80ak6aa92e.com', 'name.notatld', notRoundTrip, '-edge.com', 'plain.org'],
+    })
     expect(res.status).toBe(200)
     const [fresh, taken, empty, hyphens, validIdn, unknownTld, idn, edge, unoffered] = res.json.results
     expect(fresh).toEqual({ name: 'fresh-name.com', available: true, price: { minor: 1499, currency: 'USD' } }) // Acme's price list, in Acme's currency (issue 17)
@@ -117,7 +138,12 @@ describe('register, transfer, renew', () => {
     const sockets = new Set<import('node:net').Socket>()
     const silent: Server = createServer((socket) => void sockets.add(socket))
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
-    const dead = new EppRegistryConnection({ registry: 'silent', client: { host: '127.0.0.1', port: (silent.address() as import('node:net').AddressInfo).port, timeoutMs: 300 }, clientId: 'portal', password: 'whatever1' })
+    const dead = new EppRegistryConnection({
+      registry: 'silent',
+      client: { host: '127.0.0.1', port: (silent.address() as import('node:net').AddressInfo).port, timeoutMs: 300 },
+      clientId: 'portal',
+      password: 'whatever1',
+    })
     try {
       const before = await snapshot()
       const deps = { ...platform.deps, registries: { forTld: () => dead, clientIdFor: () => 'portal', close: async () => {} } }
@@ -193,7 +219,9 @@ describe('imports', () => {
     await c.createDomain({ name: 'someone-elses.com', years: 1, authInfo: 'secret-A1x' })
     registry().state.domains['someone-elses.com']!.clID = 'other-registrar'
     // A name of another of our clients: refused without saying whose it is.
-    const globexDomain = (await platform.db.selectFrom('domains').innerJoin('accounts', 'accounts.id', 'domains.account_id').select('domains.name').where('accounts.name', '=', 'Globex').executeTakeFirstOrThrow()).name
+    const globexDomain = (
+      await platform.db.selectFrom('domains').innerJoin('accounts', 'accounts.id', 'domains.account_id').select('domains.name').where('accounts.name', '=', 'Globex').executeTakeFirstOrThrow()
+    ).name
     const csv = `name,notes\nours-unrecorded.com,x\nsomeone-elses.com,y\nnot-registered.com,z\nab--cd.com,w\nin-portfolio.com,v\n${globexDomain},u\n`
     const started = await call('POST', '/domains/imports', { csv })
     expect(started.status, started.text).toBe(202)
@@ -285,7 +313,6 @@ describe('reconciliation, platform calls, auto-renew and notices', () => {
       held.bucket = configured
     }
   })
-
 })
 
 describe('registry messages (poll)', () => {
@@ -308,16 +335,20 @@ describe('registry messages (poll)', () => {
     registry().settle()
 
     const outcomes = await pollRegistries(platform.deps)
-    expect(outcomes).toEqual(expect.arrayContaining([
-      expect.objectContaining({ domain: 'incoming.com', outcome: 'transfer-completed' }),
-      expect.objectContaining({ domain: 'leaving.com', outcome: 'transferred-away' }),
-    ]))
+    expect(outcomes).toEqual(
+      expect.arrayContaining([expect.objectContaining({ domain: 'incoming.com', outcome: 'transfer-completed' }), expect.objectContaining({ domain: 'leaving.com', outcome: 'transferred-away' })]),
+    )
     const incoming = await platform.db.selectFrom('domains').select(['status', 'expires_at']).where('id', '=', requested.id).executeTakeFirstOrThrow()
     expect(incoming.status).toBe('active')
     expect(incoming.expires_at!.toISOString()).toBe(new Date(registry().state.domains['incoming.com']!.exDate).toISOString())
     expect((await platform.db.selectFrom('domains').select('status').where('id', '=', leaving.id).executeTakeFirstOrThrow()).status).toBe('deleted')
     const actions = await platform.db.selectFrom('audit_entries').select(['entity_id', 'action']).where('entity_id', 'in', [requested.id, leaving.id]).execute()
-    expect(actions).toEqual(expect.arrayContaining([{ entity_id: requested.id, action: 'transfer-completed' }, { entity_id: leaving.id, action: 'transferred-away' }]))
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        { entity_id: requested.id, action: 'transfer-completed' },
+        { entity_id: leaving.id, action: 'transferred-away' },
+      ]),
+    )
     // Every message was acknowledged: the queue is empty, and a second run has nothing to do.
     expect(await connection().poll()).toBeNull()
     expect(await pollRegistries(platform.deps)).toEqual([])
@@ -342,7 +373,12 @@ describe('contact sync', () => {
     expect(info.postalInfo.find((p) => p.type === 'loc')).toMatchObject({ name: 'Sync Person', city: 'München', street: ['Hauptstraße 1'], cc: 'DE' })
     expect(info.postalInfo.find((p) => p.type === 'int')).toMatchObject({ name: 'Sync Person', city: 'Munchen', street: ['Hauptstra?e 1'], cc: 'DE' })
     expect(info.voice).toBe('+49.30123456')
-    const handles = await platform.db.selectFrom('registry_handles').select(['handle', 'sync_state', 'error', 'last_synced_at']).where('handle', 'in', ['SYNC-1', 'GHOST-1']).orderBy('handle').execute()
+    const handles = await platform.db
+      .selectFrom('registry_handles')
+      .select(['handle', 'sync_state', 'error', 'last_synced_at'])
+      .where('handle', 'in', ['SYNC-1', 'GHOST-1'])
+      .orderBy('handle')
+      .execute()
     expect(handles[0]).toMatchObject({ handle: 'GHOST-1', sync_state: 'failed', error: expect.stringMatching(/GHOST-1|exist/i) })
     expect(handles[1]).toMatchObject({ handle: 'SYNC-1', sync_state: 'synced', error: null, last_synced_at: expect.any(Date) })
     // Nothing pending any more: the next run has nothing to do.

@@ -43,9 +43,7 @@ function bodyFields(schema: Schema | undefined): string[] {
 }
 
 function operations() {
-  return Object.entries(document.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation })),
-  )
+  return Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation })))
 }
 
 /** The operation's path with its parameters filled: the context, an id, or `encoded` as sent (already percent-encoded). */
@@ -63,36 +61,48 @@ describe('hostile input into every operation', () => {
   it.each([
     ['NUL', NUL, '%00', true],
     ['a lone surrogate', SURROGATE, '%ED%A0%80', false],
-  ])('refuses %s in any query parameter, path parameter or body field with 400 naming the field', async (_, bad, inPath, inQuery) => {
-    const failures: string[] = []
-    for (const { path, method, operation } of operations()) {
-      const token = await login('admin@acme.example')
-      const query = (operation.parameters ?? []).filter((p) => p.in === 'query')
-      for (const parameter of inQuery ? query : []) {
-        const res = await platform.call(method, `${concretePath(path)}?${new URLSearchParams({ [parameter.name]: bad })}`, { token, ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }) })
-        if (res.status !== 400 || !res.json?.errors?.some((e: { field: string }) => e.field === parameter.name)) failures.push(`${method} ${path} ?${parameter.name}: ${res.status} ${res.text.slice(0, 200)}`)
-      }
-      if ((operation.parameters ?? []).some((p) => p.in === 'path' && p.name !== 'context')) {
-        const res = await platform.call(method, concretePath(path, `a${inPath}b`), { token, ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }) })
-        if (res.status !== 400) failures.push(`${method} ${path} (path): ${res.status} ${res.text.slice(0, 200)}`)
-      }
-      const schema = operation.requestBody?.content?.['application/json']?.schema
-      for (const field of bodyFields(schema)) {
-        for (const value of [bad, [bad], { nested: bad }]) {
-          const res = await platform.call(method, concretePath(path), { token, body: { [field]: value } })
-          if (res.status !== 400 || !res.json?.errors?.some((e: { field: string }) => e.field.startsWith(field))) failures.push(`${method} ${path} body.${field}=${JSON.stringify(value).slice(0, 30)}: ${res.status} ${res.text.slice(0, 200)}`)
+  ])(
+    'refuses %s in any query parameter, path parameter or body field with 400 naming the field',
+    async (_, bad, inPath, inQuery) => {
+      const failures: string[] = []
+      for (const { path, method, operation } of operations()) {
+        const token = await login('admin@acme.example')
+        const query = (operation.parameters ?? []).filter((p) => p.in === 'query')
+        for (const parameter of inQuery ? query : []) {
+          const res = await platform.call(method, `${concretePath(path)}?${new URLSearchParams({ [parameter.name]: bad })}`, {
+            token,
+            ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }),
+          })
+          if (res.status !== 400 || !res.json?.errors?.some((e: { field: string }) => e.field === parameter.name))
+            failures.push(`${method} ${path} ?${parameter.name}: ${res.status} ${res.text.slice(0, 200)}`)
+        }
+        if ((operation.parameters ?? []).some((p) => p.in === 'path' && p.name !== 'context')) {
+          const res = await platform.call(method, concretePath(path, `a${inPath}b`), { token, ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }) })
+          if (res.status !== 400) failures.push(`${method} ${path} (path): ${res.status} ${res.text.slice(0, 200)}`)
+        }
+        const schema = operation.requestBody?.content?.['application/json']?.schema
+        for (const field of bodyFields(schema)) {
+          for (const value of [bad, [bad], { nested: bad }]) {
+            const res = await platform.call(method, concretePath(path), { token, body: { [field]: value } })
+            if (res.status !== 400 || !res.json?.errors?.some((e: { field: string }) => e.field.startsWith(field)))
+              failures.push(`${method} ${path} body.${field}=${JSON.stringify(value).slice(0, 30)}: ${res.status} ${res.text.slice(0, 200)}`)
+          }
         }
       }
-    }
-    expect(failures).toEqual([])
-  }, 120_000)
+      expect(failures).toEqual([])
+    },
+    120_000,
+  )
 
   it('answers very long text anywhere without a 500', async () => {
     const failures: string[] = []
     for (const { path, method, operation } of operations()) {
       const token = await login('staff@example.com')
       for (const parameter of (operation.parameters ?? []).filter((p) => p.in === 'query')) {
-        const res = await platform.call(method, `${concretePath(path)}?${new URLSearchParams({ [parameter.name]: LONG.slice(0, 20_000) })}`, { token, ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }) })
+        const res = await platform.call(method, `${concretePath(path)}?${new URLSearchParams({ [parameter.name]: LONG.slice(0, 20_000) })}`, {
+          token,
+          ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }),
+        })
         if (res.status >= 500) failures.push(`${method} ${path} ?${parameter.name}: ${res.status} ${res.text.slice(0, 200)}`)
       }
       for (const field of bodyFields(operation.requestBody?.content?.['application/json']?.schema)) {

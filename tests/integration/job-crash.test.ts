@@ -82,7 +82,16 @@ describe('a bulk renewal survives SIGKILL of the server', () => {
       stdio: ['ignore', log, log],
     })
     closeSync(log)
-    await until(() => fetch(`${BASE}/readyz`).then((r) => r.status, () => 0), (s) => s === 200, 'readiness', 150_000)
+    await until(
+      () =>
+        fetch(`${BASE}/readyz`).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      (s) => s === 200,
+      'readiness',
+      150_000,
+    )
   }
 
   async function kill() {

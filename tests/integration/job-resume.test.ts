@@ -78,7 +78,11 @@ describe('a bulk item retried after its process died', () => {
     await registries.forTld(b!.tld)!.renewDomain({ name: b!.name, currentExpiry: b!.expires_at!, years: 1 })
     // a was done by the dead run at both ends.
     await registries.forTld(a!.tld)!.renewDomain({ name: a!.name, currentExpiry: a!.expires_at!, years: 1 })
-    await platform.db.updateTable('domains').set({ expires_at: oneYearOn(a!.expires_at!) }).where('id', '=', a!.id).execute()
+    await platform.db
+      .updateTable('domains')
+      .set({ expires_at: oneYearOn(a!.expires_at!) })
+      .where('id', '=', a!.id)
+      .execute()
     const startedAt = new Date()
 
     await runBulkJob(platform.deps, jobId)
@@ -106,7 +110,11 @@ describe('a bulk item retried after its process died', () => {
     const [d] = await freshDomains(1)
     const jobId = await interruptedJob('renew', [d!.id], 0, { expires_at: d!.expires_at!.toISOString() })
     await registries.forTld(d!.tld)!.renewDomain({ name: d!.name, currentExpiry: d!.expires_at!, years: 1 })
-    await platform.db.updateTable('domains').set({ expires_at: oneYearOn(d!.expires_at!), version: d!.version + 1 }).where('id', '=', d!.id).execute()
+    await platform.db
+      .updateTable('domains')
+      .set({ expires_at: oneYearOn(d!.expires_at!), version: d!.version + 1 })
+      .where('id', '=', d!.id)
+      .execute()
 
     await runBulkJob(platform.deps, jobId)
 

@@ -128,9 +128,7 @@ describe('list key cache', () => {
     expect(statements[0]).toMatch(/d\.name LIKE \$/)
     expect(page.data.length).toBeGreaterThan(0)
     expect(names(page).every((n) => n.includes('anvil'))).toBe(true)
-    await expect(
-      database.pool.query(`INSERT INTO domains (account_id, name, unicode_name, tld) VALUES ($1, 'Upper.com', 'Upper.com', 'com')`, [account]),
-    ).rejects.toThrow(/domains_name_lowercase/)
+    await expect(database.pool.query(`INSERT INTO domains (account_id, name, unicode_name, tld) VALUES ($1, 'Upper.com', 'Upper.com', 'com')`, [account])).rejects.toThrow(/domains_name_lowercase/)
   })
 
   it.skipIf(!onPostgres)('never serves what an open transaction changed, nor keeps a stale page after it commits (PostgreSQL)', async () => {

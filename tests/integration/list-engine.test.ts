@@ -88,15 +88,10 @@ beforeAll(async () => {
     ids.set(r.seq, rows[0]!.id)
   }
 
-  const listRoute = (path: string) =>
-    createRoute({ method: 'get', path, ...access('public'), request: { query: ListQueryParams }, responses: { 200: { description: 'A page' } } })
+  const listRoute = (path: string) => createRoute({ method: 'get', path, ...access('public'), request: { query: ListQueryParams }, responses: { 200: { description: 'A page' } } })
   const router = createRouter()
-    .openapi(listRoute('/list-probes'), async (c) =>
-      c.json((await runList(c.get('deps').db, probes, listQueryFromUrl(probes, new URL(c.req.url)), { accountId: null })) as never, 200),
-    )
-    .openapi(listRoute('/list-series'), async (c) =>
-      c.json((await runList(c.get('deps').db, series, listQueryFromUrl(series, new URL(c.req.url)), { accountId: null })) as never, 200),
-    )
+    .openapi(listRoute('/list-probes'), async (c) => c.json((await runList(c.get('deps').db, probes, listQueryFromUrl(probes, new URL(c.req.url)), { accountId: null })) as never, 200))
+    .openapi(listRoute('/list-series'), async (c) => c.json((await runList(c.get('deps').db, series, listQueryFromUrl(series, new URL(c.req.url)), { accountId: null })) as never, 200))
   platform.api.route('/', router)
 })
 afterAll(() => platform?.close())
@@ -134,7 +129,7 @@ describe('operators per type', () => {
     expect(await seqs(pql("name contains '\\\\'"))).toEqual([])
   })
 
-  it("text: an escaped comma (\\,) is part of the value, in pql and in filter[…]", async () => {
+  it('text: an escaped comma (\\,) is part of the value, in pql and in filter[…]', async () => {
     expect(await seqs(pql("name equals 'x\\,y.com'"))).toEqual([8])
     expect(await seqs(f('name', 'x\\,y.com'))).toEqual([8])
     expect(await seqs(f('name', 'x,y.com'))).toEqual([])
@@ -246,7 +241,10 @@ describe('sort', () => {
 describe('fields', () => {
   it('projects the requested fields only', async () => {
     const res = await list('fields=name,size&sort=seq&limit=2')
-    expect(res.json.data).toEqual([{ name: 'alpha.com', size: 10 }, { name: 'beta.net', size: 20 }])
+    expect(res.json.data).toEqual([
+      { name: 'alpha.com', size: 10 },
+      { name: 'beta.net', size: 20 },
+    ])
   })
 
   it('a nested field adds its parent (spec §7: the whole parent object); a parent brings all its fields', async () => {

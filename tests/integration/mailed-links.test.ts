@@ -58,14 +58,29 @@ describe('links in mail without PUBLIC_URL', () => {
     smtp = await startSmtpCapture()
     port = await freePort()
     origin = `http://localhost:${port}`
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, SMTP_URL: smtp.url, REGISTRY_MODE: 'none', LOG_LEVEL: 'warn', APP_ENV: 'test', PASSWORD_HASH_COST: '10', WORKER: '1' }
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      SMTP_URL: smtp.url,
+      REGISTRY_MODE: 'none',
+      LOG_LEVEL: 'warn',
+      APP_ENV: 'test',
+      PASSWORD_HASH_COST: '10',
+      WORKER: '1',
+    }
     delete env.PUBLIC_URL
     delete env.PLATFORM_URL
     delete env.DATABASE_URL
     delete env.HOST
     server = spawn(process.execPath, [path.join(ROOT, 'server/main.ts')], { cwd: ROOT, env, stdio: 'ignore' })
     const deadline = Date.now() + 150_000
-    while ((await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status, () => 0)) !== 200) {
+    while (
+      (await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.status,
+        () => 0,
+      )) !== 200
+    ) {
       if (server.exitCode !== null) throw new Error(`the server exited with code ${server.exitCode}`)
       if (Date.now() > deadline) throw new Error('the server was not ready in time')
       await new Promise((resolve) => setTimeout(resolve, 200))

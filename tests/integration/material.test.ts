@@ -146,7 +146,9 @@ describe('material change requests', () => {
 
     // And the service itself, whoever calls it.
     const scope = systemScope('test', acme)
-    await expect(change(platform.db, scope, (tx) => createMaterialChangeRequest(tx, scope, { domainId: domain.id, change: { nameservers: ['ns1.locked.example'] } }, platform.deps))).rejects.toMatchObject({
+    await expect(
+      change(platform.db, scope, (tx) => createMaterialChangeRequest(tx, scope, { domainId: domain.id, change: { nameservers: ['ns1.locked.example'] } }, platform.deps)),
+    ).rejects.toMatchObject({
       status: 409,
       code: 'domain.registry_locked',
     })

@@ -74,7 +74,7 @@ describe('migrate', () => {
       const url = await emptyPostgres()
       const [a, b] = [await open(url), await open(url)]
       const dir = await probeMigrations({
-        '0001_counter.sql': 'CREATE TABLE runs (migration text NOT NULL);\nINSERT INTO runs VALUES (\'0001\');',
+        '0001_counter.sql': "CREATE TABLE runs (migration text NOT NULL);\nINSERT INTO runs VALUES ('0001');",
         // Slow enough that, without the lock, the other process would start it too.
         '0002_slow.sql': "SELECT pg_sleep(0.3);\nINSERT INTO runs VALUES ('0002');",
         '0003_more.sql': "INSERT INTO runs VALUES ('0003');",

@@ -61,7 +61,8 @@ beforeAll(async () => {
   globex = await login('admin@globex.example')
   acmeId = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
   globexId = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Globex').executeTakeFirstOrThrow()).id
-  const contactIn = async (accountId: string, name: string) => (await platform.db.selectFrom('contacts').select('id').where('account_id', '=', accountId).where('name', '=', name).executeTakeFirstOrThrow()).id
+  const contactIn = async (accountId: string, name: string) =>
+    (await platform.db.selectFrom('contacts').select('id').where('account_id', '=', accountId).where('name', '=', name).executeTakeFirstOrThrow()).id
   olivia = await contactIn(acmeId, 'Olivia Carter')
   jonas = await contactIn(acmeId, 'Jonas Becker')
   globexContact = await contactIn(globexId, 'Olivia Carter')
@@ -96,10 +97,16 @@ async function settled(orderId: string, token = admin, timeoutMs = 30_000) {
   }
 }
 
-const domainCount = async () => (await platform.db.selectFrom('domains').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n
+const domainCount = async () =>
+  (
+    await platform.db
+      .selectFrom('domains')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
+  ).n
 
 describe('cart', () => {
-  it('adds names across TLDs and periods, prices them in the account\'s currency and totals per currency', async () => {
+  it("adds names across TLDs and periods, prices them in the account's currency and totals per currency", async () => {
     // Acme is billed in USD, on the Retail price list (server/seed/pricing.ts); .com and .net cost us EUR, .jp JPY
     // (demo seed rates: 1 EUR = 1.08 USD, 1 JPY = 0.0067 USD). Prices are the pricing engine's quotes (decision 300).
     const a = await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'cart-one.com', period: 2 } })
@@ -133,7 +140,7 @@ describe('cart', () => {
     expect((await platform.call('GET', acme('/cart'), { token: admin })).json).toEqual({ items: [], totals: [] })
   })
 
-  it('an account in the currency of the cost pays its list\'s price unconverted; without a rate the name is refused until staff set one', async () => {
+  it("an account in the currency of the cost pays its list's price unconverted; without a rate the name is refused until staff set one", async () => {
     const globexCart = (path: string) => `/groups/${globexId}${path}`
     // Globex is on the Corporate list: 25 % over the 9.09 EUR cost, 11.36, rounded up to 11.99.
     const com = await platform.call('POST', globexCart('/cart/items'), { token: globex, body: { name: 'cart-euro.com' } })
@@ -206,7 +213,10 @@ describe('orders', () => {
     expect(order.json.totals).toEqual([{ currency: 'USD', minor: 2998 + 1599 }])
     // Each item keeps the quote it was placed at (what invoicing charges).
     const quotes = await platform.db.selectFrom('order_items').select(['type', 'quote']).where('order_id', '=', order.json.id).orderBy('position').execute()
-    expect(quotes.map((q) => [q.type, q.quote?.product_code, q.quote?.total_minor])).toEqual([['register', 'domain:com:register', 2998], ['transfer', 'domain:net:transfer', 1599]])
+    expect(quotes.map((q) => [q.type, q.quote?.product_code, q.quote?.total_minor])).toEqual([
+      ['register', 'domain:com:register', 2998],
+      ['transfer', 'domain:net:transfer', 1599],
+    ])
     expect(JSON.stringify(order.json)).not.toContain('move-me-1')
     expect((await platform.call('GET', acme('/cart'), { token: admin })).json.items).toEqual([])
 
@@ -312,7 +322,11 @@ describe('orders', () => {
     expect(atRegistry.postalInfo.find((p) => p.type === 'loc')).toMatchObject({ name: 'Jonas Becker', city: 'Berlin', cc: 'DE', street: ['Friedrichstraße 68'] })
 
     // Recorded as the registry holds it: the reconciliation finds nothing to report.
-    const domain = await platform.db.selectFrom('domains').select(['id', 'registry', 'registry_roid', 'registry_statuses', 'registered_at']).where('name', '=', 'with-contacts.com').executeTakeFirstOrThrow()
+    const domain = await platform.db
+      .selectFrom('domains')
+      .select(['id', 'registry', 'registry_roid', 'registry_statuses', 'registered_at'])
+      .where('name', '=', 'with-contacts.com')
+      .executeTakeFirstOrThrow()
     const held = await ours.infoDomain('with-contacts.com')
     expect(domain).toMatchObject({ registry: 'local', registry_roid: held.roid, registry_statuses: [...held.statuses].sort() })
     expect(domain.registered_at?.toISOString()).toBe(held.createdAt?.toISOString())
@@ -325,7 +339,14 @@ describe('orders', () => {
       { role: 'registrant', contact_id: amelia },
       { role: 'tech', contact_id: jonas },
     ])
-    const audit = await platform.db.selectFrom('audit_entries').select(['entity_id', 'action']).where('entity_type', '=', 'contact').where('action', '=', 'registry-handle').where('entity_id', 'in', [amelia, jonas]).where(sql<string>`changes->'after'->>'registry'`, '=', 'local').execute()
+    const audit = await platform.db
+      .selectFrom('audit_entries')
+      .select(['entity_id', 'action'])
+      .where('entity_type', '=', 'contact')
+      .where('action', '=', 'registry-handle')
+      .where('entity_id', 'in', [amelia, jonas])
+      .where(sql<string>`changes->'after'->>'registry'`, '=', 'local')
+      .execute()
     expect(audit).toHaveLength(2)
   })
 
@@ -343,9 +364,14 @@ describe('orders', () => {
     expect((await ours.infoContact(handle)).postalInfo.find((p) => p.type === 'int')).toMatchObject({ name: 'Lucia Fernandez', city: 'Madrid' })
   })
 
-  it('refuses a registration without registrant or with another account\'s contact: nothing is ordered, the cart stays', async () => {
+  it("refuses a registration without registrant or with another account's contact: nothing is ordered, the cart stays", async () => {
     expect((await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'needs-a-registrant.com' } })).status).toBe(201)
-    const ordersBefore = (await platform.db.selectFrom('orders').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n
+    const ordersBefore = (
+      await platform.db
+        .selectFrom('orders')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .executeTakeFirstOrThrow()
+    ).n
     const none = await platform.call('POST', acme('/cart/checkout'), { token: admin })
     expect(none.status).toBe(400)
     expect(none.json).toMatchObject({ reason: 'registrant-required', errors: [{ field: 'contacts.registrant', message: 'A registration needs a registrant contact' }] })
@@ -354,7 +380,14 @@ describe('orders', () => {
     expect(foreign.json).toMatchObject({ reason: 'unknown-contact', errors: [{ field: 'contacts.billing', message: 'Unknown contact' }] })
     const malformed = await platform.call('POST', acme('/cart/checkout'), { token: admin, body: { contacts: { registrant: 'olivia' } } })
     expect(malformed.status).toBe(400)
-    expect((await platform.db.selectFrom('orders').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n).toBe(ordersBefore)
+    expect(
+      (
+        await platform.db
+          .selectFrom('orders')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    ).toBe(ordersBefore)
     expect((await platform.call('GET', acme('/cart'), { token: admin })).json.items.map((i: { name: string }) => i.name)).toEqual(['needs-a-registrant.com'])
     // Transfers and renewals need none.
     await platform.call('DELETE', acme(`/cart/items/${(await platform.call('GET', acme('/cart'), { token: admin })).json.items[0].id}`), { token: admin })

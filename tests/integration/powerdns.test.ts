@@ -50,7 +50,11 @@ describe('publishing to a real PowerDNS', () => {
     const created = await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'published.test' } })
     expect(created.status).toBe(201)
     zoneId = created.json.id
-    const published = await until(() => zoneOf(zoneId), (z) => z.published, 'first publish')
+    const published = await until(
+      () => zoneOf(zoneId),
+      (z) => z.published,
+      'first publish',
+    )
     expect((await pdns.dig('published.test', 'SOA'))[0]).toContain(` ${published.serial} `)
 
     const changes = await platform.call('POST', `/groups/${account}/zones/${zoneId}/changes`, {
@@ -66,7 +70,11 @@ describe('publishing to a real PowerDNS', () => {
     })
     expect(changes.status).toBe(200)
     expect(changes.json.zone.publish_state).toBe('pending')
-    const after = await until(() => zoneOf(zoneId), (z) => z.published && z.serial > published.serial, 'second publish')
+    const after = await until(
+      () => zoneOf(zoneId),
+      (z) => z.published && z.serial > published.serial,
+      'second publish',
+    )
     expect((await pdns.dig('www.published.test', 'A')).sort()).toEqual(['192.0.2.10', '192.0.2.11'])
     expect(await pdns.dig('published.test', 'MX')).toEqual(['10 mail.published.test.'])
     expect((await pdns.dig('txt.published.test', 'TXT'))[0]).toBe(`"${'x'.repeat(255)}" "${'x'.repeat(45)}"`)
@@ -75,14 +83,22 @@ describe('publishing to a real PowerDNS', () => {
     // Deleting a record set removes it from PowerDNS too.
     const list = await platform.call('GET', `/groups/${account}/zones/${zoneId}/records?filter[type]=MX`, { token })
     await platform.call('POST', `/groups/${account}/zones/${zoneId}/changes`, { token, body: { changes: [{ action: 'delete', id: list.json.data[0].id }] } })
-    await until(() => zoneOf(zoneId), (z) => z.published && z.serial > after.serial, 'third publish')
+    await until(
+      () => zoneOf(zoneId),
+      (z) => z.published && z.serial > after.serial,
+      'third publish',
+    )
     expect(await pdns.dig('published.test', 'MX')).toEqual([])
   })
 
   it('publishes HTTPS and SVCB records (RFC 9460) imported from a file: PowerDNS takes them, dig answers them, no drift', async () => {
     const created = await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'svcb.test' } })
     const id = created.json.id
-    await until(() => zoneOf(id), (z) => z.published, 'first publish')
+    await until(
+      () => zoneOf(id),
+      (z) => z.published,
+      'first publish',
+    )
     const file = [
       '$ORIGIN svcb.test.',
       '$TTL 300',
@@ -95,7 +111,11 @@ describe('publishing to a real PowerDNS', () => {
     const imported = await platform.call('POST', `/groups/${account}/zones/${id}/bind-import`, { token, body: { text: file } })
     expect(imported.status, imported.text).toBe(200)
     expect(imported.json.warnings.map((w: { line: number }) => w.line)).toEqual([7])
-    await until(() => zoneOf(id), (z) => z.publish_state !== 'pending' && z.published_serial === z.serial || z.publish_state === 'failed', 'publish of the import')
+    await until(
+      () => zoneOf(id),
+      (z) => (z.publish_state !== 'pending' && z.published_serial === z.serial) || z.publish_state === 'failed',
+      'publish of the import',
+    )
     expect((await zoneOf(id)).last_error).toBeNull()
     expect(await pdns.dig('svcb.test', 'HTTPS')).toEqual(['1 . mandatory=alpn alpn="h3,h2" port=8443 ipv4hint=192.0.2.1 ech=AEP+DQA/ ipv6hint=2001:db8::1'])
     expect(await pdns.dig('www.svcb.test', 'HTTPS')).toEqual(['0 cdn.example.net.'])
@@ -110,7 +130,11 @@ describe('publishing to a real PowerDNS', () => {
     const created = await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'refused.test' } })
     expect(created.status, created.text).toBe(201)
     const zoneId = created.json.id
-    await until(() => zoneOf(zoneId), (z) => z.published, 'publish')
+    await until(
+      () => zoneOf(zoneId),
+      (z) => z.published,
+      'publish',
+    )
     // Someone put a CNAME at mail. straight into PowerDNS: drift the portal does not own.
     const client = createPowerDnsClient(pdns.settings)
     await client.patchRrsets('refused.test', [{ name: 'mail.refused.test.', type: 'CNAME', ttl: 300, changetype: 'REPLACE', records: [{ content: 'elsewhere.example.', disabled: false }] }])
@@ -119,7 +143,11 @@ describe('publishing to a real PowerDNS', () => {
 
     const edit = await platform.call('POST', `/groups/${account}/zones/${zoneId}/changes`, { token, body: { changes: [{ action: 'add', name: 'mail', type: 'A', content: '192.0.2.25' }] } })
     expect(edit.status).toBe(200)
-    const failed = await until(() => zoneOf(zoneId), (z) => z.publish_state === 'failed', 'the refusal')
+    const failed = await until(
+      () => zoneOf(zoneId),
+      (z) => z.publish_state === 'failed',
+      'the refusal',
+    )
     expect(failed.last_error).toMatch(/conflict/i)
     const kept = await platform.call('GET', `/groups/${account}/zones/${zoneId}/records?filter[name]=mail.refused.test`, { token })
     expect(kept.json.data.map((r: { content: string }) => r.content)).toEqual(['192.0.2.25'])
@@ -130,9 +158,17 @@ describe('publishing to a real PowerDNS', () => {
     const created = await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'signed.test' } })
     const id = created.json.id
     await platform.call('POST', `/groups/${account}/zones/${id}/changes`, { token, body: { changes: [{ action: 'add', name: 'www', type: 'A', content: '192.0.2.80' }] } })
-    await until(() => zoneOf(id), (z) => z.published && z.serial > created.json.serial, 'publish')
+    await until(
+      () => zoneOf(id),
+      (z) => z.published && z.serial > created.json.serial,
+      'publish',
+    )
     expect((await platform.call('POST', `/groups/${account}/zones/${id}/dnssec/sign`, { token })).status).toBe(202)
-    const signed = await until(() => zoneOf(id), (z) => z.dnssec_state === 'signed', 'signing')
+    const signed = await until(
+      () => zoneOf(id),
+      (z) => z.dnssec_state === 'signed',
+      'signing',
+    )
 
     const answer = await pdns.dig('+dnssec', 'www.signed.test', 'A')
     expect(answer).toContain('192.0.2.80')
@@ -143,7 +179,9 @@ describe('publishing to a real PowerDNS', () => {
     const [flags, protocol, algorithm, ...key] = dnskey!.split(' ')
     const rdata = Buffer.concat([Buffer.from([Number(flags) >> 8, Number(flags) & 255, Number(protocol), Number(algorithm)]), Buffer.from(key.join(''), 'base64')])
     const owner = Buffer.concat([...'signed.test'.split('.').map((l) => Buffer.concat([Buffer.from([l.length]), Buffer.from(l)])), Buffer.from([0])])
-    const digest = createHash('sha256').update(Buffer.concat([owner, rdata])).digest('hex')
+    const digest = createHash('sha256')
+      .update(Buffer.concat([owner, rdata]))
+      .digest('hex')
     let tag = 0
     for (let i = 0; i < rdata.length; i++) tag += i & 1 ? rdata[i]! : rdata[i]! << 8
     tag = (tag + (tag >> 16)) & 0xffff
@@ -151,7 +189,11 @@ describe('publishing to a real PowerDNS', () => {
 
     DS_TTL_SECONDS.value = 0
     expect((await platform.call('POST', `/groups/${account}/zones/${id}/dnssec/unsign`, { token })).status).toBe(202)
-    await until(() => zoneOf(id), (z) => z.dnssec_state === 'unsigned', 'unsigning')
+    await until(
+      () => zoneOf(id),
+      (z) => z.dnssec_state === 'unsigned',
+      'unsigning',
+    )
     expect((await pdns.dig('+dnssec', 'www.signed.test', 'A')).some((l) => l.startsWith('A 13'))).toBe(false)
   })
 
@@ -160,11 +202,19 @@ describe('publishing to a real PowerDNS', () => {
     const created = await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'delegated.com', domain_id: domain.id } })
     expect(created.status, created.text).toBe(201)
     const id = created.json.id
-    await until(() => zoneOf(id), (z) => z.published, 'publish')
+    await until(
+      () => zoneOf(id),
+      (z) => z.published,
+      'publish',
+    )
     expect(registry().state.domains['delegated.com']!.ds).toEqual([])
 
     expect((await platform.call('POST', `/groups/${account}/zones/${id}/dnssec/sign`, { token })).status).toBe(202)
-    const signed = await until(() => zoneOf(id), (z) => z.dnssec_state === 'signed', 'signing')
+    const signed = await until(
+      () => zoneOf(id),
+      (z) => z.dnssec_state === 'signed',
+      'signing',
+    )
     // The parent holds the SHA-256 DS of the key PowerDNS made (never the SHA-1 one).
     const sha256 = (signed.ds_records as string[]).filter((d) => d.split(' ')[2] === '2')
     expect(sha256).toHaveLength(1)
@@ -178,7 +228,11 @@ describe('publishing to a real PowerDNS', () => {
     // Off in the safe order: the DS goes from the parent while the zone is still signed.
     DS_TTL_SECONDS.value = 3600
     expect((await platform.call('POST', `/groups/${account}/zones/${id}/dnssec/unsign`, { token })).status).toBe(202)
-    await until(async () => registry().state.domains['delegated.com']!.ds, (ds) => ds.length === 0, 'DS removal at the registry')
+    await until(
+      async () => registry().state.domains['delegated.com']!.ds,
+      (ds) => ds.length === 0,
+      'DS removal at the registry',
+    )
     expect((await zoneOf(id)).dnssec_state).toBe('unsigning')
     expect((await pdns.dig('+dnssec', 'delegated.com', 'SOA')).some((l) => l.startsWith('SOA 13'))).toBe(true)
 
@@ -191,8 +245,14 @@ describe('publishing to a real PowerDNS', () => {
   it('finds drift by itself: the sweep compares the published zones checked longest ago', async () => {
     const created = await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'swept.test' } })
     const id = created.json.id
-    await until(() => zoneOf(id), (z) => z.published, 'publish')
-    await createPowerDnsClient(pdns.settings).patchRrsets('swept.test', [{ name: 'rogue.swept.test.', type: 'A', ttl: 60, changetype: 'REPLACE', records: [{ content: '198.51.100.7', disabled: false }] }])
+    await until(
+      () => zoneOf(id),
+      (z) => z.published,
+      'publish',
+    )
+    await createPowerDnsClient(pdns.settings).patchRrsets('swept.test', [
+      { name: 'rogue.swept.test.', type: 'A', ttl: 60, changetype: 'REPLACE', records: [{ content: '198.51.100.7', disabled: false }] },
+    ])
     expect((await zoneOf(id)).drift?.unexpected ?? []).toEqual([])
     expect(await sweepDrift(platform.deps, 1000)).toBeGreaterThan(0)
     expect((await zoneOf(id)).drift.unexpected).toEqual([{ name: 'rogue.swept.test', type: 'A', ttl: 60, contents: ['198.51.100.7'] }])
@@ -202,7 +262,11 @@ describe('publishing to a real PowerDNS', () => {
     const created = await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'doomed.test' } })
     const id = created.json.id
     await platform.call('POST', `/groups/${account}/zones/${id}/changes`, { token, body: { changes: [{ action: 'add', name: 'www', type: 'A', content: '192.0.2.99' }] } })
-    await until(() => zoneOf(id), (z) => z.published && z.serial > created.json.serial, 'publish')
+    await until(
+      () => zoneOf(id),
+      (z) => z.published && z.serial > created.json.serial,
+      'publish',
+    )
     expect(await pdns.dig('www.doomed.test', 'A')).toEqual(['192.0.2.99'])
 
     const viewer = (await platform.call('POST', '/login', { body: { username: 'viewer@acme.example', password: DEMO_PASSWORD } })).json.access_token
@@ -213,7 +277,11 @@ describe('publishing to a real PowerDNS', () => {
     expect(await platform.db.selectFrom('dns_records').select('id').where('zone_id', '=', id).execute()).toEqual([])
     const audit = await platform.db.selectFrom('audit_entries').select(['action', 'changes']).where('entity_id', '=', id).where('action', '=', 'delete').executeTakeFirstOrThrow()
     expect(audit.changes).toMatchObject({ before: { name: 'doomed.test', records: 4 } })
-    await until(() => createPowerDnsClient(pdns.settings).getZone('doomed.test'), (z) => z === null, 'removal from PowerDNS')
+    await until(
+      () => createPowerDnsClient(pdns.settings).getZone('doomed.test'),
+      (z) => z === null,
+      'removal from PowerDNS',
+    )
     expect(await pdns.dig('www.doomed.test', 'A')).toEqual([])
     expect((await platform.call('DELETE', `/groups/${account}/zones/${id}`, { token })).status).toBe(404)
   })

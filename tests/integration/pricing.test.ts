@@ -70,7 +70,13 @@ describe('products', () => {
     expect(stored.json).toMatchObject({ committed: true, counts: { new: 1, changed: 1, unchanged: 1, error: 0 } })
     const costs = await platform.call('GET', `/products/${await productId('domain:shop:register')}/costs`, { token: staff() })
     expect(costs.json.data[0]).toMatchObject({ currency: 'EUR', amount_minor: 100000, in_force: true })
-    const audit = await platform.db.selectFrom('audit_entries').selectAll().where('area', '=', 'products').where('action', '=', 'cost').where('entity_id', '=', await productId('domain:shop:register')).execute()
+    const audit = await platform.db
+      .selectFrom('audit_entries')
+      .selectAll()
+      .where('area', '=', 'products')
+      .where('action', '=', 'cost')
+      .where('entity_id', '=', await productId('domain:shop:register'))
+      .execute()
     const mine = audit.filter((a) => a.actor_label !== 'demo-seed')
     expect(mine).toHaveLength(1)
     expect(mine[0]!.changes).toMatchObject({ before: { amount_minor: 2099 }, after: { amount_minor: 100000 } })
@@ -85,7 +91,13 @@ describe('pricing', () => {
     const eur = page.json.data.find((r: { product_code: string; currency: string }) => r.product_code === 'domain:com:register' && r.currency === 'EUR')
     // Retail's own fixed price (entity per-product) over the global custom margin over the global fixed price.
     expect(eur).toMatchObject({ cost_minor: 909, price_minor: 1299 })
-    expect(eur.chain.map((s: { rule_name: string; effect: string }) => `${s.rule_name}:${s.effect}`)).toEqual(['com-retail:applied', 'standard-margin:overridden', 'com-price:overridden', 'margin-floor:applied', 'charm-pricing:applied'])
+    expect(eur.chain.map((s: { rule_name: string; effect: string }) => `${s.rule_name}:${s.effect}`)).toEqual([
+      'com-retail:applied',
+      'standard-margin:overridden',
+      'com-price:overridden',
+      'margin-floor:applied',
+      'charm-pricing:applied',
+    ])
     const usd = page.json.data.find((r: { product_code: string; currency: string }) => r.product_code === 'domain:com:register' && r.currency === 'USD')
     expect(usd.rates).toEqual([expect.objectContaining({ from: 'EUR', to: 'USD', rate: 1.08 })])
     const corporate = await platform.call('GET', `/pricing-entities/${await entityId('Corporate')}/applicable-rules?q=domain:com:register&currency=EUR`, { token: staff() })
@@ -116,7 +128,16 @@ describe('pricing', () => {
 
   it('previews a rule (old → new, margin), refuses below cost without a reason, overlapping windows and empty selectors', async () => {
     const partner = await entityId('Partner')
-    const body = { rule_name: 'partner-io', pricing_entity_id: partner, selector: { tlds: ['io'], actions: ['register'] }, kind: 'promotion', amount: '20.00', currency: 'EUR', starts_at: '2026-01-01', ends_at: '2099-01-01' }
+    const body = {
+      rule_name: 'partner-io',
+      pricing_entity_id: partner,
+      selector: { tlds: ['io'], actions: ['register'] },
+      kind: 'promotion',
+      amount: '20.00',
+      currency: 'EUR',
+      starts_at: '2026-01-01',
+      ends_at: '2099-01-01',
+    }
     const preview = await platform.call('POST', '/pricing-rules/entity/preview', { token: staff(), body })
     expect(preview.status).toBe(200)
     expect(preview.json).toMatchObject({ changed: 1, below_cost: 1 })
@@ -133,7 +154,10 @@ describe('pricing', () => {
     const nothing = await platform.call('POST', '/pricing-rules/global/preview', { token: staff(), body: { rule_name: 'nothing', selector: { tlds: ['no-such-tld'] }, kind: 'margin', percent: 10 } })
     expect(nothing.status).toBe(400)
     expect(nothing.json.errors[0]).toMatchObject({ field: 'selector', code: 'pricing_rule.selector_matches_nothing' })
-    const badMoney = await platform.call('POST', '/pricing-rules/global/preview', { token: staff(), body: { rule_name: 'bad', selector: { tlds: ['com'] }, kind: 'fixed', amount: '12.999', currency: 'EUR' } })
+    const badMoney = await platform.call('POST', '/pricing-rules/global/preview', {
+      token: staff(),
+      body: { rule_name: 'bad', selector: { tlds: ['com'] }, kind: 'fixed', amount: '12.999', currency: 'EUR' },
+    })
     expect(badMoney.json.errors[0]).toMatchObject({ field: 'amount', code: 'invalidMonetaryValue' })
     const rule = await platform.call('GET', `/pricing-rules/entity/custom/partner-io`, { token: staff() })
     expect(rule.json.data).toHaveLength(1)
@@ -144,14 +168,22 @@ describe('pricing', () => {
   it('changes a window with its version and shows the move; a viewer changes nothing', async () => {
     const com = await productId('domain:com:register')
     const windows = (await platform.call('GET', `/pricing-rules/global/${com}/com-price`, { token: staff() })).json.data
-    const patched = await platform.call('PATCH', `/pricing-rules/${windows[0].id}`, { token: staff(), body: { rule_name: 'com-price', kind: 'fixed', amount: '13.49', currency: 'EUR', version: windows[0].version } })
+    const patched = await platform.call('PATCH', `/pricing-rules/${windows[0].id}`, {
+      token: staff(),
+      body: { rule_name: 'com-price', kind: 'fixed', amount: '13.49', currency: 'EUR', version: windows[0].version },
+    })
     expect(patched.status).toBe(200)
     expect(patched.json.rule).toMatchObject({ params: { amount_minor: 1349 }, version: windows[0].version + 1 })
-    const stale = await platform.call('PATCH', `/pricing-rules/${windows[0].id}`, { token: staff(), body: { rule_name: 'com-price', kind: 'fixed', amount: '13.99', currency: 'EUR', version: windows[0].version } })
+    const stale = await platform.call('PATCH', `/pricing-rules/${windows[0].id}`, {
+      token: staff(),
+      body: { rule_name: 'com-price', kind: 'fixed', amount: '13.99', currency: 'EUR', version: windows[0].version },
+    })
     expect(stale.status).toBe(409)
     const viewer = tokens['viewer@acme.example']!
     expect((await platform.call('POST', '/pricing-rules/global', { token: viewer, body: { rule_name: 'v', selector: { tlds: ['com'] }, kind: 'margin', percent: 1 } })).status).toBe(403)
-    expect((await platform.call('PATCH', `/pricing-rules/${windows[0].id}`, { token: viewer, body: { rule_name: 'com-price', kind: 'fixed', amount: '1', currency: 'EUR', version: 2 } })).status).toBe(403)
+    expect((await platform.call('PATCH', `/pricing-rules/${windows[0].id}`, { token: viewer, body: { rule_name: 'com-price', kind: 'fixed', amount: '1', currency: 'EUR', version: 2 } })).status).toBe(
+      403,
+    )
     expect((await platform.call('DELETE', `/pricing-rules/${windows[0].id}`, { token: viewer })).status).toBe(403)
     expect((await platform.call('POST', '/pricing-entities', { token: viewer, body: { name: 'x', currencies: ['EUR'] } })).status).toBe(403)
   })
@@ -166,7 +198,13 @@ describe('pricing', () => {
     expect(preview.json.rows.find((r: { to_currency: string }) => r.to_currency === 'USD')).toMatchObject({ rate: 1.0823, previous: 1.08, status: 'changed' })
     const usdBefore = await platform.db.selectFrom('currency_rates').select('rate').where('from_currency', '=', 'EUR').where('to_currency', '=', 'USD').executeTakeFirstOrThrow()
     expect(Number(usdBefore.rate)).toBe(1.08)
-    for (const [bad, code] of [['<html/>', 'rates.ecb_not_ecb'], ['<gesmes:Envelope', 'rates.ecb_not_xml'], [ecb('<Cube currency="USD" rate="-1"/>'), 'rates.ecb_rate'], [ecb('<Cube currency="XYZ" rate="1"/>'), 'rates.ecb_currency'], [ecb('<Cube currency="USD" rate="1"/>', '2026-13-01'), 'rates.ecb_date']] as const) {
+    for (const [bad, code] of [
+      ['<html/>', 'rates.ecb_not_ecb'],
+      ['<gesmes:Envelope', 'rates.ecb_not_xml'],
+      [ecb('<Cube currency="USD" rate="-1"/>'), 'rates.ecb_rate'],
+      [ecb('<Cube currency="XYZ" rate="1"/>'), 'rates.ecb_currency'],
+      [ecb('<Cube currency="USD" rate="1"/>', '2026-13-01'), 'rates.ecb_date'],
+    ] as const) {
       const refused = await platform.call('POST', '/currency_rates/ecb', { token: staff(), body: { xml: bad, commit: true } })
       expect(refused.status).toBe(400)
       expect(refused.json.errors[0]).toMatchObject({ field: 'file', code })
@@ -189,13 +227,25 @@ describe('pricing', () => {
     const retail = await entityId('Retail')
     const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)
     // Retail's notice is 30 days: a rise in 40 days is not due yet, one in 10 days is.
-    const body = { rule_name: 'com-rise-17', pricing_entity_id: retail, selector: { tlds: ['com'], actions: ['register'] }, kind: 'fixed', amount: '99.00', currency: 'EUR', starts_at: day(40), ends_at: day(400) }
+    const body = {
+      rule_name: 'com-rise-17',
+      pricing_entity_id: retail,
+      selector: { tlds: ['com'], actions: ['register'] },
+      kind: 'fixed',
+      amount: '99.00',
+      currency: 'EUR',
+      starts_at: day(40),
+      ends_at: day(400),
+    }
     const made = await platform.call('POST', '/pricing-rules/entity', { token: staff(), body })
     expect(made.status).toBe(201)
     const mails: { to: string; subject: string; text: string }[] = []
     const deps = { db: platform.db, logger: createLogger('silent'), now: () => new Date(), mailer: { send: async (m: { to: string; subject: string; text: string }) => void mails.push(m) } }
     expect(await runPriceRiseNotices(deps)).toBe(0)
-    const moved = await platform.call('PATCH', `/pricing-rules/${made.json.rule.id}`, { token: staff(), body: { ...body, pricing_entity_id: undefined, selector: undefined, starts_at: day(10), version: made.json.rule.version } })
+    const moved = await platform.call('PATCH', `/pricing-rules/${made.json.rule.id}`, {
+      token: staff(),
+      body: { ...body, pricing_entity_id: undefined, selector: undefined, starts_at: day(10), version: made.json.rule.version },
+    })
     expect(moved.status).toBe(200)
     const sent = await runPriceRiseNotices(deps)
     expect(sent).toBeGreaterThan(0)
@@ -254,7 +304,8 @@ describe('registrar templates', () => {
     const item = await platform.call('POST', `/groups/${acmeId}/cart/items`, { token: acme, body: { name: 'template-test-17.eu', type: 'register', period: 1 } })
     expect(item.status).toBe(201)
     const registrant = (await platform.db.selectFrom('contacts').select('id').where('account_id', '=', acmeId).executeTakeFirstOrThrow()).id
-    const checkout = (template_values: Record<string, unknown>) => platform.call('POST', `/groups/${acmeId}/cart/checkout`, { token: acme, body: { contacts: { registrant }, template_values: { [item.json.id]: template_values } } })
+    const checkout = (template_values: Record<string, unknown>) =>
+      platform.call('POST', `/groups/${acmeId}/cart/checkout`, { token: acme, body: { contacts: { registrant }, template_values: { [item.json.id]: template_values } } })
     const refused = await checkout({ citizenship: 'FR', extra: 'x' })
     expect(refused.status).toBe(400)
     expect(refused.json.errors.map((e: { field: string }) => e.field).sort()).toEqual([`template_values.${item.json.id}.citizenship`, `template_values.${item.json.id}.extra`])

@@ -18,7 +18,17 @@ const local = () => platform.registries!.local!
 const rows = () => platform.db.selectFrom('domains').selectAll().orderBy('name').execute()
 
 beforeAll(async () => {
-  platform = await createTestPlatform({}, { registry: { tlds: [{ name: 'com', periods: [1, 2, 5] }, { name: 'net', periods: [1] }] } })
+  platform = await createTestPlatform(
+    {},
+    {
+      registry: {
+        tlds: [
+          { name: 'com', periods: [1, 2, 5] },
+          { name: 'net', periods: [1] },
+        ],
+      },
+    },
+  )
   await seedDemo(platform.db, logger, { domainsPerAccount: [10, 4] })
   seeded = await platform.db.selectFrom('domains').select(['id', 'name', 'expires_at', 'created_at', 'registry_lock', 'dnssec']).orderBy('name').execute()
 })
@@ -32,7 +42,9 @@ describe('demo seed at the local registry', () => {
     expect(local().frames).toEqual({ received: 0, sent: 0 })
 
     const after = await rows()
-    expect(after.map((d) => [d.name, d.expires_at?.toISOString(), d.registered_at?.toISOString(), d.registry])).toEqual(seeded.map((d) => [d.name, d.expires_at?.toISOString(), d.created_at.toISOString(), 'local']))
+    expect(after.map((d) => [d.name, d.expires_at?.toISOString(), d.registered_at?.toISOString(), d.registry])).toEqual(
+      seeded.map((d) => [d.name, d.expires_at?.toISOString(), d.created_at.toISOString(), 'local']),
+    )
     for (const d of after) {
       const held = local().registry.state.domains[d.name]!
       expect(held.clID).toBe('portal')
@@ -61,7 +73,10 @@ describe('demo seed at the local registry', () => {
     const before = await rows()
     const result = await reconcileDomains(platform.deps)
     expect(result).toEqual({ checked: 14, differences: 0 })
-    const open = await platform.db.selectFrom('domain_differences').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()
+    const open = await platform.db
+      .selectFrom('domain_differences')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
     expect(open.n).toBe(0)
     // Reconciliation only stamps the check time; every other column is as the seed left it.
     const strip = (list: typeof before) => list.map(({ reconciled_at: _r, ...rest }) => rest)

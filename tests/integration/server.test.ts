@@ -52,8 +52,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true })
 })
 
-const get = (target: ReturnType<typeof createServerApp>, url: string, headers: Record<string, string> = {}) =>
-  target.fetch(new Request(`http://portal.test${url}`, { headers }))
+const get = (target: ReturnType<typeof createServerApp>, url: string, headers: Record<string, string> = {}) => target.fetch(new Request(`http://portal.test${url}`, { headers }))
 
 /** A new database without any migration applied, closed (and dropped) after the file. */
 async function unmigratedDatabase(): Promise<Database> {
@@ -191,7 +190,11 @@ describe('who the client is (TRUST_PROXY, decision 012)', () => {
     cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())))
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     return (username: string, password: string, forwardedFor: string) =>
-      fetch(`${base}/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor, 'user-agent': 'attack-tool/1.0' }, body: JSON.stringify({ username, password }) })
+      fetch(`${base}/v1/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor, 'user-agent': 'attack-tool/1.0' },
+        body: JSON.stringify({ username, password }),
+      })
   }
 
   it('counts a client by its socket whatever X-Forwarded-For it sends, and logs the real address', async () => {
@@ -255,11 +258,18 @@ describe('platformFetch', () => {
     cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())))
     const port = (server.address() as AddressInfo).port
 
-    const refuse = { fetch: (): Response => { throw new Error('the in-process API must not be called when PLATFORM_URL is set') } }
+    const refuse = {
+      fetch: (): Response => {
+        throw new Error('the in-process API must not be called when PLATFORM_URL is set')
+      },
+    }
     const remote = platformFetcher({ PLATFORM_URL: `http://127.0.0.1:${port}/` }, refuse, 'remote-request-1')
     const local = platformFetcher({ PLATFORM_URL: undefined }, platform.api, 'local-request-1')
 
-    for (const [fetcher, id] of [[remote, 'remote-request-1'], [local, 'local-request-1']] as const) {
+    for (const [fetcher, id] of [
+      [remote, 'remote-request-1'],
+      [local, 'local-request-1'],
+    ] as const) {
       const doc = await fetcher(new Request('http://portal.test/v1/openapi.json'))
       expect(doc.status).toBe(200)
       expect((await doc.json()).openapi).toBe('3.1.0')
@@ -267,7 +277,11 @@ describe('platformFetch', () => {
       expect(missing.status).toBe(404)
       expect(await missing.json()).toMatchObject({ detail: 'No route GET /v1/nothing-here', request_id: id })
       const login = await fetcher(
-        new Request('http://portal.test/v1/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'nobody@x.example', password: 'wrong-password' }) }),
+        new Request('http://portal.test/v1/login', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: 'nobody@x.example', password: 'wrong-password' }),
+        }),
       )
       expect(login.status).toBe(401)
       expect((await login.json()).request_id).toBe(id)
@@ -278,8 +292,7 @@ describe('platformFetch', () => {
     const scope = systemScope('test')
     const account = await createAccount(platform.db, scope, { name: 'Shared Verification Co' })
     const user = await createUser(platform.db, scope, { account_id: account.id, email: 'shared.verification@server.example' })
-    const me = (fetcher: ReturnType<typeof platformFetcher>, token: string) =>
-      fetcher(new Request('http://portal.test/v1/me', { headers: { authorization: `Bearer ${token}` } })).then((r) => r.status)
+    const me = (fetcher: ReturnType<typeof platformFetcher>, token: string) => fetcher(new Request('http://portal.test/v1/me', { headers: { authorization: `Bearer ${token}` } })).then((r) => r.status)
     const revoke = async (token: string) => {
       await platform.db.updateTable('auth_tokens').set({ revoked_at: new Date() }).where('token_hash', '=', createHash('sha256').update(token).digest('base64url')).execute()
       await platform.settled()

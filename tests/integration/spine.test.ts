@@ -25,8 +25,18 @@ describe('transactions and the audit trail', () => {
   it('writes nothing, audit entries included, when a multi-row change fails half way', async () => {
     const acme = await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()
     const count = async () => ({
-      domains: (await platform.db.selectFrom('domains').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n,
-      audit: (await platform.db.selectFrom('audit_entries').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n,
+      domains: (
+        await platform.db
+          .selectFrom('domains')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+      audit: (
+        await platform.db
+          .selectFrom('audit_entries')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
     })
     const before = await count()
     // The second name is already managed: the unique index fails the insert after the first row.

@@ -156,7 +156,11 @@ describe('a DV certificate for a name whose zone we host', () => {
   })
 
   it('renews under the same coverage term when its renewal point has passed', async () => {
-    await platform.db.updateTable('ssl_certificates').set({ renew_after: new Date(Date.now() - 1000) }).where('id', '=', issuedId).execute()
+    await platform.db
+      .updateTable('ssl_certificates')
+      .set({ renew_after: new Date(Date.now() - 1000) })
+      .where('id', '=', issuedId)
+      .execute()
     // The scheduled sweep may run at the same moment: one successor either way, and none after it.
     await sweepRenewals(platform.deps)
     expect(await sweepRenewals(platform.deps)).toEqual({ renewed: 0 })
@@ -213,7 +217,17 @@ describe('a DV certificate for a name whose zone we host', () => {
     expect(refused.json.errors.map((e: { code: string }) => e.code)).toEqual(['ssl.import-chain-broken', 'ssl.import-key-mismatch'])
     const imported = await platform.call('POST', `/groups/${globex}/ssl-imports`, { token: otherAdmin, body: { certificate: `${certificate}${chain}`, private_key: key } })
     expect(imported.status, JSON.stringify(imported.json)).toBe(201)
-    expect(imported.json).toMatchObject({ origin: 'import', key_source: 'imported', status: 'issued', names: [`www.${ZONE}`, ZONE], key_type: 'rsa-2048', has_private_key: true, serial: reissued.serial, not_after: reissued.not_after, renew_after: null })
+    expect(imported.json).toMatchObject({
+      origin: 'import',
+      key_source: 'imported',
+      status: 'issued',
+      names: [`www.${ZONE}`, ZONE],
+      key_type: 'rsa-2048',
+      has_private_key: true,
+      serial: reissued.serial,
+      not_after: reissued.not_after,
+      renew_after: null,
+    })
     expect(imported.json.ca).toMatch(/Pebble/)
     const twice = await platform.call('POST', `/groups/${globex}/ssl-imports`, { token: otherAdmin, body: { certificate } })
     expect(twice.json.errors.map((e: { code: string }) => e.code)).toEqual(['ssl.import-duplicate'])
@@ -236,7 +250,10 @@ describe('ACME Renewal Information (RFC 9773)', () => {
   it("asks the CA's renewalInfo for the certificate's window by its certID; none offered: null (two thirds of the lifetime)", async () => {
     const row = await platform.db.selectFrom('ssl_certificates').select('certificate_pem').where('id', '=', issuedId).executeTakeFirstOrThrow()
     const leaf = new X509Certificate(row.certificate_pem!)
-    const aki = execFileSync('openssl', ['x509', '-noout', '-ext', 'authorityKeyIdentifier'], { input: row.certificate_pem! }).toString().match(/([0-9A-F]{2}(:[0-9A-F]{2})+)/)![1]!.replace(/:/g, '')
+    const aki = execFileSync('openssl', ['x509', '-noout', '-ext', 'authorityKeyIdentifier'], { input: row.certificate_pem! })
+      .toString()
+      .match(/([0-9A-F]{2}(:[0-9A-F]{2})+)/)![1]!
+      .replace(/:/g, '')
     let serial = Buffer.from(leaf.serialNumber.padStart(leaf.serialNumber.length + (leaf.serialNumber.length % 2), '0'), 'hex')
     if (serial[0]! & 0x80) serial = Buffer.concat([Buffer.from([0]), serial])
     const certId = `${Buffer.from(aki, 'hex').toString('base64url')}.${serial.toString('base64url')}`
@@ -250,7 +267,10 @@ describe('ACME Renewal Information (RFC 9773)', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     try {
       const port = (server.address() as { port: number }).port
-      expect(await renewalWindow({ directoryUrl: `http://127.0.0.1:${port}/directory` }, row.certificate_pem!)).toEqual({ start: new Date('2030-01-01T00:00:00Z'), end: new Date('2030-01-02T00:00:00Z') })
+      expect(await renewalWindow({ directoryUrl: `http://127.0.0.1:${port}/directory` }, row.certificate_pem!)).toEqual({
+        start: new Date('2030-01-01T00:00:00Z'),
+        end: new Date('2030-01-02T00:00:00Z'),
+      })
       expect(asked).toEqual(['/directory', `/ari/${certId}`])
     } finally {
       server.close()
@@ -269,7 +289,8 @@ describe('orders refused', () => {
     expect(many.json.errors).toEqual([expect.objectContaining({ field: 'names', code: 'ssl.too-many-names' })])
     const dir = mkdtempSync(path.join(tmpdir(), 'csr-'))
     try {
-      const csr = (bits: number, cn: string) => execFileSync('openssl', ['req', '-new', '-newkey', `rsa:${bits}`, '-nodes', '-keyout', path.join(dir, 'k.pem'), '-subj', `/CN=${cn}`], { stdio: ['ignore', 'pipe', 'ignore'] }).toString()
+      const csr = (bits: number, cn: string) =>
+        execFileSync('openssl', ['req', '-new', '-newkey', `rsa:${bits}`, '-nodes', '-keyout', path.join(dir, 'k.pem'), '-subj', `/CN=${cn}`], { stdio: ['ignore', 'pipe', 'ignore'] }).toString()
       const weak = await platform.call('POST', `/groups/${acme}/ssls`, { token: admin, body: { product: 'dv-single', period_months: 12, names: [`www.${ZONE}`], csr: csr(1024, `www.${ZONE}`) } })
       expect(weak.status).toBe(400)
       expect(weak.json.errors).toEqual([expect.objectContaining({ field: 'csr', code: 'ssl.csr-weak-key' })])
@@ -306,7 +327,16 @@ describe('CAA (RFC 8659, RFC 8657)', () => {
     const records = [{ flags: 0, tag: 'issue', value: 'pebble.test; accounturi=https://ca/acct/1; validationmethods=http-01' }]
     expect(caaAllows(records, ['pebble.test'], { wildcard: false, accountUri: 'https://ca/acct/1' }).allowed).toBe(false)
     expect(caaAllows(records, ['pebble.test'], { wildcard: false, accountUri: 'https://ca/acct/1', method: 'http-01' }).allowed).toBe(true)
-    expect(caaAllows([{ flags: 0, tag: 'issue', value: ';' }, { flags: 0, tag: 'issuewild', value: 'pebble.test' }], ['pebble.test'], { wildcard: true }).allowed).toBe(true)
+    expect(
+      caaAllows(
+        [
+          { flags: 0, tag: 'issue', value: ';' },
+          { flags: 0, tag: 'issuewild', value: 'pebble.test' },
+        ],
+        ['pebble.test'],
+        { wildcard: true },
+      ).allowed,
+    ).toBe(true)
   })
 })
 

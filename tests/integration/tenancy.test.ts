@@ -20,7 +20,12 @@ async function idsOf(name: string, adminEmail: string): Promise<Ids> {
   const account = (await db.selectFrom('accounts').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id
   const admin = (await db.selectFrom('users').select('id').where('email', '=', adminEmail).executeTakeFirstOrThrow()).id
   const contacts = await db.selectFrom('contacts').select('id').where('account_id', '=', account).orderBy('name').execute()
-  const used = await db.selectFrom('domain_contacts').innerJoin('contacts', 'contacts.id', 'domain_contacts.contact_id').select('contacts.id').where('contacts.account_id', '=', account).executeTakeFirstOrThrow()
+  const used = await db
+    .selectFrom('domain_contacts')
+    .innerJoin('contacts', 'contacts.id', 'domain_contacts.contact_id')
+    .select('contacts.id')
+    .where('contacts.account_id', '=', account)
+    .executeTakeFirstOrThrow()
   const unused = contacts.find((c) => c.id !== used.id)!.id
   return { account, user: admin, admin, contact: unused, usedContact: used.id }
 }
@@ -69,7 +74,9 @@ function endpoints(context: string, ids: Ids): Endpoint[] {
 /** Rows and audit entries of every table these endpoints write. */
 async function counts() {
   const n = async (table: string) => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(platform.db)).rows[0]!.n
-  const versions = await sql<{ v: number }>`SELECT coalesce(sum(version), 0)::int AS v FROM (SELECT version FROM accounts UNION ALL SELECT version FROM users UNION ALL SELECT version FROM contacts) x`.execute(platform.db)
+  const versions = await sql<{
+    v: number
+  }>`SELECT coalesce(sum(version), 0)::int AS v FROM (SELECT version FROM accounts UNION ALL SELECT version FROM users UNION ALL SELECT version FROM contacts) x`.execute(platform.db)
   return { accounts: await n('accounts'), users: await n('users'), contacts: await n('contacts'), audit: await n('audit_entries'), versions: versions.rows[0]!.v }
 }
 
@@ -81,7 +88,13 @@ describe('tenancy', () => {
     const token = tokens['admin@acme.example']!
     // B's ids in A's context, and B's context itself.
     for (const endpoint of [...endpoints(A.account, { ...B, account: B.account }), ...endpoints(B.account, B)]) {
-      if (endpoint.path === `/groups/${A.account}/accounts` || endpoint.path === `/groups/${A.account}/users` || endpoint.path === `/groups/${A.account}/contacts` || endpoint.path === `/groups/${A.account}/audit-entries`) continue
+      if (
+        endpoint.path === `/groups/${A.account}/accounts` ||
+        endpoint.path === `/groups/${A.account}/users` ||
+        endpoint.path === `/groups/${A.account}/contacts` ||
+        endpoint.path === `/groups/${A.account}/audit-entries`
+      )
+        continue
       if (endpoint.method === 'POST' && (endpoint.path === `/groups/${A.account}/users` || endpoint.path === `/groups/${A.account}/contacts`)) continue
       const res = await platform.call(endpoint.method, endpoint.path, { token, body: endpoint.body })
       expect({ endpoint: `${endpoint.method} ${endpoint.path}`, status: res.status }).toEqual({ endpoint: `${endpoint.method} ${endpoint.path}`, status: 404 })
@@ -117,7 +130,8 @@ describe('tenancy', () => {
     const bAdmin = tokens['admin@globex.example']!
     const service = (await platform.call('POST', `/groups/${B.account}/service_users`, { token: bAdmin, body: { name: 'Globex sync', roles: ['domain-viewer'] } })).json
     const made = (await platform.call('POST', `/groups/${B.account}/users/${service.id}/api_tokens`, { token: bAdmin, body: { name: 'sync', permissions: ['domain-viewer'] } })).json
-    const endpoint = (await platform.call('POST', `/groups/${B.account}/webhook_endpoints`, { token: bAdmin, body: { url: 'https://hooks.globex.example/in', events: ['domain.renewed'] } })).json.endpoint
+    const endpoint = (await platform.call('POST', `/groups/${B.account}/webhook_endpoints`, { token: bAdmin, body: { url: 'https://hooks.globex.example/in', events: ['domain.renewed'] } })).json
+      .endpoint
     const before = await counts()
     const token = tokens['admin@acme.example']!
     for (const context of [A.account, B.account]) {
@@ -181,7 +195,12 @@ describe('bad input: a clear error with a stable code, and nothing written', () 
   it('refuses an invalid phone number and an invalid country', async () => {
     const body = { name: 'Bad', email: 'bad@example.com', country_code: 'ES', phone: '+34 600' }
     await refused(() => platform.call('POST', `/groups/${A.account}/contacts`, { token: admin(), body }), 400, 'phone.invalid', 'phone')
-    await refused(() => platform.call('POST', `/groups/${A.account}/contacts`, { token: admin(), body: { ...body, phone: '+34 600 123 456', country_code: 'EU' } }), 400, 'country.invalid', 'country_code')
+    await refused(
+      () => platform.call('POST', `/groups/${A.account}/contacts`, { token: admin(), body: { ...body, phone: '+34 600 123 456', country_code: 'EU' } }),
+      400,
+      'country.invalid',
+      'country_code',
+    )
   })
 
   it('refuses to delete a contact in use', async () => {
@@ -198,7 +217,12 @@ describe('bad input: a clear error with a stable code, and nothing written', () 
 
   it('refuses a user editing their own roles', async () => {
     const me = (await platform.call('GET', `/groups/${A.account}/users/${A.admin}`, { token: admin() })).json
-    await refused(() => platform.call('PATCH', `/groups/${A.account}/users/${A.admin}`, { token: admin(), body: { roles: [...me.roles, 'invoice-admin'], version: me.version } }), 400, 'user.own_roles', 'roles')
+    await refused(
+      () => platform.call('PATCH', `/groups/${A.account}/users/${A.admin}`, { token: admin(), body: { roles: [...me.roles, 'invoice-admin'], version: me.version } }),
+      400,
+      'user.own_roles',
+      'roles',
+    )
     // Their own name is theirs to change.
     const renamed = await platform.call('PATCH', `/groups/${A.account}/users/${A.admin}`, { token: admin(), body: { name: 'Ada A. Admin', version: me.version } })
     expect(renamed.status).toBe(200)

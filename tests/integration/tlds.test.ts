@@ -34,7 +34,17 @@ describe('TLD catalogue', () => {
     const token = tokens['admin@acme.example']!
     const byName = await platform.call('GET', '/tlds/de', { token })
     expect(byName.status).toBe(200)
-    expect(byName.json).toMatchObject({ name: 'de', kind: 'country-code', registry_operator: 'DENIC', periods: [1], add_grace_days: 0, redemption_days: 30, list_price_minor: 899, currency: 'EUR', required_contacts: ['registrant'] })
+    expect(byName.json).toMatchObject({
+      name: 'de',
+      kind: 'country-code',
+      registry_operator: 'DENIC',
+      periods: [1],
+      add_grace_days: 0,
+      redemption_days: 30,
+      list_price_minor: 899,
+      currency: 'EUR',
+      required_contacts: ['registrant'],
+    })
     const byId = await platform.call('GET', `/tlds/${byName.json.id}`, { token })
     expect(byId.json.name).toBe('de')
     expect((await platform.call('GET', '/tlds/рф', { token })).json.name).toBe('xn--p1ai')
@@ -51,7 +61,17 @@ describe('TLD catalogue', () => {
     expect(noPrice.json.errors[0]).toMatchObject({ field: 'list_price_minor', code: 'tld.price_required' })
     const edited = await platform.call('PATCH', `/tlds/${tld.id}`, {
       token: staff,
-      body: { is_offered: true, list_price_minor: 1799, currency: 'USD', registry_operator: 'Charleston Road Registry', periods: [3, 1, 1, 2], registry_lock: true, required_contacts: ['registrant', 'tech'], auto_renew_grace_days: 40, version: tld.version },
+      body: {
+        is_offered: true,
+        list_price_minor: 1799,
+        currency: 'USD',
+        registry_operator: 'Charleston Road Registry',
+        periods: [3, 1, 1, 2],
+        registry_lock: true,
+        required_contacts: ['registrant', 'tech'],
+        auto_renew_grace_days: 40,
+        version: tld.version,
+      },
     })
     expect(edited.status).toBe(200)
     expect(edited.json).toMatchObject({ is_offered: true, periods: [1, 2, 3], auto_renew_grace_days: 40, version: tld.version + 1 })

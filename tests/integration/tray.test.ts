@@ -162,13 +162,22 @@ describe('bulk actions', () => {
 
   it('turns auto-renew off for domains without a registry, and reports unchanged ones', async () => {
     const token = await login('admin@acme.example')
-    const made = await addManagedDomains(platform.db, systemScope('test', acme), ['auto-a.net', 'auto-b.net', 'auto-c.org', 'auto-d.org'].map((name) => ({ name, expires_at: new Date('2030-06-01T00:00:00Z') })))
+    const made = await addManagedDomains(
+      platform.db,
+      systemScope('test', acme),
+      ['auto-a.net', 'auto-b.net', 'auto-c.org', 'auto-d.org'].map((name) => ({ name, expires_at: new Date('2030-06-01T00:00:00Z') })),
+    )
     const ids = made.map((d) => d.id)
     await platform.db.updateTable('domains').set({ auto_renew: false }).where('id', '=', ids[0]!).execute()
     const job = await platform.call('POST', `/groups/${acme}/bulk-actions`, { token, body: { action: 'auto_renew_off', ids } })
     expect(job.status, JSON.stringify(job.json)).toBe(202)
     const done = await waitForJob(token, job.json.job_id)
-    expect(done.results.map((r) => [r.name, r.outcome])).toEqual([['auto-a.net', 'unchanged'], ['auto-b.net', 'applied'], ['auto-c.org', 'applied'], ['auto-d.org', 'applied']])
+    expect(done.results.map((r) => [r.name, r.outcome])).toEqual([
+      ['auto-a.net', 'unchanged'],
+      ['auto-b.net', 'applied'],
+      ['auto-c.org', 'applied'],
+      ['auto-d.org', 'applied'],
+    ])
     const rows = await platform.db.selectFrom('domains').select('auto_renew').where('id', 'in', ids).execute()
     expect(rows.every((r) => r.auto_renew === false)).toBe(true)
   }, 60_000)

@@ -130,7 +130,10 @@ describe('users', () => {
     expect(demote.json).toMatchObject({ code: 'user.last_admin', errors: [{ field: 'roles', code: 'user.last_admin' }] })
     const enabled = await platform.call('POST', `/groups/${acme}/users/${id}/enable`, { token: admin })
     expect(enabled.json.status).toBe('active')
-    const nowAllowed = await platform.call('PATCH', `/groups/${acme}/users/${ada.json.id}`, { token: staff, body: { roles: [...ada.json.roles.filter((r: string) => r !== 'user-admin')], version: ada.json.version } })
+    const nowAllowed = await platform.call('PATCH', `/groups/${acme}/users/${ada.json.id}`, {
+      token: staff,
+      body: { roles: [...ada.json.roles.filter((r: string) => r !== 'user-admin')], version: ada.json.version },
+    })
     expect(nowAllowed.status).toBe(200)
   })
 

@@ -106,7 +106,9 @@ describe('webhooks', () => {
     answers.push({ status: 500 })
     const before = received.length
     await changeWithEvent('domain.renewed', { name: 'retry.example' })
-    const tries = await until('a retry', () => (byType('domain.renewed').filter((r) => r.body.includes('retry.example')).length >= 2 ? byType('domain.renewed').filter((r) => r.body.includes('retry.example')) : null))
+    const tries = await until('a retry', () =>
+      byType('domain.renewed').filter((r) => r.body.includes('retry.example')).length >= 2 ? byType('domain.renewed').filter((r) => r.body.includes('retry.example')) : null,
+    )
     expect(received.length - before).toBe(2)
     expect(tries[0]!.headers['webhook-id']).toBe(tries[1]!.headers['webhook-id'])
     const log = await until('the log', async () => {
@@ -120,7 +122,11 @@ describe('webhooks', () => {
     await until('the replay', () => byType('domain.renewed').filter((r) => r.body.includes('retry.example')).length === 3)
     // A delivery whose job was lost (pending, long overdue) is given a new one by the sweep.
     await until('the replay done', async () => (await platform.db.selectFrom('webhook_deliveries').select('state').where('id', '=', failed.delivery_id).executeTakeFirst())?.state === 'succeeded')
-    await platform.db.updateTable('webhook_deliveries').set({ state: 'pending', next_attempt_at: new Date(Date.now() - 600_000) }).where('id', '=', failed.delivery_id).execute()
+    await platform.db
+      .updateTable('webhook_deliveries')
+      .set({ state: 'pending', next_attempt_at: new Date(Date.now() - 600_000) })
+      .where('id', '=', failed.delivery_id)
+      .execute()
     expect(await requeueOverdue(platform.deps)).toBe(1)
     await until('the overdue delivery', () => byType('domain.renewed').filter((r) => r.body.includes('retry.example')).length === 4)
   })
@@ -135,7 +141,11 @@ describe('webhooks', () => {
     for (const key of [secret, rotated.json.secret]) expect(new Webhook(key).verify(message!.body, message!.headers as Record<string, string>)).toBeTruthy()
 
     // Failing for five days: the next failure disables it; enabling it again clears the failure.
-    await platform.db.updateTable('webhook_endpoints').set({ failing_since: new Date(Date.now() - 6 * 86_400_000) }).where('id', '=', endpoint.id).execute()
+    await platform.db
+      .updateTable('webhook_endpoints')
+      .set({ failing_since: new Date(Date.now() - 6 * 86_400_000) })
+      .where('id', '=', endpoint.id)
+      .execute()
     answers.push({ status: 500 })
     await changeWithEvent('domain.renewed', { name: 'tired.example' })
     const tired = await until('the endpoint disabled after five days', async () => {
@@ -162,7 +172,12 @@ describe('webhooks', () => {
     expect(bad.json.errors).toEqual([expect.objectContaining({ field: 'url', code: 'webhook.url_https_required' })])
     expect((await platform.call('POST', base(), { token: session['viewer@acme.example'], body: { url, events } })).status).toBe(403)
     const other = session['admin@globex.example']
-    for (const [method, path] of [['GET', `${base()}/${endpoint.id}`], ['GET', `/groups/${globex}/webhook_endpoints/${endpoint.id}`], ['POST', `/groups/${globex}/webhook_endpoints/${endpoint.id}/test`], ['DELETE', `/groups/${globex}/webhook_endpoints/${endpoint.id}`]] as const) {
+    for (const [method, path] of [
+      ['GET', `${base()}/${endpoint.id}`],
+      ['GET', `/groups/${globex}/webhook_endpoints/${endpoint.id}`],
+      ['POST', `/groups/${globex}/webhook_endpoints/${endpoint.id}/test`],
+      ['DELETE', `/groups/${globex}/webhook_endpoints/${endpoint.id}`],
+    ] as const) {
       expect((await platform.call(method, path, { token: other })).status).toBe(404)
     }
     expect((await platform.call('GET', `/groups/${globex}/webhook_endpoints`, { token: other })).json.data).toEqual([])

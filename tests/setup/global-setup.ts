@@ -33,7 +33,11 @@ export default async function setup(project: TestProject) {
 async function migrationsKey(): Promise<string> {
   const hash = createHash('sha256')
   for (const file of await committedMigrations(MIGRATIONS_DIR)) {
-    hash.update(file).update('\0').update(await readFile(path.join(MIGRATIONS_DIR, file))).update('\0')
+    hash
+      .update(file)
+      .update('\0')
+      .update(await readFile(path.join(MIGRATIONS_DIR, file)))
+      .update('\0')
   }
   return hash.digest('hex').slice(0, 16)
 }

@@ -8,7 +8,16 @@ import { createTestDatabase } from './database.ts'
 import { createRegistries, type OfferedTld, type RegistryConfig } from '#server/platform/registries/registries.ts'
 
 export type TestRegistryOptions = { tlds: OfferedTld[]; port?: number; now?: () => Date; timeoutMs?: number; rateLimit?: { perSecond: number; burst: number } }
-const LOCAL_REGISTRY_CONFIG: RegistryConfig = { REGISTRY_MODE: 'local', REGISTRY_HOST: undefined, REGISTRY_PORT: 0, REGISTRY_CLIENT_ID: undefined, REGISTRY_PASSWORD: undefined, REGISTRY_TLDS: undefined, REGISTRY_CA_FILE: undefined, REGISTRY_TIMEOUT_MS: 10_000 }
+const LOCAL_REGISTRY_CONFIG: RegistryConfig = {
+  REGISTRY_MODE: 'local',
+  REGISTRY_HOST: undefined,
+  REGISTRY_PORT: 0,
+  REGISTRY_CLIENT_ID: undefined,
+  REGISTRY_PASSWORD: undefined,
+  REGISTRY_TLDS: undefined,
+  REGISTRY_CA_FILE: undefined,
+  REGISTRY_TIMEOUT_MS: 10_000,
+}
 
 export const TEST_CONFIG: PlatformDeps['config'] = {
   APP_ENV: 'test',
@@ -29,12 +38,28 @@ export async function createTestPlatform(overrides: Partial<PlatformDeps> = {}, 
   const jobs = createJobs(database, logger)
   // A real local EPP registry over TLS on loopback, reached through the real client.
   const registries = options.registry
-    ? await createRegistries({ ...LOCAL_REGISTRY_CONFIG, REGISTRY_TIMEOUT_MS: options.registry.timeoutMs ?? 10_000 }, logger, { tlds: options.registry.tlds, localPort: options.registry.port ?? 0, ...(options.registry.now ? { now: options.registry.now } : {}), ...(options.registry.rateLimit ? { rateLimit: options.registry.rateLimit } : {}) })
+    ? await createRegistries({ ...LOCAL_REGISTRY_CONFIG, REGISTRY_TIMEOUT_MS: options.registry.timeoutMs ?? 10_000 }, logger, {
+        tlds: options.registry.tlds,
+        localPort: options.registry.port ?? 0,
+        ...(options.registry.now ? { now: options.registry.now } : {}),
+        ...(options.registry.rateLimit ? { rateLimit: options.registry.rateLimit } : {}),
+      })
     : undefined
   // The token cache as the server runs it, listening to the test's database.
   const tokenCache = new TokenCache()
   await tokenCache.start(database)
-  const deps: PlatformDeps = { config: TEST_CONFIG, database, db: database.db, logger, jobs, now: () => new Date(), mailer: createMailer(overrides.config ?? TEST_CONFIG, logger), tokenCache, ...(registries ? { registries } : {}), ...overrides }
+  const deps: PlatformDeps = {
+    config: TEST_CONFIG,
+    database,
+    db: database.db,
+    logger,
+    jobs,
+    now: () => new Date(),
+    mailer: createMailer(overrides.config ?? TEST_CONFIG, logger),
+    tokenCache,
+    ...(registries ? { registries } : {}),
+    ...overrides,
+  }
   const api = createPlatformApi(deps)
   /**
    * One API call in process. `client`: who is at the other end, as the server in front of the API

@@ -70,7 +70,10 @@ export function DefaultHeader({ shell }: { shell: Shell }) {
       <div className="mx-auto flex h-14 max-w-screen-2xl items-center gap-2 px-4">
         {/* Below lg (1280 px) the navigation folds into this drawer; a <details> opens without JavaScript. */}
         <details ref={drawer} className="group lg:hidden" data-testid="nav-drawer">
-          <summary className="flex size-9 cursor-pointer list-none items-center justify-center rounded hover:bg-slate-100 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden" aria-label={t('nav.openMenu')}>
+          <summary
+            className="flex size-9 cursor-pointer list-none items-center justify-center rounded hover:bg-slate-100 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden"
+            aria-label={t('nav.openMenu')}
+          >
             <Menu className="size-5" aria-hidden />
           </summary>
           <nav aria-label={t('nav.main')} className="fixed inset-y-0 left-0 top-14 z-40 w-72 overflow-y-auto border-r border-slate-200 bg-white p-3 shadow-lg dark:border-slate-800 dark:bg-slate-950">
@@ -83,7 +86,11 @@ export function DefaultHeader({ shell }: { shell: Shell }) {
         </Link>
         <nav aria-label={t('nav.main')} className="ml-4 hidden min-w-0 flex-1 lg:block" data-testid="nav-bar">
           {/* One line, however many areas (staff see seventeen): the rest scrolls sideways rather than doubling the header. */}
-          <AreaLinks areas={shell.areas} className="flex items-center gap-0.5 overflow-x-auto [mask-image:linear-gradient(to_right,black_calc(100%-2rem),transparent)] [scrollbar-width:none]" linkClassName="whitespace-nowrap" />
+          <AreaLinks
+            areas={shell.areas}
+            className="flex items-center gap-0.5 overflow-x-auto [mask-image:linear-gradient(to_right,black_calc(100%-2rem),transparent)] [scrollbar-width:none]"
+            linkClassName="whitespace-nowrap"
+          />
         </nav>
         <div className="ml-auto flex items-center gap-1">
           <Link
@@ -114,7 +121,13 @@ export function DefaultHeader({ shell }: { shell: Shell }) {
                 <label className="sr-only" htmlFor="menu-language">
                   {t('user.language')}
                 </label>
-                <select id="menu-language" name="lng" defaultValue={shell.locale} className="flex-1 rounded border border-slate-300 bg-transparent px-1 py-0.5 text-sm dark:border-slate-700" onChange={(e) => e.currentTarget.form?.requestSubmit()}>
+                <select
+                  id="menu-language"
+                  name="lng"
+                  defaultValue={shell.locale}
+                  className="flex-1 rounded border border-slate-300 bg-transparent px-1 py-0.5 text-sm dark:border-slate-700"
+                  onChange={(e) => e.currentTarget.form?.requestSubmit()}
+                >
                   {UI_LANGUAGES.map((lng) => (
                     <option key={lng} value={lng}>
                       {t(`languages.${lng}`)}

@@ -24,7 +24,13 @@ export function LoginHeader({ title, className }: { title?: string; className?: 
         <label htmlFor="login-language" className="sr-only">
           {t('user.language')}
         </label>
-        <select id="login-language" name="lng" defaultValue={i18n.language} className="rounded border border-slate-300 bg-transparent px-1 py-0.5 dark:border-slate-700" onChange={(e) => e.currentTarget.form?.requestSubmit()}>
+        <select
+          id="login-language"
+          name="lng"
+          defaultValue={i18n.language}
+          className="rounded border border-slate-300 bg-transparent px-1 py-0.5 dark:border-slate-700"
+          onChange={(e) => e.currentTarget.form?.requestSubmit()}
+        >
           {UI_LANGUAGES.map((lng) => (
             <option key={lng} value={lng}>
               {t(`languages.${lng}`)}

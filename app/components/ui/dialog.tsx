@@ -5,9 +5,7 @@ import { cn } from '#app/lib/utils.ts'
 export const Dialog = DialogPrimitive.Root
 export const DialogTrigger = DialogPrimitive.Trigger
 export const DialogClose = DialogPrimitive.Close
-export const DialogTitle = ({ className, ...props }: React.ComponentProps<typeof DialogPrimitive.Title>) => (
-  <DialogPrimitive.Title className={cn('text-lg font-semibold', className)} {...props} />
-)
+export const DialogTitle = ({ className, ...props }: React.ComponentProps<typeof DialogPrimitive.Title>) => <DialogPrimitive.Title className={cn('text-lg font-semibold', className)} {...props} />
 export const DialogDescription = ({ className, ...props }: React.ComponentProps<typeof DialogPrimitive.Description>) => (
   <DialogPrimitive.Description className={cn('text-sm text-slate-600 dark:text-slate-400', className)} {...props} />
 )
@@ -34,10 +32,7 @@ export function SheetContent({ className, children, closeLabel, side = 'left', .
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/50" />
-      <DialogPrimitive.Content
-        className={cn('fixed inset-y-0 z-50 w-72 overflow-y-auto bg-white p-4 shadow-lg dark:bg-slate-900', side === 'left' ? 'left-0' : 'right-0', className)}
-        {...props}
-      >
+      <DialogPrimitive.Content className={cn('fixed inset-y-0 z-50 w-72 overflow-y-auto bg-white p-4 shadow-lg dark:bg-slate-900', side === 'left' ? 'left-0' : 'right-0', className)} {...props}>
         {children}
         <DialogPrimitive.Close className="absolute right-3 top-3 rounded opacity-70 hover:opacity-100" aria-label={closeLabel}>
           <X className="size-4" />

@@ -73,8 +73,7 @@ export function loginMessages(locale: string): LoginMessages {
 }
 
 /** The `lng` cookie of spec §9 (365 days); readable by scripts, it is a preference only. */
-export const languageCookie = (locale: string, secure: boolean) =>
-  `${LANGUAGE_COOKIE}=${encodeURIComponent(locale)}; Path=/; Max-Age=${YEAR_SECONDS}; SameSite=Lax${secure ? '; Secure' : ''}`
+export const languageCookie = (locale: string, secure: boolean) => `${LANGUAGE_COOKIE}=${encodeURIComponent(locale)}; Path=/; Max-Age=${YEAR_SECONDS}; SameSite=Lax${secure ? '; Secure' : ''}`
 
 /** The theme preference cookie (`light` or `dark`, 365 days). */
 export const themeCookie = (theme: 'light' | 'dark', secure: boolean) => `${THEME_COOKIE}=${theme}; Path=/; Max-Age=${YEAR_SECONDS}; SameSite=Lax${secure ? '; Secure' : ''}`

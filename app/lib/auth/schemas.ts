@@ -27,10 +27,18 @@ export function constraintOf(schema: z.ZodType): ReturnType<typeof getZodConstra
 /** Form schemas of the sign-in screens, with the messages of the current locale (server and browser). */
 export const LoginSchema = perMessages((m: Pick<AuthMessages, 'validation'>) =>
   z.object({
-    username: z.string({ error: m.validation.required }).trim().min(1, m.validation.required).max(320, fill(m.validation.max, { count: 320 })),
-    password: z.string({ error: m.validation.required }).min(1, m.validation.required).max(1024, fill(m.validation.max, { count: 1024 })),
+    username: z
+      .string({ error: m.validation.required })
+      .trim()
+      .min(1, m.validation.required)
+      .max(320, fill(m.validation.max, { count: 320 })),
+    password: z
+      .string({ error: m.validation.required })
+      .min(1, m.validation.required)
+      .max(1024, fill(m.validation.max, { count: 1024 })),
     redirectTo: z.string().optional(),
-  }))
+  }),
+)
 
 export const TwoFactorSchema = perMessages((m: Pick<AuthMessages, 'validation' | 'twoFactor'>) =>
   z.object({
@@ -41,12 +49,14 @@ export const TwoFactorSchema = perMessages((m: Pick<AuthMessages, 'validation' |
       .min(6, fill(m.validation.min, { count: 6 }))
       .max(32, fill(m.validation.max, { count: 32 }))
       .regex(/^[A-Za-z0-9-]+$/, m.twoFactor.failed),
-  }))
+  }),
+)
 
 export const ResetRequestSchema = perMessages((m: AuthMessages) =>
   z.object({
     email: z.string({ error: m.validation.required }).trim().min(1, m.validation.required).pipe(z.email(m.validation.email)),
-  }))
+  }),
+)
 
 export const NewPasswordSchema = perMessages((m: AuthMessages) =>
   z
@@ -55,4 +65,5 @@ export const NewPasswordSchema = perMessages((m: AuthMessages) =>
       password: z.string({ error: m.validation.required }).min(12, m.password.too_short).max(1024, m.password.too_long),
       confirm: z.string({ error: m.validation.required }),
     })
-    .refine((v) => v.password === v.confirm, { message: m.reset.mismatch, path: ['confirm'] }))
+    .refine((v) => v.password === v.confirm, { message: m.reset.mismatch, path: ['confirm'] }),
+)

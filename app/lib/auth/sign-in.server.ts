@@ -6,17 +6,7 @@ import { redirect, type RouterContextProvider } from 'react-router'
 import { Authenticator } from 'remix-auth'
 import { PlatformClient, platformForSession } from '../platform.server.ts'
 import { readBody } from '../platform-client.ts'
-import {
-  TAB_MARKER_COOKIE,
-  createSession,
-  isSecureRequest,
-  readSessionRow,
-  services,
-  toSessionUser,
-  updateSessionMeta,
-  updateSessionUserByKey,
-  type PortalSession,
-} from '../session.server.ts'
+import { TAB_MARKER_COOKIE, createSession, isSecureRequest, readSessionRow, services, toSessionUser, updateSessionMeta, updateSessionUserByKey, type PortalSession } from '../session.server.ts'
 import { safeRedirect } from '../safe-redirect.ts'
 import { formatExpiry } from '../platform-client.ts'
 import { FormStrategy } from './form-strategy.ts'
@@ -24,9 +14,7 @@ import { currentLocale, languageCookie, themeCookie } from './locale.server.ts'
 
 type Context = Readonly<RouterContextProvider>
 
-export type LoginOutcome =
-  | { kind: 'signed-in'; accessToken: string; refreshToken: string }
-  | { kind: 'two-factor'; token: string }
+export type LoginOutcome = { kind: 'signed-in'; accessToken: string; refreshToken: string } | { kind: 'two-factor'; token: string }
 
 /** Why a sign-in step failed, without anything that would help an attacker. */
 export class SignInFailure extends Error {

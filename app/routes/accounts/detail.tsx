@@ -73,9 +73,21 @@ export default function AccountDetail({ loaderData, actionData }: Route.Componen
         title={account.name}
         status={<StatusBadge kind="account" code={account.status} />}
         description={`${account.currency} · ${t(`common:languages.${account.language}`, { defaultValue: account.language })}`}
-        actions={canEdit ? <HeaderAction to="#account-edit-section" primary>{t('accounts.edit')}</HeaderAction> : null}
+        actions={
+          canEdit ? (
+            <HeaderAction to="#account-edit-section" primary>
+              {t('accounts.edit')}
+            </HeaderAction>
+          ) : null
+        }
       />
-      <SubNav links={[{ to: base, label: t('details'), current: true }, { to: `${base}/log`, label: t('log') }, { to: `${base}/webhooks`, label: t('webhooks:title') }]} />
+      <SubNav
+        links={[
+          { to: base, label: t('details'), current: true },
+          { to: `${base}/log`, label: t('log') },
+          { to: `${base}/webhooks`, label: t('webhooks:title') },
+        ]}
+      />
       <Card>
         <DetailList
           rows={[
@@ -84,9 +96,36 @@ export default function AccountDetail({ loaderData, actionData }: Route.Componen
             [t('accounts.fields.currency'), account.currency],
             [t('accounts.fields.language'), t(`common:languages.${account.language}`, { defaultValue: account.language })],
             [t('accounts.fields.is_registrar'), yesNo(t, account.is_registrar)],
-            [t('accounts.users'), isStaff ? <Link className="text-blue-700 underline dark:text-blue-400" to={inAccount('/users')}>{account.user_count}</Link> : account.user_count],
-            [t('accounts.domains'), isStaff ? <Link className="text-blue-700 underline dark:text-blue-400" to={inAccount('/domains')}>{account.domain_count}</Link> : account.domain_count],
-            [t('accounts.contacts'), isStaff ? <Link className="text-blue-700 underline dark:text-blue-400" to={inAccount('/contacts')}>{account.contact_count}</Link> : account.contact_count],
+            [
+              t('accounts.users'),
+              isStaff ? (
+                <Link className="text-blue-700 underline dark:text-blue-400" to={inAccount('/users')}>
+                  {account.user_count}
+                </Link>
+              ) : (
+                account.user_count
+              ),
+            ],
+            [
+              t('accounts.domains'),
+              isStaff ? (
+                <Link className="text-blue-700 underline dark:text-blue-400" to={inAccount('/domains')}>
+                  {account.domain_count}
+                </Link>
+              ) : (
+                account.domain_count
+              ),
+            ],
+            [
+              t('accounts.contacts'),
+              isStaff ? (
+                <Link className="text-blue-700 underline dark:text-blue-400" to={inAccount('/contacts')}>
+                  {account.contact_count}
+                </Link>
+              ) : (
+                account.contact_count
+              ),
+            ],
             [t('accounts.fields.created_at'), <DateText key="created" value={account.created_at} lng={i18n.language} />],
           ]}
         />

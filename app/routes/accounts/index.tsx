@@ -56,7 +56,12 @@ export default function Accounts({ loaderData, actionData }: Route.ComponentProp
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{t('accounts.title')}</h1>
-      <SubNav links={[{ to: '/accounts', label: t('accounts.title'), current: true }, { to: '/accounts/log', label: t('log') }]} />
+      <SubNav
+        links={[
+          { to: '/accounts', label: t('accounts.title'), current: true },
+          { to: '/accounts/log', label: t('log') },
+        ]}
+      />
       {loaderData.canCreate ? (
         <Card>
           <details open={actionData ? true : undefined}>

@@ -92,12 +92,22 @@ export default function WebhookEndpoint({ loaderData, actionData }: Route.Compon
   return (
     <div className="space-y-4">
       <PageHeader
-        breadcrumb={[{ label: t('directory:accounts.title'), to: '/accounts' }, { label: account.name, to: base }, { label: t('title'), to: `${base}/webhooks` }]}
+        breadcrumb={[
+          { label: t('directory:accounts.title'), to: '/accounts' },
+          { label: account.name, to: base },
+          { label: t('title'), to: `${base}/webhooks` },
+        ]}
         title={<span className="break-all">{endpoint.url}</span>}
         status={<EndpointState endpoint={endpoint} />}
         description={endpoint.description || null}
       />
-      <SubNav links={[{ to: base, label: t('directory:details') }, { to: `${base}/log`, label: t('directory:log') }, { to: `${base}/webhooks`, label: t('title'), current: true }]} />
+      <SubNav
+        links={[
+          { to: base, label: t('directory:details') },
+          { to: `${base}/log`, label: t('directory:log') },
+          { to: `${base}/webhooks`, label: t('title'), current: true },
+        ]}
+      />
       {secret ? <SecretShown secret={secret} title={t('rotated')} /> : null}
       {actionData && 'formErrors' in actionData ? <FormErrors errors={actionData.formErrors} /> : null}
       <Card>
@@ -106,7 +116,13 @@ export default function WebhookEndpoint({ loaderData, actionData }: Route.Compon
             [t('fields.account'), account.name],
             [t('fields.description'), endpoint.description],
             [t('fields.events'), <span className="font-mono text-xs">{endpoint.events.join(', ')}</span>],
-            [t('fields.state'), <span className="flex flex-wrap items-center gap-2"><EndpointState endpoint={endpoint} />{endpoint.disabled_reason ? <span className="text-xs text-slate-500">{endpoint.disabled_reason}</span> : null}</span>],
+            [
+              t('fields.state'),
+              <span className="flex flex-wrap items-center gap-2">
+                <EndpointState endpoint={endpoint} />
+                {endpoint.disabled_reason ? <span className="text-xs text-slate-500">{endpoint.disabled_reason}</span> : null}
+              </span>,
+            ],
             [t('fields.failing_since'), endpoint.failing_since ? formatDateTime(endpoint.failing_since, i18n.language) : ''],
             [t('fields.rotating_until'), endpoint.rotating_until ? formatDateTime(endpoint.rotating_until, i18n.language) : ''],
           ]}
@@ -190,7 +206,14 @@ export default function WebhookEndpoint({ loaderData, actionData }: Route.Compon
       {canEdit ? (
         <Card>
           <CardTitle>{t('edit')}</CardTitle>
-          <EndpointForm key={endpoint.version} intent="endpoint-update" lastResult={actionData && 'result' in actionData ? actionData.result : undefined} defaults={endpoint} version={endpoint.version} submitLabel={t('directory:save')} />
+          <EndpointForm
+            key={endpoint.version}
+            intent="endpoint-update"
+            lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
+            defaults={endpoint}
+            version={endpoint.version}
+            submitLabel={t('directory:save')}
+          />
         </Card>
       ) : null}
     </div>

@@ -29,7 +29,12 @@ export const endpointsPath = (accountId: string) => `/groups/${accountId}/webhoo
 
 export function EndpointState({ endpoint }: { endpoint: WebhookEndpointView }) {
   const { t } = useTranslation('webhooks')
-  if (!endpoint.enabled) return <Badge color="red" title={endpoint.disabled_reason ?? undefined}>{t('state.disabled')}</Badge>
+  if (!endpoint.enabled)
+    return (
+      <Badge color="red" title={endpoint.disabled_reason ?? undefined}>
+        {t('state.disabled')}
+      </Badge>
+    )
   if (endpoint.failing_since) return <Badge color="amber">{t('state.failing')}</Badge>
   return <Badge color="green">{t('state.enabled')}</Badge>
 }
@@ -42,7 +47,10 @@ export function SecretShown({ secret, title }: { secret: string; title: string }
       <p className="font-medium">{title}</p>
       <p className="text-sm">{t('secretOnce')}</p>
       <div className="flex flex-wrap items-center gap-2">
-        <code className="break-all rounded bg-white px-2 py-1 font-mono text-sm text-slate-900 ring-1 ring-slate-200 dark:bg-slate-950 dark:text-slate-100 dark:ring-slate-700" data-testid="webhook-secret">
+        <code
+          className="break-all rounded bg-white px-2 py-1 font-mono text-sm text-slate-900 ring-1 ring-slate-200 dark:bg-slate-950 dark:text-slate-100 dark:ring-slate-700"
+          data-testid="webhook-secret"
+        >
           {secret}
         </code>
         <Button type="button" size="sm" variant="outline" onClick={() => copyToClipboard(secret, { copied: t('common:actions.copied'), failed: t('copyFailed') })}>
@@ -53,7 +61,19 @@ export function SecretShown({ secret, title }: { secret: string; title: string }
   )
 }
 
-export function EndpointForm({ intent, lastResult, defaults, submitLabel, version }: { intent: 'endpoint-create' | 'endpoint-update'; lastResult: SubmissionResult<string[]> | undefined; defaults?: WebhookEndpointView; submitLabel: string; version?: number }) {
+export function EndpointForm({
+  intent,
+  lastResult,
+  defaults,
+  submitLabel,
+  version,
+}: {
+  intent: 'endpoint-create' | 'endpoint-update'
+  lastResult: SubmissionResult<string[]> | undefined
+  defaults?: WebhookEndpointView
+  submitLabel: string
+  version?: number
+}) {
   const { t } = useTranslation('webhooks')
   const [form, fields] = useZodForm(endpointSchema(t), { id: `webhook-${intent}`, lastResult, defaultValue: defaults ? { url: defaults.url, description: defaults.description } : undefined })
   const sent = lastResult?.initialValue ? asList(lastResult.initialValue.events).map(String) : null
@@ -64,8 +84,16 @@ export function EndpointForm({ intent, lastResult, defaults, submitLabel, versio
       {version !== undefined ? <input type="hidden" name="version" value={version} /> : null}
       <FormErrors id={form.errorId} errors={form.errors} />
       <div className="grid gap-x-4 sm:grid-cols-2">
-        <Field labelProps={{ children: t('fields.url') }} inputProps={{ ...getInputProps(fields.url, { type: 'url' }), id: `${intent}-url`, placeholder: 'https://hooks.example.com/registrar' }} errors={fields.url.errors} />
-        <Field labelProps={{ children: t('fields.description') }} inputProps={{ ...getInputProps(fields.description, { type: 'text' }), id: `${intent}-description` }} errors={fields.description.errors} />
+        <Field
+          labelProps={{ children: t('fields.url') }}
+          inputProps={{ ...getInputProps(fields.url, { type: 'url' }), id: `${intent}-url`, placeholder: 'https://hooks.example.com/registrar' }}
+          errors={fields.url.errors}
+        />
+        <Field
+          labelProps={{ children: t('fields.description') }}
+          inputProps={{ ...getInputProps(fields.description, { type: 'text' }), id: `${intent}-description` }}
+          errors={fields.description.errors}
+        />
       </div>
       <fieldset className="space-y-2" aria-describedby={fields.events.errors?.length ? `${intent}-events-error` : undefined}>
         <legend className="text-sm font-medium">{t('fields.events')}</legend>

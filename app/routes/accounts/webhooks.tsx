@@ -21,10 +21,7 @@ import type { Route } from './+types/webhooks.ts'
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
   const platform = await getPlatform(request, context)
-  const [account, endpoints] = await Promise.all([
-    platform.get<{ id: string; name: string }>(`/accounts/${params.id}`),
-    platform.get<{ data: WebhookEndpointView[] }>(endpointsPath(params.id)),
-  ])
+  const [account, endpoints] = await Promise.all([platform.get<{ id: string; name: string }>(`/accounts/${params.id}`), platform.get<{ data: WebhookEndpointView[] }>(endpointsPath(params.id))])
   const t = getInstance(context).t
   return { account, endpoints: endpoints.data, canEdit: canChange(request, user, 'account-admin'), meta: pageMeta(request, context, t('webhooks:title')) }
 }
@@ -56,12 +53,22 @@ export default function Webhooks({ loaderData, actionData }: Route.ComponentProp
   const made = actionData?.made
   return (
     <div className="space-y-4">
-      <PageHeader breadcrumb={[{ label: t('directory:accounts.title'), to: '/accounts' }, { label: account.name, to: base }]} title={t('title')} />
-      <SubNav links={[{ to: base, label: t('directory:details') }, { to: `${base}/log`, label: t('directory:log') }, { to: `${base}/webhooks`, label: t('title'), current: true }]} />
+      <PageHeader
+        breadcrumb={[
+          { label: t('directory:accounts.title'), to: '/accounts' },
+          { label: account.name, to: base },
+        ]}
+        title={t('title')}
+      />
+      <SubNav
+        links={[
+          { to: base, label: t('directory:details') },
+          { to: `${base}/log`, label: t('directory:log') },
+          { to: `${base}/webhooks`, label: t('title'), current: true },
+        ]}
+      />
       <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400">{t('intro')}</p>
-      {made ? (
-        <SecretShown secret={made.secret} title={t('created', { url: made.endpoint.url })} />
-      ) : null}
+      {made ? <SecretShown secret={made.secret} title={t('created', { url: made.endpoint.url })} /> : null}
       <Card>
         {endpoints.length ? (
           <div className="-mx-4 overflow-x-auto px-4">

@@ -91,7 +91,9 @@ export function DocsSectionView({ section }: { section: DocsSection }) {
             ))}
           </ul>
         ) : null}
-        {section.snippets?.map((key) => <CodeBlock key={key} code={SNIPPETS[key]} />)}
+        {section.snippets?.map((key) => (
+          <CodeBlock key={key} code={SNIPPETS[key]} />
+        ))}
       </div>
     </DocsPart>
   )

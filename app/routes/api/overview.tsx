@@ -57,7 +57,10 @@ export default function ApiOverview({ loaderData }: Route.ComponentProps) {
         <ul className="grid gap-3 sm:grid-cols-3">
           {next.map(([to, text]) => (
             <li key={to}>
-              <Link to={to} className="block h-full rounded-lg border border-slate-200 p-3 text-sm hover:border-blue-400 hover:bg-blue-50/40 dark:border-slate-800 dark:hover:border-blue-700 dark:hover:bg-blue-950/30">
+              <Link
+                to={to}
+                className="block h-full rounded-lg border border-slate-200 p-3 text-sm hover:border-blue-400 hover:bg-blue-50/40 dark:border-slate-800 dark:hover:border-blue-700 dark:hover:bg-blue-950/30"
+              >
                 <span className="font-mono text-xs text-blue-700 dark:text-blue-400">{to}</span>
                 <span className="mt-1 block text-slate-600 dark:text-slate-300">{text}</span>
               </Link>

@@ -7,16 +7,40 @@ const doc: OpenApiDocument = {
   info: { title: 'T', version: '1' },
   paths: {
     '/v1/groups/{context}/domains': {
-      get: { tags: ['Domains'], summary: 'Domains of the account', 'x-permission': 'domain-viewer', parameters: [{ name: 'context', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: { description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/Domain' } } } }, 404: problem } },
+      get: {
+        tags: ['Domains'],
+        summary: 'Domains of the account',
+        'x-permission': 'domain-viewer',
+        parameters: [{ name: 'context', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { 200: { description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/Domain' } } } }, 404: problem },
+      },
     },
-    '/v1/login': { post: { tags: ['Authentication'], summary: 'Sign in', 'x-permission': 'public', requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Login' } } } }, responses: { 200: { description: 'OK' } } } },
+    '/v1/login': {
+      post: {
+        tags: ['Authentication'],
+        summary: 'Sign in',
+        'x-permission': 'public',
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Login' } } } },
+        responses: { 200: { description: 'OK' } },
+      },
+    },
   },
   webhooks: {
-    'domain.registered': { post: { summary: 'A domain was registered', requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/DomainEvent' } } } }, responses: { 200: { description: 'Received' } } } },
+    'domain.registered': {
+      post: {
+        summary: 'A domain was registered',
+        requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/DomainEvent' } } } },
+        responses: { 200: { description: 'Received' } },
+      },
+    },
   },
   components: {
     schemas: {
-      Domain: { type: 'object', properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string', example: 'acme.com' }, expires_at: { type: ['string', 'null'] } }, required: ['id', 'name'] },
+      Domain: {
+        type: 'object',
+        properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string', example: 'acme.com' }, expires_at: { type: ['string', 'null'] } },
+        required: ['id', 'name'],
+      },
       Login: { type: 'object', properties: { username: { type: 'string' }, password: { type: 'string' } }, required: ['username', 'password'] },
       DomainEvent: { allOf: [{ $ref: '#/components/schemas/Envelope' }, { type: 'object', properties: { data: { $ref: '#/components/schemas/Domain' } }, required: ['data'] }] },
       Envelope: { type: 'object', properties: { type: { type: 'string', enum: ['domain.registered'] }, timestamp: { type: 'string', format: 'date-time' } }, required: ['type'] },
@@ -58,7 +82,11 @@ describe('the reference view', () => {
       ['timestamp', false],
       ['data', true],
     ])
-    expect(exampleOf(event, schemas)).toEqual({ type: 'domain.registered', timestamp: '2026-01-31T12:00:00.000Z', data: { id: '0b9c4a55-6f1e-4c38-9d2a-5f8e7c1d2b3a', name: 'acme.com', expires_at: '2026-01-31T12:00:00.000Z' } })
+    expect(exampleOf(event, schemas)).toEqual({
+      type: 'domain.registered',
+      timestamp: '2026-01-31T12:00:00.000Z',
+      data: { id: '0b9c4a55-6f1e-4c38-9d2a-5f8e7c1d2b3a', name: 'acme.com', expires_at: '2026-01-31T12:00:00.000Z' },
+    })
     expect(typeLabel({ type: 'array', items: { $ref: '#/components/schemas/Domain' } })).toBe('Domain[]')
     expect(typeLabel({ type: ['string', 'null'], format: 'uuid' })).toBe('string (uuid) | null')
   })

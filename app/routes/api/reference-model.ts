@@ -111,7 +111,15 @@ function operationView(method: string, path: string, op: Operation): OperationVi
     .map(([status, answer]): ResponseView => {
       const body = bodyOf(answer.content, answer.description ?? null, false)
       const mediaType = body?.mediaType ?? ''
-      return { status, mediaType, description: answer.description ?? null, required: false, schema: body?.schema ?? null, example: body?.example ?? null, isProblem: mediaType === 'application/problem+json' }
+      return {
+        status,
+        mediaType,
+        description: answer.description ?? null,
+        required: false,
+        schema: body?.schema ?? null,
+        example: body?.example ?? null,
+        isProblem: mediaType === 'application/problem+json',
+      }
     })
     .sort((a, b) => a.status.localeCompare(b.status))
   return {

@@ -16,7 +16,17 @@ const METHOD_COLOURS: Record<string, string> = {
 }
 
 export function MethodBadge({ method, className }: { method: string; className?: string }) {
-  return <span className={cn('inline-block w-14 shrink-0 rounded px-1 py-0.5 text-center font-mono text-[11px] font-semibold uppercase ring-1 ring-inset', METHOD_COLOURS[method] ?? METHOD_COLOURS.get, className)}>{method}</span>
+  return (
+    <span
+      className={cn(
+        'inline-block w-14 shrink-0 rounded px-1 py-0.5 text-center font-mono text-[11px] font-semibold uppercase ring-1 ring-inset',
+        METHOD_COLOURS[method] ?? METHOD_COLOURS.get,
+        className,
+      )}
+    >
+      {method}
+    </span>
+  )
 }
 
 /** Who may call the operation, from its `x-permission`. */
@@ -171,7 +181,12 @@ const sectionTitle = 'mb-2 text-xs font-semibold uppercase tracking-wide text-sl
 function Answer({ response, schemas, words }: { response: ResponseView; schemas: Schemas; words: Words }) {
   const heading = (
     <>
-      <span className={cn('rounded px-1.5 font-mono text-[12px] font-semibold', response.status.startsWith('2') ? 'bg-emerald-50 text-emerald-800 dark:bg-emerald-950/60 dark:text-emerald-200' : 'bg-amber-50 text-amber-900 dark:bg-amber-950/60 dark:text-amber-200')}>
+      <span
+        className={cn(
+          'rounded px-1.5 font-mono text-[12px] font-semibold',
+          response.status.startsWith('2') ? 'bg-emerald-50 text-emerald-800 dark:bg-emerald-950/60 dark:text-emerald-200' : 'bg-amber-50 text-amber-900 dark:bg-amber-950/60 dark:text-amber-200',
+        )}
+      >
         {response.status}
       </span>
       <span className="text-slate-700 dark:text-slate-300">{response.description}</span>
@@ -192,7 +207,11 @@ export function Operation({ op, schemas, words, event }: { op: OperationView; sc
   const errors = event ? [] : op.responses.filter((r) => r.isProblem || Number(r.status) >= 400)
   const answers = op.responses.filter((r) => !errors.includes(r))
   return (
-    <section id={op.id} aria-labelledby={`${op.id}-title`} className="scroll-mt-6 rounded-xl border border-slate-200 bg-white p-4 print:break-inside-avoid-page sm:p-5 dark:border-slate-800 dark:bg-slate-950">
+    <section
+      id={op.id}
+      aria-labelledby={`${op.id}-title`}
+      className="scroll-mt-6 rounded-xl border border-slate-200 bg-white p-4 print:break-inside-avoid-page sm:p-5 dark:border-slate-800 dark:bg-slate-950"
+    >
       <h3 id={`${op.id}-title`} className="flex min-w-0 items-start gap-2">
         <MethodBadge method={op.method} className="mt-0.5" />
         <a href={`#${op.id}`} className="min-w-0 break-all font-mono text-[13px] font-medium hover:underline">

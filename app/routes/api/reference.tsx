@@ -135,7 +135,15 @@ export default function ApiReference({ loaderData }: Route.ComponentProps) {
               <div className="mt-3">
                 <CodeBlock
                   code={JSON.stringify(
-                    { ...(exampleOf(problem, view.schemas) as object), type: 'about:blank', title: 'Bad Request', status: 400, detail: 'The request is not valid', code: 'invalid-request', errors: [{ field: 'name', message: 'Required' }] },
+                    {
+                      ...(exampleOf(problem, view.schemas) as object),
+                      type: 'about:blank',
+                      title: 'Bad Request',
+                      status: 400,
+                      detail: 'The request is not valid',
+                      code: 'invalid-request',
+                      errors: [{ field: 'name', message: 'Required' }],
+                    },
                     null,
                     2,
                   )}

@@ -103,7 +103,11 @@ function ChangeList({ change }: { change: Approval['change'] }) {
 export default function ApprovalScreen({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('material')
   if ('recorded' in loaderData) {
-    return <p role="status" data-testid="approval-recorded">{t(`approval.done.${loaderData.recorded}`)}</p>
+    return (
+      <p role="status" data-testid="approval-recorded">
+        {t(`approval.done.${loaderData.recorded}`)}
+      </p>
+    )
   }
   if ('used' in loaderData) {
     const { used } = loaderData
@@ -120,9 +124,15 @@ export default function ApprovalScreen({ loaderData, actionData }: Route.Compone
       <h1 className="text-2xl font-semibold">{t('approval.heading', { domain: approval.domain_name })}</h1>
       <p>{t('approval.asked', { who: approval.requested_by_label })}</p>
       <ChangeList change={approval.change} />
-      <p data-testid="approval-state" data-state={approval.state}>{t(`states.${approval.state}`)}</p>
+      <p data-testid="approval-state" data-state={approval.state}>
+        {t(`states.${approval.state}`)}
+      </p>
       {decided ? <p role="status">{t(`approval.done.${decided.state}`, { defaultValue: t('approval.done.approved') })}</p> : null}
-      {approval.error ? <p role="alert" className="text-red-700">{approval.error}</p> : null}
+      {approval.error ? (
+        <p role="alert" className="text-red-700">
+          {approval.error}
+        </p>
+      ) : null}
       {actionData && 'conflict' in actionData ? <p role="alert">{t('approval.conflict')}</p> : null}
       {approval.state === 'pending' && !decided ? (
         <Form method="post" className="space-y-3">
@@ -133,8 +143,12 @@ export default function ApprovalScreen({ loaderData, actionData }: Route.Compone
             <textarea name="comment" rows={3} maxLength={2000} className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 dark:border-slate-700 dark:bg-slate-900" />
           </label>
           <div className="flex gap-2">
-            <Button type="submit" name="decision" value="approve">{t('approval.approve')}</Button>
-            <Button type="submit" name="decision" value="reject" variant="outline">{t('approval.reject')}</Button>
+            <Button type="submit" name="decision" value="approve">
+              {t('approval.approve')}
+            </Button>
+            <Button type="submit" name="decision" value="reject" variant="outline">
+              {t('approval.reject')}
+            </Button>
           </div>
         </Form>
       ) : null}

@@ -135,7 +135,19 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
 
 type Result = SubmissionResult<string[]> | null | undefined
 
-function PasswordForm({ messages: m, redirectTo, ssoEnabled, lastResult, ssoError }: { messages: LoginMessages; redirectTo: string; ssoEnabled: boolean; lastResult: Result; ssoError: string | null }) {
+function PasswordForm({
+  messages: m,
+  redirectTo,
+  ssoEnabled,
+  lastResult,
+  ssoError,
+}: {
+  messages: LoginMessages
+  redirectTo: string
+  ssoEnabled: boolean
+  lastResult: Result
+  ssoError: string | null
+}) {
   const schema = LoginSchema(m)
   const navigation = useNavigation()
   const [form, fields] = useZodForm(schema, {

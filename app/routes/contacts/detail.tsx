@@ -103,7 +103,9 @@ export default function ContactDetail({ loaderData, actionData }: Route.Componen
         actions={
           canEdit ? (
             <>
-              <HeaderAction to="#contact-edit-section" primary>{t('contacts.edit')}</HeaderAction>
+              <HeaderAction to="#contact-edit-section" primary>
+                {t('contacts.edit')}
+              </HeaderAction>
               <HeaderAction to="#contact-delete-section">{t('contacts.delete')}</HeaderAction>
             </>
           ) : null

@@ -32,10 +32,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { page, headers } = await loadListPage(request, context, LISTS.contacts!, activeContext(url, user.group_id))
   const t = getInstance(context).t
   const canEdit = canChange(request, user, 'contact-manager')
-  return data(
-    { page, canEdit, countries: canEdit ? countryOptions(getLocale(context)) : [], meta: pageMeta(request, context, t('directory:contacts.title')) },
-    { headers },
-  )
+  return data({ page, canEdit, countries: canEdit ? countryOptions(getLocale(context)) : [], meta: pageMeta(request, context, t('directory:contacts.title')) }, { headers })
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
@@ -68,7 +65,12 @@ export default function Contacts({ loaderData, actionData }: Route.ComponentProp
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{t('contacts.title')}</h1>
-      <SubNav links={[{ to: '/contacts', label: t('contacts.title'), current: true }, { to: '/contacts/log', label: t('log') }]} />
+      <SubNav
+        links={[
+          { to: '/contacts', label: t('contacts.title'), current: true },
+          { to: '/contacts/log', label: t('log') },
+        ]}
+      />
       {loaderData.canEdit ? <CreateContact countries={loaderData.countries} lastResult={actionData?.result} /> : null}
       <DataTable
         def={LISTS.contacts!}

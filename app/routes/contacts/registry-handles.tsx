@@ -41,7 +41,13 @@ export default function RegistryHandles({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-4">
       <PageHeader breadcrumb={[{ label: t('contacts.title'), to: '/contacts' }]} title={loaderData.pageName} />
-      <SubNav links={[{ to: base, label: t('details') }, { to: `${base}/log`, label: t('log') }, { to: `${base}/registry-handles`, label: t('contacts.registryHandles'), current: true }]} />
+      <SubNav
+        links={[
+          { to: base, label: t('details') },
+          { to: `${base}/log`, label: t('log') },
+          { to: `${base}/registry-handles`, label: t('contacts.registryHandles'), current: true },
+        ]}
+      />
       <DataTable
         def={LISTS['contact-registry-handles']!}
         page={loaderData.page}

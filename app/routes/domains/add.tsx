@@ -66,7 +66,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   if (intent === 'cart') {
     // The cart belongs to the orders screens (/domains/order); this only puts names in it.
-    const names = form.getAll('name').filter((v): v is string => typeof v === 'string').slice(0, 100)
+    const names = form
+      .getAll('name')
+      .filter((v): v is string => typeof v === 'string')
+      .slice(0, 100)
     const period = Number(form.get('period') ?? 1) || 1
     const failures: string[] = []
     for (const name of names) {
@@ -90,7 +93,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const { names, csv } = submission.value
     const body: { names?: string[]; csv?: string } = {}
     // Pasted lines keep their order and count (one per line), so the results match the lines.
-    if (names?.trim()) body.names = names.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).slice(0, MAX_NAMES)
+    if (names?.trim())
+      body.names = names
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .slice(0, MAX_NAMES)
     if (csv && csv.size > 0) body.csv = await csv.text()
     const started = await attempt(() => screen.platform.post<{ job_id: string }>(`${screen.base}/domains/imports`, body))
     if (!started.ok) return data({ intent, result: submission.reply({ formErrors: [refusalText(t, started.problem)] }) }, { status: started.status })
@@ -120,23 +128,37 @@ function RegisterMode() {
       <Form method="post" {...getFormProps(form)} className="grid max-w-xl gap-2">
         <input type="hidden" name="intent" value="check" />
         <Label htmlFor={fields.names.id}>{t('add.namesToCheck')}</Label>
-        <textarea {...getTextareaProps(fields.names)} rows={4} className="rounded-md border border-slate-300 p-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-900" data-testid="availability-names" />
+        <textarea
+          {...getTextareaProps(fields.names)}
+          rows={4}
+          className="rounded-md border border-slate-300 p-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-900"
+          data-testid="availability-names"
+        />
         <ErrorList errors={[...(fields.names.errors ?? []), ...(form.errors ?? [])]} />
-        <Button type="submit" className="justify-self-start" disabled={navigation.state !== 'idle'}>{t('add.check')}</Button>
+        <Button type="submit" className="justify-self-start" disabled={navigation.state !== 'idle'}>
+          {t('add.check')}
+        </Button>
       </Form>
       {availability ? (
         <Form method="post" className="space-y-2" data-testid="availability-results">
           <input type="hidden" name="intent" value="cart" />
           <table className="w-full max-w-2xl text-sm">
             <thead>
-              <tr className="text-left"><th className="w-8" /><th>{t('fields.name')}</th><th>{t('add.availability')}</th><th>{t('add.price')}</th></tr>
+              <tr className="text-left">
+                <th className="w-8" />
+                <th>{t('fields.name')}</th>
+                <th>{t('add.availability')}</th>
+                <th>{t('add.price')}</th>
+              </tr>
             </thead>
             <tbody>
               {availability.map((a) => (
                 <tr key={a.name} data-testid="availability-row">
                   <td>{a.available ? <input type="checkbox" name="name" value={a.name} defaultChecked aria-label={a.name} /> : null}</td>
                   <td className="font-mono">{a.name}</td>
-                  <td className={a.available ? 'text-green-700 dark:text-green-400' : 'text-red-700 dark:text-red-400'}>{a.available ? t('add.available') : `${t('add.unavailable')}${a.reason ? ` — ${a.reason}` : ''}`}</td>
+                  <td className={a.available ? 'text-green-700 dark:text-green-400' : 'text-red-700 dark:text-red-400'}>
+                    {a.available ? t('add.available') : `${t('add.unavailable')}${a.reason ? ` — ${a.reason}` : ''}`}
+                  </td>
                   <td>{a.price ? formatMoney(a.price.minor, a.price.currency, i18n.language) : ''}</td>
                 </tr>
               ))}
@@ -176,7 +198,9 @@ function TransferMode() {
       <Field labelProps={{ children: t('add.authCode') }} inputProps={{ ...getInputProps(fields.auth_code, { type: 'password' }), autoComplete: 'off' }} errors={fields.auth_code.errors} />
       <Field labelProps={{ children: t('detail.period') }} inputProps={getInputProps(fields.period, { type: 'number' })} errors={fields.period.errors} />
       <ErrorList id={form.errorId} errors={form.errors} />
-      <Button type="submit" className="justify-self-start">{t('add.transfer')}</Button>
+      <Button type="submit" className="justify-self-start">
+        {t('add.transfer')}
+      </Button>
     </Form>
   )
 }
@@ -210,7 +234,9 @@ function ImportMode({ job }: { job: ImportJob | null }) {
         >
           {!running ? <Alert variant={failed ? 'error' : 'success'}>{t('add.importSummary', { ok: job.results.filter((r) => r.ok).length, failed })}</Alert> : null}
         </JobPanel>
-        <Link to={href('/domains/add?mode=import')} className="text-sm text-blue-700 underline dark:text-blue-300">{t('add.importMore')}</Link>
+        <Link to={href('/domains/add?mode=import')} className="text-sm text-blue-700 underline dark:text-blue-300">
+          {t('add.importMore')}
+        </Link>
       </div>
     )
   }
@@ -223,7 +249,9 @@ function ImportMode({ job }: { job: ImportJob | null }) {
       <Label htmlFor={fields.csv.id}>{t('add.uploadCsv')}</Label>
       <input {...getInputProps(fields.csv, { type: 'file' })} accept=".csv,text/csv,text/plain" className="text-sm" />
       <ErrorList errors={[...(fields.names.errors ?? []), ...(form.errors ?? [])]} />
-      <Button type="submit" className="justify-self-start" data-testid="import-submit">{t('add.import')}</Button>
+      <Button type="submit" className="justify-self-start" data-testid="import-submit">
+        {t('add.import')}
+      </Button>
     </Form>
   )
 }
@@ -239,7 +267,12 @@ export default function AddDomains({ loaderData }: Route.ComponentProps) {
       {loaderData.canManage ? (
         <nav aria-label={t('add.modes')} className="flex gap-1 border-b border-slate-200 dark:border-slate-800">
           {MODES.map((m) => (
-            <Link key={m} to={href(`/domains/add?mode=${m}`)} aria-current={m === mode ? 'page' : undefined} className={cn('-mb-px border-b-2 px-3 py-2 text-sm', m === mode ? 'border-blue-600 font-medium' : 'border-transparent text-slate-600 dark:text-slate-400')}>
+            <Link
+              key={m}
+              to={href(`/domains/add?mode=${m}`)}
+              aria-current={m === mode ? 'page' : undefined}
+              className={cn('-mb-px border-b-2 px-3 py-2 text-sm', m === mode ? 'border-blue-600 font-medium' : 'border-transparent text-slate-600 dark:text-slate-400')}
+            >
               {t(`add.mode.${m}`)}
             </Link>
           ))}

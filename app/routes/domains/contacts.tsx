@@ -51,7 +51,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: contactsSchema(t) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const names = splitNames(submission.value.names, MAX_DOMAINS)
-  const ascii = [...new Set(names.map((n) => { const p = parseDomainName(n); return p.ok ? p.domain.ascii : n.toLowerCase() }))]
+  const ascii = [
+    ...new Set(
+      names.map((n) => {
+        const p = parseDomainName(n)
+        return p.ok ? p.domain.ascii : n.toLowerCase()
+      }),
+    ),
+  ]
   const found = await screen.platform.get<{ data: { id: string; name: string }[] }>(`${screen.base}/domains`, {
     query: { pql: printPql([{ field: 'name', operator: 'equals', values: ascii }]), limit: MAX_DOMAINS, fields: 'id,name' },
   })
@@ -89,7 +96,10 @@ function Results({ results }: { results: ItemResult[] }) {
   return (
     <table className="w-full text-sm" data-testid="contacts-results">
       <thead>
-        <tr className="text-left"><th>{t('fields.name')}</th><th>{t('add.outcome')}</th></tr>
+        <tr className="text-left">
+          <th>{t('fields.name')}</th>
+          <th>{t('add.outcome')}</th>
+        </tr>
       </thead>
       <tbody>
         {results.map((r) => (
@@ -133,8 +143,16 @@ export default function DomainContacts({ loaderData }: Route.ComponentProps) {
           cells={(r) => [<span className="font-mono">{r.name}</span>, r.ok ? (r.error ?? t('contacts.changed')) : r.error]}
         />
       ) : null}
-      {actionData?.results ? <Card><Results results={actionData.results} /></Card> : null}
-      {actionData?.refused ? <Alert variant="error" data-testid="action-refused">{actionData.refused}</Alert> : null}
+      {actionData?.results ? (
+        <Card>
+          <Results results={actionData.results} />
+        </Card>
+      ) : null}
+      {actionData?.refused ? (
+        <Alert variant="error" data-testid="action-refused">
+          {actionData.refused}
+        </Alert>
+      ) : null}
       {/* A viewer is told why there is no form, instead of a greyed one that gives no reason. */}
       {!loaderData.canManage ? <Alert data-testid="read-only">{t('common:readOnly.domainContacts')}</Alert> : null}
       {loaderData.canManage ? (
@@ -151,14 +169,18 @@ export default function DomainContacts({ loaderData }: Route.ComponentProps) {
                 <Select {...getSelectProps(fields[role])}>
                   <option value="">{t('contacts.keep')}</option>
                   {contacts.map((c) => (
-                    <option key={c.id} value={c.id}>{[c.name, c.organisation, c.email].filter(Boolean).join(' · ')}</option>
+                    <option key={c.id} value={c.id}>
+                      {[c.name, c.organisation, c.email].filter(Boolean).join(' · ')}
+                    </option>
                   ))}
                 </Select>
                 <ErrorList errors={fields[role].errors} />
               </label>
             ))}
             <ErrorList errors={form.errors} />
-            <Button type="submit" className="justify-self-start" disabled={navigation.state !== 'idle'}>{t('contacts.submit')}</Button>
+            <Button type="submit" className="justify-self-start" disabled={navigation.state !== 'idle'}>
+              {t('contacts.submit')}
+            </Button>
           </Form>
         </Card>
       ) : null}

@@ -25,10 +25,7 @@ type Row = { id: string; name: string; unicode_name: string; tld: string; status
 type Tld = { name: string; add_grace_days: number; redemption_days: number }
 
 /** What deleting a domain does under the registry rules (RFC 3915), before anyone confirms. */
-export type Consequence =
-  | { kind: 'refund'; graceDays: number }
-  | { kind: 'redemption'; redemptionDays: number }
-  | { kind: 'already'; status: string }
+export type Consequence = { kind: 'refund'; graceDays: number } | { kind: 'redemption'; redemptionDays: number } | { kind: 'already'; status: string }
 
 export function consequenceOf(domain: Pick<Row, 'status' | 'created_at'>, tld: Tld | undefined, now = Date.now()): Consequence {
   if (domain.status === 'redemption' || domain.status === 'pending-delete') return { kind: 'already', status: domain.status }
@@ -41,7 +38,9 @@ export function consequenceOf(domain: Pick<Row, 'status' | 'created_at'>, tld: T
 async function findByNames(screen: DomainScreen, names: string[]): Promise<Row[]> {
   if (!names.length) return []
   const pql = printPql([{ field: 'name', operator: 'equals', values: names }])
-  const body = await screen.platform.get<{ data: Row[] }>(`${screen.base}/domains`, { query: { pql, limit: MAX_DELETE, sort: 'name', fields: 'id,name,unicode_name,tld,status,created_at,expires_at' } })
+  const body = await screen.platform.get<{ data: Row[] }>(`${screen.base}/domains`, {
+    query: { pql, limit: MAX_DELETE, sort: 'name', fields: 'id,name,unicode_name,tld,status,created_at,expires_at' },
+  })
   return body.data
 }
 
@@ -57,7 +56,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const url = requestUrl(request)
   const input = url.searchParams.get('names') ?? ''
   const wanted = splitNames(input, MAX_DELETE)
-  const ascii = wanted.map((n) => { const p = parseDomainName(n); return p.ok ? p.domain.ascii : n.toLowerCase() })
+  const ascii = wanted.map((n) => {
+    const p = parseDomainName(n)
+    return p.ok ? p.domain.ascii : n.toLowerCase()
+  })
   const found = await findByNames(screen, [...new Set(ascii)])
   const rules = await tldRules(screen, [...new Set(found.map((d) => d.tld))])
   const plan = found.map((d) => ({ ...d, consequence: consequenceOf(d, rules[d.tld]) }))
@@ -84,7 +86,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return result.ok ? { intent, message: t('detail.restored') } : data({ intent, error: refusalText(t, result.problem) }, { status: result.status })
   }
   if (intent === 'delete') {
-    const ids = form.getAll('id').filter((v): v is string => typeof v === 'string').slice(0, MAX_DELETE)
+    const ids = form
+      .getAll('id')
+      .filter((v): v is string => typeof v === 'string')
+      .slice(0, MAX_DELETE)
     if (!ids.length) return data({ intent, error: t('delete.noneChosen') }, { status: 400 })
     if (form.get('confirm') !== 'yes') return data({ intent, error: t('delete.confirmRequired') }, { status: 400 })
     const result = await attempt(() => screen.platform.post<{ results?: Outcome[] } | Outcome[]>(`${screen.base}/domains/deletions`, { ids }))
@@ -110,7 +115,11 @@ export default function DeleteDomains({ loaderData }: Route.ComponentProps) {
       <PageHeader breadcrumb={[{ label: t('list.title'), to: '/domains' }]} title={t('delete.title')} />
       {/* The preview is for everyone who can see the domains; deleting and restoring are not, and the page says why. */}
       {!canManage ? <Alert data-testid="read-only">{t('common:readOnly.domains')}</Alert> : null}
-      {actionData?.error ? <Alert variant="error" data-testid="action-error">{actionData.error}</Alert> : null}
+      {actionData?.error ? (
+        <Alert variant="error" data-testid="action-error">
+          {actionData.error}
+        </Alert>
+      ) : null}
       {actionData?.message ? <Alert variant="success">{actionData.message}</Alert> : null}
       {actionData?.outcomes ? (
         <Card data-testid="delete-outcomes">
@@ -118,7 +127,8 @@ export default function DeleteDomains({ loaderData }: Route.ComponentProps) {
           <ul className="text-sm">
             {actionData.outcomes.map((o) => (
               <li key={o.id} data-testid="delete-outcome">
-                <span className="font-mono">{o.name ?? o.id}</span>: {o.ok === false ? (typeof o.error === 'object' ? o.error.message : (o.error ?? o.message)) : t(`delete.outcome.${o.outcome ?? 'done'}`, { defaultValue: o.outcome ?? '' })}
+                <span className="font-mono">{o.name ?? o.id}</span>:{' '}
+                {o.ok === false ? (typeof o.error === 'object' ? o.error.message : (o.error ?? o.message)) : t(`delete.outcome.${o.outcome ?? 'done'}`, { defaultValue: o.outcome ?? '' })}
               </li>
             ))}
           </ul>
@@ -128,8 +138,17 @@ export default function DeleteDomains({ loaderData }: Route.ComponentProps) {
         <CardTitle>{t('delete.choose')}</CardTitle>
         <Form method="get" className="grid max-w-xl gap-2">
           <Label htmlFor="delete-names">{t('delete.namesLabel')}</Label>
-          <textarea id="delete-names" name="names" defaultValue={input} rows={5} className="rounded-md border border-slate-300 p-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-900" data-testid="delete-names" />
-          <Button type="submit" variant="outline" className="justify-self-start">{t('delete.preview')}</Button>
+          <textarea
+            id="delete-names"
+            name="names"
+            defaultValue={input}
+            rows={5}
+            className="rounded-md border border-slate-300 p-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-900"
+            data-testid="delete-names"
+          />
+          <Button type="submit" variant="outline" className="justify-self-start">
+            {t('delete.preview')}
+          </Button>
         </Form>
       </Card>
       {input ? (
@@ -141,16 +160,24 @@ export default function DeleteDomains({ loaderData }: Route.ComponentProps) {
               <input type="hidden" name="intent" value="delete" />
               <table className="w-full text-sm">
                 <thead>
-                  <tr className="text-left"><th>{t('fields.name')}</th><th>{t('fields.status')}</th><th>{t('delete.whatHappens')}</th></tr>
+                  <tr className="text-left">
+                    <th>{t('fields.name')}</th>
+                    <th>{t('fields.status')}</th>
+                    <th>{t('delete.whatHappens')}</th>
+                  </tr>
                 </thead>
                 <tbody>
                   {plan.map((d) => (
                     <tr key={d.id} data-testid="delete-plan-row">
                       <td className="font-mono">
                         {d.consequence.kind !== 'already' ? <input type="hidden" name="id" value={d.id} /> : null}
-                        <Link to={href(`/domains/${d.id}`)} className="hover:underline">{d.unicode_name || d.name}</Link>
+                        <Link to={href(`/domains/${d.id}`)} className="hover:underline">
+                          {d.unicode_name || d.name}
+                        </Link>
                       </td>
-                      <td><StatusBadge status={d.status} /></td>
+                      <td>
+                        <StatusBadge status={d.status} />
+                      </td>
                       <td data-testid="delete-consequence">
                         {d.consequence.kind === 'refund'
                           ? t('delete.consequence.refund', { days: d.consequence.graceDays })
@@ -168,7 +195,9 @@ export default function DeleteDomains({ loaderData }: Route.ComponentProps) {
                     <input type="checkbox" name="confirm" value="yes" required data-testid="delete-confirm" />
                     {t('delete.confirm', { count: deletable.length })}
                   </label>
-                  <Button type="submit" variant="destructive" disabled={navigation.state !== 'idle'} data-testid="delete-submit">{t('delete.submit', { count: deletable.length })}</Button>
+                  <Button type="submit" variant="destructive" disabled={navigation.state !== 'idle'} data-testid="delete-submit">
+                    {t('delete.submit', { count: deletable.length })}
+                  </Button>
                 </>
               ) : null}
             </Form>
@@ -186,7 +215,9 @@ export default function DeleteDomains({ loaderData }: Route.ComponentProps) {
                   <Form method="post">
                     <input type="hidden" name="intent" value="restore" />
                     <input type="hidden" name="id" value={d.id} />
-                    <Button type="submit" size="sm" variant="outline">{t('delete.restore')}</Button>
+                    <Button type="submit" size="sm" variant="outline">
+                      {t('delete.restore')}
+                    </Button>
                   </Form>
                 ) : null}
               </li>

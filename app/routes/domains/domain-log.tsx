@@ -25,7 +25,10 @@ function summarize(changes: unknown): string {
   if (!changes || typeof changes !== 'object') return ''
   const { before, after } = changes as { before?: Record<string, unknown>; after?: Record<string, unknown> }
   const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])
-  return [...keys].slice(0, 6).map((k) => `${k}: ${JSON.stringify(before?.[k] ?? null)} → ${JSON.stringify(after?.[k] ?? null)}`).join('; ')
+  return [...keys]
+    .slice(0, 6)
+    .map((k) => `${k}: ${JSON.stringify(before?.[k] ?? null)} → ${JSON.stringify(after?.[k] ?? null)}`)
+    .join('; ')
 }
 
 export default function DomainLog({ loaderData }: Route.ComponentProps) {

@@ -48,7 +48,10 @@ export default function DomainFrame({ loaderData, params }: Route.ComponentProps
             end
             to={href(`/domains/${params.id}${tab ? `/${tab}` : ''}`)}
             className={({ isActive }) =>
-              cn('-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm', isActive ? 'border-blue-600 font-medium text-blue-700 dark:text-blue-300' : 'border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-400')
+              cn(
+                '-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm',
+                isActive ? 'border-blue-600 font-medium text-blue-700 dark:text-blue-300' : 'border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-400',
+              )
             }
           >
             {t(`tabs.${tab || 'overview'}`)}

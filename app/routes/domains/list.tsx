@@ -50,18 +50,26 @@ export default function DomainsList({ loaderData }: Route.ComponentProps) {
               </>
             ) : null}
             <HeaderAction to="/domains/log">{t('list.log')}</HeaderAction>
-            {loaderData.canManage ? <HeaderAction to="/domains/add" primary>{t('add.title')}</HeaderAction> : null}
+            {loaderData.canManage ? (
+              <HeaderAction to="/domains/add" primary>
+                {t('add.title')}
+              </HeaderAction>
+            ) : null}
           </>
         }
       />
       {loaderData.differences > 0 ? (
         <Alert variant="error" data-testid="reconciliation-banner">
           {t('reconciliation.banner', { count: loaderData.differences })}{' '}
-          <Link to={href('/domains/reconciliation')} className="underline">{t('reconciliation.show')}</Link>
+          <Link to={href('/domains/reconciliation')} className="underline">
+            {t('reconciliation.show')}
+          </Link>
         </Alert>
       ) : null}
       {capped ? (
-        <p className="text-sm" data-testid="list-total-capped">{t('list.capped', { count: page.meta.total.toLocaleString(i18n.language) })}</p>
+        <p className="text-sm" data-testid="list-total-capped">
+          {t('list.capped', { count: page.meta.total.toLocaleString(i18n.language) })}
+        </p>
       ) : null}
       {/* When the count is capped, the table's exact-count line would be wrong: hide it. */}
       <div className={capped ? '[&_[data-testid=list-total]]:invisible' : undefined}>

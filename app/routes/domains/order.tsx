@@ -35,7 +35,6 @@ type CartItem = { id: string; type: 'register' | 'transfer' | 'renew'; name: str
 type Cart = { items: CartItem[]; totals: MoneyTotal[] }
 type Contact = { id: string; name: string; organisation?: string | null }
 
-
 const hasRegistration = (cart: Cart) => cart.items.some((i) => i.type === 'register')
 
 const ALL_PERIODS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
@@ -44,7 +43,11 @@ const ALL_PERIODS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 export const addSchema = (t: TFunction) =>
   z.object({
     intent: z.literal('add'),
-    name: z.string({ error: t('orders:errors.required') }).trim().min(1, t('orders:errors.required')).max(300),
+    name: z
+      .string({ error: t('orders:errors.required') })
+      .trim()
+      .min(1, t('orders:errors.required'))
+      .max(300),
     type: z.enum(['register', 'transfer']).default('register'),
     period: z.coerce.number().int().min(1).max(10).default(1),
     auth_code: z.string().max(255).optional(),
@@ -53,11 +56,9 @@ export const addSchema = (t: TFunction) =>
 /** The checkout form: contact ids, the registrant required when the cart holds a registration. */
 export const checkoutSchema = (t: TFunction, needsRegistrant: boolean) => {
   const contactId = z.guid(t('orders:checkout.unknownContact')).optional()
-  return z
-    .object({ intent: z.literal('checkout'), registrant: contactId, admin: contactId, tech: contactId, billing: contactId })
-    .superRefine((value, ctx) => {
-      if (needsRegistrant && !value.registrant) ctx.addIssue({ code: 'custom', path: ['registrant'], message: t('orders:checkout.registrantRequired') })
-    })
+  return z.object({ intent: z.literal('checkout'), registrant: contactId, admin: contactId, tech: contactId, billing: contactId }).superRefine((value, ctx) => {
+    if (needsRegistrant && !value.registrant) ctx.addIssue({ code: 'custom', path: ['registrant'], message: t('orders:checkout.registrantRequired') })
+  })
 }
 
 /**
@@ -104,7 +105,12 @@ async function cartTemplates(screen: Awaited<ReturnType<typeof domainScreen>>, c
   const found = await attempt(() => screen.platform.get<{ data: { product_code: string; schema: TemplateSchema }[] }>(`${screen.base}/registrar-templates/of-products`, { query: { codes } }))
   if (!found.ok) return {}
   const byCode = new Map(found.value.data.map((d) => [d.product_code, d.schema]))
-  return Object.fromEntries(cart.items.flatMap((i) => { const schema = byCode.get(`domain:${i.tld}:${i.type}`); return schema ? [[i.id, schema]] : [] }))
+  return Object.fromEntries(
+    cart.items.flatMap((i) => {
+      const schema = byCode.get(`domain:${i.tld}:${i.type}`)
+      return schema ? [[i.id, schema]] : []
+    }),
+  )
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
@@ -228,7 +234,11 @@ export default function OrderCart({ loaderData }: Route.ComponentProps) {
           {/* A new key once a name is in the cart (the cart's newest item changes): the form starts empty for the next name. */}
           <Form key={cart.items.at(-1)?.id ?? 'empty'} method="post" {...getFormProps(form)} className="grid gap-3 sm:grid-cols-[2fr_1fr_1fr_1.5fr_auto] sm:items-start">
             <input type="hidden" name="intent" value="add" />
-            <Field labelProps={{ children: t('cart.name') }} inputProps={{ ...getInputProps(fields.name, { type: 'text' }), placeholder: 'example.com', autoComplete: 'off' }} errors={fields.name.errors} />
+            <Field
+              labelProps={{ children: t('cart.name') }}
+              inputProps={{ ...getInputProps(fields.name, { type: 'text' }), placeholder: 'example.com', autoComplete: 'off' }}
+              errors={fields.name.errors}
+            />
             <div className="flex flex-col gap-1.5">
               <Label htmlFor={fields.type.id}>{t('cart.type')}</Label>
               <Select {...getSelectProps(fields.type)}>

@@ -33,10 +33,18 @@ export default function DomainOrdersTab({ loaderData }: Route.ComponentProps) {
   return (
     <section aria-labelledby="domain-orders-heading" className="space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="domain-orders-heading" className="text-lg font-semibold">{td('ordersTab.title')}</h2>
-        <Link className="text-sm underline" to={href('/domains/orders')}>{td('ordersTab.allOrders')}</Link>
+        <h2 id="domain-orders-heading" className="text-lg font-semibold">
+          {td('ordersTab.title')}
+        </h2>
+        <Link className="text-sm underline" to={href('/domains/orders')}>
+          {td('ordersTab.allOrders')}
+        </Link>
       </div>
-      {page.meta.total === 0 && page.errors.length === 0 ? <p className="text-sm text-slate-500" data-testid="domain-orders-empty">{td('ordersTab.empty')}</p> : null}
+      {page.meta.total === 0 && page.errors.length === 0 ? (
+        <p className="text-sm text-slate-500" data-testid="domain-orders-empty">
+          {td('ordersTab.empty')}
+        </p>
+      ) : null}
       <DataTable
         def={def}
         page={page}

@@ -39,7 +39,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return { approvers, pending: pending.filter((item) => item.state === 'pending' || item.error) }
 }
 
-type PendingChange = { id: string; state: string; change: { contacts?: Record<string, string>; nameservers?: string[] }; requested_by_label: string; created_at: string; expires_at: string; error: string | null }
+type PendingChange = {
+  id: string
+  state: string
+  change: { contacts?: Record<string, string>; nameservers?: string[] }
+  requested_by_label: string
+  created_at: string
+  expires_at: string
+  error: string | null
+}
 
 /** DNSSEC algorithm and digest numbers (IANA registries) as people know them. */
 const DS_ALGORITHMS: Record<number, string> = { 5: 'RSASHA1', 7: 'RSASHA1-NSEC3-SHA1', 8: 'RSASHA256', 10: 'RSASHA512', 13: 'ECDSAP256SHA256', 14: 'ECDSAP384SHA384', 15: 'ED25519', 16: 'ED448' }
@@ -80,13 +88,17 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return back(t(on ? 'material.marked' : 'material.unmarked'))
   }
   if (intent === 'approvers') {
-    const emails = String(form.get('emails') ?? '').split(/[\s,;]+/).filter(Boolean)
+    const emails = String(form.get('emails') ?? '')
+      .split(/[\s,;]+/)
+      .filter(Boolean)
     const result = await attempt(() => screen.platform.call('PUT', `${screen.base}/material-approvers`, { emails }))
     if (!result.ok) return data({ intent, error: refusalText(t, result.problem) }, { status: result.status })
     return back(t('material.approversSaved'))
   }
   if (intent === 'nameservers') {
-    const nameservers = String(form.get('nameservers') ?? '').split(/[\s,;]+/).filter(Boolean)
+    const nameservers = String(form.get('nameservers') ?? '')
+      .split(/[\s,;]+/)
+      .filter(Boolean)
     const version = Number(form.get('version'))
     const result = await attempt(() => screen.platform.patch(path, { version, nameservers }))
     if (!result.ok) return data({ intent, ...refusal(t, result) }, { status: result.status })
@@ -168,7 +180,11 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
       {actionData?.error ? (
         <Alert variant="error" className="lg:col-span-2" data-testid="action-error">
           {actionData.error}{' '}
-          {actionData.conflict ? <Link to={href(`/domains/${domain.id}`)} className="underline">{t('detail.reload')}</Link> : null}
+          {actionData.conflict ? (
+            <Link to={href(`/domains/${domain.id}`)} className="underline">
+              {t('detail.reload')}
+            </Link>
+          ) : null}
         </Alert>
       ) : null}
       {pending.length ? (
@@ -178,12 +194,21 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
             {pending.map((item) => (
               <li key={item.id} data-testid="pending-change" data-state={item.state}>
                 <Link to={href(`/domains/material-change-requests/${item.id}`)} className="underline">
-                  {[item.change.nameservers ? t('detail.pendingNameservers', { list: item.change.nameservers.join(', ') }) : null, item.change.contacts ? t('detail.pendingContacts', { roles: Object.keys(item.change.contacts).map((role) => t(`roles.${role}`)).join(', ') }) : null].filter(Boolean).join('; ')}
+                  {[
+                    item.change.nameservers ? t('detail.pendingNameservers', { list: item.change.nameservers.join(', ') }) : null,
+                    item.change.contacts
+                      ? t('detail.pendingContacts', {
+                          roles: Object.keys(item.change.contacts)
+                            .map((role) => t(`roles.${role}`))
+                            .join(', '),
+                        })
+                      : null,
+                  ]
+                    .filter(Boolean)
+                    .join('; ')}
                 </Link>{' '}
                 <span className="text-xs">
-                  {item.error
-                    ? t('detail.pendingFailed', { error: item.error })
-                    : t('detail.pendingWaiting', { who: item.requested_by_label, until: formatDate(item.expires_at, i18n.language) })}
+                  {item.error ? t('detail.pendingFailed', { error: item.error }) : t('detail.pendingWaiting', { who: item.requested_by_label, until: formatDate(item.expires_at, i18n.language) })}
                 </span>
               </li>
             ))}
@@ -196,10 +221,16 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
           <Row label={t('fields.status')} testId="domain-statuses">
             <span className="flex flex-wrap gap-1">
               <StatusBadge kind="domain" code={domain.status} />
-              {(domain.statuses ?? []).filter((s) => s !== domain.status).map((s) => <StatusBadge key={s} kind="epp" code={s} />)}
+              {(domain.statuses ?? [])
+                .filter((s) => s !== domain.status)
+                .map((s) => (
+                  <StatusBadge key={s} kind="epp" code={s} />
+                ))}
             </span>
           </Row>
-          <Row label={t('fields.expires_at')} testId="domain-expires">{date(domain.expires_at)}</Row>
+          <Row label={t('fields.expires_at')} testId="domain-expires">
+            {date(domain.expires_at)}
+          </Row>
           <Row label={t('fields.created_at')}>{date(domain.created_at)}</Row>
           <Row label={t('fields.updated_at')}>{date(domain.updated_at)}</Row>
           <Row label={t('fields.tags')}>{domain.tags?.length ? domain.tags.join(', ') : '—'}</Row>
@@ -226,7 +257,9 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
                     <Link to={href(`/contacts/${contact.id}`)} className="font-medium text-blue-700 hover:underline dark:text-blue-300">
                       {contact.name || contact.organisation || contact.email}
                     </Link>
-                    <span className="text-xs text-slate-600 [overflow-wrap:anywhere] dark:text-slate-400">{[contact.name ? contact.organisation : null, contact.email].filter(Boolean).join(' · ')}</span>
+                    <span className="text-xs text-slate-600 [overflow-wrap:anywhere] dark:text-slate-400">
+                      {[contact.name ? contact.organisation : null, contact.email].filter(Boolean).join(' · ')}
+                    </span>
                   </span>
                 ) : (
                   t('detail.noContact')
@@ -242,14 +275,21 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
         <div className="group/ns">
           {domain.nameservers?.length ? (
             <ul className="font-mono text-sm group-has-[details[open]]/ns:hidden" data-testid="domain-nameservers">
-              {domain.nameservers.map((ns) => <li key={ns} className="py-0.5">{ns}</li>)}
+              {domain.nameservers.map((ns) => (
+                <li key={ns} className="py-0.5">
+                  {ns}
+                </li>
+              ))}
             </ul>
           ) : (
             <p className="text-sm text-slate-500 group-has-[details[open]]/ns:hidden">{t('detail.noNameservers')}</p>
           )}
           {canManage ? (
             <details key={location.key} className="group/edit" open={actionData?.intent === 'nameservers' ? true : undefined}>
-              <summary className="mt-2 inline-flex h-8 cursor-pointer list-none items-center rounded-md border border-slate-300 bg-white px-3 text-xs font-medium shadow-sm hover:bg-slate-50 group-open/edit:hidden dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden" data-testid="edit-nameservers">
+              <summary
+                className="mt-2 inline-flex h-8 cursor-pointer list-none items-center rounded-md border border-slate-300 bg-white px-3 text-xs font-medium shadow-sm hover:bg-slate-50 group-open/edit:hidden dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden"
+                data-testid="edit-nameservers"
+              >
                 {t('detail.editNameservers')}
               </summary>
               <Form method="post" className="space-y-2" data-testid="nameservers-form">
@@ -257,12 +297,27 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
                 <input type="hidden" name="version" value={domain.version} />
                 <label className="block text-sm">
                   <span className="sr-only">{t('material.nameserversLabel')}</span>
-                  <textarea name="nameservers" rows={Math.max(3, (domain.nameservers ?? []).length + 1)} defaultValue={(domain.nameservers ?? []).join('\n')} aria-describedby="nameservers-help" className="block w-full rounded-md border border-slate-300 px-2 py-1 font-mono text-sm dark:border-slate-700 dark:bg-slate-900" />
+                  <textarea
+                    name="nameservers"
+                    rows={Math.max(3, (domain.nameservers ?? []).length + 1)}
+                    defaultValue={(domain.nameservers ?? []).join('\n')}
+                    aria-describedby="nameservers-help"
+                    className="block w-full rounded-md border border-slate-300 px-2 py-1 font-mono text-sm dark:border-slate-700 dark:bg-slate-900"
+                  />
                 </label>
-                <p id="nameservers-help" className="text-xs text-slate-600 dark:text-slate-400">{t('material.nameserversLabel')}{domain.is_material ? ` — ${t('material.is')}` : ''}</p>
+                <p id="nameservers-help" className="text-xs text-slate-600 dark:text-slate-400">
+                  {t('material.nameserversLabel')}
+                  {domain.is_material ? ` — ${t('material.is')}` : ''}
+                </p>
                 <div className="flex gap-2">
-                  <Button type="submit" size="sm" disabled={busy}>{t('material.saveNameservers')}</Button>
-                  <Button asChild size="sm" variant="ghost"><Link to={href(`/domains/${domain.id}`)} onClick={closeDetails}>{t('detail.cancel')}</Link></Button>
+                  <Button type="submit" size="sm" disabled={busy}>
+                    {t('material.saveNameservers')}
+                  </Button>
+                  <Button asChild size="sm" variant="ghost">
+                    <Link to={href(`/domains/${domain.id}`)} onClick={closeDetails}>
+                      {t('detail.cancel')}
+                    </Link>
+                  </Button>
                 </div>
               </Form>
             </details>
@@ -301,17 +356,27 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
         {!domain.reconciliation?.checked_at ? (
           <p className="text-sm text-slate-500">{t('detail.notReconciled')}</p>
         ) : differences.length === 0 ? (
-          <p className="text-sm" data-testid="reconciliation">{t('detail.reconciled', { date: when(domain.reconciliation.checked_at) })}</p>
+          <p className="text-sm" data-testid="reconciliation">
+            {t('detail.reconciled', { date: when(domain.reconciliation.checked_at) })}
+          </p>
         ) : (
           <div data-testid="reconciliation">
             <Alert variant="error">{t('detail.differences', { count: differences.length, date: when(domain.reconciliation.checked_at) })}</Alert>
             <table className="mt-2 w-full text-sm">
               <thead>
-                <tr className="text-left"><th>{t('detail.field')}</th><th>{t('detail.ours')}</th><th>{t('detail.registry')}</th></tr>
+                <tr className="text-left">
+                  <th>{t('detail.field')}</th>
+                  <th>{t('detail.ours')}</th>
+                  <th>{t('detail.registry')}</th>
+                </tr>
               </thead>
               <tbody>
                 {differences.map((d) => (
-                  <tr key={d.field}><td>{d.field}</td><td className="font-mono">{JSON.stringify(d.ours)}</td><td className="font-mono">{JSON.stringify(d.registry)}</td></tr>
+                  <tr key={d.field}>
+                    <td>{d.field}</td>
+                    <td className="font-mono">{JSON.stringify(d.ours)}</td>
+                    <td className="font-mono">{JSON.stringify(d.registry)}</td>
+                  </tr>
                 ))}
               </tbody>
             </table>
@@ -328,7 +393,9 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
             <Form method="post" className="inline">
               <input type="hidden" name="intent" value="material" />
               <input type="hidden" name="value" value={domain.is_material ? 'off' : 'on'} />
-              <Button type="submit" size="sm" variant="outline" disabled={busy} data-testid="toggle-material">{domain.is_material ? t('material.unmark') : t('material.mark')}</Button>
+              <Button type="submit" size="sm" variant="outline" disabled={busy} data-testid="toggle-material">
+                {domain.is_material ? t('material.unmark') : t('material.mark')}
+              </Button>
             </Form>
           ) : null}
         </div>
@@ -337,12 +404,21 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
             <input type="hidden" name="intent" value="approvers" />
             <label className="block text-sm">
               {t('material.approvers')}
-              <textarea name="emails" rows={2} defaultValue={approvers.join('\n')} className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 font-mono text-sm dark:border-slate-700 dark:bg-slate-900" />
+              <textarea
+                name="emails"
+                rows={2}
+                defaultValue={approvers.join('\n')}
+                className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 font-mono text-sm dark:border-slate-700 dark:bg-slate-900"
+              />
             </label>
-            <Button type="submit" size="sm" variant="outline" disabled={busy}>{t('material.saveApprovers')}</Button>
+            <Button type="submit" size="sm" variant="outline" disabled={busy}>
+              {t('material.saveApprovers')}
+            </Button>
           </Form>
         ) : (
-          <p className="mt-2 text-sm">{t('material.approvers')}: {approvers.join(', ') || '—'}</p>
+          <p className="mt-2 text-sm">
+            {t('material.approvers')}: {approvers.join(', ') || '—'}
+          </p>
         )}
         <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">{t('material.help')}</p>
       </Card>
@@ -353,11 +429,16 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
             <div className="space-y-2">
               <Form method="post">
                 <input type="hidden" name="intent" value="auth-code" />
-                <Button type="submit" variant="outline" disabled={busy} data-testid="show-auth-code">{t('detail.showAuthCode')}</Button>
+                <Button type="submit" variant="outline" disabled={busy} data-testid="show-auth-code">
+                  {t('detail.showAuthCode')}
+                </Button>
               </Form>
               {actionData?.authCode ? (
                 <p className="text-sm">
-                  {t('detail.authCode')}: <code className="rounded bg-slate-100 px-1 font-mono dark:bg-slate-800" data-testid="auth-code">{actionData.authCode}</code>
+                  {t('detail.authCode')}:{' '}
+                  <code className="rounded bg-slate-100 px-1 font-mono dark:bg-slate-800" data-testid="auth-code">
+                    {actionData.authCode}
+                  </code>
                 </p>
               ) : null}
             </div>
@@ -367,13 +448,17 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
                 {t('detail.period')}
                 <Input {...getInputProps(renewFields.period, { type: 'number' })} className="w-24" min={1} max={10} />
               </label>
-              <Button type="submit" disabled={busy} data-testid="renew">{t('detail.renew')}</Button>
+              <Button type="submit" disabled={busy} data-testid="renew">
+                {t('detail.renew')}
+              </Button>
               <ErrorList errors={[...(renewFields.period.errors ?? []), ...(renewForm.errors ?? [])]} />
             </Form>
             {domain.status === 'redemption' ? (
               <Form method="post">
                 <input type="hidden" name="intent" value="restore" />
-                <Button type="submit" variant="outline" disabled={busy}>{t('delete.restore')}</Button>
+                <Button type="submit" variant="outline" disabled={busy}>
+                  {t('delete.restore')}
+                </Button>
               </Form>
             ) : null}
           </div>

@@ -28,8 +28,7 @@ export const toggleSchema = z.object({
 
 export const availabilitySchema = (t: TFunction) => z.object({ intent: z.literal('check'), names: formRules(t).requiredText(20_000) })
 
-export const transferSchema = (t: TFunction) =>
-  z.object({ intent: z.literal('transfer'), name: domainName(t), auth_code: formRules(t).requiredText(255), period: period(t) })
+export const transferSchema = (t: TFunction) => z.object({ intent: z.literal('transfer'), name: domainName(t), auth_code: formRules(t).requiredText(255), period: period(t) })
 
 export const importSchema = (t: TFunction) =>
   z
@@ -37,7 +36,6 @@ export const importSchema = (t: TFunction) =>
     .refine((v) => Boolean(v.names?.trim()) || (v.csv !== undefined && v.csv.size > 0), { path: ['names'], message: t('domains:add.importEmpty') })
 
 export const namesSchema = (t: TFunction) => z.object({ names: formRules(t).requiredText(2_000_000) })
-
 
 export const contactsSchema = (t: TFunction) =>
   z

@@ -22,7 +22,13 @@ type Availability = { name: string; available: boolean; reason?: string; price?:
 
 /** The label a search term asks about: the part before the first dot, as the user typed it. */
 export function searchLabel(term: string): string {
-  return term.trim().toLowerCase().replace(/^https?:\/\//, '').split(/[./\s]/)[0] ?? ''
+  return (
+    term
+      .trim()
+      .toLowerCase()
+      .replace(/^https?:\/\//, '')
+      .split(/[./\s]/)[0] ?? ''
+  )
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -71,9 +77,13 @@ export default function DomainSearch({ loaderData }: Route.ComponentProps) {
               <ul className="space-y-1 text-sm">
                 {held.map((d) => (
                   <li key={d.id} className="flex items-center gap-2">
-                    <Link to={href(`/domains/${d.id}`)} className="font-mono text-blue-700 hover:underline dark:text-blue-300">{d.unicode_name || d.name}</Link>
+                    <Link to={href(`/domains/${d.id}`)} className="font-mono text-blue-700 hover:underline dark:text-blue-300">
+                      {d.unicode_name || d.name}
+                    </Link>
                     <StatusBadge status={d.status} />
-                    <span className="text-slate-500"><DateText value={d.expires_at} lng={i18n.language} /></span>
+                    <span className="text-slate-500">
+                      <DateText value={d.expires_at} lng={i18n.language} />
+                    </span>
                   </li>
                 ))}
               </ul>
@@ -89,7 +99,9 @@ export default function DomainSearch({ loaderData }: Route.ComponentProps) {
                 {availability.map((a) => (
                   <li key={a.name} className="flex items-center gap-2" data-testid="search-availability-row">
                     <span className="font-mono">{a.name}</span>
-                    <span className={a.available ? 'text-green-700 dark:text-green-400' : 'text-slate-500'}>{a.available ? t('add.available') : `${t('add.unavailable')}${a.reason ? ` — ${a.reason}` : ''}`}</span>
+                    <span className={a.available ? 'text-green-700 dark:text-green-400' : 'text-slate-500'}>
+                      {a.available ? t('add.available') : `${t('add.unavailable')}${a.reason ? ` — ${a.reason}` : ''}`}
+                    </span>
                     {a.price ? <span>{formatMoney(a.price.minor, a.price.currency, i18n.language)}</span> : null}
                   </li>
                 ))}
@@ -98,7 +110,9 @@ export default function DomainSearch({ loaderData }: Route.ComponentProps) {
               <p className="text-sm text-slate-500">{t('search.noCandidates')}</p>
             ) : null}
             {availability.some((a) => a.available) ? (
-              <Link to={href('/domains/add?mode=register')} className="mt-3 inline-block text-sm text-blue-700 underline dark:text-blue-300">{t('search.toRegister')}</Link>
+              <Link to={href('/domains/add?mode=register')} className="mt-3 inline-block text-sm text-blue-700 underline dark:text-blue-300">
+                {t('search.toRegister')}
+              </Link>
             ) : null}
           </Card>
         </div>

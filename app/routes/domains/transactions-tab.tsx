@@ -32,8 +32,12 @@ export default function DomainTransactionsTab({ loaderData }: Route.ComponentPro
   return (
     <section aria-labelledby="domain-transactions-heading" className="space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="domain-transactions-heading" className="text-lg font-semibold">{t('transactions.domainTitle')}</h2>
-        <Link className="text-sm underline" to={href('/invoicing/transactions')}>{t('transactions.all')}</Link>
+        <h2 id="domain-transactions-heading" className="text-lg font-semibold">
+          {t('transactions.domainTitle')}
+        </h2>
+        <Link className="text-sm underline" to={href('/invoicing/transactions')}>
+          {t('transactions.all')}
+        </Link>
       </div>
       {loaderData.page ? <TransactionTable def={LISTS['domain-transactions']!} page={loaderData.page} /> : <p className="text-sm text-slate-500">{t('transactions.noAccess')}</p>}
     </section>

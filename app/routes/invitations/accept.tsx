@@ -50,7 +50,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: NewPasswordSchema(messages) })
   const hide = { hideFields: ['password', 'confirm'] }
   if (submission.status !== 'success') return data({ done: false, result: submission.reply(hide) }, { status: 400 })
-  const response = await new PlatformClient(request, context, null).raw(`/user_invites/${encodeURIComponent(params.token)}`, { method: 'PUT', body: { password: submission.value.password }, priority: true })
+  const response = await new PlatformClient(request, context, null).raw(`/user_invites/${encodeURIComponent(params.token)}`, {
+    method: 'PUT',
+    body: { password: submission.value.password },
+    priority: true,
+  })
   if (response.ok) {
     await response.body?.cancel()
     return { done: true, result: null }
@@ -60,7 +64,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (response.status >= 500) throw data(body, { status: 500 })
   if (response.status === 404) return data({ done: false, result: submission.reply({ formErrors: [t('directory:invitation.invalid')], ...hide }) }, { status: 400 })
   const codes = (body?.errors ?? []).map((e) => e.code ?? '').filter(Boolean)
-  return data({ done: false, result: submission.reply({ fieldErrors: { password: codes.length ? codes.map((c) => passwordMessage(messages, c)) : [messages.password.invalid] }, ...hide }) }, { status: 400 })
+  return data(
+    { done: false, result: submission.reply({ fieldErrors: { password: codes.length ? codes.map((c) => passwordMessage(messages, c)) : [messages.password.invalid] }, ...hide }) },
+    { status: 400 },
+  )
 }
 
 export default function Invitation({ loaderData, actionData }: Route.ComponentProps) {
@@ -95,31 +102,31 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
 }
 
 function PasswordForm({ m, token, email, lastResult }: { m: AuthMessages; token: string; email: string; lastResult: SubmissionResult<string[]> | null }) {
-    const { t } = useTranslation('directory')
-    const schema = NewPasswordSchema(m)
-    const [form, fields] = useZodForm(schema, {
-      id: 'invitation-password',
-      lastResult,
-      shouldValidate: 'onBlur',
-      shouldRevalidate: 'onInput',
-    })
-    return (
-      <>
-        <p className="mb-2 text-sm">{t('invitation.intro', { email })}</p>
-        <p className="mb-6 text-sm text-slate-600 dark:text-slate-300">{m.reset.policy}</p>
-        <Form method="post" className="space-y-4" {...getFormProps(form)}>
-          <input type="hidden" name="token" value={token} />
-          <FormErrors id={form.errorId} errors={form.errors} />
-          <LabelledField label={m.reset.newPassword} errors={fields.password.errors} errorId={fields.password.errorId}>
-            <input {...getInputProps(fields.password, { type: 'password' })} autoComplete="new-password" className={inputClass} />
-          </LabelledField>
-          <LabelledField label={m.reset.confirmPassword} errors={fields.confirm.errors} errorId={fields.confirm.errorId}>
-            <input {...getInputProps(fields.confirm, { type: 'password' })} autoComplete="new-password" className={inputClass} />
-          </LabelledField>
-          <button type="submit" className={buttonClass}>
-            {m.reset.save}
-          </button>
-        </Form>
-      </>
-    )
-  }
+  const { t } = useTranslation('directory')
+  const schema = NewPasswordSchema(m)
+  const [form, fields] = useZodForm(schema, {
+    id: 'invitation-password',
+    lastResult,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
+  return (
+    <>
+      <p className="mb-2 text-sm">{t('invitation.intro', { email })}</p>
+      <p className="mb-6 text-sm text-slate-600 dark:text-slate-300">{m.reset.policy}</p>
+      <Form method="post" className="space-y-4" {...getFormProps(form)}>
+        <input type="hidden" name="token" value={token} />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <LabelledField label={m.reset.newPassword} errors={fields.password.errors} errorId={fields.password.errorId}>
+          <input {...getInputProps(fields.password, { type: 'password' })} autoComplete="new-password" className={inputClass} />
+        </LabelledField>
+        <LabelledField label={m.reset.confirmPassword} errors={fields.confirm.errors} errorId={fields.confirm.errorId}>
+          <input {...getInputProps(fields.confirm, { type: 'password' })} autoComplete="new-password" className={inputClass} />
+        </LabelledField>
+        <button type="submit" className={buttonClass}>
+          {m.reset.save}
+        </button>
+      </Form>
+    </>
+  )
+}

@@ -36,7 +36,11 @@ type PricedRow = {
 const QuerySchema = z.object({
   q: z.string().trim().max(100).optional().catch(undefined),
   kind: z.enum(PRODUCT_KINDS).optional().catch(undefined),
-  currency: z.string().regex(/^[A-Z]{3}$/).optional().catch(undefined),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .optional()
+    .catch(undefined),
   page: z.coerce.number().int().min(1).max(10_000).catch(1),
 })
 const LIMIT = 25
@@ -53,7 +57,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (query.q) search.set('q', query.q)
   if (query.kind) search.set('kind', query.kind)
   if (query.currency) search.set('currency', query.currency)
-  const answer = await (await getPlatform(request, context)).get<{ entity: PricingEntity; data: PricedRow[]; meta: { total: number; page: number; limit: number } }>(`/pricing-entities/${params.id}/applicable-rules?${search}`)
+  const answer = await (
+    await getPlatform(request, context)
+  ).get<{ entity: PricingEntity; data: PricedRow[]; meta: { total: number; page: number; limit: number } }>(`/pricing-entities/${params.id}/applicable-rules?${search}`)
   const t = getInstance(context).t
   return { ...answer, query, meta: pageMeta(request, context, t('pricing:applicable.title')), listMeta: answer.meta }
 }
@@ -75,7 +81,11 @@ export default function ApplicableRules({ loaderData }: Route.ComponentProps) {
   }
   return (
     <div className="space-y-4">
-      <p className="text-xs text-slate-500"><Link className="hover:underline" to={href('/invoicing/pricing-entities')}>{t('entities.title')}</Link></p>
+      <p className="text-xs text-slate-500">
+        <Link className="hover:underline" to={href('/invoicing/pricing-entities')}>
+          {t('entities.title')}
+        </Link>
+      </p>
       <h1 className="text-2xl font-semibold">{entity.name}</h1>
       <EntityTabs id={entity.id} current="rules" />
       <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400">{t('applicable.intro')}</p>
@@ -88,19 +98,31 @@ export default function ApplicableRules({ loaderData }: Route.ComponentProps) {
           {t('products.fields.kind')}
           <Select name="kind" defaultValue={query.kind ?? ''}>
             <option value="">{t('all')}</option>
-            {PRODUCT_KINDS.map((k) => <option key={k} value={k}>{t(`productKinds.${k}`)}</option>)}
+            {PRODUCT_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {t(`productKinds.${k}`)}
+              </option>
+            ))}
           </Select>
         </label>
         <label className="flex flex-col gap-1 text-sm">
           {t('entities.fields.currencies')}
           <Select name="currency" defaultValue={query.currency ?? ''}>
             <option value="">{t('all')}</option>
-            {entity.currencies.map((c) => <option key={c} value={c}>{c}</option>)}
+            {entity.currencies.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
           </Select>
         </label>
-        <Button type="submit" variant="outline">{t('applicable.filter')}</Button>
+        <Button type="submit" variant="outline">
+          {t('applicable.filter')}
+        </Button>
       </Form>
-      <p className="text-sm" data-testid="list-total">{t('applicable.total', { count: listMeta.total })}</p>
+      <p className="text-sm" data-testid="list-total">
+        {t('applicable.total', { count: listMeta.total })}
+      </p>
       <div className="overflow-x-auto">
         <Table>
           <TableHeader>
@@ -117,19 +139,29 @@ export default function ApplicableRules({ loaderData }: Route.ComponentProps) {
             {data.map((row) => (
               <TableRow key={`${row.product_id}-${row.currency}`} data-testid="applicable-row" data-product={row.product_code} data-currency={row.currency}>
                 <TableCell>
-                  <Link className="font-mono text-xs hover:underline" to={href(`/products/${row.product_id}`)}>{row.product_code}</Link>
+                  <Link className="font-mono text-xs hover:underline" to={href(`/products/${row.product_id}`)}>
+                    {row.product_code}
+                  </Link>
                   <div className="text-xs text-slate-500">{row.product_name}</div>
                 </TableCell>
                 <TableCell className="font-mono text-xs">{row.currency}</TableCell>
                 <TableCell className="text-right tabular-nums">{money(row.cost_minor, row.currency, i18n.language)}</TableCell>
                 <TableCell className="text-right font-medium tabular-nums" data-testid="price">
                   {row.no_price ? <span className="text-amber-700 dark:text-amber-400">{t(`noPrice.${row.no_price}`)}</span> : money(row.price_minor, row.currency, i18n.language)}
-                  {row.regular_minor !== null && row.regular_minor !== row.price_minor ? <div className="text-xs font-normal text-slate-500">{t('applicable.thenRegular', { price: money(row.regular_minor, row.currency, i18n.language) })}</div> : null}
+                  {row.regular_minor !== null && row.regular_minor !== row.price_minor ? (
+                    <div className="text-xs font-normal text-slate-500">{t('applicable.thenRegular', { price: money(row.regular_minor, row.currency, i18n.language) })}</div>
+                  ) : null}
                 </TableCell>
-                <TableCell className="text-right"><Margin percent={row.margin_percent} belowCost={row.below_cost} /></TableCell>
+                <TableCell className="text-right">
+                  <Margin percent={row.margin_percent} belowCost={row.below_cost} />
+                </TableCell>
                 <TableCell>
                   <RuleChain chain={row.chain} currency={row.currency} productId={row.product_id} />
-                  {row.rates.map((r) => <div key={r.from} className="text-xs text-slate-500">{t('applicable.rate', { from: r.from, to: r.to, rate: r.rate, date: r.date.slice(0, 10) })}</div>)}
+                  {row.rates.map((r) => (
+                    <div key={r.from} className="text-xs text-slate-500">
+                      {t('applicable.rate', { from: r.from, to: r.to, rate: r.rate, date: r.date.slice(0, 10) })}
+                    </div>
+                  ))}
                 </TableCell>
               </TableRow>
             ))}
@@ -138,9 +170,17 @@ export default function ApplicableRules({ loaderData }: Route.ComponentProps) {
       </div>
       {pages > 1 ? (
         <nav className="flex items-center gap-3 text-sm" aria-label={t('applicable.pages')}>
-          {listMeta.page > 1 ? <Link className="text-blue-700 hover:underline dark:text-blue-400" to={pageLink(listMeta.page - 1)}>{t('applicable.previous')}</Link> : null}
+          {listMeta.page > 1 ? (
+            <Link className="text-blue-700 hover:underline dark:text-blue-400" to={pageLink(listMeta.page - 1)}>
+              {t('applicable.previous')}
+            </Link>
+          ) : null}
           <span>{t('applicable.page', { page: listMeta.page, pages })}</span>
-          {listMeta.page < pages ? <Link className="text-blue-700 hover:underline dark:text-blue-400" to={pageLink(listMeta.page + 1)}>{t('applicable.next')}</Link> : null}
+          {listMeta.page < pages ? (
+            <Link className="text-blue-700 hover:underline dark:text-blue-400" to={pageLink(listMeta.page + 1)}>
+              {t('applicable.next')}
+            </Link>
+          ) : null}
         </nav>
       ) : null}
     </div>

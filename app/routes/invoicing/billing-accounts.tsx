@@ -23,7 +23,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const entity = await loadEntity(screen, params.id)
   const paid = new Set(entity.accounts.map((a) => a.id))
   const others = screen.staff
-    ? (await screen.platform.get<{ data: { id: string; name: string }[] }>(`${screen.base}/accounts`, { query: { limit: '1000', fields: 'id,name', sort: 'name' } })).data.filter((a) => !paid.has(a.id))
+    ? (await screen.platform.get<{ data: { id: string; name: string }[] }>(`${screen.base}/accounts`, { query: { limit: '1000', fields: 'id,name', sort: 'name' } })).data.filter(
+        (a) => !paid.has(a.id),
+      )
     : []
   const t = getInstance(context).t
   return { entity, others, staff: screen.staff, meta: pageMeta(request, context, `${t('billing:accounts.title')} — ${entity.name}`) }
@@ -46,7 +48,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   } catch (error) {
     return data({ errors: [refusalText(t, refusalOf(error, { screens: [403] }).problem)] }, { status: 400 })
   }
-  return redirect(screen.url.pathname + screen.url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t(intent === 'remove' ? 'billing:accounts.removed' : 'billing:accounts.added'), color: 'success' }) } })
+  return redirect(screen.url.pathname + screen.url.search, {
+    headers: { 'Set-Cookie': flashHeader(request, { content: t(intent === 'remove' ? 'billing:accounts.removed' : 'billing:accounts.added'), color: 'success' }) },
+  })
 }
 
 export default function BillingAccounts({ loaderData, actionData }: Route.ComponentProps) {
@@ -55,7 +59,13 @@ export default function BillingAccounts({ loaderData, actionData }: Route.Compon
   const { entity, staff, others } = loaderData
   return (
     <div className="space-y-4">
-      <PageHeader title={entity.name} breadcrumb={[{ to: '/invoicing', label: t('common:nav.invoicing') }, { to: '/invoicing/billing-entities', label: t('entities.title') }]} />
+      <PageHeader
+        title={entity.name}
+        breadcrumb={[
+          { to: '/invoicing', label: t('common:nav.invoicing') },
+          { to: '/invoicing/billing-entities', label: t('entities.title') },
+        ]}
+      />
       <EntityTabs id={entity.id} current="accounts" staff={staff} />
       <FormErrors errors={actionData?.errors} />
       <Card>
@@ -70,13 +80,25 @@ export default function BillingAccounts({ loaderData, actionData }: Route.Compon
                 <TableRow>
                   <TableHead>{t('accounts.name')}</TableHead>
                   <TableHead>{t('accounts.currency')}</TableHead>
-                  {staff ? <TableHead className="text-right"><span className="sr-only">{t('accounts.remove')}</span></TableHead> : null}
+                  {staff ? (
+                    <TableHead className="text-right">
+                      <span className="sr-only">{t('accounts.remove')}</span>
+                    </TableHead>
+                  ) : null}
                 </TableRow>
               </TableHeader>
               <TableBody>
                 {entity.accounts.map((a) => (
                   <TableRow key={a.id} data-testid="entity-account">
-                    <TableCell>{staff ? <Link className="hover:underline" to={href(`/accounts/${a.id}`)}>{a.name}</Link> : a.name}</TableCell>
+                    <TableCell>
+                      {staff ? (
+                        <Link className="hover:underline" to={href(`/accounts/${a.id}`)}>
+                          {a.name}
+                        </Link>
+                      ) : (
+                        a.name
+                      )}
+                    </TableCell>
                     <TableCell className="font-mono">{a.currency}</TableCell>
                     {staff ? (
                       <TableCell className="text-right">
@@ -106,7 +128,9 @@ export default function BillingAccounts({ loaderData, actionData }: Route.Compon
                 </option>
               ))}
             </SelectField>
-            <Button type="submit" name="intent" value="add" className="mb-4">{t('accounts.add')}</Button>
+            <Button type="submit" name="intent" value="add" className="mb-4">
+              {t('accounts.add')}
+            </Button>
           </Form>
         </Card>
       ) : null}

@@ -28,7 +28,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const taxRates = screen.staff ? (await screen.platform.get<{ data: { country: string; rate_percent: number; name: string }[] }>(`${screen.base}/tax-rates`)).data : []
   const now = new Date()
   const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7)
-  return data({ page, taxRates, lastMonth, staff: screen.staff, countries: screen.staff ? countryOptions(getLocale(context)) : [], meta: pageMeta(request, context, t('billing:entities.title')) }, { headers })
+  return data(
+    { page, taxRates, lastMonth, staff: screen.staff, countries: screen.staff ? countryOptions(getLocale(context)) : [], meta: pageMeta(request, context, t('billing:entities.title')) },
+    { headers },
+  )
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
@@ -42,7 +45,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const intent = String(form.get('intent') ?? 'create')
   if (intent === 'run' || intent === 'tax') {
     const period = String(form.get('period') ?? '').trim()
-    const country = String(form.get('country') ?? '').trim().toUpperCase()
+    const country = String(form.get('country') ?? '')
+      .trim()
+      .toUpperCase()
     const rate = String(form.get('rate_percent') ?? '').trim()
     try {
       if (intent === 'run') await screen.platform.post(`${screen.base}/invoice-runs`, { period })
@@ -69,7 +74,11 @@ export default function BillingEntities({ loaderData, actionData }: Route.Compon
   const created = actionData?.intent === 'create' ? actionData : null
   return (
     <div className="space-y-4">
-      <PageHeader title={t('entities.title')} breadcrumb={[{ to: '/invoicing', label: t('common:nav.invoicing', { defaultValue: 'Invoicing' }) }]} description={loaderData.staff ? t('entities.intro') : t('entities.clientIntro')} />
+      <PageHeader
+        title={t('entities.title')}
+        breadcrumb={[{ to: '/invoicing', label: t('common:nav.invoicing', { defaultValue: 'Invoicing' }) }]}
+        description={loaderData.staff ? t('entities.intro') : t('entities.clientIntro')}
+      />
       <DataTable
         def={LISTS['billing-entities']!}
         page={loaderData.page}
@@ -88,7 +97,9 @@ export default function BillingEntities({ loaderData, actionData }: Route.Compon
           <Form method="post" className="space-y-3" aria-label={t('entities.new')}>
             <FormErrors errors={created?.formErrors} />
             <EntityFields values={created?.values ?? { invoice_language: 'en', payment_terms_days: '30' }} errors={created?.fieldErrors ?? {}} countries={loaderData.countries} withCredit />
-            <Button type="submit" name="intent" value="create">{t('entities.create')}</Button>
+            <Button type="submit" name="intent" value="create">
+              {t('entities.create')}
+            </Button>
           </Form>
         </Card>
       ) : null}
@@ -99,8 +110,14 @@ export default function BillingEntities({ loaderData, actionData }: Route.Compon
             <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('invoices.runHelp')}</p>
             <Form method="post" className="flex flex-wrap items-start gap-3" aria-label={t('invoices.runTitle')}>
               <FormErrors errors={side?.intent === 'run' ? side.formErrors : undefined} />
-              <Field labelProps={{ children: t('invoices.period') }} inputProps={{ id: 'run-period', name: 'period', type: 'month', defaultValue: side?.intent === 'run' ? side.side?.period : loaderData.lastMonth, required: true }} errors={side?.intent === 'run' ? side.fieldErrors.period : undefined} />
-              <Button type="submit" name="intent" value="run" className="sm:mt-6">{t('invoices.run')}</Button>
+              <Field
+                labelProps={{ children: t('invoices.period') }}
+                inputProps={{ id: 'run-period', name: 'period', type: 'month', defaultValue: side?.intent === 'run' ? side.side?.period : loaderData.lastMonth, required: true }}
+                errors={side?.intent === 'run' ? side.fieldErrors.period : undefined}
+              />
+              <Button type="submit" name="intent" value="run" className="sm:mt-6">
+                {t('invoices.run')}
+              </Button>
             </Form>
           </Card>
           <Card>
@@ -110,9 +127,27 @@ export default function BillingEntities({ loaderData, actionData }: Route.Compon
             </p>
             <Form method="post" className="flex flex-wrap items-start gap-3" aria-label={t('invoices.taxTitle')}>
               <FormErrors errors={side?.intent === 'tax' ? side.formErrors : undefined} />
-              <Field labelProps={{ children: t('entities.fields.country') }} inputProps={{ id: 'tax-country', name: 'country', maxLength: 2, className: 'w-20 font-mono uppercase', defaultValue: side?.intent === 'tax' ? side.side?.country : '', required: true }} errors={side?.intent === 'tax' ? side.fieldErrors.country : undefined} />
-              <Field labelProps={{ children: t('invoices.rate') }} inputProps={{ id: 'tax-rate', name: 'rate_percent', inputMode: 'decimal', maxLength: 5, className: 'w-24', defaultValue: side?.intent === 'tax' ? side.side?.rate_percent : '', required: true }} errors={side?.intent === 'tax' ? side.fieldErrors.rate_percent : undefined} />
-              <Button type="submit" name="intent" value="tax" variant="outline" className="sm:mt-6">{t('invoices.setRate')}</Button>
+              <Field
+                labelProps={{ children: t('entities.fields.country') }}
+                inputProps={{ id: 'tax-country', name: 'country', maxLength: 2, className: 'w-20 font-mono uppercase', defaultValue: side?.intent === 'tax' ? side.side?.country : '', required: true }}
+                errors={side?.intent === 'tax' ? side.fieldErrors.country : undefined}
+              />
+              <Field
+                labelProps={{ children: t('invoices.rate') }}
+                inputProps={{
+                  id: 'tax-rate',
+                  name: 'rate_percent',
+                  inputMode: 'decimal',
+                  maxLength: 5,
+                  className: 'w-24',
+                  defaultValue: side?.intent === 'tax' ? side.side?.rate_percent : '',
+                  required: true,
+                }}
+                errors={side?.intent === 'tax' ? side.fieldErrors.rate_percent : undefined}
+              />
+              <Button type="submit" name="intent" value="tax" variant="outline" className="sm:mt-6">
+                {t('invoices.setRate')}
+              </Button>
             </Form>
           </Card>
         </div>

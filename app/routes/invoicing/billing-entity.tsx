@@ -88,9 +88,13 @@ function Balances({ entity }: { entity: BillingEntity }) {
           {entity.balances.map((b) => (
             <TableRow key={b.currency} data-testid="balance" data-currency={b.currency}>
               <TableCell className="font-mono">{b.currency}</TableCell>
-              <TableCell className={`text-right tabular-nums ${b.balance_minor < 0 ? 'text-red-700 dark:text-red-400' : ''}`} data-testid="balance-amount">{moneyOf(b.balance_minor, b.currency, i18n.language)}</TableCell>
+              <TableCell className={`text-right tabular-nums ${b.balance_minor < 0 ? 'text-red-700 dark:text-red-400' : ''}`} data-testid="balance-amount">
+                {moneyOf(b.balance_minor, b.currency, i18n.language)}
+              </TableCell>
               <TableCell className="text-right tabular-nums">{b.credit_limit_minor === 0 ? t('balances.prepaid') : moneyOf(b.credit_limit_minor, b.currency, i18n.language)}</TableCell>
-              <TableCell className="text-right tabular-nums font-medium" data-testid="balance-available">{moneyOf(b.available_minor, b.currency, i18n.language)}</TableCell>
+              <TableCell className="text-right tabular-nums font-medium" data-testid="balance-available">
+                {moneyOf(b.available_minor, b.currency, i18n.language)}
+              </TableCell>
               <TableCell className="text-right tabular-nums">{b.low_balance_minor === null ? '—' : moneyOf(b.low_balance_minor, b.currency, i18n.language)}</TableCell>
             </TableRow>
           ))}
@@ -119,7 +123,9 @@ function Payments({ entity }: { entity: BillingEntity }) {
         <TableBody>
           {entity.payments.map((p) => (
             <TableRow key={p.id} data-testid="payment">
-              <TableCell className="whitespace-nowrap"><time dateTime={p.created_at}>{formatDateTime(p.created_at, i18n.language)}</time></TableCell>
+              <TableCell className="whitespace-nowrap">
+                <time dateTime={p.created_at}>{formatDateTime(p.created_at, i18n.language)}</time>
+              </TableCell>
               <TableCell>{t(`payments.kinds.${p.kind}`)}</TableCell>
               <TableCell className="text-right tabular-nums">{moneyOf(p.amount_minor, p.currency, i18n.language)}</TableCell>
               <TableCell className="max-w-xs break-words">{[p.reference, p.reason].filter(Boolean).join(' — ')}</TableCell>
@@ -139,13 +145,25 @@ export default function BillingEntityDetail({ loaderData, actionData }: Route.Co
   const failed = actionData as Failed | undefined
   const errorsOf = (intent: string) => (failed?.intent === intent ? failed.fieldErrors : {})
   const valuesOf = (intent: string) => (failed?.intent === intent ? failed.values : {})
-  const address = [entity.address.street1, entity.address.street2, [entity.address.postcode, entity.address.city].filter(Boolean).join(' '), entity.address.state, countryName(entity.country, i18n.language)].filter(Boolean)
+  const address = [
+    entity.address.street1,
+    entity.address.street2,
+    [entity.address.postcode, entity.address.city].filter(Boolean).join(' '),
+    entity.address.state,
+    countryName(entity.country, i18n.language),
+  ].filter(Boolean)
   const payment = valuesOf('payment')
   const terms = valuesOf('terms')
   const current = entity.balances.find((b) => b.currency === (terms.currency || entity.currency))
   return (
     <div className="space-y-4">
-      <PageHeader title={entity.name} breadcrumb={[{ to: '/invoicing', label: t('common:nav.invoicing') }, { to: '/invoicing/billing-entities', label: t('entities.title') }]} />
+      <PageHeader
+        title={entity.name}
+        breadcrumb={[
+          { to: '/invoicing', label: t('common:nav.invoicing') },
+          { to: '/invoicing/billing-entities', label: t('entities.title') },
+        ]}
+      />
       <EntityTabs id={entity.id} current="details" staff={staff} />
       <Card>
         <DetailList
@@ -185,12 +203,31 @@ export default function BillingEntityDetail({ loaderData, actionData }: Route.Co
                     </option>
                   ))}
                 </SelectField>
-                <Field labelProps={{ children: t('payments.currency') }} inputProps={{ id: 'payment-currency', name: 'currency', defaultValue: payment.currency ?? entity.currency, maxLength: 3, className: 'font-mono uppercase' }} errors={errorsOf('payment').currency} />
-                <Field labelProps={{ children: t('payments.amount') }} inputProps={{ id: 'payment-amount', name: 'amount', defaultValue: payment.amount ?? '', inputMode: 'decimal', maxLength: 40, required: true }} errors={errorsOf('payment').amount} />
-                <Field labelProps={{ children: t('payments.reference') }} inputProps={{ id: 'payment-reference', name: 'reference', defaultValue: payment.reference ?? '', maxLength: 200 }} errors={errorsOf('payment').reference} />
+                <Field
+                  labelProps={{ children: t('payments.currency') }}
+                  inputProps={{ id: 'payment-currency', name: 'currency', defaultValue: payment.currency ?? entity.currency, maxLength: 3, className: 'font-mono uppercase' }}
+                  errors={errorsOf('payment').currency}
+                />
+                <Field
+                  labelProps={{ children: t('payments.amount') }}
+                  inputProps={{ id: 'payment-amount', name: 'amount', defaultValue: payment.amount ?? '', inputMode: 'decimal', maxLength: 40, required: true }}
+                  errors={errorsOf('payment').amount}
+                />
+                <Field
+                  labelProps={{ children: t('payments.reference') }}
+                  inputProps={{ id: 'payment-reference', name: 'reference', defaultValue: payment.reference ?? '', maxLength: 200 }}
+                  errors={errorsOf('payment').reference}
+                />
               </div>
-              <Field className="max-w-2xl" labelProps={{ children: t('payments.reason') }} inputProps={{ id: 'payment-reason', name: 'reason', defaultValue: payment.reason ?? '', maxLength: 500, placeholder: t('payments.reasonHelp') }} errors={errorsOf('payment').reason} />
-              <Button type="submit" name="intent" value="payment">{t('payments.save')}</Button>
+              <Field
+                className="max-w-2xl"
+                labelProps={{ children: t('payments.reason') }}
+                inputProps={{ id: 'payment-reason', name: 'reason', defaultValue: payment.reason ?? '', maxLength: 500, placeholder: t('payments.reasonHelp') }}
+                errors={errorsOf('payment').reason}
+              />
+              <Button type="submit" name="intent" value="payment">
+                {t('payments.save')}
+              </Button>
             </Form>
           </Card>
           <Card>
@@ -199,11 +236,37 @@ export default function BillingEntityDetail({ loaderData, actionData }: Route.Co
             <Form method="post" className="space-y-3" aria-label={t('balances.termsTitle')}>
               <FormErrors errors={failed?.intent === 'terms' ? failed.formErrors : undefined} />
               <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-3">
-                <Field labelProps={{ children: t('balances.currency') }} inputProps={{ id: 'terms-currency', name: 'currency', defaultValue: terms.currency ?? entity.currency, maxLength: 3, className: 'font-mono uppercase' }} errors={errorsOf('terms').currency} />
-                <Field labelProps={{ children: t('balances.creditLimit') }} inputProps={{ id: 'terms-credit_limit', name: 'credit_limit', defaultValue: terms.credit_limit ?? (current ? moneyText(current.credit_limit_minor, current.currency) : '0'), inputMode: 'decimal', maxLength: 40 }} errors={errorsOf('terms').credit_limit} />
-                <Field labelProps={{ children: t('balances.lowBalance') }} inputProps={{ id: 'terms-low_balance', name: 'low_balance', defaultValue: terms.low_balance ?? (current?.low_balance_minor != null ? moneyText(current.low_balance_minor, current.currency) : ''), inputMode: 'decimal', maxLength: 40 }} errors={errorsOf('terms').low_balance} />
+                <Field
+                  labelProps={{ children: t('balances.currency') }}
+                  inputProps={{ id: 'terms-currency', name: 'currency', defaultValue: terms.currency ?? entity.currency, maxLength: 3, className: 'font-mono uppercase' }}
+                  errors={errorsOf('terms').currency}
+                />
+                <Field
+                  labelProps={{ children: t('balances.creditLimit') }}
+                  inputProps={{
+                    id: 'terms-credit_limit',
+                    name: 'credit_limit',
+                    defaultValue: terms.credit_limit ?? (current ? moneyText(current.credit_limit_minor, current.currency) : '0'),
+                    inputMode: 'decimal',
+                    maxLength: 40,
+                  }}
+                  errors={errorsOf('terms').credit_limit}
+                />
+                <Field
+                  labelProps={{ children: t('balances.lowBalance') }}
+                  inputProps={{
+                    id: 'terms-low_balance',
+                    name: 'low_balance',
+                    defaultValue: terms.low_balance ?? (current?.low_balance_minor != null ? moneyText(current.low_balance_minor, current.currency) : ''),
+                    inputMode: 'decimal',
+                    maxLength: 40,
+                  }}
+                  errors={errorsOf('terms').low_balance}
+                />
               </div>
-              <Button type="submit" name="intent" value="terms" variant="outline">{t('balances.saveTerms')}</Button>
+              <Button type="submit" name="intent" value="terms" variant="outline">
+                {t('balances.saveTerms')}
+              </Button>
             </Form>
           </Card>
           <Card>
@@ -217,7 +280,9 @@ export default function BillingEntityDetail({ loaderData, actionData }: Route.Co
                 countries={loaderData.countries}
                 withCredit={false}
               />
-              <Button type="submit" name="intent" value="edit">{t('common:actions.save')}</Button>
+              <Button type="submit" name="intent" value="edit">
+                {t('common:actions.save')}
+              </Button>
             </Form>
           </Card>
         </>

@@ -34,13 +34,19 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (path.startsWith('/invoicing/billing-entities/')) {
     requireChange(request, screen.user, 'staff')
     const entity = await loadEntity(screen, params.id)
-    fixed = [{ field: 'entity_type', operator: 'equals', values: ['billing-entity'] }, { field: 'entity_id', operator: 'equals', values: [entity.id] }]
+    fixed = [
+      { field: 'entity_type', operator: 'equals', values: ['billing-entity'] },
+      { field: 'entity_id', operator: 'equals', values: [entity.id] },
+    ]
     title = t('billing:entities.logOf', { name: entity.name })
     tabs = { kind: 'entity', id: entity.id }
     breadcrumb = [...breadcrumb, { to: '/invoicing/billing-entities', label: t('billing:entities.title') }]
   } else if (params.id) {
     const transaction = await screen.platform.get<Transaction>(`${screen.base}/transactions/${params.id}`)
-    fixed = [{ field: 'entity_type', operator: 'equals', values: ['transaction'] }, { field: 'entity_id', operator: 'equals', values: [transaction.id] }]
+    fixed = [
+      { field: 'entity_type', operator: 'equals', values: ['transaction'] },
+      { field: 'entity_id', operator: 'equals', values: [transaction.id] },
+    ]
     title = t('billing:transactions.logOf')
     tabs = { kind: 'transaction', id: transaction.id }
     if (screen.staff) trailContext = transaction.account_id
@@ -81,7 +87,12 @@ export default function BillingLog({ loaderData }: Route.ComponentProps) {
         labels={(key) => t(`audit.${key}`, { defaultValue: key })}
         renderCell={(row, key) => {
           if (key === 'created_at') return <time dateTime={String(row.created_at)}>{formatDateTime(String(row.created_at), i18n.language)}</time>
-          if (key === 'changes') return <span className="line-clamp-4 max-w-2xl break-all font-mono text-xs" data-testid="log-changes">{changesText(row.changes)}</span>
+          if (key === 'changes')
+            return (
+              <span className="line-clamp-4 max-w-2xl break-all font-mono text-xs" data-testid="log-changes">
+                {changesText(row.changes)}
+              </span>
+            )
           return String(row[key] ?? '')
         }}
       />

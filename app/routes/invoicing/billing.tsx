@@ -12,7 +12,17 @@ import { SubNav } from '#app/components/screen-parts.tsx'
 /** Pieces shared by the billing screens (issue 18): the answers they read and their tabs. */
 
 export type Balance = { currency: string; balance_minor: number; credit_limit_minor: number; available_minor: number; low_balance_minor: number | null; version: number }
-export type Payment = { id: string; kind: 'payment' | 'adjustment'; currency: string; amount_minor: number; reference: string; reason: string; balance_after_minor: number; created_by: string; created_at: string }
+export type Payment = {
+  id: string
+  kind: 'payment' | 'adjustment'
+  currency: string
+  amount_minor: number
+  reference: string
+  reason: string
+  balance_after_minor: number
+  created_by: string
+  created_at: string
+}
 export type BillingEntity = {
   id: string
   name: string
@@ -79,7 +89,14 @@ export function EntityTabs({ id, current, staff }: { id: string; current: 'detai
 export function TransactionTabs({ id, current }: { id: string; current: 'details' | 'log' }) {
   const { t } = useTranslation('billing')
   const base = `/invoicing/transactions/${id}`
-  return <SubNav links={[{ to: base, label: t('transactions.details'), current: current === 'details' }, { to: `${base}/log`, label: t('transactions.log'), current: current === 'log' }]} />
+  return (
+    <SubNav
+      links={[
+        { to: base, label: t('transactions.details'), current: current === 'details' },
+        { to: `${base}/log`, label: t('transactions.log'), current: current === 'log' },
+      ]}
+    />
+  )
 }
 
 /** A transaction list's cells: the date links to the transaction, the state is a badge. */
@@ -102,10 +119,33 @@ export function TransactionCell({ row, column }: { row: Record<string, unknown>;
 
 export function TransactionTable({ def, page }: { def: Pick<ListDefinition, 'id' | 'columns' | 'trayType'>; page: Parameters<typeof DataTable>[0]['page'] }) {
   const { t } = useTranslation('billing')
-  return <DataTable def={def} page={page} labels={(key) => t(`transactions.fields.${key}`, { defaultValue: key })} empty={t('transactions.empty')} valueLabel={(key, value) => (key === 'state' ? t(`common:status.transaction.${value}`, { defaultValue: value }) : value)} renderCell={(row, key) => <TransactionCell row={row} column={key} />} />
+  return (
+    <DataTable
+      def={def}
+      page={page}
+      labels={(key) => t(`transactions.fields.${key}`, { defaultValue: key })}
+      empty={t('transactions.empty')}
+      valueLabel={(key, value) => (key === 'state' ? t(`common:status.transaction.${value}`, { defaultValue: value }) : value)}
+      renderCell={(row, key) => <TransactionCell row={row} column={key} />}
+    />
+  )
 }
 
-export const ENTITY_FIELDS = ['name', 'country', 'vat_id', 'currency', 'billing_email', 'invoice_language', 'payment_terms_days', 'credit_limit', 'street1', 'street2', 'city', 'state', 'postcode'] as const
+export const ENTITY_FIELDS = [
+  'name',
+  'country',
+  'vat_id',
+  'currency',
+  'billing_email',
+  'invoice_language',
+  'payment_terms_days',
+  'credit_limit',
+  'street1',
+  'street2',
+  'city',
+  'state',
+  'postcode',
+] as const
 export type EntityValues = Record<(typeof ENTITY_FIELDS)[number], string>
 
 /** The form's values as the API's body (the address as one object; empty fields left out). */
@@ -127,7 +167,17 @@ export function entityBody(values: EntityValues) {
 export const readEntityForm = (form: FormData): EntityValues => Object.fromEntries(ENTITY_FIELDS.map((f) => [f, String(form.get(f) ?? '').trim()])) as EntityValues
 
 /** The fields of an entity, for the new-entity form and the edit form alike. */
-export function EntityFields({ values, errors, countries, withCredit }: { values: Partial<EntityValues>; errors: Record<string, string[]>; countries: { code: string; name: string }[]; withCredit: boolean }) {
+export function EntityFields({
+  values,
+  errors,
+  countries,
+  withCredit,
+}: {
+  values: Partial<EntityValues>
+  errors: Record<string, string[]>
+  countries: { code: string; name: string }[]
+  withCredit: boolean
+}) {
   const { t } = useTranslation('billing')
   const label = (key: string) => t(`entities.fields.${key}`)
   const text = (key: (typeof ENTITY_FIELDS)[number], extra: React.ComponentProps<'input'> = {}) => (
@@ -147,7 +197,11 @@ export function EntityFields({ values, errors, countries, withCredit }: { values
       {text('vat_id', { className: 'font-mono uppercase', maxLength: 40 })}
       {text('currency', { className: 'font-mono uppercase', maxLength: 3, required: true })}
       {text('billing_email', { type: 'email', required: true })}
-      <SelectField label={label('invoice_language')} selectProps={{ id: 'billing-invoice_language', name: 'invoice_language', defaultValue: values.invoice_language ?? 'en' }} errors={errors.invoice_language}>
+      <SelectField
+        label={label('invoice_language')}
+        selectProps={{ id: 'billing-invoice_language', name: 'invoice_language', defaultValue: values.invoice_language ?? 'en' }}
+        errors={errors.invoice_language}
+      >
         {INVOICE_LANGUAGES.map((l) => (
           <option key={l} value={l}>
             {t(`entities.languages.${l}`)}

@@ -72,15 +72,29 @@ export default function ExchangeRates({ loaderData, actionData }: Route.Componen
         <Form method="post" encType="multipart/form-data" className="space-y-3">
           <FormErrors errors={result?.formErrors} />
           <div className="flex flex-col gap-1.5">
-            <label htmlFor="ecb-file" className="text-sm font-medium">{t('rates.file')}</label>
-            <input id="ecb-file" type="file" name="file" accept=".xml,application/xml,text/xml" className="text-sm" aria-invalid={result?.fieldErrors.file ? true : undefined} aria-describedby={result?.fieldErrors.file ? 'ecb-file-errors' : undefined} />
+            <label htmlFor="ecb-file" className="text-sm font-medium">
+              {t('rates.file')}
+            </label>
+            <input
+              id="ecb-file"
+              type="file"
+              name="file"
+              accept=".xml,application/xml,text/xml"
+              className="text-sm"
+              aria-invalid={result?.fieldErrors.file ? true : undefined}
+              aria-describedby={result?.fieldErrors.file ? 'ecb-file-errors' : undefined}
+            />
             <ErrorList id="ecb-file-errors" errors={result?.fieldErrors.file} />
           </div>
-          <Button type="submit" name="intent" value="preview" variant="outline">{t('rates.preview')}</Button>
+          <Button type="submit" name="intent" value="preview" variant="outline">
+            {t('rates.preview')}
+          </Button>
         </Form>
         {upload ? (
           <div className="mt-4 space-y-3" data-testid="ecb-preview">
-            <p className="text-sm font-medium" data-testid="ecb-date">{t(upload.committed ? 'rates.appliedOf' : 'rates.previewOf', { date: upload.date })}</p>
+            <p className="text-sm font-medium" data-testid="ecb-date">
+              {t(upload.committed ? 'rates.appliedOf' : 'rates.previewOf', { date: upload.date })}
+            </p>
             <div className="max-h-96 overflow-auto">
               <Table>
                 <TableHeader>
@@ -96,7 +110,10 @@ export default function ExchangeRates({ loaderData, actionData }: Route.Componen
                     <TableRow key={r.to_currency} data-testid="ecb-row" data-status={r.status}>
                       <TableCell className="font-mono text-xs whitespace-nowrap">EUR → {r.to_currency}</TableCell>
                       <TableCell>{t(`costs.statuses.${r.status}`)}</TableCell>
-                      <TableCell className="text-right tabular-nums">{r.previous === null ? '—' : number(r.previous)}{r.previous_date ? <div className="text-xs text-slate-500">{r.previous_date}</div> : null}</TableCell>
+                      <TableCell className="text-right tabular-nums">
+                        {r.previous === null ? '—' : number(r.previous)}
+                        {r.previous_date ? <div className="text-xs text-slate-500">{r.previous_date}</div> : null}
+                      </TableCell>
                       <TableCell className="text-right tabular-nums">{number(r.rate)}</TableCell>
                     </TableRow>
                   ))}
@@ -106,7 +123,9 @@ export default function ExchangeRates({ loaderData, actionData }: Route.Componen
             {!upload.committed ? (
               <Form method="post">
                 <input type="hidden" name="xml" value={result!.xml} />
-                <Button type="submit" name="intent" value="commit">{t('rates.apply', { count: upload.rows.length })}</Button>
+                <Button type="submit" name="intent" value="commit">
+                  {t('rates.apply', { count: upload.rows.length })}
+                </Button>
               </Form>
             ) : null}
           </div>
@@ -128,9 +147,13 @@ export default function ExchangeRates({ loaderData, actionData }: Route.Componen
               <TableBody>
                 {loaderData.rates.map((r) => (
                   <TableRow key={`${r.from_currency}-${r.to_currency}`} data-testid="rate-kept" data-pair={`${r.from_currency}-${r.to_currency}`}>
-                    <TableCell className="font-mono text-xs whitespace-nowrap">{r.from_currency} → {r.to_currency}</TableCell>
+                    <TableCell className="font-mono text-xs whitespace-nowrap">
+                      {r.from_currency} → {r.to_currency}
+                    </TableCell>
                     <TableCell className="text-right tabular-nums">{number(r.rate)}</TableCell>
-                    <TableCell className="text-xs tabular-nums whitespace-nowrap" data-testid="rate-day">{r.rate_date ?? '—'}</TableCell>
+                    <TableCell className="text-xs tabular-nums whitespace-nowrap" data-testid="rate-day">
+                      {r.rate_date ?? '—'}
+                    </TableCell>
                     <TableCell className="text-xs">{new Date(r.updated_at).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })}</TableCell>
                   </TableRow>
                 ))}

@@ -35,7 +35,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const query = QuerySchema.parse(Object.fromEntries(url.searchParams))
   const search = new URLSearchParams({ page: String(query.page), limit: '50' })
   if (query.q) search.set('q', query.q)
-  const prices = await (await getPlatform(request, context)).get<{ currency: string; data: ClientPrice[]; meta: { total: number; page: number; limit: number } }>(`/groups/${groupContext}/prices?${search}`)
+  const prices = await (
+    await getPlatform(request, context)
+  ).get<{ currency: string; data: ClientPrice[]; meta: { total: number; page: number; limit: number } }>(`/groups/${groupContext}/prices?${search}`)
   return { staff: false as const, prices, query, meta }
 }
 
@@ -67,7 +69,9 @@ export default function InvoicingHome({ loaderData }: Route.ComponentProps) {
           {cards.map((c) => (
             <Card key={c.to}>
               <CardTitle>
-                <Link className="hover:underline" to={href(c.to)}>{c.title}</Link>
+                <Link className="hover:underline" to={href(c.to)}>
+                  {c.title}
+                </Link>
               </CardTitle>
               <p className="text-sm text-slate-600 dark:text-slate-400">{c.text}</p>
             </Card>
@@ -87,7 +91,9 @@ export default function InvoicingHome({ loaderData }: Route.ComponentProps) {
         {billingCards.map((c) => (
           <Card key={c.to}>
             <CardTitle>
-              <Link className="hover:underline" to={href(c.to)}>{c.title}</Link>
+              <Link className="hover:underline" to={href(c.to)}>
+                {c.title}
+              </Link>
             </CardTitle>
             <p className="text-sm text-slate-600 dark:text-slate-400">{c.text}</p>
           </Card>
@@ -98,7 +104,9 @@ export default function InvoicingHome({ loaderData }: Route.ComponentProps) {
           {t('applicable.search')}
           <Input name="q" defaultValue={query.q ?? ''} placeholder="domain:com" className="w-56 font-mono" />
         </label>
-        <Button type="submit" variant="outline">{t('applicable.filter')}</Button>
+        <Button type="submit" variant="outline">
+          {t('applicable.filter')}
+        </Button>
       </Form>
       <div className="overflow-x-auto">
         <Table>
@@ -117,7 +125,9 @@ export default function InvoicingHome({ loaderData }: Route.ComponentProps) {
                 </TableCell>
                 <TableCell className="text-right tabular-nums">
                   {p.price_minor === null ? <span className="text-slate-500">{t('home.onRequest')}</span> : money(p.price_minor, p.currency, i18n.language)}
-                  {p.promotion && p.regular_minor !== p.price_minor ? <div className="text-xs text-green-700 dark:text-green-400">{t('home.promotion', { price: money(p.regular_minor, p.currency, i18n.language) })}</div> : null}
+                  {p.promotion && p.regular_minor !== p.price_minor ? (
+                    <div className="text-xs text-green-700 dark:text-green-400">{t('home.promotion', { price: money(p.regular_minor, p.currency, i18n.language) })}</div>
+                  ) : null}
                 </TableCell>
               </TableRow>
             ))}
@@ -126,9 +136,17 @@ export default function InvoicingHome({ loaderData }: Route.ComponentProps) {
       </div>
       {pages > 1 ? (
         <nav className="flex items-center gap-3 text-sm" aria-label={t('applicable.pages')}>
-          {prices.meta.page > 1 ? <Link className="text-blue-700 hover:underline dark:text-blue-400" to={pageLink(prices.meta.page - 1)}>{t('applicable.previous')}</Link> : null}
+          {prices.meta.page > 1 ? (
+            <Link className="text-blue-700 hover:underline dark:text-blue-400" to={pageLink(prices.meta.page - 1)}>
+              {t('applicable.previous')}
+            </Link>
+          ) : null}
           <span>{t('applicable.page', { page: prices.meta.page, pages })}</span>
-          {prices.meta.page < pages ? <Link className="text-blue-700 hover:underline dark:text-blue-400" to={pageLink(prices.meta.page + 1)}>{t('applicable.next')}</Link> : null}
+          {prices.meta.page < pages ? (
+            <Link className="text-blue-700 hover:underline dark:text-blue-400" to={pageLink(prices.meta.page + 1)}>
+              {t('applicable.next')}
+            </Link>
+          ) : null}
         </nav>
       ) : null}
     </div>

@@ -12,6 +12,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const response = await (await getPlatform(request, context)).raw(`/groups/${encodeURIComponent(groupContext)}/invoices/${encodeURIComponent(params.id)}/${format}`)
   if (!response.ok) throw new Response(response.status === 404 ? 'Not found' : 'The document could not be read', { status: response.status === 404 ? 404 : 502 })
   return new Response(response.body, {
-    headers: { 'Content-Type': response.headers.get('content-type') ?? 'application/octet-stream', 'Content-Disposition': response.headers.get('content-disposition') ?? 'attachment', 'Cache-Control': 'no-store' },
+    headers: {
+      'Content-Type': response.headers.get('content-type') ?? 'application/octet-stream',
+      'Content-Disposition': response.headers.get('content-disposition') ?? 'attachment',
+      'Cache-Control': 'no-store',
+    },
   })
 }

@@ -4,7 +4,20 @@ import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { moneyOf } from './billing.tsx'
 
-export type InvoiceRow = { id: string; number: string; kind: string; period: string; currency: string; issued_at: string; due_at: string; subtotal_minor: number; tax_minor: number; total_minor: number; reverse_charge: boolean; mailed_at: string | null }
+export type InvoiceRow = {
+  id: string
+  number: string
+  kind: string
+  period: string
+  currency: string
+  issued_at: string
+  due_at: string
+  subtotal_minor: number
+  tax_minor: number
+  total_minor: number
+  reverse_charge: boolean
+  mailed_at: string | null
+}
 
 /** A billing entity's invoices and credit notes, each downloadable as PDF and as e-invoice XML. */
 export function Invoices({ invoices }: { invoices: InvoiceRow[] }) {
@@ -29,15 +42,22 @@ export function Invoices({ invoices }: { invoices: InvoiceRow[] }) {
             <TableRow key={invoice.id} data-testid="invoice">
               <TableCell>
                 <span className="font-mono">{invoice.number}</span>
-                <div className="text-xs text-slate-500 dark:text-slate-400">{t(`invoices.kinds.${invoice.kind}`)}{invoice.reverse_charge ? ` · ${t('invoices.reverseCharge')}` : ''}</div>
+                <div className="text-xs text-slate-500 dark:text-slate-400">
+                  {t(`invoices.kinds.${invoice.kind}`)}
+                  {invoice.reverse_charge ? ` · ${t('invoices.reverseCharge')}` : ''}
+                </div>
               </TableCell>
               <TableCell className="tabular-nums">{invoice.period}</TableCell>
               <TableCell className="whitespace-nowrap">{formatDate(invoice.issued_at, i18n.language)}</TableCell>
               <TableCell className="text-right tabular-nums">{moneyOf(invoice.tax_minor, invoice.currency, i18n.language)}</TableCell>
               <TableCell className="text-right font-medium tabular-nums">{moneyOf(invoice.total_minor, invoice.currency, i18n.language)}</TableCell>
               <TableCell className="space-x-3 whitespace-nowrap">
-                <a className="text-blue-700 hover:underline dark:text-blue-400" href={href(`/invoicing/invoices/${invoice.id}/pdf`)} download>PDF</a>
-                <a className="text-blue-700 hover:underline dark:text-blue-400" href={href(`/invoicing/invoices/${invoice.id}/xml`)} download>{t('invoices.xml')}</a>
+                <a className="text-blue-700 hover:underline dark:text-blue-400" href={href(`/invoicing/invoices/${invoice.id}/pdf`)} download>
+                  PDF
+                </a>
+                <a className="text-blue-700 hover:underline dark:text-blue-400" href={href(`/invoicing/invoices/${invoice.id}/xml`)} download>
+                  {t('invoices.xml')}
+                </a>
               </TableCell>
             </TableRow>
           ))}

@@ -32,7 +32,14 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
 
-const currenciesOf = (text: string) => [...new Set(text.toUpperCase().split(/[\s,]+/).filter(Boolean))]
+const currenciesOf = (text: string) => [
+  ...new Set(
+    text
+      .toUpperCase()
+      .split(/[\s,]+/)
+      .filter(Boolean),
+  ),
+]
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
@@ -78,9 +85,19 @@ export default function PricingEntities({ loaderData, actionData }: Route.Compon
         <CardTitle>{t('entities.new')}</CardTitle>
         <Form method="post" className="flex flex-wrap items-start gap-3">
           <FormErrors errors={actionData?.formErrors} />
-          <Field labelProps={{ children: t('entities.fields.name') }} inputProps={{ id: 'entity-name', name: 'name', defaultValue: actionData?.values.name ?? '', maxLength: 200 }} errors={actionData?.fieldErrors.name} />
-          <Field labelProps={{ children: t('entities.fields.currencies') }} inputProps={{ id: 'entity-currencies', name: 'currencies', defaultValue: actionData?.values.currencies ?? 'EUR', placeholder: 'EUR, USD', className: 'font-mono uppercase' }} errors={actionData?.fieldErrors.currencies} />
-          <Button type="submit" className="sm:mt-6">{t('entities.create')}</Button>
+          <Field
+            labelProps={{ children: t('entities.fields.name') }}
+            inputProps={{ id: 'entity-name', name: 'name', defaultValue: actionData?.values.name ?? '', maxLength: 200 }}
+            errors={actionData?.fieldErrors.name}
+          />
+          <Field
+            labelProps={{ children: t('entities.fields.currencies') }}
+            inputProps={{ id: 'entity-currencies', name: 'currencies', defaultValue: actionData?.values.currencies ?? 'EUR', placeholder: 'EUR, USD', className: 'font-mono uppercase' }}
+            errors={actionData?.fieldErrors.currencies}
+          />
+          <Button type="submit" className="sm:mt-6">
+            {t('entities.create')}
+          </Button>
         </Form>
       </Card>
     </div>

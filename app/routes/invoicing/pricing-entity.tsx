@@ -50,15 +50,35 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   requireChange(request, user, 'staff')
   const t = getInstance(context).t
   const form = await request.formData()
-  const values = { name: String(form.get('name') ?? '').trim(), currencies: String(form.get('currencies') ?? ''), notice_days: String(form.get('notice_days') ?? ''), is_default: form.get('is_default') === 'on' }
-  const currencies = [...new Set(values.currencies.toUpperCase().split(/[\s,]+/).filter(Boolean))]
+  const values = {
+    name: String(form.get('name') ?? '').trim(),
+    currencies: String(form.get('currencies') ?? ''),
+    notice_days: String(form.get('notice_days') ?? ''),
+    is_default: form.get('is_default') === 'on',
+  }
+  const currencies = [
+    ...new Set(
+      values.currencies
+        .toUpperCase()
+        .split(/[\s,]+/)
+        .filter(Boolean),
+    ),
+  ]
   const fieldErrors: Record<string, string[]> = {}
   if (!values.name) fieldErrors.name = [t('validation:required')]
   if (!currencies.length || currencies.some((c) => !/^[A-Z]{3}$/.test(c))) fieldErrors.currencies = [t('pricing:errors.currency.invalid')]
   if (!/^\d{1,3}$/.test(values.notice_days) || Number(values.notice_days) > 365) fieldErrors.notice_days = [t('pricing:errors.notice_days')]
   if (Object.keys(fieldErrors).length) return data({ values, fieldErrors, formErrors: [] as string[] }, { status: 400 })
   try {
-    await (await getPlatform(request, context)).patch(`/pricing-entities/${params.id}`, { name: values.name, currencies, notice_days: Number(values.notice_days), ...(values.is_default ? { is_default: true } : {}), version: Number(form.get('version')) })
+    await (
+      await getPlatform(request, context)
+    ).patch(`/pricing-entities/${params.id}`, {
+      name: values.name,
+      currencies,
+      notice_days: Number(values.notice_days),
+      ...(values.is_default ? { is_default: true } : {}),
+      version: Number(form.get('version')),
+    })
   } catch (error) {
     const refusal = formErrorsOf(t, error, ['name', 'currencies', 'notice_days', 'is_default'], {}, 'pricing')
     return data({ values, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors }, { status: 400 })
@@ -75,7 +95,11 @@ export default function PricingEntityDetail({ loaderData, actionData }: Route.Co
   const errors = actionData?.fieldErrors ?? {}
   return (
     <div className="space-y-4">
-      <p className="text-xs text-slate-500"><Link className="hover:underline" to={href('/invoicing/pricing-entities')}>{t('entities.title')}</Link></p>
+      <p className="text-xs text-slate-500">
+        <Link className="hover:underline" to={href('/invoicing/pricing-entities')}>
+          {t('entities.title')}
+        </Link>
+      </p>
       <h1 className="text-2xl font-semibold">{entity.name}</h1>
       <EntityTabs id={entity.id} current="details" />
       <Card>
@@ -87,7 +111,9 @@ export default function PricingEntityDetail({ loaderData, actionData }: Route.Co
           ]}
         />
         <p className="mt-3 text-sm">
-          <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/invoicing/pricing-entities/${entity.id}/applicable-rules`)}>{t('applicable.why')}</Link>
+          <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/invoicing/pricing-entities/${entity.id}/applicable-rules`)}>
+            {t('applicable.why')}
+          </Link>
         </p>
       </Card>
       <Card>
@@ -97,8 +123,16 @@ export default function PricingEntityDetail({ loaderData, actionData }: Route.Co
           <FormErrors errors={actionData?.formErrors} />
           <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-3">
             <Field labelProps={{ children: t('entities.fields.name') }} inputProps={{ id: 'entity-name', name: 'name', defaultValue: v?.name ?? entity.name, maxLength: 200 }} errors={errors.name} />
-            <Field labelProps={{ children: t('entities.fields.currencies') }} inputProps={{ id: 'entity-currencies', name: 'currencies', defaultValue: v?.currencies ?? entity.currencies.join(', '), className: 'font-mono uppercase' }} errors={errors.currencies} />
-            <Field labelProps={{ children: t('entities.fields.notice_days') }} inputProps={{ id: 'entity-notice', name: 'notice_days', type: 'number', min: 0, max: 365, defaultValue: v?.notice_days ?? String(entity.notice_days) }} errors={errors.notice_days} />
+            <Field
+              labelProps={{ children: t('entities.fields.currencies') }}
+              inputProps={{ id: 'entity-currencies', name: 'currencies', defaultValue: v?.currencies ?? entity.currencies.join(', '), className: 'font-mono uppercase' }}
+              errors={errors.currencies}
+            />
+            <Field
+              labelProps={{ children: t('entities.fields.notice_days') }}
+              inputProps={{ id: 'entity-notice', name: 'notice_days', type: 'number', min: 0, max: 365, defaultValue: v?.notice_days ?? String(entity.notice_days) }}
+              errors={errors.notice_days}
+            />
           </div>
           {entity.is_default ? null : (
             <label className="flex items-center gap-2 text-sm">

@@ -69,7 +69,11 @@ export default function PricingLog({ loaderData }: Route.ComponentProps) {
   const def = { ...LISTS['pricing-log']!, fixedFilters: loaderData.fixedFilters }
   return (
     <div className="space-y-4">
-      <p className="text-xs text-slate-500"><Link className="hover:underline" to={href(loaderData.back)}>{p('back')}</Link></p>
+      <p className="text-xs text-slate-500">
+        <Link className="hover:underline" to={href(loaderData.back)}>
+          {p('back')}
+        </Link>
+      </p>
       <h1 className="text-2xl font-semibold">{loaderData.title}</h1>
       {loaderData.entity ? <EntityTabs id={loaderData.entity.id} current="log" /> : null}
       <DataTable
@@ -78,7 +82,12 @@ export default function PricingLog({ loaderData }: Route.ComponentProps) {
         labels={(key) => t(`audit.${key}`, { defaultValue: key })}
         renderCell={(row, key) => {
           if (key === 'created_at') return <time dateTime={String(row.created_at)}>{formatDateTime(String(row.created_at), i18n.language)}</time>
-          if (key === 'changes') return <span className="line-clamp-4 max-w-2xl break-all font-mono text-xs" data-testid="log-changes">{changesText(row.changes)}</span>
+          if (key === 'changes')
+            return (
+              <span className="line-clamp-4 max-w-2xl break-all font-mono text-xs" data-testid="log-changes">
+                {changesText(row.changes)}
+              </span>
+            )
           return String(row[key] ?? '')
         }}
       />

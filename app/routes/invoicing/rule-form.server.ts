@@ -38,7 +38,14 @@ export function readRuleForm(form: FormData): RuleValues {
   }
 }
 
-const list = (text: string) => [...new Set(text.split(/[\s,]+/).map((s) => s.trim().toLowerCase().replace(/^\./, '')).filter(Boolean))]
+const list = (text: string) => [
+  ...new Set(
+    text
+      .split(/[\s,]+/)
+      .map((s) => s.trim().toLowerCase().replace(/^\./, ''))
+      .filter(Boolean),
+  ),
+]
 
 /** The form as the API's rule body, with the checks the browser can make beside each field. */
 export function ruleBody(values: RuleValues, t: TFunction, isCustom: boolean): { body: Record<string, unknown>; fieldErrors: Record<string, string[]> } {
@@ -64,11 +71,15 @@ export function ruleBody(values: RuleValues, t: TFunction, isCustom: boolean): {
   }
   if (values.kind === 'rounding') body.mode = values.mode || 'ends-99'
   if (values.kind === 'volume') {
-    const tiers = values.tiers.split(/[\s,;]+/).filter(Boolean).map((pair) => {
-      const [q, p] = pair.split(':')
-      return { min_quantity: Number(q), percent_off: Number(p) }
-    })
-    if (!tiers.length || tiers.some((x) => !Number.isInteger(x.min_quantity) || x.min_quantity < 2 || !(x.percent_off > 0 && x.percent_off < 100))) fieldErrors.tiers = [t('pricing:errors.pricing_rule.tiers_invalid')]
+    const tiers = values.tiers
+      .split(/[\s,;]+/)
+      .filter(Boolean)
+      .map((pair) => {
+        const [q, p] = pair.split(':')
+        return { min_quantity: Number(q), percent_off: Number(p) }
+      })
+    if (!tiers.length || tiers.some((x) => !Number.isInteger(x.min_quantity) || x.min_quantity < 2 || !(x.percent_off > 0 && x.percent_off < 100)))
+      fieldErrors.tiers = [t('pricing:errors.pricing_rule.tiers_invalid')]
     else body.tiers = tiers
   }
   body.starts_at = values.starts_at || null
@@ -96,7 +107,10 @@ export async function ruleAction(request: Request, platform: Platform, t: TFunct
       return data({ values, fieldErrors: {}, formErrors: [] as string[], preview })
     }
     const saved = values.window_id
-      ? await platform.patch<{ rule: { product_id: string | null; rule_name: string; pricing_entity_id: string | null } }>(`/pricing-rules/${values.window_id}`, { ...body, version: Number(values.version) })
+      ? await platform.patch<{ rule: { product_id: string | null; rule_name: string; pricing_entity_id: string | null } }>(`/pricing-rules/${values.window_id}`, {
+          ...body,
+          version: Number(values.version),
+        })
       : await platform.post<{ rule: { product_id: string | null; rule_name: string; pricing_entity_id: string | null } }>(`/pricing-rules/${set}`, body)
     const to = carryContext(rulePath({ ...saved.rule, level: set }), requestUrl(request).searchParams)
     return redirect(to, { headers: { 'Set-Cookie': flashHeader(request, { content: t('pricing:saved'), color: 'success' }) } })

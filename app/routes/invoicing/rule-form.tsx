@@ -50,7 +50,18 @@ export type RulePreview = {
   changed: number
   below_cost: number
   no_price: number
-  changes: { product_id: string; product_code: string; pricing_entity_name: string; currency: string; old_minor: number | null; new_minor: number | null; cost_minor: number | null; margin_percent: number | null; below_cost: boolean; no_price: string | null }[]
+  changes: {
+    product_id: string
+    product_code: string
+    pricing_entity_name: string
+    currency: string
+    old_minor: number | null
+    new_minor: number | null
+    cost_minor: number | null
+    margin_percent: number | null
+    below_cost: boolean
+    no_price: string | null
+  }[]
 }
 
 export type RuleResult = { values: RuleValues; fieldErrors: Record<string, string[]>; formErrors: string[]; preview: RulePreview | null }
@@ -128,16 +139,26 @@ export function RuleForm({
       <input type="hidden" name="product_id" value={v.product_id} />
       <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-3">
         {isNew ? (
-          <Field labelProps={{ children: t('rules.fields.rule_name') }} inputProps={{ id: `${testId}-name`, name: 'rule_name', defaultValue: v.rule_name, placeholder: 'summer-promo', className: 'font-mono', maxLength: 80 }} errors={errors.rule_name} />
+          <Field
+            labelProps={{ children: t('rules.fields.rule_name') }}
+            inputProps={{ id: `${testId}-name`, name: 'rule_name', defaultValue: v.rule_name, placeholder: 'summer-promo', className: 'font-mono', maxLength: 80 }}
+            errors={errors.rule_name}
+          />
         ) : (
           <input type="hidden" name="rule_name" value={v.rule_name} />
         )}
         {isNew && entities ? (
           <div className="flex flex-col gap-1.5">
-            <label htmlFor={`${testId}-entity`} className="text-sm font-medium">{t('rules.fields.entity')}</label>
+            <label htmlFor={`${testId}-entity`} className="text-sm font-medium">
+              {t('rules.fields.entity')}
+            </label>
             <Select id={`${testId}-entity`} name="pricing_entity_id" defaultValue={v.pricing_entity_id}>
               <option value="">—</option>
-              {entities.map((e) => <option key={e.id} value={e.id}>{e.name}</option>)}
+              {entities.map((e) => (
+                <option key={e.id} value={e.id}>
+                  {e.name}
+                </option>
+              ))}
             </Select>
             <ErrorList errors={errors.pricing_entity_id} />
           </div>
@@ -145,9 +166,15 @@ export function RuleForm({
           <input type="hidden" name="pricing_entity_id" value={v.pricing_entity_id} />
         )}
         <div className="flex flex-col gap-1.5">
-          <label htmlFor={`${testId}-kind`} className="text-sm font-medium">{t('rules.fields.kind')}</label>
+          <label htmlFor={`${testId}-kind`} className="text-sm font-medium">
+            {t('rules.fields.kind')}
+          </label>
           <Select id={`${testId}-kind`} name="kind" defaultValue={v.kind || 'margin'}>
-            {PRICING_RULE_KINDS.map((k) => <option key={k} value={k}>{t(`kinds.${k}`)}</option>)}
+            {PRICING_RULE_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {t(`kinds.${k}`)}
+              </option>
+            ))}
           </Select>
           <ErrorList errors={errors.kind} />
         </div>
@@ -165,7 +192,10 @@ export function RuleForm({
             ))}
           </div>
           <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-3">
-            <Field labelProps={{ children: t('rules.fields.actions') }} inputProps={{ id: `${testId}-actions`, name: 'actions', defaultValue: v.actions, placeholder: 'register, renew', className: 'font-mono' }} />
+            <Field
+              labelProps={{ children: t('rules.fields.actions') }}
+              inputProps={{ id: `${testId}-actions`, name: 'actions', defaultValue: v.actions, placeholder: 'register, renew', className: 'font-mono' }}
+            />
             <Field labelProps={{ children: t('rules.fields.tlds') }} inputProps={{ id: `${testId}-tlds`, name: 'tlds', defaultValue: v.tlds, placeholder: 'com, net, shop', className: 'font-mono' }} />
             <Field labelProps={{ children: t('rules.fields.tags') }} inputProps={{ id: `${testId}-tags`, name: 'tags', defaultValue: v.tags, className: 'font-mono' }} />
           </div>
@@ -174,16 +204,34 @@ export function RuleForm({
       ) : null}
       <div className="grid grid-cols-2 gap-x-4 sm:grid-cols-4">
         <Field labelProps={{ children: t('rules.fields.percent') }} inputProps={{ id: `${testId}-percent`, name: 'percent', inputMode: 'decimal', defaultValue: v.percent }} errors={errors.percent} />
-        <Field labelProps={{ children: t('rules.fields.amount') }} inputProps={{ id: `${testId}-amount`, name: 'amount', inputMode: 'decimal', defaultValue: v.amount, placeholder: '12.99' }} errors={errors.amount} />
-        <Field labelProps={{ children: t('rules.fields.currency') }} inputProps={{ id: `${testId}-currency`, name: 'currency', maxLength: 3, defaultValue: v.currency, placeholder: 'EUR', className: 'font-mono uppercase' }} errors={errors.currency} />
+        <Field
+          labelProps={{ children: t('rules.fields.amount') }}
+          inputProps={{ id: `${testId}-amount`, name: 'amount', inputMode: 'decimal', defaultValue: v.amount, placeholder: '12.99' }}
+          errors={errors.amount}
+        />
+        <Field
+          labelProps={{ children: t('rules.fields.currency') }}
+          inputProps={{ id: `${testId}-currency`, name: 'currency', maxLength: 3, defaultValue: v.currency, placeholder: 'EUR', className: 'font-mono uppercase' }}
+          errors={errors.currency}
+        />
         <div className="flex flex-col gap-1.5">
-          <label htmlFor={`${testId}-mode`} className="text-sm font-medium">{t('rules.fields.mode')}</label>
+          <label htmlFor={`${testId}-mode`} className="text-sm font-medium">
+            {t('rules.fields.mode')}
+          </label>
           <Select id={`${testId}-mode`} name="mode" defaultValue={v.mode || 'ends-99'}>
-            {ROUNDING_MODES.map((m) => <option key={m} value={m}>{t(`describe.rounding.${m}`)}</option>)}
+            {ROUNDING_MODES.map((m) => (
+              <option key={m} value={m}>
+                {t(`describe.rounding.${m}`)}
+              </option>
+            ))}
           </Select>
           <ErrorList errors={errors.mode} />
         </div>
-        <Field labelProps={{ children: t('rules.fields.tiers') }} inputProps={{ id: `${testId}-tiers`, name: 'tiers', defaultValue: v.tiers, placeholder: '10:5, 100:10', className: 'font-mono' }} errors={errors.tiers} />
+        <Field
+          labelProps={{ children: t('rules.fields.tiers') }}
+          inputProps={{ id: `${testId}-tiers`, name: 'tiers', defaultValue: v.tiers, placeholder: '10:5, 100:10', className: 'font-mono' }}
+          errors={errors.tiers}
+        />
         <Field labelProps={{ children: t('rules.fields.starts_at') }} inputProps={{ id: `${testId}-starts`, name: 'starts_at', type: 'date', defaultValue: v.starts_at }} errors={errors.starts_at} />
         <Field labelProps={{ children: t('rules.fields.ends_at') }} inputProps={{ id: `${testId}-ends`, name: 'ends_at', type: 'date', defaultValue: v.ends_at }} errors={errors.ends_at} />
         <label className="flex items-center gap-2 self-center text-sm">
@@ -195,14 +243,28 @@ export function RuleForm({
       {preview ? <PreviewTable preview={preview} /> : null}
       {preview?.below_cost || errors.below_cost_reason || v.below_cost_reason ? (
         <div className="flex flex-col gap-1.5">
-          <label htmlFor={`${testId}-reason`} className="text-sm font-medium">{t('rules.fields.below_cost_reason')}</label>
-          <textarea id={`${testId}-reason`} name="below_cost_reason" defaultValue={v.below_cost_reason} rows={2} maxLength={500} aria-invalid={errors.below_cost_reason ? true : undefined} className="rounded-md border border-slate-300 bg-transparent px-3 py-2 text-sm aria-[invalid=true]:border-red-600 dark:border-slate-700" />
+          <label htmlFor={`${testId}-reason`} className="text-sm font-medium">
+            {t('rules.fields.below_cost_reason')}
+          </label>
+          <textarea
+            id={`${testId}-reason`}
+            name="below_cost_reason"
+            defaultValue={v.below_cost_reason}
+            rows={2}
+            maxLength={500}
+            aria-invalid={errors.below_cost_reason ? true : undefined}
+            className="rounded-md border border-slate-300 bg-transparent px-3 py-2 text-sm aria-[invalid=true]:border-red-600 dark:border-slate-700"
+          />
           <ErrorList errors={errors.below_cost_reason} />
         </div>
       ) : null}
       <div className="flex flex-wrap gap-2">
-        <Button type="submit" name="intent" value="preview" variant="outline">{t('rules.preview')}</Button>
-        <Button type="submit" name="intent" value="save">{submitLabel}</Button>
+        <Button type="submit" name="intent" value="preview" variant="outline">
+          {t('rules.preview')}
+        </Button>
+        <Button type="submit" name="intent" value="save">
+          {submitLabel}
+        </Button>
       </div>
     </Form>
   )
@@ -214,7 +276,11 @@ export function PreviewTable({ preview }: { preview: RulePreview }) {
   return (
     <div className="space-y-2 rounded-md border border-slate-200 p-3 dark:border-slate-800" data-testid="rule-preview">
       <p className="text-sm font-medium">{t('rules.previewSummary', { count: preview.changed, date: preview.at.slice(0, 10) })}</p>
-      {preview.below_cost ? <p className="text-sm text-red-700 dark:text-red-400" role="alert">{t('rules.previewBelowCost', { count: preview.below_cost })}</p> : null}
+      {preview.below_cost ? (
+        <p className="text-sm text-red-700 dark:text-red-400" role="alert">
+          {t('rules.previewBelowCost', { count: preview.below_cost })}
+        </p>
+      ) : null}
       {preview.changes.length ? (
         <div className="max-h-80 overflow-auto">
           <Table>
@@ -232,11 +298,15 @@ export function PreviewTable({ preview }: { preview: RulePreview }) {
               {preview.changes.map((c) => (
                 <TableRow key={`${c.product_id}-${c.pricing_entity_name}-${c.currency}`} data-testid="preview-row" className={c.below_cost ? 'bg-red-50 dark:bg-red-950/40' : undefined}>
                   <TableCell className="font-mono text-xs">{c.product_code}</TableCell>
-                  <TableCell className="text-xs">{c.pricing_entity_name} · {c.currency}</TableCell>
+                  <TableCell className="text-xs">
+                    {c.pricing_entity_name} · {c.currency}
+                  </TableCell>
                   <TableCell className="text-right tabular-nums">{money(c.old_minor, c.currency, i18n.language)}</TableCell>
                   <TableCell className="text-right tabular-nums">{c.no_price ? t(`noPrice.${c.no_price}`) : money(c.new_minor, c.currency, i18n.language)}</TableCell>
                   <TableCell className="text-right tabular-nums">{money(c.cost_minor, c.currency, i18n.language)}</TableCell>
-                  <TableCell className="text-right"><Margin percent={c.margin_percent} belowCost={c.below_cost} /></TableCell>
+                  <TableCell className="text-right">
+                    <Margin percent={c.margin_percent} belowCost={c.below_cost} />
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>
@@ -249,5 +319,23 @@ export function PreviewTable({ preview }: { preview: RulePreview }) {
 
 /** Empty values of a new rule (a product's, or custom). */
 export const newRuleValues = (productId: string): RuleValues => ({
-  rule_name: '', pricing_entity_id: '', product_id: productId, kinds: [], actions: '', tlds: '', tags: '', kind: 'margin', percent: '', amount: '', currency: '', mode: '', first_year_only: false, tiers: '', starts_at: '', ends_at: '', below_cost_reason: '', window_id: '', version: '',
+  rule_name: '',
+  pricing_entity_id: '',
+  product_id: productId,
+  kinds: [],
+  actions: '',
+  tlds: '',
+  tags: '',
+  kind: 'margin',
+  percent: '',
+  amount: '',
+  currency: '',
+  mode: '',
+  first_year_only: false,
+  tiers: '',
+  starts_at: '',
+  ends_at: '',
+  below_cost_reason: '',
+  window_id: '',
+  version: '',
 })

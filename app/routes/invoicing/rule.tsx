@@ -85,20 +85,49 @@ export default function Rule({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <div className="space-y-4">
       <p className="text-xs text-slate-500">
-        <Link className="hover:underline" to={href(first.product_id ? `${SET_BASE[set]}/${first.product_id}` : `${SET_BASE[set]}/custom`)}>{t(`rules.title.${set}${first.product_id ? '' : 'Custom'}`)}</Link>
+        <Link className="hover:underline" to={href(first.product_id ? `${SET_BASE[set]}/${first.product_id}` : `${SET_BASE[set]}/custom`)}>
+          {t(`rules.title.${set}${first.product_id ? '' : 'Custom'}`)}
+        </Link>
       </p>
       <h1 className="font-mono text-2xl font-semibold">{ruleName}</h1>
-      <SubNav links={[{ to: base, label: t('rules.windows'), current: true }, { to: `${base}/log`, label: t('log') }]} />
+      <SubNav
+        links={[
+          { to: base, label: t('rules.windows'), current: true },
+          { to: `${base}/log`, label: t('log') },
+        ]}
+      />
       <Card>
         <DetailList
           rows={[
             [t('rules.fields.level'), t(`levels.${level}`)],
-            [t('rules.fields.entity'), entity ? <Link className="hover:underline" to={href(`/invoicing/pricing-entities/${entity.id}`)}>{entity.name}</Link> : t('rules.everyList')],
-            [t('rules.fields.product.code'), product ? <Link className="font-mono hover:underline" to={href(`/products/${product.id}`)}>{product.code}</Link> : t('rules.selectorOf', { selector: selectorText(first) })],
+            [
+              t('rules.fields.entity'),
+              entity ? (
+                <Link className="hover:underline" to={href(`/invoicing/pricing-entities/${entity.id}`)}>
+                  {entity.name}
+                </Link>
+              ) : (
+                t('rules.everyList')
+              ),
+            ],
+            [
+              t('rules.fields.product.code'),
+              product ? (
+                <Link className="font-mono hover:underline" to={href(`/products/${product.id}`)}>
+                  {product.code}
+                </Link>
+              ) : (
+                t('rules.selectorOf', { selector: selectorText(first) })
+              ),
+            ],
           ]}
         />
       </Card>
-      {deleteErrors ? <p role="alert" className="text-sm text-red-700">{deleteErrors.join(' ')}</p> : null}
+      {deleteErrors ? (
+        <p role="alert" className="text-sm text-red-700">
+          {deleteErrors.join(' ')}
+        </p>
+      ) : null}
       {windows.map((w) => (
         <Card key={w.id} data-testid="rule-window">
           <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
@@ -110,21 +139,39 @@ export default function Rule({ loaderData, actionData }: Route.ComponentProps) {
             </CardTitle>
             <Form method="post">
               <input type="hidden" name="window_id" value={w.id} />
-              <Button type="submit" name="intent" value="delete" variant="outline" size="sm">{t('rules.remove')}</Button>
+              <Button type="submit" name="intent" value="delete" variant="outline" size="sm">
+                {t('rules.remove')}
+              </Button>
             </Form>
           </div>
           {w.below_cost_reason ? <p className="mb-2 text-sm text-amber-800 dark:text-amber-300">{t('rules.belowCostReason', { reason: w.below_cost_reason })}</p> : null}
           <details open={result?.values.window_id === w.id}>
             <summary className="cursor-pointer text-sm font-medium">{t('rules.edit')}</summary>
             <div className="mt-3">
-              <RuleForm values={windowValues(w)} result={result?.values.window_id === w.id ? result : null} isCustom={!w.product_id} isNew={false} entities={null} submitLabel={t('save')} testId={`window-${w.id}`} />
+              <RuleForm
+                values={windowValues(w)}
+                result={result?.values.window_id === w.id ? result : null}
+                isCustom={!w.product_id}
+                isNew={false}
+                entities={null}
+                submitLabel={t('save')}
+                testId={`window-${w.id}`}
+              />
             </div>
           </details>
         </Card>
       ))}
       <Card>
         <CardTitle>{t('rules.newWindow')}</CardTitle>
-        <RuleForm values={newWindow} result={result && !result.values.window_id ? result : null} isCustom={!first.product_id} isNew={false} entities={null} submitLabel={t('rules.addWindow')} testId="new-window" />
+        <RuleForm
+          values={newWindow}
+          result={result && !result.values.window_id ? result : null}
+          isCustom={!first.product_id}
+          isNew={false}
+          entities={null}
+          submitLabel={t('rules.addWindow')}
+          testId="new-window"
+        />
       </Card>
     </div>
   )

@@ -86,10 +86,14 @@ export default function Rules({ loaderData, actionData }: Route.ComponentProps) 
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{loaderData.title}</h1>
       <SubNav links={links} />
-      <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400" data-testid="precedence">{t('rules.precedence')}</p>
+      <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400" data-testid="precedence">
+        {t('rules.precedence')}
+      </p>
       {product ? (
         <p className="text-sm">
-          <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/products/${product.id}`)}>{product.name}</Link>
+          <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/products/${product.id}`)}>
+            {product.name}
+          </Link>
         </p>
       ) : null}
       <DataTable
@@ -97,22 +101,49 @@ export default function Rules({ loaderData, actionData }: Route.ComponentProps) 
         page={loaderData.page}
         labels={(key) => t(`rules.fields.${key}`, { defaultValue: key })}
         renderCell={(row, key) => {
-          if (key === 'rule_name') return <RowLink className="font-mono" to={href(rulePath(row))}>{String(row.rule_name)}</RowLink>
+          if (key === 'rule_name')
+            return (
+              <RowLink className="font-mono" to={href(rulePath(row))}>
+                {String(row.rule_name)}
+              </RowLink>
+            )
           if (key === 'level') return t(`levels.${String(row.level)}`)
-          if (key === 'kind') return <span title={t(`kinds.${String(row.kind)}`)}>{describe({ kind: String(row.kind), params: (row.params ?? {}) as never, currency: (row.currency as string | null) ?? null }) || t(`kinds.${String(row.kind)}`)}</span>
-          if (key === 'product.code') return row.product_id ? <Link className="font-mono text-xs hover:underline" to={href(`/products/${String(row.product_id)}`)}>{String(row['product.code'] ?? '')}</Link> : <span className="text-slate-500">{t('rules.custom')}</span>
+          if (key === 'kind')
+            return (
+              <span title={t(`kinds.${String(row.kind)}`)}>
+                {describe({ kind: String(row.kind), params: (row.params ?? {}) as never, currency: (row.currency as string | null) ?? null }) || t(`kinds.${String(row.kind)}`)}
+              </span>
+            )
+          if (key === 'product.code')
+            return row.product_id ? (
+              <Link className="font-mono text-xs hover:underline" to={href(`/products/${String(row.product_id)}`)}>
+                {String(row['product.code'] ?? '')}
+              </Link>
+            ) : (
+              <span className="text-slate-500">{t('rules.custom')}</span>
+            )
           if (key === 'starts_at' || key === 'ends_at' || key === 'updated_at') return row[key] ? formatDateTime(String(row[key]), i18n.language) : '—'
           return String(row[key] ?? '')
         }}
       />
       {mode === 'all' ? (
         <p className="text-sm">
-          <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`${base}/custom`)}>{t('rules.newCustomHint')}</Link>
+          <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`${base}/custom`)}>
+            {t('rules.newCustomHint')}
+          </Link>
         </p>
       ) : (
         <Card>
           <CardTitle>{mode === 'custom' ? t('rules.newCustom') : t('rules.newProduct')}</CardTitle>
-          <RuleForm values={newRuleValues(product?.id ?? '')} result={actionData as RuleResult | undefined} isCustom={mode === 'custom'} isNew entities={entities} submitLabel={t('rules.create')} testId="new-rule" />
+          <RuleForm
+            values={newRuleValues(product?.id ?? '')}
+            result={actionData as RuleResult | undefined}
+            isCustom={mode === 'custom'}
+            isNew
+            entities={entities}
+            submitLabel={t('rules.create')}
+            testId="new-rule"
+          />
         </Card>
       )}
     </div>

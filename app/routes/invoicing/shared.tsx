@@ -37,7 +37,10 @@ export function RuleChain({ chain, currency, productId }: { chain: ChainStep[]; 
     <ol className="space-y-0.5 text-xs" data-testid="rule-chain">
       {chain.map((step) => (
         <li key={step.rule_id} className={step.effect === 'applied' ? '' : 'text-slate-500 line-through decoration-slate-400 dark:text-slate-500'}>
-          <Link className="font-mono underline-offset-2 hover:underline" to={href(rulePath({ ...step, pricing_entity_id: step.level.startsWith('entity') ? 'x' : null, product_id: step.level.endsWith('product') ? productId : null }))}>
+          <Link
+            className="font-mono underline-offset-2 hover:underline"
+            to={href(rulePath({ ...step, pricing_entity_id: step.level.startsWith('entity') ? 'x' : null, product_id: step.level.endsWith('product') ? productId : null }))}
+          >
             {step.rule_name}
           </Link>{' '}
           <span className="text-slate-500 dark:text-slate-400">

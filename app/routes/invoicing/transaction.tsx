@@ -26,7 +26,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await billingScreen(request, context, params)
   const transaction = await screen.platform.get<Transaction>(`${screen.base}/transactions/${params.id}`)
   const t = getInstance(context).t
-  const title = t('billing:transactions.title_one', { action: t(`billing:transactions.actions.${transaction.action}`, { defaultValue: transaction.action }), name: transaction.object_name || transaction.product_code })
+  const title = t('billing:transactions.title_one', {
+    action: t(`billing:transactions.actions.${transaction.action}`, { defaultValue: transaction.action }),
+    name: transaction.object_name || transaction.product_code,
+  })
   return { transaction, title, staff: screen.staff, meta: pageMeta(request, context, title) }
 }
 
@@ -46,7 +49,17 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   return redirect(screen.url.pathname + screen.url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('billing:transactions.refunded'), color: 'success' }) } })
 }
 
-type QuoteView = { product_id?: string; unit_minor?: number; total_minor?: number; cost_minor?: number; cost_currency?: string; currency?: string; priced_at?: string; chain?: ChainStep[]; rates?: { from: string; to: string; rate: number; date: string }[] }
+type QuoteView = {
+  product_id?: string
+  unit_minor?: number
+  total_minor?: number
+  cost_minor?: number
+  cost_currency?: string
+  currency?: string
+  priced_at?: string
+  chain?: ChainStep[]
+  rates?: { from: string; to: string; rate: number; date: string }[]
+}
 
 export default function TransactionDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('billing')
@@ -59,19 +72,59 @@ export default function TransactionDetail({ loaderData, actionData }: Route.Comp
       <PageHeader
         title={loaderData.title}
         status={<StatusBadge kind="transaction" code={tx.state} data-testid="transaction-state" />}
-        breadcrumb={[{ to: '/invoicing', label: t('common:nav.invoicing') }, { to: '/invoicing/transactions', label: t('transactions.title') }]}
+        breadcrumb={[
+          { to: '/invoicing', label: t('common:nav.invoicing') },
+          { to: '/invoicing/transactions', label: t('transactions.title') },
+        ]}
       />
       <TransactionTabs id={tx.id} current="details" />
       <Card>
         <DetailList
           rows={[
-            [t('transactions.amount'), <span className="text-base font-semibold tabular-nums" data-testid="transaction-amount">{money(tx.amount_minor)}</span>],
-            [t('transactions.unit'), <span className="tabular-nums">{money(tx.unit_minor)} × {tx.period}</span>],
+            [
+              t('transactions.amount'),
+              <span className="text-base font-semibold tabular-nums" data-testid="transaction-amount">
+                {money(tx.amount_minor)}
+              </span>,
+            ],
+            [
+              t('transactions.unit'),
+              <span className="tabular-nums">
+                {money(tx.unit_minor)} × {tx.period}
+              </span>,
+            ],
             [t('transactions.fields.product_code'), <span className="font-mono text-xs">{tx.product_code}</span>],
-            [t('transactions.domain'), tx.domain_id ? <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/domains/${tx.domain_id}`)}>{tx.object_name}</Link> : tx.object_name],
-            [t('transactions.order'), tx.order_id ? <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/domains/orders/${tx.order_id}`)}>{tx.order_id.slice(0, 8)}</Link> : ''],
+            [
+              t('transactions.domain'),
+              tx.domain_id ? (
+                <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/domains/${tx.domain_id}`)}>
+                  {tx.object_name}
+                </Link>
+              ) : (
+                tx.object_name
+              ),
+            ],
+            [
+              t('transactions.order'),
+              tx.order_id ? (
+                <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/domains/orders/${tx.order_id}`)}>
+                  {tx.order_id.slice(0, 8)}
+                </Link>
+              ) : (
+                ''
+              ),
+            ],
             [t('transactions.account'), tx.account_name],
-            [t('transactions.entity'), tx.billing_entity_id ? <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/invoicing/billing-entities/${tx.billing_entity_id}`)}>{tx.billing_entity_name}</Link> : ''],
+            [
+              t('transactions.entity'),
+              tx.billing_entity_id ? (
+                <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/invoicing/billing-entities/${tx.billing_entity_id}`)}>
+                  {tx.billing_entity_name}
+                </Link>
+              ) : (
+                ''
+              ),
+            ],
             [t('transactions.fields.created_at'), <time dateTime={tx.created_at}>{formatDateTime(tx.created_at, i18n.language)}</time>],
             [t('transactions.settledAt'), tx.settled_at ? <time dateTime={tx.settled_at}>{formatDateTime(tx.settled_at, i18n.language)}</time> : ''],
             [t('transactions.by'), tx.actor_label],
@@ -112,8 +165,15 @@ export default function TransactionDetail({ loaderData, actionData }: Route.Comp
           <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('transactions.refundHelp')}</p>
           <Form method="post" className="space-y-3" aria-label={t('transactions.refundTitle')}>
             <FormErrors errors={actionData?.formErrors} />
-            <Field className="max-w-2xl" labelProps={{ children: t('transactions.reason') }} inputProps={{ id: 'refund-reason', name: 'reason', defaultValue: actionData?.reason ?? '', maxLength: 500 }} errors={actionData?.fieldErrors.reason} />
-            <Button type="submit" variant="outline">{t('transactions.refund')}</Button>
+            <Field
+              className="max-w-2xl"
+              labelProps={{ children: t('transactions.reason') }}
+              inputProps={{ id: 'refund-reason', name: 'reason', defaultValue: actionData?.reason ?? '', maxLength: 500 }}
+              errors={actionData?.fieldErrors.reason}
+            />
+            <Button type="submit" variant="outline">
+              {t('transactions.refund')}
+            </Button>
           </Form>
         </Card>
       ) : null}

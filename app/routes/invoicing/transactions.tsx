@@ -30,7 +30,11 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
         title={t('transactions.title')}
         breadcrumb={[{ to: '/invoicing', label: t('common:nav.invoicing') }]}
         description={t('transactions.intro')}
-        actions={<Link className="text-sm text-blue-700 hover:underline dark:text-blue-400" to={href('/invoicing/transactions/log')}>{t('transactions.allLog')}</Link>}
+        actions={
+          <Link className="text-sm text-blue-700 hover:underline dark:text-blue-400" to={href('/invoicing/transactions/log')}>
+            {t('transactions.allLog')}
+          </Link>
+        }
       />
       <TransactionTable def={LISTS.transactions!} page={loaderData.page} />
     </div>

@@ -31,7 +31,9 @@ export default function DocsLayout() {
                   className={({ isActive }) =>
                     cn(
                       'block whitespace-nowrap rounded-md px-2 py-1.5 md:px-2.5',
-                      isActive ? 'bg-slate-100 font-medium text-slate-900 dark:bg-slate-800 dark:text-slate-100' : 'text-slate-600 hover:bg-slate-50 hover:text-slate-900 dark:text-slate-400 dark:hover:bg-slate-900 dark:hover:text-slate-100',
+                      isActive
+                        ? 'bg-slate-100 font-medium text-slate-900 dark:bg-slate-800 dark:text-slate-100'
+                        : 'text-slate-600 hover:bg-slate-50 hover:text-slate-900 dark:text-slate-400 dark:hover:bg-slate-900 dark:hover:text-slate-100',
                     )
                   }
                 >

@@ -21,7 +21,19 @@ import { money, rulePath, SET_BASE } from '../invoicing/shared.tsx'
 import type { Route } from './+types/detail.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 
-type Product = { id: string; code: string; name: string; kind: string; action: string; tld: string | null; tags: string[]; periods: number[]; is_active: boolean; registrar_template_id: string | null; version: number }
+type Product = {
+  id: string
+  code: string
+  name: string
+  kind: string
+  action: string
+  tld: string | null
+  tags: string[]
+  periods: number[]
+  is_active: boolean
+  registrar_template_id: string | null
+  version: number
+}
 type Cost = { id: string; currency: string; amount_minor: number; effective_from: string; in_force: boolean }
 type RuleRow = { id: string; rule_name: string; level: string; pricing_entity_id: string | null; product_id: string | null; 'pricing_entity.name': string | null; kind: string }
 
@@ -46,7 +58,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   requireChange(request, user, 'staff')
   const t = getInstance(context).t
   const form = await request.formData()
-  const values = { currency: String(form.get('currency') ?? '').trim().toUpperCase(), amount: String(form.get('amount') ?? '').trim(), effective_from: String(form.get('effective_from') ?? '').trim() }
+  const values = {
+    currency: String(form.get('currency') ?? '')
+      .trim()
+      .toUpperCase(),
+    amount: String(form.get('amount') ?? '').trim(),
+    effective_from: String(form.get('effective_from') ?? '').trim(),
+  }
   const fieldErrors: Record<string, string[]> = {}
   if (!/^[A-Z]{3}$/.test(values.currency)) fieldErrors.currency = [t('pricing:errors.currency.invalid')]
   if (!isMonetaryValue(values.amount, values.currency || 'EUR') || values.amount.startsWith('-')) fieldErrors.amount = [t('validation:invalidMonetaryValue')]
@@ -71,7 +89,11 @@ export default function ProductDetail({ loaderData, actionData }: Route.Componen
   const today = new Date().toISOString().slice(0, 10)
   return (
     <div className="space-y-4">
-      <p className="text-xs text-slate-500"><Link className="hover:underline" to={href('/products')}>{t('products.title')}</Link></p>
+      <p className="text-xs text-slate-500">
+        <Link className="hover:underline" to={href('/products')}>
+          {t('products.title')}
+        </Link>
+      </p>
       <h1 className="text-2xl font-semibold">
         {product.name} <span className="ml-2 font-mono text-base text-slate-500">{product.code}</span>
       </h1>
@@ -84,7 +106,16 @@ export default function ProductDetail({ loaderData, actionData }: Route.Componen
             [t('products.fields.periods'), product.periods.join(', ')],
             [t('products.fields.tags'), product.tags.join(', ')],
             [t('products.fields.is_active'), t(product.is_active ? 'yes' : 'no')],
-            [t('products.fields.registrar_template_id'), product.registrar_template_id ? <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/products/registrar-templates/${product.registrar_template_id}`)}>{t('templates.open')}</Link> : '—'],
+            [
+              t('products.fields.registrar_template_id'),
+              product.registrar_template_id ? (
+                <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/products/registrar-templates/${product.registrar_template_id}`)}>
+                  {t('templates.open')}
+                </Link>
+              ) : (
+                '—'
+              ),
+            ],
           ]}
         />
       </Card>
@@ -116,10 +147,24 @@ export default function ProductDetail({ loaderData, actionData }: Route.Componen
         )}
         <Form method="post" className="mt-4 flex flex-wrap items-start gap-3">
           <FormErrors errors={actionData?.formErrors} />
-          <Field labelProps={{ children: t('costs.amount') }} inputProps={{ id: 'cost-amount', name: 'amount', inputMode: 'decimal', defaultValue: v?.amount ?? '', placeholder: '9.09', className: 'w-32' }} errors={errors.amount} />
-          <Field labelProps={{ children: t('applicable.currency') }} inputProps={{ id: 'cost-currency', name: 'currency', maxLength: 3, defaultValue: v?.currency ?? 'EUR', className: 'w-24 font-mono uppercase' }} errors={errors.currency} />
-          <Field labelProps={{ children: t('costs.effective_from') }} inputProps={{ id: 'cost-from', name: 'effective_from', type: 'date', defaultValue: v?.effective_from ?? today }} errors={errors.effective_from} />
-          <Button type="submit" variant="outline" className="sm:mt-6">{t('costs.add')}</Button>
+          <Field
+            labelProps={{ children: t('costs.amount') }}
+            inputProps={{ id: 'cost-amount', name: 'amount', inputMode: 'decimal', defaultValue: v?.amount ?? '', placeholder: '9.09', className: 'w-32' }}
+            errors={errors.amount}
+          />
+          <Field
+            labelProps={{ children: t('applicable.currency') }}
+            inputProps={{ id: 'cost-currency', name: 'currency', maxLength: 3, defaultValue: v?.currency ?? 'EUR', className: 'w-24 font-mono uppercase' }}
+            errors={errors.currency}
+          />
+          <Field
+            labelProps={{ children: t('costs.effective_from') }}
+            inputProps={{ id: 'cost-from', name: 'effective_from', type: 'date', defaultValue: v?.effective_from ?? today }}
+            errors={errors.effective_from}
+          />
+          <Button type="submit" variant="outline" className="sm:mt-6">
+            {t('costs.add')}
+          </Button>
         </Form>
       </Card>
       <Card>
@@ -127,13 +172,23 @@ export default function ProductDetail({ loaderData, actionData }: Route.Componen
         <ul className="space-y-1 text-sm">
           {rules.map((r) => (
             <li key={r.id}>
-              <Link className="font-mono text-blue-700 hover:underline dark:text-blue-400" to={href(rulePath(r))}>{r.rule_name}</Link> <span className="text-slate-500">{t(`levels.${r.level}`)} · {t(`kinds.${r.kind}`)}{r['pricing_entity.name'] ? ` · ${r['pricing_entity.name']}` : ''}</span>
+              <Link className="font-mono text-blue-700 hover:underline dark:text-blue-400" to={href(rulePath(r))}>
+                {r.rule_name}
+              </Link>{' '}
+              <span className="text-slate-500">
+                {t(`levels.${r.level}`)} · {t(`kinds.${r.kind}`)}
+                {r['pricing_entity.name'] ? ` · ${r['pricing_entity.name']}` : ''}
+              </span>
             </li>
           ))}
         </ul>
         <p className="mt-3 flex flex-wrap gap-4 text-sm">
-          <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`${SET_BASE.global}/${product.id}`)}>{t('products.addGlobalRule')}</Link>
-          <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`${SET_BASE.entity}/${product.id}`)}>{t('products.addEntityRule')}</Link>
+          <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`${SET_BASE.global}/${product.id}`)}>
+            {t('products.addGlobalRule')}
+          </Link>
+          <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`${SET_BASE.entity}/${product.id}`)}>
+            {t('products.addEntityRule')}
+          </Link>
         </p>
       </Card>
     </div>

@@ -26,7 +26,19 @@ import { PRODUCT_KINDS } from '#common/pricing.ts'
 import type { Route } from './+types/index.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 
-type UploadRow = { line: number; code: string; currency: string; amount: string; effective_from: string; product_id: string | null; amount_minor: number | null; previous_minor: number | null; status: 'new' | 'changed' | 'unchanged' | 'error'; at_loss: boolean; errors: { field: string; code?: string; message: string }[] }
+type UploadRow = {
+  line: number
+  code: string
+  currency: string
+  amount: string
+  effective_from: string
+  product_id: string | null
+  amount_minor: number | null
+  previous_minor: number | null
+  status: 'new' | 'changed' | 'unchanged' | 'error'
+  at_loss: boolean
+  errors: { field: string; code?: string; message: string }[]
+}
 type Upload = { rows: UploadRow[]; counts: Record<string, number>; committed: boolean }
 
 /** /products: what the registrar sells (staff), and costs by CSV with a preview before they are stored. */
@@ -65,7 +77,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 const NEW_PRODUCT_FIELDS = ['code', 'name', 'kind', 'action', 'periods', 'tags'] as const
 type NewProductValues = Record<(typeof NEW_PRODUCT_FIELDS)[number], string>
-const listOf = (text: string) => [...new Set(text.split(',').map((word) => word.trim()).filter(Boolean))]
+const listOf = (text: string) => [
+  ...new Set(
+    text
+      .split(',')
+      .map((word) => word.trim())
+      .filter(Boolean),
+  ),
+]
 
 /** The new-product form (SSL, block, service): checked here for what the form can say at once, then by the API. */
 async function newProduct(request: Request, context: Route.ActionArgs['context'], form: FormData, t: TFunction) {
@@ -77,7 +96,9 @@ async function newProduct(request: Request, context: Route.ActionArgs['context']
   const refused = (errors: Record<string, string[]>, formErrors: string[] = []) => data({ newProduct: { values, fieldErrors: errors, formErrors } }, { status: 400 })
   if (Object.keys(fieldErrors).length) return refused(fieldErrors)
   try {
-    const made = await (await getPlatform(request, context)).post<{ id: string }>('/products', { code: values.code, name: values.name, kind: values.kind, action: values.action, periods, tags: listOf(values.tags) })
+    const made = await (
+      await getPlatform(request, context)
+    ).post<{ id: string }>('/products', { code: values.code, name: values.name, kind: values.kind, action: values.action, periods, tags: listOf(values.tags) })
     return redirect(`/products/${made.id}${requestUrl(request).search}`, { headers: { 'Set-Cookie': flashHeader(request, { content: t('pricing:saved'), color: 'success' }) } })
   } catch (error) {
     const refusal = formErrorsOf(t, error, NEW_PRODUCT_FIELDS, {}, 'pricing')
@@ -91,14 +112,24 @@ export default function Products({ loaderData, actionData }: Route.ComponentProp
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{t('products.title')}</h1>
-      <SubNav links={[{ to: '/products', label: t('products.title'), current: true }, { to: '/products/registrar-templates', label: t('templates.tab') }]} />
+      <SubNav
+        links={[
+          { to: '/products', label: t('products.title'), current: true },
+          { to: '/products/registrar-templates', label: t('templates.tab') },
+        ]}
+      />
       <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400">{t('products.intro')}</p>
       <DataTable
         def={LISTS.products!}
         page={loaderData.page}
         labels={(key) => t(`products.fields.${key}`, { defaultValue: key })}
         renderCell={(row, key) => {
-          if (key === 'code') return <RowLink className="font-mono" to={href(`/products/${String(row.id)}`)}>{String(row.code)}</RowLink>
+          if (key === 'code')
+            return (
+              <RowLink className="font-mono" to={href(`/products/${String(row.id)}`)}>
+                {String(row.code)}
+              </RowLink>
+            )
           if (key === 'kind') return t(`productKinds.${String(row.kind)}`)
           if (key === 'is_active') return t(row.is_active ? 'yes' : 'no')
           if (key === 'tags') return (row.tags as string[] | undefined)?.join(', ') ?? ''
@@ -123,7 +154,11 @@ function NewProduct({ result }: { result: { values: NewProductValues; fieldError
         <div className="sm:col-span-2">
           <FormErrors errors={result?.formErrors} />
         </div>
-        <Field labelProps={{ children: t('products.fields.code') }} inputProps={{ id: 'product-code', name: 'code', defaultValue: values?.code ?? '', placeholder: 'ssl:dv-single:order', maxLength: 100, className: 'font-mono' }} errors={errors.code} />
+        <Field
+          labelProps={{ children: t('products.fields.code') }}
+          inputProps={{ id: 'product-code', name: 'code', defaultValue: values?.code ?? '', placeholder: 'ssl:dv-single:order', maxLength: 100, className: 'font-mono' }}
+          errors={errors.code}
+        />
         <Field labelProps={{ children: t('products.fields.name') }} inputProps={{ id: 'product-name', name: 'name', defaultValue: values?.name ?? '', maxLength: 200 }} errors={errors.name} />
         <SelectField label={t('products.fields.kind')} selectProps={{ id: 'product-kind', name: 'kind', defaultValue: values?.kind ?? 'ssl' }} errors={errors.kind}>
           {PRODUCT_KINDS.filter((kind) => kind !== 'domain').map((kind) => (
@@ -132,12 +167,28 @@ function NewProduct({ result }: { result: { values: NewProductValues; fieldError
             </option>
           ))}
         </SelectField>
-        <Field labelProps={{ children: t('products.fields.action') }} inputProps={{ id: 'product-action', name: 'action', defaultValue: values?.action ?? 'order', maxLength: 40, 'aria-describedby': 'product-action-hint' }} errors={errors.action} />
-        <Field labelProps={{ children: t('products.fields.periods') }} inputProps={{ id: 'product-periods', name: 'periods', defaultValue: values?.periods ?? '1', placeholder: '1, 2', title: t('products.periodsHint') }} errors={errors.periods} />
-        <Field labelProps={{ children: t('products.fields.tags') }} inputProps={{ id: 'product-tags', name: 'tags', defaultValue: values?.tags ?? '', placeholder: 'ssl, dv', title: t('products.tagsHint') }} errors={errors.tags} />
-        <p id="product-action-hint" className="text-xs text-slate-500 sm:col-span-2">{t('products.actionHint')}</p>
+        <Field
+          labelProps={{ children: t('products.fields.action') }}
+          inputProps={{ id: 'product-action', name: 'action', defaultValue: values?.action ?? 'order', maxLength: 40, 'aria-describedby': 'product-action-hint' }}
+          errors={errors.action}
+        />
+        <Field
+          labelProps={{ children: t('products.fields.periods') }}
+          inputProps={{ id: 'product-periods', name: 'periods', defaultValue: values?.periods ?? '1', placeholder: '1, 2', title: t('products.periodsHint') }}
+          errors={errors.periods}
+        />
+        <Field
+          labelProps={{ children: t('products.fields.tags') }}
+          inputProps={{ id: 'product-tags', name: 'tags', defaultValue: values?.tags ?? '', placeholder: 'ssl, dv', title: t('products.tagsHint') }}
+          errors={errors.tags}
+        />
+        <p id="product-action-hint" className="text-xs text-slate-500 sm:col-span-2">
+          {t('products.actionHint')}
+        </p>
         <div className="sm:col-span-2">
-          <Button type="submit" name="intent" value="new-product">{t('products.create')}</Button>
+          <Button type="submit" name="intent" value="new-product">
+            {t('products.create')}
+          </Button>
         </div>
       </Form>
     </Card>
@@ -154,16 +205,22 @@ function CostUpload({ result }: { result: { csv: string; upload: Upload | null; 
       <Form method="post" encType="multipart/form-data" className="space-y-3">
         <FormErrors errors={result?.formErrors} />
         <div className="flex flex-col gap-1.5">
-          <label htmlFor="cost-file" className="text-sm font-medium">{t('costs.file')}</label>
+          <label htmlFor="cost-file" className="text-sm font-medium">
+            {t('costs.file')}
+          </label>
           <input id="cost-file" type="file" name="file" accept=".csv,text/csv" className="text-sm" aria-invalid={result?.fieldErrors.file ? true : undefined} />
           <ErrorList errors={result?.fieldErrors.file} />
         </div>
-        <Button type="submit" name="intent" value="preview" variant="outline">{t('costs.preview')}</Button>
+        <Button type="submit" name="intent" value="preview" variant="outline">
+          {t('costs.preview')}
+        </Button>
       </Form>
       {upload ? (
         <div className="mt-4 space-y-3" data-testid="cost-preview">
           <p className="text-sm" data-testid="cost-counts">
-            {upload.committed ? t('costs.stored', { count: (upload.counts.new ?? 0) + (upload.counts.changed ?? 0) }) : t('costs.counts', { new: upload.counts.new ?? 0, changed: upload.counts.changed ?? 0, unchanged: upload.counts.unchanged ?? 0, error: upload.counts.error ?? 0 })}
+            {upload.committed
+              ? t('costs.stored', { count: (upload.counts.new ?? 0) + (upload.counts.changed ?? 0) })
+              : t('costs.counts', { new: upload.counts.new ?? 0, changed: upload.counts.changed ?? 0, unchanged: upload.counts.unchanged ?? 0, error: upload.counts.error ?? 0 })}
           </p>
           <div className="max-h-96 overflow-auto">
             <Table>
@@ -179,13 +236,22 @@ function CostUpload({ result }: { result: { csv: string; upload: Upload | null; 
               </TableHeader>
               <TableBody>
                 {upload.rows.map((r) => (
-                  <TableRow key={r.line} data-testid="cost-row" data-status={r.status} className={r.at_loss || r.status === 'error' ? 'bg-red-50 text-red-900 dark:bg-red-950/40 dark:text-red-200' : undefined}>
+                  <TableRow
+                    key={r.line}
+                    data-testid="cost-row"
+                    data-status={r.status}
+                    className={r.at_loss || r.status === 'error' ? 'bg-red-50 text-red-900 dark:bg-red-950/40 dark:text-red-200' : undefined}
+                  >
                     <TableCell className="tabular-nums">{r.line}</TableCell>
                     <TableCell className="font-mono text-xs">{r.code}</TableCell>
                     <TableCell>
                       {t(`costs.statuses.${r.status}`)}
                       {r.at_loss ? <div className="text-xs font-medium">{t('costs.atLoss')}</div> : null}
-                      {r.errors.map((e) => <div key={e.field + e.message} className="text-xs">{t(`costs.fields.${e.field}`, { defaultValue: e.field })}: {t([`errors.${e.code ?? ''}`, `validation:${e.code ?? ''}`], { defaultValue: e.message })}</div>)}
+                      {r.errors.map((e) => (
+                        <div key={e.field + e.message} className="text-xs">
+                          {t(`costs.fields.${e.field}`, { defaultValue: e.field })}: {t([`errors.${e.code ?? ''}`, `validation:${e.code ?? ''}`], { defaultValue: e.message })}
+                        </div>
+                      ))}
                     </TableCell>
                     <TableCell className="text-right tabular-nums">{money(r.previous_minor, r.currency, i18n.language)}</TableCell>
                     <TableCell className="text-right tabular-nums">{r.amount_minor === null ? r.amount : money(r.amount_minor, r.currency, i18n.language)}</TableCell>
@@ -198,7 +264,9 @@ function CostUpload({ result }: { result: { csv: string; upload: Upload | null; 
           {!upload.committed && !upload.counts.error && (upload.counts.new || upload.counts.changed) ? (
             <Form method="post">
               <input type="hidden" name="csv" value={result!.csv} />
-              <Button type="submit" name="intent" value="commit">{t('costs.commit')}</Button>
+              <Button type="submit" name="intent" value="commit">
+                {t('costs.commit')}
+              </Button>
             </Form>
           ) : null}
         </div>

@@ -26,7 +26,9 @@ export function SchemaEditor({ id, name, defaultValue, errors }: { id: string; n
   const shown = live ? [live] : errors
   return (
     <div className="flex flex-col gap-1.5">
-      <label htmlFor={id} className="text-sm font-medium">{t('templates.fields.schema')}</label>
+      <label htmlFor={id} className="text-sm font-medium">
+        {t('templates.fields.schema')}
+      </label>
       <textarea
         id={id}
         name={name}
@@ -74,7 +76,11 @@ export function TemplateFields({ schema, lng, prefix = 'template.', values, erro
             {field.enum ? (
               <Select {...common}>
                 <option value="">—</option>
-                {field.enum.map((v) => <option key={String(v)} value={String(v)}>{String(v)}</option>)}
+                {field.enum.map((v) => (
+                  <option key={String(v)} value={String(v)}>
+                    {String(v)}
+                  </option>
+                ))}
               </Select>
             ) : (
               <Input {...common} maxLength={field.maxLength} />

@@ -58,7 +58,11 @@ export default function TemplateDetail({ loaderData, actionData }: Route.Compone
   const { template, products } = loaderData
   return (
     <div className="space-y-4">
-      <p className="text-xs text-slate-500"><Link className="hover:underline" to={href('/products/registrar-templates')}>{t('templates.title')}</Link></p>
+      <p className="text-xs text-slate-500">
+        <Link className="hover:underline" to={href('/products/registrar-templates')}>
+          {t('templates.title')}
+        </Link>
+      </p>
       <h1 className="text-2xl font-semibold">{template.name}</h1>
       <Card>
         <CardTitle>{t('templates.form')}</CardTitle>
@@ -66,7 +70,16 @@ export default function TemplateDetail({ loaderData, actionData }: Route.Compone
         <TemplateFields schema={template.schema as never} lng={i18n.language} />
         <p className="mt-3 text-sm">
           {t('templates.usedBy')}{' '}
-          {products.length ? products.map((p, i) => <span key={p.id}>{i ? ', ' : ''}<Link className="font-mono text-blue-700 hover:underline dark:text-blue-400" to={href(`/products/${p.id}`)}>{p.code}</Link></span>) : '—'}
+          {products.length
+            ? products.map((p, i) => (
+                <span key={p.id}>
+                  {i ? ', ' : ''}
+                  <Link className="font-mono text-blue-700 hover:underline dark:text-blue-400" to={href(`/products/${p.id}`)}>
+                    {p.code}
+                  </Link>
+                </span>
+              ))
+            : '—'}
         </p>
       </Card>
       <Card>
@@ -74,7 +87,11 @@ export default function TemplateDetail({ loaderData, actionData }: Route.Compone
         <Form method="post" className="space-y-3" key={template.version}>
           <input type="hidden" name="version" value={template.version} />
           <FormErrors errors={actionData?.formErrors} />
-          <Field labelProps={{ children: t('templates.fields.name') }} inputProps={{ id: 'template-name', name: 'name', defaultValue: actionData?.values.name ?? template.name, maxLength: 200 }} errors={actionData?.fieldErrors.name} />
+          <Field
+            labelProps={{ children: t('templates.fields.name') }}
+            inputProps={{ id: 'template-name', name: 'name', defaultValue: actionData?.values.name ?? template.name, maxLength: 200 }}
+            errors={actionData?.fieldErrors.name}
+          />
           <SchemaEditor id="template-schema" name="schema" defaultValue={actionData?.values.schema ?? JSON.stringify(template.schema, null, 2)} errors={actionData?.fieldErrors.schema} />
           <Button type="submit">{t('save')}</Button>
         </Form>

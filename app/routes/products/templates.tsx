@@ -24,7 +24,15 @@ import { SchemaEditor } from './schema-editor.tsx'
 import type { Route } from './+types/templates.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 
-const STARTER = JSON.stringify({ type: 'object', required: ['nexus_category'], properties: { nexus_category: { type: 'string', enum: ['C11', 'C12', 'C21', 'C31', 'C32'], ui: { widget: 'select', label: { en: 'Nexus category' } } } } }, null, 2)
+const STARTER = JSON.stringify(
+  {
+    type: 'object',
+    required: ['nexus_category'],
+    properties: { nexus_category: { type: 'string', enum: ['C11', 'C12', 'C21', 'C31', 'C32'], ui: { widget: 'select', label: { en: 'Nexus category' } } } },
+  },
+  null,
+  2,
+)
 
 /** /products/registrar-templates: the extra fields registries need, as JSON Schemas with ui keys (staff). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -60,7 +68,12 @@ export default function Templates({ loaderData, actionData }: Route.ComponentPro
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{t('templates.title')}</h1>
-      <SubNav links={[{ to: '/products', label: t('products.title') }, { to: '/products/registrar-templates', label: t('templates.tab'), current: true }]} />
+      <SubNav
+        links={[
+          { to: '/products', label: t('products.title') },
+          { to: '/products/registrar-templates', label: t('templates.tab'), current: true },
+        ]}
+      />
       <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400">{t('templates.intro')}</p>
       <DataTable
         def={LISTS['registrar-templates']!}
@@ -75,7 +88,11 @@ export default function Templates({ loaderData, actionData }: Route.ComponentPro
         <CardTitle>{t('templates.new')}</CardTitle>
         <Form method="post" className="space-y-3" data-testid="new-template">
           <FormErrors errors={actionData?.formErrors} />
-          <Field labelProps={{ children: t('templates.fields.name') }} inputProps={{ id: 'template-name', name: 'name', defaultValue: actionData?.values.name ?? '', maxLength: 200 }} errors={actionData?.fieldErrors.name} />
+          <Field
+            labelProps={{ children: t('templates.fields.name') }}
+            inputProps={{ id: 'template-name', name: 'name', defaultValue: actionData?.values.name ?? '', maxLength: 200 }}
+            errors={actionData?.fieldErrors.name}
+          />
           <SchemaEditor id="template-schema" name="schema" defaultValue={actionData?.values.schema ?? STARTER} errors={actionData?.fieldErrors.schema} />
           <Button type="submit">{t('templates.create')}</Button>
         </Form>

@@ -31,7 +31,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     async start(controller) {
       controller.enqueue(line(columns))
       let rows = first.data
-      for (let page = 1; ; ) {
+      for (let page = 1; ;) {
         for (const row of rows) controller.enqueue(line(columns.map((c) => row[c])))
         if (rows.length < PAGE_SIZE) break
         page++

@@ -40,7 +40,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     else if (intent === 'check') await platform.post(`${path}/check`)
     else if (intent === 'reissue') {
       const csr = String(form.get('csr') ?? '').trim()
-      const names = String(form.get('names') ?? '').split(/[\s,]+/).filter(Boolean)
+      const names = String(form.get('names') ?? '')
+        .split(/[\s,]+/)
+        .filter(Boolean)
       const next = await platform.post<{ id: string }>(`${path}/reissue`, { names, ...(csr ? { csr } : { key_type: String(form.get('key_type') ?? '') }) })
       return redirect(url.pathname.replace(/[^/]+$/, next.id) + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('ssl:done.reissue'), color: 'success' }) } })
     } else return data({ errors: [t('ssl:errors.unknown')] }, { status: 400 })
@@ -63,7 +65,10 @@ export default function SslDetail({ loaderData, actionData }: Route.ComponentPro
       {actionData?.errors ? <FormErrors errors={actionData.errors} /> : null}
       {inFlight ? (
         <p className="rounded-md border border-blue-200 bg-blue-50 p-3 text-sm text-blue-900 dark:border-blue-900 dark:bg-blue-950 dark:text-blue-100" data-testid="ssl-in-flight">
-          {t('inFlight')} <Link className="underline" to={href(`/ssls/${c.id}/validation`)}>{t('tabs.validation')}</Link>
+          {t('inFlight')}{' '}
+          <Link className="underline" to={href(`/ssls/${c.id}/validation`)}>
+            {t('tabs.validation')}
+          </Link>
         </p>
       ) : null}
       {c.key_source === 'imported' ? (
@@ -124,13 +129,17 @@ export default function SslDetail({ loaderData, actionData }: Route.ComponentPro
             {inFlight ? (
               <Form method="post">
                 <input type="hidden" name="intent" value="check" />
-                <Button type="submit" variant="outline" data-testid="ssl-check">{t('check')}</Button>
+                <Button type="submit" variant="outline" data-testid="ssl-check">
+                  {t('check')}
+                </Button>
               </Form>
             ) : null}
             {c.status === 'pending_validation' || c.status === 'failed' ? (
               <Form method="post">
                 <input type="hidden" name="intent" value="cancel" />
-                <Button type="submit" variant="outline" data-testid="ssl-cancel">{t('cancel')}</Button>
+                <Button type="submit" variant="outline" data-testid="ssl-cancel">
+                  {t('cancel')}
+                </Button>
               </Form>
             ) : null}
             {(c.status === 'issued' || c.status === 'expiring') && c.key_source !== 'imported' && !c.term.certificates.some((x) => x.renewal_of === c.id) ? (
@@ -141,22 +150,37 @@ export default function SslDetail({ loaderData, actionData }: Route.ComponentPro
                   <p className="text-sm text-slate-600 md:col-span-2 dark:text-slate-400">{t('reissue.help', { date: when(c.term.ends_at) })}</p>
                   <label className="flex flex-col gap-1 text-sm md:col-span-2">
                     {t('reissue.names')}
-                    <textarea name="names" rows={2} defaultValue={c.names.join('\n')} className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-950" data-testid="ssl-reissue-names" />
+                    <textarea
+                      name="names"
+                      rows={2}
+                      defaultValue={c.names.join('\n')}
+                      className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-950"
+                      data-testid="ssl-reissue-names"
+                    />
                   </label>
                   <label className="flex flex-col gap-1 text-sm">
                     {t('reissue.keyType')}
                     <Select name="key_type" defaultValue={(SSL_KEY_TYPES as readonly string[]).includes(c.key_type) ? c.key_type : 'ecdsa-p256'} data-testid="ssl-reissue-key-type">
                       {SSL_KEY_TYPES.map((k) => (
-                        <option key={k} value={k}>{t(`keyTypes.${k}`)}</option>
+                        <option key={k} value={k}>
+                          {t(`keyTypes.${k}`)}
+                        </option>
                       ))}
                     </Select>
                   </label>
                   <label className="flex flex-col gap-1 text-sm">
                     {t('reissue.csr')}
-                    <textarea name="csr" rows={2} placeholder="-----BEGIN CERTIFICATE REQUEST-----" className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-950" />
+                    <textarea
+                      name="csr"
+                      rows={2}
+                      placeholder="-----BEGIN CERTIFICATE REQUEST-----"
+                      className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-950"
+                    />
                   </label>
                   <div className="md:col-span-2">
-                    <Button type="submit" size="sm" data-testid="ssl-reissue">{t('reissue.submit')}</Button>
+                    <Button type="submit" size="sm" data-testid="ssl-reissue">
+                      {t('reissue.submit')}
+                    </Button>
                   </div>
                 </Form>
               </details>
@@ -171,11 +195,15 @@ export default function SslDetail({ loaderData, actionData }: Route.ComponentPro
                     {t('revokeReason')}
                     <Select name="reason" defaultValue="unspecified" data-testid="ssl-revoke-reason">
                       {Object.keys(REVOCATION_REASONS).map((r) => (
-                        <option key={r} value={r}>{t(`reasons.${r}`)}</option>
+                        <option key={r} value={r}>
+                          {t(`reasons.${r}`)}
+                        </option>
                       ))}
                     </Select>
                   </label>
-                  <Button type="submit" variant="destructive" size="sm" data-testid="ssl-revoke">{t('revoke')}</Button>
+                  <Button type="submit" variant="destructive" size="sm" data-testid="ssl-revoke">
+                    {t('revoke')}
+                  </Button>
                 </Form>
               </details>
             ) : null}

@@ -34,7 +34,10 @@ export const middleware: Route.MiddlewareFunction[] = [
       const { user, groupContext, platform, certificate } = await loadCertificate(request, context, params)
       requireChange(request, user, 'ssl-manager')
       try {
-        const file = await platform.post<{ filename: string; content_type: string; content_base64: string }>(`/groups/${groupContext}/ssls/${certificate.id}/pkcs12`, { password: String(form.get('password') ?? ''), profile: ['legacy', 'pkcs8'].includes(String(form.get('profile'))) ? String(form.get('profile')) : 'modern' })
+        const file = await platform.post<{ filename: string; content_type: string; content_base64: string }>(`/groups/${groupContext}/ssls/${certificate.id}/pkcs12`, {
+          password: String(form.get('password') ?? ''),
+          profile: ['legacy', 'pkcs8'].includes(String(form.get('profile'))) ? String(form.get('profile')) : 'modern',
+        })
         return new Response(Buffer.from(file.content_base64, 'base64'), {
           headers: { 'content-type': file.content_type, 'content-disposition': `attachment; filename="${file.filename}"`, 'cache-control': 'private, no-store' },
         })
@@ -67,7 +70,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const form = await request.formData()
   const t = getInstance(context).t
   try {
-    await platform.post(`/groups/${groupContext}/ssls/${certificate.id}/pkcs12`, { password: String(form.get('password') ?? ''), profile: ['legacy', 'pkcs8'].includes(String(form.get('profile'))) ? String(form.get('profile')) : 'modern' })
+    await platform.post(`/groups/${groupContext}/ssls/${certificate.id}/pkcs12`, {
+      password: String(form.get('password') ?? ''),
+      profile: ['legacy', 'pkcs8'].includes(String(form.get('profile'))) ? String(form.get('profile')) : 'modern',
+    })
     return data({ errors: [] as string[] })
   } catch (error) {
     const { fieldErrors, formErrors } = formErrorsOf(t, error, ['password'], {}, 'ssl')

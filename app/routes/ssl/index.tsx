@@ -37,7 +37,11 @@ const orderSchema = (t: TFunction) =>
   z.object({
     product: z.enum(SSL_PRODUCT_IDS as [string, ...string[]], { message: t('validation:required') }),
     period_months: z.coerce.number().int(),
-    names: z.string({ message: t('validation:required') }).trim().min(1, t('validation:required')).max(20_000),
+    names: z
+      .string({ message: t('validation:required') })
+      .trim()
+      .min(1, t('validation:required'))
+      .max(20_000),
     key_type: z.string().optional(),
     csr: z.string().max(20_000).optional(),
   })
@@ -46,7 +50,11 @@ type OrderValues = z.infer<ReturnType<typeof orderSchema>>
 const IMPORT_FIELDS = ['certificate', 'chain', 'private_key'] as const
 const importSchema = (t: TFunction) =>
   z.object({
-    certificate: z.string({ message: t('validation:required') }).trim().min(1, t('validation:required')).max(60_000),
+    certificate: z
+      .string({ message: t('validation:required') })
+      .trim()
+      .min(1, t('validation:required'))
+      .max(60_000),
     chain: z.string().max(60_000).optional(),
     private_key: z.string().max(20_000).optional(),
   })
@@ -79,7 +87,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (submission.status !== 'success') return data({ importResult: submission.reply() }, { status: 400 })
     const { certificate, chain, private_key } = submission.value
     try {
-      const created = await platform.post<{ id: string }>(`/groups/${activeContext(url, user.group_id)}/ssl-imports`, { certificate, ...(chain?.trim() ? { chain } : {}), ...(private_key?.trim() ? { private_key } : {}) })
+      const created = await platform.post<{ id: string }>(`/groups/${activeContext(url, user.group_id)}/ssl-imports`, {
+        certificate,
+        ...(chain?.trim() ? { chain } : {}),
+        ...(private_key?.trim() ? { private_key } : {}),
+      })
       return redirect(carryContext(`/ssls/${created.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('ssl:done.import'), color: 'success' }) } })
     } catch (error) {
       return data({ importResult: submission.reply(formErrorsOf(t, error, IMPORT_FIELDS, {}, 'ssl')) }, { status: 400 })
@@ -101,7 +113,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return redirect(carryContext(`/ssls/${created.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('ssl:ordered'), color: 'success' }) } })
   } catch (error) {
     const problem = error instanceof PlatformError && error.status === 400 ? refusalOf(error).problem : null
-    const caaNames = (problem?.errors ?? []).filter((e) => e.code === 'ssl.caa-forbids').map((e) => names[Number(e.field?.split('.')[1])] ?? '').filter(Boolean)
+    const caaNames = (problem?.errors ?? [])
+      .filter((e) => e.code === 'ssl.caa-forbids')
+      .map((e) => names[Number(e.field?.split('.')[1])] ?? '')
+      .filter(Boolean)
     return data({ result: submission.reply(formErrorsOf(t, error, ORDER_FIELDS, {}, 'ssl')), caaNames }, { status: 400 })
   }
 }
@@ -113,7 +128,13 @@ export default function SslList({ loaderData, actionData }: Route.ComponentProps
   return (
     <div className="space-y-4">
       <PageHeader title={t('title')} description={settings.ca_configured ? t('issuedBy', { ca: settings.ca }) : t('noCa', { missing: settings.missing ?? '' })} />
-      {loaderData.canOrder && settings.ca_configured ? <OrderCertificate lastResult={actionData && 'result' in actionData ? actionData.result : undefined} caaNames={actionData && 'caaNames' in actionData ? (actionData.caaNames as string[]) : []} dvOnly={settings.dv_only} /> : null}
+      {loaderData.canOrder && settings.ca_configured ? (
+        <OrderCertificate
+          lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
+          caaNames={actionData && 'caaNames' in actionData ? (actionData.caaNames as string[]) : []}
+          dvOnly={settings.dv_only}
+        />
+      ) : null}
       {loaderData.canOrder ? <ImportCertificate lastResult={actionData && 'importResult' in actionData ? actionData.importResult : undefined} /> : null}
       <DataTable
         def={LISTS.ssls!}
@@ -215,7 +236,10 @@ function OrderCertificate({ lastResult, caaNames, dvOnly }: { lastResult: Submis
           </div>
           {dvOnly ? <p className="text-xs text-slate-500 md:col-span-2 dark:text-slate-400">{t('order.dvOnly')}</p> : null}
           {caaNames.length ? (
-            <div className="flex flex-wrap items-center gap-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 md:col-span-2 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100" data-testid="ssl-caa-fix">
+            <div
+              className="flex flex-wrap items-center gap-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 md:col-span-2 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+              data-testid="ssl-caa-fix"
+            >
               <span>{t('order.caaFix', { names: caaNames.join(', ') })}</span>
               {caaNames.map((n) => (
                 <input key={n} type="hidden" name="caa_name" value={n} />
@@ -235,7 +259,6 @@ function OrderCertificate({ lastResult, caaNames, dvOnly }: { lastResult: Submis
     </Card>
   )
 }
-
 
 function ImportCertificate({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
   const { t } = useTranslation('ssl')

@@ -17,7 +17,16 @@ function logList(id: string): ListDefinition {
   const base = LISTS['contacts-log']!
   // One certificate's trail: which entity it is about goes without saying.
   const columns = base.columns.map((c) => (c.key === 'entity_type' ? { ...c, defaultVisible: false } : c))
-  return { ...base, id: 'ssl-log', columns, trayType: null, fixedFilters: [{ field: 'area', operator: 'equals', values: ['ssl'] }, { field: 'entity_id', operator: 'equals', values: [id] }] }
+  return {
+    ...base,
+    id: 'ssl-log',
+    columns,
+    trayType: null,
+    fixedFilters: [
+      { field: 'area', operator: 'equals', values: ['ssl'] },
+      { field: 'entity_id', operator: 'equals', values: [id] },
+    ],
+  }
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -54,7 +63,8 @@ export default function SslLog({ loaderData }: Route.ComponentProps) {
 function summarize(changes: unknown, t: TFunction): string {
   if (!changes || typeof changes !== 'object') return ''
   const { before, after } = changes as { before?: Record<string, unknown>; after?: Record<string, unknown> }
-  const say = (k: string, v: unknown) => (k === 'status' ? t(`status.${String(v)}`, { defaultValue: String(v) }) : k === 'revocation_reason' ? t(`reasons.${String(v)}`, { defaultValue: String(v) }) : String(v))
+  const say = (k: string, v: unknown) =>
+    k === 'status' ? t(`status.${String(v)}`, { defaultValue: String(v) }) : k === 'revocation_reason' ? t(`reasons.${String(v)}`, { defaultValue: String(v) }) : String(v)
   return Object.keys(after ?? {})
     .filter((k) => ['status', 'failure_reason', 'revocation_reason', 'serial', 'format'].includes(k) && after?.[k] !== null && after?.[k] !== undefined)
     .map((k) => {

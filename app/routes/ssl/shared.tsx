@@ -32,8 +32,28 @@ export type Certificate = {
   created_by: string
   price: null
   created_at: string
-  validations: { id: string; name: string; method: string; state: 'pending' | 'valid' | 'invalid'; record_name: string | null; record_type: string; record_value: string | null; hosted: boolean; published: boolean; problem: { detail?: string; type?: string } | null; checked_at: string | null }[]
-  term: { id: string; product: string; period_months: number; starts_at: string; ends_at: string; notices_sent: number[]; certificates: { id: string; status: SslState; not_after: string | null; created_at: string; renewal_of: string | null; origin: 'order' | 'renewal' | 'reissue' | 'import' }[] }
+  validations: {
+    id: string
+    name: string
+    method: string
+    state: 'pending' | 'valid' | 'invalid'
+    record_name: string | null
+    record_type: string
+    record_value: string | null
+    hosted: boolean
+    published: boolean
+    problem: { detail?: string; type?: string } | null
+    checked_at: string | null
+  }[]
+  term: {
+    id: string
+    product: string
+    period_months: number
+    starts_at: string
+    ends_at: string
+    notices_sent: number[]
+    certificates: { id: string; status: SslState; not_after: string | null; created_at: string; renewal_of: string | null; origin: 'order' | 'renewal' | 'reissue' | 'import' }[]
+  }
 }
 
 const COLORS: Record<SslState, 'green' | 'amber' | 'red' | 'blue' | 'grey'> = {
@@ -110,7 +130,12 @@ export function SslTabs({ id, current }: { id: string; current: 'overview' | 'va
           key={tab.key}
           to={href(tab.to)}
           aria-current={tab.key === current ? 'page' : undefined}
-          className={cn('-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm', tab.key === current ? 'border-blue-600 font-medium text-blue-700 dark:text-blue-300' : 'border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-slate-100')}
+          className={cn(
+            '-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm',
+            tab.key === current
+              ? 'border-blue-600 font-medium text-blue-700 dark:text-blue-300'
+              : 'border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-slate-100',
+          )}
         >
           {t(`tabs.${tab.key}`)}
         </Link>

@@ -32,13 +32,21 @@ export default function SslValidation({ loaderData }: Route.ComponentProps) {
           <Card key={v.id} data-testid="ssl-validation">
             <div className="mb-2 flex flex-wrap items-center gap-2">
               <span className="break-all font-mono text-sm font-medium">{v.name}</span>
-              <Badge color={STATE_COLOR[v.state]} data-testid="ssl-validation-state">{t(`validation.states.${v.state}`)}</Badge>
+              <Badge color={STATE_COLOR[v.state]} data-testid="ssl-validation-state">
+                {t(`validation.states.${v.state}`)}
+              </Badge>
               <span className="text-xs text-slate-500 dark:text-slate-400">{v.method.toUpperCase()}</span>
             </div>
             <p className="mb-2 text-sm text-slate-600 dark:text-slate-400">{v.hosted ? t(v.published ? 'validation.hostedPublished' : 'validation.hosted') : t('validation.elsewhere')}</p>
             <pre className="overflow-x-auto rounded-md bg-slate-100 p-2 text-xs dark:bg-slate-900">{`${v.record_name ?? ''}. ${v.record_type} "${v.record_value ?? ''}"`}</pre>
-            {v.problem ? <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">{v.problem.detail ?? v.problem.type}</p> : null}
-            <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">{v.checked_at ? t('validation.checked', { when: formatDateTime(v.checked_at, i18n.language) }) : t('validation.notChecked')}</p>
+            {v.problem ? (
+              <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
+                {v.problem.detail ?? v.problem.type}
+              </p>
+            ) : null}
+            <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
+              {v.checked_at ? t('validation.checked', { when: formatDateTime(v.checked_at, i18n.language) }) : t('validation.notChecked')}
+            </p>
           </Card>
         ))}
       </div>

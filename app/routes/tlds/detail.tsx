@@ -55,7 +55,12 @@ type RateResult = { intent: 'rate'; values: { to: string; rate: string }; fieldE
 /** Sets the rate of one unit of the TLD's currency in another (staff). */
 async function setRate(request: Request, context: Route.ActionArgs['context'], params: Route.ActionArgs['params'], formData: FormData) {
   const t = getInstance(context).t
-  const values = { to: String(formData.get('to') ?? '').trim().toUpperCase(), rate: String(formData.get('rate') ?? '').trim() }
+  const values = {
+    to: String(formData.get('to') ?? '')
+      .trim()
+      .toUpperCase(),
+    rate: String(formData.get('rate') ?? '').trim(),
+  }
   const platform = await getPlatform(request, context)
   const tld = await platform.get<Tld>(`/tlds/${params.id}`)
   const rate = Number(values.rate.replace(',', '.'))
@@ -86,7 +91,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (formData.get('intent') === 'rate') return setRate(request, context, params, formData)
   const values: Values = Object.fromEntries([...formData.keys()].map((k) => [k, ['periods', 'required_contacts'].includes(k) ? formData.getAll(k).map(String) : String(formData.get(k))]))
   const fieldErrors: Record<string, string[]> = {}
-  const currency = String(values.currency ?? '').trim().toUpperCase()
+  const currency = String(values.currency ?? '')
+    .trim()
+    .toUpperCase()
   if (!/^[A-Z]{3}$/.test(currency)) fieldErrors.currency = [t('validation:required')]
   const body: Record<string, unknown> = {
     kind: values.kind,
@@ -172,7 +179,9 @@ function Rates({ tld, rates, result }: { tld: Tld; rates: Rate[]; result: RateRe
             {rates.map((r) => (
               <TableRow key={r.to_currency} data-testid="tld-rate">
                 <TableCell className="font-mono">{r.to_currency}</TableCell>
-                <TableCell className="text-right tabular-nums">{t('tlds.rates.oneIs', { from: r.from_currency, rate: r.rate.toLocaleString(i18n.language, { maximumFractionDigits: 10 }), to: r.to_currency })}</TableCell>
+                <TableCell className="text-right tabular-nums">
+                  {t('tlds.rates.oneIs', { from: r.from_currency, rate: r.rate.toLocaleString(i18n.language, { maximumFractionDigits: 10 }), to: r.to_currency })}
+                </TableCell>
                 <TableCell className="text-right tabular-nums">
                   {tld.list_price_minor === null ? '—' : formatMoney(convertMinor(tld.list_price_minor, tld.currency, r.to_currency, r.rate), r.to_currency, i18n.language)}
                 </TableCell>
@@ -185,9 +194,19 @@ function Rates({ tld, rates, result }: { tld: Tld; rates: Rate[]; result: RateRe
       )}
       <Form method="post" className="mt-4 flex flex-wrap items-start gap-3">
         <input type="hidden" name="intent" value="rate" />
-        <Field labelProps={{ children: t('tlds.rates.rateLabel', { currency: tld.currency }) }} inputProps={{ id: 'rate-value', name: 'rate', inputMode: 'decimal', className: 'w-32', defaultValue: result?.values.rate ?? '' }} errors={errors.rate} />
-        <Field labelProps={{ children: t('tlds.rates.currency') }} inputProps={{ id: 'rate-to', name: 'to', maxLength: 3, className: 'w-24 font-mono uppercase', placeholder: 'USD', defaultValue: result?.values.to ?? '' }} errors={errors.to} />
-        <Button type="submit" variant="outline" className="sm:mt-6">{t('tlds.rates.save')}</Button>
+        <Field
+          labelProps={{ children: t('tlds.rates.rateLabel', { currency: tld.currency }) }}
+          inputProps={{ id: 'rate-value', name: 'rate', inputMode: 'decimal', className: 'w-32', defaultValue: result?.values.rate ?? '' }}
+          errors={errors.rate}
+        />
+        <Field
+          labelProps={{ children: t('tlds.rates.currency') }}
+          inputProps={{ id: 'rate-to', name: 'to', maxLength: 3, className: 'w-24 font-mono uppercase', placeholder: 'USD', defaultValue: result?.values.to ?? '' }}
+          errors={errors.to}
+        />
+        <Button type="submit" variant="outline" className="sm:mt-6">
+          {t('tlds.rates.save')}
+        </Button>
       </Form>
     </Card>
   )
@@ -210,18 +229,41 @@ function EditTld({ tld, result }: { tld: Tld; result: { values: Values; fieldErr
         <FormErrors errors={result?.formErrors} />
         <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-2">
           <div className="flex flex-col gap-1.5">
-            <label htmlFor="tld-kind" className="text-sm font-medium">{t('tlds.fields.kind')}</label>
+            <label htmlFor="tld-kind" className="text-sm font-medium">
+              {t('tlds.fields.kind')}
+            </label>
             <Select id="tld-kind" name="kind" defaultValue={text('kind', tld.kind)}>
-              {KINDS.map((k) => <option key={k} value={k}>{t(`tlds.kinds.${k}`)}</option>)}
+              {KINDS.map((k) => (
+                <option key={k} value={k}>
+                  {t(`tlds.kinds.${k}`)}
+                </option>
+              ))}
             </Select>
             <ErrorList errors={errors.kind} />
           </div>
-          <Field labelProps={{ children: t('tlds.fields.registry_operator') }} inputProps={{ id: 'tld-operator', name: 'registry_operator', defaultValue: text('registry_operator', tld.registry_operator) }} errors={errors.registry_operator} />
+          <Field
+            labelProps={{ children: t('tlds.fields.registry_operator') }}
+            inputProps={{ id: 'tld-operator', name: 'registry_operator', defaultValue: text('registry_operator', tld.registry_operator) }}
+            errors={errors.registry_operator}
+          />
           {GRACE.map((g) => (
-            <Field key={g} labelProps={{ children: t(`tlds.fields.${g}`) }} inputProps={{ id: `tld-${g}`, name: g, type: 'number', min: 0, max: 365, defaultValue: text(g, String(tld[g])) }} errors={errors[g]} />
+            <Field
+              key={g}
+              labelProps={{ children: t(`tlds.fields.${g}`) }}
+              inputProps={{ id: `tld-${g}`, name: g, type: 'number', min: 0, max: 365, defaultValue: text(g, String(tld[g])) }}
+              errors={errors[g]}
+            />
           ))}
-          <Field labelProps={{ children: t('tlds.fields.list_price_minor') }} inputProps={{ id: 'tld-price', name: 'list_price', inputMode: 'decimal', defaultValue: text('list_price', priceText) }} errors={errors.list_price} />
-          <Field labelProps={{ children: t('tlds.fields.currency') }} inputProps={{ id: 'tld-currency', name: 'currency', maxLength: 3, defaultValue: text('currency', tld.currency) }} errors={errors.currency} />
+          <Field
+            labelProps={{ children: t('tlds.fields.list_price_minor') }}
+            inputProps={{ id: 'tld-price', name: 'list_price', inputMode: 'decimal', defaultValue: text('list_price', priceText) }}
+            errors={errors.list_price}
+          />
+          <Field
+            labelProps={{ children: t('tlds.fields.currency') }}
+            inputProps={{ id: 'tld-currency', name: 'currency', maxLength: 3, defaultValue: text('currency', tld.currency) }}
+            errors={errors.currency}
+          />
         </div>
         <fieldset>
           <legend className="text-sm font-medium">{t('tlds.fields.periods')}</legend>

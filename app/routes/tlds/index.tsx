@@ -36,11 +36,17 @@ export default function Tlds({ loaderData }: Route.ComponentProps) {
         page={loaderData.page}
         labels={labels}
         renderCell={(row, key) => {
-          if (key === 'name') return <RowLink className="font-mono" to={href(`/tlds/${String(row.id)}`)}>.{String(row.name)}</RowLink>
+          if (key === 'name')
+            return (
+              <RowLink className="font-mono" to={href(`/tlds/${String(row.id)}`)}>
+                .{String(row.name)}
+              </RowLink>
+            )
           if (key === 'unicode_name') return row.unicode_name && row.unicode_name !== row.name ? `.${String(row.unicode_name)}` : ''
           if (key === 'kind') return t(`tlds.kinds.${String(row.kind)}`, { defaultValue: String(row.kind) })
           if (['is_offered', 'dnssec', 'idn', 'registry_lock'].includes(key)) return yesNo(t, row[key])
-          if (key === 'list_price_minor') return row.list_price_minor === null || row.list_price_minor === undefined ? '—' : formatMoney(Number(row.list_price_minor), String(row.currency ?? 'EUR'), i18n.language)
+          if (key === 'list_price_minor')
+            return row.list_price_minor === null || row.list_price_minor === undefined ? '—' : formatMoney(Number(row.list_price_minor), String(row.currency ?? 'EUR'), i18n.language)
           return String(row[key] ?? '')
         }}
       />

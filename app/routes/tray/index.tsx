@@ -60,7 +60,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (action === 'set_contacts') {
     params.contacts = Object.fromEntries(['registrant', 'admin', 'tech', 'billing'].flatMap((role) => (form.get(role) ? [[role, String(form.get(role))]] : [])))
   }
-  if (action === 'set_nameservers') params.nameservers = String(form.get('nameservers') ?? '').split(/[\s,]+/).filter(Boolean)
+  if (action === 'set_nameservers')
+    params.nameservers = String(form.get('nameservers') ?? '')
+      .split(/[\s,]+/)
+      .filter(Boolean)
   try {
     const platform = await getPlatform(request, context)
     const started = await platform.post<{ job_id: string }>(`/groups/${encodeURIComponent(groupContext)}/bulk-actions`, { action, params })
@@ -124,8 +127,14 @@ export default function TrayScreen({ loaderData, actionData }: Route.ComponentPr
       {page.meta.total > 0 ? (
         <div className="flex flex-wrap items-start gap-6">
           <Form method="post" className="max-w-xl flex-1 space-y-3 rounded-md border border-slate-200 p-4 dark:border-slate-800" aria-labelledby="bulk-heading">
-            <h2 id="bulk-heading" className="text-lg font-semibold">{t('run', { count: page.meta.total })}</h2>
-            {actionData && 'error' in actionData ? <p role="alert" className="text-red-700 dark:text-red-400">{actionData.error}</p> : null}
+            <h2 id="bulk-heading" className="text-lg font-semibold">
+              {t('run', { count: page.meta.total })}
+            </h2>
+            {actionData && 'error' in actionData ? (
+              <p role="alert" className="text-red-700 dark:text-red-400">
+                {actionData.error}
+              </p>
+            ) : null}
             <fieldset className="space-y-1">
               <legend className="font-medium">{t('action')}</legend>
               {ACTIONS.map((a, i) => (
@@ -137,7 +146,11 @@ export default function TrayScreen({ loaderData, actionData }: Route.ComponentPr
             <label className="block">
               {t('period')}{' '}
               <select name="period" defaultValue="1" className="rounded border border-slate-300 px-2 py-1 dark:border-slate-700 dark:bg-slate-900">
-                {[1, 2, 3, 5, 10].map((n) => <option key={n} value={n}>{t('years', { count: n })}</option>)}
+                {[1, 2, 3, 5, 10].map((n) => (
+                  <option key={n} value={n}>
+                    {t('years', { count: n })}
+                  </option>
+                ))}
               </select>
             </label>
             <fieldset className="grid grid-cols-2 gap-2">
@@ -147,21 +160,32 @@ export default function TrayScreen({ loaderData, actionData }: Route.ComponentPr
                   {t(`roles.${role}`)}
                   <select name={role} defaultValue="" className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 dark:border-slate-700 dark:bg-slate-900">
                     <option value="">{t('keep')}</option>
-                    {contacts.map((c) => <option key={c.id} value={c.id}>{contactLabel(c)}</option>)}
+                    {contacts.map((c) => (
+                      <option key={c.id} value={c.id}>
+                        {contactLabel(c)}
+                      </option>
+                    ))}
                   </select>
                 </label>
               ))}
             </fieldset>
             <label className="block">
               {t('nameservers')}
-              <textarea name="nameservers" rows={3} className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 font-mono text-sm dark:border-slate-700 dark:bg-slate-900" placeholder="ns1.example.net&#10;ns2.example.net" />
+              <textarea
+                name="nameservers"
+                rows={3}
+                className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 font-mono text-sm dark:border-slate-700 dark:bg-slate-900"
+                placeholder="ns1.example.net&#10;ns2.example.net"
+              />
             </label>
             <Button type="submit">{t('start')}</Button>
           </Form>
           <Form method="post" action="/tray/items">
             <input type="hidden" name="redirectTo" value={here} />
             <input type="hidden" name="entity_type" value="domain" />
-            <Button type="submit" name="intent" value="clear" variant="outline">{tc('tray.clear')}</Button>
+            <Button type="submit" name="intent" value="clear" variant="outline">
+              {tc('tray.clear')}
+            </Button>
           </Form>
         </div>
       ) : (

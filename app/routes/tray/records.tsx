@@ -54,11 +54,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const values = { from: String(form.get('from') ?? '').trim(), to: String(form.get('to') ?? '').trim(), where: form.get('where') === 'all' ? 'all' : 'tray' }
   try {
     const started = await screen.platform.post<{ job_id: string }>(`${screen.base}/record-bulk-actions`, { action: 'replace_record_content', params: values })
-    return redirect(carryContext(`/tray/records?job=${started.job_id}`, screen.url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('tray.replace.started'), color: 'info' }) } })
+    return redirect(carryContext(`/tray/records?job=${started.job_id}`, screen.url.searchParams), {
+      headers: { 'Set-Cookie': flashHeader(request, { content: t('tray.replace.started'), color: 'info' }) },
+    })
   } catch (error) {
     const r = refusalOf(error)
     const { fieldErrors } = refusalErrors(t, r.problem, ['from', 'to', 'where'], { 'params.from': 'from', 'params.to': 'to', 'params.where': 'where' })
-    return data({ values, message: refusalText(t, r.problem, { withFields: false }), errors: Object.fromEntries(Object.entries(fieldErrors).map(([field, messages]) => [field, messages[0]!])) }, { status: r.status })
+    return data(
+      { values, message: refusalText(t, r.problem, { withFields: false }), errors: Object.fromEntries(Object.entries(fieldErrors).map(([field, messages]) => [field, messages[0]!])) },
+      { status: r.status },
+    )
   }
 }
 
@@ -95,7 +100,10 @@ export default function TrayRecords({ loaderData, actionData }: Route.ComponentP
       ) : null}
       {empty ? (
         <p data-testid="tray-records-empty">
-          {t('tray.empty')} <Link className="underline" to={href('/domains/search/records')}>{t('search.title')}</Link>
+          {t('tray.empty')}{' '}
+          <Link className="underline" to={href('/domains/search/records')}>
+            {t('search.title')}
+          </Link>
         </p>
       ) : (
         <>
@@ -104,7 +112,12 @@ export default function TrayRecords({ loaderData, actionData }: Route.ComponentP
             page={page}
             labels={(key) => t(key === 'zone' ? 'fields.zone.name' : key === 'added_at' ? 'tray.addedAt' : `fields.${key}`, { defaultValue: key })}
             renderCell={(row, key) => {
-              if (key === 'content') return <span className="break-all font-mono text-xs" data-testid="tray-record">{String(row.content ?? '')}</span>
+              if (key === 'content')
+                return (
+                  <span className="break-all font-mono text-xs" data-testid="tray-record">
+                    {String(row.content ?? '')}
+                  </span>
+                )
               if (key === 'added_at') return <time dateTime={String(row.added_at)}>{formatDateTime(String(row.added_at), i18n.language)}</time>
               return String(row[key] ?? '')
             }}
@@ -112,25 +125,57 @@ export default function TrayRecords({ loaderData, actionData }: Route.ComponentP
           <Form method="post" action="/tray/items">
             <input type="hidden" name="redirectTo" value={pathname + search} />
             <input type="hidden" name="entity_type" value="record" />
-            <Button type="submit" name="intent" value="clear" variant="outline">{t('tray.clear')}</Button>
+            <Button type="submit" name="intent" value="clear" variant="outline">
+              {t('tray.clear')}
+            </Button>
           </Form>
         </>
       )}
       {canAdmin ? (
         <section aria-labelledby="replace-heading" className="space-y-3 rounded-md border border-slate-200 p-4 dark:border-slate-800">
-          <h2 id="replace-heading" className="text-lg font-semibold">{t('tray.replace.title')}</h2>
+          <h2 id="replace-heading" className="text-lg font-semibold">
+            {t('tray.replace.title')}
+          </h2>
           <p className="text-sm text-slate-600 dark:text-slate-400">{t('tray.replace.help')}</p>
-          {actionData?.message ? <Alert variant="error" data-testid="replace-error">{actionData.message}</Alert> : null}
+          {actionData?.message ? (
+            <Alert variant="error" data-testid="replace-error">
+              {actionData.message}
+            </Alert>
+          ) : null}
           <Form method="post" className="grid max-w-xl gap-3" data-testid="replace-form">
             <div className="grid gap-1">
               <Label htmlFor="replace-from">{t('tray.replace.from')}</Label>
-              <Input id="replace-from" name="from" required defaultValue={values?.from ?? ''} placeholder="192.0.2.10" aria-invalid={errors.from ? true : undefined} aria-describedby={errors.from ? 'replace-from-error' : undefined} />
-              {errors.from ? <p id="replace-from-error" className="text-sm text-red-700 dark:text-red-400">{errors.from}</p> : null}
+              <Input
+                id="replace-from"
+                name="from"
+                required
+                defaultValue={values?.from ?? ''}
+                placeholder="192.0.2.10"
+                aria-invalid={errors.from ? true : undefined}
+                aria-describedby={errors.from ? 'replace-from-error' : undefined}
+              />
+              {errors.from ? (
+                <p id="replace-from-error" className="text-sm text-red-700 dark:text-red-400">
+                  {errors.from}
+                </p>
+              ) : null}
             </div>
             <div className="grid gap-1">
               <Label htmlFor="replace-to">{t('tray.replace.to')}</Label>
-              <Input id="replace-to" name="to" required defaultValue={values?.to ?? ''} placeholder="198.51.100.7" aria-invalid={errors.to ? true : undefined} aria-describedby={errors.to ? 'replace-to-error' : undefined} />
-              {errors.to ? <p id="replace-to-error" className="text-sm text-red-700 dark:text-red-400">{errors.to}</p> : null}
+              <Input
+                id="replace-to"
+                name="to"
+                required
+                defaultValue={values?.to ?? ''}
+                placeholder="198.51.100.7"
+                aria-invalid={errors.to ? true : undefined}
+                aria-describedby={errors.to ? 'replace-to-error' : undefined}
+              />
+              {errors.to ? (
+                <p id="replace-to-error" className="text-sm text-red-700 dark:text-red-400">
+                  {errors.to}
+                </p>
+              ) : null}
             </div>
             <fieldset className="grid gap-1">
               <legend className="text-sm font-medium">{t('tray.replace.where')}</legend>
@@ -144,7 +189,9 @@ export default function TrayRecords({ loaderData, actionData }: Route.ComponentP
               </label>
             </fieldset>
             <div>
-              <Button type="submit" disabled={running}>{t('tray.replace.submit')}</Button>
+              <Button type="submit" disabled={running}>
+                {t('tray.replace.submit')}
+              </Button>
             </div>
           </Form>
         </section>

@@ -70,7 +70,11 @@ export async function serviceUserAction(request: Request, context: Readonly<Rout
   try {
     const made = await (await getPlatform(request, context)).post<{ id: string; name: string }>(`/groups/${account}/service_users`, values)
     const url = requestUrl(request)
-    return { redirect: redirect(carryContext(`/users/${made.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('tokens:serviceUsers.created', { name: made.name }), color: 'success' }) } }) }
+    return {
+      redirect: redirect(carryContext(`/users/${made.id}`, url.searchParams), {
+        headers: { 'Set-Cookie': flashHeader(request, { content: t('tokens:serviceUsers.created', { name: made.name }), color: 'success' }) },
+      }),
+    }
   } catch (error) {
     return { result: submission.reply(formErrorsOf(t, error, ['name', 'roles', 'abilities'])) }
   }

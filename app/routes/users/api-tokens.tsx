@@ -18,7 +18,14 @@ import { API_TOKEN_DEFAULT_DAYS, API_TOKEN_MAX_DAYS, API_TOKEN_NAME_MAX, type Ap
 export const EXPIRY_CHOICES = [7, 30, API_TOKEN_DEFAULT_DAYS, 180, API_TOKEN_MAX_DAYS] as const
 
 const asList = (value: unknown) => (value === undefined || value === null || value === '' ? [] : Array.isArray(value) ? value : [value])
-const words = (text: string | undefined) => [...new Set((text ?? '').split(/[\s,]+/).map((w) => w.trim()).filter(Boolean))]
+const words = (text: string | undefined) => [
+  ...new Set(
+    (text ?? '')
+      .split(/[\s,]+/)
+      .map((w) => w.trim())
+      .filter(Boolean),
+  ),
+]
 
 /** The new-token form: a name, the permissions it holds (checked boxes), its limits and expiry. */
 export const tokenSchema = (t: TFunction) => {
@@ -35,9 +42,7 @@ export const tokenSchema = (t: TFunction) => {
 }
 
 export type TokenActionData =
-  | { intent: 'token-create'; result: SubmissionResult<string[]> }
-  | { intent: 'token-created'; secret: string; name: string }
-  | { intent: 'token-revoke'; formErrors: string[] }
+  { intent: 'token-create'; result: SubmissionResult<string[]> } | { intent: 'token-created'; secret: string; name: string } | { intent: 'token-revoke'; formErrors: string[] }
 
 type AccountChoice = { id: string; name: string }
 
@@ -76,7 +81,10 @@ export function ApiTokensCard({
           <p className="font-medium">{t('createdTitle', { name: created.name })}</p>
           <p className="text-sm">{t('createdOnce')}</p>
           <div className="flex flex-wrap items-center gap-2">
-            <code className="break-all rounded bg-white px-2 py-1 font-mono text-sm text-slate-900 ring-1 ring-slate-200 dark:bg-slate-950 dark:text-slate-100 dark:ring-slate-700" data-testid="token-secret">
+            <code
+              className="break-all rounded bg-white px-2 py-1 font-mono text-sm text-slate-900 ring-1 ring-slate-200 dark:bg-slate-950 dark:text-slate-100 dark:ring-slate-700"
+              data-testid="token-secret"
+            >
               {created.secret}
             </code>
             <Button type="button" size="sm" variant="outline" onClick={() => copyToClipboard(created.secret, { copied: t('common:actions.copied'), failed: t('copyFailed') })}>
@@ -121,11 +129,15 @@ export function ApiTokensCard({
                     </td>
                     <td className="py-2 pr-3 font-mono text-xs">{token.permissions.join(', ')}</td>
                     <td className="py-2 pr-3 text-xs">{limits.length ? limits.map((l) => <div key={l}>{l}</div>) : <span className="text-slate-500">{t('limits.none')}</span>}</td>
-                    <td className="whitespace-nowrap py-2 pr-3 text-xs" title={formatDateTime(token.expires_at, i18n.language)}>{formatDate(token.expires_at, i18n.language)}</td>
+                    <td className="whitespace-nowrap py-2 pr-3 text-xs" title={formatDateTime(token.expires_at, i18n.language)}>
+                      {formatDate(token.expires_at, i18n.language)}
+                    </td>
                     <td className="py-2 pr-3 text-xs" data-testid="token-last-used">
                       {token.last_used_at ? (
                         <>
-                          <div className="whitespace-nowrap" title={formatDateTime(token.last_used_at, i18n.language)}>{formatDate(token.last_used_at, i18n.language)}</div>
+                          <div className="whitespace-nowrap" title={formatDateTime(token.last_used_at, i18n.language)}>
+                            {formatDate(token.last_used_at, i18n.language)}
+                          </div>
                           <div className="font-mono text-slate-500">{token.last_used_address}</div>
                         </>
                       ) : (
@@ -135,8 +147,13 @@ export function ApiTokensCard({
                     <td className="py-2 text-right">
                       {state === 'active' ? (
                         <details className="relative inline-block text-left" data-testid={`token-revoke-${token.number}`}>
-                          <summary className="inline-flex h-7 cursor-pointer list-none items-center rounded-md border border-slate-300 px-2.5 text-xs font-medium text-red-700 hover:bg-red-50 dark:border-slate-700 dark:text-red-400 dark:hover:bg-red-950/40 [&::-webkit-details-marker]:hidden">{t('revoke')}</summary>
-                          <Form method="post" className="absolute right-0 z-10 mt-1 flex w-56 flex-col items-end gap-2 rounded-md border border-slate-200 bg-white p-3 shadow-lg dark:border-slate-800 dark:bg-slate-900">
+                          <summary className="inline-flex h-7 cursor-pointer list-none items-center rounded-md border border-slate-300 px-2.5 text-xs font-medium text-red-700 hover:bg-red-50 dark:border-slate-700 dark:text-red-400 dark:hover:bg-red-950/40 [&::-webkit-details-marker]:hidden">
+                            {t('revoke')}
+                          </summary>
+                          <Form
+                            method="post"
+                            className="absolute right-0 z-10 mt-1 flex w-56 flex-col items-end gap-2 rounded-md border border-slate-200 bg-white p-3 shadow-lg dark:border-slate-800 dark:bg-slate-900"
+                          >
                             <input type="hidden" name="token_id" value={token.id} />
                             <p className="text-xs">{t('revokeQuestion', { name: token.name })}</p>
                             <Button type="submit" name="intent" value="token-revoke" variant="destructive" size="sm">
@@ -176,7 +193,11 @@ function NewTokenForm({ permissions, accounts, lastResult }: { permissions: stri
     <Form method="post" {...getFormProps(form)} className="mt-3 grid gap-3">
       <input type="hidden" name="intent" value="token-create" />
       <FormErrors id={form.errorId} errors={form.errors} />
-      <Field labelProps={{ children: t('fields.name') }} inputProps={{ ...getInputProps(fields.name, { type: 'text' }), id: 'token-name', placeholder: t('namePlaceholder') }} errors={fields.name.errors} />
+      <Field
+        labelProps={{ children: t('fields.name') }}
+        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), id: 'token-name', placeholder: t('namePlaceholder') }}
+        errors={fields.name.errors}
+      />
       <fieldset className="space-y-2" aria-describedby={fields.permissions.errors?.length ? 'token-permissions-error' : undefined}>
         <legend className="text-sm font-medium">{t('fields.permissions')}</legend>
         <p className="text-xs text-slate-500">{t('permissionsHint')}</p>
@@ -208,8 +229,16 @@ function NewTokenForm({ permissions, accounts, lastResult }: { permissions: stri
         </SelectField>
       </div>
       <div className="grid gap-3 sm:grid-cols-2">
-        <Field labelProps={{ children: t('fields.domain_tags') }} inputProps={{ ...getInputProps(fields.domain_tags, { type: 'text' }), id: 'token-tags', placeholder: 'prod, brand' }} errors={fields.domain_tags.errors} />
-        <Field labelProps={{ children: t('fields.cidrs') }} inputProps={{ ...getInputProps(fields.cidrs, { type: 'text' }), id: 'token-cidrs', placeholder: '203.0.113.0/24, 2001:db8::/32' }} errors={fields.cidrs.errors} />
+        <Field
+          labelProps={{ children: t('fields.domain_tags') }}
+          inputProps={{ ...getInputProps(fields.domain_tags, { type: 'text' }), id: 'token-tags', placeholder: 'prod, brand' }}
+          errors={fields.domain_tags.errors}
+        />
+        <Field
+          labelProps={{ children: t('fields.cidrs') }}
+          inputProps={{ ...getInputProps(fields.cidrs, { type: 'text' }), id: 'token-cidrs', placeholder: '203.0.113.0/24, 2001:db8::/32' }}
+          errors={fields.cidrs.errors}
+        />
       </div>
       <p className="-mt-2 text-xs text-slate-500">{t('limitsHint')}</p>
       <Button type="submit" className="justify-self-start" disabled={navigation.state === 'submitting'} data-testid="token-create">
@@ -220,8 +249,7 @@ function NewTokenForm({ permissions, accounts, lastResult }: { permissions: stri
 }
 
 /** The new-service-user form: a name and the grants (the API refuses any the admin does not hold). */
-export const serviceUserSchema = (t: TFunction, staffOffered: boolean) =>
-  z.object({ intent: z.literal('service-user'), name: formRules(t).requiredText(200), ...grantsSchema(staffOffered) })
+export const serviceUserSchema = (t: TFunction, staffOffered: boolean) => z.object({ intent: z.literal('service-user'), name: formRules(t).requiredText(200), ...grantsSchema(staffOffered) })
 
 export function ServiceUserForm({ lastResult, staffOffered }: { lastResult: SubmissionResult<string[]> | undefined; staffOffered: boolean }) {
   const { t } = useTranslation('tokens')
@@ -232,7 +260,12 @@ export function ServiceUserForm({ lastResult, staffOffered }: { lastResult: Subm
       <input type="hidden" name="intent" value="service-user" />
       <p className="text-sm text-slate-600 dark:text-slate-400">{t('serviceUsers.intro')}</p>
       <FormErrors id={form.errorId} errors={form.errors} />
-      <Field className="max-w-md" labelProps={{ children: t('serviceUsers.name') }} inputProps={{ ...getInputProps(fields.name, { type: 'text' }), id: 'service-user-name' }} errors={fields.name.errors} />
+      <Field
+        className="max-w-md"
+        labelProps={{ children: t('serviceUsers.name') }}
+        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), id: 'service-user-name' }}
+        errors={fields.name.errors}
+      />
       <RolesEditor key={form.key} roles={grants.roles} abilities={grants.abilities} staffOffered={staffOffered} errors={fields.roles.errors} abilityErrors={fields.abilities.errors} />
       <Button type="submit" data-testid="service-user-submit">
         {t('serviceUsers.create')}

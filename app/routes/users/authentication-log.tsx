@@ -42,8 +42,16 @@ export default function AuthenticationLog({ loaderData }: Route.ComponentProps) 
   const labels = useColumnLabels('authLog')
   const { subject } = loaderData
   const links = subject
-    ? [{ to: `/users/${subject.id}`, label: t('details') }, { to: `/users/${subject.id}/log`, label: t('log') }, { to: `/users/${subject.id}/authentication-log`, label: t('users.authLog'), current: true }]
-    : [{ to: '/users', label: t('users.title') }, { to: '/users/log', label: t('log') }, { to: '/users/authentication-log', label: t('users.authLog'), current: true }]
+    ? [
+        { to: `/users/${subject.id}`, label: t('details') },
+        { to: `/users/${subject.id}/log`, label: t('log') },
+        { to: `/users/${subject.id}/authentication-log`, label: t('users.authLog'), current: true },
+      ]
+    : [
+        { to: '/users', label: t('users.title') },
+        { to: '/users/log', label: t('log') },
+        { to: '/users/authentication-log', label: t('users.authLog'), current: true },
+      ]
   return (
     <div className="space-y-4">
       <PageHeader breadcrumb={[{ label: t('users.title'), to: '/users' }]} title={loaderData.pageName} />

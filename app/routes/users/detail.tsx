@@ -126,13 +126,21 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
         actions={
           canEdit ? (
             <>
-              <HeaderAction to="#user-edit-section" primary>{t('users.editRoles')}</HeaderAction>
+              <HeaderAction to="#user-edit-section" primary>
+                {t('users.editRoles')}
+              </HeaderAction>
               <HeaderAction to="#user-actions-section">{t('users.actions')}</HeaderAction>
             </>
           ) : null
         }
       />
-      <SubNav links={[{ to: base, label: t('details'), current: true }, { to: `${base}/log`, label: t('log') }, { to: `${base}/authentication-log`, label: t('users.authLog') }]} />
+      <SubNav
+        links={[
+          { to: base, label: t('details'), current: true },
+          { to: `${base}/log`, label: t('log') },
+          { to: `${base}/authentication-log`, label: t('users.authLog') },
+        ]}
+      />
       <Card>
         <DetailList
           rows={[
@@ -148,7 +156,14 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
                   [t('users.fields.invited'), yesNo(t, detail.invited)],
                   [t('users.fields.last_sign_in_at'), detail.last_sign_in_at ? formatDateTime(detail.last_sign_in_at, i18n.language) : t('users.never')],
                 ] as [string, React.ReactNode][])),
-            [t('users.fields.roles'), <span className="flex flex-wrap gap-1">{detail.roles.map((role) => <StatusBadge key={role} kind="role" code={role} />)}</span>],
+            [
+              t('users.fields.roles'),
+              <span className="flex flex-wrap gap-1">
+                {detail.roles.map((role) => (
+                  <StatusBadge key={role} kind="role" code={role} />
+                ))}
+              </span>,
+            ],
             [t('users.fields.abilities'), <span className="font-mono text-xs">{detail.abilities.join(', ')}</span>],
           ]}
         />
@@ -165,7 +180,10 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
           </ul>
         ) : null}
         <p className="mt-2 text-sm">
-          {t('users.holds')} <span className="font-mono text-xs" data-testid="user-permissions">{detail.permissions.join(', ')}</span>
+          {t('users.holds')}{' '}
+          <span className="font-mono text-xs" data-testid="user-permissions">
+            {detail.permissions.join(', ')}
+          </span>
         </p>
       </Card>
       {canEdit ? (
@@ -175,19 +193,36 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
             {isSelf ? <p className="mb-2 text-sm text-amber-800 dark:text-amber-300">{t('users.selfNote')}</p> : null}
             <UserForm key={detail.version} detail={detail} lastResult={editResult} staffOffered={loaderData.isStaff} />
           </Card>
-          {loaderData.apiTokens ? <ApiTokensCard {...loaderData.apiTokens} actionData={actionData && 'intent' in actionData && String(actionData.intent).startsWith('token-') ? (actionData as TokenActionData) : undefined} /> : null}
+          {loaderData.apiTokens ? (
+            <ApiTokensCard
+              {...loaderData.apiTokens}
+              actionData={actionData && 'intent' in actionData && String(actionData.intent).startsWith('token-') ? (actionData as TokenActionData) : undefined}
+            />
+          ) : null}
           <Card id="user-actions-section" className="scroll-mt-4">
             <CardTitle>{t('users.actions')}</CardTitle>
             {actionData && 'formErrors' in actionData ? <FormErrors errors={actionData.formErrors} /> : null}
             <div className="grid gap-2 sm:grid-cols-2">
               {detail.status === 'active' ? (
-                <ConfirmAction key="disable" intent="disable" variant="destructive" label={t('users.disable')} question={t('users.confirm.disable', { email: detail.email })} confirmLabel={t('users.disable')} />
+                <ConfirmAction
+                  key="disable"
+                  intent="disable"
+                  variant="destructive"
+                  label={t('users.disable')}
+                  question={t('users.confirm.disable', { email: detail.email })}
+                  confirmLabel={t('users.disable')}
+                />
               ) : (
                 <ConfirmAction key="enable" intent="enable" label={t('users.enable')} question={t('users.confirm.enable', { email: detail.email })} confirmLabel={t('users.enable')} />
               )}
               {service ? null : (
                 <>
-                  <ConfirmAction intent="reset-two-factor" label={t('users.resetTwoFactor')} question={t('users.confirm.resetTwoFactor', { email: detail.email })} confirmLabel={t('users.resetTwoFactor')} />
+                  <ConfirmAction
+                    intent="reset-two-factor"
+                    label={t('users.resetTwoFactor')}
+                    question={t('users.confirm.resetTwoFactor', { email: detail.email })}
+                    confirmLabel={t('users.resetTwoFactor')}
+                  />
                   <ConfirmAction intent="end-sessions" label={t('users.endSessions')} question={t('users.confirm.endSessions', { email: detail.email })} confirmLabel={t('users.endSessions')} />
                 </>
               )}

@@ -75,7 +75,13 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{t('users.title')}</h1>
-      <SubNav links={[{ to: '/users', label: t('users.title'), current: true }, { to: '/users/log', label: t('log') }, { to: '/users/authentication-log', label: t('users.authLog') }]} />
+      <SubNav
+        links={[
+          { to: '/users', label: t('users.title'), current: true },
+          { to: '/users/log', label: t('log') },
+          { to: '/users/authentication-log', label: t('users.authLog') },
+        ]}
+      />
       {loaderData.canInvite ? (
         <Card>
           <details open={actionData ? true : undefined}>
@@ -102,7 +108,14 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
         labels={labels}
         renderCell={(row, key) => {
           if (key === 'name') return <RowLink to={href(`/users/${String(row.id)}`)}>{String(row.name || row.email || '')}</RowLink>
-          if (key === 'roles') return <span className="flex flex-wrap gap-1">{((row.roles as string[] | undefined) ?? []).map((role) => <StatusBadge key={role} kind="role" code={role} />)}</span>
+          if (key === 'roles')
+            return (
+              <span className="flex flex-wrap gap-1">
+                {((row.roles as string[] | undefined) ?? []).map((role) => (
+                  <StatusBadge key={role} kind="role" code={role} />
+                ))}
+              </span>
+            )
           if (key === 'status') return <StatusBadge kind="user" code={String(row.status)} />
           if (key === 'two_factor' || key === 'invited') return yesNo(t, row[key])
           if (key === 'account.name') return String((row.account as { name?: string } | undefined)?.name ?? '')

@@ -25,27 +25,63 @@ export function grantsSchema(staffOffered: boolean) {
     abilities: z
       .string()
       .optional()
-      .transform((text) => [...new Set((text ?? '').split(/[\s,]+/).map((a) => a.trim()).filter(Boolean))]),
+      .transform((text) => [
+        ...new Set(
+          (text ?? '')
+            .split(/[\s,]+/)
+            .map((a) => a.trim())
+            .filter(Boolean),
+        ),
+      ]),
   }
 }
 
 /** The invitation form: an email, an optional name and the grants. */
-export const inviteSchema = (t: TFunction, staffOffered: boolean) =>
-  z.object({ email: formRules(t).email(), name: z.string().trim().max(200).optional().default(''), ...grantsSchema(staffOffered) })
+export const inviteSchema = (t: TFunction, staffOffered: boolean) => z.object({ email: formRules(t).email(), name: z.string().trim().max(200).optional().default(''), ...grantsSchema(staffOffered) })
 
 /** The edit form of a user: the name and the grants. */
 export const userSchema = (t: TFunction, staffOffered: boolean) =>
-  z.object({ intent: z.literal('update'), name: z.string({ error: t('validation:required') }).trim().max(200).optional().default(''), ...grantsSchema(staffOffered) })
+  z.object({
+    intent: z.literal('update'),
+    name: z
+      .string({ error: t('validation:required') })
+      .trim()
+      .max(200)
+      .optional()
+      .default(''),
+    ...grantsSchema(staffOffered),
+  })
 
 /** The roles and abilities a form was sent with (conform's initialValue after a refusal), else the user's. */
 export const submittedGrants = (initial: Record<string, unknown> | null | undefined, fallback: { roles: string[]; abilities: string[] }) =>
-  initial ? { roles: asList(initial.roles).map(String), abilities: String(initial.abilities ?? '').split(/[\s,]+/).filter(Boolean) } : fallback
+  initial
+    ? {
+        roles: asList(initial.roles).map(String),
+        abilities: String(initial.abilities ?? '')
+          .split(/[\s,]+/)
+          .filter(Boolean),
+      }
+    : fallback
 
 /**
  * The roles editor: a checkbox per role, each showing what it grants besides itself, and the
  * whole expansion of the current choice (what the user will hold).
  */
-export function RolesEditor({ roles, abilities, staffOffered, errors, abilityErrors, readOnly = false }: { roles: string[]; abilities: string[]; staffOffered: boolean; errors?: string[] | undefined; abilityErrors?: string[] | undefined; readOnly?: boolean }) {
+export function RolesEditor({
+  roles,
+  abilities,
+  staffOffered,
+  errors,
+  abilityErrors,
+  readOnly = false,
+}: {
+  roles: string[]
+  abilities: string[]
+  staffOffered: boolean
+  errors?: string[] | undefined
+  abilityErrors?: string[] | undefined
+  readOnly?: boolean
+}) {
   const { t } = useTranslation('directory')
   const held = new Set(roles)
   const expanded = new Set(expandRoles(roles))
@@ -62,7 +98,11 @@ export function RolesEditor({ roles, abilities, staffOffered, errors, abilityErr
               <input type="checkbox" name="roles" value={role} defaultChecked={held.has(role)} disabled={readOnly} className="mt-1" />
               <span>
                 <span className="font-mono">{role}</span>
-                {grants.length ? <span className="block text-xs text-slate-500" data-testid={`grants-${role}`}>{t('users.grants', { list: grants.join(', ') })}</span> : null}
+                {grants.length ? (
+                  <span className="block text-xs text-slate-500" data-testid={`grants-${role}`}>
+                    {t('users.grants', { list: grants.join(', ') })}
+                  </span>
+                ) : null}
                 {implied ? <span className="block text-xs text-green-700 dark:text-green-400">{t('users.impliedBy')}</span> : null}
               </span>
             </label>
@@ -72,7 +112,13 @@ export function RolesEditor({ roles, abilities, staffOffered, errors, abilityErr
       <ErrorList id="roles-error" errors={errors} />
       <label className="flex flex-col gap-1 text-sm">
         <span className="font-medium">{t('users.fields.abilities')}</span>
-        <input name="abilities" defaultValue={abilities.join(', ')} disabled={readOnly} className="h-9 rounded-md border border-slate-300 bg-white px-3 dark:border-slate-700 dark:bg-slate-950" aria-describedby={abilityErrors?.length ? 'abilities-error' : undefined} />
+        <input
+          name="abilities"
+          defaultValue={abilities.join(', ')}
+          disabled={readOnly}
+          className="h-9 rounded-md border border-slate-300 bg-white px-3 dark:border-slate-700 dark:bg-slate-950"
+          aria-describedby={abilityErrors?.length ? 'abilities-error' : undefined}
+        />
         <span className="text-xs text-slate-500">{t('users.abilitiesHint')}</span>
       </label>
       <ErrorList id="abilities-error" errors={abilityErrors} />

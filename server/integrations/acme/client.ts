@@ -64,7 +64,8 @@ export function acmeClient(settings: AcmeSettings, accountKeyPem: string, accoun
       return client.getAccountUrl()
     },
     /** `replaces`: the ARI certID of the certificate a renewal replaces (RFC 9773 §5), only where the CA offers ARI. */
-    createOrder: (names: string[], replaces?: string | null) => client.createOrder({ identifiers: names.map((value) => ({ type: 'dns', value })), ...(replaces ? { replaces } : {}) } as Parameters<typeof client.createOrder>[0]),
+    createOrder: (names: string[], replaces?: string | null) =>
+      client.createOrder({ identifiers: names.map((value) => ({ type: 'dns', value })), ...(replaces ? { replaces } : {}) } as Parameters<typeof client.createOrder>[0]),
     getOrder: (url: string) => client.getOrder({ url } as AcmeOrder),
     authorizations: (order: AcmeOrder) => client.getAuthorizations(order),
     /** For dns-01 the TXT value (base64url SHA-256 of the key authorisation, RFC 8555 §8.4); for http-01 the file's content. */

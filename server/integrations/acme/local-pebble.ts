@@ -38,9 +38,23 @@ export async function startPebble(options: { dnsServer?: string; dir?: string } 
   const cert = path.join(dir, 'cert.pem')
   const key = path.join(dir, 'key.pem')
   await run('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '3650',
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
-    '-keyout', key, '-out', cert,
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-days',
+    '3650',
+    '-subj',
+    '/CN=localhost',
+    '-addext',
+    'subjectAltName=DNS:localhost,IP:127.0.0.1',
+    '-keyout',
+    key,
+    '-out',
+    cert,
   ])
   const [listen, management, http, tls] = [await freePort(), await freePort(), await freePort(), await freePort()]
   const config = path.join(dir, 'pebble-config.json')

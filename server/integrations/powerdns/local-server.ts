@@ -96,7 +96,10 @@ export async function startPowerDns(options: { dnsPort?: number; apiPort?: numbe
     dir,
     async dig(...args: string[]) {
       const { stdout } = await run('dig', ['@127.0.0.1', '-p', String(dnsPort), '+norec', '+short', '+time=2', '+tries=1', ...args])
-      return stdout.split('\n').map((l) => l.trim()).filter(Boolean)
+      return stdout
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean)
     },
     async stop() {
       if (child.exitCode === null) {

@@ -16,8 +16,7 @@ export function registryErrorToAppError(error: unknown): unknown {
     return new AppError(503, 'registry-unavailable', 'The registry could not be reached; try again later', { cause: error })
   }
   if (error instanceof RegistryError) {
-    const status =
-      error.code === 2303 ? 404 : [2300, 2301, 2302, 2304, 2305].includes(error.code) ? 409 : error.code === 2200 || error.code >= 2400 ? 502 : 422
+    const status = error.code === 2303 ? 404 : [2300, 2301, 2302, 2304, 2305].includes(error.code) ? 409 : error.code === 2200 || error.code >= 2400 ? 502 : 422
     const message = error.reason ? `${error.registryMessage}: ${error.reason}` : error.registryMessage
     return new AppError(status, 'registry-error', message, { extra: { registry_code: error.code }, cause: error })
   }

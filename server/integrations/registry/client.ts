@@ -111,9 +111,12 @@ export class EppClient {
     }
     const keepAliveMs = this.options.keepAliveMs ?? 0
     if (keepAliveMs > 0) {
-      this.keepAlive = setInterval(() => {
-        if (Date.now() - this.lastActivity >= keepAliveMs && this.waiters.length === 0) this.hello().catch(() => undefined)
-      }, Math.max(50, Math.floor(keepAliveMs / 2)))
+      this.keepAlive = setInterval(
+        () => {
+          if (Date.now() - this.lastActivity >= keepAliveMs && this.waiters.length === 0) this.hello().catch(() => undefined)
+        },
+        Math.max(50, Math.floor(keepAliveMs / 2)),
+      )
       this.keepAlive.unref()
     }
     return this.greeting
@@ -282,4 +285,3 @@ export class EppClient {
 function isIp(host: string): boolean {
   return /^[\d.]+$/.test(host) || host.includes(':')
 }
-

@@ -58,10 +58,7 @@ function command(body: XmlChild, clTRID: string, extension?: XmlChild[]): string
 
 export const helloFrame = (): string => eppDocument(el('hello'))
 
-export function loginFrame(
-  options: { clientId: string; password: string; newPassword?: string; objURIs?: string[]; extURIs?: string[]; lang?: string },
-  clTRID: string,
-): string {
+export function loginFrame(options: { clientId: string; password: string; newPassword?: string; objURIs?: string[]; extURIs?: string[]; lang?: string }, clTRID: string): string {
   const objURIs = options.objURIs ?? [NS.domain, NS.host, NS.contact]
   const extURIs = options.extURIs ?? [NS.secDNS, NS.rgp]
   return command(
@@ -72,7 +69,18 @@ export function loginFrame(
       el('pw', null, options.password),
       options.newPassword ? el('newPW', null, options.newPassword) : null,
       el('options', null, el('version', null, '1.0'), el('lang', null, options.lang ?? 'en')),
-      el('svcs', null, objURIs.map((uri) => el('objURI', null, uri)), extURIs.length ? el('svcExtension', null, extURIs.map((uri) => el('extURI', null, uri))) : null),
+      el(
+        'svcs',
+        null,
+        objURIs.map((uri) => el('objURI', null, uri)),
+        extURIs.length
+          ? el(
+              'svcExtension',
+              null,
+              extURIs.map((uri) => el('extURI', null, uri)),
+            )
+          : null,
+      ),
     ),
     clTRID,
   )
@@ -85,13 +93,32 @@ export const pollAckFrame = (id: string, clTRID: string): string => command(el('
 const period = (years: number | undefined) => (years === undefined ? null : el('domain:period', { unit: 'y' }, years))
 const authInfo = (prefix: 'domain' | 'contact', pw: string | undefined) => (pw === undefined ? null : el(`${prefix}:authInfo`, null, el(`${prefix}:pw`, null, pw)))
 const contacts = (list: DomainContact[] | undefined) => (list ?? []).map((c) => el('domain:contact', { type: c.type }, c.id))
-const nsList = (names: string[] | undefined) => (names?.length ? el('domain:ns', null, names.map((n) => el('domain:hostObj', null, n))) : null)
+const nsList = (names: string[] | undefined) =>
+  names?.length
+    ? el(
+        'domain:ns',
+        null,
+        names.map((n) => el('domain:hostObj', null, n)),
+      )
+    : null
 const dsEl = (ds: DsData) =>
   el('secDNS:dsData', null, el('secDNS:keyTag', null, ds.keyTag), el('secDNS:alg', null, ds.alg), el('secDNS:digestType', null, ds.digestType), el('secDNS:digest', null, ds.digest.toUpperCase()))
 const statusEls = (prefix: string, list: string[] | undefined) => (list ?? []).map((s) => el(`${prefix}:status`, { s }))
 
 export const domainCheckFrame = (names: string[], clTRID: string) =>
-  command(el('check', null, objectEl('domain', 'check', null, names.map((n) => el('domain:name', null, n)))), clTRID)
+  command(
+    el(
+      'check',
+      null,
+      objectEl(
+        'domain',
+        'check',
+        null,
+        names.map((n) => el('domain:name', null, n)),
+      ),
+    ),
+    clTRID,
+  )
 
 export function domainCreateFrame(input: DomainCreateInput, clTRID: string): string {
   const ext = input.dsData?.length ? [objectEl('secDNS', 'create', null, input.dsData.map(dsEl))] : []
@@ -99,7 +126,17 @@ export function domainCreateFrame(input: DomainCreateInput, clTRID: string): str
     el(
       'create',
       null,
-      objectEl('domain', 'create', null, el('domain:name', null, input.name), period(input.years), nsList(input.nameservers), input.registrant ? el('domain:registrant', null, input.registrant) : null, contacts(input.contacts), authInfo('domain', input.authInfo)),
+      objectEl(
+        'domain',
+        'create',
+        null,
+        el('domain:name', null, input.name),
+        period(input.years),
+        nsList(input.nameservers),
+        input.registrant ? el('domain:registrant', null, input.registrant) : null,
+        contacts(input.contacts),
+        authInfo('domain', input.authInfo),
+      ),
     ),
     clTRID,
     ext,
@@ -157,12 +194,24 @@ export function domainUpdateFrame(input: DomainUpdateInput, clTRID: string, extr
 export const domainDeleteFrame = (name: string, clTRID: string) => command(el('delete', null, objectEl('domain', 'delete', null, el('domain:name', null, name))), clTRID)
 
 /** RFC 3915 restore request: an empty domain:update carrying the rgp:update extension. */
-export const domainRestoreFrame = (name: string, clTRID: string) =>
-  domainUpdateFrame({ name }, clTRID, [objectEl('rgp', 'update', null, el('rgp:restore', { op: 'request' }))])
+export const domainRestoreFrame = (name: string, clTRID: string) => domainUpdateFrame({ name }, clTRID, [objectEl('rgp', 'update', null, el('rgp:restore', { op: 'request' }))])
 
 const addrEls = (list: HostAddress[] | undefined) => (list ?? []).map((a) => el('host:addr', { ip: a.ip }, a.address))
 
-export const hostCheckFrame = (names: string[], clTRID: string) => command(el('check', null, objectEl('host', 'check', null, names.map((n) => el('host:name', null, n)))), clTRID)
+export const hostCheckFrame = (names: string[], clTRID: string) =>
+  command(
+    el(
+      'check',
+      null,
+      objectEl(
+        'host',
+        'check',
+        null,
+        names.map((n) => el('host:name', null, n)),
+      ),
+    ),
+    clTRID,
+  )
 export const hostCreateFrame = (input: HostCreateInput, clTRID: string) =>
   command(el('create', null, objectEl('host', 'create', null, el('host:name', null, input.name), addrEls(input.addresses))), clTRID)
 export const hostInfoFrame = (name: string, clTRID: string) => command(el('info', null, objectEl('host', 'info', null, el('host:name', null, name))), clTRID)
@@ -171,7 +220,19 @@ export function hostUpdateFrame(input: HostUpdateInput, clTRID: string): string 
   const part = (tag: 'add' | 'rem', p: HostUpdateInput['add']) =>
     p && (p.addresses?.length || p.statuses?.length) ? el(`host:${tag}`, null, addrEls(p.addresses), statusEls('host', p.statuses)) : null
   return command(
-    el('update', null, objectEl('host', 'update', null, el('host:name', null, input.name), part('add', input.add), part('rem', input.rem), input.newName ? el('host:chg', null, el('host:name', null, input.newName)) : null)),
+    el(
+      'update',
+      null,
+      objectEl(
+        'host',
+        'update',
+        null,
+        el('host:name', null, input.name),
+        part('add', input.add),
+        part('rem', input.rem),
+        input.newName ? el('host:chg', null, el('host:name', null, input.newName)) : null,
+      ),
+    ),
     clTRID,
   )
 }
@@ -182,27 +243,65 @@ const postalEl = (p: PostalInfo) =>
     { type: p.type },
     el('contact:name', null, p.name),
     p.org !== undefined ? el('contact:org', null, p.org) : null,
-    el('contact:addr', null, (p.street ?? []).map((s) => el('contact:street', null, s)), el('contact:city', null, p.city), p.sp !== undefined ? el('contact:sp', null, p.sp) : null, p.pc !== undefined ? el('contact:pc', null, p.pc) : null, el('contact:cc', null, p.cc)),
+    el(
+      'contact:addr',
+      null,
+      (p.street ?? []).map((s) => el('contact:street', null, s)),
+      el('contact:city', null, p.city),
+      p.sp !== undefined ? el('contact:sp', null, p.sp) : null,
+      p.pc !== undefined ? el('contact:pc', null, p.pc) : null,
+      el('contact:cc', null, p.cc),
+    ),
   )
 
-export const contactCheckFrame = (ids: string[], clTRID: string) => command(el('check', null, objectEl('contact', 'check', null, ids.map((id) => el('contact:id', null, id)))), clTRID)
+export const contactCheckFrame = (ids: string[], clTRID: string) =>
+  command(
+    el(
+      'check',
+      null,
+      objectEl(
+        'contact',
+        'check',
+        null,
+        ids.map((id) => el('contact:id', null, id)),
+      ),
+    ),
+    clTRID,
+  )
 export const contactCreateFrame = (input: ContactCreateInput, clTRID: string) =>
   command(
     el(
       'create',
       null,
-      objectEl('contact', 'create', null, el('contact:id', null, input.id), input.postalInfo.map(postalEl), input.voice ? el('contact:voice', null, input.voice) : null, input.fax ? el('contact:fax', null, input.fax) : null, el('contact:email', null, input.email), authInfo('contact', input.authInfo)),
+      objectEl(
+        'contact',
+        'create',
+        null,
+        el('contact:id', null, input.id),
+        input.postalInfo.map(postalEl),
+        input.voice ? el('contact:voice', null, input.voice) : null,
+        input.fax ? el('contact:fax', null, input.fax) : null,
+        el('contact:email', null, input.email),
+        authInfo('contact', input.authInfo),
+      ),
     ),
     clTRID,
   )
-export const contactInfoFrame = (id: string, clTRID: string, pw?: string) =>
-  command(el('info', null, objectEl('contact', 'info', null, el('contact:id', null, id), authInfo('contact', pw))), clTRID)
+export const contactInfoFrame = (id: string, clTRID: string, pw?: string) => command(el('info', null, objectEl('contact', 'info', null, el('contact:id', null, id), authInfo('contact', pw))), clTRID)
 export const contactDeleteFrame = (id: string, clTRID: string) => command(el('delete', null, objectEl('contact', 'delete', null, el('contact:id', null, id))), clTRID)
 export function contactUpdateFrame(input: ContactUpdateInput, clTRID: string): string {
   const c = input.change
   const chg =
     c && (c.postalInfo?.length || c.voice !== undefined || c.fax !== undefined || c.email !== undefined || c.authInfo !== undefined)
-      ? el('contact:chg', null, (c.postalInfo ?? []).map(postalEl), c.voice !== undefined ? el('contact:voice', null, c.voice) : null, c.fax !== undefined ? el('contact:fax', null, c.fax) : null, c.email !== undefined ? el('contact:email', null, c.email) : null, authInfo('contact', c.authInfo))
+      ? el(
+          'contact:chg',
+          null,
+          (c.postalInfo ?? []).map(postalEl),
+          c.voice !== undefined ? el('contact:voice', null, c.voice) : null,
+          c.fax !== undefined ? el('contact:fax', null, c.fax) : null,
+          c.email !== undefined ? el('contact:email', null, c.email) : null,
+          authInfo('contact', c.authInfo),
+        )
       : null
   return command(
     el(
@@ -261,9 +360,7 @@ export function parseResponse(xml: string): EppResponse {
     code: first.code,
     message: first.message,
     results,
-    ...(q
-      ? { msgQ: { count: Number(q.attrs.count), id: q.attrs.id ?? '', queuedAt: date(textOf(q, 'epp:qDate')), message: child(q, 'epp:msg')?.text ?? '' } }
-      : {}),
+    ...(q ? { msgQ: { count: Number(q.attrs.count), id: q.attrs.id ?? '', queuedAt: date(textOf(q, 'epp:qDate')), message: child(q, 'epp:msg')?.text ?? '' } } : {}),
     resData: child(response, 'epp:resData'),
     extension: child(response, 'epp:extension'),
     clTRID: textOf(trID, 'epp:clTRID'),
@@ -428,5 +525,3 @@ export function readPoll(r: EppResponse): PollMessage | null {
     ...(trn ? { transfer: readTransfer(trn, false) } : {}),
   }
 }
-
-

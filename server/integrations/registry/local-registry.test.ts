@@ -49,7 +49,9 @@ describe('LocalRegistry.preload', () => {
         { ...base, name: 'nobody.test', registrant: 'C-404' },
         { ...base },
       ]),
-    ).toThrow(/6 problems.*unserved\.org: TLD not served.*backwards\.test: expiry must be after creation.*derived\.test: status pendingDelete.*orphan\.test: subordinate name server.*nobody\.test: contact C-404.*pre\.test: listed twice/)
+    ).toThrow(
+      /6 problems.*unserved\.org: TLD not served.*backwards\.test: expiry must be after creation.*derived\.test: status pendingDelete.*orphan\.test: subordinate name server.*nobody\.test: contact C-404.*pre\.test: listed twice/,
+    )
     expect(registry.state.domains).toEqual({})
     expect(registry.state.hosts).toEqual({})
   })

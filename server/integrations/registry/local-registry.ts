@@ -213,7 +213,16 @@ export class LocalRegistry {
       this.state.domains[record.name] = record
     }
     this.save()
-    return records.map((d) => ({ name: d.name, roid: d.roid, clientId: d.clID, createdAt: new Date(d.crDate), expiresAt: new Date(d.exDate), statuses: this.domainStatuses(d), nameservers: [...d.ns], ds: d.ds.map((x) => ({ ...x })) }))
+    return records.map((d) => ({
+      name: d.name,
+      roid: d.roid,
+      clientId: d.clID,
+      createdAt: new Date(d.crDate),
+      expiresAt: new Date(d.exDate),
+      statuses: this.domainStatuses(d),
+      nameservers: [...d.ns],
+      ds: d.ds.map((x) => ({ ...x })),
+    }))
   }
 
   // -------------------------------------------------------------- time-driven transitions
@@ -414,7 +423,15 @@ export class LocalRegistry {
     const extension: Raw[] = []
     if (domain.ds.length) extension.push(objectEl('secDNS', 'infData', null, domain.ds.map(dsXml)))
     const rgp = this.rgpStatuses(domain)
-    if (rgp.length) extension.push(objectEl('rgp', 'infData', null, rgp.map((s) => el('rgp:rgpStatus', { s }))))
+    if (rgp.length)
+      extension.push(
+        objectEl(
+          'rgp',
+          'infData',
+          null,
+          rgp.map((s) => el('rgp:rgpStatus', { s })),
+        ),
+      )
     return {
       code: 1000,
       resData: objectEl(
@@ -426,7 +443,13 @@ export class LocalRegistry {
         statuses,
         domain.registrant ? el('domain:registrant', null, domain.registrant) : null,
         domain.contacts.map((c) => el('domain:contact', { type: c.type }, c.id)),
-        domain.ns.length ? el('domain:ns', null, domain.ns.map((h) => el('domain:hostObj', null, h))) : null,
+        domain.ns.length
+          ? el(
+              'domain:ns',
+              null,
+              domain.ns.map((h) => el('domain:hostObj', null, h)),
+            )
+          : null,
         subordinate.map((h) => el('domain:host', null, h)),
         el('domain:clID', null, domain.clID),
         el('domain:crID', null, domain.crID),
@@ -488,7 +511,14 @@ export class LocalRegistry {
       // Subordinate hosts follow their domain to the new sponsor.
       for (const host of Object.values(this.state.hosts)) if (host.name.endsWith(`.${domain.name}`)) host.clID = t.reID
     }
-    const text = { clientApproved: 'Transfer approved', serverApproved: 'Transfer approved by the registry', clientRejected: 'Transfer rejected', clientCancelled: 'Transfer cancelled', serverCancelled: 'Transfer cancelled by the registry', pending: 'Transfer requested' }[status]
+    const text = {
+      clientApproved: 'Transfer approved',
+      serverApproved: 'Transfer approved by the registry',
+      clientRejected: 'Transfer rejected',
+      clientCancelled: 'Transfer cancelled',
+      serverCancelled: 'Transfer cancelled by the registry',
+      pending: 'Transfer requested',
+    }[status]
     // The party that acted knows already; the other one (both, for the registry's own actions) is told.
     const notify = status === 'clientCancelled' ? [losing] : status.startsWith('server') ? [t.reID, losing] : [t.reID]
     for (const clientId of notify) this.enqueue(clientId, `${text}: ${domain.name}`, { name: domain.name, ...t })
@@ -912,6 +942,14 @@ function postalXml(p: PostalInfo): Raw {
     { type: p.type },
     el('contact:name', null, p.name),
     p.org !== undefined ? el('contact:org', null, p.org) : null,
-    el('contact:addr', null, (p.street ?? []).map((s) => el('contact:street', null, s)), el('contact:city', null, p.city), p.sp !== undefined ? el('contact:sp', null, p.sp) : null, p.pc !== undefined ? el('contact:pc', null, p.pc) : null, el('contact:cc', null, p.cc)),
+    el(
+      'contact:addr',
+      null,
+      (p.street ?? []).map((s) => el('contact:street', null, s)),
+      el('contact:city', null, p.city),
+      p.sp !== undefined ? el('contact:sp', null, p.sp) : null,
+      p.pc !== undefined ? el('contact:pc', null, p.pc) : null,
+      el('contact:cc', null, p.cc),
+    ),
   )
 }

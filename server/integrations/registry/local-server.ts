@@ -86,7 +86,18 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
         null,
         el('svID', null, options.serverId ?? 'Registrar Portal local registry'),
         el('svDate', null, now().toISOString()),
-        el('svcMenu', null, el('version', null, '1.0'), el('lang', null, 'en'), OBJ_URIS.map((u) => el('objURI', null, u)), el('svcExtension', null, EXT_URIS.map((u) => el('extURI', null, u)))),
+        el(
+          'svcMenu',
+          null,
+          el('version', null, '1.0'),
+          el('lang', null, 'en'),
+          OBJ_URIS.map((u) => el('objURI', null, u)),
+          el(
+            'svcExtension',
+            null,
+            EXT_URIS.map((u) => el('extURI', null, u)),
+          ),
+        ),
         el(
           'dcp',
           null,
@@ -267,10 +278,12 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
       }
       for (const xml of received) {
         // One command at a time per session, answered in order (RFC 5730 §2).
-        queue = queue.then(() => (closing ? undefined : handle(xml))).catch((error) => {
-          options.logger?.warn('local registry: session error', { error: (error as Error).message })
-          socket.destroy()
-        })
+        queue = queue
+          .then(() => (closing ? undefined : handle(xml)))
+          .catch((error) => {
+            options.logger?.warn('local registry: session error', { error: (error as Error).message })
+            socket.destroy()
+          })
       }
     })
     socket.on('error', () => socket.destroy())
@@ -326,7 +339,25 @@ function makeCertificate(tlsDir: string | undefined): { key: string; cert: strin
     try {
       execFileSync(
         'openssl',
-        ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '825', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'],
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-keyout',
+          keyFile,
+          '-out',
+          certFile,
+          '-days',
+          '825',
+          '-subj',
+          '/CN=localhost',
+          '-addext',
+          'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        ],
         { stdio: 'pipe' },
       )
     } catch (error) {

@@ -6,7 +6,12 @@ import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import { reachOf, requirePermission } from '#server/platform/core/scope.ts'
 import { accountsResource, createAccount, getAccount, LANGUAGES, updateAccount } from './service.ts'
 
-const Conflict = { 409: { description: 'Conflicts with stored state (duplicate name, changed version)', content: { 'application/problem+json': { schema: z.object({ code: z.string(), detail: z.string() }).passthrough() } } } }
+const Conflict = {
+  409: {
+    description: 'Conflicts with stored state (duplicate name, changed version)',
+    content: { 'application/problem+json': { schema: z.object({ code: z.string(), detail: z.string() }).passthrough() } },
+  },
+}
 
 export const AccountSchema = z
   .object({
@@ -31,7 +36,10 @@ const AccountDetailSchema = AccountSchema.extend({
 const CreateAccountBody = z
   .object({
     name: z.string().min(1).max(200),
-    currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .optional(),
     language: z.enum(LANGUAGES).optional(),
   })
   .strict()
@@ -41,7 +49,10 @@ const PatchAccountBody = z
   .object({
     name: z.string().min(1).max(200).optional(),
     status: z.enum(['active', 'suspended']).optional(),
-    currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .optional(),
     language: z.enum(LANGUAGES).optional(),
     version: z.number().int().positive().openapi({ description: 'The version read; a different stored version answers 409' }),
   })

@@ -43,7 +43,10 @@ function validate(input: { name?: string; currency?: string; language?: string }
 }
 
 async function nameTaken(tx: Pick<Kysely<DB>, 'selectFrom'>, name: string, exceptId?: string) {
-  let query = tx.selectFrom('accounts').select('id').where(sql<string>`lower(name)`, '=', name.trim().toLowerCase())
+  let query = tx
+    .selectFrom('accounts')
+    .select('id')
+    .where(sql<string>`lower(name)`, '=', name.trim().toLowerCase())
   if (exceptId) query = query.where('id', '<>', exceptId)
   return Boolean(await query.executeTakeFirst())
 }
@@ -56,7 +59,11 @@ export async function createAccount(db: Kysely<DB>, scope: Scope, input: CreateA
     if (await nameTaken(tx, input.name)) {
       throw refused('account.name_taken', 'An account with this name already exists', [fieldError('name', 'account.name_taken', 'An account with this name already exists')])
     }
-    const account = await tx.insertInto('accounts').values({ ...input, name: input.name.trim() }).returningAll().executeTakeFirstOrThrow()
+    const account = await tx
+      .insertInto('accounts')
+      .values({ ...input, name: input.name.trim() })
+      .returningAll()
+      .executeTakeFirstOrThrow()
     await audit.record({ area: 'accounts', entityType: 'account', entityId: account.id, accountId: account.id, action: 'create', after: account })
     return account
   })
@@ -73,9 +80,22 @@ export async function getAccount(db: Kysely<DB>, scope: Scope, id: string): Prom
   requirePermission(scope.actor, 'account-viewer')
   const counts = await db
     .selectNoFrom((eb) => [
-      eb.selectFrom('users').select(sql<number>`count(*)::int`.as('n')).where('account_id', '=', id).as('user_count'),
-      eb.selectFrom('domains').select(sql<number>`count(*)::int`.as('n')).where('account_id', '=', id).where('status', '<>', 'deleted').as('domain_count'),
-      eb.selectFrom('contacts').select(sql<number>`count(*)::int`.as('n')).where('account_id', '=', id).as('contact_count'),
+      eb
+        .selectFrom('users')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('account_id', '=', id)
+        .as('user_count'),
+      eb
+        .selectFrom('domains')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('account_id', '=', id)
+        .where('status', '<>', 'deleted')
+        .as('domain_count'),
+      eb
+        .selectFrom('contacts')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('account_id', '=', id)
+        .as('contact_count'),
     ])
     .executeTakeFirstOrThrow()
   return { ...account, user_count: Number(counts.user_count ?? 0), domain_count: Number(counts.domain_count ?? 0), contact_count: Number(counts.contact_count ?? 0) }

@@ -35,9 +35,23 @@ const NewApiTokenSchema = z
     name: z.string().min(1).max(API_TOKEN_NAME_MAX),
     permissions: z.array(z.string().min(1).max(64)).max(100).openapi({ description: 'A subset of the permissions the creator and the token’s user hold' }),
     account_id: z.uuid().nullable().optional().openapi({ description: 'The only account the token acts in' }),
-    domain_tags: z.array(z.string().max(63)).max(API_TOKEN_MAX_TAGS).optional().openapi({ description: 'When given, the token reaches only the domain operations, on domains carrying one of these tags' }),
-    cidrs: z.array(z.string().max(64)).max(API_TOKEN_MAX_CIDRS).optional().openapi({ description: 'Client address ranges the token is accepted from', example: ['203.0.113.0/24'] }),
-    expires_in_days: z.number().int().min(1).max(API_TOKEN_MAX_DAYS).optional().openapi({ description: `Days until the token expires (default ${API_TOKEN_DEFAULT_DAYS})` }),
+    domain_tags: z
+      .array(z.string().max(63))
+      .max(API_TOKEN_MAX_TAGS)
+      .optional()
+      .openapi({ description: 'When given, the token reaches only the domain operations, on domains carrying one of these tags' }),
+    cidrs: z
+      .array(z.string().max(64))
+      .max(API_TOKEN_MAX_CIDRS)
+      .optional()
+      .openapi({ description: 'Client address ranges the token is accepted from', example: ['203.0.113.0/24'] }),
+    expires_in_days: z
+      .number()
+      .int()
+      .min(1)
+      .max(API_TOKEN_MAX_DAYS)
+      .optional()
+      .openapi({ description: `Days until the token expires (default ${API_TOKEN_DEFAULT_DAYS})` }),
   })
   .strict()
   .openapi('NewApiToken')
@@ -58,7 +72,14 @@ const UserTokenParams = z.object({ context: z.string(), id: z.uuid(), token_id: 
 /** API tokens (issue 20): a user's own on /profile, a service user's by an account admin. */
 export const apiTokensRouter = createRouter()
   .openapi(
-    createRoute({ method: 'get', path: '/profile/api_tokens', ...access('signed-in'), tags: TAGS, summary: 'Your API tokens, newest first, with their last use', responses: { 200: jsonResponse(List), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/profile/api_tokens',
+      ...access('signed-in'),
+      tags: TAGS,
+      summary: 'Your API tokens, newest first, with their last use',
+      responses: { 200: jsonResponse(List), ...ProblemResponses },
+    }),
     async (c) => {
       const user = await selfOf(c.get('deps').db, requireActor(c))
       return c.json({ data: await listTokensOf(c.get('deps').db, user.id) }, 200)
@@ -82,7 +103,15 @@ export const apiTokensRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'delete', path: '/profile/api_tokens/{id}', ...access('signed-in'), tags: TAGS, summary: 'Revoke one of your API tokens', request: { params: OwnTokenParams }, responses: { 200: jsonResponse(ApiTokenSchema), ...ProblemResponses } }),
+    createRoute({
+      method: 'delete',
+      path: '/profile/api_tokens/{id}',
+      ...access('signed-in'),
+      tags: TAGS,
+      summary: 'Revoke one of your API tokens',
+      request: { params: OwnTokenParams },
+      responses: { 200: jsonResponse(ApiTokenSchema), ...ProblemResponses },
+    }),
     async (c) => {
       const deps = c.get('deps')
       const scope = requireOwnScope(c)
@@ -106,7 +135,15 @@ export const apiTokensRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/users/{id}/api_tokens', ...access('user-admin'), tags: TAGS, summary: 'A service user’s API tokens', request: { params: UserParams }, responses: { 200: jsonResponse(List), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/users/{id}/api_tokens',
+      ...access('user-admin'),
+      tags: TAGS,
+      summary: 'A service user’s API tokens',
+      request: { params: UserParams },
+      responses: { 200: jsonResponse(List), ...ProblemResponses },
+    }),
     async (c) => {
       const { context, id } = c.req.valid('param')
       const db = c.get('deps').db
@@ -133,7 +170,15 @@ export const apiTokensRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'delete', path: '/groups/{context}/users/{id}/api_tokens/{token_id}', ...access('user-admin'), tags: TAGS, summary: 'Revoke a service user’s API token', request: { params: UserTokenParams }, responses: { 200: jsonResponse(ApiTokenSchema), ...ProblemResponses } }),
+    createRoute({
+      method: 'delete',
+      path: '/groups/{context}/users/{id}/api_tokens/{token_id}',
+      ...access('user-admin'),
+      tags: TAGS,
+      summary: 'Revoke a service user’s API token',
+      request: { params: UserTokenParams },
+      responses: { 200: jsonResponse(ApiTokenSchema), ...ProblemResponses },
+    }),
     async (c) => {
       const { context, id, token_id } = c.req.valid('param')
       const deps = c.get('deps')

@@ -1,13 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import {
-  API_TOKEN_DEFAULT_DAYS,
-  API_TOKEN_MAX_CIDRS,
-  API_TOKEN_MAX_DAYS,
-  API_TOKEN_MAX_TAGS,
-  DOMAIN_TAG_PATTERN,
-  type ApiTokenView,
-} from '#common/api-tokens.ts'
+import { API_TOKEN_DEFAULT_DAYS, API_TOKEN_MAX_CIDRS, API_TOKEN_MAX_DAYS, API_TOKEN_MAX_TAGS, DOMAIN_TAG_PATTERN, type ApiTokenView } from '#common/api-tokens.ts'
 import { expandPermissions } from '#common/permissions.ts'
 import type { DB, User } from '#server/db/schema.ts'
 import type { ApiToken } from '#server/db/schema-api-tokens.ts'
@@ -83,7 +76,8 @@ export async function createToken(db: Kysely<DB>, scope: Scope, owner: User, inp
   const permissions = [...new Set(input.permissions)]
   if (!permissions.length) errors.push(fieldError('permissions', 'token.permissions_required', 'Choose at least one permission'))
   permissions.forEach((p, i) => {
-    if (!(creatorHolds.has(p) || creatorHolds.has('staff')) || !(ownerHolds.has(p) || ownerHolds.has('staff'))) errors.push(fieldError(`permissions.${i}`, 'token.permission_not_held', `'${p}' is not a permission you can give this token`))
+    if (!(creatorHolds.has(p) || creatorHolds.has('staff')) || !(ownerHolds.has(p) || ownerHolds.has('staff')))
+      errors.push(fieldError(`permissions.${i}`, 'token.permission_not_held', `'${p}' is not a permission you can give this token`))
   })
   const tags = [...new Set((input.domain_tags ?? []).map((t) => t.trim().toLowerCase()).filter(Boolean))]
   if (tags.length > API_TOKEN_MAX_TAGS) errors.push(fieldError('domain_tags', 'token.too_many', `At most ${API_TOKEN_MAX_TAGS} tags`))
@@ -91,7 +85,10 @@ export async function createToken(db: Kysely<DB>, scope: Scope, owner: User, inp
     if (!DOMAIN_TAG_PATTERN.test(t)) errors.push(fieldError(`domain_tags.${i}`, 'token.tag_invalid', `'${t}' is not a tag (letters, digits, . - _)`))
   })
   const cidrs: string[] = []
-  for (const [i, text] of (input.cidrs ?? []).map((c) => c.trim()).filter(Boolean).entries()) {
+  for (const [i, text] of (input.cidrs ?? [])
+    .map((c) => c.trim())
+    .filter(Boolean)
+    .entries()) {
     const cidr = parseCidr(text)
     if (cidr) cidrs.push(cidr)
     else errors.push(fieldError(`cidrs.${i}`, 'token.cidr_invalid', `'${text}' is not an address range such as 203.0.113.0/24`))
@@ -188,7 +185,12 @@ export async function createServiceUser(db: Kysely<DB>, scope: Scope, input: { n
     })
   }
   if (errors.length) throw invalid(errors[0]!.code, 'The service user is not valid', errors)
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'service'
+  const slug =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 40) || 'service'
   const email = `${slug}.${randomBytes(4).toString('hex')}@service.invalid`
   const accountId = scope.accountId
   return change(db, scope, async (tx, audit) => {

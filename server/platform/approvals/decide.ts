@@ -17,7 +17,11 @@ export async function decide(
 ): Promise<MaterialChangeRequest> {
   const request = await requestForToken(deps.db, id, input.token, deps.now())
   if (request.state !== 'pending') throw conflict(`This request is ${request.state} already`, { state: request.state })
-  const scope: Scope = { actor: { userId: null, label: `approver ${request.approver_email}`, homeAccountId: request.account_id, roles: [], abilities: [] }, accountId: request.account_id, requestId: null }
+  const scope: Scope = {
+    actor: { userId: null, label: `approver ${request.approver_email}`, homeAccountId: request.account_id, roles: [], abilities: [] },
+    accountId: request.account_id,
+    requestId: null,
+  }
   const decided = await change(deps.db, scope, async (tx, audit) => {
     const used = await tx
       .updateTable('material_approval_tokens')
@@ -42,7 +46,14 @@ export async function decide(
     if (!row) throw conflict('This request was decided already')
     // Other approvers' links die with the decision: one decision per request.
     await tx.updateTable('material_approval_tokens').set({ used_at: deps.now() }).where('request_id', '=', id).where('used_at', 'is', null).execute()
-    await audit.record({ area: 'domains', entityType: 'material-change-request', entityId: id, action: input.decision, before: { state: 'pending' }, after: { state, decided_by: used.email, comment: input.comment } })
+    await audit.record({
+      area: 'domains',
+      entityType: 'material-change-request',
+      entityId: id,
+      action: input.decision,
+      before: { state: 'pending' },
+      after: { state, decided_by: used.email, comment: input.comment },
+    })
     return row
   })
   if (decided.state !== 'approved') return decided
@@ -52,7 +63,12 @@ export async function decide(
       await applyDomainChange(deps, scope, domain, decided.change, { action: 'material-change-applied' })
     })
     return await change(deps.db, scope, async (tx, audit) => {
-      const row = await tx.updateTable('material_change_requests').set({ state: 'applied', applied_at: deps.now(), updated_at: deps.now() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
+      const row = await tx
+        .updateTable('material_change_requests')
+        .set({ state: 'applied', applied_at: deps.now(), updated_at: deps.now() })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow()
       await audit.record({ area: 'domains', entityType: 'material-change-request', entityId: id, action: 'apply', before: { state: 'approved' }, after: { state: 'applied' } })
       return row
     })

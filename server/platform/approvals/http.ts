@@ -27,7 +27,10 @@ const ApprovalView = z
   })
   .openapi('Approval')
 
-const DecisionBody = z.object({ token: Token, decision: z.enum(['approve', 'reject']), comment: z.string().max(2000).default('') }).strict().openapi('ApprovalDecision')
+const DecisionBody = z
+  .object({ token: Token, decision: z.enum(['approve', 'reject']), comment: z.string().max(2000).default('') })
+  .strict()
+  .openapi('ApprovalDecision')
 
 type ViewSource = Parameters<typeof toView>[0]
 function toView(r: Pick<MaterialChangeRequest, 'id' | 'domain_name' | 'change' | 'state' | 'requested_by_label' | 'created_at' | 'expires_at' | 'decided_by' | 'comment' | 'error'>, approver: string) {

@@ -5,7 +5,13 @@ let list: Set<string> | undefined
 
 function load(): Set<string> {
   const text = readFileSync(new URL('./common-passwords.txt', import.meta.url), 'utf8')
-  return new Set(text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')).map((l) => l.toLowerCase()))
+  return new Set(
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'))
+      .map((l) => l.toLowerCase()),
+  )
 }
 
 /** True when the password, ignoring case and surrounding spaces, is among the 3,000 most common. */

@@ -28,7 +28,10 @@ import {
   type AuthContext,
 } from './service.ts'
 
-const LoginBody = z.object({ username: z.string().min(1).max(320), password: z.string().min(1).max(1024) }).strict().openapi('LoginRequest')
+const LoginBody = z
+  .object({ username: z.string().min(1).max(320), password: z.string().min(1).max(1024) })
+  .strict()
+  .openapi('LoginRequest')
 const TokenPair = z.object({ access_token: z.string(), refresh_token: z.string() }).openapi('TokenPair')
 const LoginAnswer = TokenPair.extend({
   two_factor_required: z.boolean().optional().openapi({ description: 'True when access_token is a two-factor token good only for POST /v1/two_factor_codes; refresh_token is then empty' }),
@@ -49,8 +52,14 @@ export const PublicUser = z
     created_at: z.string(),
   })
   .openapi('User')
-const CodeBody = z.object({ code: z.string().min(1).max(32) }).strict().openapi('CodeRequest')
-const NewPassword = z.string().min(1).max(PASSWORD_MAX_LENGTH * 4)
+const CodeBody = z
+  .object({ code: z.string().min(1).max(32) })
+  .strict()
+  .openapi('CodeRequest')
+const NewPassword = z
+  .string()
+  .min(1)
+  .max(PASSWORD_MAX_LENGTH * 4)
 const TokenParam = z.object({ token: z.string().min(1).max(200) })
 
 /** The sign-in token of the request; an API token is none (it is revoked on the profile, not signed out). */
@@ -108,7 +117,8 @@ export const authRouter = createRouter()
       ...access('public'),
       tags: ['Authentication'],
       summary: 'Sign in with a username (email) and password',
-      description: 'With two-factor sign-in on, access_token is a short-lived token good only for POST /v1/two_factor_codes, refresh_token is empty and two_factor_required is true. Failures are throttled per name and per IP (429 with Retry-After).',
+      description:
+        'With two-factor sign-in on, access_token is a short-lived token good only for POST /v1/two_factor_codes, refresh_token is empty and two_factor_required is true. Failures are throttled per name and per IP (429 with Retry-After).',
       request: { body: jsonBody(LoginBody) },
       responses: { 200: jsonResponse(LoginAnswer), ...ProblemResponses },
     }),
@@ -139,7 +149,14 @@ export const authRouter = createRouter()
       ...access('public'),
       tags: ['Authentication'],
       summary: 'Rotate a refresh token; a token used twice ends its whole sign-in',
-      request: { body: jsonBody(z.object({ refresh_token: z.string().min(1).max(200), sso_token: z.string().max(8192).optional() }).strict().openapi('RefreshRequest')) },
+      request: {
+        body: jsonBody(
+          z
+            .object({ refresh_token: z.string().min(1).max(200), sso_token: z.string().max(8192).optional() })
+            .strict()
+            .openapi('RefreshRequest'),
+        ),
+      },
       responses: { 200: jsonResponse(z.object({ data: TokenPair }).openapi('RefreshAnswer')), ...ProblemResponses },
     }),
     async (c) => {
@@ -154,7 +171,14 @@ export const authRouter = createRouter()
       ...access('public'),
       tags: ['Authentication'],
       summary: 'Exchange an access token of the single-sign-on provider for tokens of this platform',
-      request: { body: jsonBody(z.object({ email: z.string().min(3).max(320), sso_token: z.string().min(1).max(8192) }).strict().openapi('LoginSsoRequest')) },
+      request: {
+        body: jsonBody(
+          z
+            .object({ email: z.string().min(3).max(320), sso_token: z.string().min(1).max(8192) })
+            .strict()
+            .openapi('LoginSsoRequest'),
+        ),
+      },
       responses: {
         200: jsonResponse(z.object({ access_token: z.string(), refresh_token: z.string(), user: z.object({ id: z.uuid(), language: z.string() }) }).openapi('LoginSsoAnswer')),
         ...ProblemResponses,
@@ -203,7 +227,14 @@ export const authRouter = createRouter()
       ...access('public'),
       tags: ['Authentication'],
       summary: 'Mail a password reset link (the answer is the same whether or not the address is known)',
-      request: { body: jsonBody(z.object({ email: z.string().min(1).max(320) }).strict().openapi('PasswordResetRequest')) },
+      request: {
+        body: jsonBody(
+          z
+            .object({ email: z.string().min(1).max(320) })
+            .strict()
+            .openapi('PasswordResetRequest'),
+        ),
+      },
       responses: { 202: jsonResponse(z.object({ status: z.literal('sent') }), 'Accepted'), ...ProblemResponses },
     }),
     async (c) => {
@@ -249,7 +280,14 @@ export const authRouter = createRouter()
       ...access('signed-in'),
       tags: ['Profile'],
       summary: "The signed-in user's language and theme",
-      request: { body: jsonBody(z.object({ language: z.enum(SUPPORTED_LANGUAGES).optional(), dark_theme: z.boolean().optional() }).strict().openapi('ProfilePatch')) },
+      request: {
+        body: jsonBody(
+          z
+            .object({ language: z.enum(SUPPORTED_LANGUAGES).optional(), dark_theme: z.boolean().optional() })
+            .strict()
+            .openapi('ProfilePatch'),
+        ),
+      },
       responses: { 200: jsonResponse(PublicUser), ...ProblemResponses },
     }),
     async (c) => {
@@ -264,7 +302,14 @@ export const authRouter = createRouter()
       ...access('signed-in'),
       tags: ['Profile'],
       summary: 'Change the password; every session ends and this one gets new tokens',
-      request: { body: jsonBody(z.object({ current_password: z.string().min(1).max(1024), new_password: NewPassword }).strict().openapi('PasswordChange')) },
+      request: {
+        body: jsonBody(
+          z
+            .object({ current_password: z.string().min(1).max(1024), new_password: NewPassword })
+            .strict()
+            .openapi('PasswordChange'),
+        ),
+      },
       responses: { 200: jsonResponse(TokenPair), ...ProblemResponses },
     }),
     async (c) => {

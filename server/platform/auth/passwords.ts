@@ -21,11 +21,7 @@ export function passwordHashCost(env: Record<string, string | undefined> = proce
 const N = 2 ** passwordHashCost()
 
 function scrypt(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scryptCb(password.normalize('NFKC'), salt, KEY_LENGTH, { N: n, r, p, maxmem: MAX_MEM }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
-  )
+  return new Promise((resolve, reject) => scryptCb(password.normalize('NFKC'), salt, KEY_LENGTH, { N: n, r, p, maxmem: MAX_MEM }, (error, key) => (error ? reject(error) : resolve(key))))
 }
 
 /** Hashes a password as `scrypt$N$r$p$salt$hash` (base64url parts), at the configured cost unless given one. */

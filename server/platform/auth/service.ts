@@ -50,9 +50,7 @@ async function throttled(ctx: AuthContext, rules: Parameters<typeof assertNotThr
   }
 }
 
-export type LoginResult =
-  | { access_token: string; refresh_token: string }
-  | { access_token: string; refresh_token: ''; two_factor_required: true }
+export type LoginResult = { access_token: string; refresh_token: string } | { access_token: string; refresh_token: ''; two_factor_required: true }
 
 /** Username (email) and password; with a second factor on, a token good only for the code step. */
 export async function login(ctx: AuthContext, username: string, password: string): Promise<LoginResult> {
@@ -105,13 +103,7 @@ export async function completeTwoFactor(ctx: AuthContext, tokenId: string, code:
   }
   await clearFailures(ctx.db, [rules[0]!.key, `login:user:${user.email}`])
   return ctx.db.transaction().execute(async (tx) => {
-    const spent = await tx
-      .updateTable('auth_tokens')
-      .set({ used_at: ctx.now, revoked_at: ctx.now })
-      .where('id', '=', token.id)
-      .where('used_at', 'is', null)
-      .returning('id')
-      .executeTakeFirst()
+    const spent = await tx.updateTable('auth_tokens').set({ used_at: ctx.now, revoked_at: ctx.now }).where('id', '=', token.id).where('used_at', 'is', null).returning('id').executeTakeFirst()
     if (!spent) throw unauthorized('Sign in again')
     const signedIn = await tx.updateTable('users').set({ last_sign_in_at: ctx.now }).where('id', '=', user.id).returningAll().executeTakeFirstOrThrow()
     await recordAuthEvent(tx, ctx.client, { kind: 'two_factor', outcome: 'success', reason: result.method, user }, ctx.now)
@@ -171,7 +163,12 @@ export async function refresh(ctx: AuthContext, refreshToken: string) {
 
 /** Ends the sign-in family of the token used. */
 export async function logout(ctx: AuthContext, tokenId: string) {
-  const token = await ctx.db.selectFrom('auth_tokens as t').innerJoin('users as u', 'u.id', 't.user_id').select(['t.family_id', 'u.id', 'u.account_id', 'u.email']).where('t.id', '=', tokenId).executeTakeFirstOrThrow()
+  const token = await ctx.db
+    .selectFrom('auth_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .select(['t.family_id', 'u.id', 'u.account_id', 'u.email'])
+    .where('t.id', '=', tokenId)
+    .executeTakeFirstOrThrow()
   await ctx.db.transaction().execute(async (tx) => {
     await tx.updateTable('auth_tokens').set({ revoked_at: ctx.now }).where('family_id', '=', token.family_id).where('revoked_at', 'is', null).execute()
     await recordAuthEvent(tx, ctx.client, { kind: 'logout', outcome: 'success', reason: 'signed_out', user: token }, ctx.now)
@@ -210,7 +207,6 @@ export async function loginSso(ctx: AuthContext, issuer: string | undefined, ema
   })
 }
 
-
 /**
  * Mails a reset link when the address belongs to an active user; answers the same either way.
  * The mail is sent after the answer so that its delivery time does not tell either.
@@ -227,7 +223,10 @@ export async function requestPasswordReset(ctx: AuthContext, deps: { mailer: Mai
   }
   const token = newToken()
   await ctx.db.transaction().execute(async (tx) => {
-    await tx.insertInto('password_resets').values({ user_id: user.id, token_hash: hashToken(token), expires_at: new Date(ctx.now.getTime() + RESET_TOKEN_TTL_MS), requested_ip: ctx.client.ip, created_at: ctx.now }).execute()
+    await tx
+      .insertInto('password_resets')
+      .values({ user_id: user.id, token_hash: hashToken(token), expires_at: new Date(ctx.now.getTime() + RESET_TOKEN_TTL_MS), requested_ip: ctx.client.ip, created_at: ctx.now })
+      .execute()
     await recordAuthEvent(tx, ctx.client, { kind: 'reset', outcome: 'success', reason: 'requested', user }, ctx.now)
   })
   const link = `${deps.baseUrl.replace(/\/$/, '')}/reset?token=${encodeURIComponent(token)}`
@@ -289,7 +288,11 @@ export async function completePasswordReset(ctx: AuthContext, token: string, pas
     // Any other link still out there dies with this one.
     await tx.updateTable('password_resets').set({ used_at: ctx.now }).where('user_id', '=', user.id).where('used_at', 'is', null).execute()
     // The users_revoke_tokens trigger revokes every token of the user with this update.
-    await tx.updateTable('users').set({ password_hash, updated_at: ctx.now, version: user.version + 1 }).where('id', '=', user.id).execute()
+    await tx
+      .updateTable('users')
+      .set({ password_hash, updated_at: ctx.now, version: user.version + 1 })
+      .where('id', '=', user.id)
+      .execute()
     await audit.record({ area: 'users', entityType: 'user', entityId: user.id, accountId: user.account_id, action: 'password_reset', after: { password_changed_at: ctx.now.toISOString() } })
     await recordAuthEvent(tx, ctx.client, { kind: 'reset', outcome: 'success', reason: 'password_set', user }, ctx.now)
   })
@@ -310,7 +313,11 @@ export async function changePassword(ctx: AuthContext, userId: string, currentPa
   const password_hash = await hashPassword(newPassword)
   return change(ctx.db, selfScope(user, ctx.requestId), async (tx, audit) => {
     // The trigger revokes every token of the user, this session's included; it gets a new pair.
-    await tx.updateTable('users').set({ password_hash, updated_at: ctx.now, version: user.version + 1 }).where('id', '=', user.id).execute()
+    await tx
+      .updateTable('users')
+      .set({ password_hash, updated_at: ctx.now, version: user.version + 1 })
+      .where('id', '=', user.id)
+      .execute()
     await audit.record({ area: 'users', entityType: 'user', entityId: user.id, accountId: user.account_id, action: 'password_changed', after: { password_changed_at: ctx.now.toISOString() } })
     await recordAuthEvent(tx, ctx.client, { kind: 'password', outcome: 'success', reason: 'password_changed', user }, ctx.now)
     const pair = await issueTokenPair(tx, user.id, undefined, ctx.now)
@@ -342,7 +349,10 @@ export async function confirmTwoFactor(ctx: AuthContext, userId: string, code: s
     if (!result.ok) return result
     await tx.updateTable('user_two_factor').set({ enabled_at: ctx.now }).where('user_id', '=', user.id).execute()
     await tx.deleteFrom('two_factor_recovery_codes').where('user_id', '=', user.id).execute()
-    await tx.insertInto('two_factor_recovery_codes').values(codes.map((c) => ({ user_id: user.id, code_hash: hashRecoveryCode(c), created_at: ctx.now }))).execute()
+    await tx
+      .insertInto('two_factor_recovery_codes')
+      .values(codes.map((c) => ({ user_id: user.id, code_hash: hashRecoveryCode(c), created_at: ctx.now })))
+      .execute()
     await audit.record({ area: 'users', entityType: 'user', entityId: user.id, accountId: user.account_id, action: 'two_factor_enabled', after: { two_factor: true } })
     await recordAuthEvent(tx, ctx.client, { kind: 'two_factor', outcome: 'success', reason: 'enabled', user }, ctx.now)
     return result

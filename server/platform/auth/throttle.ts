@@ -41,7 +41,11 @@ export async function retryAfter(db: Kysely<DB>, rules: ThrottleRule[], now: Dat
   const rows = await db
     .selectFrom('auth_failure_counters')
     .select(['key', 'window_start', 'failures'])
-    .where('key', 'in', rules.map((r) => r.key))
+    .where(
+      'key',
+      'in',
+      rules.map((r) => r.key),
+    )
     .execute()
   let wait = 0
   for (const row of rows) {

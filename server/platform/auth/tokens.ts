@@ -59,14 +59,16 @@ export async function verifyBearer(db: Db, token: string, now = new Date(), cach
   let row: TokenRow | undefined = cache?.get(hash)
   if (!row) {
     const mark = cache?.mark() ?? 0
-    row = api ? await lookUpApiToken(db, hash) : await db
-      .selectFrom('auth_tokens as t')
-      .innerJoin('users as u', 'u.id', 't.user_id')
-      .innerJoin('accounts as a', 'a.id', 'u.account_id')
-      .select(['t.id', 't.kind', 't.family_id', 't.expires_at', 'u.id as user_id', 'u.email', 'u.account_id', 'u.roles', 'u.abilities', 'u.status'])
-      .where('t.token_hash', '=', hash)
-      .where('t.revoked_at', 'is', null)
-      .executeTakeFirst()
+    row = api
+      ? await lookUpApiToken(db, hash)
+      : await db
+          .selectFrom('auth_tokens as t')
+          .innerJoin('users as u', 'u.id', 't.user_id')
+          .innerJoin('accounts as a', 'a.id', 'u.account_id')
+          .select(['t.id', 't.kind', 't.family_id', 't.expires_at', 'u.id as user_id', 'u.email', 'u.account_id', 'u.roles', 'u.abilities', 'u.status'])
+          .where('t.token_hash', '=', hash)
+          .where('t.revoked_at', 'is', null)
+          .executeTakeFirst()
     if (row) cache?.keep(hash, row, mark)
   }
   if (!row || row.kind === 'refresh' || row.status !== 'active' || row.expires_at <= now) return null
@@ -100,7 +102,21 @@ async function lookUpApiToken(db: Db, hash: string): Promise<TokenRow | undefine
   const row = await db
     .selectFrom('api_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
-    .select(['t.id', 't.number', 't.permissions', 't.account_id as token_account_id', 't.domain_tags', 't.cidrs', 't.expires_at', 'u.id as user_id', 'u.email', 'u.account_id', 'u.roles', 'u.abilities', 'u.status'])
+    .select([
+      't.id',
+      't.number',
+      't.permissions',
+      't.account_id as token_account_id',
+      't.domain_tags',
+      't.cidrs',
+      't.expires_at',
+      'u.id as user_id',
+      'u.email',
+      'u.account_id',
+      'u.roles',
+      'u.abilities',
+      'u.status',
+    ])
     .where('t.token_hash', '=', hash)
     .where('t.revoked_at', 'is', null)
     .executeTakeFirst()

@@ -50,13 +50,7 @@ export type SecondFactorResult = { ok: true; method: 'totp' | 'recovery_code' } 
  * conditional update makes two concurrent uses of one code succeed only once); a recovery code
  * is marked used. `pending` checks the not-yet-enabled secret of an enrolment.
  */
-export async function consumeSecondFactor(
-  db: Db,
-  userId: string,
-  code: string,
-  now: Date,
-  options: { pending?: boolean; allowRecovery?: boolean } = {},
-): Promise<SecondFactorResult> {
+export async function consumeSecondFactor(db: Db, userId: string, code: string, now: Date, options: { pending?: boolean; allowRecovery?: boolean } = {}): Promise<SecondFactorResult> {
   const row = await db.selectFrom('user_two_factor').selectAll().where('user_id', '=', userId).executeTakeFirst()
   if (!row || (options.pending ? row.enabled_at !== null : row.enabled_at === null)) return { ok: false, reason: 'invalid_code' }
   const trimmed = code.replace(/\s/g, '')

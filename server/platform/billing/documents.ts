@@ -11,8 +11,42 @@ import { REVERSE_CHARGE_NOTE, SELLER } from './invoices.ts'
  */
 
 const LABELS: Record<string, Record<string, string>> = {
-  en: { invoice: 'Invoice', 'credit-note': 'Credit note', number: 'Number', issued: 'Date', due: 'Due', period: 'Period', to: 'Bill to', vat: 'VAT id', description: 'Description', qty: 'Qty', unit: 'Unit price', amount: 'Amount', subtotal: 'Subtotal', tax: 'VAT', total: 'Total', page: 'Page' },
-  es: { invoice: 'Factura', 'credit-note': 'Factura rectificativa', number: 'Número', issued: 'Fecha', due: 'Vencimiento', period: 'Periodo', to: 'Facturar a', vat: 'NIF-IVA', description: 'Concepto', qty: 'Cant.', unit: 'Precio', amount: 'Importe', subtotal: 'Base imponible', tax: 'IVA', total: 'Total', page: 'Página' },
+  en: {
+    invoice: 'Invoice',
+    'credit-note': 'Credit note',
+    number: 'Number',
+    issued: 'Date',
+    due: 'Due',
+    period: 'Period',
+    to: 'Bill to',
+    vat: 'VAT id',
+    description: 'Description',
+    qty: 'Qty',
+    unit: 'Unit price',
+    amount: 'Amount',
+    subtotal: 'Subtotal',
+    tax: 'VAT',
+    total: 'Total',
+    page: 'Page',
+  },
+  es: {
+    invoice: 'Factura',
+    'credit-note': 'Factura rectificativa',
+    number: 'Número',
+    issued: 'Fecha',
+    due: 'Vencimiento',
+    period: 'Periodo',
+    to: 'Facturar a',
+    vat: 'NIF-IVA',
+    description: 'Concepto',
+    qty: 'Cant.',
+    unit: 'Precio',
+    amount: 'Importe',
+    subtotal: 'Base imponible',
+    tax: 'IVA',
+    total: 'Total',
+    page: 'Página',
+  },
 }
 
 const A4: [number, number] = [595.28, 841.89]
@@ -52,13 +86,24 @@ export async function invoicePdf(invoice: Invoice, lines: InvoiceLine[]): Promis
       text(page, `${L.vat}: ${SELLER.vat_id}`, MARGIN, y - 26)
       text(page, `${L[invoice.kind]} ${invoice.number}`, A4[0] - MARGIN, y, { size: 16, font: bold, right: true })
       y -= 60
-      const meta: [string, string][] = [[L.number!, invoice.number], [L.issued!, day(invoice.issued_at)], [L.due!, day(invoice.due_at)], [L.period!, invoice.period.slice(0, 7)]]
+      const meta: [string, string][] = [
+        [L.number!, invoice.number],
+        [L.issued!, day(invoice.issued_at)],
+        [L.due!, day(invoice.due_at)],
+        [L.period!, invoice.period.slice(0, 7)],
+      ]
       meta.forEach(([k, v], i) => {
         text(page, k, A4[0] - 200, y - i * 12, { font: bold })
         text(page, v, A4[0] - MARGIN, y - i * 12, { right: true })
       })
       const b = invoice.buyer
-      const address = [b.address.street1, b.address.street2, [b.address.postcode, b.address.city].filter(Boolean).join(' '), b.address.state, countryName(b.country, language === 'ja' ? 'en' : language)].filter(Boolean) as string[]
+      const address = [
+        b.address.street1,
+        b.address.street2,
+        [b.address.postcode, b.address.city].filter(Boolean).join(' '),
+        b.address.state,
+        countryName(b.country, language === 'ja' ? 'en' : language),
+      ].filter(Boolean) as string[]
       text(page, L.to!, MARGIN, y, { font: bold })
       ;[b.name, ...address, ...(b.vat_id ? [`${L.vat}: ${b.vat_id}`] : [])].forEach((line, i) => text(page, line, MARGIN, y - 12 * (i + 1)))
       y -= 12 * (address.length + 4)
@@ -85,7 +130,11 @@ export async function invoicePdf(invoice: Invoice, lines: InvoiceLine[]): Promis
       y -= 10
       page.drawLine({ start: { x: 300, y: y + 8 }, end: { x: A4[0] - MARGIN, y: y + 8 }, thickness: 0.5, color: rgb(0.7, 0.72, 0.75) })
       const rate = Number(invoice.tax_rate_percent)
-      const totals: [string, number, boolean][] = [[L.subtotal!, Number(invoice.subtotal_minor), false], [`${L.tax} ${rate.toFixed(2)} %`, Number(invoice.tax_minor), false], [L.total!, Number(invoice.total_minor), true]]
+      const totals: [string, number, boolean][] = [
+        [L.subtotal!, Number(invoice.subtotal_minor), false],
+        [`${L.tax} ${rate.toFixed(2)} %`, Number(invoice.tax_minor), false],
+        [L.total!, Number(invoice.total_minor), true],
+      ]
       for (const [k, v, strong] of totals) {
         text(page, k, 300, y, strong ? { font: bold } : {})
         text(page, money(v), A4[0] - MARGIN, y, { right: true, ...(strong ? { font: bold } : {}) })

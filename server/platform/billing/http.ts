@@ -4,16 +4,7 @@ import { reachOf, requirePermission } from '#server/platform/core/scope.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
-import {
-  billingEntitiesResource,
-  createBillingEntity,
-  getBillingEntity,
-  recordPayment,
-  scopedBillingEntitiesResource,
-  setAccountEntity,
-  setBalanceTerms,
-  updateBillingEntity,
-} from './service.ts'
+import { billingEntitiesResource, createBillingEntity, getBillingEntity, recordPayment, scopedBillingEntitiesResource, setAccountEntity, setBalanceTerms, updateBillingEntity } from './service.ts'
 import { getTransaction, refundTransaction, scopedTransactionsResource, transactionsResource } from './transactions.ts'
 import { invoicePdf, invoiceUbl } from './documents.ts'
 import { entityInvoices, listTaxRates, loadInvoice, setTaxRate, startInvoiceRun } from './invoices.ts'
@@ -23,7 +14,10 @@ const ContextParam = z.object({ context: z.string() })
 const IdParams = ContextParam.extend({ id: z.uuid() })
 const Money = z.union([z.string().max(40), z.number()]).openapi({ description: 'Spec §5 money in the currency named', example: '100.00' })
 
-const Address = z.object({ street1: z.string().max(200), street2: z.string().max(200), street3: z.string().max(200), city: z.string().max(200), state: z.string().max(200), postcode: z.string().max(40) }).partial().strict()
+const Address = z
+  .object({ street1: z.string().max(200), street2: z.string().max(200), street3: z.string().max(200), city: z.string().max(200), state: z.string().max(200), postcode: z.string().max(40) })
+  .partial()
+  .strict()
 const EntityBody = z
   .object({
     name: z.string().max(200),
@@ -37,9 +31,28 @@ const EntityBody = z
     credit_limit: Money.optional(),
   })
   .strict()
-const BalanceSchema = z.object({ currency: z.string(), balance_minor: z.number().int(), credit_limit_minor: z.number().int(), available_minor: z.number().int(), low_balance_minor: z.number().int().nullable(), version: z.number().int() }).openapi('BillingBalance')
+const BalanceSchema = z
+  .object({
+    currency: z.string(),
+    balance_minor: z.number().int(),
+    credit_limit_minor: z.number().int(),
+    available_minor: z.number().int(),
+    low_balance_minor: z.number().int().nullable(),
+    version: z.number().int(),
+  })
+  .openapi('BillingBalance')
 const PaymentSchema = z
-  .object({ id: z.uuid(), kind: z.enum(PAYMENT_KINDS), currency: z.string(), amount_minor: z.number().int(), reference: z.string(), reason: z.string(), balance_after_minor: z.number().int(), created_by: z.string(), created_at: z.string() })
+  .object({
+    id: z.uuid(),
+    kind: z.enum(PAYMENT_KINDS),
+    currency: z.string(),
+    amount_minor: z.number().int(),
+    reference: z.string(),
+    reason: z.string(),
+    balance_after_minor: z.number().int(),
+    created_by: z.string(),
+    created_at: z.string(),
+  })
   .openapi('BillingPayment')
 const EntitySchema = z
   .object({
@@ -97,13 +110,36 @@ const TransactionSchema = z
   .openapi('Transaction')
 
 const InvoiceSchema = z
-  .object({ id: z.uuid(), number: z.string(), kind: z.string(), period: z.string(), currency: z.string(), language: z.string(), issued_at: z.string(), due_at: z.string(), subtotal_minor: z.number().int(), tax_rate_percent: z.number(), tax_minor: z.number().int(), total_minor: z.number().int(), reverse_charge: z.boolean(), mailed_at: z.string().nullable() })
+  .object({
+    id: z.uuid(),
+    number: z.string(),
+    kind: z.string(),
+    period: z.string(),
+    currency: z.string(),
+    language: z.string(),
+    issued_at: z.string(),
+    due_at: z.string(),
+    subtotal_minor: z.number().int(),
+    tax_rate_percent: z.number(),
+    tax_minor: z.number().int(),
+    total_minor: z.number().int(),
+    reverse_charge: z.boolean(),
+    mailed_at: z.string().nullable(),
+  })
   .openapi('Invoice')
 const TaxRateSchema = z.object({ country: z.string(), rate_percent: z.number(), name: z.string() }).openapi('TaxRate')
 
 export const billingRouter = createRouter()
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/billing-entities', ...access('invoice-viewer'), tags: TAGS, summary: 'Billing entities (staff in their own group: all; otherwise the one paying for the account)', request: { params: ContextParam, query: ListQueryParams }, responses: { 200: ListResponse(z.record(z.string(), z.unknown())), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/billing-entities',
+      ...access('invoice-viewer'),
+      tags: TAGS,
+      summary: 'Billing entities (staff in their own group: all; otherwise the one paying for the account)',
+      request: { params: ContextParam, query: ListQueryParams },
+      responses: { 200: ListResponse(z.record(z.string(), z.unknown())), ...ProblemResponses },
+    }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
       requirePermission(scope.actor, 'invoice-viewer')
@@ -113,11 +149,27 @@ export const billingRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/groups/{context}/billing-entities', ...access('staff'), tags: TAGS, summary: 'Make a billing entity (staff)', request: { params: ContextParam, body: jsonBody(EntityBody) }, responses: { 201: jsonResponse(EntitySchema), ...ProblemResponses } }),
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/billing-entities',
+      ...access('staff'),
+      tags: TAGS,
+      summary: 'Make a billing entity (staff)',
+      request: { params: ContextParam, body: jsonBody(EntityBody) },
+      responses: { 201: jsonResponse(EntitySchema), ...ProblemResponses },
+    }),
     async (c) => c.json(await createBillingEntity(c.get('deps').db, requireScope(c, c.req.valid('param').context), c.req.valid('json')), 201),
   )
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/billing-entities/{id}', ...access('invoice-viewer'), tags: TAGS, summary: 'One billing entity with its balances, recent payments and accounts', request: { params: IdParams }, responses: { 200: jsonResponse(EntitySchema), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/billing-entities/{id}',
+      ...access('invoice-viewer'),
+      tags: TAGS,
+      summary: 'One billing entity with its balances, recent payments and accounts',
+      request: { params: IdParams },
+      responses: { 200: jsonResponse(EntitySchema), ...ProblemResponses },
+    }),
     async (c) => {
       const p = c.req.valid('param')
       return c.json(await getBillingEntity(c.get('deps').db, requireScope(c, p.context), p.id), 200)
@@ -160,7 +212,12 @@ export const billingRouter = createRouter()
       ...access('staff'),
       tags: TAGS,
       summary: 'Record a payment received or an adjustment with its reason (staff)',
-      request: { params: IdParams, body: jsonBody(z.object({ kind: z.enum(PAYMENT_KINDS), currency: z.string().max(3), amount: Money, reference: z.string().max(200).optional(), reason: z.string().max(500).optional() }).strict()) },
+      request: {
+        params: IdParams,
+        body: jsonBody(
+          z.object({ kind: z.enum(PAYMENT_KINDS), currency: z.string().max(3), amount: Money, reference: z.string().max(200).optional(), reason: z.string().max(500).optional() }).strict(),
+        ),
+      },
       responses: { 201: jsonResponse(z.object({ payment: PaymentSchema, balance: BalanceSchema })), ...ProblemResponses },
     }),
     async (c) => {
@@ -201,7 +258,15 @@ export const billingRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/transactions', ...access('invoice-viewer'), tags: TAGS, summary: 'Transactions of the account (staff in their own group: every account)', request: { params: ContextParam, query: ListQueryParams }, responses: { 200: ListResponse(z.record(z.string(), z.unknown())), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/transactions',
+      ...access('invoice-viewer'),
+      tags: TAGS,
+      summary: 'Transactions of the account (staff in their own group: every account)',
+      request: { params: ContextParam, query: ListQueryParams },
+      responses: { 200: ListResponse(z.record(z.string(), z.unknown())), ...ProblemResponses },
+    }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
       requirePermission(scope.actor, 'invoice-viewer')
@@ -211,14 +276,30 @@ export const billingRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/transactions/{id}', ...access('invoice-viewer'), tags: TAGS, summary: 'One transaction and the quote it was charged at (staff: with the chain of rules, cost and rates)', request: { params: IdParams }, responses: { 200: jsonResponse(TransactionSchema), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/transactions/{id}',
+      ...access('invoice-viewer'),
+      tags: TAGS,
+      summary: 'One transaction and the quote it was charged at (staff: with the chain of rules, cost and rates)',
+      request: { params: IdParams },
+      responses: { 200: jsonResponse(TransactionSchema), ...ProblemResponses },
+    }),
     async (c) => {
       const p = c.req.valid('param')
       return c.json(await getTransaction(c.get('deps').db, requireScope(c, p.context), p.id), 200)
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/groups/{context}/transactions/{id}/refund', ...access('staff'), tags: TAGS, summary: 'Refund a settled transaction: a credit back to the balance, with its reason (staff)', request: { params: IdParams, body: jsonBody(z.object({ reason: z.string().max(500) }).strict()) }, responses: { 200: jsonResponse(TransactionSchema), ...ProblemResponses } }),
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/transactions/{id}/refund',
+      ...access('staff'),
+      tags: TAGS,
+      summary: 'Refund a settled transaction: a credit back to the balance, with its reason (staff)',
+      request: { params: IdParams, body: jsonBody(z.object({ reason: z.string().max(500) }).strict()) },
+      responses: { 200: jsonResponse(TransactionSchema), ...ProblemResponses },
+    }),
     async (c) => {
       const p = c.req.valid('param')
       return c.json(await refundTransaction(c.get('deps').db, requireScope(c, p.context), p.id, c.req.valid('json').reason), 200)
@@ -257,7 +338,7 @@ export const billingRouter = createRouter()
       path: '/groups/{context}/invoices/{id}/{format}',
       ...access('invoice-viewer'),
       tags: TAGS,
-      summary: 'An invoice or credit note as PDF (in the entity\'s language) or as EN 16931 UBL 2.1 XML',
+      summary: "An invoice or credit note as PDF (in the entity's language) or as EN 16931 UBL 2.1 XML",
       request: { params: IdParams.extend({ format: z.enum(['pdf', 'xml']) }) },
       responses: { 200: { description: 'The document', content: { 'application/pdf': { schema: z.string() }, 'application/xml': { schema: z.string() } } }, ...ProblemResponses },
     }),
@@ -267,11 +348,22 @@ export const billingRouter = createRouter()
       const name = `${invoice.number}.${p.format}`
       if (p.format === 'xml') return c.body(invoiceUbl(invoice, lines), 200, { 'Content-Type': 'application/xml; charset=utf-8', 'Content-Disposition': `attachment; filename="${name}"` })
       const pdf = await invoicePdf(invoice, lines)
-      return c.body(pdf.buffer.slice(pdf.byteOffset, pdf.byteOffset + pdf.byteLength) as ArrayBuffer, 200, { 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="${name}"` })
+      return c.body(pdf.buffer.slice(pdf.byteOffset, pdf.byteOffset + pdf.byteLength) as ArrayBuffer, 200, {
+        'Content-Type': 'application/pdf',
+        'Content-Disposition': `attachment; filename="${name}"`,
+      })
     },
   )
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/tax-rates', ...access('invoice-viewer'), tags: TAGS, summary: 'The tax rate per country invoices are taxed at', request: { params: ContextParam }, responses: { 200: jsonResponse(z.object({ data: z.array(TaxRateSchema) })), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/tax-rates',
+      ...access('invoice-viewer'),
+      tags: TAGS,
+      summary: 'The tax rate per country invoices are taxed at',
+      request: { params: ContextParam },
+      responses: { 200: jsonResponse(z.object({ data: z.array(TaxRateSchema) })), ...ProblemResponses },
+    }),
     async (c) => c.json({ data: await listTaxRates(c.get('deps').db, requireScope(c, c.req.valid('param').context)) }, 200),
   )
   .openapi(

@@ -21,7 +21,15 @@ import { findBillingEntity } from './service.ts'
 export const INVOICE_JOBS = { run: 'billing.invoice-run' } as const
 
 /** Who invoices: the registrar (its own entity, printed on every document). */
-export const SELLER = { name: 'Registrar Operations B.V.', street: 'Herengracht 100', city: 'Amsterdam', postcode: '1015 BS', country: 'NL', vat_id: 'NL123456789B01', email: 'billing@registrar.example' } as const
+export const SELLER = {
+  name: 'Registrar Operations B.V.',
+  street: 'Herengracht 100',
+  city: 'Amsterdam',
+  postcode: '1015 BS',
+  country: 'NL',
+  vat_id: 'NL123456789B01',
+  email: 'billing@registrar.example',
+} as const
 
 /** The legal note of an EU B2B supply reverse-charged, in the invoice's language. */
 export const REVERSE_CHARGE_NOTE: Record<string, string> = {
@@ -44,9 +52,15 @@ export async function startInvoiceRun(deps: Pick<PlatformDeps, 'db' | 'jobs' | '
   const match = MONTH.exec(period)
   if (!match) throw invalid('billing.period_invalid', 'A month is YYYY-MM', [fieldError('period', 'billing.period_invalid', 'A month is YYYY-MM')])
   const start = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1))
-  if (start >= monthStart(deps.now())) throw invalid('billing.month_open', 'Only a month that is over can be invoiced', [fieldError('period', 'billing.month_open', 'Only a month that is over can be invoiced')])
+  if (start >= monthStart(deps.now()))
+    throw invalid('billing.month_open', 'Only a month that is over can be invoiced', [fieldError('period', 'billing.month_open', 'Only a month that is over can be invoiced')])
   return change(deps.db, scope, async (tx, audit) => {
-    const made = await tx.insertInto('invoice_runs').values({ period: isoDay(start), started_by: scope.actor.label }).onConflict((oc) => oc.column('period').doNothing()).returningAll().executeTakeFirst()
+    const made = await tx
+      .insertInto('invoice_runs')
+      .values({ period: isoDay(start), started_by: scope.actor.label })
+      .onConflict((oc) => oc.column('period').doNothing())
+      .returningAll()
+      .executeTakeFirst()
     if (!made) {
       throw refused('billing.run_done', `The invoices of ${period} were run already`, [fieldError('period', 'billing.run_done', `The invoices of ${period} were run already`)], { period })
     }
@@ -68,7 +82,11 @@ export async function runInvoices(deps: Pick<PlatformDeps, 'db' | 'mailer' | 'lo
       await mailIssued(deps, invoice)
     }
   }
-  const total = await deps.db.selectFrom('invoices').select(sql<number>`count(*)::int`.as('n')).where('period', '=', isoDay(start)).executeTakeFirstOrThrow()
+  const total = await deps.db
+    .selectFrom('invoices')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('period', '=', isoDay(start))
+    .executeTakeFirstOrThrow()
   await deps.db.updateTable('invoice_runs').set({ state: 'completed', invoices: total.n, finished_at: new Date() }).where('period', '=', isoDay(start)).execute()
   return made
 }
@@ -101,12 +119,24 @@ export async function invoiceEntity(db: Kysely<DB>, entityId: string, start: Dat
   const end = nextMonth(start)
   const made: Invoice[] = []
   for (const kind of ['invoice', 'credit-note'] as const) {
-    const currencies = (await sql<{ currency: string }>`SELECT DISTINCT t.currency FROM transactions t WHERE ${chargesOf(kind, entityId, null, start, end)}`.execute(db)).rows.map((r) => r.currency.trim())
+    const currencies = (await sql<{ currency: string }>`SELECT DISTINCT t.currency FROM transactions t WHERE ${chargesOf(kind, entityId, null, start, end)}`.execute(db)).rows.map((r) =>
+      r.currency.trim(),
+    )
     for (const currency of currencies) {
       const invoice = await db.transaction().execute(async (tx) => {
         // The entity's row is the run's lock: two runs never write one entity's documents at once.
         const entity = await tx.selectFrom('billing_entities').selectAll().where('id', '=', entityId).forUpdate().executeTakeFirstOrThrow()
-        if (await tx.selectFrom('invoices').select('id').where('billing_entity_id', '=', entityId).where('period', '=', isoDay(start)).where('currency', '=', currency).where('kind', '=', kind).executeTakeFirst()) return null
+        if (
+          await tx
+            .selectFrom('invoices')
+            .select('id')
+            .where('billing_entity_id', '=', entityId)
+            .where('period', '=', isoDay(start))
+            .where('currency', '=', currency)
+            .where('kind', '=', kind)
+            .executeTakeFirst()
+        )
+          return null
         const which = chargesOf(kind, entityId, currency, start, end)
         const sums = (await sql<{ n: number; total: string | number | null }>`SELECT count(*)::int AS n, sum(t.amount_minor) AS total FROM transactions t WHERE ${which}`.execute(tx)).rows[0]!
         if (!sums.n) return null
@@ -117,8 +147,18 @@ export async function invoiceEntity(db: Kysely<DB>, entityId: string, start: Dat
         const subtotal = sign * Number(sums.total)
         const tax = sign * taxOf(Math.abs(subtotal), rate)
         const year = now.getUTCFullYear()
-        await tx.insertInto('invoice_counters').values({ billing_entity_id: entityId, year }).onConflict((oc) => oc.columns(['billing_entity_id', 'year']).doNothing()).execute()
-        const counter = await tx.updateTable('invoice_counters').set((eb) => ({ last_seq: eb('last_seq', '+', 1) })).where('billing_entity_id', '=', entityId).where('year', '=', year).returning('last_seq').executeTakeFirstOrThrow()
+        await tx
+          .insertInto('invoice_counters')
+          .values({ billing_entity_id: entityId, year })
+          .onConflict((oc) => oc.columns(['billing_entity_id', 'year']).doNothing())
+          .execute()
+        const counter = await tx
+          .updateTable('invoice_counters')
+          .set((eb) => ({ last_seq: eb('last_seq', '+', 1) }))
+          .where('billing_entity_id', '=', entityId)
+          .where('year', '=', year)
+          .returning('last_seq')
+          .executeTakeFirstOrThrow()
         const buyer: InvoiceBuyer = { name: entity.name, address: entity.address, country, vat_id: entity.vat_id, billing_email: entity.billing_email }
         const invoice = await tx
           .insertInto('invoices')
@@ -144,14 +184,23 @@ export async function invoiceEntity(db: Kysely<DB>, entityId: string, start: Dat
           .executeTakeFirstOrThrow()
         const words = ACTIONS[entity.invoice_language] ?? ACTIONS.en!
         const [one, many] = YEAR_WORDS[entity.invoice_language] ?? YEAR_WORDS.en!
-        const action = sql`CASE t.action ${sql.join(Object.entries(words).map(([k, v]) => sql`WHEN ${k} THEN ${v}`), sql` `)} ELSE t.action END`
+        const action = sql`CASE t.action ${sql.join(
+          Object.entries(words).map(([k, v]) => sql`WHEN ${k} THEN ${v}`),
+          sql` `,
+        )} ELSE t.action END`
         await sql`INSERT INTO invoice_lines (invoice_id, position, transaction_id, description, quantity, unit_minor, amount_minor)
           SELECT ${invoice.id}, row_number() OVER (ORDER BY t.settled_at, t.id), t.id,
             ${action} || ' ' || coalesce(nullif(t.object_name, ''), t.product_code) || ' (' || t.period || ' ' || CASE WHEN t.period = 1 THEN ${one} ELSE ${many} END || ')',
             1, ${sign} * t.amount_minor, ${sign} * t.amount_minor
           FROM transactions t WHERE ${which}`.execute(tx)
         await sql`UPDATE transactions t SET ${sql.raw(kind === 'invoice' ? 'invoice_id' : 'credit_note_id')} = ${invoice.id} WHERE ${which}`.execute(tx)
-        await auditWriter(tx, { actor: { userId: null, label: 'invoice run', homeAccountId: null, roles: ['staff'], abilities: [] }, accountId: null, requestId: null }).record({ area: 'invoicing', entityType: 'billing-entity', entityId, action: kind === 'invoice' ? 'invoice' : 'credit-note', after: { number: invoice.number, currency, total_minor: subtotal + tax, lines: sums.n } })
+        await auditWriter(tx, { actor: { userId: null, label: 'invoice run', homeAccountId: null, roles: ['staff'], abilities: [] }, accountId: null, requestId: null }).record({
+          area: 'invoicing',
+          entityType: 'billing-entity',
+          entityId,
+          action: kind === 'invoice' ? 'invoice' : 'credit-note',
+          after: { number: invoice.number, currency, total_minor: subtotal + tax, lines: sums.n },
+        })
         return invoice
       })
       if (invoice) made.push(invoice)
@@ -164,14 +213,33 @@ async function mailIssued(deps: Pick<PlatformDeps, 'db' | 'mailer' | 'logger'>, 
   const amount = `${invoice.currency.trim()} ${(Number(invoice.total_minor) / 10 ** currencyDecimals(invoice.currency.trim())).toFixed(currencyDecimals(invoice.currency.trim()))}`
   const subject = invoice.kind === 'invoice' ? `Invoice ${invoice.number}` : `Credit note ${invoice.number}`
   try {
-    await deps.mailer.send({ to: invoice.buyer.billing_email, subject, text: `${subject} from ${SELLER.name}: ${amount}, due ${isoDay(invoice.due_at)}.\nIt is in the portal under Invoicing → Billing entities → ${invoice.buyer.name}.` })
+    await deps.mailer.send({
+      to: invoice.buyer.billing_email,
+      subject,
+      text: `${subject} from ${SELLER.name}: ${amount}, due ${isoDay(invoice.due_at)}.\nIt is in the portal under Invoicing → Billing entities → ${invoice.buyer.name}.`,
+    })
     await deps.db.updateTable('invoices').set({ mailed_at: new Date() }).where('id', '=', invoice.id).execute()
   } catch (error) {
     deps.logger.error('invoice mail failed', { invoice: invoice.number, error })
   }
 }
 
-export type InvoiceJson = { id: string; number: string; kind: string; period: string; currency: string; language: string; issued_at: string; due_at: string; subtotal_minor: number; tax_rate_percent: number; tax_minor: number; total_minor: number; reverse_charge: boolean; mailed_at: string | null }
+export type InvoiceJson = {
+  id: string
+  number: string
+  kind: string
+  period: string
+  currency: string
+  language: string
+  issued_at: string
+  due_at: string
+  subtotal_minor: number
+  tax_rate_percent: number
+  tax_minor: number
+  total_minor: number
+  reverse_charge: boolean
+  mailed_at: string | null
+}
 export const invoiceJson = (row: Invoice): InvoiceJson => ({
   id: row.id,
   number: row.number,
@@ -213,11 +281,24 @@ export async function setTaxRate(db: Kysely<DB>, scope: Scope, country: string, 
   requirePermission(scope.actor, 'staff')
   const code = country.toUpperCase()
   if (!/^[A-Z]{2}$/.test(code)) throw invalid('country.invalid', 'Choose a country', [fieldError('country', 'country.invalid', 'Choose a country')])
-  if (!Number.isFinite(ratePercent) || ratePercent < 0 || ratePercent >= 100) throw invalid('billing.tax_rate', 'A rate is 0 to 99.99 %', [fieldError('rate_percent', 'billing.tax_rate', 'A rate is 0 to 99.99 %')])
+  if (!Number.isFinite(ratePercent) || ratePercent < 0 || ratePercent >= 100)
+    throw invalid('billing.tax_rate', 'A rate is 0 to 99.99 %', [fieldError('rate_percent', 'billing.tax_rate', 'A rate is 0 to 99.99 %')])
   return change(db, scope, async (tx, audit) => {
     const before = await tx.selectFrom('tax_rates').selectAll().where('country', '=', code).executeTakeFirst()
-    await tx.insertInto('tax_rates').values({ country: code, rate_percent: ratePercent, name }).onConflict((oc) => oc.column('country').doUpdateSet({ rate_percent: ratePercent, name, updated_at: new Date() })).execute()
-    await audit.record({ area: 'invoicing', entityType: 'tax-rate', entityId: code, accountId: scope.actor.homeAccountId ?? null, action: before ? 'update' : 'create', before: before ? { rate_percent: Number(before.rate_percent) } : null, after: { country: code, rate_percent: ratePercent, name } })
+    await tx
+      .insertInto('tax_rates')
+      .values({ country: code, rate_percent: ratePercent, name })
+      .onConflict((oc) => oc.column('country').doUpdateSet({ rate_percent: ratePercent, name, updated_at: new Date() }))
+      .execute()
+    await audit.record({
+      area: 'invoicing',
+      entityType: 'tax-rate',
+      entityId: code,
+      accountId: scope.actor.homeAccountId ?? null,
+      action: before ? 'update' : 'create',
+      before: before ? { rate_percent: Number(before.rate_percent) } : null,
+      after: { country: code, rate_percent: ratePercent, name },
+    })
     return { country: code, rate_percent: ratePercent, name }
   })
 }

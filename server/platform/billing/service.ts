@@ -56,11 +56,27 @@ export const scopedBillingEntitiesResource = listResource(BILLING_ENTITIES_LIST,
 })
 
 export type BalanceJson = { currency: string; balance_minor: number; credit_limit_minor: number; available_minor: number; low_balance_minor: number | null; version: number }
-export type PaymentJson = { id: string; kind: PaymentKind; currency: string; amount_minor: number; reference: string; reason: string; balance_after_minor: number; created_by: string; created_at: string }
+export type PaymentJson = {
+  id: string
+  kind: PaymentKind
+  currency: string
+  amount_minor: number
+  reference: string
+  reason: string
+  balance_after_minor: number
+  created_by: string
+  created_at: string
+}
 export type BillingEntityJson = Omit<BillingEntity, 'created_at' | 'updated_at' | 'currency' | 'country'> & { currency: string; country: string; created_at: string; updated_at: string }
 export type BillingEntityDetail = BillingEntityJson & { balances: BalanceJson[]; payments: PaymentJson[]; accounts: { id: string; name: string; currency: string }[] }
 
-const entityJson = (row: BillingEntity): BillingEntityJson => ({ ...row, currency: row.currency.trim(), country: row.country.trim(), created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() })
+const entityJson = (row: BillingEntity): BillingEntityJson => ({
+  ...row,
+  currency: row.currency.trim(),
+  country: row.country.trim(),
+  created_at: row.created_at.toISOString(),
+  updated_at: row.updated_at.toISOString(),
+})
 export const balanceJson = (row: BillingBalance): BalanceJson => ({
   currency: row.currency.trim(),
   balance_minor: Number(row.balance_minor),
@@ -139,7 +155,8 @@ function cleanEntity(input: Partial<BillingEntityInput>, current: BillingEntity 
   }
   if (input.payment_terms_days !== undefined) {
     out.payment_terms_days = input.payment_terms_days
-    if (!Number.isInteger(input.payment_terms_days) || input.payment_terms_days < 0 || input.payment_terms_days > 365) errors.push(fieldError('payment_terms_days', 'billing.payment_terms', 'Payment terms are 0 to 365 days'))
+    if (!Number.isInteger(input.payment_terms_days) || input.payment_terms_days < 0 || input.payment_terms_days > 365)
+      errors.push(fieldError('payment_terms_days', 'billing.payment_terms', 'Payment terms are 0 to 365 days'))
   }
   if (input.invoice_language !== undefined) {
     out.invoice_language = input.invoice_language
@@ -149,7 +166,11 @@ function cleanEntity(input: Partial<BillingEntityInput>, current: BillingEntity 
   const country = out.country ?? current?.country.trim() ?? ''
   const vat = out.vat_id !== undefined ? out.vat_id : (current?.vat_id ?? null)
   if (vat && isCountryCode(country) && !vatIdFits(country, vat)) {
-    errors.push({ ...fieldError('vat_id', 'billing.vat_id_shape', `This is not the shape of a VAT id of ${country}${VAT_EXAMPLES[country] ? ` (e.g. ${VAT_EXAMPLES[country]})` : ''}`), country, example: VAT_EXAMPLES[country] ?? '' } as CodedFieldError)
+    errors.push({
+      ...fieldError('vat_id', 'billing.vat_id_shape', `This is not the shape of a VAT id of ${country}${VAT_EXAMPLES[country] ? ` (e.g. ${VAT_EXAMPLES[country]})` : ''}`),
+      country,
+      example: VAT_EXAMPLES[country] ?? '',
+    } as CodedFieldError)
   }
   if (input.credit_limit !== undefined && input.credit_limit !== '') {
     const parsed = parseMoney(input.credit_limit, out.currency ?? current?.currency.trim() ?? 'EUR')
@@ -167,7 +188,14 @@ export async function createBillingEntity(db: Kysely<DB>, scope: Scope, input: B
   requirePermission(scope.actor, 'staff')
   const clean = cleanEntity(input, null)
   const id = await change(db, scope, async (tx, audit) => {
-    if (await tx.selectFrom('billing_entities').select('id').where(sql`lower(name)`, '=', clean.name!.toLowerCase()).executeTakeFirst()) throw nameTaken()
+    if (
+      await tx
+        .selectFrom('billing_entities')
+        .select('id')
+        .where(sql`lower(name)`, '=', clean.name!.toLowerCase())
+        .executeTakeFirst()
+    )
+      throw nameTaken()
     const row = await tx
       .insertInto('billing_entities')
       .values({
@@ -182,8 +210,18 @@ export async function createBillingEntity(db: Kysely<DB>, scope: Scope, input: B
       })
       .returningAll()
       .executeTakeFirstOrThrow()
-    await tx.insertInto('billing_balances').values({ billing_entity_id: row.id, currency: row.currency, credit_limit_minor: clean.credit_limit_minor ?? 0 }).execute()
-    await audit.record({ area: AREA, entityType: 'billing-entity', entityId: row.id, accountId: trailOf(scope), action: 'create', after: { ...entityJson(row), credit_limit_minor: clean.credit_limit_minor ?? 0 } })
+    await tx
+      .insertInto('billing_balances')
+      .values({ billing_entity_id: row.id, currency: row.currency, credit_limit_minor: clean.credit_limit_minor ?? 0 })
+      .execute()
+    await audit.record({
+      area: AREA,
+      entityType: 'billing-entity',
+      entityId: row.id,
+      accountId: trailOf(scope),
+      action: 'create',
+      after: { ...entityJson(row), credit_limit_minor: clean.credit_limit_minor ?? 0 },
+    })
     return row.id
   })
   return getBillingEntity(db, scope, id)
@@ -199,7 +237,16 @@ export async function updateBillingEntity(db: Kysely<DB>, scope: Scope, id: stri
     const before = await findBillingEntity(tx, scope, id, true)
     if (before.version !== version) throw staleVersion(before.version, 'billing entity')
     const clean = cleanEntity(fields, before)
-    if (clean.name && (await tx.selectFrom('billing_entities').select('id').where(sql`lower(name)`, '=', clean.name.toLowerCase()).where('id', '<>', id).executeTakeFirst())) throw nameTaken()
+    if (
+      clean.name &&
+      (await tx
+        .selectFrom('billing_entities')
+        .select('id')
+        .where(sql`lower(name)`, '=', clean.name.toLowerCase())
+        .where('id', '<>', id)
+        .executeTakeFirst())
+    )
+      throw nameTaken()
     const { address, credit_limit_minor: _c, ...rest } = clean
     const after = await tx
       .updateTable('billing_entities')
@@ -208,14 +255,24 @@ export async function updateBillingEntity(db: Kysely<DB>, scope: Scope, id: stri
       .returningAll()
       .executeTakeFirstOrThrow()
     // A new invoicing currency gets its money position (prepaid, nothing in it).
-    await tx.insertInto('billing_balances').values({ billing_entity_id: id, currency: after.currency }).onConflict((oc) => oc.columns(['billing_entity_id', 'currency']).doNothing()).execute()
+    await tx
+      .insertInto('billing_balances')
+      .values({ billing_entity_id: id, currency: after.currency })
+      .onConflict((oc) => oc.columns(['billing_entity_id', 'currency']).doNothing())
+      .execute()
     await audit.record({ area: AREA, entityType: 'billing-entity', entityId: id, accountId: trailOf(scope), action: 'update', before: entityJson(before), after: entityJson(after) })
   })
   return getBillingEntity(db, scope, id)
 }
 
 /** Sets the credit limit (0: prepaid) and the low-balance threshold of one currency (staff). */
-export async function setBalanceTerms(db: Kysely<DB>, scope: Scope, id: string, currency: string, input: { credit_limit: string | number; low_balance?: string | number | null | undefined }): Promise<BalanceJson> {
+export async function setBalanceTerms(
+  db: Kysely<DB>,
+  scope: Scope,
+  id: string,
+  currency: string,
+  input: { credit_limit: string | number; low_balance?: string | number | null | undefined },
+): Promise<BalanceJson> {
   // Visible first (another entity is a 404, never a 403 that confirms it), then staff work.
   await findBillingEntity(db, scope, id)
   requirePermission(scope.actor, 'staff')
@@ -233,15 +290,29 @@ export async function setBalanceTerms(db: Kysely<DB>, scope: Scope, id: string, 
     await findBillingEntity(tx, scope, id, true)
     const before = await tx.selectFrom('billing_balances').selectAll().where('billing_entity_id', '=', id).where('currency', '=', code).forUpdate().executeTakeFirst()
     if (before && Number(before.balance_minor) < -creditMinor) {
-      throw invalid('billing.limit_below_balance', 'The limit is below what is already owed', [fieldError('credit_limit', 'billing.limit_below_balance', `The balance is ${formatMoney(Number(before.balance_minor), code)}: the limit cannot be lower than what is owed`)])
+      throw invalid('billing.limit_below_balance', 'The limit is below what is already owed', [
+        fieldError('credit_limit', 'billing.limit_below_balance', `The balance is ${formatMoney(Number(before.balance_minor), code)}: the limit cannot be lower than what is owed`),
+      ])
     }
     const row = await tx
       .insertInto('billing_balances')
       .values({ billing_entity_id: id, currency: code, credit_limit_minor: creditMinor, low_balance_minor: lowMinor })
-      .onConflict((oc) => oc.columns(['billing_entity_id', 'currency']).doUpdateSet({ credit_limit_minor: creditMinor, low_balance_minor: lowMinor, low_balance_warned_at: null, version: sql`billing_balances.version + 1`, updated_at: new Date() }))
+      .onConflict((oc) =>
+        oc
+          .columns(['billing_entity_id', 'currency'])
+          .doUpdateSet({ credit_limit_minor: creditMinor, low_balance_minor: lowMinor, low_balance_warned_at: null, version: sql`billing_balances.version + 1`, updated_at: new Date() }),
+      )
       .returningAll()
       .executeTakeFirstOrThrow()
-    await audit.record({ area: AREA, entityType: 'billing-entity', entityId: id, accountId: trailOf(scope), action: 'terms', before: before ? { currency: code, credit_limit_minor: Number(before.credit_limit_minor), low_balance_minor: before.low_balance_minor === null ? null : Number(before.low_balance_minor) } : null, after: { currency: code, credit_limit_minor: creditMinor, low_balance_minor: lowMinor } })
+    await audit.record({
+      area: AREA,
+      entityType: 'billing-entity',
+      entityId: id,
+      accountId: trailOf(scope),
+      action: 'terms',
+      before: before ? { currency: code, credit_limit_minor: Number(before.credit_limit_minor), low_balance_minor: before.low_balance_minor === null ? null : Number(before.low_balance_minor) } : null,
+      after: { currency: code, credit_limit_minor: creditMinor, low_balance_minor: lowMinor },
+    })
     return balanceJson(row)
   })
 }
@@ -264,7 +335,10 @@ export async function recordPayment(db: Kysely<DB>, scope: Scope, id: string, in
     const errors: CodedFieldError[] = []
     if (!position) {
       const held = (await tx.selectFrom('billing_balances').select('currency').where('billing_entity_id', '=', id).orderBy('currency').execute()).map((b) => b.currency.trim())
-      errors.push({ ...fieldError('currency', 'billing.wrong_currency', `${entity.name} is not billed in ${currency || 'this currency'}; it holds ${held.join(', ')}`, held), held: held.join(', ') } as CodedFieldError)
+      errors.push({
+        ...fieldError('currency', 'billing.wrong_currency', `${entity.name} is not billed in ${currency || 'this currency'}; it holds ${held.join(', ')}`, held),
+        held: held.join(', '),
+      } as CodedFieldError)
     }
     const amount = parseMoney(input.amount, currency || 'EUR')
     if (!amount.ok || amount.minor === 0) errors.push(fieldError('amount', INVALID_MONETARY_VALUE, 'Enter an amount other than zero'))
@@ -273,7 +347,9 @@ export async function recordPayment(db: Kysely<DB>, scope: Scope, id: string, in
     if (errors.length || !position || !amount.ok) throw invalid(errors[0]!.code, 'The payment is not valid', errors)
     const balance = Number(position.balance_minor) + amount.minor
     if (balance < -Number(position.credit_limit_minor)) {
-      throw invalid('billing.adjustment_past_limit', 'The adjustment would take the balance past its limit', [fieldError('amount', 'billing.adjustment_past_limit', 'The adjustment would take the balance past its credit limit')])
+      throw invalid('billing.adjustment_past_limit', 'The adjustment would take the balance past its limit', [
+        fieldError('amount', 'billing.adjustment_past_limit', 'The adjustment would take the balance past its credit limit'),
+      ])
     }
     const after = await tx
       .updateTable('billing_balances')
@@ -284,10 +360,27 @@ export async function recordPayment(db: Kysely<DB>, scope: Scope, id: string, in
       .executeTakeFirstOrThrow()
     const payment = await tx
       .insertInto('billing_payments')
-      .values({ billing_entity_id: id, kind: input.kind, currency, amount_minor: amount.minor, reference: input.reference?.trim() ?? '', reason, balance_after_minor: balance, created_by: scope.actor.label })
+      .values({
+        billing_entity_id: id,
+        kind: input.kind,
+        currency,
+        amount_minor: amount.minor,
+        reference: input.reference?.trim() ?? '',
+        reason,
+        balance_after_minor: balance,
+        created_by: scope.actor.label,
+      })
       .returningAll()
       .executeTakeFirstOrThrow()
-    await audit.record({ area: AREA, entityType: 'billing-entity', entityId: id, accountId: trailOf(scope), action: input.kind, before: { currency, balance_minor: Number(position.balance_minor) }, after: { currency, balance_minor: balance, amount_minor: amount.minor, reference: payment.reference, reason } })
+    await audit.record({
+      area: AREA,
+      entityType: 'billing-entity',
+      entityId: id,
+      accountId: trailOf(scope),
+      action: input.kind,
+      before: { currency, balance_minor: Number(position.balance_minor) },
+      after: { currency, balance_minor: balance, amount_minor: amount.minor, reference: payment.reference, reason },
+    })
     return { payment: paymentJson(payment), balance: balanceJson(after) }
   })
 }
@@ -307,7 +400,18 @@ export async function setAccountEntity(db: Kysely<DB>, scope: Scope, id: string,
     const account = await tx.selectFrom('accounts').select(['id', 'name', 'billing_entity_id']).where('id', '=', accountId).forUpdate().executeTakeFirst()
     if (!account) throw invalid('account.not_found', 'No such account', [fieldError('account_id', 'account.not_found', 'No such account')])
     if (!attach && account.billing_entity_id !== id) throw notFound('The account is not paid for by this entity')
-    await tx.updateTable('accounts').set({ billing_entity_id: attach ? id : null }).where('id', '=', accountId).execute()
-    await audit.record({ area: AREA, entityType: 'billing-entity', entityId: id, accountId: trailOf(scope), action: attach ? 'add-account' : 'remove-account', after: { account_id: accountId, account: account.name, ...(attach && account.billing_entity_id && account.billing_entity_id !== id ? { moved_from: account.billing_entity_id } : {}) } })
+    await tx
+      .updateTable('accounts')
+      .set({ billing_entity_id: attach ? id : null })
+      .where('id', '=', accountId)
+      .execute()
+    await audit.record({
+      area: AREA,
+      entityType: 'billing-entity',
+      entityId: id,
+      accountId: trailOf(scope),
+      action: attach ? 'add-account' : 'remove-account',
+      after: { account_id: accountId, account: account.name, ...(attach && account.billing_entity_id && account.billing_entity_id !== id ? { moved_from: account.billing_entity_id } : {}) },
+    })
   })
 }

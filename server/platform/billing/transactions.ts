@@ -58,7 +58,13 @@ async function takeFunds(tx: Tx, billingEntityId: string | null, charges: { amou
   const updates: { currency: string; balance: number }[] = []
   for (const currency of [...sums.keys()].sort()) {
     const needed = sums.get(currency)!
-    const position = await tx.selectFrom('billing_balances').select(['balance_minor', 'credit_limit_minor']).where('billing_entity_id', '=', billingEntityId).where('currency', '=', currency).forUpdate().executeTakeFirst()
+    const position = await tx
+      .selectFrom('billing_balances')
+      .select(['balance_minor', 'credit_limit_minor'])
+      .where('billing_entity_id', '=', billingEntityId)
+      .where('currency', '=', currency)
+      .forUpdate()
+      .executeTakeFirst()
     const available = position ? Number(position.balance_minor) + Number(position.credit_limit_minor) : 0
     if (needed > available) shortfalls.push({ currency, needed_minor: needed, available_minor: Math.max(0, available), shortfall_minor: needed - Math.max(0, available) })
     else updates.push({ currency, balance: Number(position!.balance_minor) - needed })
@@ -66,10 +72,20 @@ async function takeFunds(tx: Tx, billingEntityId: string | null, charges: { amou
   if (shortfalls.length) {
     const shortfall = shortfalls.map((s) => moneyText(s.shortfall_minor, s.currency)).join(', ')
     const available = shortfalls.map((s) => moneyText(s.available_minor, s.currency)).join(', ')
-    throw refused('billing.insufficient_funds', `The order goes past the balance or credit limit by ${shortfall} (available: ${available})`, [fieldError('(body)', 'billing.insufficient_funds', `Short by ${shortfall}`)], { shortfall, available, shortfalls })
+    throw refused(
+      'billing.insufficient_funds',
+      `The order goes past the balance or credit limit by ${shortfall} (available: ${available})`,
+      [fieldError('(body)', 'billing.insufficient_funds', `Short by ${shortfall}`)],
+      { shortfall, available, shortfalls },
+    )
   }
   for (const u of updates) {
-    await tx.updateTable('billing_balances').set((eb) => ({ balance_minor: u.balance, version: eb('version', '+', 1), updated_at: new Date() })).where('billing_entity_id', '=', billingEntityId).where('currency', '=', u.currency).execute()
+    await tx
+      .updateTable('billing_balances')
+      .set((eb) => ({ balance_minor: u.balance, version: eb('version', '+', 1), updated_at: new Date() }))
+      .where('billing_entity_id', '=', billingEntityId)
+      .where('currency', '=', u.currency)
+      .execute()
   }
 }
 
@@ -91,7 +107,16 @@ async function giveBack(tx: Tx, row: Pick<Transaction, 'billing_entity_id' | 'cu
 export async function reserveCharges(tx: Tx, scope: Scope, accountId: string, charges: Charge[]): Promise<void> {
   if (!charges.length) return
   const account = await tx.selectFrom('accounts').select('billing_entity_id').where('id', '=', accountId).executeTakeFirstOrThrow()
-  const existing = await tx.selectFrom('transactions').selectAll().where('idempotency_key', 'in', charges.map((c) => c.key)).forUpdate().execute()
+  const existing = await tx
+    .selectFrom('transactions')
+    .selectAll()
+    .where(
+      'idempotency_key',
+      'in',
+      charges.map((c) => c.key),
+    )
+    .forUpdate()
+    .execute()
   const byKey = new Map(existing.map((t) => [t.idempotency_key, t]))
   const fresh = charges.filter((c) => !byKey.has(c.key))
   const again = existing.filter((t) => t.state === 'released')
@@ -123,10 +148,21 @@ export async function reserveCharges(tx: Tx, scope: Scope, accountId: string, ch
       })
       .returning(['id'])
       .executeTakeFirstOrThrow()
-    await audit.record({ area: AREA, entityType: 'transaction', entityId: row.id, accountId, action: 'reserve', after: { state: 'reserved', product_code: c.quote?.product_code ?? c.product_code ?? '', object_name: c.object_name, amount_minor: c.amount_minor, currency: c.currency } })
+    await audit.record({
+      area: AREA,
+      entityType: 'transaction',
+      entityId: row.id,
+      accountId,
+      action: 'reserve',
+      after: { state: 'reserved', product_code: c.quote?.product_code ?? c.product_code ?? '', object_name: c.object_name, amount_minor: c.amount_minor, currency: c.currency },
+    })
   }
   for (const t of again) {
-    await tx.updateTable('transactions').set({ state: 'reserved', reason: '', version: t.version + 1, updated_at: new Date() }).where('id', '=', t.id).execute()
+    await tx
+      .updateTable('transactions')
+      .set({ state: 'reserved', reason: '', version: t.version + 1, updated_at: new Date() })
+      .where('id', '=', t.id)
+      .execute()
     await audit.record({ area: AREA, entityType: 'transaction', entityId: t.id, accountId, action: 'reserve', before: { state: 'released' }, after: { state: 'reserved' } })
   }
 }
@@ -139,7 +175,11 @@ export async function reserveCharges(tx: Tx, scope: Scope, accountId: string, ch
  * retried renewal finds its charge. Returns the key, or null when the account has no billing
  * entity and the product no price (nothing to charge it to, nothing to charge).
  */
-export async function reserveDirect(db: Kysely<DB>, scope: Scope, input: { key: string; accountId: string; tld: string; action: string; period: number; objectName: string; domainId: string }): Promise<string | null> {
+export async function reserveDirect(
+  db: Kysely<DB>,
+  scope: Scope,
+  input: { key: string; accountId: string; tld: string; action: string; period: number; objectName: string; domainId: string },
+): Promise<string | null> {
   const account = await db.selectFrom('accounts').select('billing_entity_id').where('id', '=', input.accountId).executeTakeFirstOrThrow()
   let price: { price_minor: number; currency: string; quote: string }
   try {
@@ -149,7 +189,19 @@ export async function reserveDirect(db: Kysely<DB>, scope: Scope, input: { key: 
     return null
   }
   await change(db, scope, (tx) =>
-    reserveCharges(tx, scope, input.accountId, [{ key: input.key, kind: 'domain', action: input.action, object_name: input.objectName, period: input.period, amount_minor: price.price_minor, currency: price.currency, quote: JSON.parse(price.quote) as Quote, domain_id: input.domainId }]),
+    reserveCharges(tx, scope, input.accountId, [
+      {
+        key: input.key,
+        kind: 'domain',
+        action: input.action,
+        object_name: input.objectName,
+        period: input.period,
+        amount_minor: price.price_minor,
+        currency: price.currency,
+        quote: JSON.parse(price.quote) as Quote,
+        domain_id: input.domainId,
+      },
+    ]),
   )
   return input.key
 }
@@ -164,8 +216,20 @@ export async function refundDomainCharges(tx: Tx, scope: Scope, domainId: string
   const rows = await tx.selectFrom('transactions').selectAll().where('domain_id', '=', domainId).where('action', 'in', ['register', 'transfer']).where('state', '=', 'settled').forUpdate().execute()
   for (const row of rows) {
     await giveBack(tx, row)
-    await tx.updateTable('transactions').set({ state: 'refunded', reason, version: row.version + 1, updated_at: new Date() }).where('id', '=', row.id).execute()
-    await auditWriter(tx, scope).record({ area: AREA, entityType: 'transaction', entityId: row.id, accountId: row.account_id, action: 'refund', before: { state: 'settled' }, after: { state: 'refunded', reason } })
+    await tx
+      .updateTable('transactions')
+      .set({ state: 'refunded', reason, version: row.version + 1, updated_at: new Date() })
+      .where('id', '=', row.id)
+      .execute()
+    await auditWriter(tx, scope).record({
+      area: AREA,
+      entityType: 'transaction',
+      entityId: row.id,
+      accountId: row.account_id,
+      action: 'refund',
+      before: { state: 'settled' },
+      after: { state: 'refunded', reason },
+    })
   }
 }
 
@@ -174,16 +238,40 @@ export async function reserveAgain(tx: Tx, scope: Scope, key: string): Promise<v
   const row = await tx.selectFrom('transactions').selectAll().where('idempotency_key', '=', key).forUpdate().executeTakeFirst()
   if (row?.state !== 'released') return
   await takeFunds(tx, row.billing_entity_id, [{ amount_minor: Number(row.amount_minor), currency: row.currency.trim() }])
-  await tx.updateTable('transactions').set({ state: 'reserved', reason: '', version: row.version + 1, updated_at: new Date() }).where('id', '=', row.id).execute()
-  await auditWriter(tx, scope).record({ area: AREA, entityType: 'transaction', entityId: row.id, accountId: row.account_id, action: 'reserve', before: { state: 'released' }, after: { state: 'reserved' } })
+  await tx
+    .updateTable('transactions')
+    .set({ state: 'reserved', reason: '', version: row.version + 1, updated_at: new Date() })
+    .where('id', '=', row.id)
+    .execute()
+  await auditWriter(tx, scope).record({
+    area: AREA,
+    entityType: 'transaction',
+    entityId: row.id,
+    accountId: row.account_id,
+    action: 'reserve',
+    before: { state: 'released' },
+    after: { state: 'reserved' },
+  })
 }
 
 /** The registry or CA confirmed: the reserved charge is settled (the money was taken at reservation). */
 export async function settleCharge(tx: Tx, scope: Scope, key: string, domainId: string | null = null): Promise<void> {
   const row = await tx.selectFrom('transactions').selectAll().where('idempotency_key', '=', key).forUpdate().executeTakeFirst()
   if (row?.state !== 'reserved') return
-  await tx.updateTable('transactions').set({ state: 'settled', settled_at: new Date(), domain_id: domainId ?? row.domain_id, version: row.version + 1, updated_at: new Date() }).where('id', '=', row.id).execute()
-  await auditWriter(tx, scope).record({ area: AREA, entityType: 'transaction', entityId: row.id, accountId: row.account_id, action: 'settle', before: { state: 'reserved' }, after: { state: 'settled' } })
+  await tx
+    .updateTable('transactions')
+    .set({ state: 'settled', settled_at: new Date(), domain_id: domainId ?? row.domain_id, version: row.version + 1, updated_at: new Date() })
+    .where('id', '=', row.id)
+    .execute()
+  await auditWriter(tx, scope).record({
+    area: AREA,
+    entityType: 'transaction',
+    entityId: row.id,
+    accountId: row.account_id,
+    action: 'settle',
+    before: { state: 'reserved' },
+    after: { state: 'settled' },
+  })
 }
 
 /** The action failed or was cancelled: a reserved charge is released and its money given back. */
@@ -191,8 +279,20 @@ export async function releaseCharge(tx: Tx, scope: Scope, key: string, reason: s
   const row = await tx.selectFrom('transactions').selectAll().where('idempotency_key', '=', key).forUpdate().executeTakeFirst()
   if (row?.state !== 'reserved') return
   await giveBack(tx, row)
-  await tx.updateTable('transactions').set({ state: 'released', reason: reason.slice(0, 500), version: row.version + 1, updated_at: new Date() }).where('id', '=', row.id).execute()
-  await auditWriter(tx, scope).record({ area: AREA, entityType: 'transaction', entityId: row.id, accountId: row.account_id, action: 'release', before: { state: 'reserved' }, after: { state: 'released', reason } })
+  await tx
+    .updateTable('transactions')
+    .set({ state: 'released', reason: reason.slice(0, 500), version: row.version + 1, updated_at: new Date() })
+    .where('id', '=', row.id)
+    .execute()
+  await auditWriter(tx, scope).record({
+    area: AREA,
+    entityType: 'transaction',
+    entityId: row.id,
+    accountId: row.account_id,
+    action: 'release',
+    before: { state: 'reserved' },
+    after: { state: 'released', reason },
+  })
 }
 
 /** Staff refund a settled charge (a credit back to the balance), with its reason. */
@@ -205,7 +305,11 @@ export async function refundTransaction(db: Kysely<DB>, scope: Scope, id: string
     if (!why) throw invalid('billing.reason_required', 'A refund needs its reason', [fieldError('reason', 'billing.reason_required', 'A refund needs its reason')])
     if (row.state !== 'settled') throw refused('billing.not_refundable', `Only a settled transaction can be refunded; this one is ${row.state}`, undefined, { state: row.state })
     await giveBack(tx, row)
-    await tx.updateTable('transactions').set({ state: 'refunded', reason: why.slice(0, 500), version: row.version + 1, updated_at: new Date() }).where('id', '=', id).execute()
+    await tx
+      .updateTable('transactions')
+      .set({ state: 'refunded', reason: why.slice(0, 500), version: row.version + 1, updated_at: new Date() })
+      .where('id', '=', id)
+      .execute()
     await audit.record({ area: AREA, entityType: 'transaction', entityId: id, accountId: row.account_id, action: 'refund', before: { state: 'settled' }, after: { state: 'refunded', reason: why } })
   })
   return getTransaction(db, scope, id)
@@ -243,7 +347,19 @@ export async function getTransaction(db: Kysely<DB>, scope: Scope, id: string): 
   const entity = row.billing_entity_id ? await db.selectFrom('billing_entities').select('name').where('id', '=', row.billing_entity_id).executeTakeFirst() : null
   const order = row.order_id ? await db.selectFrom('orders').select('state').where('id', '=', row.order_id).executeTakeFirst() : null
   const staff = reachOf(scope) === null
-  const quote = row.quote && (staff ? row.quote : { product_code: row.quote.product_code, currency: row.quote.currency, period: row.quote.period, unit_minor: row.quote.unit_minor, regular_minor: row.quote.regular_minor, total_minor: row.quote.total_minor, priced_at: row.quote.priced_at })
+  const quote =
+    row.quote &&
+    (staff
+      ? row.quote
+      : {
+          product_code: row.quote.product_code,
+          currency: row.quote.currency,
+          period: row.quote.period,
+          unit_minor: row.quote.unit_minor,
+          regular_minor: row.quote.regular_minor,
+          total_minor: row.quote.total_minor,
+          priced_at: row.quote.priced_at,
+        })
   const currency = row.currency.trim()
   return {
     ...row,

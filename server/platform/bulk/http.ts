@@ -25,7 +25,14 @@ const BulkBody = z
   .strict()
   .openapi('BulkAction')
 
-const BulkResult = z.object({ id: z.uuid(), name: z.string(), state: z.enum(['pending', 'done']), ok: z.boolean().nullable(), outcome: z.enum(['applied', 'unchanged', 'approval_requested']).optional(), error: z.string().optional() })
+const BulkResult = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  state: z.enum(['pending', 'done']),
+  ok: z.boolean().nullable(),
+  outcome: z.enum(['applied', 'unchanged', 'approval_requested']).optional(),
+  error: z.string().optional(),
+})
 const BulkJobSchema = z
   .object({
     id: z.uuid(),

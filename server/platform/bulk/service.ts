@@ -67,7 +67,11 @@ export async function createBulkJob(deps: Pick<PlatformDeps, 'db' | 'jobs'>, sco
   const reach = reachOf(scope)
   const found: { id: string; name: string }[] = []
   for (let i = 0; i < ids.length; i += 1000) {
-    let query = deps.db.selectFrom('domains').select(['id', 'name']).where('id', 'in', ids.slice(i, i + 1000)).where('status', '<>', 'deleted')
+    let query = deps.db
+      .selectFrom('domains')
+      .select(['id', 'name'])
+      .where('id', 'in', ids.slice(i, i + 1000))
+      .where('status', '<>', 'deleted')
     if (reach) query = query.where('account_id', '=', reach)
     found.push(...(await query.execute()))
   }
@@ -94,11 +98,23 @@ export async function queueBulkJob(
 ): Promise<BulkJob> {
   const job = await tx
     .insertInto('bulk_jobs')
-    .values({ account_id: scope.accountId!, user_id: scope.actor.userId, actor_label: scope.actor.label, action: input.action, params: JSON.stringify(input.params), total: input.items.length, request_id: scope.requestId })
+    .values({
+      account_id: scope.accountId!,
+      user_id: scope.actor.userId,
+      actor_label: scope.actor.label,
+      action: input.action,
+      params: JSON.stringify(input.params),
+      total: input.items.length,
+      request_id: scope.requestId,
+    })
     .returningAll()
     .executeTakeFirstOrThrow()
   const items = input.items.map((item, position) => ({ ...item, job_id: job.id, position }))
-  for (let i = 0; i < items.length; i += 1000) await tx.insertInto('bulk_job_items').values(items.slice(i, i + 1000)).execute()
+  for (let i = 0; i < items.length; i += 1000)
+    await tx
+      .insertInto('bulk_job_items')
+      .values(items.slice(i, i + 1000))
+      .execute()
   // A run that dies is retried and continues where it stopped (runBulkItems): room for a few.
   await deps.jobs.send(input.job, { jobId: job.id }, { runner: txRunner(tx), retryLimit: 10 })
   return job
@@ -139,7 +155,11 @@ export async function runBulkItems(
   // Still "running": the run that set it never finished.
   const interrupted = job.state === 'running'
   const runId = randomUUID()
-  await deps.db.updateTable('bulk_jobs').set({ state: 'running', started_at: job.started_at ?? deps.now(), run_id: runId }).where('id', '=', jobId).execute()
+  await deps.db
+    .updateTable('bulk_jobs')
+    .set({ state: 'running', started_at: job.started_at ?? deps.now(), run_id: runId })
+    .where('id', '=', jobId)
+    .execute()
   if (interrupted) deps.logger?.info('bulk job resumed', { job: jobId, action: job.action, done: job.done, total: job.total })
   const scope: Scope = {
     actor: { userId: job.user_id, label: job.actor_label, homeAccountId: job.account_id, roles: [], abilities: [] },
@@ -164,7 +184,12 @@ export async function runBulkItems(
       const attempt: BulkAttempt = {
         retry: item.attempts > 1,
         remember: async (baseline) => {
-          await deps.db.updateTable('bulk_job_items').set({ baseline: JSON.stringify(baseline) }).where('job_id', '=', jobId).where('position', '=', item.position).execute()
+          await deps.db
+            .updateTable('bulk_job_items')
+            .set({ baseline: JSON.stringify(baseline) })
+            .where('job_id', '=', jobId)
+            .where('position', '=', item.position)
+            .execute()
         },
       }
       try {
@@ -182,7 +207,12 @@ export async function runBulkItems(
         .where('state', '=', 'pending')
         .executeTakeFirst()
       // Counted once, by whichever run marked it.
-      if (Number(marked.numUpdatedRows) > 0) await tx.updateTable('bulk_jobs').set((eb) => ({ done: eb('done', '+', 1) })).where('id', '=', jobId).execute()
+      if (Number(marked.numUpdatedRows) > 0)
+        await tx
+          .updateTable('bulk_jobs')
+          .set((eb) => ({ done: eb('done', '+', 1) }))
+          .where('id', '=', jobId)
+          .execute()
     })
   }
   const owner = await deps.db.selectFrom('bulk_jobs').select('run_id').where('id', '=', jobId).executeTakeFirst()
@@ -246,7 +276,11 @@ export async function bulkJobView<Action extends BulkJobAction, Stored = Record<
   actions: readonly Action[],
   shownParams: (params: Stored) => Shown = (params) => params as unknown as Shown,
 ) {
-  let query = db.selectFrom('bulk_jobs').selectAll().where('id', '=', jobId).where('action', 'in', [...actions])
+  let query = db
+    .selectFrom('bulk_jobs')
+    .selectAll()
+    .where('id', '=', jobId)
+    .where('action', 'in', [...actions])
   if (reach) query = query.where('account_id', '=', reach)
   const job = await query.executeTakeFirst()
   if (!job) throw notFound('Bulk job not found')

@@ -5,19 +5,11 @@ import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import { countryName } from '#common/countries.ts'
-import {
-  contactsResource,
-  createContact,
-  deleteContact,
-  getContact,
-  registryHandlesResource,
-  requireContact,
-  scopedContactsResource,
-  updateContact,
-  type ContactDetail,
-} from './service.ts'
+import { contactsResource, createContact, deleteContact, getContact, registryHandlesResource, requireContact, scopedContactsResource, updateContact, type ContactDetail } from './service.ts'
 
-const Conflict = { 409: { description: 'Conflicts with stored state (in use, changed version)', content: { 'application/problem+json': { schema: z.object({ code: z.string(), detail: z.string() }).passthrough() } } } }
+const Conflict = {
+  409: { description: 'Conflicts with stored state (in use, changed version)', content: { 'application/problem+json': { schema: z.object({ code: z.string(), detail: z.string() }).passthrough() } } },
+}
 const TAGS = ['Contacts']
 
 const Phone = z.string().max(40).nullable().openapi({ description: 'E.164; typed forms such as "+34 600 12 34 56" are normalised', example: '+34600123456' })
@@ -66,10 +58,34 @@ const ContactSchema = z
   })
   .openapi('Contact')
 
-const ContactRow = z.object({ id: z.uuid(), group_id: z.uuid(), account: z.object({ name: z.string() }), ...ContactFields, in_use: z.boolean(), version: z.number().int(), created_at: z.string(), updated_at: z.string() }).partial().openapi('ContactRow')
+const ContactRow = z
+  .object({
+    id: z.uuid(),
+    group_id: z.uuid(),
+    account: z.object({ name: z.string() }),
+    ...ContactFields,
+    in_use: z.boolean(),
+    version: z.number().int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .partial()
+  .openapi('ContactRow')
 
 const CreateContactBody = z
-  .object({ ...ContactFields, organisation: ContactFields.organisation.optional(), phone: Phone.optional(), mobile: Phone.optional(), fax: Phone.optional(), street1: ContactFields.street1.optional(), street2: ContactFields.street2.optional(), street3: ContactFields.street3.optional(), city: ContactFields.city.optional(), state: ContactFields.state.optional(), postcode: ContactFields.postcode.optional() })
+  .object({
+    ...ContactFields,
+    organisation: ContactFields.organisation.optional(),
+    phone: Phone.optional(),
+    mobile: Phone.optional(),
+    fax: Phone.optional(),
+    street1: ContactFields.street1.optional(),
+    street2: ContactFields.street2.optional(),
+    street3: ContactFields.street3.optional(),
+    city: ContactFields.city.optional(),
+    state: ContactFields.state.optional(),
+    postcode: ContactFields.postcode.optional(),
+  })
   .strict()
   .openapi('CreateContact')
 

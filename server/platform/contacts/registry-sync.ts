@@ -25,8 +25,13 @@ export function postalInfoOf(contact: Pick<Contact, 'name' | 'organisation' | 's
   if (street.length) loc.street = street
   if (contact.state) loc.sp = contact.state
   if (contact.postcode) loc.pc = contact.postcode
-  // eslint-disable-next-line no-control-regex -- ASCII is what the int form allows
-  const ascii = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x00-\x7f]/g, '?')
+  // ASCII is what the int form allows: accents dropped, anything else a '?'.
+  const ascii = (text: string) =>
+    text
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      // eslint-disable-next-line no-control-regex -- the range starts at U+0000 on purpose
+      .replace(/[^\x00-\x7f]/g, '?')
   const int: PostalInfo = { ...loc, type: 'int', name: ascii(loc.name), city: ascii(loc.city) }
   if (loc.org) int.org = ascii(loc.org)
   if (loc.street) int.street = loc.street.map(ascii)

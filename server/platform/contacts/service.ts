@@ -136,7 +136,11 @@ export async function getContact(db: Kysely<DB>, scope: Scope, id: string): Prom
 }
 
 async function detail(db: Pick<Kysely<DB>, 'selectFrom'>, contact: Contact): Promise<ContactDetail> {
-  const uses = await db.selectFrom('domain_contacts').select(sql<number>`count(DISTINCT domain_id)::int`.as('n')).where('contact_id', '=', contact.id).executeTakeFirstOrThrow()
+  const uses = await db
+    .selectFrom('domain_contacts')
+    .select(sql<number>`count(DISTINCT domain_id)::int`.as('n'))
+    .where('contact_id', '=', contact.id)
+    .executeTakeFirstOrThrow()
   const handles = await db.selectFrom('registry_handles').selectAll().where('contact_id', '=', contact.id).orderBy('registry').execute()
   return { ...contact, in_use: uses.n > 0, domain_count: uses.n, registry_handles: handles }
 }
@@ -148,7 +152,11 @@ export async function createContact(db: Kysely<DB>, scope: Scope, input: Contact
   const accountId = scope.accountId
   const values = cleanContact(input, true) as ContactInput
   return change(db, scope, async (tx, audit) => {
-    const contact = await tx.insertInto('contacts').values({ ...values, account_id: accountId }).returningAll().executeTakeFirstOrThrow()
+    const contact = await tx
+      .insertInto('contacts')
+      .values({ ...values, account_id: accountId })
+      .returningAll()
+      .executeTakeFirstOrThrow()
     await audit.record({ area: 'contacts', entityType: 'contact', entityId: contact.id, accountId, action: 'create', after: contact })
     return detail(tx, contact)
   })
@@ -162,7 +170,12 @@ export async function updateContact(db: Kysely<DB>, scope: Scope, id: string, pa
     requirePermission(scope.actor, 'contact-manager')
     const values = cleanContact(fields, false)
     if (before.version !== version) throw staleVersion(before.version)
-    const after = await tx.updateTable('contacts').set({ ...values, version: before.version + 1, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
+    const after = await tx
+      .updateTable('contacts')
+      .set({ ...values, version: before.version + 1, updated_at: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
     await audit.record({ area: 'contacts', entityType: 'contact', entityId: id, accountId: after.account_id, action: 'update', before, after })
     // Registries hold a copy: a changed contact is pending until the sync job pushes it.
     await tx.updateTable('registry_handles').set({ sync_state: 'pending', updated_at: new Date() }).where('contact_id', '=', id).execute()
@@ -176,7 +189,11 @@ export async function deleteContact(db: Kysely<DB>, scope: Scope, id: string): P
     const contact = await findContact(tx, scope, id, true)
     requirePermission(scope.actor, 'contact-manager')
     // linkDomainContact takes the same row lock, so no link can appear between this check and the delete.
-    const uses = await tx.selectFrom('domain_contacts').select(sql<number>`count(DISTINCT domain_id)::int`.as('n')).where('contact_id', '=', id).executeTakeFirstOrThrow()
+    const uses = await tx
+      .selectFrom('domain_contacts')
+      .select(sql<number>`count(DISTINCT domain_id)::int`.as('n'))
+      .where('contact_id', '=', id)
+      .executeTakeFirstOrThrow()
     if (uses.n > 0) {
       throw refused('contact.in_use', `This contact is used by ${uses.n} domain${uses.n === 1 ? '' : 's'}; replace it there first`, undefined, { domain_count: uses.n })
     }
@@ -219,11 +236,20 @@ export async function upsertRegistryHandle(
       .insertInto('registry_handles')
       .values({ ...input, last_synced_at: input.last_synced_at ?? null, error: input.error ?? null })
       .onConflict((oc) =>
-        oc.columns(['contact_id', 'registry']).doUpdateSet({ handle: input.handle, sync_state: input.sync_state, last_synced_at: input.last_synced_at ?? null, error: input.error ?? null, updated_at: new Date() }),
+        oc
+          .columns(['contact_id', 'registry'])
+          .doUpdateSet({ handle: input.handle, sync_state: input.sync_state, last_synced_at: input.last_synced_at ?? null, error: input.error ?? null, updated_at: new Date() }),
       )
       .returningAll()
       .executeTakeFirstOrThrow()
-    await audit.record({ area: 'contacts', entityType: 'contact', entityId: contact.id, accountId: contact.account_id, action: 'registry-handle', after: { registry: row.registry, handle: row.handle, sync_state: row.sync_state } })
+    await audit.record({
+      area: 'contacts',
+      entityType: 'contact',
+      entityId: contact.id,
+      accountId: contact.account_id,
+      action: 'registry-handle',
+      after: { registry: row.registry, handle: row.handle, sync_state: row.sync_state },
+    })
     return row
   })
 }

@@ -52,12 +52,15 @@ export function auditWriter(tx: Tx, scope: Scope): Audit {
 const NEVER_AUDITED = new Set(['password_hash', 'updated_at', 'version', 'totp_secret'])
 
 /** Keeps only the fields that changed; secrets are never written to the trail. */
-export function diff(
-  before: Record<string, unknown> | null,
-  after: Record<string, unknown> | null,
-): { before: Record<string, unknown> | null; after: Record<string, unknown> | null } {
+export function diff(before: Record<string, unknown> | null, after: Record<string, unknown> | null): { before: Record<string, unknown> | null; after: Record<string, unknown> | null } {
   const clean = (row: Record<string, unknown> | null) =>
-    row ? Object.fromEntries(Object.entries(row).filter(([k]) => !NEVER_AUDITED.has(k)).map(([k, v]) => [k, normalise(v)])) : null
+    row
+      ? Object.fromEntries(
+          Object.entries(row)
+            .filter(([k]) => !NEVER_AUDITED.has(k))
+            .map(([k, v]) => [k, normalise(v)]),
+        )
+      : null
   const b = clean(before)
   const a = clean(after)
   if (!b || !a) return { before: b, after: a }

@@ -14,12 +14,7 @@ export class AppError extends Error {
   readonly extra: Record<string, unknown> | undefined
   readonly headers: Record<string, string> | undefined
 
-  constructor(
-    status: number,
-    code: string,
-    message: string,
-    options: { errors?: FieldError[]; extra?: Record<string, unknown>; headers?: Record<string, string>; cause?: unknown } = {},
-  ) {
+  constructor(status: number, code: string, message: string, options: { errors?: FieldError[]; extra?: Record<string, unknown>; headers?: Record<string, string>; cause?: unknown } = {}) {
     super(message, { cause: options.cause })
     this.name = 'AppError'
     this.status = status
@@ -30,8 +25,7 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string, errors?: FieldError[], extra?: Record<string, unknown>) =>
-  new AppError(400, 'invalid-request', message, { errors, extra })
+export const badRequest = (message: string, errors?: FieldError[], extra?: Record<string, unknown>) => new AppError(400, 'invalid-request', message, { errors, extra })
 export const unauthorized = (message = 'Authentication required') => new AppError(401, 'unauthorized', message)
 export const forbidden = (message = 'You do not have permission to do this') => new AppError(403, 'forbidden', message)
 export const notFound = (message = 'Not found') => new AppError(404, 'not-found', message)
@@ -48,8 +42,7 @@ export const staleVersion = (current: number, label = 'record') =>
 /** A field error with a stable code (e.g. `phone.invalid`) the portal localises, beside its English message. */
 export type CodedFieldError = FieldError & { code: string }
 
-export const fieldError = (field: string, code: string, message: string, allowed?: string[]): CodedFieldError =>
-  allowed ? { field, code, message, allowed } : { field, code, message }
+export const fieldError = (field: string, code: string, message: string, allowed?: string[]): CodedFieldError => (allowed ? { field, code, message, allowed } : { field, code, message })
 
 /** 400 with per-field errors; the problem's own code names the first rule broken. */
 export const invalid = (code: string, message: string, errors: CodedFieldError[]) => new AppError(400, code, message, { errors })
@@ -72,12 +65,7 @@ export function invariantFound<T>(value: T | null | undefined, message = 'Not fo
 
 export function fieldErrorsFromZod(error: ZodError): FieldError[] {
   return error.issues.map((issue) => {
-    const allowed =
-      'values' in issue && Array.isArray(issue.values)
-        ? issue.values.map(String)
-        : 'keys' in issue && Array.isArray(issue.keys)
-          ? undefined
-          : undefined
+    const allowed = 'values' in issue && Array.isArray(issue.values) ? issue.values.map(String) : 'keys' in issue && Array.isArray(issue.keys) ? undefined : undefined
     const field = issue.path.length ? issue.path.join('.') : issue.code === 'unrecognized_keys' ? (issue.keys as string[]).join(',') : '(body)'
     return allowed ? { field, message: issue.message, allowed } : { field, message: issue.message }
   })

@@ -14,13 +14,10 @@ beforeAll(async () => {
   // A route of this test only, to see the 429 as a client does.
   platform.api.route(
     '/',
-    createRouter().openapi(
-      createRoute({ method: 'post', path: '/rate-probe', ...access('public'), responses: { 200: { description: 'OK' } } }),
-      async (c) => {
-        const result = await hit(c.get('deps').db, 'probe:http', 2, 60, c.get('deps').now())
-        return c.json({ remaining: result.remaining }, 200)
-      },
-    ),
+    createRouter().openapi(createRoute({ method: 'post', path: '/rate-probe', ...access('public'), responses: { 200: { description: 'OK' } } }), async (c) => {
+      const result = await hit(c.get('deps').db, 'probe:http', 2, 60, c.get('deps').now())
+      return c.json({ remaining: result.remaining }, 200)
+    }),
   )
 })
 afterAll(() => platform?.close())

@@ -12,13 +12,7 @@ export type RateLimitResult = { count: number; remaining: number; resetAt: Date 
  * against the same limit. Call it with the database handle, not inside a `change` transaction:
  * a refused attempt must still count, and a rollback would undo it.
  */
-export async function hit(
-  db: Kysely<DB>,
-  key: string,
-  limit: number,
-  windowSeconds: number,
-  now: Date = new Date(),
-): Promise<RateLimitResult> {
+export async function hit(db: Kysely<DB>, key: string, limit: number, windowSeconds: number, now: Date = new Date()): Promise<RateLimitResult> {
   if (!Number.isInteger(limit) || limit < 1) throw new Error('rate limit must be a positive integer')
   const { count, resetAt } = await countHit(db, key, windowSeconds, now)
   if (count > limit) throw tooManyRequests((resetAt.getTime() - now.getTime()) / 1000)

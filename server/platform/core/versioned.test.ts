@@ -44,8 +44,7 @@ beforeAll(async () => {
 afterAll(() => platform?.close())
 
 const newAccount = (name: string) => createAccount(platform.db, systemScope('test'), { name })
-const auditOf = (id: string) =>
-  platform.db.selectFrom('audit_entries').select(['action', 'changes']).where('entity_id', '=', id).orderBy('created_at').execute()
+const auditOf = (id: string) => platform.db.selectFrom('audit_entries').select(['action', 'changes']).where('entity_id', '=', id).orderBy('created_at').execute()
 
 describe('updateVersioned', () => {
   it('applies an edit made from the current version, bumps the version, audits only what changed', async () => {
@@ -96,9 +95,7 @@ describe('updateVersioned', () => {
     await expect(
       change(platform.db, systemScope('test', mine.id), (tx) => updateVersioned(tx, 'accounts', other.id, 1, { name: 'x' }, { accountId: mine.id, label: 'account' })),
     ).rejects.toMatchObject({ status: 404, message: 'Account not found' })
-    await expect(
-      change(platform.db, systemScope('test'), (tx) => updateVersioned(tx, 'accounts', '00000000-0000-4000-8000-000000000000', 1, { name: 'x' })),
-    ).rejects.toMatchObject({ status: 404 })
+    await expect(change(platform.db, systemScope('test'), (tx) => updateVersioned(tx, 'accounts', '00000000-0000-4000-8000-000000000000', 1, { name: 'x' }))).rejects.toMatchObject({ status: 404 })
   })
 
   it('requires the version through If-Match or the body, and refuses malformed or disagreeing ones with 400', async () => {

@@ -93,8 +93,12 @@ export async function readSummary(db: Kysely<DB>, scope: Scope, now: Date): Prom
   const row = expiring as Record<string, string> | null
   return {
     today: day(today),
-    expiring: row ? EXPIRY_WINDOWS.map((days) => ({ days, until: day(new Date(until(days).getTime() - 86_400_000)), total: Number(row[`total_${days}`]), auto_renew_off: Number(row[`off_${days}`]) })) : null,
-    zones: zones ? { failing: Number(zones[0].failing), drifting: Number(zones[0].drifting), named: zones[1].map((z) => ({ id: z.id, name: z.name, domain_id: z.domain_id, problem: z.problem })) } : null,
+    expiring: row
+      ? EXPIRY_WINDOWS.map((days) => ({ days, until: day(new Date(until(days).getTime() - 86_400_000)), total: Number(row[`total_${days}`]), auto_renew_off: Number(row[`off_${days}`]) }))
+      : null,
+    zones: zones
+      ? { failing: Number(zones[0].failing), drifting: Number(zones[0].drifting), named: zones[1].map((z) => ({ id: z.id, name: z.name, domain_id: z.domain_id, problem: z.problem })) }
+      : null,
     differences: differences ? Number(differences.n) : null,
     orders: orders ? { pending: Number(orders.pending), failed: Number(orders.failed) } : null,
     material_changes: material ? { pending: Number(material.n) } : null,

@@ -92,9 +92,7 @@ export async function createReplaceJob(deps: Pick<PlatformDeps, 'db' | 'jobs'>, 
     .where('r.account_id', '=', accountId)
     .where(matching(kind, from))
   if (where === 'tray') {
-    query = query.where('r.id', 'in', (eb) =>
-      eb.selectFrom('tray_items').select('entity_id').where('user_id', '=', userId!).where('account_id', '=', accountId).where('entity_type', '=', 'record'),
-    )
+    query = query.where('r.id', 'in', (eb) => eb.selectFrom('tray_items').select('entity_id').where('user_id', '=', userId!).where('account_id', '=', accountId).where('entity_type', '=', 'record'))
   }
   const rows = await query.orderBy('z.name').orderBy('r.id').execute()
   if (rows.length === 0) {
@@ -106,7 +104,13 @@ export async function createReplaceJob(deps: Pick<PlatformDeps, 'db' | 'jobs'>, 
   const params: ReplaceParams = { from, to, kind, where, ...(where === 'tray' ? { record_ids: rows.map((r) => r.id) } : {}) }
   return change(deps.db, scope, async (tx, audit) => {
     const job = await queueBulkJob(deps, tx, scope, { job: BULK_REPLACE_JOB, action: 'replace_record_content', params, items: zones.map(([zone_id, name]) => ({ zone_id, name })) })
-    await audit.record({ area: 'dns', entityType: 'dns_bulk_job', entityId: job.id, action: 'create', after: { action: 'replace_record_content', from, to, where, zones: zones.length, records: rows.length } })
+    await audit.record({
+      area: 'dns',
+      entityType: 'dns_bulk_job',
+      entityId: job.id,
+      action: 'create',
+      after: { action: 'replace_record_content', from, to, where, zones: zones.length, records: rows.length },
+    })
     return job
   })
 }
@@ -119,12 +123,7 @@ export async function replaceInZone(deps: PlatformDeps, scope: Scope, zoneId: st
   if (!found.length) return 0
   // Where the new value is already there (the same name and type), the old record goes instead
   // of becoming a duplicate: afterwards the name points at `to` either way.
-  const present = await deps.db
-    .selectFrom('dns_records as r')
-    .select(['r.name', 'r.type', 'r.content'])
-    .where('r.zone_id', '=', zoneId)
-    .where('r.type', 'in', TYPES[params.kind])
-    .execute()
+  const present = await deps.db.selectFrom('dns_records as r').select(['r.name', 'r.type', 'r.content']).where('r.zone_id', '=', zoneId).where('r.type', 'in', TYPES[params.kind]).execute()
   const key = (name: string, type: string, content: string) => `${name}\t${type}\t${content}`
   const taken = new Set(present.map((r) => key(r.name, r.type, r.content)))
   const changes: Change[] = found.map((r) => {

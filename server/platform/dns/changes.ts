@@ -13,10 +13,7 @@ import { getZone, nextSerial, soaContent, DEFAULT_TTL, queuePublish, requireAcco
 /** Change sets: records added, changed and deleted in one go, each checked, with a dry run that shows the diff. */
 
 export type RecordInput = { name: string; type: string; ttl?: number; content: string }
-export type Change =
-  | ({ action: 'add' } & RecordInput)
-  | ({ action: 'update'; id: string } & Partial<RecordInput>)
-  | { action: 'delete'; id: string }
+export type Change = ({ action: 'add' } & RecordInput) | ({ action: 'update'; id: string } & Partial<RecordInput>) | { action: 'delete'; id: string }
 
 export type RecordValue = CommonRecordValue<RecordType>
 export type RecordDiff = ChangeDiff<RecordType>
@@ -118,7 +115,11 @@ export async function applyChangeSet(deps: PlatformDeps, scope: Scope, zoneId: s
     let apexNs = 0
     for (const [key, value] of next) {
       const problem = checker.check(value)
-      const field = key.startsWith('new:') ? `changes.${key.slice(4)}` : key.startsWith('upd:') ? `changes.${input.changes.findIndex((c) => c.action === 'update' && c.id === key.slice(4))}` : 'changes'
+      const field = key.startsWith('new:')
+        ? `changes.${key.slice(4)}`
+        : key.startsWith('upd:')
+          ? `changes.${input.changes.findIndex((c) => c.action === 'update' && c.id === key.slice(4))}`
+          : 'changes'
       if (problem) errors.push({ field, message: problem })
       const k = rrKey(value)
       if (seen.has(k)) errors.push({ field, message: `${value.name} ${value.type} ${value.content} is already in the zone` })
@@ -135,11 +136,19 @@ export async function applyChangeSet(deps: PlatformDeps, scope: Scope, zoneId: s
       await audit.record({ area: 'dns', entityType: 'dns_record', entityId: r.id, action: 'delete', before: { zone_id: zone.id, ...r } })
     }
     for (const u of diff.updated) {
-      await tx.updateTable('dns_records').set({ ...u.after, updated_at: now }).where('id', '=', u.id).execute()
+      await tx
+        .updateTable('dns_records')
+        .set({ ...u.after, updated_at: now })
+        .where('id', '=', u.id)
+        .execute()
       await audit.record({ area: 'dns', entityType: 'dns_record', entityId: u.id, action: 'update', before: { zone_id: zone.id, ...u.before }, after: { zone_id: zone.id, ...u.after } })
     }
     for (const a of diff.added) {
-      const row = await tx.insertInto('dns_records').values({ zone_id: zone.id, account_id: accountId, ...a }).returning('id').executeTakeFirstOrThrow()
+      const row = await tx
+        .insertInto('dns_records')
+        .values({ zone_id: zone.id, account_id: accountId, ...a })
+        .returning('id')
+        .executeTakeFirstOrThrow()
       await audit.record({ area: 'dns', entityType: 'dns_record', entityId: row.id, action: 'create', after: { zone_id: zone.id, ...a } })
     }
     // RRsets that no longer exist go to PowerDNS as deletes on the next publish.
@@ -184,7 +193,10 @@ function oneTtlPerRrset(changes: Change[], next: Map<string, RecordValue>, byId:
     const value = next.get(keys[0]!)!
     if (given.size > 1) {
       const [, second] = [...given.values()]
-      errors.push({ field: `changes.${second}.ttl`, message: `${value.name} ${value.type} is one record set with one TTL, and this change set gives it ${[...given.keys()].join(' and ')}: give its records the same TTL` })
+      errors.push({
+        field: `changes.${second}.ttl`,
+        message: `${value.name} ${value.type} is one record set with one TTL, and this change set gives it ${[...given.keys()].join(' and ')}: give its records the same TTL`,
+      })
       continue
     }
     // The TTL given, else the one the set has (the lowest, where older data left several), else the default.
@@ -209,7 +221,12 @@ export async function bumpZone(deps: PlatformDeps, tx: Tx, zone: DnsZone, goneRr
   const serial = nextSerial(zone.serial, deps.now())
   const soa = await tx.selectFrom('dns_records').select(['id', 'content']).where('zone_id', '=', zone.id).where('type', '=', 'SOA').executeTakeFirst()
   const primary = soa ? soa.content.split(' ')[0]!.replace(/\.$/, '') : nameserversOf(deps)[0]!
-  if (soa) await tx.updateTable('dns_records').set({ content: soaContent(zone.name, serial, primary), updated_at: deps.now() }).where('id', '=', soa.id).execute()
+  if (soa)
+    await tx
+      .updateTable('dns_records')
+      .set({ content: soaContent(zone.name, serial, primary), updated_at: deps.now() })
+      .where('id', '=', soa.id)
+      .execute()
   return tx
     .updateTable('dns_zones')
     .set({

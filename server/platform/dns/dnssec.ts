@@ -15,7 +15,12 @@ function startStep(deps: PlatformDeps, scope: Scope, zoneId: string, step: Step)
   return change(deps.db, scope, async (tx, audit) => {
     const zone = await getZone(tx, scope, zoneId, true)
     if (zone.dnssec_state !== step.from) throw conflict(`The zone is ${zone.dnssec_state}`)
-    const updated = await tx.updateTable('dns_zones').set({ dnssec_state: step.to, version: sql<number>`version + 1`, updated_at: deps.now() }).where('id', '=', zone.id).returningAll().executeTakeFirstOrThrow()
+    const updated = await tx
+      .updateTable('dns_zones')
+      .set({ dnssec_state: step.to, version: sql<number>`version + 1`, updated_at: deps.now() })
+      .where('id', '=', zone.id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
     await audit.record({ area: 'dns', entityType: 'dns_zone', entityId: zone.id, action: step.action, before: { dnssec_state: zone.dnssec_state }, after: { dnssec_state: step.to } })
     await deps.jobs.send(step.job, { zoneId: zone.id }, { runner: txRunner(tx), retryLimit: 10 })
     return updated
@@ -29,4 +34,5 @@ export const requestSigning = (deps: PlatformDeps, scope: Scope, zoneId: string)
  * Turns DNSSEC off in the safe order: the DS goes from the parent first, then after the DS TTL
  * (resolvers may still hold it) the zone is unsigned. Done as a chain of jobs.
  */
-export const requestUnsigning = (deps: PlatformDeps, scope: Scope, zoneId: string) => startStep(deps, scope, zoneId, { from: 'signed', to: 'unsigning', action: 'dnssec-unsign', job: DNS_JOBS.removeDs })
+export const requestUnsigning = (deps: PlatformDeps, scope: Scope, zoneId: string) =>
+  startStep(deps, scope, zoneId, { from: 'signed', to: 'unsigning', action: 'dnssec-unsign', job: DNS_JOBS.removeDs })

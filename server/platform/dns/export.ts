@@ -43,10 +43,14 @@ async function* exportByCopy(pool: pg.Pool, zone: DnsZone): AsyncGenerator<strin
     const id = client.escapeLiteral(zone.id)
     const name = client.escapeLiteral(zone.name)
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
-    const apex = await client.query<{ text: string | null }>(`SELECT string_agg(${exportLine(name)}, E'\\n' ${APEX_ORDER}) AS text FROM dns_records WHERE zone_id = ${id} AND name = ${name} AND type IN ('SOA', 'NS')`)
+    const apex = await client.query<{ text: string | null }>(
+      `SELECT string_agg(${exportLine(name)}, E'\\n' ${APEX_ORDER}) AS text FROM dns_records WHERE zone_id = ${id} AND name = ${name} AND type IN ('SOA', 'NS')`,
+    )
     if (apex.rows[0]?.text) yield `${apex.rows[0].text}\n`
     const stream = client.query(
-      copyTo(`COPY (SELECT ${exportLine(name)} FROM dns_records WHERE zone_id = ${id} AND NOT (name = ${name} AND type IN ('SOA', 'NS'))) TO STDOUT WITH (FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01')`),
+      copyTo(
+        `COPY (SELECT ${exportLine(name)} FROM dns_records WHERE zone_id = ${id} AND NOT (name = ${name} AND type IN ('SOA', 'NS'))) TO STDOUT WITH (FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01')`,
+      ),
     )
     const decoder = new TextDecoder()
     for await (const chunk of stream as AsyncIterable<Buffer>) yield decoder.decode(chunk, { stream: true })
@@ -64,7 +68,10 @@ async function* exportByCopy(pool: pg.Pool, zone: DnsZone): AsyncGenerator<strin
 async function* exportByPages(db: Kysely<DB>, zone: DnsZone): AsyncGenerator<string> {
   const line = exportLine('$2')
   yield* inSnapshot<string>(db, async (tx, emit) => {
-    const [apex] = await run<{ text: string | null }>(tx, `SELECT string_agg(${line}, E'\\n' ${APEX_ORDER}) AS text FROM dns_records WHERE zone_id = $1 AND name = $2 AND type IN ('SOA', 'NS')`, [zone.id, zone.name])
+    const [apex] = await run<{ text: string | null }>(tx, `SELECT string_agg(${line}, E'\\n' ${APEX_ORDER}) AS text FROM dns_records WHERE zone_id = $1 AND name = $2 AND type IN ('SOA', 'NS')`, [
+      zone.id,
+      zone.name,
+    ])
     if (apex?.text) await emit(`${apex.text}\n`)
     let after: [string, string, string] = ['', '', '']
     for (;;) {

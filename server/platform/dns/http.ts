@@ -103,7 +103,17 @@ const Zone = z
   .openapi('DnsZone')
 
 const Record = z
-  .object({ id: z.uuid(), zone_id: z.uuid(), zone: z.object({ name: z.string() }), name: z.string(), type: z.string(), ttl: z.number().int(), content: z.string(), priority: z.number().int().nullable(), updated_at: z.string() })
+  .object({
+    id: z.uuid(),
+    zone_id: z.uuid(),
+    zone: z.object({ name: z.string() }),
+    name: z.string(),
+    type: z.string(),
+    ttl: z.number().int(),
+    content: z.string(),
+    priority: z.number().int().nullable(),
+    updated_at: z.string(),
+  })
   .partial()
   .openapi('DnsRecord')
 
@@ -134,7 +144,13 @@ const ChangeResult = z.object({
 })
 
 /** A line of the file with an error or warning; `code` and `params` let a screen translate it. */
-const ZoneIssue = z.object({ line: z.number().int(), column: z.number().int(), message: z.string(), code: z.string().optional(), params: z.record(z.string(), z.union([z.string(), z.number()])).optional() })
+const ZoneIssue = z.object({
+  line: z.number().int(),
+  column: z.number().int(),
+  message: z.string(),
+  code: z.string().optional(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+})
 
 const ImportResult = z.object({
   applied: z.boolean(),
@@ -153,7 +169,18 @@ const DnssecView = z
     state: z.enum(ZONE_DNSSEC_STATES),
     ds_records: z.array(z.string()),
     powerdns_configured: z.boolean(),
-    keys: z.array(z.object({ id: z.number().int(), keytype: z.string(), algorithm: z.string(), bits: z.number().int(), flags: z.number().int().nullable(), active: z.boolean(), dnskey: z.string(), ds: z.array(z.string()) })),
+    keys: z.array(
+      z.object({
+        id: z.number().int(),
+        keytype: z.string(),
+        algorithm: z.string(),
+        bits: z.number().int(),
+        flags: z.number().int().nullable(),
+        active: z.boolean(),
+        dnskey: z.string(),
+        ds: z.array(z.string()),
+      }),
+    ),
     keys_error: z.string().nullable(),
   })
   .openapi('DnsDnssec')
@@ -199,10 +226,18 @@ const RecordBulkJob = z
 
 export const dnsRouter = createRouter()
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/zones', ...access('dns-viewer'), tags: ['DNS'], summary: 'Zones of the account', request: { params: ContextParam, query: ListQueryParams }, responses: { 200: ListResponse(Zone.partial()), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/zones',
+      ...access('dns-viewer'),
+      tags: ['DNS'],
+      summary: 'Zones of the account',
+      request: { params: ContextParam, query: ListQueryParams },
+      responses: { 200: ListResponse(Zone.partial()), ...ProblemResponses },
+    }),
     async (c) => {
       const scope = scoped(c, c.req.valid('param').context, 'dns-viewer')
-      return c.json((await runList(c.get('deps').db, zonesResource, listQueryFromUrl(zonesResource, new URL(c.req.url)), scope)), 200)
+      return c.json(await runList(c.get('deps').db, zonesResource, listQueryFromUrl(zonesResource, new URL(c.req.url)), scope), 200)
     },
   )
   .openapi(
@@ -211,7 +246,7 @@ export const dnsRouter = createRouter()
       path: '/groups/{context}/zones',
       ...access('dns-admin'),
       tags: ['DNS'],
-      summary: 'Create a zone (for a domain of the account — the name defaults to the domain\'s — or standalone) with managed SOA and NS',
+      summary: "Create a zone (for a domain of the account — the name defaults to the domain's — or standalone) with managed SOA and NS",
       request: { params: ContextParam, body: jsonBody(z.object({ name: z.string().min(1).max(260).optional(), domain_id: z.uuid().nullable().optional() }).strict()) },
       responses: { 201: jsonResponse(Zone, 'Created'), ...ProblemResponses },
     }),
@@ -222,7 +257,15 @@ export const dnsRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/zones/{zone}', ...access('dns-viewer'), tags: ['DNS'], summary: 'A zone: serial, publish state, DNSSEC, drift', request: { params: ZoneParams }, responses: { 200: jsonResponse(Zone), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/zones/{zone}',
+      ...access('dns-viewer'),
+      tags: ['DNS'],
+      summary: 'A zone: serial, publish state, DNSSEC, drift',
+      request: { params: ZoneParams },
+      responses: { 200: jsonResponse(Zone), ...ProblemResponses },
+    }),
     async (c) => {
       const { context, zone } = c.req.valid('param')
       const scope = scoped(c, context, 'dns-viewer')
@@ -263,7 +306,7 @@ export const dnsRouter = createRouter()
       const found = await getZone(db, scope, zone)
       const query = listQueryFromUrl(recordsResource, new URL(c.req.url))
       query.filters.push({ field: 'zone_id', operator: 'equals', values: [found.id] })
-      return c.json((await runList(db, recordsResource, query, scope)), 200)
+      return c.json(await runList(db, recordsResource, query, scope), 200)
     },
   )
   .openapi(
@@ -351,7 +394,15 @@ export const dnsRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/zones/{zone}/drift', ...access('dns-viewer'), tags: ['DNS'], summary: 'Compare PowerDNS with our records now', request: { params: ZoneParams }, responses: { 200: jsonResponse(Zone), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/zones/{zone}/drift',
+      ...access('dns-viewer'),
+      tags: ['DNS'],
+      summary: 'Compare PowerDNS with our records now',
+      request: { params: ZoneParams },
+      responses: { 200: jsonResponse(Zone), ...ProblemResponses },
+    }),
     async (c) => {
       const { context, zone } = c.req.valid('param')
       const scope = scoped(c, context, 'dns-viewer')
@@ -361,7 +412,15 @@ export const dnsRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/groups/{context}/zones/{zone}/dnssec/sign', ...access('dns-admin'), tags: ['DNS'], summary: 'Sign the zone (a CSK, ECDSAP256SHA256) as a job', request: { params: ZoneParams }, responses: { 202: jsonResponse(Zone, 'Signing queued'), ...ProblemResponses } }),
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/zones/{zone}/dnssec/sign',
+      ...access('dns-admin'),
+      tags: ['DNS'],
+      summary: 'Sign the zone (a CSK, ECDSAP256SHA256) as a job',
+      request: { params: ZoneParams },
+      responses: { 202: jsonResponse(Zone, 'Signing queued'), ...ProblemResponses },
+    }),
     async (c) => {
       const { context, zone } = c.req.valid('param')
       const deps = c.get('deps')
@@ -403,7 +462,16 @@ export const dnsRouter = createRouter()
       let keysError: string | null = null
       if (client && found.dnssec_state !== 'unsigned') {
         try {
-          keys = (await client.listCryptokeys(found.name)).map((k) => ({ id: k.id, keytype: k.keytype, algorithm: k.algorithm, bits: k.bits, flags: k.flags ?? null, active: k.active, dnskey: k.dnskey, ds: k.ds ?? [] }))
+          keys = (await client.listCryptokeys(found.name)).map((k) => ({
+            id: k.id,
+            keytype: k.keytype,
+            algorithm: k.algorithm,
+            bits: k.bits,
+            flags: k.flags ?? null,
+            active: k.active,
+            dnskey: k.dnskey,
+            ds: k.ds ?? [],
+          }))
         } catch (error) {
           // The state from our database still answers; the keys are unknown until PowerDNS answers.
           keysError = error instanceof Error ? error.message : String(error)
@@ -429,7 +497,7 @@ export const dnsRouter = createRouter()
       const found = await getZone(db, scope, zone)
       const query = listQueryFromUrl(zoneLogResource, new URL(c.req.url))
       query.filters.push({ field: 'zone_id', operator: 'equals', values: [found.id] })
-      return c.json((await runList(db, zoneLogResource, query, scope)), 200)
+      return c.json(await runList(db, zoneLogResource, query, scope), 200)
     },
   )
   .openapi(
@@ -444,7 +512,7 @@ export const dnsRouter = createRouter()
     }),
     async (c) => {
       const scope = scoped(c, c.req.valid('param').context, 'dns-viewer')
-      return c.json((await runList(c.get('deps').db, recordsResource, listQueryFromUrl(recordsResource, new URL(c.req.url)), scope)), 200)
+      return c.json(await runList(c.get('deps').db, recordsResource, listQueryFromUrl(recordsResource, new URL(c.req.url)), scope), 200)
     },
   )
   .openapi(

@@ -97,7 +97,11 @@ export async function importZone(
     }
     if (file.apexNs === 0) {
       // The file has no apex NS: the zone keeps the ones it has.
-      await run(tx, `INSERT INTO dns_import (line, name, type, ttl, content, priority) SELECT 0, name, type, ttl, content, priority FROM dns_records WHERE zone_id = $1 AND name = $2 AND type = 'NS'`, [z, zone.name])
+      await run(
+        tx,
+        `INSERT INTO dns_import (line, name, type, ttl, content, priority) SELECT 0, name, type, ttl, content, priority FROM dns_records WHERE zone_id = $1 AND name = $2 AND type = 'NS'`,
+        [z, zone.name],
+      )
       summary.notes.push('The file has no NS records at the apex: the current name servers stay.')
     }
 
@@ -171,7 +175,12 @@ export async function importZone(
     // zone (the copied lines among them), and repeats in the file after their first line, are
     // left out by the query itself.
     summary.counts.added = copied + (await insertSorted(tx, zone, ids))
-    summary.zone = await bumpZone(deps, tx, zone, gone.map((g) => g.k))
+    summary.zone = await bumpZone(
+      deps,
+      tx,
+      zone,
+      gone.map((g) => g.k),
+    )
     await audit.record({
       area: 'dns',
       entityType: 'dns_zone',
@@ -263,7 +272,6 @@ type ZoneRecordRow = { line: number; name: string; type: string; ttl: number; co
 /** A record's value alone, as the import's summary shows it (a staged or read row has more). */
 const recordValue = (r: Omit<RecordValue, 'type'> & { type: string }): RecordValue => ({ name: r.name, type: r.type as RecordType, ttl: r.ttl, content: r.content, priority: r.priority })
 
-
 /** An element of a PostgreSQL array literal: always quoted, with `\` and `"` escaped. */
 const arrayText = (value: string) => (value.includes('"') || value.includes('\\') ? `"${value.replace(/["\\]/g, '\\$&')}"` : `"${value}"`)
 
@@ -309,14 +317,11 @@ async function stageBatch(tx: Tx, rows: ZoneRecordRow[]) {
     contents += sep + arrayText(r.content)
     priorities += sep + (r.priority === null ? 'NULL' : r.priority)
   }
-  await run(tx, `INSERT INTO dns_import (line, name, type, ttl, content, priority) SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::text[], $6::int[]) AS u(l, n, t, ttl, c, p)`, [
-    `{${lines}}`,
-    `{${names}}`,
-    `{${types}}`,
-    `{${ttls}}`,
-    `{${contents}}`,
-    `{${priorities}}`,
-  ])
+  await run(
+    tx,
+    `INSERT INTO dns_import (line, name, type, ttl, content, priority) SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::text[], $6::int[]) AS u(l, n, t, ttl, c, p)`,
+    [`{${lines}}`, `{${names}}`, `{${types}}`, `{${ttls}}`, `{${contents}}`, `{${priorities}}`],
+  )
 }
 
 /**
@@ -387,15 +392,7 @@ async function insertSorted(tx: Tx, zone: DnsZone, ids: RecordIds): Promise<numb
  * staged instead, for the shared difference and `insertSorted` to settle. Answers how many were
  * copied; the first of them are the summary's sample of what is added.
  */
-async function copyIntoRecords(
-  tx: Tx,
-  client: pg.PoolClient,
-  zone: DnsZone,
-  batches: AsyncIterable<ZoneRecordRow[]>,
-  current: RecordValue[],
-  ids: RecordIds,
-  summary: ImportSummary,
-): Promise<number> {
+async function copyIntoRecords(tx: Tx, client: pg.PoolClient, zone: DnsZone, batches: AsyncIterable<ZoneRecordRow[]>, current: RecordValue[], ids: RecordIds, summary: ImportSummary): Promise<number> {
   const seen = new KeySet(1 << 16)
   for (const r of current) seen.add(rrKey(r))
   const held: ZoneRecordRow[] = []

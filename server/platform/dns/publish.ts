@@ -46,7 +46,10 @@ function theirRrsets(rrsets: PdnsRrset[]): Map<string, RrsetValue> {
   const sets = new Map<string, RrsetValue>()
   for (const r of rrsets) {
     if (MANAGED_ELSEWHERE.has(r.type)) continue
-    const contents = r.records.filter((x) => !x.disabled).map((x) => canonical(r.type, x.content)).sort()
+    const contents = r.records
+      .filter((x) => !x.disabled)
+      .map((x) => canonical(r.type, x.content))
+      .sort()
     if (contents.length) sets.set(`${r.name.replace(/\.$/, '')}\t${r.type}`, { ttl: r.ttl, contents })
   }
   return sets
@@ -98,7 +101,10 @@ export async function publishZone(deps: PlatformDeps, zoneId: string): Promise<v
     const remote = await client.getZone(zone.name)
     let drift: DriftReport
     if (!remote) {
-      await client.createZone(zone.name, [...ours].map(([key, set]) => toPdns(key, set)))
+      await client.createZone(
+        zone.name,
+        [...ours].map(([key, set]) => toPdns(key, set)),
+      )
       drift = { missing: [], unexpected: [], different: [] }
     } else {
       const theirs = theirRrsets(remote.rrsets)
@@ -154,13 +160,23 @@ export async function detectDrift(deps: PlatformDeps, zone: DnsZone): Promise<Dr
   if (!client) return null
   const remote = await client.getZone(zone.name)
   const ours = await ourRrsets(deps, zone.id)
-  const report = remote ? compareRrsets(ours, theirRrsets(remote.rrsets)) : { missing: [...ours].map(([k, v]) => ({ name: k.split('\t')[0]!, type: k.split('\t')[1]!, ...v })), unexpected: [], different: [] }
+  const report = remote
+    ? compareRrsets(ours, theirRrsets(remote.rrsets))
+    : { missing: [...ours].map(([k, v]) => ({ name: k.split('\t')[0]!, type: k.split('\t')[1]!, ...v })), unexpected: [], different: [] }
   const drifting = (r: DriftReport | null | undefined) => Boolean(r && (r.missing.length || r.unexpected.length || r.different.length))
   // A zone that starts to drift is a webhook event (issue 20), written with the report.
   await deps.db.transaction().execute(async (tx) => {
-    await tx.updateTable('dns_zones').set({ drift: JSON.stringify(report), drift_checked_at: deps.now() }).where('id', '=', zone.id).execute()
+    await tx
+      .updateTable('dns_zones')
+      .set({ drift: JSON.stringify(report), drift_checked_at: deps.now() })
+      .where('id', '=', zone.id)
+      .execute()
     if (drifting(report) && !drifting(zone.drift)) {
-      await recordEvent(tx, { accountId: zone.account_id, type: 'dns.zone.drifted', data: { id: zone.id, name: zone.name, missing: report.missing.length, unexpected: report.unexpected.length, different: report.different.length } })
+      await recordEvent(tx, {
+        accountId: zone.account_id,
+        type: 'dns.zone.drifted',
+        data: { id: zone.id, name: zone.name, missing: report.missing.length, unexpected: report.unexpected.length, different: report.different.length },
+      })
     }
   })
   return report
@@ -184,7 +200,11 @@ async function signZone(deps: PlatformDeps, zoneId: string) {
   // 'signing' (the keys stay; nothing is made twice). Only then is the zone shown as signed.
   if (zone.domain_id) await setDelegationSigner(deps, zone.domain_id, ds)
   await deps.db.updateTable('dns_zones').set({ dnssec_state: 'signed', ds_records: ds, updated_at: deps.now() }).where('id', '=', zone.id).execute()
-  await deps.db.updateTable('domains').set({ dnssec: true }).where('id', '=', zone.domain_id ?? '00000000-0000-0000-0000-000000000000').execute()
+  await deps.db
+    .updateTable('domains')
+    .set({ dnssec: true })
+    .where('id', '=', zone.domain_id ?? '00000000-0000-0000-0000-000000000000')
+    .execute()
 }
 
 /** Seconds to wait between removing the DS at the parent and unsigning: the DS TTL. */
@@ -207,7 +227,11 @@ async function unsignZone(deps: PlatformDeps, zoneId: string) {
     await client.rectify(zone.name)
   }
   await deps.db.updateTable('dns_zones').set({ dnssec_state: 'unsigned', ds_records: [], updated_at: deps.now() }).where('id', '=', zone.id).execute()
-  await deps.db.updateTable('domains').set({ dnssec: false }).where('id', '=', zone.domain_id ?? '00000000-0000-0000-0000-000000000000').execute()
+  await deps.db
+    .updateTable('domains')
+    .set({ dnssec: false })
+    .where('id', '=', zone.domain_id ?? '00000000-0000-0000-0000-000000000000')
+    .execute()
 }
 
 /** Removes a deleted zone from PowerDNS (already gone is done). */

@@ -183,7 +183,7 @@ export function canonicalIpv6(text: string): string | null {
   if (!g) return null
   let bestStart = -1
   let bestLen = 1
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (g[i] !== 0) {
       i++
       continue
@@ -387,7 +387,11 @@ export function parseRdata(type: RecordType, tokens: Token[], origin: string): R
       const order = uint(tokens[0], 'NAPTR order', 65535)
       const preference = uint(tokens[1], 'NAPTR preference', 65535)
       const strings: string[] = []
-      for (const [i, what] of [[2, 'flags'], [3, 'services'], [4, 'regexp']] as const) {
+      for (const [i, what] of [
+        [2, 'flags'],
+        [3, 'services'],
+        [4, 'regexp'],
+      ] as const) {
         const t = tokens[i]
         if (!t) throw new RdataError(`missing NAPTR ${what}`)
         const decoded = decodeString(t.text, t.column)
@@ -475,10 +479,13 @@ function svcb(type: 'HTTPS' | 'SVCB', tokens: Token[], origin: string): Rdata {
   const out: string[] = []
   for (const p of params) {
     const keyName = svcKeyName(p.key)
-    const value = p.value === null ? null : (() => {
-      const decoded = decodeString(p.value, p.column)
-      return typeof decoded === 'string' ? decoded : new TextDecoder().decode(decoded)
-    })()
+    const value =
+      p.value === null
+        ? null
+        : (() => {
+            const decoded = decodeString(p.value, p.column)
+            return typeof decoded === 'string' ? decoded : new TextDecoder().decode(decoded)
+          })()
     if (p.key === 2) {
       if (value !== null && value !== '') throw new RdataError('no-default-alpn takes no value', p.column)
       if (!has(1)) throw new RdataError('no-default-alpn needs an alpn parameter too', p.column)
@@ -502,7 +509,12 @@ function svcb(type: 'HTTPS' | 'SVCB', tokens: Token[], origin: string): Rdata {
           return n
         })
         if (new Set(keys).size !== keys.length) throw new RdataError('mandatory lists a key twice', p.column)
-        out.push(`mandatory=${keys.sort((a, b) => a - b).map(svcKeyName).join(',')}`)
+        out.push(
+          `mandatory=${keys
+            .sort((a, b) => a - b)
+            .map(svcKeyName)
+            .join(',')}`,
+        )
         break
       }
       case 1: {
@@ -539,7 +551,8 @@ function svcb(type: 'HTTPS' | 'SVCB', tokens: Token[], origin: string): Rdata {
         break
       }
       default: {
-        if ([...value].some((ch) => ch < ' ' || ch === '\x7f' || ch === '"' || ch === '\\')) throw new RdataError(`${keyName}: quotes, backslashes and control characters are not supported in the value`, p.column)
+        if ([...value].some((ch) => ch < ' ' || ch === '\x7f' || ch === '"' || ch === '\\'))
+          throw new RdataError(`${keyName}: quotes, backslashes and control characters are not supported in the value`, p.column)
         out.push(`${keyName}="${value}"`)
       }
     }

@@ -20,8 +20,6 @@ import { getZone, powerDnsSettings } from './zones.ts'
 export const BUCKET_SECONDS = 300
 export const STATISTICS_JOB = 'dns.statistics'
 
-
-
 const bucketOf = (date: Date) => new Date(Math.floor(date.getTime() / (BUCKET_SECONDS * 1000)) * BUCKET_SECONDS * 1000)
 
 /** The zone a query name falls in: the longest of our zone names it ends with. */
@@ -88,7 +86,7 @@ export async function collectStatistics(deps: PlatformDeps, settings: PowerDnsSe
     }
     const bucket = bucketOf(now)
     const known = new Set(zones.values())
-      const rows = Object.entries(perZone).filter(([zoneId]) => known.has(zoneId))
+    const rows = Object.entries(perZone).filter(([zoneId]) => known.has(zoneId))
     if (rows.length) {
       await tx
         .insertInto('dns_zone_statistics')

@@ -153,7 +153,11 @@ describe('record data per type', () => {
   })
 
   it('tokenises a single line of record data from a form', () => {
-    expect(tokenizeRdata('10 "a b" c').tokens.map((t) => [t.text, t.quoted])).toEqual([['10', false], ['a b', true], ['c', false]])
+    expect(tokenizeRdata('10 "a b" c').tokens.map((t) => [t.text, t.quoted])).toEqual([
+      ['10', false],
+      ['a b', true],
+      ['c', false],
+    ])
     expect(tokenizeRdata('"open').error?.message).toMatch(/unterminated/)
   })
 })
@@ -174,7 +178,14 @@ describe('printer', () => {
 describe('one TTL per RRset (RFC 2181 §5.2)', () => {
   it('gives later records of a set the first TTL, adjacent or not, with a warning on each adjusted line', async () => {
     const r = await parse('$TTL 300\nh 60 A 192.0.2.1\nh A 192.0.2.2\no 120 TXT "x"\nh 900 A 192.0.2.3\nh 60 AAAA ::1\nh AAAA ::2')
-    expect(r.records.map((x) => [x.type, x.ttl])).toEqual([['A', 60], ['A', 60], ['TXT', 120], ['A', 60], ['AAAA', 60], ['AAAA', 60]])
+    expect(r.records.map((x) => [x.type, x.ttl])).toEqual([
+      ['A', 60],
+      ['A', 60],
+      ['TXT', 120],
+      ['A', 60],
+      ['AAAA', 60],
+      ['AAAA', 60],
+    ])
     expect(r.warnings.map((w) => [w.line, w.code, w.params?.given, w.params?.ttl, w.params?.first])).toEqual([
       [3, 'rrset-ttl', 300, 60, 2],
       [5, 'rrset-ttl', 900, 60, 2],

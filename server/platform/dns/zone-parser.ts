@@ -319,7 +319,13 @@ export class ZoneFileParser {
       const params = { name: owner, type, given: ttl, ttl: adjusted.ttl, first: adjusted.line }
       this.out.push({
         kind: 'warning',
-        warning: { line: this.entryLine, column: 1, message: `${owner} ${type}: TTL ${ttl} set to ${adjusted.ttl}, the TTL of the record set from line ${adjusted.line} (one TTL per record set)`, code: 'rrset-ttl', params },
+        warning: {
+          line: this.entryLine,
+          column: 1,
+          message: `${owner} ${type}: TTL ${ttl} set to ${adjusted.ttl}, the TTL of the record set from line ${adjusted.line} (one TTL per record set)`,
+          code: 'rrset-ttl',
+          params,
+        },
       })
       record.ttl = adjusted.ttl
     }
@@ -344,7 +350,10 @@ export class ZoneFileParser {
       if (tokens[2]) return this.errorAt(2, `unexpected '${tokens[2].text}' after $ORIGIN`)
       this.originOutside = !inZone(this.origin, this.zone)
       if (this.originOutside) {
-        return this.errorAt(1, `$ORIGIN ${this.origin || '.'} is outside the zone ${this.zone}: the file is for another zone`, { code: 'origin-outside', params: { origin: this.origin || '.', zone: this.zone } })
+        return this.errorAt(1, `$ORIGIN ${this.origin || '.'} is outside the zone ${this.zone}: the file is for another zone`, {
+          code: 'origin-outside',
+          params: { origin: this.origin || '.', zone: this.zone },
+        })
       }
       return
     }
@@ -461,10 +470,7 @@ export class ZoneChecker {
  * the per-record cost free of promise overhead; memory stays at one chunk plus the per-owner
  * bits of the zone checker.
  */
-export async function* parseZoneBatches(
-  source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
-  options: ParseOptions,
-): AsyncGenerator<ZoneEvent[]> {
+export async function* parseZoneBatches(source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>, options: ParseOptions): AsyncGenerator<ZoneEvent[]> {
   const parser = new ZoneFileParser(options)
   const checker = new ZoneChecker(options.zone)
   const decoder = new TextDecoder('utf-8', { fatal: true })
@@ -495,10 +501,7 @@ export async function* parseZoneBatches(
 }
 
 /** Like parseZoneBatches, one event at a time. */
-export async function* parseZone(
-  source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
-  options: ParseOptions,
-): AsyncGenerator<ZoneEvent> {
+export async function* parseZone(source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>, options: ParseOptions): AsyncGenerator<ZoneEvent> {
   for await (const batch of parseZoneBatches(source, options)) yield* batch
 }
 

@@ -160,13 +160,17 @@ export async function ensureZoneForDomain(tx: Tx, scope: Scope, domainId: string
   const same = await tx.selectFrom('dns_zones').selectAll().where('name', '=', name).forUpdate().executeTakeFirst()
   if (same && same.account_id !== accountId) throw conflict(`A zone for ${name} already exists`)
   if (same) {
-    const linked = await tx.updateTable('dns_zones').set({ domain_id: domain.id, version: sql<number>`version + 1`, updated_at: deps.now() }).where('id', '=', same.id).returningAll().executeTakeFirstOrThrow()
+    const linked = await tx
+      .updateTable('dns_zones')
+      .set({ domain_id: domain.id, version: sql<number>`version + 1`, updated_at: deps.now() })
+      .where('id', '=', same.id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
     await audit.record({ area: 'dns', entityType: 'dns_zone', entityId: same.id, action: 'attach-domain', before: { domain_id: null }, after: { domain_id: domain.id } })
     return linked
   }
   return insertZone(deps, tx, audit, accountId, name, domain.id)
 }
-
 
 /**
  * Deletes a zone: its records, statistics and publish state go with it (the DNS log stays in the
@@ -178,9 +182,19 @@ export async function deleteZone(deps: PlatformDeps, scope: Scope, zoneId: strin
   await change(deps.db, scope, async (tx, audit) => {
     const zone = await getZone(tx, scope, zoneId, true)
     if (zone.dnssec_state !== 'unsigned') throw conflict(`DNSSEC is ${zone.dnssec_state}: turn it off before deleting the zone`)
-    const counted = await tx.selectFrom('dns_records').select(sql<number>`count(*)::int`.as('n')).where('zone_id', '=', zone.id).executeTakeFirst()
+    const counted = await tx
+      .selectFrom('dns_records')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('zone_id', '=', zone.id)
+      .executeTakeFirst()
     await tx.deleteFrom('dns_zones').where('id', '=', zone.id).execute()
-    await audit.record({ area: 'dns', entityType: 'dns_zone', entityId: zone.id, action: 'delete', before: { name: zone.name, serial: zone.serial, records: counted?.n ?? 0, domain_id: zone.domain_id } })
+    await audit.record({
+      area: 'dns',
+      entityType: 'dns_zone',
+      entityId: zone.id,
+      action: 'delete',
+      before: { name: zone.name, serial: zone.serial, records: counted?.n ?? 0, domain_id: zone.domain_id },
+    })
     // Only where PowerDNS is configured: without it nothing was ever published.
     if (powerDnsSettings(deps)) await deps.jobs.send(DNS_JOBS.unpublish, { name: zone.name }, { runner: txRunner(tx), retryLimit: 10 })
   })

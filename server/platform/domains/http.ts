@@ -132,7 +132,14 @@ export const domainsRouter = createRouter()
       tags: TAGS,
       summary: "Availability at the registry, with each available name's price on the account's price list (the TLD's list price for staff without an account)",
       request: { params: ContextParam, body: jsonBody(z.object({ names: z.array(z.string().max(300)).min(1).max(100) }).strict()) },
-      responses: { 200: jsonResponse(z.object({ results: z.array(z.object({ name: z.string(), available: z.boolean(), reason: z.string().optional(), price: z.object({ minor: z.number().int(), currency: z.string() }).optional() })) })), ...ProblemResponses },
+      responses: {
+        200: jsonResponse(
+          z.object({
+            results: z.array(z.object({ name: z.string(), available: z.boolean(), reason: z.string().optional(), price: z.object({ minor: z.number().int(), currency: z.string() }).optional() })),
+          }),
+        ),
+        ...ProblemResponses,
+      },
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
@@ -166,7 +173,7 @@ export const domainsRouter = createRouter()
     }),
     async (c) => {
       const { context, job_id } = c.req.valid('param')
-      return c.json((await getImport(c.get('deps'), requireScope(c, context), job_id)), 200)
+      return c.json(await getImport(c.get('deps'), requireScope(c, context), job_id), 200)
     },
   )
   .openapi(
@@ -198,7 +205,7 @@ export const domainsRouter = createRouter()
       const { context, id } = c.req.valid('param')
       const scope = requireScope(c, context)
       await restoreDomain(c.get('deps'), scope, id)
-      return c.json((await getDomainDetail(c.get('deps').db, scope, id)), 200)
+      return c.json(await getDomainDetail(c.get('deps').db, scope, id), 200)
     },
   )
   .openapi(
@@ -215,7 +222,7 @@ export const domainsRouter = createRouter()
       const { context, id } = c.req.valid('param')
       const scope = requireScope(c, context)
       await renewDomain(c.get('deps'), scope, id, c.req.valid('json').period)
-      return c.json((await getDomainDetail(c.get('deps').db, scope, id)), 200)
+      return c.json(await getDomainDetail(c.get('deps').db, scope, id), 200)
     },
   )
   .openapi(
@@ -264,7 +271,7 @@ export const domainsRouter = createRouter()
       const { context, id } = c.req.valid('param')
       const scope = requireScope(c, context)
       requireDomainViewer(scope)
-      return c.json((await getDomainDetail(c.get('deps').db, scope, id)), 200)
+      return c.json(await getDomainDetail(c.get('deps').db, scope, id), 200)
     },
   )
   .openapi(
@@ -288,6 +295,6 @@ export const domainsRouter = createRouter()
       const { version, ...wanted } = c.req.valid('json')
       const result = await updateDomain(c.get('deps'), scope, id, wanted, { version, reachAll: reachOf(scope) === null })
       if (result.outcome === 'approval_requested') return c.json({ material_change_request_id: result.material_change_request_id }, 202)
-      return c.json((await getDomainDetail(c.get('deps').db, scope, id)), 200)
+      return c.json(await getDomainDetail(c.get('deps').db, scope, id), 200)
     },
   )

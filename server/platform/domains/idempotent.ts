@@ -30,10 +30,7 @@ const readBackCase = (error: unknown) => error instanceof RegistryError || error
  * refused (a repeat is: its curExpDate no longer matches) or unanswered, the registry's expiry
  * decides again. `repeated`: the registry had it done before this call.
  */
-export async function renewOnce(
-  registry: RegistryConnection,
-  input: { name: string; from: Date; years: number; held?: DomainInfo | null },
-): Promise<{ expiresAt: Date; repeated: boolean }> {
+export async function renewOnce(registry: RegistryConnection, input: { name: string; from: Date; years: number; held?: DomainInfo | null }): Promise<{ expiresAt: Date; repeated: boolean }> {
   const target = addYears(input.from, input.years)
   if (input.held) {
     const at = input.held.expiresAt

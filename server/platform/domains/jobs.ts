@@ -45,11 +45,15 @@ export async function startImport(deps: PlatformDeps, scope: Scope, input: { nam
   if (!scope.accountId) throw badRequest('An account is required')
   const names = importLines(input)
   if (!names.length) throw badRequest('Give at least one domain name', [{ field: input.csv !== undefined ? 'csv' : 'names', message: 'No names found' }])
-  if (names.length > MAX_IMPORT_NAMES) throw badRequest(`At most ${MAX_IMPORT_NAMES} names at once`, [{ field: input.csv !== undefined ? 'csv' : 'names', message: `${names.length} names; the limit is ${MAX_IMPORT_NAMES}` }])
+  if (names.length > MAX_IMPORT_NAMES)
+    throw badRequest(`At most ${MAX_IMPORT_NAMES} names at once`, [{ field: input.csv !== undefined ? 'csv' : 'names', message: `${names.length} names; the limit is ${MAX_IMPORT_NAMES}` }])
   return change(deps.db, scope, async (tx, audit) => {
     const job = await tx.insertInto('domain_imports').values({ account_id: scope.accountId!, total: names.length, created_by: scope.actor.userId }).returning('id').executeTakeFirstOrThrow()
     for (let i = 0; i < names.length; i += 1000) {
-      await tx.insertInto('domain_import_lines').values(names.slice(i, i + 1000).map((name, j) => ({ import_id: job.id, line: i + j + 1, name: name.slice(0, 300), ok: null, error: null, domain_id: null }))).execute()
+      await tx
+        .insertInto('domain_import_lines')
+        .values(names.slice(i, i + 1000).map((name, j) => ({ import_id: job.id, line: i + j + 1, name: name.slice(0, 300), ok: null, error: null, domain_id: null })))
+        .execute()
     }
     await audit.record({ area: 'domains', entityType: 'domain_import', entityId: job.id, action: 'start', after: { total: names.length } })
     await deps.jobs.send(DOMAIN_JOBS.import, { importId: job.id }, { runner: txRunner(tx), retryLimit: 3 })
@@ -99,7 +103,14 @@ async function importOne(deps: PlatformDeps, scope: Scope, name: string, line: {
   return change(deps.db, scope, async (tx, audit) => {
     const row = await tx
       .insertInto('domains')
-      .values({ account_id: scope.accountId!, name: domain.ascii, unicode_name: domain.unicode, tld: domain.tld, ...registryColumns(info, registry.registry, now), registered_at: info.createdAt ?? null })
+      .values({
+        account_id: scope.accountId!,
+        name: domain.ascii,
+        unicode_name: domain.unicode,
+        tld: domain.tld,
+        ...registryColumns(info, registry.registry, now),
+        registered_at: info.createdAt ?? null,
+      })
       .returning(['id', 'name', 'expires_at'])
       .executeTakeFirstOrThrow()
     await audit.record({ area: 'domains', entityType: 'domain', entityId: row.id, action: 'import', after: { name: row.name, expires_at: row.expires_at } })
@@ -121,7 +132,12 @@ export async function runImport(deps: PlatformDeps, importId: string) {
         try {
           await importOne(deps, scope, line.name, { importId, line: line.line })
         } catch (error) {
-          await deps.db.updateTable('domain_import_lines').set({ ok: false, error: itemError(error).message, domain_id: null }).where('import_id', '=', importId).where('line', '=', line.line).execute()
+          await deps.db
+            .updateTable('domain_import_lines')
+            .set({ ok: false, error: itemError(error).message, domain_id: null })
+            .where('import_id', '=', importId)
+            .where('line', '=', line.line)
+            .execute()
         }
       }),
     )
@@ -180,7 +196,13 @@ export async function runExpiryNotices(deps: PlatformDeps) {
   for (const d of domains) {
     const daysLeft = (d.expires_at!.getTime() - now.getTime()) / DAY
     const threshold = [...NOTICE_THRESHOLDS].reverse().find((t) => daysLeft <= t)!
-    const sent = await deps.db.selectFrom('domain_expiry_notices').select('threshold_days').where('domain_id', '=', d.id).where('expires_at', '=', d.expires_at!).where('threshold_days', '<=', threshold).executeTakeFirst()
+    const sent = await deps.db
+      .selectFrom('domain_expiry_notices')
+      .select('threshold_days')
+      .where('domain_id', '=', d.id)
+      .where('expires_at', '=', d.expires_at!)
+      .where('threshold_days', '<=', threshold)
+      .executeTakeFirst()
     if (sent) continue
     const list = byAccount.get(d.account_id) ?? []
     list.push({ id: d.id, name: d.unicode_name, days: Math.ceil(daysLeft), threshold, auto_renew: d.auto_renew, expires_at: d.expires_at! })
@@ -190,7 +212,9 @@ export async function runExpiryNotices(deps: PlatformDeps) {
   for (const [accountId, list] of byAccount) {
     const users = await deps.db.selectFrom('users').select(['email', 'roles', 'abilities']).where('account_id', '=', accountId).where('status', '=', 'active').execute()
     const to = users.filter((u) => expandPermissions(u.roles, u.abilities).has('domain-manager')).map((u) => u.email)
-    const lines = list.sort((a, b) => a.days - b.days).map((d) => `- ${d.name}: expires ${d.expires_at.toISOString().slice(0, 10)} (in ${d.days} day${d.days === 1 ? '' : 's'})${d.auto_renew ? ', auto-renew is on' : ', auto-renew is OFF'}`)
+    const lines = list
+      .sort((a, b) => a.days - b.days)
+      .map((d) => `- ${d.name}: expires ${d.expires_at.toISOString().slice(0, 10)} (in ${d.days} day${d.days === 1 ? '' : 's'})${d.auto_renew ? ', auto-renew is on' : ', auto-renew is OFF'}`)
     const text = `These domains expire soon:\n\n${lines.join('\n')}\n\nRenew them in the portal under Domains.`
     for (const email of to) await deps.mailer.send({ to: email, subject: `${list.length} domain${list.length === 1 ? '' : 's'} expiring soon`, text })
     // Recorded after sending: a failed send is retried by the next run rather than lost.
@@ -198,7 +222,11 @@ export async function runExpiryNotices(deps: PlatformDeps) {
       const covered = NOTICE_THRESHOLDS.filter((t) => t >= d.threshold)
       // The notice and its webhook event (issue 20) together: one event per threshold crossed.
       await deps.db.transaction().execute(async (tx) => {
-        await tx.insertInto('domain_expiry_notices').values(covered.map((t) => ({ domain_id: d.id, threshold_days: t, expires_at: d.expires_at }))).onConflict((oc) => oc.doNothing()).execute()
+        await tx
+          .insertInto('domain_expiry_notices')
+          .values(covered.map((t) => ({ domain_id: d.id, threshold_days: t, expires_at: d.expires_at })))
+          .onConflict((oc) => oc.doNothing())
+          .execute()
         await recordEvent(tx, { accountId, type: 'domain.expiring', data: { id: d.id, name: d.name, expires_at: d.expires_at.toISOString(), days_left: d.days, auto_renew: d.auto_renew } })
       })
     }
@@ -253,7 +281,10 @@ export async function reconcileDomains(deps: PlatformDeps, options: { accountId?
       for (const f of found) {
         const same = open.find((o) => o.field === f.field && o.ours === f.ours && o.registry === f.registry)
         if (same) continue
-        await tx.insertInto('domain_differences').values({ domain_id: domain.id, account_id: domain.account_id, ...f, detected_at: deps.now() }).execute()
+        await tx
+          .insertInto('domain_differences')
+          .values({ domain_id: domain.id, account_id: domain.account_id, ...f, detected_at: deps.now() })
+          .execute()
         await recordEvent(tx, { accountId: domain.account_id, type: 'registry.difference_found', data: { domain_id: domain.id, name: domain.name, ...f } })
         await audit.record({ area: 'domains', entityType: 'domain', entityId: domain.id, action: 'reconciliation-difference', after: { ...f } })
       }
@@ -276,4 +307,3 @@ export function registerDomainJobs(deps: PlatformDeps) {
   // The registries' message queues (transfers to and from us), every two minutes.
   deps.jobs.schedule?.(DOMAIN_JOBS.poll, '*/2 * * * *')
 }
-

@@ -63,7 +63,11 @@ async function callRegistry<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** Validates a name for an operation: label rules, IANA list, and offered by us. */
-export async function validateName(deps: Pick<LifecycleDeps, 'db'>, input: string, field = 'name'): Promise<{ domain: ParsedDomain; tld: { name: string; periods: number[]; list_price_minor: number | null; currency: string } }> {
+export async function validateName(
+  deps: Pick<LifecycleDeps, 'db'>,
+  input: string,
+  field = 'name',
+): Promise<{ domain: ParsedDomain; tld: { name: string; periods: number[]; list_price_minor: number | null; currency: string } }> {
   const parsed = parseDomainName(input)
   if (!parsed.ok) throw badRequest(`${NAME_ERRORS[parsed.error]}: ${input}`, [{ field, message: NAME_ERRORS[parsed.error] }])
   const tld = await deps.db.selectFrom('tlds').select(['name', 'periods', 'list_price_minor', 'currency', 'is_offered']).where('name', '=', parsed.domain.tld).executeTakeFirst()
@@ -82,7 +86,6 @@ function registryFor(deps: LifecycleDeps, tld: string): RegistryConnection {
   if (!registry) throw new AppError(422, 'no-registry', `No registry connection serves .${tld}`)
   return registry
 }
-
 
 export const dsToRecord = (d: DsData): DsRecord => ({ key_tag: d.keyTag, alg: d.alg, digest_type: d.digestType, digest: d.digest.toUpperCase() })
 
@@ -143,7 +146,10 @@ export async function checkAvailability(deps: LifecycleDeps, scope: Scope, names
         if (!quoter) priceOf.set(tld.name, tld.list_price_minor === null ? undefined : { minor: Number(tld.list_price_minor), currency: tld.currency })
         else {
           const period = tld.periods.length ? Math.min(...tld.periods) : 1
-          const quote = await quoter.quote([{ tld: tld.name, action: 'register', period }]).then(([q]) => q, () => undefined)
+          const quote = await quoter.quote([{ tld: tld.name, action: 'register', period }]).then(
+            ([q]) => q,
+            () => undefined,
+          )
           priceOf.set(tld.name, quote ? { minor: quote.total_minor, currency: quote.currency } : undefined)
         }
       }
@@ -228,14 +234,20 @@ export async function transferInDomain(deps: LifecycleDeps, scope: Scope, input:
   if (input.period !== undefined) checkPeriod(input.period, tld)
   await assertNotManaged(deps, domain.ascii)
   const registry = registryFor(deps, domain.tld)
-  const transfer = await callRegistry(() =>
-    registry.transferDomain({ op: 'request', name: domain.ascii, authInfo: input.auth_code!.trim(), ...(input.period ? { years: input.period } : {}) }),
-  )
+  const transfer = await callRegistry(() => registry.transferDomain({ op: 'request', name: domain.ascii, authInfo: input.auth_code!.trim(), ...(input.period ? { years: input.period } : {}) }))
   const done = transfer.status === 'serverApproved' || transfer.status === 'clientApproved'
   return change(deps.db, scope, async (tx, audit) => {
     const row = await tx
       .insertInto('domains')
-      .values({ account_id: accountId, name: domain.ascii, unicode_name: domain.unicode, tld: domain.tld, status: done ? 'active' : 'transferring', expires_at: transfer.expiresAt ?? null, registry: registry.registry })
+      .values({
+        account_id: accountId,
+        name: domain.ascii,
+        unicode_name: domain.unicode,
+        tld: domain.tld,
+        status: done ? 'active' : 'transferring',
+        expires_at: transfer.expiresAt ?? null,
+        registry: registry.registry,
+      })
       .returningAll()
       .executeTakeFirstOrThrow()
     await audit.record({ area: 'domains', entityType: 'domain', entityId: row.id, action: 'transfer-in', after: { name: row.name, transfer_status: transfer.status } })
@@ -268,7 +280,15 @@ export async function renewDomain(deps: LifecycleDeps, scope: Scope, domainId: s
   const registry = registryFor(deps, domain.tld)
   // Charged before the registry is asked (refused past the balance or credit limit), settled with
   // the new expiry, released if the registry refuses (issue 18).
-  const charge = await reserveDirect(deps.db, scope, { key: `renew:${domain.id}:${domain.expires_at?.toISOString() ?? ''}`, accountId: domain.account_id, tld: domain.tld, action: 'renew', period, objectName: domain.unicode_name ?? domain.name, domainId: domain.id })
+  const charge = await reserveDirect(deps.db, scope, {
+    key: `renew:${domain.id}:${domain.expires_at?.toISOString() ?? ''}`,
+    accountId: domain.account_id,
+    tld: domain.tld,
+    action: 'renew',
+    period,
+    objectName: domain.unicode_name ?? domain.name,
+    domainId: domain.id,
+  })
   // Renewed once: a renewal the registry already made (its answer lost, our record not written)
   // is recorded from the registry's expiry instead of refused or made twice (decision 102).
   const renewed = await callRegistry(() => renewOnce(registry, { name: domain.name, from: domain.expires_at!, years: period })).catch(async (error: unknown) => {
@@ -283,7 +303,15 @@ export async function renewDomain(deps: LifecycleDeps, scope: Scope, domainId: s
       .where('id', '=', domain.id)
       .returningAll()
       .executeTakeFirstOrThrow()
-    await audit.record({ area: 'domains', entityType: 'domain', entityId: row.id, accountId: row.account_id, action: 'renew', before: { expires_at: domain.expires_at }, after: { expires_at: row.expires_at, period } })
+    await audit.record({
+      area: 'domains',
+      entityType: 'domain',
+      entityId: row.id,
+      accountId: row.account_id,
+      action: 'renew',
+      before: { expires_at: domain.expires_at },
+      after: { expires_at: row.expires_at, period },
+    })
     await recordEvent(tx, { accountId: row.account_id, type: 'domain.renewed', data: { id: row.id, name: row.name, expires_at: row.expires_at?.toISOString() ?? null, period } })
     return row
   })
@@ -324,7 +352,15 @@ export async function deleteDomain(deps: LifecycleDeps, scope: Scope, domainId: 
       .set((eb) => ({ status, deletion_requested_at: deps.now(), auto_renew: false, version: eb('version', '+', 1), updated_at: deps.now() }))
       .where('id', '=', domain.id)
       .execute()
-    await audit.record({ area: 'domains', entityType: 'domain', entityId: domain.id, accountId: domain.account_id, action: 'delete', before: { status: domain.status }, after: { status, outcome, registry_message: result.message } })
+    await audit.record({
+      area: 'domains',
+      entityType: 'domain',
+      entityId: domain.id,
+      accountId: domain.account_id,
+      action: 'delete',
+      before: { status: domain.status },
+      after: { status, outcome, registry_message: result.message },
+    })
     // Deleted inside the add grace period: the registration is credited back (issue 18).
     if (outcome === 'add-grace-refund') await refundDomainCharges(tx, scope, domain.id, 'Deleted within the add grace period')
     await recordEvent(tx, { accountId: domain.account_id, type: 'domain.deleted', data: { id: domain.id, name: domain.name, status, outcome } })
@@ -356,7 +392,15 @@ export async function restoreDomain(deps: LifecycleDeps, scope: Scope, domainId:
   if (domain.status !== 'redemption') throw conflict(`${domain.name} is ${domain.status}; only a domain in redemption can be restored`)
   const registry = registryFor(deps, domain.tld)
   // The restore fee, charged as a renewal is (issue 18): reserved first, settled with the restore.
-  const charge = await reserveDirect(deps.db, scope, { key: `restore:${domain.id}:${domain.deletion_requested_at?.toISOString() ?? ''}`, accountId: domain.account_id, tld: domain.tld, action: 'restore', period: 1, objectName: domain.unicode_name ?? domain.name, domainId: domain.id })
+  const charge = await reserveDirect(deps.db, scope, {
+    key: `restore:${domain.id}:${domain.deletion_requested_at?.toISOString() ?? ''}`,
+    accountId: domain.account_id,
+    tld: domain.tld,
+    action: 'restore',
+    period: 1,
+    objectName: domain.unicode_name ?? domain.name,
+    domainId: domain.id,
+  })
   await callRegistry(() => restoreOnce(registry, domain.name)).catch(async (error: unknown) => {
     await releaseDirect(deps.db, scope, charge, error instanceof Error ? error.message : String(error))
     throw error
@@ -375,7 +419,15 @@ export async function restoreDomain(deps: LifecycleDeps, scope: Scope, domainId:
       .where('id', '=', domain.id)
       .returningAll()
       .executeTakeFirstOrThrow()
-    await audit.record({ area: 'domains', entityType: 'domain', entityId: row.id, accountId: row.account_id, action: 'restore', before: { status: domain.status }, after: { status: row.status, expires_at: row.expires_at } })
+    await audit.record({
+      area: 'domains',
+      entityType: 'domain',
+      entityId: row.id,
+      accountId: row.account_id,
+      action: 'restore',
+      before: { status: domain.status },
+      after: { status: row.status, expires_at: row.expires_at },
+    })
     return row
   })
 }
@@ -446,8 +498,20 @@ export async function setDelegationSigner(deps: LifecycleDeps, domainId: string,
   await callRegistry(() => registry.updateDomain({ name: domain.name, dsData: ds.length ? { removeAll: true, add: ds } : { removeAll: true } }))
   const records = ds.map(dsToRecord)
   await change(deps.db, systemScope(label, domain.account_id), async (tx, audit) => {
-    await tx.updateTable('domains').set({ ds_data: JSON.stringify(records), updated_at: deps.now() }).where('id', '=', domain.id).execute()
-    await audit.record({ area: 'domains', entityType: 'domain', entityId: domain.id, accountId: domain.account_id, action: records.length ? 'ds-published' : 'ds-removed', before: { ds_data: domain.ds_data }, after: { ds_data: records } })
+    await tx
+      .updateTable('domains')
+      .set({ ds_data: JSON.stringify(records), updated_at: deps.now() })
+      .where('id', '=', domain.id)
+      .execute()
+    await audit.record({
+      area: 'domains',
+      entityType: 'domain',
+      entityId: domain.id,
+      accountId: domain.account_id,
+      action: records.length ? 'ds-published' : 'ds-removed',
+      before: { ds_data: domain.ds_data },
+      after: { ds_data: records },
+    })
   })
   return { published: true }
 }

@@ -75,7 +75,14 @@ async function handleMessage(deps: Deps, registry: string, ourId: string | null,
     } else if (approved && weRequested && domain.status === 'transferring') {
       const expires = transfer.expiresAt ?? domain.expires_at
       await tx.updateTable('domains').set({ status: 'active', expires_at: expires, updated_at: deps.now() }).where('id', '=', domain.id).execute()
-      await audit.record({ area: 'domains', entityType: 'domain', entityId: domain.id, action: 'transfer-completed', before: { status: domain.status, expires_at: domain.expires_at }, after: { status: 'active', expires_at: expires, ...note } })
+      await audit.record({
+        area: 'domains',
+        entityType: 'domain',
+        entityId: domain.id,
+        action: 'transfer-completed',
+        before: { status: domain.status, expires_at: domain.expires_at },
+        after: { status: 'active', expires_at: expires, ...note },
+      })
       outcome = 'transfer-completed'
       await recordEvent(tx, { accountId: domain.account_id, type: 'domain.transferred_in', data: { id: domain.id, name: domain.name, expires_at: expires?.toISOString() ?? null } })
     } else if (!approved && transfer.status !== 'pending' && weRequested && domain.status === 'transferring') {

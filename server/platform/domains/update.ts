@@ -109,7 +109,8 @@ export async function applyDomainChange(deps: ApplyDeps, scope: Scope, domain: D
   if (wanted.nameservers) {
     const clean = [...new Set(wanted.nameservers.map((n) => n.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean))]
     for (const ns of clean) {
-      if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(ns)) throw badRequest(`Invalid nameserver ${ns}`, [{ field: 'nameservers', message: `Invalid host name ${ns}` }])
+      if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(ns))
+        throw badRequest(`Invalid nameserver ${ns}`, [{ field: 'nameservers', message: `Invalid host name ${ns}` }])
     }
     if (clean.length > 13) throw badRequest('At most 13 nameservers', [{ field: 'nameservers', message: 'At most 13 nameservers' }])
     nsAdd = clean.filter((n) => !domain.nameservers.includes(n))
@@ -280,4 +281,3 @@ function trimAddRem(x: { nameservers: string[]; contacts: { type: 'admin' | 'tec
   if (x.statuses.length) out.statuses = x.statuses
   return Object.keys(out).length ? out : undefined
 }
-

@@ -68,7 +68,6 @@ export type ListPage<T = Record<string, unknown>> = { data: T[]; meta: ListMeta 
 /** Exact counts stop here; above it the total reads as "10,000+". */
 export const COUNT_CAP = 10_000
 
-
 /** The operators a field of this type accepts. */
 export const operatorsFor = (type: FieldType) => OPERATORS_BY_TYPE[type]
 
@@ -77,21 +76,18 @@ export function listQueryFromUrl(resource: ListResource, url: URL): ListQuery {
   const { query, issues } = readListQuery(url.searchParams, { sort: resource.defaultSort })
   const first = issues[0]
   if (first?.kind === 'pql') {
-    throw badRequest(`Invalid pql at position ${first.error.position}: ${first.error.message}`, [
-      { field: 'pql', message: first.error.message, ...(first.error.expected ? { allowed: first.error.expected } : {}) },
-    ], { position: first.error.position })
+    throw badRequest(
+      `Invalid pql at position ${first.error.position}: ${first.error.message}`,
+      [{ field: 'pql', message: first.error.message, ...(first.error.expected ? { allowed: first.error.expected } : {}) }],
+      { position: first.error.position },
+    )
   }
   if (first?.kind === 'param') throw badRequest(first.message, [{ field: first.param, message: first.message }])
   return query
 }
 
 /** Runs a list query over a resource: filtered, sorted, paged and projected, scoped to the account. */
-export async function runList(
-  db: Kysely<DB>,
-  resource: ListResource,
-  query: ListQuery,
-  scope: { accountId: string | null },
-): Promise<ListPage> {
+export async function runList(db: Kysely<DB>, resource: ListResource, query: ListQuery, scope: { accountId: string | null }): Promise<ListPage> {
   const errors: FieldError[] = []
   const conditions: RawBuilder<unknown>[] = []
   if (resource.where) conditions.push(sql.raw(resource.where))
@@ -99,7 +95,9 @@ export async function runList(
     if (!scope.accountId) throw new Error(`list ${resource.name} needs an account scope`)
     conditions.push(sql`${sql.raw(resource.accountColumn)} = ${scope.accountId}`)
   }
-  const filterable = Object.entries(resource.fields).filter(([, f]) => f.filterable).map(([k]) => k)
+  const filterable = Object.entries(resource.fields)
+    .filter(([, f]) => f.filterable)
+    .map(([k]) => k)
   for (const filter of query.filters) {
     const spec = resource.fields[filter.field]
     if (!spec || !spec.filterable) {
@@ -110,7 +108,9 @@ export async function runList(
     if (condition) conditions.push(condition)
   }
 
-  const sortable = Object.entries(resource.fields).filter(([, f]) => f.sortable).map(([k]) => k)
+  const sortable = Object.entries(resource.fields)
+    .filter(([, f]) => f.sortable)
+    .map(([k]) => k)
   const sortKeys: { column: string; direction: string }[] = []
   for (const key of query.sort) {
     const spec = resource.fields[key.key]
@@ -167,12 +167,10 @@ function metaOf(plan: ListPlan, counted: number): ListMeta {
   return meta
 }
 
-const scanOrderOf = (resource: ListResource, plan: ListPlan) =>
-  sql.join([...plan.sortKeys.map((k) => sql.raw(`${k.column} ${k.direction}`)), sql.raw(`${resource.tiebreak} ASC`)])
+const scanOrderOf = (resource: ListResource, plan: ListPlan) => sql.join([...plan.sortKeys.map((k) => sql.raw(`${k.column} ${k.direction}`)), sql.raw(`${resource.tiebreak} ASC`)])
 const keyColumnsOf = (resource: ListResource, plan: ListPlan) =>
   sql.join([sql`${sql.raw(resource.tiebreak)} AS "__key"`, ...plan.sortKeys.map((k, i) => sql`${sql.raw(k.column)} AS ${sql.id(`__s${i}`)}`)])
-const pageOrderOf = (plan: ListPlan, alias: string) =>
-  sql.join([...plan.sortKeys.map((k, i) => sql.raw(`${alias}."__s${i}" ${k.direction}`)), sql.raw(`${alias}."__key" ASC`)])
+const pageOrderOf = (plan: ListPlan, alias: string) => sql.join([...plan.sortKeys.map((k, i) => sql.raw(`${alias}."__s${i}" ${k.direction}`)), sql.raw(`${alias}."__key" ASC`)])
 
 async function listInOneStatement(db: Kysely<DB>, resource: ListResource, plan: ListPlan): Promise<ListPage> {
   // One statement, one scan. `k` walks the matching rows in list order, keeping only the key and
@@ -193,9 +191,7 @@ async function listInOneStatement(db: Kysely<DB>, resource: ListResource, plan: 
     LEFT JOIN (list_page__ CROSS JOIN LATERAL (SELECT ${columns} FROM ${from} WHERE ${sql.raw(resource.tiebreak)} = list_page__."__key") list_row__) ON true
     ORDER BY ${pageOrder('list_page__')}`.execute(db)
   const counted = Number(result.rows[0]?.__total ?? 0)
-  const data = result.rows
-    .filter((row) => row.__page_key !== null && row.__page_key !== undefined)
-    .map(({ __total: _total, __page_key: _key, ...row }) => nest(row))
+  const data = result.rows.filter((row) => row.__page_key !== null && row.__page_key !== undefined).map(({ __total: _total, __page_key: _key, ...row }) => nest(row))
   return { data, meta: metaOf(plan, counted) }
 }
 
@@ -361,7 +357,13 @@ function timestampCondition(col: RawBuilder<unknown>, operator: Operator, raw: s
   switch (operator) {
     case 'equals':
       if (raw.length > 1) {
-        return sql`(${sql.join(raw.map((v) => { const r = range(v); return r.exact ? sql`${col} = ${r.start}` : sql`(${col} >= ${r.start} AND ${col} < ${r.end})` }), sql` OR `)})`
+        return sql`(${sql.join(
+          raw.map((v) => {
+            const r = range(v)
+            return r.exact ? sql`${col} = ${r.start}` : sql`(${col} >= ${r.start} AND ${col} < ${r.end})`
+          }),
+          sql` OR `,
+        )})`
       }
       return a.exact ? sql`${col} = ${a.start}` : sql`${col} >= ${a.start} AND ${col} < ${a.end}`
     case 'less_than':

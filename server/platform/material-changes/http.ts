@@ -38,8 +38,14 @@ export const MaterialRequestSchema = z
   })
   .openapi('MaterialChangeRequest')
 
-const Approvers = z.object({ emails: z.array(z.string().min(3).max(320)).max(50) }).strict().openapi('MaterialApprovers')
-const MaterialDomains = z.object({ ids: z.array(z.uuid()).min(1).max(10_000), is_material: z.boolean() }).strict().openapi('MaterialDomains')
+const Approvers = z
+  .object({ emails: z.array(z.string().min(3).max(320)).max(50) })
+  .strict()
+  .openapi('MaterialApprovers')
+const MaterialDomains = z
+  .object({ ids: z.array(z.uuid()).min(1).max(10_000), is_material: z.boolean() })
+  .strict()
+  .openapi('MaterialDomains')
 
 /** Requests for changes to material domains, their approvers and which domains are material. */
 export const materialRouter = createRouter()
@@ -60,7 +66,7 @@ export const materialRouter = createRouter()
       await expireRequests(deps.db, deps.now())
       const reach = reachOf(scope)
       const resource = reach === null ? { ...materialRequestsResource, accountColumn: undefined } : materialRequestsResource
-      return c.json((await runList(deps.db, resource, listQueryFromUrl(resource, new URL(c.req.url)), { accountId: reach })), 200)
+      return c.json(await runList(deps.db, resource, listQueryFromUrl(resource, new URL(c.req.url)), { accountId: reach }), 200)
     },
   )
   .openapi(

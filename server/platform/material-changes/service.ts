@@ -47,11 +47,19 @@ export async function setApprovers(db: Kysely<DB>, scope: Scope, emails: string[
   const accountId = scope.accountId!
   const clean = [...new Set(emails.map((e) => e.trim().toLowerCase()))]
   const bad = clean.filter((e) => !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e))
-  if (bad.length) throw badRequest('Some approver addresses are not valid', bad.map((e) => ({ field: 'emails', message: `Not an email address: ${e}` })))
+  if (bad.length)
+    throw badRequest(
+      'Some approver addresses are not valid',
+      bad.map((e) => ({ field: 'emails', message: `Not an email address: ${e}` })),
+    )
   return change(db, scope, async (tx, audit) => {
     const before = await listApprovers(tx, accountId)
     await tx.deleteFrom('material_approvers').where('account_id', '=', accountId).execute()
-    if (clean.length) await tx.insertInto('material_approvers').values(clean.map((email) => ({ account_id: accountId, email }))).execute()
+    if (clean.length)
+      await tx
+        .insertInto('material_approvers')
+        .values(clean.map((email) => ({ account_id: accountId, email })))
+        .execute()
     await audit.record({ area: 'domains', entityType: 'material-approvers', entityId: accountId, action: 'update', before: { emails: before }, after: { emails: clean.sort() } })
     return clean
   })
@@ -79,12 +87,7 @@ export async function setMaterial(db: Kysely<DB>, scope: Scope, ids: string[], i
  * are mailed by a job queued in that same transaction when `deps` is given, otherwise by the
  * sweep that picks up requests not yet notified.
  */
-export async function createMaterialChangeRequest(
-  tx: Tx,
-  scope: Scope,
-  input: { domainId: string; change: MaterialChange },
-  deps?: Pick<PlatformDeps, 'jobs' | 'now'>,
-): Promise<{ id: string }> {
+export async function createMaterialChangeRequest(tx: Tx, scope: Scope, input: { domainId: string; change: MaterialChange }, deps?: Pick<PlatformDeps, 'jobs' | 'now'>): Promise<{ id: string }> {
   if (!isMaterialChange(input.change)) throw badRequest('A material change request needs a contact or nameserver change')
   const domain = await tx.selectFrom('domains').select(['id', 'name', 'account_id', 'registry_lock']).where('id', '=', input.domainId).where('account_id', '=', scope.accountId!).executeTakeFirst()
   if (!domain) throw notFound('Domain not found')
@@ -133,7 +136,10 @@ export async function notifyApprovers(deps: Pick<PlatformDeps, 'db' | 'mailer' |
     const out: { email: string; token: string }[] = []
     for (const email of request.approvers) {
       const token = randomBytes(32).toString('base64url')
-      await tx.insertInto('material_approval_tokens').values({ token_hash: hashToken(token), request_id: request.id, email }).execute()
+      await tx
+        .insertInto('material_approval_tokens')
+        .values({ token_hash: hashToken(token), request_id: request.id, email })
+        .execute()
       out.push({ email, token })
     }
     await tx.updateTable('material_change_requests').set({ notified_at: deps.now() }).where('id', '=', request.id).execute()
@@ -170,7 +176,16 @@ export async function expireRequests(db: Kysely<DB>, now: Date, onlyId?: string)
     let query = tx.updateTable('material_change_requests').set({ state: 'expired', updated_at: now }).where('state', '=', 'pending').where('expires_at', '<=', now)
     if (onlyId) query = query.where('id', '=', onlyId)
     const rows = await query.returning(['id', 'account_id']).execute()
-    for (const row of rows) await audit.record({ area: 'domains', entityType: 'material-change-request', entityId: row.id, accountId: row.account_id, action: 'expire', before: { state: 'pending' }, after: { state: 'expired' } })
+    for (const row of rows)
+      await audit.record({
+        area: 'domains',
+        entityType: 'material-change-request',
+        entityId: row.id,
+        accountId: row.account_id,
+        action: 'expire',
+        before: { state: 'pending' },
+        after: { state: 'expired' },
+      })
     return rows.length
   })
 }
@@ -242,7 +257,14 @@ export async function requestForToken(db: Kysely<DB>, id: string, token: string,
 
 /** Requests whose approvers were never mailed (created without a job) get their mail here. */
 export async function unnotifiedRequests(db: Kysely<DB>): Promise<string[]> {
-  const rows = await db.selectFrom('material_change_requests').select('id').where('notified_at', 'is', null).where('state', '=', 'pending').where(sql<boolean>`true`).limit(100).execute()
+  const rows = await db
+    .selectFrom('material_change_requests')
+    .select('id')
+    .where('notified_at', 'is', null)
+    .where('state', '=', 'pending')
+    .where(sql<boolean>`true`)
+    .limit(100)
+    .execute()
   return rows.map((r) => r.id)
 }
 

@@ -99,7 +99,10 @@ const CreateOrder = z
             name: z.string().min(1).max(300),
             period: Period,
             auth_code: AuthCode,
-            template_values: z.record(z.string().max(100), z.unknown()).optional().openapi({ description: "The values of the registrar template of the item's product, validated against its JSON Schema" }),
+            template_values: z
+              .record(z.string().max(100), z.unknown())
+              .optional()
+              .openapi({ description: "The values of the registrar template of the item's product, validated against its JSON Schema" }),
           })
           .strict(),
       )
@@ -112,13 +115,22 @@ const CreateOrder = z
 const Checkout = z
   .object({
     contacts: ContactsInput.optional(),
-    template_values: z.record(z.uuid(), z.record(z.string().max(100), z.unknown())).optional().openapi({ description: "By cart item id: the values of the registrar template of the item's product, validated against its JSON Schema" }),
+    template_values: z
+      .record(z.uuid(), z.record(z.string().max(100), z.unknown()))
+      .optional()
+      .openapi({ description: "By cart item id: the values of the registrar template of the item's product, validated against its JSON Schema" }),
   })
   .strict()
   .openapi('Checkout')
-const CancelOrder = z.object({ item_ids: z.array(z.uuid()).max(100).optional() }).strict().openapi('CancelOrder')
+const CancelOrder = z
+  .object({ item_ids: z.array(z.uuid()).max(100).optional() })
+  .strict()
+  .openapi('CancelOrder')
 
-const CurrencyCode = z.string().regex(/^[A-Z]{3}$/).openapi({ description: 'ISO 4217 code', example: 'EUR' })
+const CurrencyCode = z
+  .string()
+  .regex(/^[A-Z]{3}$/)
+  .openapi({ description: 'ISO 4217 code', example: 'EUR' })
 const CurrencyRate = z
   .object({
     from_currency: z.string(),
@@ -157,7 +169,15 @@ export const ordersRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/cart', ...access('domain-viewer'), tags: TAGS, summary: "The signed-in user's cart in this account, with totals per currency", request: { params: Context }, responses: { 200: jsonResponse(Cart), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/cart',
+      ...access('domain-viewer'),
+      tags: TAGS,
+      summary: "The signed-in user's cart in this account, with totals per currency",
+      request: { params: Context },
+      responses: { 200: jsonResponse(Cart), ...ProblemResponses },
+    }),
     async (c) => c.json(await getCart(c.get('deps').db, requireScope(c, c.req.valid('param').context)), 200),
   )
   .openapi(
@@ -188,7 +208,15 @@ export const ordersRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'delete', path: '/groups/{context}/cart/items/{id}', ...access('domain-manager'), tags: TAGS, summary: 'Remove an item from the cart', request: { params: WithId }, responses: { 204: { description: 'Removed' }, ...ProblemResponses } }),
+    createRoute({
+      method: 'delete',
+      path: '/groups/{context}/cart/items/{id}',
+      ...access('domain-manager'),
+      tags: TAGS,
+      summary: 'Remove an item from the cart',
+      request: { params: WithId },
+      responses: { 204: { description: 'Removed' }, ...ProblemResponses },
+    }),
     async (c) => {
       const { context, id } = c.req.valid('param')
       await removeCartItem(c.get('deps').db, requireScope(c, context), id)
@@ -207,7 +235,7 @@ export const ordersRouter = createRouter()
     }),
     async (c) => {
       const body = (c.req.valid('json') as z.infer<typeof Checkout> | undefined) ?? {}
-      return c.json((await checkoutCart(c.get('deps'), requireScope(c, c.req.valid('param').context), { contacts: body.contacts, template_values: body.template_values })), 201)
+      return c.json(await checkoutCart(c.get('deps'), requireScope(c, c.req.valid('param').context), { contacts: body.contacts, template_values: body.template_values }), 201)
     },
   )
   .openapi(
@@ -222,7 +250,7 @@ export const ordersRouter = createRouter()
     }),
     async (c) => {
       const body = c.req.valid('json')
-      return c.json((await createOrder(c.get('deps'), requireScope(c, c.req.valid('param').context), body.items, body.contacts)), 201)
+      return c.json(await createOrder(c.get('deps'), requireScope(c, c.req.valid('param').context), body.items, body.contacts), 201)
     },
   )
   .openapi(
@@ -243,17 +271,33 @@ export const ordersRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/orders/{id}', ...access('domain-viewer'), tags: TAGS, summary: 'One order with its items, their states and logs', request: { params: WithId }, responses: { 200: jsonResponse(Order), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/orders/{id}',
+      ...access('domain-viewer'),
+      tags: TAGS,
+      summary: 'One order with its items, their states and logs',
+      request: { params: WithId },
+      responses: { 200: jsonResponse(Order), ...ProblemResponses },
+    }),
     async (c) => {
       const { context, id } = c.req.valid('param')
-      return c.json((await getOrder(c.get('deps').db, requireScope(c, context), id)), 200)
+      return c.json(await getOrder(c.get('deps').db, requireScope(c, context), id), 200)
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/groups/{context}/orders/{id}/items/{item_id}/retry', ...access('domain-manager'), tags: TAGS, summary: 'Run a failed item again', request: { params: WithItem }, responses: { 200: jsonResponse(Order), 409: ProblemResponses[400], ...ProblemResponses } }),
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/orders/{id}/items/{item_id}/retry',
+      ...access('domain-manager'),
+      tags: TAGS,
+      summary: 'Run a failed item again',
+      request: { params: WithItem },
+      responses: { 200: jsonResponse(Order), 409: ProblemResponses[400], ...ProblemResponses },
+    }),
     async (c) => {
       const { context, id, item_id } = c.req.valid('param')
-      return c.json((await retryItem(c.get('deps'), requireScope(c, context), id, item_id)), 200)
+      return c.json(await retryItem(c.get('deps'), requireScope(c, context), id, item_id), 200)
     },
   )
   .openapi(
@@ -269,7 +313,7 @@ export const ordersRouter = createRouter()
     async (c) => {
       const { context, id } = c.req.valid('param')
       const body = (c.req.valid('json') as z.infer<typeof CancelOrder> | undefined) ?? {}
-      return c.json((await cancelOrder(c.get('deps').db, requireScope(c, context), id, body.item_ids)), 200)
+      return c.json(await cancelOrder(c.get('deps').db, requireScope(c, context), id, body.item_ids), 200)
     },
   )
 
@@ -277,4 +321,3 @@ export const ordersRouter = createRouter()
  * The orders area as mounted by the Platform API: its routes, with its job handlers registered
  * on the same deps (main.ts builds the API before it starts the job engine, as do the tests).
  */
-

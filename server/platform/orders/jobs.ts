@@ -202,7 +202,11 @@ async function fail(deps: Deps, item: OrderItem, message: string, registryCode: 
     await releaseCharge(tx, systemScope(ACTOR, item.account_id), itemChargeKey(item.id), message)
     await event(tx, item.id, 'failed', message, registryCode)
     await refreshOrder(tx, item.order_id)
-    await recordEvent(tx, { accountId: item.account_id, type: 'order.failed', data: { order_id: item.order_id, item_id: item.id, type: item.type, name: item.name, error: message, registry_code: registryCode } })
+    await recordEvent(tx, {
+      accountId: item.account_id,
+      type: 'order.failed',
+      data: { order_id: item.order_id, item_id: item.id, type: item.type, name: item.name, error: message, registry_code: registryCode },
+    })
     await audit.record({ area: 'domains', entityType: 'order-item', entityId: item.id, action: 'fail', after: { name: item.name, type: item.type, error: message, registry_code: registryCode } })
   })
 }

@@ -38,7 +38,12 @@ export async function accountPricing(db: Kysely<DB>, accountId: string) {
   return {
     currency: quoter.currency,
     /** One item priced: its total for the period in the account's currency, and its quote (JSON). */
-    async price(tld: { name: string; list_price_minor: number | string | null; currency: string }, period: number, field = 'name', action = 'register'): Promise<{ price_minor: number; currency: string; quote: string }> {
+    async price(
+      tld: { name: string; list_price_minor: number | string | null; currency: string },
+      period: number,
+      field = 'name',
+      action = 'register',
+    ): Promise<{ price_minor: number; currency: string; quote: string }> {
       const [quote] = await quoter.quote([{ tld: tld.name, action, period, field }])
       return { price_minor: quote!.total_minor, currency: quote!.currency, quote: JSON.stringify(quote) }
     },
@@ -88,7 +93,15 @@ export async function setRate(db: Kysely<DB>, scope: Scope, from: string, to: st
       .onConflict((oc) => oc.columns(['from_currency', 'to_currency']).doUpdateSet({ rate: String(rate), rate_date: null, updated_at: new Date() }))
       .returningAll()
       .executeTakeFirstOrThrow()
-    await audit.record({ area: 'invoicing', entityType: 'currency-rate', entityId: `${from}-${to}`, accountId: null, action: before ? 'update' : 'create', before: before ? { rate: Number(before.rate) } : null, after: { from, to, rate } })
+    await audit.record({
+      area: 'invoicing',
+      entityType: 'currency-rate',
+      entityId: `${from}-${to}`,
+      accountId: null,
+      action: before ? 'update' : 'create',
+      before: before ? { rate: Number(before.rate) } : null,
+      after: { from, to, rate },
+    })
     return rateJson(row)
   })
 }

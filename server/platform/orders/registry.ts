@@ -20,7 +20,6 @@ export function registryFor(deps: Pick<PlatformDeps, 'registries'>, tld: string)
   return connection
 }
 
-
 /** The message of a registry refusal as people see it: its text plus the reason when given. */
 export const registryMessage = (error: RegistryError) => (error.reason ? `${error.registryMessage}: ${error.reason}` : error.registryMessage)
 
@@ -87,12 +86,7 @@ export async function recordDomain(
 ): Promise<{ id: string; created: boolean; before: Record<string, unknown> | null }> {
   // Recorded as the registry holds it, so that the reconciliation finds no difference to report.
   const held = input.atRegistry ? { ...registryColumns(input.atRegistry.info, input.atRegistry.registry, input.atRegistry.now), registered_at: input.atRegistry.info.createdAt ?? null } : null
-  const existing = await tx
-    .selectFrom('domains')
-    .select(['id', 'account_id', 'status', 'expires_at', 'version'])
-    .where('name', '=', input.name)
-    .where('status', '<>', 'deleted')
-    .executeTakeFirst()
+  const existing = await tx.selectFrom('domains').select(['id', 'account_id', 'status', 'expires_at', 'version']).where('name', '=', input.name).where('status', '<>', 'deleted').executeTakeFirst()
   if (existing && existing.account_id === input.accountId) {
     await tx
       .updateTable('domains')
@@ -103,7 +97,11 @@ export async function recordDomain(
   }
   if (existing) {
     // Held by another account in our records (e.g. transferred between two of our clients): the old record ends.
-    await tx.updateTable('domains').set({ status: 'deleted', version: existing.version + 1, updated_at: new Date() }).where('id', '=', existing.id).execute()
+    await tx
+      .updateTable('domains')
+      .set({ status: 'deleted', version: existing.version + 1, updated_at: new Date() })
+      .where('id', '=', existing.id)
+      .execute()
   }
   const row = await tx
     .insertInto('domains')

@@ -3,7 +3,18 @@ import { parseDomainName, type DomainNameError } from '#common/domain-name.ts'
 import { currencyDecimals } from '#common/money.ts'
 import { registryErrorToAppError } from '#server/integrations/registry/index.ts'
 import type { DB } from '#server/db/schema.ts'
-import { ORDER_ITEM_STATES, ORDER_STATES, type CartItem, type MoneyTotal, type Order, type OrderItem, type OrderItemEvent, type OrderContacts, type OrderItemType, type OrderState } from '#server/db/schema-orders.ts'
+import {
+  ORDER_ITEM_STATES,
+  ORDER_STATES,
+  type CartItem,
+  type MoneyTotal,
+  type Order,
+  type OrderItem,
+  type OrderItemEvent,
+  type OrderContacts,
+  type OrderItemType,
+  type OrderState,
+} from '#server/db/schema-orders.ts'
 import { requirePermission } from '#server/platform/core/scope.ts'
 import { change, txRunner, type Tx } from '#server/platform/core/change.ts'
 import { AppError, badRequest, conflict, notFound, type FieldError } from '#server/platform/core/errors.ts'
@@ -43,7 +54,18 @@ const refusal = (status: number, reason: RefusalReason, field: string, message: 
   new AppError(status, status === 409 ? 'conflict' : 'invalid-request', message, { errors: [{ field, message }], extra: { reason, ...extra } })
 
 export type ItemInput = { type: OrderItemType; name: string; period: number; auth_code?: string | null | undefined; template_values?: Record<string, unknown> | undefined }
-type PricedItem = { type: OrderItemType; name: string; unicode_name: string; tld: string; period: number; auth_code: string | null; price_minor: number; currency: string; quote?: string; template_values?: string | null }
+type PricedItem = {
+  type: OrderItemType
+  name: string
+  unicode_name: string
+  tld: string
+  period: number
+  auth_code: string | null
+  price_minor: number
+  currency: string
+  quote?: string
+  template_values?: string | null
+}
 
 const NAME_MESSAGES: Record<DomainNameError, string> = {
   empty: 'Enter a domain name',
@@ -114,8 +136,7 @@ export function totalsOf(items: { price_minor: number | string; currency: string
 }
 
 /** Totals as plain text for CSV and sorting: "EUR 25.98; JPY 3900". */
-export const totalsText = (totals: MoneyTotal[]) =>
-  totals.map((t) => `${t.currency} ${(t.minor / 10 ** currencyDecimals(t.currency)).toFixed(currencyDecimals(t.currency))}`).join('; ')
+export const totalsText = (totals: MoneyTotal[]) => totals.map((t) => `${t.currency} ${(t.minor / 10 ** currencyDecimals(t.currency)).toFixed(currencyDecimals(t.currency))}`).join('; ')
 
 // ------------------------------------------------------------------ cart
 
@@ -162,8 +183,18 @@ export async function addToCart(deps: Deps, scope: Scope, input: ItemInput): Pro
   }
   const priced = await priceItem(deps, scope, input)
   return change(deps.db, scope, async (tx, audit) => {
-    const row = await tx.insertInto('cart_items').values({ account_id: accountId, user_id: userId, ...priced }).returningAll().executeTakeFirstOrThrow()
-    await audit.record({ area: 'domains', entityType: 'cart-item', entityId: row.id, action: 'add', after: { name: row.name, type: row.type, period: row.period, price_minor: Number(row.price_minor), currency: row.currency } })
+    const row = await tx
+      .insertInto('cart_items')
+      .values({ account_id: accountId, user_id: userId, ...priced })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await audit.record({
+      area: 'domains',
+      entityType: 'cart-item',
+      entityId: row.id,
+      action: 'add',
+      after: { name: row.name, type: row.type, period: row.period, price_minor: Number(row.price_minor), currency: row.currency },
+    })
     return cartItemJson(row)
   })
 }
@@ -193,7 +224,14 @@ export async function updateCartItem(deps: Deps, scope: Scope, id: string, patch
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow()
-    await audit.record({ area: 'domains', entityType: 'cart-item', entityId: id, action: 'update', before: { period: current.period, price_minor: Number(current.price_minor) }, after: { period: row.period, price_minor: Number(row.price_minor) } })
+    await audit.record({
+      area: 'domains',
+      entityType: 'cart-item',
+      entityId: id,
+      action: 'update',
+      before: { period: current.period, price_minor: Number(current.price_minor) },
+      after: { period: row.period, price_minor: Number(row.price_minor) },
+    })
     return cartItemJson(row)
   })
 }
@@ -209,7 +247,11 @@ export async function removeCartItem(db: Kysely<DB>, scope: Scope, id: string): 
 }
 
 /** Turns the user's cart into an order (prices and periods checked again now) and empties it. */
-export async function checkoutCart(deps: Deps, scope: Scope, input: { contacts?: ContactsInput | undefined; template_values?: Record<string, Record<string, unknown>> | undefined } = {}): Promise<OrderView> {
+export async function checkoutCart(
+  deps: Deps,
+  scope: Scope,
+  input: { contacts?: ContactsInput | undefined; template_values?: Record<string, Record<string, unknown>> | undefined } = {},
+): Promise<OrderView> {
   requirePermission(scope.actor, 'domain-manager')
   const { accountId, userId } = requireUserScope(scope)
   const rows = await deps.db.selectFrom('cart_items').selectAll().where('account_id', '=', accountId).where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute()
@@ -225,7 +267,8 @@ export async function checkoutCart(deps: Deps, scope: Scope, input: { contacts?:
       tlds.set(row.tld, tld)
     }
     if (!tld.is_offered || tld.list_price_minor === null) errors.push({ field: `items.${index}.name`, message: `.${row.tld} is not offered any more` })
-    else if (!tld.periods.includes(row.period)) errors.push({ field: `items.${index}.period`, message: `Allowed periods for .${row.tld}: ${tld.periods.join(', ')} year(s)`, allowed: tld.periods.map(String) })
+    else if (!tld.periods.includes(row.period))
+      errors.push({ field: `items.${index}.period`, message: `Allowed periods for .${row.tld}: ${tld.periods.join(', ')} year(s)`, allowed: tld.periods.map(String) })
     else {
       const price = await pricing.price({ name: row.tld, list_price_minor: tld.list_price_minor, currency: tld.currency }, row.period, `items.${index}.name`, row.type)
       priced.push({ type: row.type, name: row.name, unicode_name: row.unicode_name, tld: row.tld, period: row.period, auth_code: row.auth_code, ...price, template_values: null })
@@ -238,7 +281,16 @@ export async function checkoutCart(deps: Deps, scope: Scope, input: { contacts?:
   if (errors.length) throw badRequest('Some items of the cart cannot be ordered', errors)
   const contacts = await orderContacts(deps.db, accountId, priced, input.contacts)
   return createOrderFromItems(deps, scope, priced, contacts, async (tx) => {
-    await tx.deleteFrom('cart_items').where('account_id', '=', accountId).where('user_id', '=', userId).where('id', 'in', rows.map((r) => r.id)).execute()
+    await tx
+      .deleteFrom('cart_items')
+      .where('account_id', '=', accountId)
+      .where('user_id', '=', userId)
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute()
   })
 }
 
@@ -289,7 +341,14 @@ async function orderContacts(db: Kysely<DB>, accountId: string, items: PricedIte
   if (!input?.registrant) throw refusal(400, 'registrant-required', 'contacts.registrant', 'A registration needs a registrant contact')
   const contacts: OrderContacts = { registrant: input.registrant, admin: input.admin || input.registrant, tech: input.tech || input.registrant, billing: input.billing || input.registrant }
   const known = new Set(
-    (await db.selectFrom('contacts').select('id').where('account_id', '=', accountId).where('id', 'in', [...new Set(Object.values(contacts))]).execute()).map((c) => c.id),
+    (
+      await db
+        .selectFrom('contacts')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .where('id', 'in', [...new Set(Object.values(contacts))])
+        .execute()
+    ).map((c) => c.id),
   )
   const unknown = CONTACT_ROLES.filter((role) => !known.has(contacts[role]))
   if (unknown.length) {
@@ -327,7 +386,10 @@ async function createOrderFromItems(deps: Deps, scope: Scope, items: PricedItem[
         .returning('id')
         .executeTakeFirstOrThrow()
       charges.push(itemCharge({ ...item, id: row.id, order_id: order.id }))
-      await tx.insertInto('order_item_events').values({ item_id: row.id, state: 'pending', message: `Ordered: ${item.type} ${item.unicode_name} for ${item.period} year(s)`, actor_label: scope.actor.label }).execute()
+      await tx
+        .insertInto('order_item_events')
+        .values({ item_id: row.id, state: 'pending', message: `Ordered: ${item.type} ${item.unicode_name} for ${item.period} year(s)`, actor_label: scope.actor.label })
+        .execute()
       // The job is part of this transaction: no order without its jobs, no job without its order.
       await deps.jobs.send(ORDER_JOBS.item, { itemId: row.id }, { runner: txRunner(tx), retryLimit: MAX_RUN_ATTEMPTS - 1 })
     }
@@ -351,7 +413,19 @@ async function createOrderFromItems(deps: Deps, scope: Scope, items: PricedItem[
 export const itemChargeKey = (itemId: string) => `order-item:${itemId}`
 function itemCharge(item: PricedItem & { id: string; order_id: string }): Charge {
   const quote = item.quote ? (JSON.parse(item.quote) as Charge['quote']) : null
-  return { key: itemChargeKey(item.id), kind: 'domain', action: item.type, object_name: item.unicode_name, period: item.period, amount_minor: item.price_minor, currency: item.currency, quote, product_code: `domain:${item.tld}:${item.type}`, order_id: item.order_id, order_item_id: item.id }
+  return {
+    key: itemChargeKey(item.id),
+    kind: 'domain',
+    action: item.type,
+    object_name: item.unicode_name,
+    period: item.period,
+    amount_minor: item.price_minor,
+    currency: item.currency,
+    quote,
+    product_code: `domain:${item.tld}:${item.type}`,
+    order_id: item.order_id,
+    order_item_id: item.id,
+  }
 }
 
 export type OrderItemJson = Omit<OrderItem, 'auth_code' | 'new_auth_code' | 'price_minor' | 'created_at' | 'updated_at' | 'account_id' | 'run_attempts' | 'transfer_checks'> & {
@@ -375,7 +449,17 @@ export async function getOrder(db: Kysely<DB>, scope: Scope, id: string): Promis
   if (!order) throw notFound('Order not found')
   const items = await db.selectFrom('order_items').selectAll().where('order_id', '=', id).orderBy('position').execute()
   const events = items.length
-    ? await db.selectFrom('order_item_events').selectAll().where('item_id', 'in', items.map((i) => i.id)).orderBy('occurred_at').orderBy('id').execute()
+    ? await db
+        .selectFrom('order_item_events')
+        .selectAll()
+        .where(
+          'item_id',
+          'in',
+          items.map((i) => i.id),
+        )
+        .orderBy('occurred_at')
+        .orderBy('id')
+        .execute()
     : []
   const { user_id: _user, ...rest } = order
   return {

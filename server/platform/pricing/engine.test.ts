@@ -49,7 +49,12 @@ describe('pricing engine', () => {
     ]
     const all = price(rules)
     expect(all.ok && all.quote.unit_minor).toBe(1499)
-    expect(all.ok && all.quote.chain.map((s) => [s.rule_name, s.effect])).toEqual([['e-custom', 'applied'], ['e-product', 'overridden'], ['g-custom', 'overridden'], ['g-product', 'overridden']])
+    expect(all.ok && all.quote.chain.map((s) => [s.rule_name, s.effect])).toEqual([
+      ['e-custom', 'applied'],
+      ['e-product', 'overridden'],
+      ['g-custom', 'overridden'],
+      ['g-product', 'overridden'],
+    ])
     const withoutEntityCustom = price(rules.filter((r) => r.rule_name !== 'e-custom'))
     expect(withoutEntityCustom.ok && withoutEntityCustom.quote.unit_minor).toBe(1300)
     const globalOnly = price(rules.filter((r) => r.level.startsWith('global')))
@@ -66,7 +71,12 @@ describe('pricing engine', () => {
     const inWindow = price(rules)
     // 12.50 above the 10.50 floor → the 9.90 promotion (a deliberate price: the floor is before it) → 9.99.
     expect(inWindow.ok && inWindow.quote.unit_minor).toBe(999)
-    expect(inWindow.ok && inWindow.quote.chain.map((s) => [s.kind, s.after_minor])).toEqual([['margin', 1250], ['minimum-margin', 1250], ['promotion', 990], ['rounding', 999]])
+    expect(inWindow.ok && inWindow.quote.chain.map((s) => [s.kind, s.after_minor])).toEqual([
+      ['margin', 1250],
+      ['minimum-margin', 1250],
+      ['promotion', 990],
+      ['rounding', 999],
+    ])
     const floorOnly = price([rule({ params: { percent: 2 } }), rule({ kind: 'minimum-margin', params: { percent: 5 } })])
     expect(floorOnly.ok && floorOnly.quote.unit_minor).toBe(1050)
     const after = price(rules, { at: Date.UTC(2026, 8, 1) })
@@ -74,7 +84,10 @@ describe('pricing engine', () => {
   })
 
   it('prices a first-year promotion for the first year of a registration only', () => {
-    const rules = [rule({ rule_name: 'base', product_id: null, level: 'global-custom', selector: { tlds: ['com'] } }), rule({ product_id: null, level: 'global-custom', selector: { tlds: ['com'] }, kind: 'promotion', params: { amount_minor: 199, first_year_only: true } })]
+    const rules = [
+      rule({ rule_name: 'base', product_id: null, level: 'global-custom', selector: { tlds: ['com'] } }),
+      rule({ product_id: null, level: 'global-custom', selector: { tlds: ['com'] }, kind: 'promotion', params: { amount_minor: 199, first_year_only: true } }),
+    ]
     const register = price(rules, { period: 3 })
     expect(register.ok && register.quote).toMatchObject({ unit_minor: 199, regular_minor: 1200, total_minor: 199 + 2400, below_cost: true })
     const renewal = price(rules, { product: renew, period: 2 })
@@ -82,7 +95,18 @@ describe('pricing engine', () => {
   })
 
   it('takes volume tiers by quantity', () => {
-    const rules = [rule({}), rule({ kind: 'volume', params: { tiers: [{ min_quantity: 10, percent_off: 10 }, { min_quantity: 100, percent_off: 20 }] } })]
+    const rules = [
+      rule({}),
+      rule({
+        kind: 'volume',
+        params: {
+          tiers: [
+            { min_quantity: 10, percent_off: 10 },
+            { min_quantity: 100, percent_off: 20 },
+          ],
+        },
+      }),
+    ]
     const one = price(rules)
     const many = price(rules, { quantity: 150 })
     expect(one.ok && one.quote.unit_minor).toBe(1200)
@@ -96,11 +120,18 @@ describe('pricing engine', () => {
     expect(price([rule({})], { costs: [] })).toEqual({ ok: false, reason: 'no-cost' })
     expect(price([rule({ kind: 'rounding', params: { mode: 'whole' } })])).toEqual({ ok: false, reason: 'no-price-rule' })
     // A fixed price in EUR priced in JPY needs the rate too.
-    expect(price([rule({ kind: 'fixed', params: { amount_minor: 1500 }, currency: 'EUR' })], { costs: [{ currency: 'JPY', amount_minor: 1500, effective_from: 0 }], currency: 'JPY' })).toMatchObject({ ok: false, reason: 'no-rate' })
+    expect(price([rule({ kind: 'fixed', params: { amount_minor: 1500 }, currency: 'EUR' })], { costs: [{ currency: 'JPY', amount_minor: 1500, effective_from: 0 }], currency: 'JPY' })).toMatchObject({
+      ok: false,
+      reason: 'no-rate',
+    })
   })
 
   it('ignores rules outside their window and custom rules that do not select the product', () => {
-    const rules = [rule({}), rule({ params: { percent: 50 }, starts_at: Date.UTC(2027, 0, 1) }), rule({ level: 'global-custom', product_id: null, selector: { tlds: ['net'] }, params: { percent: 90 } })]
+    const rules = [
+      rule({}),
+      rule({ params: { percent: 50 }, starts_at: Date.UTC(2027, 0, 1) }),
+      rule({ level: 'global-custom', product_id: null, selector: { tlds: ['net'] }, params: { percent: 90 } }),
+    ]
     const result = price(rules)
     expect(result.ok && result.quote.unit_minor).toBe(1200)
     expect(result.ok && result.quote.chain).toHaveLength(1)

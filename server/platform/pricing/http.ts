@@ -25,11 +25,25 @@ const TAGS = ['Pricing']
 const Currency = z.string().regex(/^[A-Z]{3}$/)
 
 const EntitySchema = z
-  .object({ id: z.uuid(), name: z.string(), currencies: z.array(z.string()), is_default: z.boolean(), notice_days: z.number().int(), version: z.number().int(), created_at: z.string(), updated_at: z.string() })
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    currencies: z.array(z.string()),
+    is_default: z.boolean(),
+    notice_days: z.number().int(),
+    version: z.number().int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
   .openapi('PricingEntity')
-const EntityBody = z.object({ name: z.string().min(1).max(200), currencies: z.array(Currency).min(1).max(20), is_default: z.boolean().optional(), notice_days: z.number().int().min(0).max(365).optional() }).strict()
+const EntityBody = z
+  .object({ name: z.string().min(1).max(200), currencies: z.array(Currency).min(1).max(20), is_default: z.boolean().optional(), notice_days: z.number().int().min(0).max(365).optional() })
+  .strict()
 
-const Selector = z.object({ kinds: z.array(z.string().max(40)).max(10), actions: z.array(z.string().max(40)).max(10), tlds: z.array(z.string().max(63)).max(2000), tags: z.array(z.string().max(40)).max(20) }).partial().strict()
+const Selector = z
+  .object({ kinds: z.array(z.string().max(40)).max(10), actions: z.array(z.string().max(40)).max(10), tlds: z.array(z.string().max(63)).max(2000), tags: z.array(z.string().max(40)).max(20) })
+  .partial()
+  .strict()
 const RuleBody = z
   .object({
     rule_name: z.string().max(80),
@@ -38,11 +52,19 @@ const RuleBody = z
     selector: Selector.nullable().optional(),
     kind: z.enum(PRICING_RULE_KINDS),
     percent: z.number().nullable().optional(),
-    amount: z.union([z.string().max(40), z.number()]).nullable().optional().openapi({ description: 'Spec §5 money in the rule currency', example: '12.99' }),
+    amount: z
+      .union([z.string().max(40), z.number()])
+      .nullable()
+      .optional()
+      .openapi({ description: 'Spec §5 money in the rule currency', example: '12.99' }),
     currency: z.string().max(3).nullable().optional(),
     mode: z.enum(ROUNDING_MODES).nullable().optional(),
     first_year_only: z.boolean().optional(),
-    tiers: z.array(z.object({ min_quantity: z.number().int(), percent_off: z.number() })).max(20).nullable().optional(),
+    tiers: z
+      .array(z.object({ min_quantity: z.number().int(), percent_off: z.number() }))
+      .max(20)
+      .nullable()
+      .optional(),
     starts_at: z.string().max(40).nullable().optional(),
     ends_at: z.string().max(40).nullable().optional(),
     below_cost_reason: z.string().max(500).nullable().optional(),
@@ -68,7 +90,15 @@ const RuleSchema = z
     updated_at: z.string(),
   })
   .openapi('PricingRuleWindow')
-const ChainStepSchema = z.object({ rule_id: z.string(), rule_name: z.string(), level: z.enum(RULE_LEVELS), kind: z.enum(PRICING_RULE_KINDS), effect: z.enum(['applied', 'overridden', 'not-reached']), before_minor: z.number().int().nullable(), after_minor: z.number().int().nullable() })
+const ChainStepSchema = z.object({
+  rule_id: z.string(),
+  rule_name: z.string(),
+  level: z.enum(RULE_LEVELS),
+  kind: z.enum(PRICING_RULE_KINDS),
+  effect: z.enum(['applied', 'overridden', 'not-reached']),
+  before_minor: z.number().int().nullable(),
+  after_minor: z.number().int().nullable(),
+})
 const PreviewSchema = z
   .object({
     at: z.string(),
@@ -123,7 +153,15 @@ const IdParam = z.object({ id: z.uuid() })
 
 export const pricingRouter = createRouter()
   .openapi(
-    createRoute({ method: 'get', path: '/pricing-entities', ...access('staff'), tags: TAGS, summary: 'Price lists (staff)', request: { query: ListQueryParams }, responses: { 200: ListResponse(EntitySchema.extend({ accounts: z.number().int() }).partial()), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/pricing-entities',
+      ...access('staff'),
+      tags: TAGS,
+      summary: 'Price lists (staff)',
+      request: { query: ListQueryParams },
+      responses: { 200: ListResponse(EntitySchema.extend({ accounts: z.number().int() }).partial()), ...ProblemResponses },
+    }),
     async (c) => {
       const scope = requireOwnScope(c)
       requirePermission(scope.actor, 'staff')
@@ -131,11 +169,27 @@ export const pricingRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/pricing-entities', ...access('staff'), tags: TAGS, summary: 'Make a price list (staff)', request: { body: jsonBody(EntityBody) }, responses: { 201: jsonResponse(EntitySchema), ...ProblemResponses } }),
+    createRoute({
+      method: 'post',
+      path: '/pricing-entities',
+      ...access('staff'),
+      tags: TAGS,
+      summary: 'Make a price list (staff)',
+      request: { body: jsonBody(EntityBody) },
+      responses: { 201: jsonResponse(EntitySchema), ...ProblemResponses },
+    }),
     async (c) => c.json(await createPricingEntity(c.get('deps').db, requireOwnScope(c), c.req.valid('json')), 201),
   )
   .openapi(
-    createRoute({ method: 'get', path: '/pricing-entities/{id}', ...access('staff'), tags: TAGS, summary: 'One price list (staff)', request: { params: IdParam }, responses: { 200: jsonResponse(EntitySchema), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/pricing-entities/{id}',
+      ...access('staff'),
+      tags: TAGS,
+      summary: 'One price list (staff)',
+      request: { params: IdParam },
+      responses: { 200: jsonResponse(EntitySchema), ...ProblemResponses },
+    }),
     async (c) => c.json(await getPricingEntity(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id), 200),
   )
   .openapi(
@@ -158,7 +212,10 @@ export const pricingRouter = createRouter()
       tags: TAGS,
       summary: 'Every product of a price list: the price now in each currency and the chain of rules that produced it (staff)',
       request: { params: IdParam, query: PageParams },
-      responses: { 200: jsonResponse(z.object({ entity: EntitySchema, data: z.array(PricedRowSchema), meta: z.object({ total: z.number().int(), page: z.number().int(), limit: z.number().int() }) })), ...ProblemResponses },
+      responses: {
+        200: jsonResponse(z.object({ entity: EntitySchema, data: z.array(PricedRowSchema), meta: z.object({ total: z.number().int(), page: z.number().int(), limit: z.number().int() }) })),
+        ...ProblemResponses,
+      },
     }),
     async (c) => c.json(await applicableRules(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id, c.req.valid('query'), c.get('deps').now()), 200),
   )
@@ -178,7 +235,15 @@ export const pricingRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'get', path: '/pricing-rules', ...access('staff'), tags: TAGS, summary: 'Pricing rule windows, global and per price list (staff)', request: { query: ListQueryParams }, responses: { 200: ListResponse(z.record(z.string(), z.unknown())), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/pricing-rules',
+      ...access('staff'),
+      tags: TAGS,
+      summary: 'Pricing rule windows, global and per price list (staff)',
+      request: { query: ListQueryParams },
+      responses: { 200: ListResponse(z.record(z.string(), z.unknown())), ...ProblemResponses },
+    }),
     async (c) => {
       const scope = requireOwnScope(c)
       requirePermission(scope.actor, 'staff')
@@ -237,7 +302,15 @@ export const pricingRouter = createRouter()
     async (c) => c.json(await updateRule(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id, c.req.valid('json'), c.get('deps').now()), 200),
   )
   .openapi(
-    createRoute({ method: 'delete', path: '/pricing-rules/{id}', ...access('staff'), tags: TAGS, summary: 'Remove one window of a rule (staff)', request: { params: IdParam }, responses: { 204: { description: 'Removed' }, ...ProblemResponses } }),
+    createRoute({
+      method: 'delete',
+      path: '/pricing-rules/{id}',
+      ...access('staff'),
+      tags: TAGS,
+      summary: 'Remove one window of a rule (staff)',
+      request: { params: IdParam },
+      responses: { 204: { description: 'Removed' }, ...ProblemResponses },
+    }),
     async (c) => {
       await deleteRule(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id)
       return c.body(null, 204)
@@ -252,7 +325,26 @@ export const pricingRouter = createRouter()
       summary: "The account's prices in its currency (its price list; no costs, margins or rules)",
       request: { params: z.object({ context: z.string() }), query: PageParams },
       responses: {
-        200: jsonResponse(z.object({ currency: z.string(), data: z.array(z.object({ product_id: z.uuid(), product_code: z.string(), product_name: z.string(), kind: z.string(), action: z.string(), tld: z.string().nullable(), currency: z.string(), price_minor: z.number().int().nullable(), regular_minor: z.number().int().nullable(), promotion: z.boolean() })), meta: z.object({ total: z.number().int(), page: z.number().int(), limit: z.number().int() }) })),
+        200: jsonResponse(
+          z.object({
+            currency: z.string(),
+            data: z.array(
+              z.object({
+                product_id: z.uuid(),
+                product_code: z.string(),
+                product_name: z.string(),
+                kind: z.string(),
+                action: z.string(),
+                tld: z.string().nullable(),
+                currency: z.string(),
+                price_minor: z.number().int().nullable(),
+                regular_minor: z.number().int().nullable(),
+                promotion: z.boolean(),
+              }),
+            ),
+            meta: z.object({ total: z.number().int(), page: z.number().int(), limit: z.number().int() }),
+          }),
+        ),
         ...ProblemResponses,
       },
     }),
@@ -271,7 +363,22 @@ export const pricingRouter = createRouter()
       summary: "The ECB's daily reference rates (eurofxref-daily.xml): a preview of the EUR rates it sets (new, changed, unchanged); commit sets them all with the file's date",
       request: { body: jsonBody(z.object({ xml: z.string().max(200_000), commit: z.boolean().default(false) }).strict()) },
       responses: {
-        200: jsonResponse(z.object({ date: z.string(), committed: z.boolean(), rows: z.array(z.object({ from_currency: z.literal('EUR'), to_currency: z.string(), rate: z.number(), previous: z.number().nullable(), previous_date: z.string().nullable(), status: z.enum(['new', 'changed', 'unchanged']) })) })),
+        200: jsonResponse(
+          z.object({
+            date: z.string(),
+            committed: z.boolean(),
+            rows: z.array(
+              z.object({
+                from_currency: z.literal('EUR'),
+                to_currency: z.string(),
+                rate: z.number(),
+                previous: z.number().nullable(),
+                previous_date: z.string().nullable(),
+                status: z.enum(['new', 'changed', 'unchanged']),
+              }),
+            ),
+          }),
+        ),
         ...ProblemResponses,
       },
     }),

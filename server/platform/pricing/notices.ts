@@ -28,7 +28,13 @@ export async function runPriceRiseNotices(deps: Pick<PlatformDeps, 'db' | 'maile
   const entities = await db.selectFrom('pricing_entities').select(['id', 'name', 'notice_days', 'is_default']).execute()
   const horizon = Math.max(0, ...entities.map((e) => e.notice_days))
   if (!horizon) return 0
-  const upcoming = await db.selectFrom('pricing_rules').selectAll().where('starts_at', '>', now).where('starts_at', '<=', new Date(now.getTime() + horizon * DAY)).orderBy('starts_at').execute()
+  const upcoming = await db
+    .selectFrom('pricing_rules')
+    .selectAll()
+    .where('starts_at', '>', now)
+    .where('starts_at', '<=', new Date(now.getTime() + horizon * DAY))
+    .orderBy('starts_at')
+    .execute()
   if (!upcoming.length) return 0
   const products = await db.selectFrom('products').select(['id', 'code', 'name', 'kind', 'action', 'tld', 'tags']).where('is_active', '=', true).where('kind', '=', 'domain').execute()
   let sent = 0
@@ -52,12 +58,20 @@ export async function runPriceRiseNotices(deps: Pick<PlatformDeps, 'db' | 'maile
           const item = [{ tld: p.tld ?? '', action: p.action, period: 1 }]
           const [was] = await before.quote(item).catch(() => [undefined])
           const [will] = await after.quote(item).catch(() => [undefined])
-          if (was && will && will.total_minor > was.total_minor) rises.push(`${p.name} (${p.code}): ${formatMoney(was.total_minor, was.currency, 'en')} → ${formatMoney(will.total_minor, will.currency, 'en')}`)
+          if (was && will && will.total_minor > was.total_minor)
+            rises.push(`${p.name} (${p.code}): ${formatMoney(was.total_minor, was.currency, 'en')} → ${formatMoney(will.total_minor, will.currency, 'en')}`)
         }
         if (!rises.length) continue
-        const marked = await db.insertInto('price_rise_notices').values({ rule_id: rule.id, rule_version: rule.version, account_id: account.id }).onConflict((oc) => oc.doNothing()).returning('account_id').executeTakeFirst()
+        const marked = await db
+          .insertInto('price_rise_notices')
+          .values({ rule_id: rule.id, rule_version: rule.version, account_id: account.id })
+          .onConflict((oc) => oc.doNothing())
+          .returning('account_id')
+          .executeTakeFirst()
         if (!marked) continue
-        const to = account.billing_entity_id ? (await db.selectFrom('billing_entities').select('billing_email').where('id', '=', account.billing_entity_id).executeTakeFirst())?.billing_email : undefined
+        const to = account.billing_entity_id
+          ? (await db.selectFrom('billing_entities').select('billing_email').where('id', '=', account.billing_entity_id).executeTakeFirst())?.billing_email
+          : undefined
         if (!to) {
           deps.logger.info('price-rise notice without a billing address', { account: account.id, rule: rule.id })
           continue

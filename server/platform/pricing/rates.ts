@@ -31,7 +31,8 @@ export function parseEcbXml(xml: string): EcbParse {
   if (days.length !== 1) return fail('ecb_not_ecb', "The file is not the ECB's daily reference rates (one dated Cube expected)")
   const day = days[0]!
   const date = String(day['@time'] ?? '')
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`)) || new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10) !== date) return fail('ecb_date', 'The rates have no valid date (time="YYYY-MM-DD")')
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`)) || new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10) !== date)
+    return fail('ecb_date', 'The rates have no valid date (time="YYYY-MM-DD")')
   const rates: EcbFile['rates'] = []
   for (const cube of nodes(day.Cube)) {
     const currency = String(cube['@currency'] ?? '')
@@ -61,7 +62,11 @@ export async function uploadEcbRates(db: Kysely<DB>, scope: Scope, xml: string, 
   const { date, rates } = parsed.file
   const run = async (tx: Kysely<DB>) => {
     // The day as the database has it (a date read into a JavaScript Date would move with the time zone).
-    const current = await tx.selectFrom('currency_rates').select(['to_currency', 'rate', 'updated_at', sql<string | null>`to_char(rate_date, 'YYYY-MM-DD')`.as('rate_date')]).where('from_currency', '=', 'EUR').execute()
+    const current = await tx
+      .selectFrom('currency_rates')
+      .select(['to_currency', 'rate', 'updated_at', sql<string | null>`to_char(rate_date, 'YYYY-MM-DD')`.as('rate_date')])
+      .where('from_currency', '=', 'EUR')
+      .execute()
     const byCurrency = new Map(current.map((r) => [r.to_currency.trim(), r]))
     return rates.map((r): EcbRow => {
       const before = byCurrency.get(r.currency)

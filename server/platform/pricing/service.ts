@@ -42,7 +42,8 @@ export const pricingRulesResource = listResource(PRICING_RULES_LIST, {
     id: 'r.id',
     rule_name: 'r.rule_name',
     level: {
-      column: "CASE WHEN r.pricing_entity_id IS NULL THEN (CASE WHEN r.product_id IS NULL THEN 'global-custom' ELSE 'global-product' END) ELSE (CASE WHEN r.product_id IS NULL THEN 'entity-custom' ELSE 'entity-product' END) END",
+      column:
+        "CASE WHEN r.pricing_entity_id IS NULL THEN (CASE WHEN r.product_id IS NULL THEN 'global-custom' ELSE 'global-product' END) ELSE (CASE WHEN r.product_id IS NULL THEN 'entity-custom' ELSE 'entity-product' END) END",
     },
     is_custom: '(r.product_id IS NULL)',
     pricing_entity_id: 'r.pricing_entity_id',
@@ -90,7 +91,8 @@ export async function createPricingEntity(db: Kysely<DB>, scope: Scope, input: P
   const errors = await entityErrors(db, input)
   if (errors.length) throw invalid(errors[0]!.code, 'The price list is not valid', errors)
   return change(db, scope, async (tx, audit) => {
-    if (await tx.selectFrom('pricing_entities').select('id').where('name', '=', input.name.trim()).executeTakeFirst()) throw invalid('pricing_entity.name_taken', 'The name is taken', [fieldError('name', 'pricing_entity.name_taken', 'Another price list has this name')])
+    if (await tx.selectFrom('pricing_entities').select('id').where('name', '=', input.name.trim()).executeTakeFirst())
+      throw invalid('pricing_entity.name_taken', 'The name is taken', [fieldError('name', 'pricing_entity.name_taken', 'Another price list has this name')])
     const first = !(await tx.selectFrom('pricing_entities').select('id').limit(1).executeTakeFirst())
     const isDefault = input.is_default ?? first
     if (isDefault) await tx.updateTable('pricing_entities').set({ is_default: false }).where('is_default', '=', true).execute()
@@ -116,11 +118,18 @@ export async function updatePricingEntity(db: Kysely<DB>, scope: Scope, id: stri
     if (fields.name !== undefined && (await tx.selectFrom('pricing_entities').select('id').where('name', '=', fields.name.trim()).where('id', '<>', id).executeTakeFirst())) {
       throw invalid('pricing_entity.name_taken', 'The name is taken', [fieldError('name', 'pricing_entity.name_taken', 'Another price list has this name')])
     }
-    if (fields.is_default === false && before.is_default) throw invalid('pricing_entity.default_needed', 'Make another list the default instead', [fieldError('is_default', 'pricing_entity.default_needed', 'Make another list the default instead')])
+    if (fields.is_default === false && before.is_default)
+      throw invalid('pricing_entity.default_needed', 'Make another list the default instead', [fieldError('is_default', 'pricing_entity.default_needed', 'Make another list the default instead')])
     if (fields.is_default) await tx.updateTable('pricing_entities').set({ is_default: false }).where('is_default', '=', true).where('id', '<>', id).execute()
     const after = await tx
       .updateTable('pricing_entities')
-      .set({ ...fields, ...(fields.name !== undefined ? { name: fields.name.trim() } : {}), ...(fields.currencies ? { currencies: [...new Set(fields.currencies)] } : {}), version: before.version + 1, updated_at: new Date() })
+      .set({
+        ...fields,
+        ...(fields.name !== undefined ? { name: fields.name.trim() } : {}),
+        ...(fields.currencies ? { currencies: [...new Set(fields.currencies)] } : {}),
+        version: before.version + 1,
+        updated_at: new Date(),
+      })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow()
@@ -139,7 +148,14 @@ export async function assignPricingEntity(db: Kysely<DB>, scope: Scope, accountI
       throw invalid('pricing_entity.not_found', 'No such price list', [fieldError('pricing_entity_id', 'pricing_entity.not_found', 'No such price list')])
     }
     await tx.updateTable('accounts').set({ pricing_entity_id: pricingEntityId }).where('id', '=', accountId).execute()
-    await audit.record({ area: AREA, entityType: 'account-pricing', entityId: accountId, action: 'update', before: { pricing_entity_id: before.pricing_entity_id }, after: { pricing_entity_id: pricingEntityId } })
+    await audit.record({
+      area: AREA,
+      entityType: 'account-pricing',
+      entityId: accountId,
+      action: 'update',
+      before: { pricing_entity_id: before.pricing_entity_id },
+      after: { pricing_entity_id: pricingEntityId },
+    })
   })
 }
 
@@ -208,7 +224,11 @@ export const ruleKey = (rule: { pricing_entity_id: string | null; product_id: st
 /** The windows of one rule, by its set, product id (or "custom") and name. */
 export async function getRule(db: Kysely<DB>, scope: Scope, set: RuleSet, productOrCustom: string, ruleName: string): Promise<RuleWindowJson[]> {
   requirePermission(scope.actor, 'staff')
-  let query = db.selectFrom('pricing_rules').selectAll().where('rule_name', '=', ruleName).where('pricing_entity_id', set === 'global' ? 'is' : 'is not', null)
+  let query = db
+    .selectFrom('pricing_rules')
+    .selectAll()
+    .where('rule_name', '=', ruleName)
+    .where('pricing_entity_id', set === 'global' ? 'is' : 'is not', null)
   query = productOrCustom === 'custom' ? query.where('product_id', 'is', null) : query.where('product_id', '=', productOrCustom)
   const rows = await query.orderBy('starts_at', 'asc').execute()
   if (!rows.length) throw notFound('Pricing rule not found')
@@ -242,7 +262,8 @@ async function validateRule(db: Kysely<DB>, input: RuleInput, set: RuleSet, exce
   const entityId = set === 'entity' ? (input.pricing_entity_id ?? null) : null
   if (set === 'entity') {
     if (!entityId) errors.push(fieldError('pricing_entity_id', 'required', 'A price list is required'))
-    else if (!(await db.selectFrom('pricing_entities').select('id').where('id', '=', entityId).executeTakeFirst())) errors.push(fieldError('pricing_entity_id', 'pricing_entity.not_found', 'No such price list'))
+    else if (!(await db.selectFrom('pricing_entities').select('id').where('id', '=', entityId).executeTakeFirst()))
+      errors.push(fieldError('pricing_entity_id', 'pricing_entity.not_found', 'No such price list'))
   }
   const productId = input.product_id ?? null
   let selector: RuleSelector | null = null
@@ -263,7 +284,8 @@ async function validateRule(db: Kysely<DB>, input: RuleInput, set: RuleSet, exce
   const params: RuleParams = {}
   const kind = input.kind
   if (kind === 'margin' || kind === 'minimum-margin') {
-    if (typeof input.percent !== 'number' || !Number.isFinite(input.percent) || input.percent <= -100 || input.percent > 10_000) errors.push(fieldError('percent', 'pricing_rule.percent_invalid', 'A percentage above -100'))
+    if (typeof input.percent !== 'number' || !Number.isFinite(input.percent) || input.percent <= -100 || input.percent > 10_000)
+      errors.push(fieldError('percent', 'pricing_rule.percent_invalid', 'A percentage above -100'))
     else params.percent = Math.round(input.percent * 100) / 100
   }
   if (kind === 'markup' || kind === 'fixed' || kind === 'promotion') {
@@ -279,7 +301,8 @@ async function validateRule(db: Kysely<DB>, input: RuleInput, set: RuleSet, exce
   }
   if (kind === 'volume') {
     const tiers = input.tiers ?? []
-    if (!tiers.length || tiers.some((t) => !Number.isInteger(t.min_quantity) || t.min_quantity < 2 || !(t.percent_off > 0 && t.percent_off < 100))) errors.push(fieldError('tiers', 'pricing_rule.tiers_invalid', 'Tiers start at a quantity of 2 or more and take 0–100 % off'))
+    if (!tiers.length || tiers.some((t) => !Number.isInteger(t.min_quantity) || t.min_quantity < 2 || !(t.percent_off > 0 && t.percent_off < 100)))
+      errors.push(fieldError('tiers', 'pricing_rule.tiers_invalid', 'Tiers start at a quantity of 2 or more and take 0–100 % off'))
     else params.tiers = [...tiers].sort((a, b) => a.min_quantity - b.min_quantity)
   }
   const starts = parseInstant(input.starts_at)
@@ -291,7 +314,12 @@ async function validateRule(db: Kysely<DB>, input: RuleInput, set: RuleSet, exce
   if (errors.length) throw invalid(errors[0]!.code, 'The pricing rule is not valid', errors)
 
   // One rule, one name in its set, one product or custom choice, one price list; windows apart.
-  const siblings = await db.selectFrom('pricing_rules').selectAll().where('rule_name', '=', input.rule_name).where('pricing_entity_id', set === 'global' ? 'is' : 'is not', null).execute()
+  const siblings = await db
+    .selectFrom('pricing_rules')
+    .selectAll()
+    .where('rule_name', '=', input.rule_name)
+    .where('pricing_entity_id', set === 'global' ? 'is' : 'is not', null)
+    .execute()
   const others = siblings.filter((r) => r.id !== exceptId)
   if (others.some((r) => r.product_id !== productId || r.pricing_entity_id !== entityId)) {
     throw refused('pricing_rule.name_taken', 'Another rule has this name', [fieldError('rule_name', 'pricing_rule.name_taken', 'Another rule of this set has this name')])
@@ -340,14 +368,21 @@ const PREVIEW_ROWS = 500
  */
 async function previewChange(db: Kysely<DB>, rule: ValidRule, replacingId: string | null, now: Date): Promise<RulePreview> {
   const at = Math.max(now.getTime(), rule.starts_at?.getTime() ?? 0)
-  const entities = await (rule.pricing_entity_id ? db.selectFrom('pricing_entities').selectAll().where('id', '=', rule.pricing_entity_id) : db.selectFrom('pricing_entities').selectAll()).orderBy('name').execute()
+  const entities = await (rule.pricing_entity_id ? db.selectFrom('pricing_entities').selectAll().where('id', '=', rule.pricing_entity_id) : db.selectFrom('pricing_entities').selectAll())
+    .orderBy('name')
+    .execute()
   let productsQuery = db.selectFrom('products').select(['id', 'code', 'kind', 'action', 'tld', 'tags']).where('is_active', '=', true)
-  const ids = [rule.product_id, replacingId ? (await db.selectFrom('pricing_rules').select('product_id').where('id', '=', replacingId).executeTakeFirst())?.product_id : null].filter((x): x is string => Boolean(x))
+  const ids = [rule.product_id, replacingId ? (await db.selectFrom('pricing_rules').select('product_id').where('id', '=', replacingId).executeTakeFirst())?.product_id : null].filter(
+    (x): x is string => Boolean(x),
+  )
   if (rule.product_id) productsQuery = productsQuery.where('id', 'in', ids)
   const candidates = (await productsQuery.orderBy('code').execute()).map(engineProduct)
   const draft: EngineRule = engineRule({ ...rule, id: replacingId ?? 'draft', version: 1, created_at: new Date(), updated_at: new Date() } as PricingRuleRow)
   const touched = rule.product_id ? candidates : candidates.filter((p) => selects(rule.selector!, p))
-  const costs = await loadCosts(db, touched.map((p) => p.id))
+  const costs = await loadCosts(
+    db,
+    touched.map((p) => p.id),
+  )
   const rates = await loadRates(db)
   const rows = await db.selectFrom('pricing_rules').selectAll().execute()
   const stored = rows.map(engineRule)
@@ -432,7 +467,13 @@ export async function updateRule(db: Kysely<DB>, scope: Scope, id: string, input
   const current = await db.selectFrom('pricing_rules').selectAll().where('id', '=', id).executeTakeFirst()
   if (!current) throw notFound('Pricing rule not found')
   const set: RuleSet = current.pricing_entity_id ? 'entity' : 'global'
-  const merged: RuleInput = { ...input, rule_name: current.rule_name, product_id: current.product_id, pricing_entity_id: current.pricing_entity_id, ...(current.product_id ? {} : { selector: input.selector ?? current.selector }) }
+  const merged: RuleInput = {
+    ...input,
+    rule_name: current.rule_name,
+    product_id: current.product_id,
+    pricing_entity_id: current.pricing_entity_id,
+    ...(current.product_id ? {} : { selector: input.selector ?? current.selector }),
+  }
   const rule = await validateRule(db, merged, set, id)
   const preview = await previewChange(db, rule, id, now)
   if (preview.below_cost && !rule.below_cost_reason) throw belowCostRefusal(preview)
@@ -443,7 +484,17 @@ export async function updateRule(db: Kysely<DB>, scope: Scope, id: string, input
     await validateRule(tx, merged, set, id)
     const after = await tx
       .updateTable('pricing_rules')
-      .set({ selector: rule.selector ? JSON.stringify(rule.selector) : null, kind: rule.kind, params: JSON.stringify(rule.params), currency: rule.currency, starts_at: rule.starts_at, ends_at: rule.ends_at, below_cost_reason: rule.below_cost_reason, version: before.version + 1, updated_at: new Date() })
+      .set({
+        selector: rule.selector ? JSON.stringify(rule.selector) : null,
+        kind: rule.kind,
+        params: JSON.stringify(rule.params),
+        currency: rule.currency,
+        starts_at: rule.starts_at,
+        ends_at: rule.ends_at,
+        below_cost_reason: rule.below_cost_reason,
+        version: before.version + 1,
+        updated_at: new Date(),
+      })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow()
@@ -490,15 +541,33 @@ type PageQuery = { page: number; limit: number; q?: string; kind?: string; curre
  * Every product of a price list with its price now and the chain of rules that produced it —
  * "why is this 12.99?" — a page of products at a time (the rules are read once, the page's costs once).
  */
-export async function applicableRules(db: Kysely<DB>, scope: Scope, entityId: string, query: PageQuery, now: Date): Promise<{ entity: PricingEntityJson; data: PricedRow[]; meta: { total: number; page: number; limit: number } }> {
+export async function applicableRules(
+  db: Kysely<DB>,
+  scope: Scope,
+  entityId: string,
+  query: PageQuery,
+  now: Date,
+): Promise<{ entity: PricingEntityJson; data: PricedRow[]; meta: { total: number; page: number; limit: number } }> {
   const entity = await getPricingEntity(db, scope, entityId)
   let base = db.selectFrom('products').where('is_active', '=', true)
   if (query.q) base = base.where((eb) => eb.or([eb('code', 'like', `%${query.q!.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`), eb('name', 'ilike', `%${query.q!.replace(/[\\%_]/g, '\\$&')}%`)]))
   if (query.kind) base = base.where('kind', '=', query.kind as never)
   const currencies = query.currency && entity.currencies.includes(query.currency) ? [query.currency] : entity.currencies
   const [{ total }] = [await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()]
-  const products = await base.select(['id', 'code', 'name', 'kind', 'action', 'tld', 'tags']).orderBy('code').limit(query.limit).offset((query.page - 1) * query.limit).execute()
-  const [book, rates, costs] = await Promise.all([loadRuleBook(db, entity.id), loadRates(db), loadCosts(db, products.map((p) => p.id))])
+  const products = await base
+    .select(['id', 'code', 'name', 'kind', 'action', 'tld', 'tags'])
+    .orderBy('code')
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit)
+    .execute()
+  const [book, rates, costs] = await Promise.all([
+    loadRuleBook(db, entity.id),
+    loadRates(db),
+    loadCosts(
+      db,
+      products.map((p) => p.id),
+    ),
+  ])
   const data = products.flatMap((p) => currencies.map((currency) => pricedRow(p, currency, costs.get(p.id) ?? [], book, rates, entity.id, now.getTime())))
   return { entity, data, meta: { total: Number(total), page: query.page, limit: query.limit } }
 }
@@ -550,13 +619,29 @@ export async function priceEntity(db: Kysely<DB>, entityId: string, now: Date): 
   return { priced, unpriced }
 }
 
-export type ClientPrice = { product_id: string; product_code: string; product_name: string; kind: string; action: string; tld: string | null; currency: string; price_minor: number | null; regular_minor: number | null; promotion: boolean }
+export type ClientPrice = {
+  product_id: string
+  product_code: string
+  product_name: string
+  kind: string
+  action: string
+  tld: string | null
+  currency: string
+  price_minor: number | null
+  regular_minor: number | null
+  promotion: boolean
+}
 
 /**
  * The prices of one account (its list, its currency), for the account's own users: never the
  * cost, the margin or the rules.
  */
-export async function accountPrices(db: Kysely<DB>, scope: Scope, query: PageQuery, now: Date): Promise<{ currency: string; data: ClientPrice[]; meta: { total: number; page: number; limit: number } }> {
+export async function accountPrices(
+  db: Kysely<DB>,
+  scope: Scope,
+  query: PageQuery,
+  now: Date,
+): Promise<{ currency: string; data: ClientPrice[]; meta: { total: number; page: number; limit: number } }> {
   const accountId = scope.accountId
   if (!accountId) throw notFound('Account not found')
   const account = await db.selectFrom('accounts').select(['currency']).where('id', '=', accountId).executeTakeFirst()
@@ -567,12 +652,51 @@ export async function accountPrices(db: Kysely<DB>, scope: Scope, query: PageQue
   if (query.q) base = base.where('code', 'like', `%${query.q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`)
   if (query.kind) base = base.where('kind', '=', query.kind as never)
   const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()
-  const products = await base.select(['id', 'code', 'name', 'kind', 'action', 'tld', 'tags']).orderBy('code').limit(query.limit).offset((query.page - 1) * query.limit).execute()
-  if (!entity) return { currency, data: products.map((p) => ({ product_id: p.id, product_code: p.code, product_name: p.name, kind: p.kind, action: p.action, tld: p.tld, currency, price_minor: null, regular_minor: null, promotion: false })), meta: { total: Number(total), page: query.page, limit: query.limit } }
-  const [book, rates, costs] = await Promise.all([loadRuleBook(db, entity.id), loadRates(db), loadCosts(db, products.map((p) => p.id))])
+  const products = await base
+    .select(['id', 'code', 'name', 'kind', 'action', 'tld', 'tags'])
+    .orderBy('code')
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit)
+    .execute()
+  if (!entity)
+    return {
+      currency,
+      data: products.map((p) => ({
+        product_id: p.id,
+        product_code: p.code,
+        product_name: p.name,
+        kind: p.kind,
+        action: p.action,
+        tld: p.tld,
+        currency,
+        price_minor: null,
+        regular_minor: null,
+        promotion: false,
+      })),
+      meta: { total: Number(total), page: query.page, limit: query.limit },
+    }
+  const [book, rates, costs] = await Promise.all([
+    loadRuleBook(db, entity.id),
+    loadRates(db),
+    loadCosts(
+      db,
+      products.map((p) => p.id),
+    ),
+  ])
   const data = products.map((p) => {
     const row = pricedRow(p, currency, costs.get(p.id) ?? [], book, rates, entity.id, now.getTime())
-    return { product_id: p.id, product_code: p.code, product_name: p.name, kind: p.kind, action: p.action, tld: p.tld, currency, price_minor: row.price_minor, regular_minor: row.regular_minor, promotion: row.chain.some((s) => s.kind === 'promotion' && s.effect === 'applied') }
+    return {
+      product_id: p.id,
+      product_code: p.code,
+      product_name: p.name,
+      kind: p.kind,
+      action: p.action,
+      tld: p.tld,
+      currency,
+      price_minor: row.price_minor,
+      regular_minor: row.regular_minor,
+      promotion: row.chain.some((s) => s.kind === 'promotion' && s.effect === 'applied'),
+    }
   })
   return { currency, data, meta: { total: Number(total), page: query.page, limit: query.limit } }
 }
@@ -596,7 +720,10 @@ export async function accountQuoter(db: Kysely<DB>, accountId: string, now: Date
       const codes = [...new Set(items.map((i) => `domain:${i.tld}:${i.action}`))]
       const products = await db.selectFrom('products').select(['id', 'code', 'kind', 'action', 'tld', 'tags']).where('code', 'in', codes).execute()
       const byKey = new Map(products.map((p) => [`${p.tld}:${p.action}`, p]))
-      const costs = await loadCosts(db, products.map((p) => p.id))
+      const costs = await loadCosts(
+        db,
+        products.map((p) => p.id),
+      )
       const quantity = new Map<string, number>()
       for (const item of items) quantity.set(`${item.tld}:${item.action}`, (quantity.get(`${item.tld}:${item.action}`) ?? 0) + 1)
       return items.map((item) => {
@@ -604,9 +731,24 @@ export async function accountQuoter(db: Kysely<DB>, accountId: string, now: Date
         const product = byKey.get(`${item.tld}:${item.action}`)
         const fail = (reason: string, message: string, extra: Record<string, unknown> = {}) => new AppError(409, 'conflict', message, { errors: [{ field, message }], extra: { reason, ...extra } })
         if (!product || !entity || !book || !rates) throw fail('no-price', `.${item.tld} ${item.action} has no price for this account: ask the registrar`)
-        const result = priceProduct({ product: engineProduct(product), costs: costs.get(product.id) ?? [], book, currency, rates, at: now.getTime(), pricingEntityId: entity.id, period: item.period, quantity: quantity.get(`${item.tld}:${item.action}`) ?? 1 })
+        const result = priceProduct({
+          product: engineProduct(product),
+          costs: costs.get(product.id) ?? [],
+          book,
+          currency,
+          rates,
+          at: now.getTime(),
+          pricingEntityId: entity.id,
+          period: item.period,
+          quantity: quantity.get(`${item.tld}:${item.action}`) ?? 1,
+        })
         if (!result.ok) {
-          if (result.reason === 'no-rate') throw fail('no-exchange-rate', `.${item.tld} is priced in ${result.from} and this account is billed in ${currency}, with no ${result.from} to ${currency} exchange rate set: ask the registrar to set one`, { from_currency: result.from, to_currency: currency })
+          if (result.reason === 'no-rate')
+            throw fail(
+              'no-exchange-rate',
+              `.${item.tld} is priced in ${result.from} and this account is billed in ${currency}, with no ${result.from} to ${currency} exchange rate set: ask the registrar to set one`,
+              { from_currency: result.from, to_currency: currency },
+            )
           throw fail('no-price', `.${item.tld} ${item.action} has no price for this account: ask the registrar`)
         }
         // The quote's total is for the item (one domain), the volume tier came from the cart.

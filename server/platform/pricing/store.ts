@@ -21,17 +21,31 @@ export const engineRule = (row: PricingRuleRow): EngineRule => ({
   ends_at: row.ends_at ? row.ends_at.getTime() : null,
 })
 
-export const engineProduct = (row: Pick<Product, 'id' | 'code' | 'kind' | 'action' | 'tld' | 'tags'>): EngineProduct => ({ id: row.id, code: row.code, kind: row.kind, action: row.action, tld: row.tld, tags: row.tags })
+export const engineProduct = (row: Pick<Product, 'id' | 'code' | 'kind' | 'action' | 'tld' | 'tags'>): EngineProduct => ({
+  id: row.id,
+  code: row.code,
+  kind: row.kind,
+  action: row.action,
+  tld: row.tld,
+  tags: row.tags,
+})
 
 /** The rules that price one price list: the global ones and the list's own. */
 export async function loadRuleBook(db: Kysely<DB>, pricingEntityId: string): Promise<RuleBook> {
-  const rows = await db.selectFrom('pricing_rules').selectAll().where((eb) => eb.or([eb('pricing_entity_id', 'is', null), eb('pricing_entity_id', '=', pricingEntityId)])).execute()
+  const rows = await db
+    .selectFrom('pricing_rules')
+    .selectAll()
+    .where((eb) => eb.or([eb('pricing_entity_id', 'is', null), eb('pricing_entity_id', '=', pricingEntityId)]))
+    .execute()
   return ruleBook(rows.map(engineRule))
 }
 
 /** Every rate staff keep, as a lookup (one statement). */
 export async function loadRates(db: Kysely<DB>): Promise<RateLookup> {
-  const rows = await db.selectFrom('currency_rates').select(['from_currency', 'to_currency', 'rate', 'updated_at', sql<string | null>`to_char(rate_date, 'YYYY-MM-DD')`.as('rate_date')]).execute()
+  const rows = await db
+    .selectFrom('currency_rates')
+    .select(['from_currency', 'to_currency', 'rate', 'updated_at', sql<string | null>`to_char(rate_date, 'YYYY-MM-DD')`.as('rate_date')])
+    .execute()
   // A rate's date: the day it is the reference rate of (an ECB file's), else when staff set it.
   const map = new Map(rows.map((r) => [`${r.from_currency.trim()}>${r.to_currency.trim()}`, { rate: Number(r.rate), date: r.rate_date ?? r.updated_at.toISOString() }]))
   return (from, to) => map.get(`${from}>${to}`) ?? null

@@ -63,20 +63,37 @@ const CreateProductBody = z
   .strict()
   .openapi('CreateProduct')
 const PatchProductBody = z
-  .object({ name: z.string().min(1).max(200), tags: Tags, periods: z.array(z.number().int()).max(10), registrar_template_id: z.uuid().nullable(), is_active: z.boolean(), version: z.number().int().positive() })
+  .object({
+    name: z.string().min(1).max(200),
+    tags: Tags,
+    periods: z.array(z.number().int()).max(10),
+    registrar_template_id: z.uuid().nullable(),
+    is_active: z.boolean(),
+    version: z.number().int().positive(),
+  })
   .partial()
   .required({ version: true })
   .strict()
   .openapi('PatchProduct')
 
-const TemplateSchema = z.object({ id: z.uuid(), name: z.string(), schema: z.record(z.string(), z.unknown()), version: z.number().int(), created_at: z.string(), updated_at: z.string() }).openapi('RegistrarTemplate')
+const TemplateSchema = z
+  .object({ id: z.uuid(), name: z.string(), schema: z.record(z.string(), z.unknown()), version: z.number().int(), created_at: z.string(), updated_at: z.string() })
+  .openapi('RegistrarTemplate')
 
 const productJson = (p: Product) => ({ ...p, created_at: p.created_at.toISOString(), updated_at: p.updated_at.toISOString() })
 const IdParam = z.object({ id: z.uuid() })
 
 export const productsRouter = createRouter()
   .openapi(
-    createRoute({ method: 'get', path: '/products', ...access('staff'), tags: TAGS, summary: 'Products (staff)', request: { query: ListQueryParams }, responses: { 200: ListResponse(ProductSchema.partial()), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/products',
+      ...access('staff'),
+      tags: TAGS,
+      summary: 'Products (staff)',
+      request: { query: ListQueryParams },
+      responses: { 200: ListResponse(ProductSchema.partial()), ...ProblemResponses },
+    }),
     async (c) => {
       const scope = requireOwnScope(c)
       requirePermission(scope.actor, 'staff')
@@ -85,19 +102,51 @@ export const productsRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/products', ...access('staff'), tags: TAGS, summary: 'Make a product (SSL, block, service; domain products come from the TLD catalogue)', request: { body: jsonBody(CreateProductBody) }, responses: { 201: jsonResponse(ProductSchema), ...ProblemResponses } }),
+    createRoute({
+      method: 'post',
+      path: '/products',
+      ...access('staff'),
+      tags: TAGS,
+      summary: 'Make a product (SSL, block, service; domain products come from the TLD catalogue)',
+      request: { body: jsonBody(CreateProductBody) },
+      responses: { 201: jsonResponse(ProductSchema), ...ProblemResponses },
+    }),
     async (c) => c.json(productJson(await createProduct(c.get('deps').db, requireOwnScope(c), c.req.valid('json'))), 201),
   )
   .openapi(
-    createRoute({ method: 'get', path: '/products/{id}', ...access('staff'), tags: TAGS, summary: 'One product (staff)', request: { params: IdParam }, responses: { 200: jsonResponse(ProductSchema), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/products/{id}',
+      ...access('staff'),
+      tags: TAGS,
+      summary: 'One product (staff)',
+      request: { params: IdParam },
+      responses: { 200: jsonResponse(ProductSchema), ...ProblemResponses },
+    }),
     async (c) => c.json(productJson(await getProduct(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id)), 200),
   )
   .openapi(
-    createRoute({ method: 'patch', path: '/products/{id}', ...access('staff'), tags: TAGS, summary: "Edit a product's name, tags, periods, template or activity (staff)", request: { params: IdParam, body: jsonBody(PatchProductBody) }, responses: { 200: jsonResponse(ProductSchema), ...ProblemResponses } }),
+    createRoute({
+      method: 'patch',
+      path: '/products/{id}',
+      ...access('staff'),
+      tags: TAGS,
+      summary: "Edit a product's name, tags, periods, template or activity (staff)",
+      request: { params: IdParam, body: jsonBody(PatchProductBody) },
+      responses: { 200: jsonResponse(ProductSchema), ...ProblemResponses },
+    }),
     async (c) => c.json(productJson(await updateProduct(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id, c.req.valid('json'))), 200),
   )
   .openapi(
-    createRoute({ method: 'get', path: '/products/{id}/costs', ...access('staff'), tags: TAGS, summary: "A product's costs, newest first (staff)", request: { params: IdParam }, responses: { 200: jsonResponse(z.object({ data: z.array(CostSchema) })), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/products/{id}/costs',
+      ...access('staff'),
+      tags: TAGS,
+      summary: "A product's costs, newest first (staff)",
+      request: { params: IdParam },
+      responses: { 200: jsonResponse(z.object({ data: z.array(CostSchema) })), ...ProblemResponses },
+    }),
     async (c) => c.json({ data: await listCosts(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id, c.get('deps').now()) }, 200),
   )
   .openapi(
@@ -132,7 +181,15 @@ export const productsRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'get', path: '/registrar-templates', ...access('staff'), tags: TAGS, summary: 'Registrar templates (staff)', request: { query: ListQueryParams }, responses: { 200: ListResponse(z.record(z.string(), z.unknown())), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/registrar-templates',
+      ...access('staff'),
+      tags: TAGS,
+      summary: 'Registrar templates (staff)',
+      request: { query: ListQueryParams },
+      responses: { 200: ListResponse(z.record(z.string(), z.unknown())), ...ProblemResponses },
+    }),
     async (c) => {
       const scope = requireOwnScope(c)
       requirePermission(scope.actor, 'staff')
@@ -145,14 +202,22 @@ export const productsRouter = createRouter()
       path: '/registrar-templates',
       ...access('staff'),
       tags: TAGS,
-      summary: "Make a registrar template: a JSON Schema with `ui` keys (refused when it is not valid JSON Schema)",
+      summary: 'Make a registrar template: a JSON Schema with `ui` keys (refused when it is not valid JSON Schema)',
       request: { body: jsonBody(z.object({ name: z.string().min(1).max(200), schema: z.record(z.string(), z.unknown()) }).strict()) },
       responses: { 201: jsonResponse(TemplateSchema), ...ProblemResponses },
     }),
     async (c) => c.json(await createTemplate(c.get('deps').db, requireOwnScope(c), c.req.valid('json')), 201),
   )
   .openapi(
-    createRoute({ method: 'get', path: '/registrar-templates/{id}', ...access('staff'), tags: TAGS, summary: 'One registrar template (staff)', request: { params: IdParam }, responses: { 200: jsonResponse(TemplateSchema), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/registrar-templates/{id}',
+      ...access('staff'),
+      tags: TAGS,
+      summary: 'One registrar template (staff)',
+      request: { params: IdParam },
+      responses: { 200: jsonResponse(TemplateSchema), ...ProblemResponses },
+    }),
     async (c) => c.json(await getTemplate(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id), 200),
   )
   .openapi(
@@ -162,7 +227,10 @@ export const productsRouter = createRouter()
       ...access('staff'),
       tags: TAGS,
       summary: "Change a registrar template's name or schema (staff)",
-      request: { params: IdParam, body: jsonBody(z.object({ name: z.string().min(1).max(200).optional(), schema: z.record(z.string(), z.unknown()).optional(), version: z.number().int().positive() }).strict()) },
+      request: {
+        params: IdParam,
+        body: jsonBody(z.object({ name: z.string().min(1).max(200).optional(), schema: z.record(z.string(), z.unknown()).optional(), version: z.number().int().positive() }).strict()),
+      },
       responses: { 200: jsonResponse(TemplateSchema), ...ProblemResponses },
     }),
     async (c) => c.json(await updateTemplate(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id, c.req.valid('json')), 200),
@@ -173,9 +241,12 @@ export const productsRouter = createRouter()
       path: '/groups/{context}/registrar-templates/of-products',
       ...access('domain-viewer'),
       tags: TAGS,
-      summary: "The registrar templates of domain products (codes domain:<tld>:<action>, comma-separated): the fields the cart asks for beside an item",
+      summary: 'The registrar templates of domain products (codes domain:<tld>:<action>, comma-separated): the fields the cart asks for beside an item',
       request: { params: z.object({ context: z.string() }), query: z.object({ codes: z.string().max(4000) }) },
-      responses: { 200: jsonResponse(z.object({ data: z.array(z.object({ product_code: z.string(), template_id: z.uuid(), name: z.string(), schema: z.record(z.string(), z.unknown()) })) })), ...ProblemResponses },
+      responses: {
+        200: jsonResponse(z.object({ data: z.array(z.object({ product_code: z.string(), template_id: z.uuid(), name: z.string(), schema: z.record(z.string(), z.unknown()) })) })),
+        ...ProblemResponses,
+      },
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)

@@ -43,13 +43,24 @@ export async function getProduct(db: Kysely<DB>, scope: Scope, id: string): Prom
   return row
 }
 
-export type ProductInput = { code: string; name: string; kind: ProductKind; action: string; tld?: string | null; tags?: string[]; periods?: number[]; registrar_template_id?: string | null; is_active?: boolean }
+export type ProductInput = {
+  code: string
+  name: string
+  kind: ProductKind
+  action: string
+  tld?: string | null
+  tags?: string[]
+  periods?: number[]
+  registrar_template_id?: string | null
+  is_active?: boolean
+}
 
 function productErrors(input: Partial<ProductInput>): CodedFieldError[] {
   const errors: CodedFieldError[] = []
   if (input.code !== undefined && !PRODUCT_CODE.test(input.code)) errors.push(fieldError('code', 'product.code_invalid', 'A code is lowercase letters, digits and : . _ -'))
-  if (input.periods !== undefined && (!input.periods.length || input.periods.some((p) => !Number.isInteger(p) || p < 1 || p > 10))) errors.push(fieldError('periods', 'product.periods_invalid', 'Periods are whole years from 1 to 10'))
-  if (input.kind === 'domain') errors.push(fieldError('kind', 'product.domain_generated', "Domain products are made from the TLD catalogue: offer the TLD on its page"))
+  if (input.periods !== undefined && (!input.periods.length || input.periods.some((p) => !Number.isInteger(p) || p < 1 || p > 10)))
+    errors.push(fieldError('periods', 'product.periods_invalid', 'Periods are whole years from 1 to 10'))
+  if (input.kind === 'domain') errors.push(fieldError('kind', 'product.domain_generated', 'Domain products are made from the TLD catalogue: offer the TLD on its page'))
   return errors
 }
 
@@ -63,7 +74,17 @@ export async function createProduct(db: Kysely<DB>, scope: Scope, input: Product
     if (taken) throw invalid('product.code_taken', 'The code is taken', [fieldError('code', 'product.code_taken', 'Another product has this code')])
     const row = await tx
       .insertInto('products')
-      .values({ code: input.code, name: input.name, kind: input.kind, action: input.action, tld: input.tld ?? null, tags: input.tags ?? [], periods: input.periods ?? [1], registrar_template_id: input.registrar_template_id ?? null, is_active: input.is_active ?? true })
+      .values({
+        code: input.code,
+        name: input.name,
+        kind: input.kind,
+        action: input.action,
+        tld: input.tld ?? null,
+        tags: input.tags ?? [],
+        periods: input.periods ?? [1],
+        registrar_template_id: input.registrar_template_id ?? null,
+        is_active: input.is_active ?? true,
+      })
       .returningAll()
       .executeTakeFirstOrThrow()
     await audit.record({ area: 'products', entityType: 'product', entityId: row.id, accountId: null, action: 'create', after: row })
@@ -72,7 +93,12 @@ export async function createProduct(db: Kysely<DB>, scope: Scope, input: Product
 }
 
 /** Edits a product's name, tags, periods, template or activity (staff), with its version. */
-export async function updateProduct(db: Kysely<DB>, scope: Scope, id: string, patch: Partial<Pick<ProductInput, 'name' | 'tags' | 'periods' | 'registrar_template_id' | 'is_active'>> & { version: number }): Promise<Product> {
+export async function updateProduct(
+  db: Kysely<DB>,
+  scope: Scope,
+  id: string,
+  patch: Partial<Pick<ProductInput, 'name' | 'tags' | 'periods' | 'registrar_template_id' | 'is_active'>> & { version: number },
+): Promise<Product> {
   requirePermission(scope.actor, 'staff')
   const { version, ...fields } = patch
   const errors = productErrors(fields)
@@ -81,7 +107,12 @@ export async function updateProduct(db: Kysely<DB>, scope: Scope, id: string, pa
     const before = await tx.selectFrom('products').selectAll().where('id', '=', id).forUpdate().executeTakeFirst()
     if (!before) throw notFound('Product not found')
     if (before.version !== version) throw staleVersion(before.version)
-    const after = await tx.updateTable('products').set({ ...fields, version: before.version + 1, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
+    const after = await tx
+      .updateTable('products')
+      .set({ ...fields, version: before.version + 1, updated_at: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
     await audit.record({ area: 'products', entityType: 'product', entityId: id, accountId: null, action: 'update', before, after })
     return after
   })
@@ -152,19 +183,32 @@ const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?(\.\d+)?Z)?$/
  * in error (beside its field), and flagged when a price list would sell below the new cost. With
  * `commit`, a file without errors is stored in one transaction with one audit entry per product.
  */
-export async function uploadCosts(db: Kysely<DB>, scope: Scope, csv: string, commit: boolean, now: Date): Promise<{ rows: CostUploadRow[]; counts: Record<CostUploadRow['status'], number>; committed: boolean }> {
+export async function uploadCosts(
+  db: Kysely<DB>,
+  scope: Scope,
+  csv: string,
+  commit: boolean,
+  now: Date,
+): Promise<{ rows: CostUploadRow[]; counts: Record<CostUploadRow['status'], number>; committed: boolean }> {
   requirePermission(scope.actor, 'staff')
   const lines = csv.replace(/^\uFEFF/, '').split(/\r?\n/)
   const header = csvFields(lines[0] ?? '').map((h) => h.toLowerCase())
   const expected = ['code', 'currency', 'amount', 'effective_from']
-  if (expected.some((h, i) => header[i] !== h)) throw invalid('costs.header', 'The first line must be code,currency,amount,effective_from', [fieldError('file', 'costs.header', 'The first line must be code,currency,amount,effective_from')])
-  const body = lines.slice(1).map((text, i) => ({ text, line: i + 2 })).filter((l) => l.text.trim() !== '')
+  if (expected.some((h, i) => header[i] !== h))
+    throw invalid('costs.header', 'The first line must be code,currency,amount,effective_from', [fieldError('file', 'costs.header', 'The first line must be code,currency,amount,effective_from')])
+  const body = lines
+    .slice(1)
+    .map((text, i) => ({ text, line: i + 2 }))
+    .filter((l) => l.text.trim() !== '')
   if (body.length > COST_UPLOAD_MAX_ROWS) throw invalid('costs.too_many', `At most ${COST_UPLOAD_MAX_ROWS} rows`, [fieldError('file', 'costs.too_many', `At most ${COST_UPLOAD_MAX_ROWS} rows`)])
 
   const codes = [...new Set(body.map((l) => csvFields(l.text)[0]!.toLowerCase()))]
   const products = codes.length ? await db.selectFrom('products').select(['id', 'code', 'kind', 'action', 'tld', 'tags']).where('code', 'in', codes).execute() : []
   const byCode = new Map(products.map((p) => [p.code, p]))
-  const costs = await loadCosts(db, products.map((p) => p.id))
+  const costs = await loadCosts(
+    db,
+    products.map((p) => p.id),
+  )
   const entities = await db.selectFrom('pricing_entities').select(['id', 'currencies']).execute()
   const books = new Map(await Promise.all(entities.map(async (e) => [e.id, await loadRuleBook(db, e.id)] as const)))
   const rates = await loadRates(db)
@@ -179,7 +223,18 @@ export async function uploadCosts(db: Kysely<DB>, scope: Scope, csv: string, com
     if (!money.ok || money.minor < 0) errors.push(fieldError('amount', INVALID_MONETARY_VALUE, 'Not a monetary value (digits, optional thousands commas, up to 2 decimals; none for JPY)'))
     const from = DATE.test(effective) ? new Date(effective.length === 10 ? `${effective}T00:00:00Z` : effective) : null
     if (!from || Number.isNaN(from.getTime())) errors.push(fieldError('effective_from', 'costs.date_invalid', 'A date is YYYY-MM-DD'))
-    const base = { line, code, currency, amount, effective_from: from && !Number.isNaN(from.getTime()) ? from.toISOString() : effective, product_id: product?.id ?? null, amount_minor: money.ok ? money.minor : null, previous_minor: null, at_loss: false, errors }
+    const base = {
+      line,
+      code,
+      currency,
+      amount,
+      effective_from: from && !Number.isNaN(from.getTime()) ? from.toISOString() : effective,
+      product_id: product?.id ?? null,
+      amount_minor: money.ok ? money.minor : null,
+      previous_minor: null,
+      at_loss: false,
+      errors,
+    }
     if (errors.length || !product || !money.ok || !from) return { ...base, status: 'error' as const }
     const stored = costs.get(product.id) ?? []
     const same = stored.find((c) => c.currency === currency && c.effective_from === from.getTime())
@@ -211,7 +266,15 @@ export async function uploadCosts(db: Kysely<DB>, scope: Scope, csv: string, com
         .execute()
     }
     for (const r of writes) {
-      await audit.record({ area: 'products', entityType: 'product', entityId: r.product_id!, accountId: null, action: 'cost', before: r.previous_minor === null ? null : { currency: r.currency, amount_minor: r.previous_minor }, after: { currency: r.currency, amount_minor: r.amount_minor, effective_from: r.effective_from } })
+      await audit.record({
+        area: 'products',
+        entityType: 'product',
+        entityId: r.product_id!,
+        accountId: null,
+        action: 'cost',
+        before: r.previous_minor === null ? null : { currency: r.currency, amount_minor: r.previous_minor },
+        after: { currency: r.currency, amount_minor: r.amount_minor, effective_from: r.effective_from },
+      })
     }
   })
   return { rows, counts, committed: true }

@@ -53,8 +53,13 @@ export async function createTemplate(db: Kysely<DB>, scope: Scope, input: { name
   const errors = templateErrors(input)
   if (errors.length) throw invalid(errors[0]!.code, 'The registrar template is not valid', errors)
   return change(db, scope, async (tx, audit) => {
-    if (await tx.selectFrom('registrar_templates').select('id').where('name', '=', input.name.trim()).executeTakeFirst()) throw invalid('template.name_taken', 'The name is taken', [fieldError('name', 'template.name_taken', 'Another template has this name')])
-    const row = await tx.insertInto('registrar_templates').values({ name: input.name.trim(), schema: JSON.stringify(input.schema) }).returningAll().executeTakeFirstOrThrow()
+    if (await tx.selectFrom('registrar_templates').select('id').where('name', '=', input.name.trim()).executeTakeFirst())
+      throw invalid('template.name_taken', 'The name is taken', [fieldError('name', 'template.name_taken', 'Another template has this name')])
+    const row = await tx
+      .insertInto('registrar_templates')
+      .values({ name: input.name.trim(), schema: JSON.stringify(input.schema) })
+      .returningAll()
+      .executeTakeFirstOrThrow()
     await audit.record({ area: 'products', entityType: 'registrar-template', entityId: row.id, action: 'create', after: templateJson(row) })
     return templateJson(row)
   })
@@ -75,7 +80,12 @@ export async function updateTemplate(db: Kysely<DB>, scope: Scope, id: string, p
     }
     const after = await tx
       .updateTable('registrar_templates')
-      .set({ ...(fields.name !== undefined ? { name: fields.name.trim() } : {}), ...(fields.schema !== undefined ? { schema: JSON.stringify(fields.schema) } : {}), version: before.version + 1, updated_at: new Date() })
+      .set({
+        ...(fields.name !== undefined ? { name: fields.name.trim() } : {}),
+        ...(fields.schema !== undefined ? { schema: JSON.stringify(fields.schema) } : {}),
+        version: before.version + 1,
+        updated_at: new Date(),
+      })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow()

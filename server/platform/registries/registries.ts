@@ -40,7 +40,11 @@ export async function createRegistries(
     if (!config.REGISTRY_HOST || !config.REGISTRY_CLIENT_ID || !config.REGISTRY_PASSWORD || !config.REGISTRY_TLDS) {
       throw new Error('REGISTRY_MODE=epp needs REGISTRY_HOST, REGISTRY_CLIENT_ID, REGISTRY_PASSWORD and REGISTRY_TLDS')
     }
-    const tlds = new Set(config.REGISTRY_TLDS.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean))
+    const tlds = new Set(
+      config.REGISTRY_TLDS.split(',')
+        .map((t) => t.trim().toLowerCase())
+        .filter(Boolean),
+    )
     const connection = new EppRegistryConnection({
       registry: config.REGISTRY_HOST,
       client: {
@@ -54,7 +58,13 @@ export async function createRegistries(
       password: config.REGISTRY_PASSWORD,
     })
     logger.info('registry configured', { host: config.REGISTRY_HOST, tlds: [...tlds] })
-    return { local: null, clientId: config.REGISTRY_CLIENT_ID, forTld: (tld) => (tlds.has(tld.toLowerCase()) ? connection : null), clientIdFor: (tld) => (tlds.has(tld.toLowerCase()) ? (config.REGISTRY_CLIENT_ID ?? null) : null), close: () => connection.close() }
+    return {
+      local: null,
+      clientId: config.REGISTRY_CLIENT_ID,
+      forTld: (tld) => (tlds.has(tld.toLowerCase()) ? connection : null),
+      clientIdFor: (tld) => (tlds.has(tld.toLowerCase()) ? (config.REGISTRY_CLIENT_ID ?? null) : null),
+      close: () => connection.close(),
+    }
   }
 
   const offered = options.tlds ?? []
@@ -110,7 +120,10 @@ function localPassword(dataDir: string | undefined): string {
  * Each registry connection serving one of our TLDs, once (a connection usually serves many), by
  * the registry's name, with our client id there: what the jobs that talk to every registry walk.
  */
-export async function servedRegistries(deps: { db: Pick<PlatformDeps['db'], 'selectFrom'>; registries?: Registries }): Promise<Map<string, { connection: RegistryConnection; clientId: string | null }>> {
+export async function servedRegistries(deps: {
+  db: Pick<PlatformDeps['db'], 'selectFrom'>
+  registries?: Registries
+}): Promise<Map<string, { connection: RegistryConnection; clientId: string | null }>> {
   const served = new Map<string, { connection: RegistryConnection; clientId: string | null }>()
   for (const { name } of await deps.db.selectFrom('tlds').select('name').execute()) {
     const connection = deps.registries?.forTld(name)

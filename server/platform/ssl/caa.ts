@@ -29,11 +29,22 @@ export function caaAllows(records: CaaRecord[], identities: string[], options: {
   for (const r of relevant) {
     const [domain = '', ...params] = r.value.split(';').map((p) => p.trim())
     if (!domain || !ours.has(domain.toLowerCase())) continue
-    const param = (key: string) => params.find((p) => p.toLowerCase().startsWith(`${key}=`))?.slice(key.length + 1).trim()
+    const param = (key: string) =>
+      params
+        .find((p) => p.toLowerCase().startsWith(`${key}=`))
+        ?.slice(key.length + 1)
+        .trim()
     const account = param('accounturi')
     if (account && account !== options.accountUri) continue
     const methods = param('validationmethods')
-    if (methods && !methods.split(',').map((m) => m.trim()).includes(options.method ?? 'dns-01')) continue
+    if (
+      methods &&
+      !methods
+        .split(',')
+        .map((m) => m.trim())
+        .includes(options.method ?? 'dns-01')
+    )
+      continue
     return { allowed: true, reason: null }
   }
   return { allowed: false, reason: `CAA allows only ${relevant.map((r) => r.value || ';').join(', ')}` }
@@ -60,11 +71,19 @@ export async function checkCaa(deps: Pick<PlatformDeps, 'db'>, accountId: string
     const wildcard = name.startsWith('*.')
     const labels = (wildcard ? name.slice(2) : name).split('.')
     const candidates = labels.map((_, i) => labels.slice(i).join('.')).filter((n) => n.includes('.'))
-    const zone = await deps.db.selectFrom('dns_zones').select(['id', 'name']).where('account_id', '=', accountId).where('name', 'in', candidates).orderBy(sql`length(name)`, 'desc').executeTakeFirst()
+    const zone = await deps.db
+      .selectFrom('dns_zones')
+      .select(['id', 'name'])
+      .where('account_id', '=', accountId)
+      .where('name', 'in', candidates)
+      .orderBy(sql`length(name)`, 'desc')
+      .executeTakeFirst()
     let found: { domain: string; records: CaaRecord[] } | null = null
     for (const domain of zone ? candidates.filter((c) => c === zone.name || c.endsWith(`.${zone.name}`)) : candidates) {
       const records = zone
-        ? (await deps.db.selectFrom('dns_records').select('content').where('zone_id', '=', zone.id).where('name', '=', domain).where('type', '=', 'CAA').execute()).map((r) => parse(r.content)).filter((r): r is CaaRecord => r !== null)
+        ? (await deps.db.selectFrom('dns_records').select('content').where('zone_id', '=', zone.id).where('name', '=', domain).where('type', '=', 'CAA').execute())
+            .map((r) => parse(r.content))
+            .filter((r): r is CaaRecord => r !== null)
         : await externalCaa(domain)
       if (records.length) {
         found = { domain, records }
@@ -94,7 +113,13 @@ export async function allowCaByCaa(deps: PlatformDeps, scope: Scope, rawName: st
   if (verdict!.allowed) return { name, domain: verdict!.domain, added: null }
   const labels = (name.startsWith('*.') ? name.slice(2) : name).split('.')
   const candidates = labels.map((_, i) => labels.slice(i).join('.')).filter((n) => n.includes('.'))
-  const zone = await deps.db.selectFrom('dns_zones').select(['id', 'name']).where('account_id', '=', accountId).where('name', 'in', candidates).orderBy(sql`length(name)`, 'desc').executeTakeFirst()
+  const zone = await deps.db
+    .selectFrom('dns_zones')
+    .select(['id', 'name'])
+    .where('account_id', '=', accountId)
+    .where('name', 'in', candidates)
+    .orderBy(sql`length(name)`, 'desc')
+    .executeTakeFirst()
   if (!zone || !verdict!.domain) throw refused('ssl.caa-not-hosted', `${name} is not in a zone hosted here: its CAA records are changed where it is hosted`)
   const content = `0 ${name.startsWith('*.') ? 'issuewild' : 'issue'} "${identity}"`
   await applyChangeSet(deps, scope, zone.id, { changes: [{ action: 'add', name: `${verdict!.domain}.`, type: 'CAA', content }] })

@@ -90,12 +90,36 @@ const DetailSchema = CertificateSchema.extend({
     starts_at: z.string(),
     ends_at: z.string(),
     notices_sent: z.array(z.number().int()).openapi({ description: 'Expiry notices already mailed for this coverage term (days before the end)' }),
-    certificates: z.array(z.object({ id: z.uuid(), status: z.enum(SSL_STATES), not_after: z.string().nullable(), created_at: z.string(), renewal_of: z.uuid().nullable(), origin: z.enum(['order', 'renewal', 'reissue', 'import']) })),
+    certificates: z.array(
+      z.object({
+        id: z.uuid(),
+        status: z.enum(SSL_STATES),
+        not_after: z.string().nullable(),
+        created_at: z.string(),
+        renewal_of: z.uuid().nullable(),
+        origin: z.enum(['order', 'renewal', 'reissue', 'import']),
+      }),
+    ),
   }),
 }).openapi('SslCertificateDetail')
 
 const CertificateRow = z
-  .object({ id: z.uuid(), group_id: z.uuid(), account: z.object({ name: z.string() }), common_name: z.string(), names: z.string(), status: z.enum(SSL_STATES), product: z.string(), ca: z.string(), key_type: z.string(), not_after: z.string().nullable(), issued_at: z.string().nullable(), term_id: z.uuid(), created_at: z.string(), updated_at: z.string() })
+  .object({
+    id: z.uuid(),
+    group_id: z.uuid(),
+    account: z.object({ name: z.string() }),
+    common_name: z.string(),
+    names: z.string(),
+    status: z.enum(SSL_STATES),
+    product: z.string(),
+    ca: z.string(),
+    key_type: z.string(),
+    not_after: z.string().nullable(),
+    issued_at: z.string().nullable(),
+    term_id: z.uuid(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
   .partial()
   .openapi('SslCertificateRow')
 
@@ -126,7 +150,10 @@ const ImportBody = z
   })
   .strict()
   .openapi('SslImport')
-const RevokeBody = z.object({ reason: z.enum(Object.keys(REVOCATION_REASONS) as [RevocationReason, ...RevocationReason[]]) }).strict().openapi('SslRevoke')
+const RevokeBody = z
+  .object({ reason: z.enum(Object.keys(REVOCATION_REASONS) as [RevocationReason, ...RevocationReason[]]) })
+  .strict()
+  .openapi('SslRevoke')
 
 const SettingsSchema = z.object({ ca: z.string().nullable(), ca_configured: z.boolean(), missing: z.string().nullable(), dv_only: z.boolean() }).openapi('SslSettings')
 const FileSchema = z.object({ filename: z.string(), content_type: z.string(), content_base64: z.string() }).openapi('SslFile')
@@ -185,22 +212,47 @@ const detailJson = (d: CertificateDetail) => ({
     ...d.term,
     starts_at: d.term.starts_at.toISOString(),
     ends_at: d.term.ends_at.toISOString(),
-    certificates: d.term.certificates.map((c) => ({ ...c, status: c.status as SslCertificate['status'], origin: c.origin as SslCertificate['origin'], not_after: iso(c.not_after), created_at: c.created_at.toISOString() })),
+    certificates: d.term.certificates.map((c) => ({
+      ...c,
+      status: c.status as SslCertificate['status'],
+      origin: c.origin as SslCertificate['origin'],
+      not_after: iso(c.not_after),
+      created_at: c.created_at.toISOString(),
+    })),
   },
 })
 
 export const sslRouter = createRouter()
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/ssl-settings', ...access('ssl-viewer'), tags: TAGS, summary: 'Which CA certificates are issued by here, or what is missing', request: { params: ContextParam }, responses: { 200: jsonResponse(SettingsSchema), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/ssl-settings',
+      ...access('ssl-viewer'),
+      tags: TAGS,
+      summary: 'Which CA certificates are issued by here, or what is missing',
+      request: { params: ContextParam },
+      responses: { 200: jsonResponse(SettingsSchema), ...ProblemResponses },
+    }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
       requirePermission(scope.actor, 'ssl-viewer')
       const settings = sslSettings(c.get('deps'))
-      return c.json({ ca: settings.acme?.caName ?? null, ca_configured: Boolean(settings.acme), missing: settings.acme ? null : (settings.missing ?? null), dv_only: settings.acme?.dvOnly ?? false }, 200)
+      return c.json(
+        { ca: settings.acme?.caName ?? null, ca_configured: Boolean(settings.acme), missing: settings.acme ? null : (settings.missing ?? null), dv_only: settings.acme?.dvOnly ?? false },
+        200,
+      )
     },
   )
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/ssls', ...access('ssl-viewer'), tags: TAGS, summary: 'Certificates of the account (staff in their own group: every account)', request: { params: ContextParam, query: ListQueryParams }, responses: { 200: ListResponse(CertificateRow), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/ssls',
+      ...access('ssl-viewer'),
+      tags: TAGS,
+      summary: 'Certificates of the account (staff in their own group: every account)',
+      request: { params: ContextParam, query: ListQueryParams },
+      responses: { 200: ListResponse(CertificateRow), ...ProblemResponses },
+    }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
       requirePermission(scope.actor, 'ssl-viewer')
@@ -211,7 +263,15 @@ export const sslRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/groups/{context}/ssls', ...access('ssl-manager'), tags: TAGS, summary: 'Order a certificate: validated through our DNS where we host the names, issued by the CA', request: { params: ContextParam, body: jsonBody(OrderBody) }, responses: { 201: jsonResponse(CertificateSchema, 'Ordered'), ...ProblemResponses, ...Conflict } }),
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/ssls',
+      ...access('ssl-manager'),
+      tags: TAGS,
+      summary: 'Order a certificate: validated through our DNS where we host the names, issued by the CA',
+      request: { params: ContextParam, body: jsonBody(OrderBody) },
+      responses: { 201: jsonResponse(CertificateSchema, 'Ordered'), ...ProblemResponses, ...Conflict },
+    }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
       const cert = await orderCertificate(c.get('deps'), scope, c.req.valid('json'))
@@ -219,14 +279,30 @@ export const sslRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/groups/{context}/ssl-imports', ...access('ssl-manager'), tags: TAGS, summary: 'Import a certificate bought elsewhere (PEM, its chain, optionally its key) to track its expiry', request: { params: ContextParam, body: jsonBody(ImportBody) }, responses: { 201: jsonResponse(CertificateSchema, 'Imported'), ...ProblemResponses } }),
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/ssl-imports',
+      ...access('ssl-manager'),
+      tags: TAGS,
+      summary: 'Import a certificate bought elsewhere (PEM, its chain, optionally its key) to track its expiry',
+      request: { params: ContextParam, body: jsonBody(ImportBody) },
+      responses: { 201: jsonResponse(CertificateSchema, 'Imported'), ...ProblemResponses },
+    }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
       return c.json(certificateJson(await importCertificate(c.get('deps'), scope, c.req.valid('json'))), 201)
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/groups/{context}/ssls/{id}/reissue', ...access('ssl-manager'), tags: TAGS, summary: 'Reissue under the same coverage term: a new key or CSR, the same or other names', request: { params: Params, body: jsonBody(ReissueBody) }, responses: { 201: jsonResponse(CertificateSchema, 'Reissue ordered'), ...ProblemResponses, ...Conflict } }),
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/ssls/{id}/reissue',
+      ...access('ssl-manager'),
+      tags: TAGS,
+      summary: 'Reissue under the same coverage term: a new key or CSR, the same or other names',
+      request: { params: Params, body: jsonBody(ReissueBody) },
+      responses: { 201: jsonResponse(CertificateSchema, 'Reissue ordered'), ...ProblemResponses, ...Conflict },
+    }),
     async (c) => {
       const { context, id } = c.req.valid('param')
       return c.json(certificateJson(await reissueCertificate(c.get('deps'), requireScope(c, context), id, c.req.valid('json'))), 201)
@@ -239,7 +315,15 @@ export const sslRouter = createRouter()
       ...access('ssl-manager'),
       tags: TAGS,
       summary: 'Let our CA issue for a name of a hosted zone whose CAA forbids it: one CAA record naming the CA is added (DNS permission needed too)',
-      request: { params: ContextParam, body: jsonBody(z.object({ name: z.string().max(300) }).strict().openapi('SslCaaFix')) },
+      request: {
+        params: ContextParam,
+        body: jsonBody(
+          z
+            .object({ name: z.string().max(300) })
+            .strict()
+            .openapi('SslCaaFix'),
+        ),
+      },
       responses: { 200: jsonResponse(z.object({ name: z.string(), domain: z.string().nullable(), added: z.string().nullable() }).openapi('SslCaaFixed')), ...ProblemResponses, ...Conflict },
     }),
     async (c) => {
@@ -248,7 +332,15 @@ export const sslRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/groups/{context}/ssl-csr', ...access('ssl-viewer'), tags: TAGS, summary: 'Decode a CSR: its names and key, and why the key is refused when it is', request: { params: ContextParam, body: jsonBody(z.object({ csr: z.string().max(20_000) }).strict()) }, responses: { 200: jsonResponse(CsrSchema), ...ProblemResponses } }),
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/ssl-csr',
+      ...access('ssl-viewer'),
+      tags: TAGS,
+      summary: 'Decode a CSR: its names and key, and why the key is refused when it is',
+      request: { params: ContextParam, body: jsonBody(z.object({ csr: z.string().max(20_000) }).strict()) },
+      responses: { 200: jsonResponse(CsrSchema), ...ProblemResponses },
+    }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
       requirePermission(scope.actor, 'ssl-viewer')
@@ -260,28 +352,60 @@ export const sslRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({ method: 'get', path: '/groups/{context}/ssls/{id}', ...access('ssl-viewer'), tags: TAGS, summary: 'One certificate with its validations and its coverage term', request: { params: Params }, responses: { 200: jsonResponse(DetailSchema), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/ssls/{id}',
+      ...access('ssl-viewer'),
+      tags: TAGS,
+      summary: 'One certificate with its validations and its coverage term',
+      request: { params: Params },
+      responses: { 200: jsonResponse(DetailSchema), ...ProblemResponses },
+    }),
     async (c) => {
       const { context, id } = c.req.valid('param')
       return c.json(detailJson(await getCertificate(c.get('deps'), requireScope(c, context), id)), 200)
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/groups/{context}/ssls/{id}/check', ...access('ssl-manager'), tags: TAGS, summary: 'Look at the CA and the validation records again now', request: { params: Params }, responses: { 202: jsonResponse(CertificateSchema, 'Queued'), ...ProblemResponses, ...Conflict } }),
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/ssls/{id}/check',
+      ...access('ssl-manager'),
+      tags: TAGS,
+      summary: 'Look at the CA and the validation records again now',
+      request: { params: Params },
+      responses: { 202: jsonResponse(CertificateSchema, 'Queued'), ...ProblemResponses, ...Conflict },
+    }),
     async (c) => {
       const { context, id } = c.req.valid('param')
       return c.json(certificateJson(await checkNow(c.get('deps'), requireScope(c, context), id)), 202)
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/groups/{context}/ssls/{id}/revoke', ...access('ssl-manager'), tags: TAGS, summary: 'Revoke at the CA with an RFC 5280 reason', request: { params: Params, body: jsonBody(RevokeBody) }, responses: { 200: jsonResponse(CertificateSchema), ...ProblemResponses, ...Conflict, ...BadGateway } }),
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/ssls/{id}/revoke',
+      ...access('ssl-manager'),
+      tags: TAGS,
+      summary: 'Revoke at the CA with an RFC 5280 reason',
+      request: { params: Params, body: jsonBody(RevokeBody) },
+      responses: { 200: jsonResponse(CertificateSchema), ...ProblemResponses, ...Conflict, ...BadGateway },
+    }),
     async (c) => {
       const { context, id } = c.req.valid('param')
       return c.json(certificateJson(await revokeCertificate(c.get('deps'), requireScope(c, context), id, c.req.valid('json').reason)), 200)
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: '/groups/{context}/ssls/{id}/cancel', ...access('ssl-manager'), tags: TAGS, summary: 'Cancel an order not yet issued', request: { params: Params }, responses: { 200: jsonResponse(CertificateSchema), ...ProblemResponses, ...Conflict } }),
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/ssls/{id}/cancel',
+      ...access('ssl-manager'),
+      tags: TAGS,
+      summary: 'Cancel an order not yet issued',
+      request: { params: Params },
+      responses: { 200: jsonResponse(CertificateSchema), ...ProblemResponses, ...Conflict },
+    }),
     async (c) => {
       const { context, id } = c.req.valid('param')
       return c.json(certificateJson(await cancelCertificate(c.get('deps'), requireScope(c, context), id)), 200)
@@ -294,7 +418,18 @@ export const sslRouter = createRouter()
       ...access('ssl-manager'),
       tags: TAGS,
       summary: 'The certificate, chain and key as PKCS#12 with a password: modern (AES-256, SHA-256 MAC) or legacy (3DES, SHA-1 MAC); or the key alone as encrypted PKCS#8; audited',
-      request: { params: Params, body: jsonBody(z.object({ password: z.string().max(200), profile: z.enum([...PKCS12_PROFILES, 'pkcs8']).openapi({ description: "PKCS#12 'modern' or 'legacy', or 'pkcs8': the key alone as encrypted PKCS#8" }) }).strict().openapi('SslPkcs12')) },
+      request: {
+        params: Params,
+        body: jsonBody(
+          z
+            .object({
+              password: z.string().max(200),
+              profile: z.enum([...PKCS12_PROFILES, 'pkcs8']).openapi({ description: "PKCS#12 'modern' or 'legacy', or 'pkcs8': the key alone as encrypted PKCS#8" }),
+            })
+            .strict()
+            .openapi('SslPkcs12'),
+        ),
+      },
       responses: { 200: jsonResponse(FileSchema), ...ProblemResponses, ...Conflict },
     }),
     async (c) => {

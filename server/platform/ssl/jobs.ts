@@ -160,7 +160,12 @@ async function txtVisible(name: string, value: string): Promise<boolean> {
   }
 }
 
-async function upsertValidation(deps: PlatformDeps, cert: SslCertificate, name: string, values: { record_name: string; record_value: string; zone_id: string | null; authorization_url: string; challenge_url: string }) {
+async function upsertValidation(
+  deps: PlatformDeps,
+  cert: SslCertificate,
+  name: string,
+  values: { record_name: string; record_value: string; zone_id: string | null; authorization_url: string; challenge_url: string },
+) {
   return deps.db
     .insertInto('ssl_validations')
     .values({ certificate_id: cert.id, account_id: cert.account_id, name, method: 'dns-01', ...values })
@@ -181,7 +186,11 @@ async function upsertValidation(deps: PlatformDeps, cert: SslCertificate, name: 
 }
 
 async function markValidation(deps: PlatformDeps, id: string, state: 'pending' | 'valid' | 'invalid', problem: Record<string, unknown> | null) {
-  await deps.db.updateTable('ssl_validations').set({ state, problem: problem ? JSON.stringify(problem) : null, checked_at: deps.now(), updated_at: deps.now() }).where('id', '=', id).execute()
+  await deps.db
+    .updateTable('ssl_validations')
+    .set({ state, problem: problem ? JSON.stringify(problem) : null, checked_at: deps.now(), updated_at: deps.now() })
+    .where('id', '=', id)
+    .execute()
 }
 
 /**
@@ -199,7 +208,11 @@ async function publishChallenge(deps: PlatformDeps, cert: SslCertificate, valida
     .where('type', '=', 'TXT')
     .where('content', '=', JSON.stringify(value))
     .executeTakeFirst()
-  await deps.db.updateTable('ssl_validations').set({ dns_record_id: record?.id ?? null, updated_at: deps.now() }).where('id', '=', validationId).execute()
+  await deps.db
+    .updateTable('ssl_validations')
+    .set({ dns_record_id: record?.id ?? null, updated_at: deps.now() })
+    .where('id', '=', validationId)
+    .execute()
   // A passing PowerDNS error (a 500 while another change of the zone is written) is tried again a few times before the order fails.
   let zone = { publish_state: 'pending', published_serial: null as number | null, serial: 0, last_error: null as string | null }
   for (let attempt = 0; attempt < 4; attempt++) {
@@ -213,7 +226,8 @@ async function publishChallenge(deps: PlatformDeps, cert: SslCertificate, valida
     if (zone.publish_state === 'failed' || zone.published_serial === zone.serial || !zone.last_error) break
   }
   if (zone.publish_state === 'failed') throw new Refusal(`The DNS record could not be published: ${zone.last_error ?? 'PowerDNS refused it'}`)
-  if (zone.published_serial !== zone.serial) throw new Refusal(zone.last_error ? `The DNS record could not be published: ${zone.last_error}` : 'PowerDNS is not configured: the DNS record cannot be served')
+  if (zone.published_serial !== zone.serial)
+    throw new Refusal(zone.last_error ? `The DNS record could not be published: ${zone.last_error}` : 'PowerDNS is not configured: the DNS record cannot be served')
 }
 
 /** Removes the certificate's challenge records from our zones (nothing stale stays published). */
@@ -222,12 +236,28 @@ async function cleanup(deps: PlatformDeps, cert: SslCertificate) {
   const byZone = new Map<string, { validation: string; record: string }[]>()
   for (const r of rows) if (r.zone_id && r.dns_record_id) byZone.set(r.zone_id, [...(byZone.get(r.zone_id) ?? []), { validation: r.id, record: r.dns_record_id }])
   for (const [zoneId, records] of byZone) {
-    const present = await deps.db.selectFrom('dns_records').select('id').where('id', 'in', records.map((r) => r.record)).execute()
+    const present = await deps.db
+      .selectFrom('dns_records')
+      .select('id')
+      .where(
+        'id',
+        'in',
+        records.map((r) => r.record),
+      )
+      .execute()
     if (present.length) {
       await applyChangeSet(deps, systemScope('ssl', cert.account_id), zoneId, { changes: present.map((r) => ({ action: 'delete' as const, id: r.id })) })
       await publishZone(deps, zoneId).catch((error: Error) => deps.logger.warn('ssl: removing a challenge record will be published later', { zone: zoneId, error: error.message }))
     }
-    await deps.db.updateTable('ssl_validations').set({ dns_record_id: null, updated_at: deps.now() }).where('id', 'in', records.map((r) => r.validation)).execute()
+    await deps.db
+      .updateTable('ssl_validations')
+      .set({ dns_record_id: null, updated_at: deps.now() })
+      .where(
+        'id',
+        'in',
+        records.map((r) => r.validation),
+      )
+      .execute()
   }
 }
 
@@ -279,7 +309,12 @@ async function fail(deps: PlatformDeps, cert: SslCertificate, reason: string) {
       .executeTakeFirst()
     if (after) await audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, action: 'fail', before: publicFields(cert), after: publicFields(after) })
     // A failed renewal: the certificate it should have replaced is noticed again, from its next threshold.
-    if (after && cert.renewal_of) await tx.updateTable('ssl_terms').set({ notices_sent: sql<number[]>`'{}'::integer[]` }).where('id', '=', cert.term_id).execute()
+    if (after && cert.renewal_of)
+      await tx
+        .updateTable('ssl_terms')
+        .set({ notices_sent: sql<number[]>`'{}'::integer[]` })
+        .where('id', '=', cert.term_id)
+        .execute()
   })
   await cleanup(deps, cert)
 }
@@ -383,7 +418,12 @@ export async function runSslExpiryNotices(deps: Pick<PlatformDeps, 'db' | 'maile
     .where('c.not_after', '<=', horizon)
     .execute()
   const later = rows.length
-    ? await deps.db.selectFrom('ssl_certificates').select(['term_id', 'status', 'created_at']).where('term_id', 'in', [...new Set(rows.map((r) => r.term_id))]).where('status', 'in', ['pending_validation', 'issuing', 'issued']).execute()
+    ? await deps.db
+        .selectFrom('ssl_certificates')
+        .select(['term_id', 'status', 'created_at'])
+        .where('term_id', 'in', [...new Set(rows.map((r) => r.term_id))])
+        .where('status', 'in', ['pending_validation', 'issuing', 'issued'])
+        .execute()
     : []
   const byAccount = new Map<string, { id: string; term_id: string; name: string; not_after: Date; days: number; threshold: number; sent: number[] }[]>()
   for (const r of rows) {

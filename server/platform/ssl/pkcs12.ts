@@ -70,7 +70,9 @@ function pkcs12Kdf(hash: 'sha1' | 'sha256', password: string, salt: Buffer, id: 
   const I = Buffer.concat([salt.length ? fill(salt) : Buffer.alloc(0), pw.length ? fill(pw) : Buffer.alloc(0)])
   const out: Buffer[] = []
   for (let made = 0; made < size; made += u) {
-    let A = createHash(hash).update(Buffer.concat([D, I])).digest()
+    let A = createHash(hash)
+      .update(Buffer.concat([D, I]))
+      .digest()
     for (let i = 1; i < iterations; i++) A = createHash(hash).update(A).digest()
     out.push(A)
     const B = fill(A)

@@ -143,7 +143,8 @@ async function keyMaterial(settings: SslSettings, product: SslProduct | null, ra
       keyType = info.key_type
       if (info.weak) errors.push(fieldError('csr', 'ssl.csr-weak-key', `The CSR's key is refused: ${info.weak}`))
       const asked = [...info.names].sort().join(' ')
-      if (names.length && asked !== [...names].sort().join(' ')) errors.push(fieldError('csr', 'ssl.csr-names-differ', `The CSR names ${info.names.join(', ') || 'nothing'}, the order ${names.join(', ')}`))
+      if (names.length && asked !== [...names].sort().join(' '))
+        errors.push(fieldError('csr', 'ssl.csr-names-differ', `The CSR names ${info.names.join(', ') || 'nothing'}, the order ${names.join(', ')}`))
     } catch {
       errors.push(fieldError('csr', 'ssl.csr-invalid', 'This is not a PEM certificate signing request'))
     }
@@ -168,7 +169,14 @@ async function refuseByCaa(deps: PlatformDeps, accountId: string, names: string[
   const errors = verdicts.flatMap((v) =>
     v.allowed
       ? []
-      : [fieldError(`names.${names.indexOf(v.name)}`, 'ssl.caa-forbids', `The CAA records of ${v.domain} do not let ${acme.caName} issue for ${v.name} (${v.reason}); add ${v.domain}. CAA 0 ${v.name.startsWith('*.') ? 'issuewild' : 'issue'} "${acme.caaIdentities![0]}"`, [acme.caaIdentities![0]!])],
+      : [
+          fieldError(
+            `names.${names.indexOf(v.name)}`,
+            'ssl.caa-forbids',
+            `The CAA records of ${v.domain} do not let ${acme.caName} issue for ${v.name} (${v.reason}); add ${v.domain}. CAA 0 ${v.name.startsWith('*.') ? 'issuewild' : 'issue'} "${acme.caaIdentities![0]}"`,
+            [acme.caaIdentities![0]!],
+          ),
+        ],
   )
   if (errors.length) throw invalid('ssl.order-invalid', 'The order is not valid', errors)
 }
@@ -194,7 +202,11 @@ export async function orderCertificate(deps: PlatformDeps, scope: Scope, input: 
   return change(deps.db, scope, async (tx, audit) => {
     const ends = new Date(now)
     ends.setUTCMonth(ends.getUTCMonth() + input.period_months)
-    const term = await tx.insertInto('ssl_terms').values({ account_id: accountId, product: product!, period_months: input.period_months, starts_at: now, ends_at: ends }).returning('id').executeTakeFirstOrThrow()
+    const term = await tx
+      .insertInto('ssl_terms')
+      .values({ account_id: accountId, product: product!, period_months: input.period_months, starts_at: now, ends_at: ends })
+      .returning('id')
+      .executeTakeFirstOrThrow()
     const cert = await tx
       .insertInto('ssl_certificates')
       .values({
@@ -295,7 +307,11 @@ export async function reissueCertificate(deps: PlatformDeps, scope: Scope, id: s
 export type ImportInput = { certificate: string; chain?: string; private_key?: string }
 
 const pemCertificates = (text: string) => text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []
-const subjectField = (dn: string, field: string) => dn.split('\n').find((l) => l.startsWith(`${field}=`))?.slice(field.length + 1) ?? null
+const subjectField = (dn: string, field: string) =>
+  dn
+    .split('\n')
+    .find((l) => l.startsWith(`${field}=`))
+    ?.slice(field.length + 1) ?? null
 
 /** A public key's type as the screens name it: ecdsa-p256, rsa-2048… */
 function keyTypeOf(key: KeyObject): string {
@@ -358,7 +374,11 @@ export async function importCertificate(deps: PlatformDeps, scope: Scope, input:
   const months = Math.min(120, Math.max(1, Math.round((notAfter.getTime() - notBefore.getTime()) / (30.44 * 86_400_000))))
   const ca = subjectField(leaf.issuer, 'O') ?? subjectField(leaf.issuer, 'CN') ?? 'unknown'
   return change(deps.db, scope, async (tx, audit) => {
-    const term = await tx.insertInto('ssl_terms').values({ account_id: accountId, product: 'imported', period_months: months, starts_at: notBefore, ends_at: notAfter }).returning('id').executeTakeFirstOrThrow()
+    const term = await tx
+      .insertInto('ssl_terms')
+      .values({ account_id: accountId, product: 'imported', period_months: months, starts_at: notBefore, ends_at: notAfter })
+      .returning('id')
+      .executeTakeFirstOrThrow()
     const cert = await tx
       .insertInto('ssl_certificates')
       .values({
@@ -410,7 +430,15 @@ export type CertificateDetail = {
   certificate: SslCertificate
   validations: SslValidation[]
   /** Every certificate of the same coverage term, oldest first (the renewal and reissue chain). */
-  term: { id: string; product: string; period_months: number; starts_at: Date; ends_at: Date; notices_sent: number[]; certificates: { id: string; status: string; not_after: Date | null; created_at: Date; renewal_of: string | null; origin: string }[] }
+  term: {
+    id: string
+    product: string
+    period_months: number
+    starts_at: Date
+    ends_at: Date
+    notices_sent: number[]
+    certificates: { id: string; status: string; not_after: Date | null; created_at: Date; renewal_of: string | null; origin: string }[]
+  }
 }
 
 export async function getCertificate(deps: PlatformDeps, scope: Scope, id: string): Promise<CertificateDetail> {
@@ -425,7 +453,11 @@ export async function getCertificate(deps: PlatformDeps, scope: Scope, id: strin
     .orderBy('created_at')
     .orderBy('id')
     .execute()
-  return { certificate, validations, term: { id: term.id, product: term.product, period_months: term.period_months, starts_at: term.starts_at, ends_at: term.ends_at, notices_sent: term.notices_sent, certificates } }
+  return {
+    certificate,
+    validations,
+    term: { id: term.id, product: term.product, period_months: term.period_months, starts_at: term.starts_at, ends_at: term.ends_at, notices_sent: term.notices_sent, certificates },
+  }
 }
 
 // --- actions -------------------------------------------------------------------------------------
@@ -537,11 +569,15 @@ export async function pkcs12File(deps: PlatformDeps, scope: Scope, id: string, p
   if (profile === 'pkcs8') {
     // The key alone, as encrypted PKCS#8 (PBES2: AES-256-CBC, PBKDF2-HMAC-SHA256).
     const body = Buffer.from(createPrivateKey(key).export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: password }) as string)
-    await change(deps.db, scope, (_tx, audit) => audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, accountId: cert.account_id, action: 'download-key', after: { format: 'pkcs8-encrypted' } }))
+    await change(deps.db, scope, (_tx, audit) =>
+      audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, accountId: cert.account_id, action: 'download-key', after: { format: 'pkcs8-encrypted' } }),
+    )
     return { filename: `${base}.key.encrypted.pem`, contentType: 'application/x-pem-file', body }
   }
   const body = buildPkcs12({ certificate: cert.certificate_pem, chain: cert.chain_pem ?? '', key, password, profile, name: cert.common_name })
-  await change(deps.db, scope, (_tx, audit) => audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, accountId: cert.account_id, action: 'download-key', after: { format: `pkcs12-${profile}` } }))
+  await change(deps.db, scope, (_tx, audit) =>
+    audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, accountId: cert.account_id, action: 'download-key', after: { format: `pkcs12-${profile}` } }),
+  )
   return { filename: `${base}${profile === 'legacy' ? '.legacy' : ''}.p12`, contentType: 'application/x-pkcs12', body }
 }
 
@@ -552,7 +588,11 @@ export async function accountClient(deps: PlatformDeps, acme: AcmeSettings) {
   const secret = sslSettings(deps).keySecret
   let row = await deps.db.selectFrom('ssl_acme_accounts').selectAll().where('directory_url', '=', acme.directoryUrl).executeTakeFirst()
   if (!row) {
-    await deps.db.insertInto('ssl_acme_accounts').values({ directory_url: acme.directoryUrl, account_key_enc: sealSecret(secret, await newAccountKey()) }).onConflict((oc) => oc.doNothing()).execute()
+    await deps.db
+      .insertInto('ssl_acme_accounts')
+      .values({ directory_url: acme.directoryUrl, account_key_enc: sealSecret(secret, await newAccountKey()) })
+      .onConflict((oc) => oc.doNothing())
+      .execute()
     row = await deps.db.selectFrom('ssl_acme_accounts').selectAll().where('directory_url', '=', acme.directoryUrl).executeTakeFirstOrThrow()
   }
   const key = openSecret(secret, row.account_key_enc)

@@ -23,5 +23,8 @@ export async function sslFromConfig(config: Config, logger: Logger, dnsServer = 
   if (!(await pebbleInstalled())) return { settings: { keySecret, acme: null, missing: 'the local test CA is not installed (apt-get install pebble)' }, stop: async () => {} }
   const pebble = await startPebble({ ...(dnsServer ? { dnsServer } : {}), dir: path.join(config.dataDir, 'pebble') })
   logger.info('local Pebble CA started', { directory: pebble.directoryUrl, dns: dnsServer ?? 'system resolver' })
-  return { settings: { keySecret, acme: { directoryUrl: pebble.directoryUrl, caName: 'Pebble (test CA)', tlsCaPem: pebble.tlsCaPem, dvOnly: true, caaIdentities: ['pebble.test'] } }, stop: () => pebble.stop() }
+  return {
+    settings: { keySecret, acme: { directoryUrl: pebble.directoryUrl, caName: 'Pebble (test CA)', tlsCaPem: pebble.tlsCaPem, dvOnly: true, caaIdentities: ['pebble.test'] } },
+    stop: () => pebble.stop(),
+  }
 }

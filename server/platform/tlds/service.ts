@@ -38,7 +38,11 @@ export async function importIanaTlds(db: Kysely<DB>, scope: Scope): Promise<numb
     }))
     let inserted = 0
     for (let i = 0; i < rows.length; i += 500) {
-      const result = await tx.insertInto('tlds').values(rows.slice(i, i + 500)).onConflict((oc) => oc.column('name').doNothing()).executeTakeFirst()
+      const result = await tx
+        .insertInto('tlds')
+        .values(rows.slice(i, i + 500))
+        .onConflict((oc) => oc.column('name').doNothing())
+        .executeTakeFirst()
       inserted += Number(result.numInsertedOrUpdatedRows ?? 0)
     }
     await audit.record({ area: 'tlds', entityType: 'tld-catalogue', entityId: 'iana', accountId: null, action: 'import', after: { inserted } })
@@ -153,7 +157,8 @@ export async function updateTld(db: Kysely<DB>, scope: Scope, id: string, patch:
     const errors: CodedFieldError[] = []
     if (fields.periods !== undefined) {
       const periods = [...new Set(fields.periods)].sort((a, b) => a - b)
-      if (!periods.length || periods.some((p) => !Number.isInteger(p) || p < 1 || p > 10)) errors.push(fieldError('periods', 'tld.periods_invalid', 'Registration periods are whole years from 1 to 10'))
+      if (!periods.length || periods.some((p) => !Number.isInteger(p) || p < 1 || p > 10))
+        errors.push(fieldError('periods', 'tld.periods_invalid', 'Registration periods are whole years from 1 to 10'))
       fields.periods = periods
     }
     if (fields.required_contacts !== undefined) fields.required_contacts = [...new Set(fields.required_contacts)]
@@ -163,7 +168,12 @@ export async function updateTld(db: Kysely<DB>, scope: Scope, id: string, patch:
     if (offered && price === null) errors.push(fieldError('list_price_minor', 'tld.price_required', 'An offered TLD needs a list price'))
     if (errors.length) throw invalid(errors[0]!.code, 'The TLD entry is not valid', errors)
     if (before.version !== version) throw staleVersion(before.version)
-    const after = await tx.updateTable('tlds').set({ ...fields, version: before.version + 1, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
+    const after = await tx
+      .updateTable('tlds')
+      .set({ ...fields, version: before.version + 1, updated_at: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
     await audit.record({ area: 'tlds', entityType: 'tld', entityId: id, accountId: null, action: 'update', before, after })
     return after
   })

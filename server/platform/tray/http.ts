@@ -9,15 +9,17 @@ import { addToTray, removeFromTray, trayResource, traySizes } from './service.ts
 const TAGS = ['Bulk tray']
 const EntityType = z.enum(TRAY_ENTITY_TYPES)
 const ContextParam = z.object({ context: z.string() })
-const TrayRow = z
-  .object({ id: z.uuid(), entity_type: EntityType, name: z.string(), added_at: z.string() })
-  .passthrough()
-  .partial()
-  .openapi('TrayItem')
+const TrayRow = z.object({ id: z.uuid(), entity_type: EntityType, name: z.string(), added_at: z.string() }).passthrough().partial().openapi('TrayItem')
 const TraySize = z.object({ entity_type: EntityType, count: z.number().int() }).openapi('TraySize')
 const TraySizes = z.object({ domain: z.number().int(), record: z.number().int() }).openapi('TraySizes')
-const TrayChange = z.object({ entity_type: EntityType, ids: z.array(z.uuid()).max(10_000) }).strict().openapi('TrayAdd')
-const TrayRemove = z.object({ entity_type: EntityType, ids: z.array(z.uuid()).max(10_000).optional() }).strict().openapi('TrayRemove')
+const TrayChange = z
+  .object({ entity_type: EntityType, ids: z.array(z.uuid()).max(10_000) })
+  .strict()
+  .openapi('TrayAdd')
+const TrayRemove = z
+  .object({ entity_type: EntityType, ids: z.array(z.uuid()).max(10_000).optional() })
+  .strict()
+  .openapi('TrayRemove')
 
 /** The bulk tray: per user and account, kept in the database so it outlives sessions. */
 export const trayRouter = createRouter()

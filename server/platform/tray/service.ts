@@ -91,7 +91,11 @@ export async function removeFromTray(db: Kysely<DB>, scope: Scope, entityType: T
   let query = db.deleteFrom('tray_items').where('user_id', '=', userId).where('account_id', '=', accountId).where('entity_type', '=', entityType)
   if (ids) {
     if (ids.length === 0) return countTray(db, scope, entityType)
-    query = query.where('entity_id', 'in', ids.map((i) => i.toLowerCase()))
+    query = query.where(
+      'entity_id',
+      'in',
+      ids.map((i) => i.toLowerCase()),
+    )
   }
   await query.execute()
   return countTray(db, scope, entityType)
@@ -99,7 +103,11 @@ export async function removeFromTray(db: Kysely<DB>, scope: Scope, entityType: T
 
 export async function countTray(db: Kysely<DB>, scope: Scope, entityType?: TrayEntityType): Promise<number> {
   const { userId, accountId } = requireUserScope(scope)
-  let query = db.selectFrom('tray_items').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('account_id', '=', accountId)
+  let query = db
+    .selectFrom('tray_items')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('account_id', '=', accountId)
   if (entityType) query = query.where('entity_type', '=', entityType)
   return Number((await query.executeTakeFirstOrThrow()).n)
 }

@@ -8,7 +8,12 @@ import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemR
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import { acceptInvite, endSessions, findInvite, getUser, inviteUser, resetTwoFactor, scopedUsersResource, setUserStatus, updateUser, usersResource } from './service.ts'
 
-const Conflict = { 409: { description: 'Conflicts with stored state (duplicate email, last admin, changed version)', content: { 'application/problem+json': { schema: z.object({ code: z.string(), detail: z.string() }).passthrough() } } } }
+const Conflict = {
+  409: {
+    description: 'Conflicts with stored state (duplicate email, last admin, changed version)',
+    content: { 'application/problem+json': { schema: z.object({ code: z.string(), detail: z.string() }).passthrough() } },
+  },
+}
 
 const UserRow = z
   .object({
@@ -217,7 +222,15 @@ export const usersRouter = createRouter()
       ...access('public'),
       tags: TAGS,
       summary: 'Accept an invitation by setting a password (public); the link works once',
-      request: { params: z.object({ token: z.string().min(1).max(200) }), body: jsonBody(z.object({ password: z.string().min(1).max(1024) }).strict().openapi('AcceptInvitation')) },
+      request: {
+        params: z.object({ token: z.string().min(1).max(200) }),
+        body: jsonBody(
+          z
+            .object({ password: z.string().min(1).max(1024) })
+            .strict()
+            .openapi('AcceptInvitation'),
+        ),
+      },
       responses: { 204: { description: 'Password set; sign in with it' }, ...ProblemResponses },
     }),
     async (c) => {

@@ -91,8 +91,7 @@ function checkGrants(scope: Scope, input: { roles?: string[]; abilities?: string
   return errors
 }
 
-const emailTaken = () =>
-  refused('user.email_taken', 'A user with this email already exists', [fieldError('email', 'user.email_taken', 'A user with this email already exists')])
+const emailTaken = () => refused('user.email_taken', 'A user with this email already exists', [fieldError('email', 'user.email_taken', 'A user with this email already exists')])
 
 /** Creates a user in an account; the email is unique across the platform. */
 export async function createUser(db: Kysely<DB>, scope: Scope, input: CreateUserInput): Promise<User> {
@@ -191,7 +190,10 @@ export async function inviteUser(db: Kysely<DB>, scope: Scope, input: InviteInpu
   return change(db, scope, async (tx, audit) => {
     const user = await insertUser(tx, { account_id: accountId, email, name: input.name, roles: input.roles, abilities: input.abilities, language: input.language }, null)
     const token = randomBytes(32).toString('base64url')
-    await tx.insertInto('user_invites').values({ user_id: user.id, token_hash: hashInviteToken(token), expires_at: new Date(now.getTime() + INVITE_TTL_MS) }).execute()
+    await tx
+      .insertInto('user_invites')
+      .values({ user_id: user.id, token_hash: hashInviteToken(token), expires_at: new Date(now.getTime() + INVITE_TTL_MS) })
+      .execute()
     await audit.record({ area: 'users', entityType: 'user', entityId: user.id, accountId, action: 'invite', after: publicUser(user) })
     return { user, token }
   })
@@ -264,10 +266,13 @@ export async function updateUser(db: Kysely<DB>, scope: Scope, id: string, patch
     // People edit their own name and language on /my-profile; roles are someone else's call.
     if (!(self && !editsGrants)) requirePermission(scope.actor, ADMIN_ROLE)
     if (self && editsGrants) {
-      throw invalid('user.own_roles', 'You cannot change your own roles or abilities', [fieldError(fields.roles !== undefined ? 'roles' : 'abilities', 'user.own_roles', 'Ask another admin to change your roles')])
+      throw invalid('user.own_roles', 'You cannot change your own roles or abilities', [
+        fieldError(fields.roles !== undefined ? 'roles' : 'abilities', 'user.own_roles', 'Ask another admin to change your roles'),
+      ])
     }
     const errors = checkGrants(scope, fields)
-    if (fields.language !== undefined && !(LANGUAGES as readonly string[]).includes(fields.language)) errors.push(fieldError('language', 'language.invalid', 'Not a supported language', [...LANGUAGES]))
+    if (fields.language !== undefined && !(LANGUAGES as readonly string[]).includes(fields.language))
+      errors.push(fieldError('language', 'language.invalid', 'Not a supported language', [...LANGUAGES]))
     if (errors.length) throw invalid(errors[0]!.code, 'The user is not valid', errors)
     if (before.version !== version) throw staleVersion(before.version)
     const roles = fields.roles ? [...new Set(fields.roles)] : before.roles
@@ -278,7 +283,15 @@ export async function updateUser(db: Kysely<DB>, scope: Scope, id: string, patch
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow()
-    await audit.record({ area: 'users', entityType: 'user', entityId: id, accountId: after.account_id, action: editsGrants ? 'change-roles' : 'update', before: publicUser(before), after: publicUser(after) })
+    await audit.record({
+      area: 'users',
+      entityType: 'user',
+      entityId: id,
+      accountId: after.account_id,
+      action: editsGrants ? 'change-roles' : 'update',
+      before: publicUser(before),
+      after: publicUser(after),
+    })
     return userDetail(tx, after)
   })
 }
@@ -291,9 +304,22 @@ export async function setUserStatus(db: Kysely<DB>, scope: Scope, id: string, st
     if (scope.actor.userId === id) throw invalid('user.own_status', 'You cannot disable or enable yourself', [fieldError('status', 'user.own_status', 'Ask another admin')])
     if (before.status === status) return userDetail(tx, before)
     await keepAnAdmin(tx, before, { roles: before.roles, status })
-    const after = await tx.updateTable('users').set({ status, version: before.version + 1, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
+    const after = await tx
+      .updateTable('users')
+      .set({ status, version: before.version + 1, updated_at: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
     if (status === 'disabled') await revokeSessions(tx, id)
-    await audit.record({ area: 'users', entityType: 'user', entityId: id, accountId: after.account_id, action: status === 'disabled' ? 'disable' : 'enable', before: { status: before.status }, after: { status } })
+    await audit.record({
+      area: 'users',
+      entityType: 'user',
+      entityId: id,
+      accountId: after.account_id,
+      action: status === 'disabled' ? 'disable' : 'enable',
+      before: { status: before.status },
+      after: { status },
+    })
     return userDetail(tx, after)
   })
 }
@@ -321,7 +347,14 @@ export async function resetTwoFactor(db: Kysely<DB>, scope: Scope, id: string): 
     requirePermission(scope.actor, ADMIN_ROLE)
     const removed = await sql`DELETE FROM user_two_factor WHERE user_id = ${id}`.execute(tx)
     await sql`DELETE FROM two_factor_recovery_codes WHERE user_id = ${id}`.execute(tx)
-    await audit.record({ area: 'users', entityType: 'user', entityId: id, accountId: user.account_id, action: 'reset-two-factor', after: { two_factor_removed: Number(removed.numAffectedRows ?? 0) > 0 } })
+    await audit.record({
+      area: 'users',
+      entityType: 'user',
+      entityId: id,
+      accountId: user.account_id,
+      action: 'reset-two-factor',
+      after: { two_factor_removed: Number(removed.numAffectedRows ?? 0) > 0 },
+    })
     return userDetail(tx, user)
   })
 }

@@ -37,16 +37,39 @@ export async function dispatchPending(deps: Deps, made: (deliveries: Made[]) => 
   let total = 0
   for (;;) {
     const { count, ids } = await deps.db.transaction().execute(async (tx) => {
-      const events = await tx.selectFrom('webhook_events').select(['id', 'account_id', 'type']).where('dispatched_at', 'is', null).orderBy('occurred_at').limit(FAN_OUT_BATCH).forUpdate().skipLocked().execute()
+      const events = await tx
+        .selectFrom('webhook_events')
+        .select(['id', 'account_id', 'type'])
+        .where('dispatched_at', 'is', null)
+        .orderBy('occurred_at')
+        .limit(FAN_OUT_BATCH)
+        .forUpdate()
+        .skipLocked()
+        .execute()
       if (!events.length) return { count: 0, ids: [] as Made[] }
       const accounts = [...new Set(events.map((e) => e.account_id))]
       const endpoints = await tx.selectFrom('webhook_endpoints').select(['id', 'account_id', 'events']).where('account_id', 'in', accounts).where('enabled', '=', true).execute()
       const rows = events.flatMap((e) => endpoints.filter((ep) => ep.account_id === e.account_id && ep.events.includes(e.type)).map((ep) => ({ event_id: e.id, endpoint_id: ep.id })))
-      const deliveries = rows.length ? await tx.insertInto('webhook_deliveries').values(rows).onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing()).returning('id').execute() : []
+      const deliveries = rows.length
+        ? await tx
+            .insertInto('webhook_deliveries')
+            .values(rows)
+            .onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing())
+            .returning('id')
+            .execute()
+        : []
       const runner = txRunner(tx)
       const ids: Made[] = []
       for (const d of deliveries) ids.push({ delivery: d.id, job: await deps.jobs.send(DELIVER_JOB, { delivery_id: d.id }, { runner, retryLimit: 3 }) })
-      await tx.updateTable('webhook_events').set({ dispatched_at: deps.now() }).where('id', 'in', events.map((e) => e.id)).execute()
+      await tx
+        .updateTable('webhook_events')
+        .set({ dispatched_at: deps.now() })
+        .where(
+          'id',
+          'in',
+          events.map((e) => e.id),
+        )
+        .execute()
       return { count: events.length, ids }
     })
     if (ids.length) made(ids)
@@ -94,7 +117,15 @@ function post(url: string, headers: Record<string, string>, body: string, allowP
       })
       res.on('error', (error) => resolve({ status: res.statusCode ?? null, excerpt: '', error: error.message, retryAfter: null, ms: Date.now() - started }))
       // Cut off before its end (the deadline): whatever came, and why it stopped ('end' resolves first otherwise).
-      res.on('close', () => resolve({ status: null, excerpt: Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_BYTES), error: `The answer was cut off after ${TIMEOUT_MS / 1000} s`, retryAfter: null, ms: Date.now() - started }))
+      res.on('close', () =>
+        resolve({
+          status: null,
+          excerpt: Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_BYTES),
+          error: `The answer was cut off after ${TIMEOUT_MS / 1000} s`,
+          retryAfter: null,
+          ms: Date.now() - started,
+        }),
+      )
     })
     // The whole exchange, not only each silence: an endpoint that drips its answer is cut off too.
     const deadline = setTimeout(() => req.destroy(new Error(`No answer within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS)
@@ -135,7 +166,22 @@ export async function deliver(deps: Deps, deliveryId: string, options: { viaJob?
     .where('d.id', '=', deliveryId)
     .where('d.state', '=', 'pending')
     .where((eb) => eb.or([eb('d.next_attempt_at', 'is', null), eb('d.next_attempt_at', '<=', claimedAt)]))
-    .returning(['d.id', 'd.attempts', 'd.event_id', 'ep.id as endpoint_id', 'ep.account_id', 'ep.url', 'ep.enabled', 'ep.secret', 'ep.previous_secret', 'ep.previous_secret_expires_at', 'ep.failing_since', 'ev.type', 'ev.data', 'ev.occurred_at'])
+    .returning([
+      'd.id',
+      'd.attempts',
+      'd.event_id',
+      'ep.id as endpoint_id',
+      'ep.account_id',
+      'ep.url',
+      'ep.enabled',
+      'ep.secret',
+      'ep.previous_secret',
+      'ep.previous_secret_expires_at',
+      'ep.failing_since',
+      'ev.type',
+      'ev.data',
+      'ev.occurred_at',
+    ])
     .executeTakeFirst()
   if (!row) {
     if (options.viaJob === false) return false
@@ -175,10 +221,17 @@ export async function deliver(deps: Deps, deliveryId: string, options: { viaJob?
     return true
   }
   await deps.db.transaction().execute(async (tx) => {
-    await tx.insertInto('webhook_attempts').values({ delivery_id: row.id, endpoint_id: row.endpoint_id, attempted_at: now, status: answer.status, response_excerpt: answer.excerpt, error: answer.error, duration_ms: answer.ms }).execute()
-    const error = ok ? null : answer.error ?? `HTTP ${answer.status}`
+    await tx
+      .insertInto('webhook_attempts')
+      .values({ delivery_id: row.id, endpoint_id: row.endpoint_id, attempted_at: now, status: answer.status, response_excerpt: answer.excerpt, error: answer.error, duration_ms: answer.ms })
+      .execute()
+    const error = ok ? null : (answer.error ?? `HTTP ${answer.status}`)
     if (ok) {
-      await tx.updateTable('webhook_deliveries').set({ state: 'succeeded', attempts, last_status: answer.status, last_error: null, next_attempt_at: null, updated_at: now }).where('id', '=', row.id).execute()
+      await tx
+        .updateTable('webhook_deliveries')
+        .set({ state: 'succeeded', attempts, last_status: answer.status, last_error: null, next_attempt_at: null, updated_at: now })
+        .where('id', '=', row.id)
+        .execute()
       if (row.failing_since) await tx.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', row.endpoint_id).execute()
       return
     }
@@ -192,10 +245,18 @@ export async function deliver(deps: Deps, deliveryId: string, options: { viaJob?
       .execute()
     const delay = disable ? null : retryDelaySeconds(attempts, answer.retryAfter, deps.webhooks?.retryDelaysSeconds)
     if (delay === null) {
-      await tx.updateTable('webhook_deliveries').set({ state: 'failed', attempts, last_status: answer.status, last_error: error, next_attempt_at: null, updated_at: now }).where('id', '=', row.id).execute()
+      await tx
+        .updateTable('webhook_deliveries')
+        .set({ state: 'failed', attempts, last_status: answer.status, last_error: error, next_attempt_at: null, updated_at: now })
+        .where('id', '=', row.id)
+        .execute()
       return
     }
-    await tx.updateTable('webhook_deliveries').set({ attempts, last_status: answer.status, last_error: error, next_attempt_at: new Date(now.getTime() + delay * 1000), updated_at: now }).where('id', '=', row.id).execute()
+    await tx
+      .updateTable('webhook_deliveries')
+      .set({ attempts, last_status: answer.status, last_error: error, next_attempt_at: new Date(now.getTime() + delay * 1000), updated_at: now })
+      .where('id', '=', row.id)
+      .execute()
     await deps.jobs.send(DELIVER_JOB, { delivery_id: row.id }, { runner: txRunner(tx), retryLimit: 3, startAfterSeconds: delay })
   })
   if (disable) await tellAdmins(deps, row.account_id, row.url, disable)
@@ -214,7 +275,11 @@ async function tellAdmins(deps: Deps, accountId: string, url: string, reason: st
     .execute()
   for (const admin of admins) {
     await deps.mailer
-      .send({ to: admin.email, subject: 'A webhook endpoint was disabled', text: `Deliveries to ${url} stopped: ${reason}.\n\nFix the endpoint, then enable it again on the account's Webhooks page; failed deliveries can be replayed from its log.\n` })
+      .send({
+        to: admin.email,
+        subject: 'A webhook endpoint was disabled',
+        text: `Deliveries to ${url} stopped: ${reason}.\n\nFix the endpoint, then enable it again on the account's Webhooks page; failed deliveries can be replayed from its log.\n`,
+      })
       .catch((error: unknown) => deps.logger.warn('webhook disable mail failed', { error }))
   }
 }

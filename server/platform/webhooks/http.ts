@@ -7,7 +7,12 @@ import { deliver, DELIVER_JOB, dispatchPending, requeueOverdue, SWEEP_JOB } from
 import { createEndpoint, deleteEndpoint, getEndpoint, listAttempts, listEndpoints, replayDelivery, rotateSecret, sendTestPing, updateEndpoint } from './service.ts'
 
 const TAGS = ['Webhooks']
-const Conflict = { 409: { description: 'Conflicts with stored state (changed version, delivery still pending, too many endpoints)', content: { 'application/problem+json': { schema: z.object({ code: z.string(), detail: z.string() }).passthrough() } } } }
+const Conflict = {
+  409: {
+    description: 'Conflicts with stored state (changed version, delivery still pending, too many endpoints)',
+    content: { 'application/problem+json': { schema: z.object({ code: z.string(), detail: z.string() }).passthrough() } },
+  },
+}
 
 const Endpoint = z
   .object({
@@ -27,11 +32,22 @@ const Endpoint = z
 const WithSecret = z.object({ endpoint: Endpoint, secret: z.string().openapi({ description: 'The signing secret (whsec_…), shown this once' }) }).openapi('WebhookEndpointSecret')
 const EventTypes = z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).max(WEBHOOK_EVENT_TYPES.length)
 const NewEndpoint = z
-  .object({ url: z.string().min(1).max(WEBHOOK_URL_MAX).openapi({ example: 'https://hooks.example.com/registrar' }), description: z.string().max(200).optional(), events: EventTypes, enabled: z.boolean().optional() })
+  .object({
+    url: z.string().min(1).max(WEBHOOK_URL_MAX).openapi({ example: 'https://hooks.example.com/registrar' }),
+    description: z.string().max(200).optional(),
+    events: EventTypes,
+    enabled: z.boolean().optional(),
+  })
   .strict()
   .openapi('NewWebhookEndpoint')
 const PatchEndpoint = z
-  .object({ url: z.string().min(1).max(WEBHOOK_URL_MAX).optional(), description: z.string().max(200).optional(), events: EventTypes.optional(), enabled: z.boolean().optional(), version: z.number().int().positive() })
+  .object({
+    url: z.string().min(1).max(WEBHOOK_URL_MAX).optional(),
+    description: z.string().max(200).optional(),
+    events: EventTypes.optional(),
+    enabled: z.boolean().optional(),
+    version: z.number().int().positive(),
+  })
   .strict()
   .openapi('PatchWebhookEndpoint')
 const Attempt = z
@@ -57,56 +73,137 @@ const base = '/groups/{context}/webhook_endpoints'
 
 /** Webhook endpoints of an account, their delivery log, replay and test ping (issue 20). */
 export const webhooksRouter = createRouter()
-  .openapi(createRoute({ method: 'get', path: base, ...access('account-viewer'), tags: TAGS, summary: 'The account’s webhook endpoints', request: { params: ContextParam }, responses: { 200: jsonResponse(z.object({ data: z.array(Endpoint) })), ...ProblemResponses } }), async (c) => {
-    const scope = requireScope(c, c.req.valid('param').context)
-    return c.json({ data: await listEndpoints(c.get('deps'), scope) }, 200)
-  })
   .openapi(
-    createRoute({ method: 'post', path: base, ...access('account-admin'), tags: TAGS, summary: 'Add an endpoint (HTTPS; no loopback or private address); answers its signing secret once', request: { params: ContextParam, body: jsonBody(NewEndpoint) }, responses: { 201: jsonResponse(WithSecret, 'Made'), ...ProblemResponses, ...Conflict } }),
+    createRoute({
+      method: 'get',
+      path: base,
+      ...access('account-viewer'),
+      tags: TAGS,
+      summary: 'The account’s webhook endpoints',
+      request: { params: ContextParam },
+      responses: { 200: jsonResponse(z.object({ data: z.array(Endpoint) })), ...ProblemResponses },
+    }),
+    async (c) => {
+      const scope = requireScope(c, c.req.valid('param').context)
+      return c.json({ data: await listEndpoints(c.get('deps'), scope) }, 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: base,
+      ...access('account-admin'),
+      tags: TAGS,
+      summary: 'Add an endpoint (HTTPS; no loopback or private address); answers its signing secret once',
+      request: { params: ContextParam, body: jsonBody(NewEndpoint) },
+      responses: { 201: jsonResponse(WithSecret, 'Made'), ...ProblemResponses, ...Conflict },
+    }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
       return c.json(await createEndpoint(c.get('deps'), scope, c.req.valid('json')), 201)
     },
   )
-  .openapi(createRoute({ method: 'get', path: `${base}/{id}`, ...access('account-viewer'), tags: TAGS, summary: 'One endpoint', request: { params: Params }, responses: { 200: jsonResponse(Endpoint), ...ProblemResponses } }), async (c) => {
-    const { context, id } = c.req.valid('param')
-    return c.json(await getEndpoint(c.get('deps'), requireScope(c, context), id), 200)
-  })
   .openapi(
-    createRoute({ method: 'patch', path: `${base}/{id}`, ...access('account-admin'), tags: TAGS, summary: 'Change an endpoint; enabling it again clears its failures', request: { params: Params, body: jsonBody(PatchEndpoint) }, responses: { 200: jsonResponse(Endpoint), ...ProblemResponses, ...Conflict } }),
+    createRoute({
+      method: 'get',
+      path: `${base}/{id}`,
+      ...access('account-viewer'),
+      tags: TAGS,
+      summary: 'One endpoint',
+      request: { params: Params },
+      responses: { 200: jsonResponse(Endpoint), ...ProblemResponses },
+    }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      return c.json(await getEndpoint(c.get('deps'), requireScope(c, context), id), 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'patch',
+      path: `${base}/{id}`,
+      ...access('account-admin'),
+      tags: TAGS,
+      summary: 'Change an endpoint; enabling it again clears its failures',
+      request: { params: Params, body: jsonBody(PatchEndpoint) },
+      responses: { 200: jsonResponse(Endpoint), ...ProblemResponses, ...Conflict },
+    }),
     async (c) => {
       const { context, id } = c.req.valid('param')
       return c.json(await updateEndpoint(c.get('deps'), requireScope(c, context), id, c.req.valid('json')), 200)
     },
   )
-  .openapi(createRoute({ method: 'delete', path: `${base}/{id}`, ...access('account-admin'), tags: TAGS, summary: 'Remove an endpoint and its log', request: { params: Params }, responses: { 204: { description: 'Removed' }, ...ProblemResponses } }), async (c) => {
-    const { context, id } = c.req.valid('param')
-    await deleteEndpoint(c.get('deps'), requireScope(c, context), id)
-    return c.body(null, 204)
-  })
   .openapi(
-    createRoute({ method: 'post', path: `${base}/{id}/rotate_secret`, ...access('account-admin'), tags: TAGS, summary: 'A new signing secret; for a day messages are signed with both', request: { params: Params }, responses: { 200: jsonResponse(WithSecret), ...ProblemResponses } }),
+    createRoute({
+      method: 'delete',
+      path: `${base}/{id}`,
+      ...access('account-admin'),
+      tags: TAGS,
+      summary: 'Remove an endpoint and its log',
+      request: { params: Params },
+      responses: { 204: { description: 'Removed' }, ...ProblemResponses },
+    }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      await deleteEndpoint(c.get('deps'), requireScope(c, context), id)
+      return c.body(null, 204)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: `${base}/{id}/rotate_secret`,
+      ...access('account-admin'),
+      tags: TAGS,
+      summary: 'A new signing secret; for a day messages are signed with both',
+      request: { params: Params },
+      responses: { 200: jsonResponse(WithSecret), ...ProblemResponses },
+    }),
     async (c) => {
       const { context, id } = c.req.valid('param')
       return c.json(await rotateSecret(c.get('deps'), requireScope(c, context), id), 200)
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: `${base}/{id}/test`, ...access('account-admin'), tags: TAGS, summary: 'Send a webhook.test event to this endpoint', request: { params: Params }, responses: { 202: jsonResponse(Queued, 'Queued'), ...ProblemResponses } }),
+    createRoute({
+      method: 'post',
+      path: `${base}/{id}/test`,
+      ...access('account-admin'),
+      tags: TAGS,
+      summary: 'Send a webhook.test event to this endpoint',
+      request: { params: Params },
+      responses: { 202: jsonResponse(Queued, 'Queued'), ...ProblemResponses },
+    }),
     async (c) => {
       const { context, id } = c.req.valid('param')
       return c.json(await sendTestPing(c.get('deps'), requireScope(c, context), id), 202)
     },
   )
   .openapi(
-    createRoute({ method: 'get', path: `${base}/{id}/attempts`, ...access('account-viewer'), tags: TAGS, summary: 'The delivery log: each request made (status, time, response excerpt), newest first', request: { params: Params }, responses: { 200: jsonResponse(z.object({ data: z.array(Attempt) })), ...ProblemResponses } }),
+    createRoute({
+      method: 'get',
+      path: `${base}/{id}/attempts`,
+      ...access('account-viewer'),
+      tags: TAGS,
+      summary: 'The delivery log: each request made (status, time, response excerpt), newest first',
+      request: { params: Params },
+      responses: { 200: jsonResponse(z.object({ data: z.array(Attempt) })), ...ProblemResponses },
+    }),
     async (c) => {
       const { context, id } = c.req.valid('param')
       return c.json({ data: await listAttempts(c.get('deps'), requireScope(c, context), id) }, 200)
     },
   )
   .openapi(
-    createRoute({ method: 'post', path: `${base}/{id}/deliveries/{delivery_id}/replay`, ...access('account-admin'), tags: TAGS, summary: 'Send a delivery again (same webhook-id)', request: { params: DeliveryParams }, responses: { 202: jsonResponse(Queued, 'Queued'), ...ProblemResponses, ...Conflict } }),
+    createRoute({
+      method: 'post',
+      path: `${base}/{id}/deliveries/{delivery_id}/replay`,
+      ...access('account-admin'),
+      tags: TAGS,
+      summary: 'Send a delivery again (same webhook-id)',
+      request: { params: DeliveryParams },
+      responses: { 202: jsonResponse(Queued, 'Queued'), ...ProblemResponses, ...Conflict },
+    }),
     async (c) => {
       const { context, id, delivery_id } = c.req.valid('param')
       return c.json(await replayDelivery(c.get('deps'), requireScope(c, context), id, delivery_id), 202)
@@ -123,8 +220,25 @@ export function registerWebhookJobs(deps: PlatformDeps): void {
   deps.jobs.schedule?.(SWEEP_JOB, '* * * * *')
 }
 
-const DomainData = z.object({ id: z.uuid(), name: z.string().openapi({ example: 'acme.com' }), expires_at: z.string().nullable().optional(), period: z.number().int().optional(), order_id: z.uuid().optional(), status: z.string().optional(), outcome: z.string().optional() })
-const OrderData = z.object({ order_id: z.uuid(), item_id: z.uuid(), type: z.enum(['register', 'transfer', 'renew']), name: z.string(), domain_id: z.uuid().optional(), expires_at: z.string().nullable().optional(), error: z.string().optional(), registry_code: z.number().int().nullable().optional() })
+const DomainData = z.object({
+  id: z.uuid(),
+  name: z.string().openapi({ example: 'acme.com' }),
+  expires_at: z.string().nullable().optional(),
+  period: z.number().int().optional(),
+  order_id: z.uuid().optional(),
+  status: z.string().optional(),
+  outcome: z.string().optional(),
+})
+const OrderData = z.object({
+  order_id: z.uuid(),
+  item_id: z.uuid(),
+  type: z.enum(['register', 'transfer', 'renew']),
+  name: z.string(),
+  domain_id: z.uuid().optional(),
+  expires_at: z.string().nullable().optional(),
+  error: z.string().optional(),
+  registry_code: z.number().int().nullable().optional(),
+})
 const ZoneData = z.object({ id: z.uuid(), name: z.string(), serial: z.number().int(), reason: z.string().optional() })
 const ExpiringData = z.object({ id: z.uuid(), name: z.string(), expires_at: z.string(), days_left: z.number().int(), auto_renew: z.boolean() })
 const TransferData = z.object({ id: z.uuid(), name: z.string(), expires_at: z.string().nullable().optional(), order_id: z.uuid().optional(), requested_by: z.string().nullable().optional() })
@@ -147,7 +261,10 @@ const EVENT_DATA: Record<(typeof WEBHOOK_EVENT_TYPES)[number], { summary: string
 const SignatureHeaders = z.object({
   'webhook-id': z.string().openapi({ description: 'The message id (msg_…): the same for every retry and replay, so a repeat can be dropped', example: 'msg_2b7c0e0d9a6f4c1e8f3a5b7d9c1e2f30' }),
   'webhook-timestamp': z.string().openapi({ description: 'Unix seconds when this attempt was signed; refuse messages far from your clock', example: '1764028800' }),
-  'webhook-signature': z.string().openapi({ description: 'Space-separated v1,<base64 HMAC-SHA256 of "id.timestamp.body"> with the endpoint secret (whsec_…, base64 key); two during a secret rotation', example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' }),
+  'webhook-signature': z.string().openapi({
+    description: 'Space-separated v1,<base64 HMAC-SHA256 of "id.timestamp.body"> with the endpoint secret (whsec_…, base64 key); two during a secret rotation',
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  }),
 })
 
 /**
@@ -163,7 +280,8 @@ export function registerWebhookDocs(registry: { registerWebhook(webhook: Paramet
       path: type,
       tags: TAGS,
       summary,
-      description: 'Sent as a POST to each enabled endpoint of the account that wants this event. Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter, or later when you send Retry-After). 410 Gone disables the endpoint, as do five days of failures.',
+      description:
+        'Sent as a POST to each enabled endpoint of the account that wants this event. Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter, or later when you send Retry-After). 410 Gone disables the endpoint, as do five days of failures.',
       request: { headers: SignatureHeaders, body: { content: { 'application/json': { schema: envelope.openapi(`WebhookEvent_${type.replace(/\./g, '_')}`) } }, required: true } },
       responses: { 200: { description: 'Received (any 2xx)' }, 410: { description: 'Gone: the endpoint is disabled' } },
     })

@@ -7,6 +7,10 @@ import type { Tx } from '#server/platform/core/change.ts'
  * out to endpoints and delivering are the webhook jobs' (delivery.ts).
  */
 export async function recordEvent(tx: Pick<Tx, 'insertInto'>, event: { accountId: string; type: WebhookEventType; data: Record<string, unknown> }): Promise<string> {
-  const row = await tx.insertInto('webhook_events').values({ account_id: event.accountId, type: event.type, data: JSON.stringify(event.data) }).returning('id').executeTakeFirstOrThrow()
+  const row = await tx
+    .insertInto('webhook_events')
+    .values({ account_id: event.accountId, type: event.type, data: JSON.stringify(event.data) })
+    .returning('id')
+    .executeTakeFirstOrThrow()
   return row.id
 }

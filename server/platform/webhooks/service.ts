@@ -43,7 +43,14 @@ function check(deps: Pick<Deps, 'webhooks'>, input: Partial<EndpointInput>): Cod
   const errors: CodedFieldError[] = []
   if (input.url !== undefined) {
     const problem = urlProblem(input.url.trim(), Boolean(deps.webhooks?.allowPrivateAddresses))
-    if (problem) errors.push(fieldError('url', `webhook.url_${problem}`, problem === 'https_required' ? 'The URL must start with https://' : problem === 'private_address' ? 'The URL must not point at a loopback or private address' : 'Not a valid URL'))
+    if (problem)
+      errors.push(
+        fieldError(
+          'url',
+          `webhook.url_${problem}`,
+          problem === 'https_required' ? 'The URL must start with https://' : problem === 'private_address' ? 'The URL must not point at a loopback or private address' : 'Not a valid URL',
+        ),
+      )
   }
   if (input.events !== undefined) {
     if (!input.events.length) errors.push(fieldError('events', 'webhook.events_required', 'Choose at least one event'))
@@ -85,7 +92,11 @@ export async function createEndpoint(deps: Pick<Deps, 'db' | 'now' | 'webhooks'>
   const accountId = scope.accountId!
   const secret = newWebhookSecret()
   return change(deps.db, scope, async (tx, audit) => {
-    const count = await tx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow()
+    const count = await tx
+      .selectFrom('webhook_endpoints')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow()
     if (Number(count.n) >= WEBHOOK_ENDPOINTS_MAX) throw refused('webhook.too_many', `An account has at most ${WEBHOOK_ENDPOINTS_MAX} endpoints`)
     const row = await tx
       .insertInto('webhook_endpoints')
@@ -147,7 +158,14 @@ export async function rotateSecret(deps: Deps, scope: Scope, id: string): Promis
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow()
-    await audit.record({ area: 'accounts', entityType: 'webhook_endpoint', entityId: id, accountId: before.account_id, action: 'rotate-secret', after: { rotating_until: after.previous_secret_expires_at?.toISOString() } })
+    await audit.record({
+      area: 'accounts',
+      entityType: 'webhook_endpoint',
+      entityId: id,
+      accountId: before.account_id,
+      action: 'rotate-secret',
+      after: { rotating_until: after.previous_secret_expires_at?.toISOString() },
+    })
     return { endpoint: endpointView(after, now), secret }
   })
 }
@@ -162,7 +180,11 @@ export async function sendTestPing(deps: Deps, scope: Scope, id: string): Promis
     const endpoint = await findEndpoint(tx, scope, id)
     const now = deps.now()
     // Dispatched at birth: the fan-out never sends it to the account's other endpoints.
-    const event = await tx.insertInto('webhook_events').values({ account_id: endpoint.account_id, type: 'webhook.test', data: JSON.stringify({ endpoint_id: endpoint.id, message: 'A test of this endpoint' }), dispatched_at: now }).returning('id').executeTakeFirstOrThrow()
+    const event = await tx
+      .insertInto('webhook_events')
+      .values({ account_id: endpoint.account_id, type: 'webhook.test', data: JSON.stringify({ endpoint_id: endpoint.id, message: 'A test of this endpoint' }), dispatched_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow()
     const delivery = await tx.insertInto('webhook_deliveries').values({ event_id: event.id, endpoint_id: endpoint.id }).returning('id').executeTakeFirstOrThrow()
     await queue(deps, tx, delivery.id)
     await audit.record({ area: 'accounts', entityType: 'webhook_endpoint', entityId: id, accountId: endpoint.account_id, action: 'test-ping', after: { delivery_id: delivery.id } })

@@ -21,7 +21,7 @@ export const en: DocsContent = {
       login: { title: 'Sign in', text: 'POST /login answers an access token (valid for one hour) and a refresh token. With two-factor sign-in on, see Authentication.' },
       context: { title: 'Find your account', text: 'GET /me is the signed-in user; its `group_id` is the account you act in: the context.' },
       list: { title: 'Read a list', text: 'Lists page with `limit` and `page` and sort with `sort` (a leading `-` sorts descending).' },
-      filter: { title: 'Filter it', text: 'A `pql` filter is field operator \'value\' joined by `and`; let curl encode it.' },
+      filter: { title: 'Filter it', text: "A `pql` filter is field operator 'value' joined by `and`; let curl encode it." },
       create: { title: 'Make a change', text: 'Changes send JSON; the answer is the new resource, with the `version` to send back when you change it again.' },
       refusal: { title: 'Read a refusal', text: 'Bad input is refused with status 400 and each field named, so a script can say what to fix.' },
       logout: { title: 'Sign out', text: 'Ends the sign-in: the access and refresh tokens stop working at once.' },
@@ -59,7 +59,7 @@ export const en: DocsContent = {
         id: 'others',
         title: 'Other accounts',
         paragraphs: [
-          'A user who is not staff acts in their own account only. Another account\'s context answers 404 — the same answer as an account that does not exist, so a call never tells whether an account exists.',
+          "A user who is not staff acts in their own account only. Another account's context answers 404 — the same answer as an account that does not exist, so a call never tells whether an account exists.",
           'Within a context, each operation also needs its permission (shown in the reference); without it the answer is 403.',
         ],
         snippets: ['otherContext'],
@@ -68,7 +68,7 @@ export const en: DocsContent = {
         id: 'staff',
         title: 'Staff acting in an account',
         paragraphs: [
-          'Registrar staff (the `staff` permission) may use any account as the context. In their own group, staff see across all accounts: lists hold every account\'s rows, each with its `group_id`. With a client account as the context, staff see and change that account only, as its own admins would, and the audit log records the staff user as the one who acted.',
+          "Registrar staff (the `staff` permission) may use any account as the context. In their own group, staff see across all accounts: lists hold every account's rows, each with its `group_id`. With a client account as the context, staff see and change that account only, as its own admins would, and the audit log records the staff user as the one who acted.",
         ],
         items: ['Staff, own group as context: every account.', 'Staff, a client account as context: that account.', 'Anyone else: their own account; any other context is 404.'],
         snippets: ['staffAll', 'staffOne'],
@@ -108,7 +108,7 @@ export const en: DocsContent = {
         id: 'sso',
         title: 'Single sign-on',
         paragraphs: [
-          'With the single-sign-on provider, a client runs the authorization-code flow with PKCE (S256) against the provider, then exchanges the provider\'s access token for this platform\'s tokens with `POST /v1/login_sso`. The provider\'s token is checked with the provider; the email must match.',
+          "With the single-sign-on provider, a client runs the authorization-code flow with PKCE (S256) against the provider, then exchanges the provider's access token for this platform's tokens with `POST /v1/login_sso`. The provider's token is checked with the provider; the email must match.",
         ],
         snippets: ['sso'],
       },
@@ -131,7 +131,11 @@ export const en: DocsContent = {
         id: 'errors',
         title: 'When authentication fails',
         paragraphs: ['Each failure is a problem document with a stable `code`.'],
-        items: ['401 — no token, or one that expired or was revoked: refresh, or sign in again.', '403 — signed in, but without the permission the operation needs (the reference names it).', '429 — too many attempts or calls: wait the seconds `Retry-After` says.'],
+        items: [
+          '401 — no token, or one that expired or was revoked: refresh, or sign in again.',
+          '403 — signed in, but without the permission the operation needs (the reference names it).',
+          '429 — too many attempts or calls: wait the seconds `Retry-After` says.',
+        ],
       },
     ],
   },

@@ -39,7 +39,11 @@ export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?
 
 /** The zone a file names by its file name (example.com.zone, db.example.com), when it says nothing itself. */
 function zoneForFileName(name: string, zones: ZoneRef[]): ZoneRef | undefined {
-  const fromName = name.toLowerCase().replace(/^db\./, '').replace(/\.(zone|db|txt|bind)$/, '').replace(/\.$/, '')
+  const fromName = name
+    .toLowerCase()
+    .replace(/^db\./, '')
+    .replace(/\.(zone|db|txt|bind)$/, '')
+    .replace(/\.$/, '')
   return zones.find((z) => z.name === fromName)
 }
 
@@ -60,7 +64,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       return backWith(request, `/domains/bind-import?zone=${zone.id}`, { content: t('zone.created', { name: zone.name }), color: 'success' })
     } catch (error) {
       const refused = refusalOf(error)
-      return data({ intent: 'create-zone' as const, text: '', zone: '', outcomes: [] as Outcome[], message: null, create: { name, error: refusalText(t, refused.problem, { withFields: false }) } }, { status: refused.status })
+      return data(
+        { intent: 'create-zone' as const, text: '', zone: '', outcomes: [] as Outcome[], message: null, create: { name, error: refusalText(t, refused.problem, { withFields: false }) } },
+        { status: refused.status },
+      )
     }
   }
   const intent = form.get('intent') === 'apply' ? 'apply' : 'preview'
@@ -144,12 +151,17 @@ function OutcomeView({ outcome }: { outcome: Outcome }) {
   const r = outcome.result
   return (
     <section className="space-y-2 rounded-md border border-slate-200 p-3 dark:border-slate-800" data-testid="import-outcome">
-      <h3 className="break-all font-semibold">{outcome.label}{outcome.zone ? ` → ${outcome.zone}` : ''}</h3>
+      <h3 className="break-all font-semibold">
+        {outcome.label}
+        {outcome.zone ? ` → ${outcome.zone}` : ''}
+      </h3>
       {outcome.error ? <Alert variant="error">{outcome.error}</Alert> : null}
       {outcome.missing ? (
         <Form method="post" data-testid="create-missing-zone">
           <input type="hidden" name="name" value={outcome.missing} />
-          <Button type="submit" name="intent" value="create-zone" variant="outline" size="sm">{t('import.createMissing', { name: outcome.missing })}</Button>
+          <Button type="submit" name="intent" value="create-zone" variant="outline" size="sm">
+            {t('import.createMissing', { name: outcome.missing })}
+          </Button>
         </Form>
       ) : null}
       {r ? (
@@ -158,7 +170,11 @@ function OutcomeView({ outcome }: { outcome: Outcome }) {
             <Alert variant="error" data-testid="import-errors">
               <p>{t('import.errorsTitle', { count: r.errors.length })}</p>
               <ul className="mt-1 list-disc pl-5">
-                {r.errors.map((e, i) => <li key={i} data-testid="import-error">{t('import.errorAt', { line: e.line, column: e.column, message: issueText(e) })}</li>)}
+                {r.errors.map((e, i) => (
+                  <li key={i} data-testid="import-error">
+                    {t('import.errorAt', { line: e.line, column: e.column, message: issueText(e) })}
+                  </li>
+                ))}
               </ul>
             </Alert>
           ) : null}
@@ -166,16 +182,38 @@ function OutcomeView({ outcome }: { outcome: Outcome }) {
             <Alert className="border-amber-200 bg-amber-50 text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-100" data-testid="import-warnings">
               <p>{t('import.warningsTitle', { count: r.warnings.length })}</p>
               <ul className="mt-1 list-disc pl-5">
-                {r.warnings.map((w, i) => <li key={i} data-testid="import-warning">{t('import.warningAt', { line: w.line, message: issueText(w) })}</li>)}
+                {r.warnings.map((w, i) => (
+                  <li key={i} data-testid="import-warning">
+                    {t('import.warningAt', { line: w.line, message: issueText(w) })}
+                  </li>
+                ))}
               </ul>
             </Alert>
           ) : null}
-          <p className="text-sm" data-testid="import-counts">{t('import.counts', r.counts)}</p>
-          {r.notes.map((n) => <p key={n} className="text-sm text-slate-600 dark:text-slate-400">{n}</p>)}
+          <p className="text-sm" data-testid="import-counts">
+            {t('import.counts', r.counts)}
+          </p>
+          {r.notes.map((n) => (
+            <p key={n} className="text-sm text-slate-600 dark:text-slate-400">
+              {n}
+            </p>
+          ))}
           <ul className="max-h-80 overflow-auto break-all font-mono text-xs">
-            {r.added.map((x, i) => <li key={`a${i}`} className="text-green-800 dark:text-green-300">+ {line(x)}</li>)}
-            {r.changed.map((x, i) => <li key={`c${i}`} className="text-amber-800 dark:text-amber-300">~ {line(x.before)} → {x.after.ttl}</li>)}
-            {r.removed.map((x, i) => <li key={`r${i}`} className="text-red-800 dark:text-red-300">- {line(x)}</li>)}
+            {r.added.map((x, i) => (
+              <li key={`a${i}`} className="text-green-800 dark:text-green-300">
+                + {line(x)}
+              </li>
+            ))}
+            {r.changed.map((x, i) => (
+              <li key={`c${i}`} className="text-amber-800 dark:text-amber-300">
+                ~ {line(x.before)} → {x.after.ttl}
+              </li>
+            ))}
+            {r.removed.map((x, i) => (
+              <li key={`r${i}`} className="text-red-800 dark:text-red-300">
+                - {line(x)}
+              </li>
+            ))}
           </ul>
         </>
       ) : null}
@@ -202,27 +240,54 @@ export default function BindImport({ loaderData, actionData }: Route.ComponentPr
             <Label htmlFor="import-zone">{t('import.zone')}</Label>
             {/* Keyed: a zone created on this page comes back selected (an uncontrolled select keeps its first value). */}
             <Select key={selected} id="import-zone" name="zone" defaultValue={actionData?.zone || selected}>
-              {zones.map((z) => <option key={z.id} value={z.id}>{z.name}</option>)}
+              {zones.map((z) => (
+                <option key={z.id} value={z.id}>
+                  {z.name}
+                </option>
+              ))}
             </Select>
           </div>
           <div className="flex flex-col gap-1.5">
             <Label htmlFor="import-text">{t('import.text')}</Label>
-            <textarea id="import-text" name="text" rows={12} defaultValue={actionData?.text ?? ''} className="rounded-md border border-slate-300 bg-transparent p-2 font-mono text-xs dark:border-slate-700" spellCheck={false} />
+            <textarea
+              id="import-text"
+              name="text"
+              rows={12}
+              defaultValue={actionData?.text ?? ''}
+              className="rounded-md border border-slate-300 bg-transparent p-2 font-mono text-xs dark:border-slate-700"
+              spellCheck={false}
+            />
           </div>
           <div className="flex flex-col gap-1.5">
             <Label htmlFor="import-files">{t('import.files')}</Label>
             <input id="import-files" name="files" type="file" multiple accept=".zone,.db,.txt,.bind,text/plain,text/dns" aria-describedby="import-files-limit" className="max-w-full text-sm" />
-            <p id="import-files-limit" className="text-xs text-slate-500 dark:text-slate-400">{t('import.limit', { files: MAX_FILES, size: ZONE_FILE_MAX_LABEL })}</p>
+            <p id="import-files-limit" className="text-xs text-slate-500 dark:text-slate-400">
+              {t('import.limit', { files: MAX_FILES, size: ZONE_FILE_MAX_LABEL })}
+            </p>
           </div>
-          {actionData?.message ? <Alert variant="error" data-testid="import-message">{actionData.message}</Alert> : null}
+          {actionData?.message ? (
+            <Alert variant="error" data-testid="import-message">
+              {actionData.message}
+            </Alert>
+          ) : null}
           <div className="flex gap-2">
-            <Button type="submit" name="intent" value="preview" variant="outline" disabled={busy}>{t('import.preview')}</Button>
-            <Button type="submit" name="intent" value="apply" disabled={busy}>{t('import.apply')}</Button>
+            <Button type="submit" name="intent" value="preview" variant="outline" disabled={busy}>
+              {t('import.preview')}
+            </Button>
+            <Button type="submit" name="intent" value="apply" disabled={busy}>
+              {t('import.apply')}
+            </Button>
           </div>
         </Form>
       )}
-      {!canAdmin && actionData?.message ? <Alert variant="error" data-testid="import-message">{actionData.message}</Alert> : null}
-      {actionData?.outcomes.map((o, i) => <OutcomeView key={i} outcome={o} />)}
+      {!canAdmin && actionData?.message ? (
+        <Alert variant="error" data-testid="import-message">
+          {actionData.message}
+        </Alert>
+      ) : null}
+      {actionData?.outcomes.map((o, i) => (
+        <OutcomeView key={i} outcome={o} />
+      ))}
       <StandaloneZones zones={zones.filter((z) => !z.domain_id)} canAdmin={canAdmin} />
       {canAdmin ? <CreateZone key={selected} failed={actionData && 'create' in actionData ? (actionData.create as { name: string; error: string }) : undefined} /> : null}
     </div>
@@ -236,11 +301,16 @@ function StandaloneZones({ zones, canAdmin }: { zones: ZoneRef[]; canAdmin: bool
   if (!zones.length) return null
   return (
     <section className="space-y-2" aria-labelledby="standalone-zones-title" data-testid="standalone-zones">
-      <h2 id="standalone-zones-title" className="font-semibold">{t('import.standaloneTitle')}</h2>
+      <h2 id="standalone-zones-title" className="font-semibold">
+        {t('import.standaloneTitle')}
+      </h2>
       <ul className="list-disc space-y-1 pl-5 text-sm">
         {zones.map((z) => (
           <li key={z.id}>
-            <span className="font-mono">{z.name}</span> — <Link to={href(`/domains/zones/${z.id}`)} className="underline">{t(canAdmin ? 'import.editRecords' : 'import.showRecords')}</Link>
+            <span className="font-mono">{z.name}</span> —{' '}
+            <Link to={href(`/domains/zones/${z.id}`)} className="underline">
+              {t(canAdmin ? 'import.editRecords' : 'import.showRecords')}
+            </Link>
           </li>
         ))}
       </ul>
@@ -253,16 +323,32 @@ function CreateZone({ failed }: { failed: { name: string; error: string } | unde
   const { t } = useTranslation('dns')
   return (
     <section className="space-y-2 rounded-md border border-slate-200 p-3 dark:border-slate-800" aria-labelledby="create-zone-title" data-testid="create-zone">
-      <h2 id="create-zone-title" className="font-semibold">{t('import.createTitle')}</h2>
+      <h2 id="create-zone-title" className="font-semibold">
+        {t('import.createTitle')}
+      </h2>
       <p className="text-sm text-slate-600 dark:text-slate-400">{t('import.createHelp')}</p>
       <Form method="post" className="flex flex-wrap items-end gap-2">
         <div className="flex flex-col gap-1.5">
           <Label htmlFor="create-zone-name">{t('import.createName')}</Label>
-          <Input id="create-zone-name" name="name" required defaultValue={failed?.name ?? ''} aria-invalid={failed ? true : undefined} aria-describedby={failed ? 'create-zone-error' : undefined} className="w-72" />
+          <Input
+            id="create-zone-name"
+            name="name"
+            required
+            defaultValue={failed?.name ?? ''}
+            aria-invalid={failed ? true : undefined}
+            aria-describedby={failed ? 'create-zone-error' : undefined}
+            className="w-72"
+          />
         </div>
-        <Button type="submit" name="intent" value="create-zone" variant="outline">{t('zone.create')}</Button>
+        <Button type="submit" name="intent" value="create-zone" variant="outline">
+          {t('zone.create')}
+        </Button>
       </Form>
-      {failed ? <p id="create-zone-error" className="text-sm text-red-700 dark:text-red-300">{failed.error}</p> : null}
+      {failed ? (
+        <p id="create-zone-error" className="text-sm text-red-700 dark:text-red-300">
+          {failed.error}
+        </p>
+      ) : null}
     </section>
   )
 }

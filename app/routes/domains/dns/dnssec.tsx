@@ -60,7 +60,9 @@ export default function Dnssec({ loaderData, params }: Route.ComponentProps) {
     <div className="space-y-4">
       <div className="flex items-center gap-3">
         <h2 className="text-lg font-semibold">{t('dnssec.title', { name: zone.name })}</h2>
-        <Badge color={color} data-testid="dnssec-state">{t(`dnssec.states.${dnssec.state}`)}</Badge>
+        <Badge color={color} data-testid="dnssec-state">
+          {t(`dnssec.states.${dnssec.state}`)}
+        </Badge>
       </div>
       {!dnssec.powerdns_configured ? <Alert>{t('dnssec.notConfigured')}</Alert> : null}
       {dnssec.keys_error ? <Alert variant="error">{dnssec.keys_error}</Alert> : null}
@@ -68,7 +70,11 @@ export default function Dnssec({ loaderData, params }: Route.ComponentProps) {
       {dnssec.state === 'unsigning' ? (
         <section className="space-y-1" data-testid="unsign-steps">
           <p className="text-sm">{t('dnssec.unsigningIntro')}</p>
-          <ol className="list-decimal pl-5 text-sm">{STEPS.map((s) => <li key={s}>{t(`dnssec.steps.${s}`)}</li>)}</ol>
+          <ol className="list-decimal pl-5 text-sm">
+            {STEPS.map((s) => (
+              <li key={s}>{t(`dnssec.steps.${s}`)}</li>
+            ))}
+          </ol>
         </section>
       ) : null}
       {dnssec.keys.length ? (
@@ -77,7 +83,9 @@ export default function Dnssec({ loaderData, params }: Route.ComponentProps) {
           <ul className="space-y-2">
             {dnssec.keys.map((k) => (
               <li key={k.id} className="rounded border border-slate-200 p-2 text-sm dark:border-slate-800">
-                <p>{k.keytype.toUpperCase()} · {k.algorithm} · {k.bits} bits · {k.active ? t('dnssec.active') : t('dnssec.inactive')}</p>
+                <p>
+                  {k.keytype.toUpperCase()} · {k.algorithm} · {k.bits} bits · {k.active ? t('dnssec.active') : t('dnssec.inactive')}
+                </p>
                 <code className="block break-all text-xs">{k.dnskey}</code>
               </li>
             ))}
@@ -87,16 +95,28 @@ export default function Dnssec({ loaderData, params }: Route.ComponentProps) {
       {ds.length ? (
         <section className="space-y-2">
           <h3 className="font-semibold">DS</h3>
-          <ul className="space-y-1">{ds.map((d) => <li key={d}><code className="break-all text-xs">{d}</code></li>)}</ul>
+          <ul className="space-y-1">
+            {ds.map((d) => (
+              <li key={d}>
+                <code className="break-all text-xs">{d}</code>
+              </li>
+            ))}
+          </ul>
         </section>
       ) : null}
       {canAdmin ? (
         <Form method="post" className="space-y-2">
-          {dnssec.state === 'unsigned' ? <Button type="submit" name="intent" value="sign">{t('dnssec.sign')}</Button> : null}
+          {dnssec.state === 'unsigned' ? (
+            <Button type="submit" name="intent" value="sign">
+              {t('dnssec.sign')}
+            </Button>
+          ) : null}
           {dnssec.state === 'signed' ? (
             <>
               <p className="text-sm">{t('dnssec.unsignHelp')}</p>
-              <Button type="submit" name="intent" value="unsign" variant="outline">{t('dnssec.unsign')}</Button>
+              <Button type="submit" name="intent" value="unsign" variant="outline">
+                {t('dnssec.unsign')}
+              </Button>
             </>
           ) : null}
         </Form>

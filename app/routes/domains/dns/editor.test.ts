@@ -36,7 +36,12 @@ describe('record editor rows', () => {
   })
 
   it('reports a TTL that is not a number and a new row without content on the row', () => {
-    const rows = readRows(form([{ key: 'new-0', name: 'x', type: 'A', ttl: 'soon', content: '192.0.2.1' }, { key: 'new-1', name: 'y', type: 'A', ttl: '', content: '' }]))
+    const rows = readRows(
+      form([
+        { key: 'new-0', name: 'x', type: 'A', ttl: 'soon', content: '192.0.2.1' },
+        { key: 'new-1', name: 'y', type: 'A', ttl: '', content: '' },
+      ]),
+    )
     expect(toChanges(rows, messages).errors).toEqual({ 'new-0': { ttl: ['ttl must be a number'] }, 'new-1': { content: ['content required'] } })
   })
 

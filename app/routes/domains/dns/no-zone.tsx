@@ -8,7 +8,10 @@ export function NoZone({ domainId }: { domainId: string | undefined }) {
   const href = useContextHref()
   return (
     <p data-testid="no-zone">
-      {t('zone.noneShort')} <Link className="underline" to={href(`/domains/${domainId}/dns`)}>{t('zone.goCreate')}</Link>
+      {t('zone.noneShort')}{' '}
+      <Link className="underline" to={href(`/domains/${domainId}/dns`)}>
+        {t('zone.goCreate')}
+      </Link>
     </p>
   )
 }

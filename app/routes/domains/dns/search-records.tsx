@@ -37,7 +37,13 @@ export default function SearchRecords({ loaderData }: Route.ComponentProps) {
           if (key === 'zone.name') {
             // To the zone's screen: /domains/zones/{id} sends a domain's zone on to its DNS tab.
             const name = String((row.zone as { name?: string } | undefined)?.name ?? '')
-            return row.zone_id ? <Link to={href(`/domains/zones/${String(row.zone_id)}`)} className="underline">{name}</Link> : name
+            return row.zone_id ? (
+              <Link to={href(`/domains/zones/${String(row.zone_id)}`)} className="underline">
+                {name}
+              </Link>
+            ) : (
+              name
+            )
           }
           if (key === 'content') return <span className="break-all font-mono text-xs">{String(row.content ?? '')}</span>
           if (key === 'updated_at') return <time dateTime={String(row.updated_at)}>{formatDateTime(String(row.updated_at), i18n.language)}</time>

@@ -7,14 +7,22 @@ import { describe, expect, it } from 'vitest'
 import { StatisticsChart } from './statistics-chart-view.tsx'
 
 const i18n = i18next.createInstance()
-await i18n.use(initReactI18next).init({ lng: 'en', ns: ['dns'], defaultNS: 'dns', resources: { en: { dns: JSON.parse(readFileSync('locales/en/dns.json', 'utf8')) } }, interpolation: { escapeValue: false } })
+await i18n
+  .use(initReactI18next)
+  .init({ lng: 'en', ns: ['dns'], defaultNS: 'dns', resources: { en: { dns: JSON.parse(readFileSync('locales/en/dns.json', 'utf8')) } }, interpolation: { escapeValue: false } })
 
 const render = (bars: { start: string; queries: number }[]) =>
   renderToStaticMarkup(
     createElement(
       I18nextProvider,
       { i18n },
-      createElement(StatisticsChart, { bars, total: bars.reduce((s, b) => s + b.queries, 0), rangeLabel: 'Last 24 hours', number: new Intl.NumberFormat('en'), when: (iso: string) => iso.slice(11, 16) }),
+      createElement(StatisticsChart, {
+        bars,
+        total: bars.reduce((s, b) => s + b.queries, 0),
+        rangeLabel: 'Last 24 hours',
+        number: new Intl.NumberFormat('en'),
+        when: (iso: string) => iso.slice(11, 16),
+      }),
     ),
   )
 

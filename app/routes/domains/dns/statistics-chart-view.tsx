@@ -17,7 +17,9 @@ export function StatisticsChart(props: { bars: { start: string; queries: number 
   const last = bars.at(-1)?.start ?? ''
   return (
     <figure className="space-y-2" data-testid="dns-statistics-chart">
-      <p className="text-sm" data-testid="statistics-total">{t('statistics.total', { count: total, total: number.format(total), range: rangeLabel })}</p>
+      <p className="text-sm" data-testid="statistics-total">
+        {t('statistics.total', { count: total, total: number.format(total), range: rangeLabel })}
+      </p>
       <svg viewBox={`0 0 ${CHART.width} ${CHART.height}`} className="h-auto w-full max-w-3xl text-sky-600 dark:text-sky-400" role="img" aria-labelledby="dns-stats-title dns-stats-desc">
         <title id="dns-stats-title">{t('statistics.chartTitle', { range: rangeLabel })}</title>
         <desc id="dns-stats-desc">{t('statistics.chartDesc', { total: number.format(total), from: when(first), to: when(last), max: number.format(max) })}</desc>
@@ -26,7 +28,9 @@ export function StatisticsChart(props: { bars: { start: string; queries: number 
           return (
             <g key={v} className="text-slate-400">
               <line x1={CHART.left} x2={CHART.width - CHART.right} y1={y} y2={y} stroke="currentColor" strokeWidth={0.5} strokeDasharray={v ? '2 3' : undefined} />
-              <text x={CHART.left - 4} y={y + 4} textAnchor="end" fontSize={11} fill="currentColor">{number.format(v)}</text>
+              <text x={CHART.left - 4} y={y + 4} textAnchor="end" fontSize={11} fill="currentColor">
+                {number.format(v)}
+              </text>
             </g>
           )
         })}
@@ -35,8 +39,12 @@ export function StatisticsChart(props: { bars: { start: string; queries: number 
             <title>{`${when(r.bar.start)}: ${number.format(r.bar.queries)}`}</title>
           </rect>
         ))}
-        <text x={CHART.left} y={CHART.height - 6} fontSize={11} fill="currentColor" className="text-slate-500">{when(first)}</text>
-        <text x={CHART.width - CHART.right} y={CHART.height - 6} fontSize={11} textAnchor="end" fill="currentColor" className="text-slate-500">{when(last)}</text>
+        <text x={CHART.left} y={CHART.height - 6} fontSize={11} fill="currentColor" className="text-slate-500">
+          {when(first)}
+        </text>
+        <text x={CHART.width - CHART.right} y={CHART.height - 6} fontSize={11} textAnchor="end" fill="currentColor" className="text-slate-500">
+          {when(last)}
+        </text>
       </svg>
       {/* The same figures as a table: for screen readers, copying, and anyone who prefers numbers. */}
       <details>
@@ -44,11 +52,23 @@ export function StatisticsChart(props: { bars: { start: string; queries: number 
         <table className="mt-2 text-sm" data-testid="statistics-table">
           <caption className="sr-only">{t('statistics.chartTitle', { range: rangeLabel })}</caption>
           <thead>
-            <tr><th scope="col" className="pr-4 text-left">{t('statistics.period')}</th><th scope="col" className="text-right">{t('statistics.queries')}</th></tr>
+            <tr>
+              <th scope="col" className="pr-4 text-left">
+                {t('statistics.period')}
+              </th>
+              <th scope="col" className="text-right">
+                {t('statistics.queries')}
+              </th>
+            </tr>
           </thead>
           <tbody>
             {bars.map((b) => (
-              <tr key={b.start}><td className="pr-4"><time dateTime={b.start}>{when(b.start)}</time></td><td className="text-right tabular-nums">{number.format(b.queries)}</td></tr>
+              <tr key={b.start}>
+                <td className="pr-4">
+                  <time dateTime={b.start}>{when(b.start)}</time>
+                </td>
+                <td className="text-right tabular-nums">{number.format(b.queries)}</td>
+              </tr>
             ))}
           </tbody>
         </table>

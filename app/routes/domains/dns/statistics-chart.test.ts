@@ -37,7 +37,13 @@ describe('statistics chart', () => {
     expect(niceMax(7)).toBe(10)
     expect(niceMax(130)).toBe(200)
     expect(niceMax(500)).toBe(500)
-    const [a, b] = barGeometry([{ start: 'x', queries: 50 }, { start: 'y', queries: 0 }], 100)
+    const [a, b] = barGeometry(
+      [
+        { start: 'x', queries: 50 },
+        { start: 'y', queries: 0 },
+      ],
+      100,
+    )
     const plot = CHART.height - CHART.top - CHART.bottom
     expect(a!.height).toBeCloseTo(plot / 2)
     expect(b!.height).toBe(0)

@@ -51,7 +51,9 @@ export default function DnsStatistics({ loaderData, params }: Route.ComponentPro
             </label>
           ))}
         </fieldset>
-        <Button type="submit" variant="outline" size="sm">{t('statistics.show')}</Button>
+        <Button type="submit" variant="outline" size="sm">
+          {t('statistics.show')}
+        </Button>
       </Form>
       {stats.total === 0 ? (
         <section className="space-y-2 py-8 text-center" data-testid="dns-statistics-empty">

@@ -73,7 +73,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   if (intent === 'delete-zone') {
     // The zone's name typed again: a deletion is never one stray click.
-    if (String(form.get('confirm') ?? '').trim().toLowerCase() !== zone.name) return backWith(request, here, { content: t('zone.deleteMismatch', { name: zone.name }), color: 'error' })
+    if (
+      String(form.get('confirm') ?? '')
+        .trim()
+        .toLowerCase() !== zone.name
+    )
+      return backWith(request, here, { content: t('zone.deleteMismatch', { name: zone.name }), color: 'error' })
     try {
       await screen.platform.delete(`${screen.base}/zones/${zone.id}`)
       // A standalone zone's page is gone with it: back to where such zones are made and listed.
@@ -155,13 +160,17 @@ function ZoneHealth({ zone, canAdmin }: { zone: Zone; canAdmin: boolean }) {
             )}
             {canAdmin && zone.powerdns_configured ? (
               <Form method="post">
-                <Button type="submit" name="intent" value="drift" variant="ghost" size="sm" className="h-6 px-2 text-xs">{t('health.compare')}</Button>
+                <Button type="submit" name="intent" value="drift" variant="ghost" size="sm" className="h-6 px-2 text-xs">
+                  {t('health.compare')}
+                </Button>
               </Form>
             ) : null}
           </div>
           <p className="text-xs text-slate-600 dark:text-slate-400">
             {zone.drift_checked_at ? (
-              <>{t('health.checked')} <DateText value={zone.drift_checked_at} lng={i18n.language} time /></>
+              <>
+                {t('health.checked')} <DateText value={zone.drift_checked_at} lng={i18n.language} time />
+              </>
             ) : (
               t('drift.never')
             )}
@@ -171,7 +180,9 @@ function ZoneHealth({ zone, canAdmin }: { zone: Zone; canAdmin: boolean }) {
           <StatusBadge kind="dnssec" code={zone.dnssec_state} />
           {zone.domain_id && (canAdmin || zone.dnssec_state !== 'unsigned') ? (
             <p className="text-xs">
-              <Link to={href(`/domains/${zone.domain_id}/dnssec`)} className="text-blue-700 hover:underline dark:text-blue-300">{t(zone.dnssec_state === 'unsigned' ? 'health.signIt' : 'health.keys')}</Link>
+              <Link to={href(`/domains/${zone.domain_id}/dnssec`)} className="text-blue-700 hover:underline dark:text-blue-300">
+                {t(zone.dnssec_state === 'unsigned' ? 'health.signIt' : 'health.keys')}
+              </Link>
             </p>
           ) : null}
         </HealthTile>
@@ -185,9 +196,21 @@ function ZoneHealth({ zone, canAdmin }: { zone: Zone; canAdmin: boolean }) {
         <Alert variant="error" data-testid="drift-details">
           <p>{t('drift.found', { count, when: formatDateTime(zone.drift_checked_at, i18n.language) })}</p>
           <ul className="mt-2 list-disc pl-5 font-mono text-xs">
-            {drift!.missing.map((d) => <li key={`m${d.name}${d.type}`}>{t('drift.missing')}: {d.name} {d.type} {d.contents.join(' | ')}</li>)}
-            {drift!.unexpected.map((d) => <li key={`u${d.name}${d.type}`}>{t('drift.unexpected')}: {d.name} {d.type} {d.contents.join(' | ')}</li>)}
-            {drift!.different.map((d) => <li key={`d${d.name}${d.type}`}>{t('drift.different')}: {d.name} {d.type} {d.ours.contents.join(' | ')} ≠ {d.powerdns.contents.join(' | ')}</li>)}
+            {drift!.missing.map((d) => (
+              <li key={`m${d.name}${d.type}`}>
+                {t('drift.missing')}: {d.name} {d.type} {d.contents.join(' | ')}
+              </li>
+            ))}
+            {drift!.unexpected.map((d) => (
+              <li key={`u${d.name}${d.type}`}>
+                {t('drift.unexpected')}: {d.name} {d.type} {d.contents.join(' | ')}
+              </li>
+            ))}
+            {drift!.different.map((d) => (
+              <li key={`d${d.name}${d.type}`}>
+                {t('drift.different')}: {d.name} {d.type} {d.ours.contents.join(' | ')} ≠ {d.powerdns.contents.join(' | ')}
+              </li>
+            ))}
           </ul>
         </Alert>
       ) : null}
@@ -214,16 +237,26 @@ function DiffPreview({ diff }: { diff: ChangeDiff }) {
   const { t } = useTranslation('dns')
   return (
     <section className="space-y-2 rounded-lg border border-blue-200 bg-blue-50/50 p-3 dark:border-blue-900 dark:bg-blue-950/20" aria-labelledby="diff-title" data-testid="diff-preview">
-      <h3 id="diff-title" className="text-sm font-semibold">{t('editor.previewTitle')}</h3>
+      <h3 id="diff-title" className="text-sm font-semibold">
+        {t('editor.previewTitle')}
+      </h3>
       <ul className="space-y-1 font-mono text-xs">
-        {diff.added.map((r, i) => <li key={`a${i}`} className="text-green-800 dark:text-green-300">+ {diffLine(r)}</li>)}
+        {diff.added.map((r, i) => (
+          <li key={`a${i}`} className="text-green-800 dark:text-green-300">
+            + {diffLine(r)}
+          </li>
+        ))}
         {diff.updated.map((u) => (
           <li key={u.id}>
             <span className="block text-red-800 dark:text-red-300">- {diffLine(u.before)}</span>
             <span className="block text-green-800 dark:text-green-300">+ {diffLine(u.after)}</span>
           </li>
         ))}
-        {diff.removed.map((r) => <li key={r.id} className="text-red-800 dark:text-red-300">- {diffLine(r)}</li>)}
+        {diff.removed.map((r) => (
+          <li key={r.id} className="text-red-800 dark:text-red-300">
+            - {diffLine(r)}
+          </li>
+        ))}
       </ul>
       <p className="text-sm">{t('editor.previewCounts', { added: diff.added.length, updated: diff.updated.length, removed: diff.removed.length })}</p>
     </section>
@@ -232,7 +265,8 @@ function DiffPreview({ diff }: { diff: ChangeDiff }) {
 
 // A saved record's fields read as the table's text until pointed at or focused (from 640 px; a
 // phone keeps the boxes, its rows being small forms).
-const inPlace = 'sm:border-transparent sm:bg-transparent sm:shadow-none sm:hover:border-slate-300 sm:focus-visible:border-slate-300 sm:dark:border-transparent sm:dark:hover:border-slate-700 sm:dark:focus-visible:border-slate-700'
+const inPlace =
+  'sm:border-transparent sm:bg-transparent sm:shadow-none sm:hover:border-slate-300 sm:focus-visible:border-slate-300 sm:dark:border-transparent sm:dark:hover:border-slate-700 sm:dark:focus-visible:border-slate-700'
 
 /**
  * The records of the zone are the editor (issue 16): each saved record is a row whose fields are
@@ -259,11 +293,15 @@ function RecordsEditor({ zone, page, rows: savedRows, actionData }: { zone: Zone
   return (
     <section className="space-y-3" aria-labelledby="records-title">
       <div className="space-y-1">
-        <h2 id="records-title" className="text-lg font-semibold">{t('zone.records')}</h2>
+        <h2 id="records-title" className="text-lg font-semibold">
+          {t('zone.records')}
+        </h2>
         <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400">{t('editor.help', { zone: zone.name })}</p>
       </div>
       <FilterBar columns={def.columns} query={page.query} errors={page.errors} labels={(key) => t(`fields.${key}`, { defaultValue: key })}>
-        <p data-testid="list-total" className="text-xs tabular-nums text-slate-600 dark:text-slate-400">{hasFilterErrors ? tc('list.fixFilter') : tc('list.results', { count: page.meta.total })}</p>
+        <p data-testid="list-total" className="text-xs tabular-nums text-slate-600 dark:text-slate-400">
+          {hasFilterErrors ? tc('list.fixFilter') : tc('list.results', { count: page.meta.total })}
+        </p>
       </FilterBar>
       <Form method="post" data-testid="record-editor" className="space-y-3">
         {/* On a phone each row is a small grid (name, type, TTL, remove; the content below them at full
@@ -276,13 +314,19 @@ function RecordsEditor({ zone, page, rows: savedRows, actionData }: { zone: Zone
                 <TableHead className="w-32">{t('fields.type')}</TableHead>
                 <TableHead className="w-28">{t('fields.ttl')}</TableHead>
                 <TableHead>{t('fields.content')}</TableHead>
-                <TableHead className="w-12"><span className="sr-only">{t('editor.remove')}</span></TableHead>
+                <TableHead className="w-12">
+                  <span className="sr-only">{t('editor.remove')}</span>
+                </TableHead>
               </TableRow>
             </TableHeader>
             <TableBody className="max-sm:block">
               {/* The SOA is the portal's to keep (serial, timers): shown, not edited. */}
               {soa.map((r) => (
-                <TableRow key={String(r.id)} data-testid="soa-row" className="text-slate-600 max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_6.5rem_4.5rem_4.25rem] max-sm:gap-x-2 max-sm:px-3 max-sm:py-2 dark:text-slate-400">
+                <TableRow
+                  key={String(r.id)}
+                  data-testid="soa-row"
+                  className="text-slate-600 max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_6.5rem_4.5rem_4.25rem] max-sm:gap-x-2 max-sm:px-3 max-sm:py-2 dark:text-slate-400"
+                >
                   <TableCell className="max-sm:p-0 sm:pl-5">{relativeName(String(r.name), zone.name)}</TableCell>
                   <TableCell className="max-sm:p-0 sm:pl-4">SOA</TableCell>
                   <TableCell className="tabular-nums max-sm:p-0 sm:pl-4">{String(r.ttl)}</TableCell>
@@ -293,7 +337,11 @@ function RecordsEditor({ zone, page, rows: savedRows, actionData }: { zone: Zone
               {rows.map((row, i) => {
                 const e = errors[row.key] ?? {}
                 const saved = Boolean(row.id)
-                const field = (name: string) => ({ name: `${row.key}.${name}`, 'aria-invalid': e[name]?.length ? true : undefined, 'aria-describedby': e[name]?.length ? `${row.key}-${name}-error` : undefined })
+                const field = (name: string) => ({
+                  name: `${row.key}.${name}`,
+                  'aria-invalid': e[name]?.length ? true : undefined,
+                  'aria-describedby': e[name]?.length ? `${row.key}-${name}-error` : undefined,
+                })
                 const look = saved ? inPlace : undefined
                 return (
                   <TableRow
@@ -315,28 +363,52 @@ function RecordsEditor({ zone, page, rows: savedRows, actionData }: { zone: Zone
                           Chromium draws its own arrow inside the box, so no extra right padding for one. */}
                       <Select {...field('type')} defaultValue={row.type} aria-label={`${t('fields.type')} ${i + 1}`} className={cn('w-28 min-w-28 pr-2 max-sm:w-full max-sm:min-w-0', look)}>
                         {(RECORD_TYPES as readonly string[]).includes(row.type) ? null : <option value={row.type}>{row.type}</option>}
-                        {RECORD_TYPES.map((type) => <option key={type} value={type}>{type}</option>)}
+                        {RECORD_TYPES.map((type) => (
+                          <option key={type} value={type}>
+                            {type}
+                          </option>
+                        ))}
                       </Select>
                       <ErrorList id={`${row.key}-type-error`} errors={e.type} />
                     </TableCell>
                     <TableCell className="align-top max-sm:p-0 sm:px-1 sm:py-1.5">
-                      <Input {...field('ttl')} defaultValue={row.ttl} inputMode="numeric" placeholder="3600" aria-label={`${t('fields.ttl')} ${i + 1}`} className={cn('w-24 tabular-nums max-sm:w-full', look)} />
+                      <Input
+                        {...field('ttl')}
+                        defaultValue={row.ttl}
+                        inputMode="numeric"
+                        placeholder="3600"
+                        aria-label={`${t('fields.ttl')} ${i + 1}`}
+                        className={cn('w-24 tabular-nums max-sm:w-full', look)}
+                      />
                       <ErrorList id={`${row.key}-ttl-error`} errors={e.ttl} />
                     </TableCell>
                     <TableCell className="w-full align-top max-sm:order-last max-sm:col-span-4 max-sm:p-0 sm:px-1 sm:py-1.5">
-                      <Input {...field('content')} defaultValue={row.content} aria-label={`${t('fields.content')} ${i + 1}`} placeholder={saved ? undefined : t('editor.newContent')} className={cn('font-mono text-xs', look)} />
+                      <Input
+                        {...field('content')}
+                        defaultValue={row.content}
+                        aria-label={`${t('fields.content')} ${i + 1}`}
+                        placeholder={saved ? undefined : t('editor.newContent')}
+                        className={cn('font-mono text-xs', look)}
+                      />
                       <ErrorList id={`${row.key}-content-error`} errors={e.content} />
                     </TableCell>
                     <TableCell className="align-top max-sm:flex max-sm:items-center max-sm:p-0 sm:py-1.5 sm:pl-1 sm:pr-2">
                       {saved ? (
-                        <label className="flex h-9 cursor-pointer items-center gap-1.5 rounded-md px-1.5 text-xs text-slate-500 hover:text-red-700 has-[input:checked]:text-red-700 dark:hover:text-red-400 dark:has-[input:checked]:text-red-400" title={t('editor.remove')}>
+                        <label
+                          className="flex h-9 cursor-pointer items-center gap-1.5 rounded-md px-1.5 text-xs text-slate-500 hover:text-red-700 has-[input:checked]:text-red-700 dark:hover:text-red-400 dark:has-[input:checked]:text-red-400"
+                          title={t('editor.remove')}
+                        >
                           <input type="checkbox" name={`${row.key}.remove`} defaultChecked={row.remove} aria-label={`${t('editor.remove')} ${i + 1}`} className="accent-red-600" />
                           <Trash2 className="size-3.5 max-sm:hidden" aria-hidden />
                           {/* The column's heading is hidden on a phone: the word goes beside the box there. */}
-                          <span className="sm:hidden" aria-hidden="true">{t('editor.remove')}</span>
+                          <span className="sm:hidden" aria-hidden="true">
+                            {t('editor.remove')}
+                          </span>
                         </label>
                       ) : (
-                        <span className="flex h-9 items-center px-1.5 text-xs text-slate-400 max-sm:hidden" aria-hidden="true"><Plus className="size-3.5" /></span>
+                        <span className="flex h-9 items-center px-1.5 text-xs text-slate-400 max-sm:hidden" aria-hidden="true">
+                          <Plus className="size-3.5" />
+                        </span>
                       )}
                     </TableCell>
                   </TableRow>
@@ -347,15 +419,23 @@ function RecordsEditor({ zone, page, rows: savedRows, actionData }: { zone: Zone
         </div>
         {formErrors.length ? (
           <Alert variant="error" data-testid="editor-error">
-            <ul>{formErrors.map((m) => <li key={m}>{m}</li>)}</ul>
+            <ul>
+              {formErrors.map((m) => (
+                <li key={m}>{m}</li>
+              ))}
+            </ul>
           </Alert>
         ) : null}
         {actionData?.diff ? <DiffPreview diff={actionData.diff} /> : null}
         {/* Preview comes first in the form (the button Enter presses); Add a row sits first on the screen. */}
         <div className="flex flex-wrap items-center gap-2">
           <div className="order-2 ml-auto flex gap-2">
-            <Button type="submit" name="intent" value="preview" variant="outline" size="sm" disabled={busy}>{t('editor.preview')}</Button>
-            <Button type="submit" name="intent" value="apply" size="sm" disabled={busy}>{t('editor.apply')}</Button>
+            <Button type="submit" name="intent" value="preview" variant="outline" size="sm" disabled={busy}>
+              {t('editor.preview')}
+            </Button>
+            <Button type="submit" name="intent" value="apply" size="sm" disabled={busy}>
+              {t('editor.apply')}
+            </Button>
           </div>
           <Button
             type="submit"
@@ -372,7 +452,11 @@ function RecordsEditor({ zone, page, rows: savedRows, actionData }: { zone: Zone
           >
             <Plus className="size-3.5" aria-hidden /> {t('editor.addRow')}
           </Button>
-          {page.meta.total > page.meta.limit ? <div className="order-4 w-full text-xs"><ListPager id={def.id} page={page} /></div> : null}
+          {page.meta.total > page.meta.limit ? (
+            <div className="order-4 w-full text-xs">
+              <ListPager id={def.id} page={page} />
+            </div>
+          ) : null}
         </div>
       </Form>
     </section>
@@ -392,7 +476,9 @@ export default function ZoneScreen({ loaderData, actionData }: Route.ComponentPr
         <p className="text-sm">{t('zone.noneText', { name: frame?.domain?.name ?? '' })}</p>
         {canAdmin ? (
           <Form method="post">
-            <Button type="submit" name="intent" value="create-zone">{t('zone.create')}</Button>
+            <Button type="submit" name="intent" value="create-zone">
+              {t('zone.create')}
+            </Button>
           </Form>
         ) : (
           <p className="text-sm text-slate-600">{t('zone.needsAdmin')}</p>
@@ -406,11 +492,15 @@ export default function ZoneScreen({ loaderData, actionData }: Route.ComponentPr
     <>
       {canAdmin ? (
         <Button asChild variant="outline" size="sm" className="bg-white shadow-sm dark:bg-slate-900">
-          <Link to={href(`/domains/bind-import?zone=${zone.id}`)}><Upload className="size-3.5" aria-hidden /> {t('zone.import')}</Link>
+          <Link to={href(`/domains/bind-import?zone=${zone.id}`)}>
+            <Upload className="size-3.5" aria-hidden /> {t('zone.import')}
+          </Link>
         </Button>
       ) : null}
       <Button asChild variant="outline" size="sm" className="bg-white shadow-sm dark:bg-slate-900">
-        <a href={href(exportPath)} download><Download className="size-3.5" aria-hidden /> {t('zone.export')}</a>
+        <a href={href(exportPath)} download>
+          <Download className="size-3.5" aria-hidden /> {t('zone.export')}
+        </a>
       </Button>
     </>
   )
@@ -419,7 +509,14 @@ export default function ZoneScreen({ loaderData, actionData }: Route.ComponentPr
     <div className="space-y-6">
       {standalone ? (
         // A zone for a name registered elsewhere has no domain frame: the page's own header.
-        <PageHeader breadcrumb={[{ label: tc('nav.domains'), to: '/domains' }, { label: t('import.title'), to: '/domains/bind-import' }]} title={title} actions={actions} />
+        <PageHeader
+          breadcrumb={[
+            { label: tc('nav.domains'), to: '/domains' },
+            { label: t('import.title'), to: '/domains/bind-import' },
+          ]}
+          title={title}
+          actions={actions}
+        />
       ) : (
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h2 className="text-lg font-semibold">{title}</h2>
@@ -429,10 +526,18 @@ export default function ZoneScreen({ loaderData, actionData }: Route.ComponentPr
       <ZoneHealth zone={zone} canAdmin={canAdmin} />
       {canAdmin ? (
         // The form remounts with each saved change (the zone's version), so blank rows start blank again.
-        <RecordsEditor key={actionData ? `s${(actionData as ActionData).submission}` : `v${zone.version}-${zone.serial}`} zone={zone} page={page} rows={editable} actionData={actionData as ActionData | undefined} />
+        <RecordsEditor
+          key={actionData ? `s${(actionData as ActionData).submission}` : `v${zone.version}-${zone.serial}`}
+          zone={zone}
+          page={page}
+          rows={editable}
+          actionData={actionData as ActionData | undefined}
+        />
       ) : (
         <section className="space-y-2" aria-labelledby="records-title">
-          <h2 id="records-title" className="text-lg font-semibold">{t('zone.records')}</h2>
+          <h2 id="records-title" className="text-lg font-semibold">
+            {t('zone.records')}
+          </h2>
           <DataTable
             def={def}
             page={page}
@@ -452,14 +557,18 @@ function DeleteZone({ zone }: { zone: Zone }) {
   const { t } = useTranslation('dns')
   return (
     <section className="space-y-2 rounded border border-red-200 p-4 dark:border-red-900" aria-labelledby="delete-zone-title" data-testid="delete-zone">
-      <h2 id="delete-zone-title" className="text-lg font-semibold">{t('zone.deleteTitle')}</h2>
+      <h2 id="delete-zone-title" className="text-lg font-semibold">
+        {t('zone.deleteTitle')}
+      </h2>
       <p className="text-sm">{t(zone.dnssec_state === 'unsigned' ? 'zone.deleteText' : 'zone.deleteSigned', { name: zone.name })}</p>
       <Form method="post" className="flex flex-wrap items-end gap-2">
         <label className="space-y-1 text-sm">
           <span className="block">{t('zone.deleteConfirm', { name: zone.name })}</span>
           <Input name="confirm" autoComplete="off" required className="w-72" />
         </label>
-        <Button type="submit" name="intent" value="delete-zone" variant="destructive" disabled={zone.dnssec_state !== 'unsigned'}>{t('zone.deleteButton')}</Button>
+        <Button type="submit" name="intent" value="delete-zone" variant="destructive" disabled={zone.dnssec_state !== 'unsigned'}>
+          {t('zone.deleteButton')}
+        </Button>
       </Form>
     </section>
   )

@@ -44,7 +44,10 @@ export default function MaterialRequest({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-4">
       <PageHeader
-        breadcrumb={[{ label: tDomains('list.title'), to: '/domains' }, { label: t('list.title'), to: '/domains/material-change-requests' }]}
+        breadcrumb={[
+          { label: tDomains('list.title'), to: '/domains' },
+          { label: t('list.title'), to: '/domains/material-change-requests' },
+        ]}
         title={t('detail.title', { domain: item.domain_name })}
         status={<StatusBadge kind="approval" code={item.state} />}
       />
@@ -55,7 +58,9 @@ export default function MaterialRequest({ loaderData }: Route.ComponentProps) {
         <dd>{item.requested_by_label}</dd>
         <dt>{t('detail.change')}</dt>
         <dd>
-          {Object.entries(item.change.contacts ?? {}).map(([role, id]) => <div key={role}>{t('change.contact', { role: t(`roles.${role}`), id })}</div>)}
+          {Object.entries(item.change.contacts ?? {}).map(([role, id]) => (
+            <div key={role}>{t('change.contact', { role: t(`roles.${role}`), id })}</div>
+          ))}
           {item.change.nameservers ? <div>{t('change.nameservers', { list: item.change.nameservers.join(', ') })}</div> : null}
         </dd>
         <dt>{t('detail.approvers')}</dt>
@@ -65,7 +70,9 @@ export default function MaterialRequest({ loaderData }: Route.ComponentProps) {
         <dt>{t('columns.expires_at')}</dt>
         <dd>{when(item.expires_at)}</dd>
         <dt>{t('columns.decided_by')}</dt>
-        <dd>{item.decided_by ?? '—'} {item.decided_at ? `(${when(item.decided_at)})` : ''}</dd>
+        <dd>
+          {item.decided_by ?? '—'} {item.decided_at ? `(${when(item.decided_at)})` : ''}
+        </dd>
         <dt>{t('detail.comment')}</dt>
         <dd>{item.comment || '—'}</dd>
         <dt>{t('detail.applied')}</dt>

@@ -44,7 +44,6 @@ type Item = {
 type Order = { id: string; state: string; created_by: string; created_at: string; totals: MoneyTotal[]; items: Item[]; contacts?: Record<ContactRole, string> | null }
 type Contact = { id: string; name: string; organisation?: string | null }
 
-
 /** Seconds between refreshes while items run. */
 const REFRESH_SECONDS = 3
 
@@ -81,9 +80,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         ? await attempt(() => screen.platform.post(`${path}/cancel`, itemId ? { item_ids: [itemId] } : {}))
         : null
   if (!done) throw data('Unknown action', { status: 400 })
-  const flash = done.ok
-    ? { content: t(intent === 'retry' ? 'detail.retried' : 'detail.cancelled'), color: 'success' as const }
-    : { content: refusalText(t, done.problem), color: 'error' as const }
+  const flash = done.ok ? { content: t(intent === 'retry' ? 'detail.retried' : 'detail.cancelled'), color: 'success' as const } : { content: refusalText(t, done.problem), color: 'error' as const }
   return redirect(carryContext(`/domains/orders/${params.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, flash) } })
 }
 
@@ -117,7 +114,10 @@ export default function OrderDetail({ loaderData }: Route.ComponentProps) {
         </noscript>
       ) : null}
       <PageHeader
-        breadcrumb={[{ label: tDomains('list.title'), to: '/domains' }, { label: t('detail.back'), to: '/domains/orders' }]}
+        breadcrumb={[
+          { label: tDomains('list.title'), to: '/domains' },
+          { label: t('detail.back'), to: '/domains/orders' },
+        ]}
         title={t('detail.title', { id: order.id.slice(0, 8) })}
         status={<StatusBadge kind="order" code={order.state} data-testid="order-state" />}
         description={
@@ -150,7 +150,13 @@ export default function OrderDetail({ loaderData }: Route.ComponentProps) {
           {order.items.map((item) => (
             <TableRow key={item.id} data-testid="order-item" data-state={item.state}>
               <TableCell className="font-medium">
-                {item.domain_id ? <Link className="underline" to={href(`/domains/${item.domain_id}`)}>{item.unicode_name}</Link> : item.unicode_name}
+                {item.domain_id ? (
+                  <Link className="underline" to={href(`/domains/${item.domain_id}`)}>
+                    {item.unicode_name}
+                  </Link>
+                ) : (
+                  item.unicode_name
+                )}
                 {item.template_values && Object.keys(item.template_values).length ? (
                   <dl className="mt-1 text-xs font-normal text-slate-600 dark:text-slate-400" data-testid="item-template-values">
                     {Object.entries(item.template_values).map(([key, value]) => (
@@ -179,8 +185,7 @@ export default function OrderDetail({ loaderData }: Route.ComponentProps) {
                   <ol className="mt-2 space-y-1 text-xs">
                     {item.log.map((entry, index) => (
                       <li key={index}>
-                        <time dateTime={entry.occurred_at}>{formatDateTime(entry.occurred_at, i18n.language)}</time> · {t(`states.${entry.state}`, { defaultValue: entry.state })} ·{' '}
-                        {entry.message}
+                        <time dateTime={entry.occurred_at}>{formatDateTime(entry.occurred_at, i18n.language)}</time> · {t(`states.${entry.state}`, { defaultValue: entry.state })} · {entry.message}
                         {entry.registry_code ? ` (${entry.registry_code})` : ''} · {entry.actor_label}
                       </li>
                     ))}

@@ -33,7 +33,13 @@ export default function OrdersList({ loaderData }: Route.ComponentProps) {
       <PageHeader
         breadcrumb={[{ label: tDomains('list.title'), to: '/domains' }]}
         title={t('list.title')}
-        actions={loaderData.canManage ? <HeaderAction to="/domains/order" primary>{t('list.newOrder')}</HeaderAction> : null}
+        actions={
+          loaderData.canManage ? (
+            <HeaderAction to="/domains/order" primary>
+              {t('list.newOrder')}
+            </HeaderAction>
+          ) : null
+        }
       />
       <DataTable
         def={def}
