@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { INVOICE_LANGUAGES, PAYMENT_KINDS, TRANSACTION_STATES } from '#common/billing.ts'
-import { reachOf, requirePermission } from '#server/platform/core/scope.ts'
+import { reachOf } from '#server/platform/core/scope.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
@@ -142,7 +142,6 @@ export const billingRouter = createRouter()
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
-      requirePermission(scope.actor, 'invoice-viewer')
       const reach = reachOf(scope)
       const resource = reach === null ? billingEntitiesResource : scopedBillingEntitiesResource
       return c.json(await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), { accountId: reach }), 200)
@@ -269,7 +268,6 @@ export const billingRouter = createRouter()
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
-      requirePermission(scope.actor, 'invoice-viewer')
       const reach = reachOf(scope)
       const resource = reach === null ? transactionsResource : scopedTransactionsResource
       return c.json(await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), { accountId: reach }), 200)

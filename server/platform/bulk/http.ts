@@ -1,6 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { BULK_ACTIONS } from '#server/db/schema-tray.ts'
-import { requirePermission } from '#server/platform/core/scope.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { createBulkJob, getBulkJob } from './service.ts'
@@ -61,7 +60,6 @@ export const bulkRouter = createRouter()
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
-      requirePermission(scope.actor, 'domain-manager')
       const job = await createBulkJob(c.get('deps'), scope, c.req.valid('json'))
       return c.json({ job_id: job.id }, 202)
     },
@@ -79,7 +77,6 @@ export const bulkRouter = createRouter()
     async (c) => {
       const { context, job_id } = c.req.valid('param')
       const scope = requireScope(c, context)
-      requirePermission(scope.actor, 'domain-viewer')
       return c.json(await getBulkJob(c.get('deps').db, scope, job_id), 200)
     },
   )

@@ -1,6 +1,6 @@
 import { MATERIAL_STATES } from '#common/lists/material-changes.ts'
 import { createRoute, z } from '@hono/zod-openapi'
-import { reachOf, requirePermission } from '#server/platform/core/scope.ts'
+import { reachOf } from '#server/platform/core/scope.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
@@ -61,7 +61,6 @@ export const materialRouter = createRouter()
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
-      requirePermission(scope.actor, 'domain-viewer')
       const deps = c.get('deps')
       await expireRequests(deps.db, deps.now())
       const reach = reachOf(scope)
@@ -82,7 +81,6 @@ export const materialRouter = createRouter()
     async (c) => {
       const { context, id } = c.req.valid('param')
       const scope = requireScope(c, context)
-      requirePermission(scope.actor, 'domain-viewer')
       const deps = c.get('deps')
       return c.json(requestJson(await getRequest(deps.db, reachOf(scope), id, deps.now())), 200)
     },
@@ -99,7 +97,6 @@ export const materialRouter = createRouter()
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
-      requirePermission(scope.actor, 'domain-viewer')
       return c.json({ emails: await listApprovers(c.get('deps').db, scope.accountId!) }, 200)
     },
   )
@@ -115,7 +112,6 @@ export const materialRouter = createRouter()
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
-      requirePermission(scope.actor, 'domain-admin')
       return c.json({ emails: await setApprovers(c.get('deps').db, scope, c.req.valid('json').emails) }, 200)
     },
   )
@@ -131,7 +127,6 @@ export const materialRouter = createRouter()
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
-      requirePermission(scope.actor, 'domain-admin')
       const body = c.req.valid('json')
       return c.json({ changed: await setMaterial(c.get('deps').db, scope, body.ids, body.is_material) }, 200)
     },

@@ -2,7 +2,6 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { ORDER_ITEM_STATES, ORDER_ITEM_TYPES, ORDER_STATES } from '#server/db/schema-orders.ts'
 import { createRouter, requireOwnScope, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
-import { requirePermission } from '#server/platform/core/scope.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import { listRates, setRate } from './pricing.ts'
 import { addToCart, cancelOrder, checkoutCart, createOrder, getCart, getOrder, ordersResource, removeCartItem, retryItem, updateCartItem } from './service.ts'
@@ -265,7 +264,6 @@ export const ordersRouter = createRouter()
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
-      requirePermission(scope.actor, 'domain-viewer')
       const page = await runList(c.get('deps').db, ordersResource, listQueryFromUrl(ordersResource, new URL(c.req.url)), scope)
       return c.json(page, 200)
     },

@@ -1,6 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { PRICING_RULE_KINDS, PRODUCT_KINDS, ROUNDING_MODES, RULE_LEVELS } from '#common/pricing.ts'
-import { requirePermission } from '#server/platform/core/scope.ts'
 import { createRouter, requireOwnScope, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
@@ -163,8 +162,6 @@ export const pricingRouter = createRouter()
       responses: { 200: ListResponse(EntitySchema.extend({ accounts: z.number().int() }).partial()), ...ProblemResponses },
     }),
     async (c) => {
-      const scope = requireOwnScope(c)
-      requirePermission(scope.actor, 'staff')
       return c.json(await runList(c.get('deps').db, pricingEntitiesResource, listQueryFromUrl(pricingEntitiesResource, new URL(c.req.url)), { accountId: null }), 200)
     },
   )
@@ -245,8 +242,6 @@ export const pricingRouter = createRouter()
       responses: { 200: ListResponse(z.record(z.string(), z.unknown())), ...ProblemResponses },
     }),
     async (c) => {
-      const scope = requireOwnScope(c)
-      requirePermission(scope.actor, 'staff')
       return c.json(await runList(c.get('deps').db, pricingRulesResource, listQueryFromUrl(pricingRulesResource, new URL(c.req.url)), { accountId: null }), 200)
     },
   )
@@ -350,7 +345,6 @@ export const pricingRouter = createRouter()
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
-      requirePermission(scope.actor, 'invoice-viewer')
       return c.json(await accountPrices(c.get('deps').db, scope, c.req.valid('query'), c.get('deps').now()), 200)
     },
   )

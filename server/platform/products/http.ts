@@ -1,7 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { PRODUCT_KINDS } from '#common/pricing.ts'
 import type { Product } from '#server/db/schema-pricing.ts'
-import { requirePermission } from '#server/platform/core/scope.ts'
 import { createRouter, requireOwnScope, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
@@ -95,8 +94,6 @@ export const productsRouter = createRouter()
       responses: { 200: ListResponse(ProductSchema.partial()), ...ProblemResponses },
     }),
     async (c) => {
-      const scope = requireOwnScope(c)
-      requirePermission(scope.actor, 'staff')
       const page = await runList(c.get('deps').db, productsResource, listQueryFromUrl(productsResource, new URL(c.req.url)), { accountId: null })
       return c.json(page, 200)
     },
@@ -191,8 +188,6 @@ export const productsRouter = createRouter()
       responses: { 200: ListResponse(z.record(z.string(), z.unknown())), ...ProblemResponses },
     }),
     async (c) => {
-      const scope = requireOwnScope(c)
-      requirePermission(scope.actor, 'staff')
       return c.json(await runList(c.get('deps').db, templatesResource, listQueryFromUrl(templatesResource, new URL(c.req.url)), { accountId: null }), 200)
     },
   )
@@ -249,8 +244,7 @@ export const productsRouter = createRouter()
       },
     }),
     async (c) => {
-      const scope = requireScope(c, c.req.valid('param').context)
-      requirePermission(scope.actor, 'domain-viewer')
+      requireScope(c, c.req.valid('param').context)
       const items = c.req
         .valid('query')
         .codes.split(',')

@@ -3,7 +3,7 @@ import { REVOCATION_REASONS, SSL_FILE_FORMATS, SSL_FILES, SSL_STATES, SSL_VALIDA
 import type { SslCertificate, SslValidation } from '#server/db/schema-ssl.ts'
 import { PKCS12_PROFILES } from './pkcs12.ts'
 import { allowCaByCaa } from './caa.ts'
-import { reachOf, requirePermission } from '#server/platform/core/scope.ts'
+import { reachOf } from '#server/platform/core/scope.ts'
 import { badRequest } from '#server/platform/core/errors.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
@@ -234,8 +234,7 @@ export const sslRouter = createRouter()
       responses: { 200: jsonResponse(SettingsSchema), ...ProblemResponses },
     }),
     async (c) => {
-      const scope = requireScope(c, c.req.valid('param').context)
-      requirePermission(scope.actor, 'ssl-viewer')
+      requireScope(c, c.req.valid('param').context)
       const settings = sslSettings(c.get('deps'))
       return c.json(
         { ca: settings.acme?.caName ?? null, ca_configured: Boolean(settings.acme), missing: settings.acme ? null : (settings.missing ?? null), dv_only: settings.acme?.dvOnly ?? false },
@@ -255,7 +254,6 @@ export const sslRouter = createRouter()
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
-      requirePermission(scope.actor, 'ssl-viewer')
       const reach = reachOf(scope)
       const resource = reach === null ? certificatesResource : scopedCertificatesResource
       const page = await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), { accountId: reach })
@@ -342,8 +340,7 @@ export const sslRouter = createRouter()
       responses: { 200: jsonResponse(CsrSchema), ...ProblemResponses },
     }),
     async (c) => {
-      const scope = requireScope(c, c.req.valid('param').context)
-      requirePermission(scope.actor, 'ssl-viewer')
+      requireScope(c, c.req.valid('param').context)
       try {
         return c.json(decodeCsr(c.req.valid('json').csr), 200)
       } catch {

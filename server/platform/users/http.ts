@@ -2,7 +2,7 @@ import { linkBase } from '#server/platform/deps.ts'
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { LANGUAGES } from '#server/platform/accounts/service.ts'
-import { reachOf, requirePermission } from '#server/platform/core/scope.ts'
+import { reachOf } from '#server/platform/core/scope.ts'
 import { createRouter, requireScope, type PlatformEnv } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
@@ -126,7 +126,6 @@ export const usersRouter = createRouter()
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
-      requirePermission(scope.actor, 'user-viewer')
       const reach = reachOf(scope)
       const resource = reach === null ? usersResource : scopedUsersResource
       const page = await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), { accountId: reach })
