@@ -212,8 +212,13 @@ describe('the job engine lease', () => {
     dead.register('test.crash', async () => {})
     await dead.start({ work: false })
     await dead.send('test.crash', { n: 1 })
-    // A worker takes the job and dies: active, and nobody renews its lease.
-    const [taken] = await dead.boss.fetch('test.crash')
+    // A worker takes the job and dies: active, and nobody renews its lease. (The job is fetchable
+    // once its start time has passed by the database's clock: asked again for up to 5 s.)
+    let taken: { id: string } | undefined
+    for (const deadline = Date.now() + 5_000; taken === undefined && Date.now() < deadline;) {
+      ;[taken] = await dead.boss.fetch('test.crash')
+      if (taken === undefined) await new Promise((resolve) => setTimeout(resolve, 50))
+    }
     expect(taken).toBeDefined()
     await dead.stop()
 
