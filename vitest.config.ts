@@ -7,8 +7,10 @@ export default defineConfig({
   test: {
     include: ['common/**/*.test.ts', 'app/**/*.test.ts', 'server/**/*.test.ts', 'tests/integration/**/*.test.ts', 'tests/epp/**/*.test.ts'],
     environment: 'node',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Time-outs catch a test that hangs, never a slow one: a loaded 2-core CI machine runs these files
+    // two or three times slower than a quiet one (PGlite is CPU-bound, beside the browser tests).
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     pool: 'forks',
     // Two files at a time even on two cores: a file spends much of its time waiting on its
     // database, registry or PowerDNS (Vitest's default would run one at a time here).

@@ -4,7 +4,7 @@ import { data, Links, Meta, Outlet, redirect, Scripts, ScrollRestoration, useRou
 import type { Route } from './+types/root.ts'
 import { Toaster } from './components/toaster.tsx'
 import { appServicesContext } from './lib/app-context.ts'
-import { browserTranslator } from './lib/browser-translator.ts'
+import { browserTranslator, inlineNamespaces } from './lib/browser-translator.ts'
 import { useNonce } from './lib/csp.ts'
 import { contextCarryMiddleware } from './lib/context-carry.server.ts'
 import { carryContext } from './lib/context-param.ts'
@@ -110,13 +110,19 @@ function DocumentTexts() {
 export default function App({ loaderData }: Route.ComponentProps) {
   const { i18n } = useTranslation()
   useEffect(() => {
-    // A language chosen without a reload (the profile form): its texts first, then the switch.
+    const translator = browserTranslator()
+    const client = import('./lib/i18n.client.ts')
     if (i18n.language !== loaderData.locale) {
-      const translator = browserTranslator()
-      void import('./lib/i18n.client.ts')
+      // A language chosen without a reload (the profile form): its texts first, then the switch.
+      void client
         .then(({ loadLanguage }) => loadLanguage(translator, loaderData.locale))
         .catch((error: unknown) => console.warn(error))
         .then(() => translator.changeLanguage(loaderData.locale))
+    } else {
+      // The document inlined only the texts its render used; what renders only in the browser (a
+      // menu opened, a check's message) finds the rest of those namespaces.
+      const namespaces = inlineNamespaces()
+      if (namespaces.length) void client.then(({ loadNamespaces }) => loadNamespaces(translator, loaderData.locale, namespaces)).catch((error: unknown) => console.warn(error))
     }
     document.documentElement.lang = loaderData.locale
     document.documentElement.dir = languageDirection(loaderData.locale)

@@ -55,8 +55,8 @@ export default [
     placeholder('pulse'),
     route('tray', 'routes/tray/index.tsx'),
     route('tray/records', 'routes/tray/records.tsx'),
-    placeholder('blocks'),
-    placeholder('blocks/:id'),
+    route('blocks', 'routes/blocks/index.tsx'),
+    route('blocks/:id', 'routes/blocks/detail.tsx'),
     placeholder('brand-protection'),
     route('my-profile', 'routes/my-profile.tsx'),
 
@@ -65,8 +65,9 @@ export default [
     route('ssls/:id/validation', 'routes/ssl/validation.tsx'),
     route('ssls/:id/files', 'routes/ssl/files.tsx'),
     route('ssls/:id/log', 'routes/ssl/log.tsx'),
-    // Transactions come with invoicing (issue 18); organisations (OV/EV) are not built yet.
-    ...['ssls/:id/transactions', 'ssls/organisations', 'ssls/organisations/:id'].map(placeholder),
+    route('ssls/:id/transactions', 'routes/ssl/transactions.tsx'),
+    route('ssls/organisations', 'routes/ssl/organisations.tsx'),
+    route('ssls/organisations/:id', 'routes/ssl/organisation.tsx'),
     route('tlds', 'routes/tlds/index.tsx'),
     route('tlds/:id', 'routes/tlds/detail.tsx'),
 

@@ -10,71 +10,24 @@
  *
  * On PostgreSQL a database of its own (rp_bench_…) is created and dropped at the end.
  */
-import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { sql } from 'kysely'
-import pg from 'pg'
-import { openDatabase, type Database } from '#server/db/database.ts'
-import { migrate } from '#server/db/migrate.ts'
 import { createAccount } from '#server/platform/accounts/service.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { setRate } from '#server/platform/orders/pricing.ts'
 import { accountQuoter, applicableRules, assignPricingEntity, createPricingEntity, priceEntity } from '#server/platform/pricing/service.ts'
 import { loadCosts, loadRates, loadRuleBook } from '#server/platform/pricing/store.ts'
 import { importIanaTlds } from '#server/platform/tlds/service.ts'
+import { openBenchDatabase, time } from './support.ts'
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '20' }, tlds: { type: 'string', default: '1500' } } })
 const RUNS = Number(args.runs)
 const TLDS = Number(args.tlds)
 
-async function openBenchDatabase(): Promise<{ database: Database; label: string; drop(): Promise<void> }> {
-  const url = process.env.DATABASE_URL
-  if (!url) {
-    const database = await openDatabase({ kind: 'pglite' })
-    return { database, label: 'PGlite (in memory)', drop: () => database.close() }
-  }
-  const name = `rp_bench_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: url })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
-  const target = new URL(url)
-  target.pathname = `/${name}`
-  const database = await openDatabase({ kind: 'postgres', url: target.toString(), max: 4 })
-  return {
-    database,
-    label: `PostgreSQL ${target.host}/${name}`,
-    async drop() {
-      await database.close()
-      const dropper = new pg.Client({ connectionString: url })
-      await dropper.connect()
-      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await dropper.end()
-    },
-  }
-}
-
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
-
-async function time(label: string, target: number, run: () => Promise<unknown>) {
-  await run() // warm-up: plans, caches
-  const samples: number[] = []
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now()
-    await run()
-    samples.push(performance.now() - start)
-  }
-  samples.sort((a, b) => a - b)
-  const p50 = quantile(samples, 0.5)
-  const p95 = quantile(samples, 0.95)
-  console.log(`${label.padEnd(58)} p50 ${p50.toFixed(1).padStart(7)} ms  p95 ${p95.toFixed(1).padStart(7)} ms  (target ≤ ${target} ms: ${p95 <= target ? 'met' : 'MISSED'})`)
-}
-
 async function main() {
   const { database, label, drop } = await openBenchDatabase()
   const db = database.db
   try {
-    await migrate(database)
     const scope = systemScope('bench')
     const now = new Date()
     await importIanaTlds(db, scope)
@@ -151,23 +104,27 @@ async function main() {
 
     const result = await priceEntity(db, entity.id, now)
     console.log(`  priced ${result.priced}, unpriced ${result.unpriced}`)
-    await time('price every product of the list (27,000 prices)', 200, () => priceEntity(db, entity.id, now))
+    await time('price every product of the list (27,000 prices)', RUNS, () => priceEntity(db, entity.id, now), 200)
     // Where the time goes: the reads alone (products, costs in force, rules, rates).
-    await time('  of which: reading products, costs, rules and rates', 200, () =>
-      Promise.all([
-        db.selectFrom('products').select(['id', 'code', 'kind', 'action', 'tld', 'tags']).where('is_active', '=', true).execute(),
-        loadCosts(db, undefined, now),
-        loadRuleBook(db, entity.id),
-        loadRates(db),
-      ]),
+    await time(
+      '  of which: reading products, costs, rules and rates',
+      RUNS,
+      () =>
+        Promise.all([
+          db.selectFrom('products').select(['id', 'code', 'kind', 'action', 'tld', 'tags']).where('is_active', '=', true).execute(),
+          loadCosts(db, undefined, now),
+          loadRuleBook(db, entity.id),
+          loadRates(db),
+        ]),
+      200,
     )
 
     const cart = Array.from({ length: 1000 }, (_, i) => ({ tld: names[(i * 7) % names.length]!, action: i % 3 === 0 ? 'transfer' : 'register', period: 1 + (i % 3), field: `items.${i}.name` }))
-    await time('quote a 1,000-item cart (account list, USD)', 100, async () => (await accountQuoter(db, account.id, now)).quote(cart))
+    await time('quote a 1,000-item cart (account list, USD)', RUNS, async () => (await accountQuoter(db, account.id, now)).quote(cart), 100)
 
     const staff = { ...scope }
-    await time('applicable rules, first page (25 products × 3 currencies)', 100, () => applicableRules(db, staff, entity.id, { page: 1, limit: 25 }, now))
-    await time('applicable rules, a search (q=domain:co)', 100, () => applicableRules(db, staff, entity.id, { page: 1, limit: 25, q: 'domain:co' }, now))
+    await time('applicable rules, first page (25 products × 3 currencies)', RUNS, () => applicableRules(db, staff, entity.id, { page: 1, limit: 25 }, now), 100)
+    await time('applicable rules, a search (q=domain:co)', RUNS, () => applicableRules(db, staff, entity.id, { page: 1, limit: 25, q: 'domain:co' }, now), 100)
   } finally {
     await drop()
   }

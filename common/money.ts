@@ -28,9 +28,18 @@ export function parseMoney(value: unknown, currency = 'EUR'): { ok: true; minor:
 }
 
 /** Formats minor units in the user's locale (JPY without decimals). */
+// A formatter per locale and currency, made once: making one costs more than formatting (an invoice formats a thousand amounts).
+const moneyFormats = new Map<string, Intl.NumberFormat>()
+
 export function formatMoney(minor: number, currency: string, locale = 'en'): string {
   const decimals = currencyDecimals(currency)
-  return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(minor / 10 ** decimals)
+  const key = `${locale}:${currency}`
+  let format = moneyFormats.get(key)
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: decimals, maximumFractionDigits: decimals })
+    if (moneyFormats.size < 1000) moneyFormats.set(key, format)
+  }
+  return format.format(minor / 10 ** decimals)
 }
 
 /**

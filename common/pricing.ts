@@ -87,3 +87,19 @@ export type NoPrice = { reason: 'no-cost' | 'no-rate' | 'no-price-rule'; from?: 
 export const PRODUCT_CODE = /^[a-z0-9][a-z0-9:._-]{0,99}$/
 /** A rule's name: lowercase letters, digits and . _ - (it is a path segment). */
 export const RULE_NAME = /^[a-z0-9][a-z0-9._-]{0,79}$/
+
+/** A line of a product-costs CSV as the upload's preview answers it (POST /product-costs/upload), read by the portal's preview table. */
+export type CostUploadRow = {
+  line: number
+  code: string
+  currency: string
+  amount: string
+  effective_from: string
+  product_id: string | null
+  amount_minor: number | null
+  previous_minor: number | null
+  status: 'new' | 'changed' | 'unchanged' | 'error'
+  /** Some price list would sell the product below this cost. */
+  at_loss: boolean
+  errors: { field: string; code: string; message: string }[]
+}

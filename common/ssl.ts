@@ -21,6 +21,9 @@ export const SSL_PRODUCTS = {
   'dv-single': { level: 'dv', maxNames: 1, wildcard: false },
   'dv-multi': { level: 'dv', maxNames: 100, wildcard: false },
   'dv-wildcard': { level: 'dv', maxNames: 2, wildcard: true },
+  'ov-single': { level: 'ov', maxNames: 1, wildcard: false },
+  'ov-multi': { level: 'ov', maxNames: 100, wildcard: false },
+  'ev-single': { level: 'ev', maxNames: 1, wildcard: false },
 } as const satisfies Record<string, { level: SslValidationLevel; maxNames: number; wildcard: boolean }>
 export type SslProduct = keyof typeof SSL_PRODUCTS
 export const SSL_PRODUCT_IDS = Object.keys(SSL_PRODUCTS) as SslProduct[]
@@ -63,3 +66,40 @@ export function normaliseCertificateName(input: string): string | null {
 export const SSL_EXPIRY_NOTICE_DAYS = [30, 14, 7, 1] as const
 /** A certificate is "expiring" from this many days before its end. */
 export const SSL_EXPIRING_DAYS = 30
+
+/**
+ * OV/EV organisations: the checks staff make before a CA may name the organisation (the CA/B
+ * Forum's Baseline and EV Guidelines: the entity exists, the subscriber agreement is signed, its
+ * documents, a callback on a verified number, the approver's authority), each waiting, needing the
+ * customer's attention, or validated. The organisation is validated when every check is.
+ */
+export const SSL_ORGANISATION_CHECKS = ['organisation', 'agreement', 'documents', 'callback', 'approver'] as const
+export type SslOrganisationCheck = (typeof SSL_ORGANISATION_CHECKS)[number]
+export const SSL_CHECK_STATES = ['waiting', 'attention', 'validated'] as const
+export type SslCheckState = (typeof SSL_CHECK_STATES)[number]
+export const SSL_ORGANISATION_STATES = SSL_CHECK_STATES
+export type SslOrganisationStatus = SslCheckState
+
+/** The organisation's state from its checks: validated when all are, attention when one needs the customer, else waiting. */
+export function organisationStatus(checks: Partial<Record<SslOrganisationCheck, { state: SslCheckState }>>): SslOrganisationStatus {
+  const states = SSL_ORGANISATION_CHECKS.map((c) => checks[c]?.state ?? 'waiting')
+  if (states.every((s) => s === 'validated')) return 'validated'
+  return states.includes('attention') ? 'attention' : 'waiting'
+}
+
+/**
+ * EV organisations' business category (CA/B Forum EV Guidelines §7.1.4.2.3), as the certificate's
+ * businessCategory (2.5.4.15) says it: the keys here, the words in EV_BUSINESS_CATEGORY_TEXT.
+ */
+export const SSL_BUSINESS_CATEGORIES = ['private_organization', 'government_entity', 'business_entity', 'non_commercial_entity'] as const
+export type SslBusinessCategory = (typeof SSL_BUSINESS_CATEGORIES)[number]
+export const EV_BUSINESS_CATEGORY_TEXT: Record<SslBusinessCategory, string> = {
+  private_organization: 'Private Organization',
+  government_entity: 'Government Entity',
+  business_entity: 'Business Entity',
+  non_commercial_entity: 'Non-Commercial Entity',
+}
+
+/** Documents uploaded for an organisation's validation: PDF or images, up to 5 MB each. */
+export const SSL_DOCUMENT_TYPES = ['application/pdf', 'image/png', 'image/jpeg'] as const
+export const SSL_DOCUMENT_MAX_BYTES = 5 * 1024 * 1024

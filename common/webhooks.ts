@@ -12,6 +12,10 @@ export const WEBHOOK_EVENT_TYPES = [
   'dns.zone.failed',
   'dns.zone.drifted',
   'registry.difference_found',
+  'ssl.issued',
+  'ssl.expiring',
+  'ssl.failed',
+  'invoice.issued',
 ] as const
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | 'webhook.test'
 

@@ -30,7 +30,7 @@ const VARIANTS: Variant[] = [
 
 /** A screen: who looks at it and where; `path` may be a function of the first domain's id. */
 type Screen = { name: string; user: string; path: string | ((ids: Ids) => string) }
-type Ids = { domain: string; order: string | null }
+type Ids = { domain: string; order: string | null; block: string; entity: string; sslOrganisation: string }
 const SCREENS: Screen[] = [
   { name: 'login', user: '', path: '/login' },
   { name: 'home-admin', user: 'admin@acme.example', path: '/' },
@@ -43,12 +43,24 @@ const SCREENS: Screen[] = [
   { name: 'orders', user: 'admin@acme.example', path: '/domains/orders' },
   { name: 'material-changes', user: 'admin@acme.example', path: '/domains/material-change-requests' },
   { name: 'reconciliation', user: 'admin@acme.example', path: '/domains/reconciliation' },
+  { name: 'bind-import', user: 'admin@acme.example', path: '/domains/bind-import' },
+  { name: 'dns-search-records', user: 'admin@acme.example', path: '/domains/search/records' },
   { name: 'contacts', user: 'admin@acme.example', path: '/contacts' },
   { name: 'users', user: 'admin@acme.example', path: '/users' },
   { name: 'accounts-staff', user: 'staff@example.com', path: '/accounts' },
   { name: 'tlds', user: 'admin@acme.example', path: '/tlds' },
   { name: 'products-staff', user: 'staff@example.com', path: '/products' },
   { name: 'exchange-rates', user: 'staff@example.com', path: '/invoicing/exchange-rates' },
+  { name: 'billing-entities-staff', user: 'staff@example.com', path: '/invoicing/billing-entities' },
+  { name: 'billing-entity-staff', user: 'staff@example.com', path: (ids) => `/invoicing/billing-entities/${ids.entity}` },
+  { name: 'billing-transactions', user: 'admin@acme.example', path: '/invoicing/transactions' },
+  { name: 'ssl-organisations', user: 'admin@acme.example', path: '/ssls/organisations' },
+  { name: 'ssl-organisations-staff', user: 'staff@example.com', path: '/ssls/organisations' },
+  { name: 'ssl-organisation', user: 'admin@acme.example', path: (ids) => `/ssls/organisations/${ids.sslOrganisation}` },
+  { name: 'ssl-organisation-staff', user: 'staff@example.com', path: (ids) => `/ssls/organisations/${ids.sslOrganisation}` },
+  { name: 'blocks', user: 'admin@acme.example', path: '/blocks' },
+  { name: 'blocks-staff', user: 'staff@example.com', path: '/blocks' },
+  { name: 'block-detail', user: 'admin@acme.example', path: (ids) => `/blocks/${ids.block}` },
   { name: 'tray', user: 'admin@acme.example', path: '/tray' },
   { name: 'domains-log', user: 'admin@acme.example', path: '/domains/log' },
   { name: 'viewer-domains', user: 'viewer@acme.example', path: '/domains' },
@@ -113,7 +125,33 @@ async function firstIds(page: Page): Promise<Ids> {
     .first()
     .getAttribute('href')
     .catch(() => null)
-  return { domain: /\/domains\/([^/?]+)/.exec(domainHref ?? '')?.[1] ?? 'none', order: orderHref }
+  await page.goto(`/blocks?pql=${encodeURIComponent("status equals 'active'")}`)
+  const blockHref = await page
+    .locator('a[data-row-link]')
+    .first()
+    .getAttribute('href')
+    .catch(() => null)
+  // The first client's billing entity (a client sees its own only).
+  await page.goto('/invoicing/billing-entities')
+  const entityHref = await page
+    .locator('a[data-row-link]')
+    .first()
+    .getAttribute('href')
+    .catch(() => null)
+  // The first SSL organisation the first screen's user sees (Acme's, validated, with its EV details).
+  await page.goto('/ssls/organisations')
+  const organisationHref = await page
+    .locator('a[data-row-link]')
+    .first()
+    .getAttribute('href')
+    .catch(() => null)
+  return {
+    domain: /\/domains\/([^/?]+)/.exec(domainHref ?? '')?.[1] ?? 'none',
+    order: orderHref,
+    block: /\/blocks\/([^/?]+)/.exec(blockHref ?? '')?.[1] ?? 'none',
+    entity: /\/billing-entities\/([^/?]+)/.exec(entityHref ?? '')?.[1] ?? 'none',
+    sslOrganisation: /\/ssls\/organisations\/([^/?]+)/.exec(organisationHref ?? '')?.[1] ?? 'none',
+  }
 }
 
 async function main() {

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import { parseTrustProxy } from './http/client-address.ts'
 import { MAX_HASH_COST, MIN_HASH_COST, PRODUCTION_HASH_COST } from './platform/auth/passwords.ts'
+import { sellerProblem } from './platform/billing/seller.ts'
 
 const booleanFlag = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -40,6 +41,8 @@ export const EnvSchema = z.object({
   WEBHOOKS_ALLOW_PRIVATE: booleanFlag.default(false),
   // Server processes sharing the port (node:cluster); more than one needs PostgreSQL and no embedded registry.
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  /** Seconds a worker holds a job without renewing it: a job of a process that died is retried that long after its last heartbeat. */
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(3).max(3600).default(30),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   POWERDNS_API_URL: z.url().optional(),
   POWERDNS_API_KEY: z.string().min(1).optional(),
@@ -77,11 +80,25 @@ export const EnvSchema = z.object({
   ACME_EAB_KID: z.string().optional(),
   ACME_EAB_HMAC_KEY: z.string().optional(),
   ACME_LOCAL_PEBBLE: booleanFlag.default(true),
+  // New orders the CA takes per interval, "orders/seconds" (Let's Encrypt: 300 per 3 hours); orders beyond wait for a slot (decision 401).
+  ACME_ORDER_LIMIT: z
+    .string()
+    .regex(/^\s*[1-9]\d*\s*\/\s*[1-9]\d*\s*$/, 'must be orders/seconds, e.g. 300/10800')
+    .default('300/10800'),
   // Where PowerDNS answers DNS (host:port): a local Pebble checks DNS-01 there.
   POWERDNS_DNS_ADDRESS: z
     .string()
     .regex(/^[^:\s]+:\d+$/, 'must be host:port')
     .optional(),
+  // Who invoices (printed on every invoice PDF, the supplier of its EN 16931 XML); each unset part is the demo registrar's (server/platform/billing/seller.ts).
+  SELLER_NAME: z.string().max(200).optional(),
+  SELLER_STREET: z.string().max(200).optional(),
+  SELLER_CITY: z.string().max(100).optional(),
+  SELLER_POSTCODE: z.string().max(20).optional(),
+  SELLER_COUNTRY: z.string().optional(),
+  SELLER_VAT_ID: z.string().max(20).optional(),
+  SELLER_REGISTRATION: z.string().max(50).optional(),
+  SELLER_EMAIL: z.email().optional(),
   // The secret private keys are sealed with (AES-256-GCM); generated once into the data folder when unset.
   SSL_KEY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 })
@@ -140,6 +157,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (parsed.success && parsed.data.APP_ENV === 'production' && parsed.data.PASSWORD_HASH_COST < PRODUCTION_HASH_COST) {
     issues.set('PASSWORD_HASH_COST', `PASSWORD_HASH_COST: below ${PRODUCTION_HASH_COST} is for test runs, never for APP_ENV=production`)
   }
+  const seller = parsed.success ? sellerProblem(parsed.data) : null
+  if (seller) issues.set(seller.split(':')[0]!, seller)
   if (issues.size || !parsed.success) throw new ConfigError([...issues.values()])
   const values = parsed.data
   const dataDir = path.resolve(values.DATA_DIR)

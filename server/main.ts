@@ -22,8 +22,9 @@ import { listeningUrlOf } from './platform/deps.ts'
 import { DEFAULT_NAMESERVERS } from './platform/dns/service.ts'
 import { createRegistries } from './platform/registries/registries.ts'
 import { sslFromConfig } from './platform/ssl/setup.ts'
-import { isEmpty, seedDemo, seedDemoZones } from './seed/demo.ts'
+import { isEmpty, seedDemo, seedDemoRenewalCharges, seedDemoZones } from './seed/demo.ts'
 import { seedDemoIntegrations } from './seed/integrations.ts'
+import { seedDemoBlocks } from './seed/blocks.ts'
 import { preloadDemoRegistry } from './seed/registry.ts'
 import { startWebhookDispatcher } from './platform/webhooks/delivery.ts'
 
@@ -61,11 +62,13 @@ async function main() {
   // listen: registry and records agree from the first request and nothing rewrites them later.
   // Another registry is never written to by the seed (its domains stay records only).
   if (seeding) await preloadDemoRegistry(database.db, registries, logger)
+  // The demo's charges are real renewals there, through the renewal service the portal uses.
+  if (seeding) await seedDemoRenewalCharges({ db: database.db, registries, logger, now: () => new Date() })
 
   // DNS: the PowerDNS at POWERDNS_API_URL, else one of our own when pdns_server is installed.
   const powerdns = cluster.isWorker ? undefined : await localPowerDns(config, logger)
 
-  const jobs = createJobs(database, logger)
+  const jobs = createJobs(database, logger, { lease: { seconds: config.JOB_LEASE_SECONDS, heartbeatSeconds: Math.max(1, Math.min(5, Math.floor(config.JOB_LEASE_SECONDS / 3))) } })
   const ssl = await sslFromConfig(config, logger, powerdns ? `127.0.0.1:${powerdns.dnsPort}` : config.POWERDNS_DNS_ADDRESS)
   const tokenCache = new TokenCache()
   await tokenCache.start(database)
@@ -83,7 +86,7 @@ async function main() {
     listeningUrl: () => listeningUrl,
     ssl: ssl.settings,
     ...(powerdns ? { powerdns: powerdns.settings } : {}),
-    webhooks: { allowPrivateAddresses: config.WEBHOOKS_ALLOW_PRIVATE },
+    webhooks: { allowPrivateAddresses: config.WEBHOOKS_ALLOW_PRIVATE, claimSeconds: config.JOB_LEASE_SECONDS },
   }
   const platformApi = createPlatformApi(deps)
   await jobs.start({ work: config.WORKER && index === 0 })
@@ -92,6 +95,7 @@ async function main() {
   // The demo's zones go in through the DNS service, each queued for publishing like any other.
   if (seeding) await seedDemoZones(deps)
   if (seeding) await seedDemoIntegrations(deps, logger)
+  if (seeding) await seedDemoBlocks(deps, logger)
 
   const buildFile = path.resolve('build/server/index.js')
   const build = existsSync(buildFile) ? ((await import(pathToFileURL(buildFile).href)) as ServerBuild) : undefined

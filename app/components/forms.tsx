@@ -16,7 +16,7 @@ export function useZodForm<Schema extends z.ZodType<Record<string, unknown>>>(
   schema: Schema,
   options: Pick<ZodFormOptions<Schema>, 'id' | 'lastResult' | 'defaultValue'> & Partial<Pick<ZodFormOptions<Schema>, 'constraint' | 'shouldValidate' | 'shouldRevalidate'>>,
 ) {
-  return useForm<z.input<Schema> & Record<string, unknown>, z.output<Schema>, string[]>({
+  return useForm<FormShape<Schema>, z.output<Schema>, string[]>({
     constraint: options.constraint ?? getZodConstraint(schema),
     shouldValidate: 'onSubmit',
     shouldRevalidate: options.shouldValidate ?? 'onInput',
@@ -25,7 +25,9 @@ export function useZodForm<Schema extends z.ZodType<Record<string, unknown>>>(
   })
 }
 
-type ZodFormOptions<Schema extends z.ZodType<Record<string, unknown>>> = Parameters<typeof useForm<z.input<Schema> & Record<string, unknown>, z.output<Schema>, string[]>>[0]
+// `any`, not `unknown`: conform reads an unknown value as a string, so a field list (an array) could not be given a default value.
+type FormShape<Schema extends z.ZodType<Record<string, unknown>>> = z.input<Schema> & Record<string, any>
+type ZodFormOptions<Schema extends z.ZodType<Record<string, unknown>>> = Parameters<typeof useForm<FormShape<Schema>, z.output<Schema>, string[]>>[0]
 
 export type ListOfErrors = Array<string | null | undefined> | null | undefined
 
@@ -45,10 +47,10 @@ export function ErrorList({ id, errors }: { id?: string; errors?: ListOfErrors }
 }
 
 /** The errors of a whole form (a refusal naming no field of it): the page's alert above the form. */
-export function FormErrors({ id, errors }: { id?: string; errors?: string[] | undefined }) {
+export function FormErrors({ id, errors, testId = 'form-error' }: { id?: string; errors?: string[] | undefined; testId?: string }) {
   if (!errors?.length) return null
   return (
-    <div id={id} role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200" data-testid="form-error">
+    <div id={id} role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200" data-testid={testId}>
       {errors.map((e) => (
         <p key={e}>{e}</p>
       ))}

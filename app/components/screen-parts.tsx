@@ -3,10 +3,11 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { useContextHref } from '#app/lib/use-context-href.ts'
+import { cn } from '#app/lib/utils.ts'
 
 /**
  * Pieces of detail and list screens every area uses: read-only detail rows, a confirmed POST button, the sub-navigation of
- * an entity's tabs, yes/no and a list's column labels.
+ * an entity's tabs, a short table inside a card, yes/no and a list's column labels.
  */
 
 /** Label/value rows of a detail screen. */
@@ -74,4 +75,59 @@ export const yesNo = (t: TFunction, value: unknown) => (value ? t('directory:yes
 export const useColumnLabels = (area: string) => {
   const { t } = useTranslation('directory')
   return (key: string) => t(`${area}.fields.${key}`, { defaultValue: t(`fields.${key}`, { defaultValue: key }) })
+}
+
+/**
+ * A short table inside a card (an account's webhook endpoints, an endpoint's deliveries, a user's
+ * API tokens; a long list is a `DataTable`): it scrolls sideways on a phone rather than squeezing
+ * its columns below `minWidth`, the headings in small capitals, each item a `CardTableRow` of
+ * `render`; with no items, the `empty` text instead.
+ */
+export function CardTable<T>({
+  items,
+  render,
+  headings,
+  minWidth,
+  testId,
+  empty,
+}: {
+  items: readonly T[]
+  render: (item: T) => React.ReactNode
+  headings: { label: React.ReactNode; className?: string }[]
+  /** A Tailwind class such as `min-w-[40rem]`. */
+  minWidth: string
+  testId: string
+  empty: { text: string; testId: string }
+}) {
+  if (!items.length)
+    return (
+      <p className="text-sm text-slate-500" data-testid={empty.testId}>
+        {empty.text}
+      </p>
+    )
+  return (
+    <div className="-mx-4 overflow-x-auto px-4">
+      <table className={cn('w-full text-sm', minWidth)} data-testid={testId}>
+        <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
+          <tr className="border-b border-slate-200 dark:border-slate-800">
+            {headings.map((heading, i) => (
+              <th key={i} className={cn('py-2 font-medium', i < headings.length - 1 && 'pr-3', heading.className)}>
+                {heading.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{items.map(render)}</tbody>
+      </table>
+    </div>
+  )
+}
+
+/** A row of a `CardTable`. */
+export function CardTableRow({ testId, children }: { testId?: string; children: React.ReactNode }) {
+  return (
+    <tr className="border-b border-slate-100 align-top last:border-0 dark:border-slate-800/60" data-testid={testId}>
+      {children}
+    </tr>
+  )
 }

@@ -1,5 +1,5 @@
 import { DEFAULT_LANGUAGE, INLINE_I18N_GLOBAL, type InlineI18n } from './i18n.ts'
-import { Translator, type Resources } from './translator.ts'
+import { Translator, type Resources } from '#common/translator.ts'
 
 let translator: Translator | undefined
 
@@ -15,3 +15,6 @@ export function browserTranslator(): Translator {
   }
   return translator
 }
+
+/** The namespaces whose used texts the document inlined (the rest of them is fetched after hydration). */
+export const inlineNamespaces = (): string[] => (window as unknown as Record<string, InlineI18n | undefined>)[INLINE_I18N_GLOBAL]?.namespaces ?? []

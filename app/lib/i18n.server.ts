@@ -43,8 +43,8 @@ async function locale(request: Request): Promise<string> {
 }
 
 // One initialised i18next per language, shared by every request (the texts are read-only). A
-// request gets a view of it with its own `reportNamespaces`: the namespaces its render used, which
-// the document inlines (i18n.ts `documentResources`).
+// request gets a view of it with its own `reportNamespaces` and `usedTexts`: the namespaces and the
+// texts its render used, which the document inlines (i18n.ts `documentResources`).
 const shared = new Map<string, Promise<i18n>>()
 function sharedInstance(lng: string): Promise<i18n> {
   let instance = shared.get(lng)
@@ -62,7 +62,13 @@ export const i18nextMiddleware: MiddlewareFunction<Response> = async ({ request,
   const lng = await locale(request)
   context.set(localeContext, lng)
   const base = await sharedInstance(lng)
-  context.set(instanceContext, Object.create(base, { reportNamespaces: { value: undefined, writable: true, enumerable: true, configurable: true } }) as i18n)
+  context.set(
+    instanceContext,
+    Object.create(base, {
+      reportNamespaces: { value: undefined, writable: true, enumerable: true, configurable: true },
+      usedTexts: { value: new Set<string>(), enumerable: true },
+    }) as i18n,
+  )
   return next()
 }
 

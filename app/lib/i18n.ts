@@ -27,40 +27,82 @@ export const i18nOptions = {
   react: { useSuspense: false },
 }
 
-/** Namespaces every document carries even when the first render did not ask for them: client-side form checks use them. */
-const ALWAYS_INLINED = ['common', 'validation']
+/** Namespaces every document carries whole even when the first render did not ask for them: client-side form checks use them. */
+const ALWAYS_INLINED = ['validation']
 
 /** The global the document sets before the client entry runs (see `documentI18nScript`). */
 export const INLINE_I18N_GLOBAL = '__portalI18n'
-export type InlineI18n = { lng: string; resources: Resource }
+/** `namespaces`: those the render used, whose other texts the browser fetches right after hydration. */
+export type InlineI18n = { lng: string; resources: Resource; namespaces?: string[] }
+
+/** What the server's request instance carries: the texts its render asked for (`useTranslation`), as `ns\u0000key`. */
+type RequestI18n = I18n & { usedTexts?: Set<string> }
 
 /**
  * The texts a document needs in the browser, from the server's request instance (which holds every
- * locale): the namespaces the render used plus ALWAYS_INLINED, each from the first language of the
- * fallback chain (pt-BR → pt → en) that has the file. Locale files are complete against en (a
- * language either has a namespace's file with every key or falls back to en for all of it), so
- * the browser resolves every text the server rendered, and no other language ships.
+ * locale): the texts the render used (with their plural and context forms) plus the namespaces of
+ * ALWAYS_INLINED, each from the first language of the fallback chain (pt-BR → pt → en) that has the
+ * namespace's file. Locale files are complete against en (a language either has a namespace's file
+ * with every key or falls back to en for all of it), so the browser resolves every text the server
+ * rendered, and no other language ships. The rest of the namespaces the page used (and `common`)
+ * follow right after hydration (root `App`), before anything rendered only in the browser (a menu
+ * opened, a check's message) asks for them; the whole language before a client navigation. A render that
+ * recorded nothing of its texts (no request instance) inlines the namespaces it used, whole.
  */
 export function documentResources(instance: I18n): InlineI18n {
   const lng = instance.language
-  const used = new Set([...ALWAYS_INLINED, ...(instance.reportNamespaces?.getUsedNamespaces() ?? [])])
   const chain: string[] = instance.services.languageUtils.toResolveHierarchy(lng)
   const resources: Resource = {}
-  for (const ns of used) {
+  const bundleOf = (ns: string): [string, Record<string, unknown>] | undefined => {
     const code = chain.find((c) => instance.hasResourceBundle(c, ns))
-    if (code) (resources[code] ??= {})[ns] = instance.getResourceBundle(code, ns) as Resource[string][string]
+    return code ? [code, instance.getResourceBundle(code, ns) as Record<string, unknown>] : undefined
   }
-  return { lng, resources }
+  const texts = (instance as RequestI18n).usedTexts
+  const whole = new Set([...ALWAYS_INLINED, ...(texts ? [] : (instance.reportNamespaces?.getUsedNamespaces() ?? []))])
+  for (const ns of whole) {
+    const found = bundleOf(ns)
+    if (found) (resources[found[0]] ??= {})[ns] = found[1]
+  }
+  for (const entry of texts ?? []) {
+    const at = entry.indexOf('\u0000')
+    const ns = entry.slice(0, at)
+    if (whole.has(ns)) continue
+    const found = bundleOf(ns)
+    if (!found) continue
+    const target = ((resources[found[0]] ??= {})[ns] ??= {}) as Record<string, unknown>
+    copyText(found[1], target, entry.slice(at + 1))
+  }
+  return texts ? { lng, resources, namespaces: [...new Set(['common', ...(instance.reportNamespaces?.getUsedNamespaces() ?? [])])] } : { lng, resources }
 }
 
-// The script for a language and set of namespaces is the same for every document of the build
-// (the server's resources are loaded once): written once, not per render. A handful of entries.
+/** Copies one key (a flat key, or a dotted path into nested objects) and its `_plural`/`_context` forms. */
+function copyText(from: Record<string, unknown>, to: Record<string, unknown>, key: string) {
+  let source = from
+  let target = to
+  let last = key
+  if (!(key in from)) {
+    const parts = key.split('.')
+    last = parts.pop()!
+    for (const part of parts) {
+      const next = source[part]
+      if (next === null || typeof next !== 'object') return
+      source = next as Record<string, unknown>
+      target = (target[part] ??= {}) as Record<string, unknown>
+    }
+  }
+  const forms = `${last}_`
+  for (const name of Object.keys(source)) if (name === last || name.startsWith(forms)) target[name] = source[name]
+}
+
+// The script for a language and set of texts is the same for every document asking for that set
+// (the server's resources are loaded once): written once, not per render. Bounded.
 const scripts = new Map<string, string>()
 
 /** `documentResources` as an inline script body; `<` is escaped so no text can close the tag. */
 export function documentI18nScript(instance: I18n): string {
-  const used = instance.reportNamespaces?.getUsedNamespaces() ?? []
-  const key = `${instance.language}\u0000${[...new Set(used)].sort().join(',')}`
+  const texts = (instance as RequestI18n).usedTexts
+  const used = texts ? [...texts] : [...new Set(instance.reportNamespaces?.getUsedNamespaces() ?? [])].sort()
+  const key = `${instance.language}\u0000${texts ? 't' : 'n'}\u0000${used.join('\u0001')}`
   let script = scripts.get(key)
   if (script === undefined) {
     script = `window.${INLINE_I18N_GLOBAL}=${JSON.stringify(documentResources(instance)).replace(/</g, '\\u003c')}`

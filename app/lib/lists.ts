@@ -6,7 +6,8 @@ import { DNS_RECORDS_LIST, DNS_ZONE_LOG_LIST } from '#common/lists/dns.ts'
 import { MATERIAL_REQUESTS_LIST } from '#common/lists/material-changes.ts'
 import { ORDERS_LIST } from '#common/lists/orders.ts'
 import { TRAY_DOMAINS_LIST, TRAY_RECORDS_LIST } from '#common/lists/tray.ts'
-import { SSL_CERTIFICATES_LIST } from '#common/lists/ssl.ts'
+import { SSL_CERTIFICATES_LIST, SSL_ORGANISATIONS_LIST } from '#common/lists/ssl.ts'
+import { BLOCKS_LIST } from '#common/lists/blocks.ts'
 import type { Filter, Operator } from '#common/pql.ts'
 import { PRICING_ENTITIES_LIST, PRICING_RULES_LIST, PRODUCTS_LIST, REGISTRAR_TEMPLATES_LIST } from '#common/lists/pricing.ts'
 import { BILLING_ENTITIES_LIST, TRANSACTIONS_LIST } from '#common/lists/billing.ts'
@@ -350,6 +351,49 @@ LISTS.ssls = {
   defaultSort: '-created_at',
   trayType: null,
   rowLabel: (row) => String(row.common_name ?? row.id),
+}
+// --- Blocks (decision 302) -----------------------------------------------------------------------
+
+LISTS.blocks = {
+  id: 'blocks',
+  apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/blocks`,
+  columns: columnsOf(BLOCKS_LIST, {
+    label_unicode: true,
+    label: false,
+    product_code: true,
+    status: true,
+    trademark_ref: true,
+    period_years: false,
+    covered_tlds: false,
+    expires_at: true,
+    'account.name': false,
+    created_at: true,
+    updated_at: false,
+  }),
+  fixedFilters: [],
+  defaultSort: '-created_at',
+  trayType: null,
+  rowLabel: (row) => String(row.label_unicode ?? row.label ?? row.id),
+}
+/** /ssls/organisations: the OV/EV organisations and where their validation stands. */
+LISTS['ssl-organisations'] = {
+  id: 'ssl-organisations',
+  apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/ssl-organisations`,
+  columns: columnsOf(SSL_ORGANISATIONS_LIST, {
+    legal_name: true,
+    registration_number: true,
+    country: true,
+    city: false,
+    approver_email: false,
+    status: true,
+    validated_at: true,
+    'account.name': false,
+    created_at: false,
+  }),
+  fixedFilters: [],
+  defaultSort: 'legal_name',
+  trayType: null,
+  rowLabel: (row) => String(row.legal_name ?? row.id),
 }
 LISTS['registrar-templates'] = {
   id: 'registrar-templates',

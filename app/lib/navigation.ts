@@ -29,7 +29,7 @@ export const AREAS: readonly Area[] = [
   { key: 'users', href: '/users', prefixes: ['/users'], anyOf: ['user-viewer', 'staff'] },
   { key: 'watch', href: '/watch', prefixes: ['/watch'], anyOf: ['watch-viewer', 'staff'] },
   { key: 'brandProtection', href: '/brand-protection', prefixes: ['/brand-protection'], anyOf: ['brand-viewer', 'staff'] },
-  { key: 'blocks', href: '/blocks', prefixes: ['/blocks'], anyOf: ['block-viewer', 'staff'] },
+  { key: 'blocks', href: '/blocks', prefixes: ['/blocks'], anyOf: ['domain-viewer', 'staff'] },
   { key: 'intelligence', href: '/intelligence', prefixes: ['/intelligence'], anyOf: ['prospect-viewer', 'intelligence-viewer', 'staff'] },
   { key: 'reports', href: '/reports', prefixes: ['/reports'], anyOf: ['report-viewer', 'domain-viewer', 'staff'] },
   { key: 'products', href: '/products', prefixes: ['/products'], anyOf: ['staff'] },

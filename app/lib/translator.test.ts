@@ -2,7 +2,7 @@ import { createInstance } from 'i18next'
 import { describe, expect, it } from 'vitest'
 import { serverI18nOptions, resources } from './i18n-resources.server.ts'
 import { SUPPORTED_LANGUAGES } from './i18n.ts'
-import { Translator, type Resources } from './translator.ts'
+import { Translator, type Resources } from '#common/translator.ts'
 
 // The browser renders with Translator what the server rendered with i18next: any difference is a
 // hydration mismatch. Every key of every namespace, in every language, with the options screens use.

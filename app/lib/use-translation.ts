@@ -1,6 +1,6 @@
 import { createContext, useContext, useMemo, useSyncExternalStore } from 'react'
 import { I18nContext, type useTranslation as useReactI18next } from 'react-i18next'
-import { Translator, type Resources } from './translator.ts'
+import { Translator, type Resources, type TFunction, type TOptions } from '#common/translator.ts'
 
 /** The browser's translator (entry.client.tsx provides it). */
 export const TranslatorContext = createContext<Translator | null>(null)
@@ -30,8 +30,25 @@ function useServerTranslation(ns?: string | readonly string[]) {
   const namespaces = namespacesOf(ns, String(i18n.options.defaultNS ?? 'common'))
   i18n.reportNamespaces ??= new UsedNamespaces()
   i18n.reportNamespaces.addUsedNamespaces(namespaces)
-  const t = translatorOf(i18n).getFixedT(i18n.language, namespaces[0]!)
+  const fixed = translatorOf(i18n).getFixedT(i18n.language, namespaces[0]!)
+  const used = (i18n as { usedTexts?: Set<string> }).usedTexts
+  const t: TFunction = used ? (key, options) => (recordText(used, namespaces[0]!, key, options), fixed(key, options)) : fixed
   return Object.assign([t, i18n, true], { t, i18n, ready: true })
+}
+
+/**
+ * Notes which texts a server render asked for, as `ns\u0000key` (the document inlines those, not
+ * whole namespaces: `documentResources`). A key's namespace is the one `t` resolves it in: its
+ * `ns:` prefix, else the `ns` option, else the hook's.
+ */
+function recordText(used: Set<string>, fixedNs: string, key: string | readonly string[], options: TOptions | string | undefined) {
+  const optionNs = typeof options === 'object' && options.ns ? options.ns : undefined
+  for (const raw of typeof key === 'string' ? [key] : key) {
+    const at = raw.indexOf(':')
+    if (at > 0) used.add(`${raw.slice(0, at)}\u0000${raw.slice(at + 1)}`)
+    else if (optionNs === undefined) used.add(`${fixedNs}\u0000${raw}`)
+    else for (const ns of typeof optionNs === 'string' ? [optionNs] : optionNs) used.add(`${ns}\u0000${raw}`)
+  }
 }
 
 // The texts of a server render come from the Translator over i18next's own store: the browser's
@@ -40,6 +57,11 @@ function useServerTranslation(ns?: string | readonly string[]) {
 // every request's instance shares the loaded resources, and the Translator is used with explicit
 // languages only, so it holds no request's state.
 const serverTranslators = new WeakMap<object, Translator>()
+
+/** The texts of one namespace in the server instance's language, for a loader (the Translator, not i18next's slower `t`). */
+export const serverTexts = (i18n: { language: string; store: { data: object }; options: { fallbackLng?: unknown; defaultNS?: unknown } }, ns: string): TFunction =>
+  translatorOf(i18n).getFixedT(i18n.language, ns)
+
 function translatorOf(i18n: { store: { data: object }; options: { fallbackLng?: unknown; defaultNS?: unknown } }): Translator {
   let translator = serverTranslators.get(i18n.store.data)
   if (!translator) {

@@ -12,6 +12,7 @@ import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import type { Route } from './+types/audit-log.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
+import { changesText } from '#app/lib/audit-changes.ts'
 
 /** /accounts/log (every area) and /domains|users|contacts/log (their area fixed): one module. */
 function listFor(pathname: string) {
@@ -32,16 +33,6 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
 
-function summarizeChanges(changes: unknown): string {
-  if (!changes || typeof changes !== 'object') return ''
-  const { before, after } = changes as { before?: Record<string, unknown>; after?: Record<string, unknown> }
-  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])
-  return [...keys]
-    .slice(0, 6)
-    .map((k) => `${k}: ${JSON.stringify(before?.[k] ?? null)} → ${JSON.stringify(after?.[k] ?? null)}`)
-    .join('; ')
-}
-
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('common')
   const def = LISTS[loaderData.listId]!
@@ -56,7 +47,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
         renderCell={(row, key) => {
           if (key === 'created_at') return <time dateTime={String(row.created_at)}>{formatDateTime(String(row.created_at), i18n.language)}</time>
           if (key === 'area') return t(`audit.areas.${String(row.area)}`, { defaultValue: String(row.area) })
-          if (key === 'changes') return <span className="line-clamp-2 max-w-md break-all font-mono text-xs">{summarizeChanges(row.changes)}</span>
+          if (key === 'changes') return <span className="line-clamp-2 max-w-md break-all font-mono text-xs">{changesText(row.changes, { max: 6 })}</span>
           return String(row[key] ?? '')
         }}
       />

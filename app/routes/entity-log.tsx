@@ -14,6 +14,7 @@ import { requestUrl } from '#app/lib/request-url.ts'
 import { SubNav } from '#app/components/screen-parts.tsx'
 import type { Route } from './+types/entity-log.ts'
 import { PageHeader } from '#app/components/page-header.tsx'
+import { changesText } from '#app/lib/audit-changes.ts'
 
 type Area = 'accounts' | 'users' | 'contacts'
 
@@ -50,17 +51,6 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
 
-function summarizeChanges(changes: unknown): string {
-  if (!changes || typeof changes !== 'object') return ''
-  const { before, after } = changes as { before?: Record<string, unknown>; after?: Record<string, unknown> }
-  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])].filter((k) => JSON.stringify(before?.[k]) !== JSON.stringify(after?.[k]))
-  return keys
-    .filter((k) => !['version', 'updated_at'].includes(k))
-    .slice(0, 8)
-    .map((k) => `${k}: ${JSON.stringify(before?.[k] ?? null)} → ${JSON.stringify(after?.[k] ?? null)}`)
-    .join('; ')
-}
-
 export default function EntityLog({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('common')
   const { t: d } = useTranslation('directory')
@@ -94,7 +84,7 @@ export default function EntityLog({ loaderData }: Route.ComponentProps) {
           if (key === 'changes')
             return (
               <span className="line-clamp-3 max-w-xl break-all font-mono text-xs" data-testid="log-changes">
-                {summarizeChanges(row.changes)}
+                {changesText(row.changes, { skip: ['version', 'updated_at'], changedOnly: true, max: 8 })}
               </span>
             )
           return String(row[key] ?? '')

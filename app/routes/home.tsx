@@ -286,7 +286,7 @@ function ExpiringCard({ summary }: { summary: Summary }) {
   )
 }
 
-const ENTITY_PATH: Record<string, string> = { domain: '/domains/', contact: '/contacts/', user: '/users/', account: '/accounts/' }
+const ENTITY_PATH: Record<string, string> = { domain: '/domains/', contact: '/contacts/', user: '/users/', account: '/accounts/', block: '/blocks/' }
 
 function RecentActivity({ entries }: { entries: Activity[] }) {
   const { t } = useTranslation('common')

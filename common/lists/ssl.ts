@@ -1,5 +1,5 @@
 import { listCatalogue } from '../list-catalogue.ts'
-import { SSL_PRODUCT_IDS, SSL_STATES } from '../ssl.ts'
+import { SSL_ORGANISATION_STATES, SSL_PRODUCT_IDS, SSL_STATES } from '../ssl.ts'
 
 /** The field catalogue of /ssls (decision 016): the API's list resource and the portal's columns. */
 export const SSL_CERTIFICATES_LIST = listCatalogue({
@@ -18,6 +18,26 @@ export const SSL_CERTIFICATES_LIST = listCatalogue({
     not_after: { type: 'timestamp', filterable: true, sortable: true },
     issued_at: { type: 'timestamp', filterable: true, sortable: true },
     term_id: { type: 'uuid', filterable: true },
+    created_at: { type: 'timestamp', filterable: true, sortable: true },
+    updated_at: { type: 'timestamp', filterable: true, sortable: true },
+  },
+})
+
+/** The field catalogue of /ssls/organisations (OV/EV organisations and their validation state). */
+export const SSL_ORGANISATIONS_LIST = listCatalogue({
+  name: 'ssl-organisations',
+  defaultSort: 'legal_name',
+  fields: {
+    id: { type: 'uuid', filterable: true },
+    group_id: { type: 'uuid', filterable: true },
+    'account.name': { type: 'text', filterable: true, sortable: true },
+    legal_name: { type: 'text', filterable: true, sortable: true },
+    registration_number: { type: 'text', filterable: true, sortable: true },
+    city: { type: 'text', filterable: true, sortable: true },
+    country: { type: 'text', filterable: true, sortable: true },
+    approver_email: { type: 'text', filterable: true, sortable: true },
+    status: { type: 'enum', filterable: true, sortable: true, choices: SSL_ORGANISATION_STATES },
+    validated_at: { type: 'timestamp', filterable: true, sortable: true },
     created_at: { type: 'timestamp', filterable: true, sortable: true },
     updated_at: { type: 'timestamp', filterable: true, sortable: true },
   },

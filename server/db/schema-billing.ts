@@ -74,7 +74,6 @@ export interface TransactionsTable {
   actor_user_id: string | null
   reason: Defaulted<string>
   settled_at: ColumnType<Date | null, Date | null | undefined, Date | null>
-  invoice_id: ColumnType<string | null, string | null | undefined, string | null>
   credit_note_id: ColumnType<string | null, string | null | undefined, string | null>
   version: Defaulted<number>
   created_at: Timestamp
@@ -107,6 +106,9 @@ export interface InvoiceCountersTable {
 
 export type InvoiceBuyer = { name: string; address: BillingAddress; country: string; vat_id: string | null; billing_email: string }
 
+/** Who invoiced, as issued (migration 0920; configuration SELLER_*, server/platform/billing/seller.ts). */
+export type InvoiceSeller = { name: string; street: string; city: string; postcode: string; country: string; vat_id: string; registration: string; email: string }
+
 export interface InvoicesTable {
   id: Generated<string>
   billing_entity_id: string
@@ -126,7 +128,10 @@ export interface InvoicesTable {
   total_minor: Minor
   reverse_charge: Defaulted<boolean>
   buyer: ColumnType<InvoiceBuyer, string, string>
+  seller: ColumnType<InvoiceSeller, string, string>
   mailed_at: ColumnType<Date | null, Date | null | undefined, Date | null>
+  /** When the mail job took it to mail (migration 0870). */
+  mail_claimed_at: ColumnType<Date | null, Date | null | undefined, Date | null>
   created_at: Timestamp
 }
 

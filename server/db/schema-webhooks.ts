@@ -37,7 +37,10 @@ export interface WebhookDeliveriesTable {
   endpoint_id: string
   state: Defaulted<'pending' | 'succeeded' | 'failed'>
   attempts: Defaulted<number>
-  next_attempt_at: Date | null
+  /** Due at (pending); now by default (migration 0890). */
+  next_attempt_at: ColumnType<Date | null, Date | null | undefined, Date | null>
+  /** Held by a sender until then, renewed while it lives (migration 0890). */
+  claimed_until: ColumnType<Date | null, Date | null | undefined, Date | null>
   last_status: number | null
   last_error: string | null
   created_at: Timestamp

@@ -137,6 +137,11 @@ export interface DB {
   ssl_terms: import('./schema-ssl.ts').SslTermsTable
   ssl_certificates: import('./schema-ssl.ts').SslCertificatesTable
   ssl_validations: import('./schema-ssl.ts').SslValidationsTable
+  ssl_organisations: import('./schema-ssl.ts').SslOrganisationsTable
+  ssl_organisation_documents: import('./schema-ssl.ts').SslOrganisationDocumentsTable
+  ssl_ca_pacing: import('./schema-ssl.ts').SslCaPacingTable
+  ssl_ca_orders: import('./schema-ssl.ts').SslCaOrdersTable
+  blocks: import('./schema-blocks.ts').BlocksTable
   billing_entities: import('./schema-billing.ts').BillingEntitiesTable
   billing_balances: import('./schema-billing.ts').BillingBalancesTable
   billing_payments: import('./schema-billing.ts').BillingPaymentsTable

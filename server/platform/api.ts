@@ -23,6 +23,9 @@ import { registerDnsJobs } from './dns/publish.ts'
 import { registerContactJobs } from './contacts/registry-sync.ts'
 import { trayArea } from './bulk/area.ts'
 import { sslRouter } from './ssl/http.ts'
+import { sslOrganisationsRouter } from './ssl/organisations-http.ts'
+import { blocksRouter } from './blocks/http.ts'
+import { registerBlockJobs } from './blocks/service.ts'
 import { billingRouter } from './billing/http.ts'
 import { registerBillingJobs } from './billing/jobs.ts'
 import { registerPricingJobs } from './pricing/notices.ts'
@@ -51,8 +54,10 @@ const AREAS: { routes: OpenAPIHono<PlatformEnv>; jobs?: (deps: PlatformDeps) => 
   { routes: productsRouter },
   { routes: pricingRouter, jobs: registerPricingJobs },
   { routes: sslRouter, jobs: registerSslJobs },
+  { routes: sslOrganisationsRouter },
   { routes: webhooksRouter, jobs: registerWebhookJobs },
   { routes: billingRouter, jobs: registerBillingJobs },
+  { routes: blocksRouter, jobs: registerBlockJobs },
 ]
 
 /** The Platform API: a web-standard handler, mounted at /v1 by the server or run alone. */

@@ -5,7 +5,7 @@ import type { DB } from '#server/db/schema.ts'
 import type { Logger } from '#server/lib/logger.ts'
 import type { Jobs } from '#server/jobs/jobs.ts'
 import type { Mailer } from '#server/integrations/mail/mailer.ts'
-import type { RegistryConnection } from '#server/integrations/registry/index.ts'
+import type { BlockProvider, RegistryConnection } from '#server/integrations/registry/index.ts'
 
 /** The registry connections of the registrar, one per registry, found by TLD. */
 export type Registries = {
@@ -13,6 +13,8 @@ export type Registries = {
   forTld(tld: string): RegistryConnection | null
   /** Our registrar's client id at the registry serving a TLD (to tell our domains from others'). */
   clientIdFor?(tld: string): string | null
+  /** The provider blocks are placed with (decision 302), or absent when none is configured. */
+  blocks?: BlockProvider | null
   close(): Promise<void>
 }
 
@@ -36,7 +38,8 @@ export type PlatformDeps = {
   /** API tokens' own rate limit (issue 20); without it API_TOKEN_RATE_LIMIT per minute. */
   apiTokenRateLimit?: { limit: number; windowSeconds: number }
   /** Webhooks (issue 20): `allowPrivateAddresses` lets endpoints be plain HTTP on loopback or private addresses (development and tests only). */
-  webhooks?: { allowPrivateAddresses?: boolean; retryDelaysSeconds?: readonly number[] }
+  /** `claimSeconds`: how long a sender holds deliveries without renewing its claim (JOB_LEASE_SECONDS; 30). */
+  webhooks?: { allowPrivateAddresses?: boolean; retryDelaysSeconds?: readonly number[]; claimSeconds?: number }
   /** Where this server listens (http://localhost:<port>), once it does: the base of mailed links without PUBLIC_URL. */
   listeningUrl?: () => string | undefined
 }

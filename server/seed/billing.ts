@@ -1,21 +1,17 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
 import { createBillingEntity, recordPayment, setAccountEntity } from '#server/platform/billing/service.ts'
 import { setTaxRate } from '#server/platform/billing/invoices.ts'
-import { releaseCharge, reserveCharges, settleCharge } from '#server/platform/billing/transactions.ts'
-import { change } from '#server/platform/core/change.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
-import { accountPricing } from '#server/platform/orders/pricing.ts'
+import { renewDomain, type LifecycleDeps } from '#server/platform/domains/lifecycle.ts'
 
 /**
  * Demo billing (issue 18), through the services the API uses: Acme Corp is paid for by a US
  * entity on credit, Globex by a Spanish one that prepays (with its VAT id, invoices in Spanish);
- * a payment and an adjustment each, and a few renewal charges of their domains (not the quiet ones)
- * at the quotes of their price lists (settled, one released), so the transaction screens have rows.
- * These charges stand for renewals the demo's registry never made (issue 18 leaves it to a later
- * pass to make them real renewals, which need the registries the seed runs without).
+ * a payment and an adjustment each. Their charges come from real renewals (`seedDemoRenewals`,
+ * once the registry holds the demo's domains).
  */
-export async function seedBilling(db: Kysely<DB>, accounts: { acme: string; globex: string }, quiet: readonly string[]) {
+export async function seedBilling(db: Kysely<DB>, accounts: { acme: string; globex: string }) {
   const scope = systemScope('demo-seed')
   // The tax table staff keep (standard rates; the US has none at the federal level).
   for (const [country, rate, name] of [
@@ -54,40 +50,49 @@ export async function seedBilling(db: Kysely<DB>, accounts: { acme: string; glob
   await setAccountEntity(db, scope, globex.id, accounts.globex, true)
   await recordPayment(db, scope, globex.id, { kind: 'payment', currency: 'EUR', amount: '2000', reference: 'SEPA 7731' })
   await recordPayment(db, scope, globex.id, { kind: 'adjustment', currency: 'EUR', amount: '25.00', reason: 'Goodwill credit for the March outage' })
+}
 
-  for (const accountId of [accounts.acme, accounts.globex]) {
-    // Never the quiet demo domains, which the browser tests rely on being left alone.
-    const domains = await db
+/**
+ * The demo's charges, made by real renewals: per client account, a few .com domains the registry
+ * holds are renewed a year through the renewal service the portal and the API use (charged at the
+ * account's price list, the registry renews them, the charge settles with the new expiry), and one
+ * is asked for ten years, which the registry refuses (past its ten-year maximum), so its charge is
+ * released. Never the quiet demo domains (the browser tests rely on them being left alone), nor a
+ * brand or registry-locked name; the farthest expiries first, so no name moves into or out of the
+ * 30/60/90-day windows the dashboard counts. Without a registry for .com, nothing is renewed.
+ */
+export async function seedDemoRenewals(deps: LifecycleDeps, quiet: readonly string[]) {
+  let renewed = 0
+  let refused = 0
+  if (!deps.registries?.forTld('com')) return { renewed, refused }
+  for (const name of ['Acme Corp', 'Globex']) {
+    const domains = await deps.db
       .selectFrom('domains')
-      .select(['id', 'name', 'unicode_name', 'tld'])
-      .where('account_id', '=', accountId)
-      .where('tld', '=', 'com')
-      .where('name', 'not in', [...quiet])
-      .orderBy('name')
+      .innerJoin('accounts', 'accounts.id', 'domains.account_id')
+      .select(['domains.id', 'domains.account_id'])
+      .where('accounts.name', '=', name)
+      .where('domains.tld', '=', 'com')
+      .where('domains.status', '=', 'active')
+      .where('domains.registry', 'is not', null)
+      .where('domains.registry_lock', '=', false)
+      .where('domains.name', 'not in', [...quiet])
+      .where(sql<boolean>`NOT ('brand' = ANY(domains.tags))`)
+      .orderBy('domains.expires_at', 'desc')
+      .orderBy('domains.name')
       .limit(4)
       .execute()
-    const pricing = await accountPricing(db, accountId)
-    const account = { ...scope, accountId }
     for (const [index, domain] of domains.entries()) {
-      const price = await pricing.price({ name: domain.tld, list_price_minor: null, currency: pricing.currency }, 1, 'name', 'renew')
-      const key = `demo-renewal:${domain.id}`
-      await change(db, account, async (tx) => {
-        await reserveCharges(tx, account, accountId, [
-          {
-            key,
-            kind: 'domain',
-            action: 'renew',
-            object_name: domain.unicode_name,
-            period: 1,
-            amount_minor: price.price_minor,
-            currency: price.currency,
-            quote: JSON.parse(price.quote),
-            domain_id: domain.id,
-          },
-        ])
-        if (index === 3) await releaseCharge(tx, account, key, 'The registry refused the renewal (2304 object status prohibits operation)')
-        else await settleCharge(tx, account, key, domain.id)
-      })
+      const scope = systemScope('demo-seed', domain.account_id)
+      const refusedOne = domains.length > 1 && index === Math.min(3, domains.length - 1)
+      try {
+        await renewDomain(deps, scope, domain.id, refusedOne ? 10 : 1)
+        renewed++
+      } catch (error) {
+        if (!refusedOne) throw error
+        refused++
+      }
     }
   }
+  deps.logger.info('demo renewals made at the registry', { renewed, refused })
+  return { renewed, refused }
 }

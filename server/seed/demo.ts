@@ -6,12 +6,14 @@ import { systemScope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { applyChangeSet, createZone, type Change } from '#server/platform/dns/service.ts'
 import { addManagedDomains } from '#server/platform/domains/service.ts'
+import type { LifecycleDeps } from '#server/platform/domains/lifecycle.ts'
 import { setRate } from '#server/platform/orders/pricing.ts'
 import { importIanaTlds, offerTld } from '#server/platform/tlds/service.ts'
 import { createUser } from '#server/platform/users/service.ts'
 import { seedDirectory } from './directory.ts'
 import { seedPricing } from './pricing.ts'
-import { seedBilling } from './billing.ts'
+import { seedBilling, seedDemoRenewals } from './billing.ts'
+import { seedSsl } from './ssl.ts'
 
 export const DEMO_PASSWORD = 'portal-demo-2026'
 
@@ -74,9 +76,16 @@ export async function seedDemo(db: Kysely<DB>, logger: Logger, options: { domain
   await addManagedDomains(db, systemScope('demo-seed', globex.id), demoDomains('globex', globexCount, now))
   await seedDirectory(db)
   await seedPricing(db, { corporate: [globex.id] })
-  await seedBilling(db, { acme: acme.id, globex: globex.id }, Object.values(QUIET_DEMO_DOMAINS).flat())
+  await seedBilling(db, { acme: acme.id, globex: globex.id })
+  await seedSsl(db, { acme: acme.id, globex: globex.id })
   logger.info('demo data seeded', { accounts: 3, users: 4, domains: acmeCount + globexCount })
 }
+
+/**
+ * The demo's charges, from real renewals at the registry (once it holds the seeded domains:
+ * `preloadDemoRegistry`), leaving the quiet domains alone.
+ */
+export const seedDemoRenewalCharges = (deps: LifecycleDeps) => seedDemoRenewals(deps, Object.values(QUIET_DEMO_DOMAINS).flat())
 
 /**
  * Demo domains these specs and a person can rely on being left alone by the seed's variety: active

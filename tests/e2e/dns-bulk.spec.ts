@@ -37,6 +37,9 @@ test('replace an address in every zone that has it, from /tray/records, with pro
 
   // A refusal keeps what was typed and says why, next to the field.
   await form.getByLabel('Replace').fill(from)
+  await form.getByRole('button', { name: 'Replace' }).click()
+  await expect(form.getByTestId('field-error')).toHaveCount(1)
+  await expect(form.getByLabel('With')).toHaveAttribute('aria-invalid', 'true')
   await form.getByLabel('With').fill('2001:db8::7')
   await form.getByLabel('every zone of the account that has it').check()
   await form.getByRole('button', { name: 'Replace' }).click()

@@ -45,6 +45,21 @@ test('a zone for a domain: create, edit many records with a preview, BIND import
   await fill(0, 'www', 'A', '192.0.2.80')
   await fill(1, '@', 'MX', '10 mail')
   await fill(2, '@', 'TXT', '"v=spf1 -all"')
+  // A row added by mistake is taken away again; the others keep what is typed.
+  await page.getByRole('button', { name: 'Add a row' }).click()
+  await fill(3, 'oops', 'A', '192.0.2.99')
+  await newRows
+    .nth(3)
+    .getByRole('button', { name: /^Remove this row/ })
+    .click()
+  await expect(newRows).toHaveCount(3)
+  // A TTL that is no number is refused beside its row before anything is sent.
+  await newRows.nth(1).locator('input[name$=".ttl"]').fill('soon')
+  await page.getByRole('button', { name: 'Preview changes' }).click()
+  await expect(newRows.nth(1).getByTestId('field-error')).toHaveText('The TTL must be a number of seconds.')
+  await expect(newRows.nth(0).getByTestId('field-error')).toHaveCount(0)
+  await newRows.nth(1).locator('input[name$=".ttl"]').fill('')
+  await expect(newRows.nth(1).getByTestId('field-error')).toHaveCount(0)
   await page.getByRole('button', { name: 'Preview changes' }).click()
   const preview = page.getByTestId('diff-preview')
   await expect(preview).toContainText(`+ www.${domain.name} 3600 A 192.0.2.80`)
@@ -110,6 +125,43 @@ test('a zone for a domain: create, edit many records with a preview, BIND import
   await expect(page.getByTestId('data-table')).toContainText('192.0.2.80')
 })
 
+test('without JavaScript the editor is the same form: Add a row posts and comes back with the rows as typed and one more, a refusal beside its row', async ({ browser }) => {
+  const domain = await domainWithoutZone()
+  const context = await browser.newContext({ storageState: signedIn(ACME_ADMIN), javaScriptEnabled: false })
+  const page = await context.newPage()
+  try {
+    await page.goto(`/domains/${domain.id}/dns`)
+    await page.getByRole('button', { name: 'Create zone' }).click()
+    await expect(page.getByTestId('zone-name')).toHaveText(`Zone ${domain.name}`)
+    const newRows = page
+      .getByTestId('record-editor')
+      .getByTestId('editor-row')
+      .filter({ hasNot: page.locator('input[type=checkbox]') })
+    await expect(newRows).toHaveCount(1)
+    await newRows.nth(0).locator('input[name$=".name"]').fill('www')
+    await newRows.nth(0).locator('input[name$=".content"]').fill('192.0.2.7')
+    await page.getByRole('button', { name: 'Add a row' }).click()
+    await expect(newRows).toHaveCount(2)
+    await expect(newRows.nth(0).locator('input[name$=".content"]')).toHaveValue('192.0.2.7')
+    await expect(newRows.nth(1).locator('input[name$=".content"]')).toHaveValue('')
+    // The platform refuses the second row's address: the message beside that row, both rows as typed.
+    await newRows.nth(1).locator('input[name$=".name"]').fill('api')
+    await newRows.nth(1).locator('input[name$=".content"]').fill('192.0.2.300')
+    await page.getByRole('button', { name: 'Apply changes' }).click()
+    await expect(newRows.nth(1).getByTestId('field-error')).toContainText('IPv4')
+    await expect(newRows.nth(0).getByTestId('field-error')).toHaveCount(0)
+    await expect(page.getByTestId('editor-error')).toBeVisible()
+    await expect(newRows.nth(0).locator('input[name$=".content"]')).toHaveValue('192.0.2.7')
+    await expect(newRows.nth(1).locator('input[name$=".name"]')).toHaveValue('api')
+    await newRows.nth(1).locator('input[name$=".content"]').fill('192.0.2.8')
+    await page.getByRole('button', { name: 'Apply changes' }).click()
+    await expect(page.getByText(/2 changes saved/)).toBeVisible()
+    await expect(savedRecord(page, 'api', '192.0.2.8')).toHaveCount(1)
+  } finally {
+    await context.close()
+  }
+})
+
 test('record search across zones puts records into the tray; statistics is an honest empty state', async ({ page }) => {
   const domain = await domainWithoutZone()
   await page.goto(`/domains/${domain.id}/dns`)
@@ -172,7 +224,7 @@ test('a zone for a name registered elsewhere: created on the BIND import page, t
   const create = page.getByTestId('create-zone')
   await create.getByLabel('Zone name').fill('not a name')
   await create.getByRole('button', { name: 'Create zone' }).click()
-  await expect(page.getByTestId('create-zone').locator('#create-zone-error')).not.toBeEmpty()
+  await expect(page.getByTestId('create-zone').getByTestId('field-error')).not.toBeEmpty()
   await expect(page.getByTestId('create-zone').getByLabel('Zone name')).toHaveValue('not a name')
 
   const name = `elsewhere-${Date.now()}.example`

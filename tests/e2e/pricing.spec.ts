@@ -30,6 +30,29 @@ test.describe('pricing as staff', () => {
     expect(problems()).toEqual([])
   })
 
+  test('a price list is refused beside its field (currencies, notice days) with what was typed kept, nothing written', async ({ page }) => {
+    // Refusals only: a new list would price every product and move the other tests' previews.
+    const name = `e2e list ${unique()}`
+    await page.goto('/invoicing/pricing-entities')
+    await hydrated(page)
+    const form = page.locator('form').filter({ has: page.getByRole('button', { name: 'Create', exact: true }) })
+    await form.getByLabel('Name').fill(name)
+    await form.getByLabel('Currencies').fill('EUR, EURO')
+    await form.getByRole('button', { name: 'Create', exact: true }).click()
+    await expect(form.getByText('Enter ISO 4217 currency codes such as EUR, USD')).toBeVisible()
+    await expect(form.getByLabel('Name')).toHaveValue(name)
+    await expect(page.getByRole('link', { name, exact: true })).toHaveCount(0)
+    await page.getByRole('link', { name: 'Partner', exact: true }).click()
+    await hydrated(page)
+    const edit = page.locator('form').filter({ has: page.getByRole('button', { name: 'Save', exact: true }) })
+    const currencies = await edit.getByLabel('Currencies').inputValue()
+    await edit.getByLabel('Notice of price rises').fill('400')
+    await edit.getByRole('button', { name: 'Save', exact: true }).click()
+    await expect(edit.getByText('Days from 0 to 365')).toBeVisible()
+    await expect(edit.getByLabel('Notice of price rises')).toHaveValue('400')
+    await expect(edit.getByLabel('Currencies')).toHaveValue(currencies)
+  })
+
   test('a rule is previewed, refused below cost without a reason, saved with one, audited and removed', async ({ page }) => {
     const name = `e2e-promo-${unique()}`.toLowerCase()
     await page.goto('/invoicing/global-pricing-rules')
@@ -115,6 +138,17 @@ test.describe('costs as staff', () => {
     await form.getByRole('button', { name: 'Make the product' }).click()
     await expect(page.getByRole('heading', { level: 1 })).toContainText(code)
     await expect(page.getByRole('heading', { level: 1 })).toContainText('E2E DV certificate')
+    // Its cost: an amount that is not money in the currency is refused beside it, nothing lost; then it is listed.
+    const costs = page.getByTestId('product-costs')
+    await hydrated(page)
+    await costs.getByLabel('Amount per year').fill('12.345')
+    await costs.getByRole('button', { name: 'Add cost' }).click()
+    await expect(costs.getByTestId('field-error')).toHaveCount(1)
+    await expect(costs.getByLabel('Amount per year')).toHaveValue('12.345')
+    await costs.getByLabel('Amount per year').fill('9.09')
+    await costs.getByRole('button', { name: 'Add cost' }).click()
+    await expect(costs.getByTestId('cost')).toHaveCount(1)
+    await expect(costs.getByLabel('Amount per year')).toHaveValue('')
   })
 
   test("the ECB's daily rates file is refused when it is not one, previewed, then applied with its date", async ({ page }) => {

@@ -67,6 +67,12 @@ test('a DV certificate for a demo domain whose zone is ours: ordered, validated 
   await expect(page.getByTestId('ssl-title')).toHaveText(host)
   // The page follows the CA by itself: no reload.
   await expect(page.getByTestId('ssl-status').first()).toHaveText('Issued', { timeout: 30_000 })
+  // Charged at the price list's quote once issued; the Transactions tab lists the charge.
+  await expect(page.getByTestId('ssl-charge')).toContainText('charged')
+  await page.getByTestId('ssl-tabs').getByRole('link', { name: 'Transactions' }).click()
+  await expect(page).toHaveURL(/\/transactions$/)
+  await expect(page.getByRole('row').filter({ hasText: 'ssl:dv-single:order' })).toContainText('Settled')
+  await page.getByTestId('ssl-tabs').getByRole('link', { name: 'Overview' }).click()
 
   // Validation shows the name valid through our DNS; the files download.
   await page.getByRole('link', { name: 'Validation' }).click()
@@ -110,6 +116,17 @@ test('a DV certificate for a demo domain whose zone is ours: ordered, validated 
   ).toBe('')
   await expect(page.getByTestId('ssl-status').first()).toHaveText('Issued')
   await expect(page.getByTestId('ssl-term')).toContainText('Reissue')
+  // A reissue is free; renewing the coverage is charged like an order and issued.
+  await expect(page.getByText('Free (under the paid coverage term)')).toBeVisible()
+  const reissued = new URL(page.url()).pathname
+  await hydrated(page)
+  await page.getByTestId('ssl-renew-open').locator('summary').click()
+  await page.getByTestId('ssl-renew').click()
+  await expect(page).toHaveURL((url) => /\/ssls\/[0-9a-f-]{36}$/.test(url.pathname) && url.pathname !== reissued)
+  await expect(page.getByTestId('ssl-status').first()).toHaveText('Issued', { timeout: 30_000 })
+  await expect(page.getByTestId('ssl-charge')).toContainText('charged')
+  await page.getByTestId('ssl-tabs').getByRole('link', { name: 'Transactions' }).click()
+  await expect(page.getByRole('row').filter({ hasText: 'Settled' })).toHaveCount(2)
 
   // Import: the same certificate again is refused beside its field; one bought elsewhere is tracked.
   await page.getByRole('link', { name: 'SSL', exact: true }).first().click()
@@ -154,13 +171,163 @@ test('a DV certificate for a demo domain whose zone is ours: ordered, validated 
   await expect(page.getByTestId('ssl-status').first()).toHaveText('Expiring')
   await expect(page.getByTestId('ssl-imported')).toBeVisible()
 
-  await screens(browser, page, first)
+  await screens(browser, page, [
+    ['list', '/ssls'],
+    ['overview', first],
+    ['validation', `${first}/validation`],
+    ['files', `${first}/files`],
+    ['transactions', `${first}/transactions`],
+    ['log', `${first}/log`],
+  ])
 })
+
+test('an OV certificate: the organisation is added (a bad phone refused beside it), the order waits for it, staff validate its checks and it is issued', async ({ page, browser }) => {
+  test.setTimeout(150_000)
+  await signIn(page, 'admin@acme.example', '/domains')
+  // A hosted name: the first demo domain's zone (made by the test above, or here).
+  const link = page.getByTestId('domain-link').first()
+  const name = (await link.textContent())!.trim()
+  await link.click()
+  await page.getByTestId('domain-tabs').getByRole('link', { name: 'DNS', exact: true }).click()
+  await expect(page).toHaveURL(/\/dns$/)
+  await hydrated(page)
+  await expect(page.getByTestId('no-zone').or(page.getByTestId('zone-name'))).toBeVisible()
+  if (await page.getByTestId('no-zone').isVisible()) await page.getByRole('button', { name: 'Create zone' }).click()
+  await expect(page.getByTestId('zone-name')).toContainText(name)
+
+  await page.getByRole('link', { name: 'SSL', exact: true }).first().click()
+  await page.getByRole('link', { name: 'Organisations', exact: true }).click()
+  await expect(page).toHaveURL(/\/ssls\/organisations/)
+  await expect(page.getByRole('row').filter({ hasText: 'Acme Corporation' })).toContainText('Validated')
+  await hydrated(page)
+  await page.getByTestId('ssl-organisation-add-open').click()
+  const legal = `Acme Labs ${Date.now().toString(36)}`
+  const form = page.locator('form#ssl-organisation-add')
+  await form.getByLabel('Legal name').fill(legal)
+  await form.getByLabel('Registration number').fill('C1234567')
+  await form.getByLabel('Phone', { exact: true }).fill('020 7946 0000')
+  await form.getByLabel('Street', { exact: true }).fill('1 Lab Lane')
+  await form.getByLabel('City').fill('Boston')
+  await form.getByLabel('Country', { exact: true }).selectOption('US')
+  // EV details: a state of incorporation without its country is refused beside the country.
+  await form.getByLabel('State or province of incorporation').fill('Massachusetts')
+  await form.getByLabel('Business category').selectOption('private_organization')
+  await form.getByLabel('Approver name').fill('Ada Admin')
+  await form.getByLabel('Approver email').fill('admin@acme.example')
+  await page.getByTestId('ssl-organisation-add').click()
+  // The form's own rule first (beside the country of incorporation), then the API's (beside the phone); nothing typed lost.
+  await expect(page.locator('#org-add-jurisdiction_country-error')).toHaveText('A state or locality of incorporation needs its country.')
+  await form.getByLabel('Country of incorporation').selectOption('US')
+  await page.getByTestId('ssl-organisation-add').click()
+  await expect(page.locator('#org-add-phone-error')).toBeVisible()
+  await expect(form.getByLabel('Legal name')).toHaveValue(legal)
+  await expect(form.getByLabel('State or province of incorporation')).toHaveValue('Massachusetts')
+  await expect(form.getByLabel('Business category')).toHaveValue('private_organization')
+  await form.getByLabel('Phone', { exact: true }).fill('+1 617 555 0100')
+  await page.getByTestId('ssl-organisation-add').click()
+  await expect(page.getByTestId('ssl-organisation-name')).toHaveText(legal)
+  await expect(page.getByTestId('ssl-organisation-status')).toHaveText('Waiting')
+  const organisation = new URL(page.url()).pathname
+  // Its documents: a file that is not a PDF or an image is refused by its bytes; a PDF is kept.
+  await hydrated(page)
+  await page.getByTestId('ssl-organisation-file').setInputFiles({ name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('just text') })
+  await page.getByTestId('ssl-organisation-upload').click()
+  await expect(page.getByText('Upload a PDF, PNG or JPEG file.')).toBeVisible()
+  await hydrated(page)
+  await page.getByTestId('ssl-organisation-file').setInputFiles({ name: 'deed.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n\u0000\u00ff binary\n%%EOF\n', 'latin1') })
+  await page.getByTestId('ssl-organisation-upload').click()
+  await expect(page.getByTestId('ssl-organisation-documents')).toContainText('deed.pdf')
+  await expect(page.getByTestId('ssl-organisation-ev-subject')).toHaveText('businessCategory=Private Organization, serialNumber=C1234567, jurisdictionST=Massachusetts, jurisdictionC=US')
+  // A document uploaded by mistake is deleted, after its confirmation.
+  await hydrated(page)
+  await page.getByTestId('ssl-organisation-file').setInputFiles({ name: 'wrong.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF\n') })
+  await page.getByTestId('ssl-organisation-upload').click()
+  await expect(page.getByTestId('ssl-organisation-documents')).toContainText('wrong.pdf')
+  await page.getByTestId('ssl-document-delete-wrong.pdf').locator('summary').click()
+  await page.getByTestId('ssl-document-delete-wrong.pdf').getByRole('button', { name: 'Delete' }).click()
+  await expect(page.getByText('The document is deleted.')).toBeVisible()
+  await expect(page.getByTestId('ssl-organisation-documents')).not.toContainText('wrong.pdf')
+  await expect(page.getByTestId('ssl-organisation-documents')).toContainText('deed.pdf')
+
+  // The OV order names it and waits, charged.
+  await page.getByRole('link', { name: 'SSL certificates', exact: true }).first().click()
+  await hydrated(page)
+  await page.getByTestId('ssl-order-open').click()
+  const order = page.locator('form#ssl-order')
+  await order.getByLabel('Product').selectOption('ov-single')
+  await order.getByLabel('Organisation (OV and EV)').selectOption({ label: `${legal} — Waiting` })
+  await page.getByRole('textbox', { name: 'Names' }).fill(`ov.${name}`)
+  await page.getByTestId('ssl-order-submit').click()
+  await expect(page.getByTestId('ssl-title')).toHaveText(`ov.${name}`)
+  await expect(page.getByTestId('ssl-status').first()).toHaveText('Draft')
+  await expect(page.getByTestId('ssl-waits-organisation')).toContainText(legal)
+  await expect(page.getByTestId('ssl-charge')).toContainText('reserved')
+
+  // Staff mark every check validated; the order goes to the CA.
+  const staffContext = await browser.newContext()
+  const staff = await staffContext.newPage()
+  await signIn(staff, 'staff@example.com', organisation)
+  await expect(staff.getByTestId('ssl-organisation-name')).toHaveText(legal)
+  for (const check of ['organisation', 'agreement', 'documents', 'callback', 'approver']) {
+    await hydrated(staff)
+    await staff.getByTestId(`ssl-check-select-${check}`).selectOption('validated')
+    await staff.getByTestId(`ssl-check-save-${check}`).click()
+    await expect(staff.getByTestId(`ssl-check-state-${check}`)).toHaveText('Validated')
+  }
+  await expect(staff.getByTestId('ssl-organisation-status')).toHaveText('Validated')
+  await staffContext.close()
+  await expect
+    .poll(
+      async () => {
+        await page.reload()
+        return page.getByTestId('ssl-status').first().textContent()
+      },
+      { timeout: 30_000 },
+    )
+    .toBe('Issued')
+  await expect(page.getByTestId('ssl-charge')).toContainText('charged')
+  const ov = new URL(page.url()).pathname
+
+  // A name hosted elsewhere shows both proofs; "Check and validate" with the file asks the CA,
+  // which cannot reach a name nobody serves here: the order fails with its words, the charge goes back.
+  await page.getByRole('link', { name: 'SSL', exact: true }).first().click()
+  await hydrated(page)
+  await page.getByTestId('ssl-order-open').click()
+  await page.getByRole('textbox', { name: 'Names' }).fill(`www.elsewhere-${Date.now().toString(36)}.example`)
+  await page.getByTestId('ssl-order-submit').click()
+  await expect(page.getByTestId('ssl-title')).toContainText('elsewhere')
+  await page.getByTestId('ssl-tabs').getByRole('link', { name: 'Validation' }).click()
+  await expect(page.getByTestId('ssl-http01-url')).toContainText('/.well-known/acme-challenge/', { timeout: 30_000 })
+  await expect(page.getByTestId('ssl-http01-content')).not.toBeEmpty()
+  const elsewhere = new URL(page.url()).pathname
+  await screens(browser, page, [
+    ['organisations', '/ssls/organisations'],
+    ['organisation', organisation],
+    ['ov-overview', ov],
+    ['validation-elsewhere', elsewhere],
+  ])
+  await hydrated(page)
+  await page.getByTestId('ssl-validate-http').click()
+  await expect(page.getByTestId('ssl-validation-method')).toHaveText('HTTP-01')
+  await expect(page.getByTestId('ssl-status').first()).toHaveText('Failed', { timeout: 30_000 })
+  await page.getByTestId('ssl-tabs').getByRole('link', { name: 'Overview' }).click()
+  await expect(page.getByTestId('ssl-failure')).toBeVisible()
+  await expect(page.getByTestId('ssl-charge')).toContainText('given back')
+})
+
+async function signIn(page: Page, user: string, to: string) {
+  await page.goto(`/login?redirectTo=${encodeURIComponent(to)}`)
+  await hydrated(page)
+  await page.locator('#login-username').fill(user)
+  await page.locator('#login-password').fill(PASSWORD)
+  await page.locator('#login').getByRole('button').last().click()
+  await page.waitForURL((url) => url.pathname === to)
+}
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), 'ssl-screens')
 
 /** The list and the certificate's tabs as a person sees them: light, dark, 390 px wide, Japanese. */
-async function screens(browser: Browser, signedIn: Page, certificate: string) {
+async function screens(browser: Browser, signedIn: Page, shots: [string, string][]) {
   const storageState = await signedIn.context().storageState()
   const origin = new URL(signedIn.url()).origin
   for (const look of [
@@ -175,13 +342,7 @@ async function screens(browser: Browser, signedIn: Page, certificate: string) {
       { name: 'theme', value: look.colorScheme, url: origin },
     ])
     const page = await context.newPage()
-    for (const [shot, to] of [
-      ['list', '/ssls'],
-      ['overview', certificate],
-      ['validation', `${certificate}/validation`],
-      ['files', `${certificate}/files`],
-      ['log', `${certificate}/log`],
-    ] as const) {
+    for (const [shot, to] of shots) {
       await page.goto(`${origin}${to}`)
       await hydrated(page)
       if (shot === 'list') await page.getByTestId('ssl-order-open').click()

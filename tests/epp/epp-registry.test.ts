@@ -97,7 +97,12 @@ afterAll(async () => {
 describe('session', () => {
   it('greets, refuses a wrong password with 2200, logs in, answers hello and logs out with 1500', async () => {
     const client = await session(A, false)
-    expect(client.greeting?.objURIs).toEqual(['urn:ietf:params:xml:ns:domain-1.0', 'urn:ietf:params:xml:ns:host-1.0', 'urn:ietf:params:xml:ns:contact-1.0'])
+    expect(client.greeting?.objURIs).toEqual([
+      'urn:ietf:params:xml:ns:domain-1.0',
+      'urn:ietf:params:xml:ns:host-1.0',
+      'urn:ietf:params:xml:ns:contact-1.0',
+      'urn:registrar-portal:params:xml:ns:block-1.0',
+    ])
     expect(client.greeting?.extURIs).toContain('urn:ietf:params:xml:ns:secDNS-1.1')
     await expect(client.login({ clientId: A.id, password: 'wrong-password' })).rejects.toMatchObject({ name: 'RegistryError', code: 2200, registryMessage: 'Authentication error' })
     await expect(client.checkDomains(['x.test'])).rejects.toMatchObject({ code: 2002 })

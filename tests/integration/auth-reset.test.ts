@@ -35,6 +35,15 @@ async function requestLink(email = EMAIL) {
 }
 
 describe('password reset through the mail', () => {
+  it("writes the mail in the user's language", async () => {
+    const account = await createAccount(platform.db, systemScope('test'), { name: 'Reset KK' })
+    await createUser(platform.db, systemScope('test'), { account_id: account.id, email: 'reset-ja@auth.example', name: '山田', password: OLD, language: 'ja' })
+    await requestLink('reset-ja@auth.example')
+    const mail = smtp.messages.findLast((m) => m.envelopeTo.includes('reset-ja@auth.example'))!
+    expect(mail.subject).toBe('レジストラポータルのパスワードの再設定')
+    expect(mail.text).toContain('山田 様')
+  })
+
   it('answers an unknown address exactly like a known one and sends nothing', async () => {
     const known = await platform.call('POST', '/password_resets', { body: { email: EMAIL } })
     const unknown = await platform.call('POST', '/password_resets', { body: { email: 'ghost@auth.example' } })

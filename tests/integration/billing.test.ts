@@ -1,18 +1,24 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import fontkit from '@pdf-lib/fontkit'
 import { XMLParser } from 'fast-xml-parser'
 import { sql } from 'kysely'
+import { PDFDict, PDFDocument, PDFName, type PDFRawStream, decodePDFRawStream } from 'pdf-lib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '#server/lib/logger.ts'
 import { startLocalRegistry, EppRegistryConnection, type LocalRegistryServer, type RegistryConnection } from '#server/integrations/registry/index.ts'
 import type { Registries } from '#server/platform/deps.ts'
-import { invoicePdf } from '#server/platform/billing/documents.ts'
+import { loadConfig } from '#server/config.ts'
+import { invoicePdf, invoiceUbl } from '#server/platform/billing/documents.ts'
+import { DEMO_SELLER, sellerOf } from '#server/platform/billing/seller.ts'
 import { runInvoices } from '#server/platform/billing/invoices.ts'
 import { runLowBalanceWarnings } from '#server/platform/billing/jobs.ts'
 import { registerOrderJobs } from '#server/platform/orders/jobs.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD, seedDemo, seedDemoRenewalCharges } from '#server/seed/demo.ts'
+import { preloadDemoRegistry } from '#server/seed/registry.ts'
+import { en16931Failures } from '#tests/support/en16931.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 /**
@@ -20,6 +26,11 @@ import { createTestPlatform } from '#tests/support/platform.ts'
  * order's own database transaction — reserved, settled by the registry's answer, released when it
  * fails or is cancelled, never charged twice; an order past the limit refused before any job runs.
  */
+type FontkitFont = {
+  unitsPerEm: number
+  glyphForCodePoint(codePoint: number): { id: number; path: { commands: unknown[] } }
+  layout(text: string): { glyphs: { advanceWidth: number }[] }
+}
 const US = { id: 'registrar-portal', password: 'portal-secret-1' }
 let registry: LocalRegistryServer
 let ours: RegistryConnection
@@ -43,6 +54,9 @@ beforeAll(async () => {
   const registries: Registries = { forTld: (tld) => (tld === 'com' ? ours : null), clientIdFor: () => US.id, close: async () => {} }
   platform = await createTestPlatform({ registries })
   await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [3, 2] })
+  // As the server seeds: the registry holds the demo's domains, and the demo's charges are real renewals there.
+  await preloadDemoRegistry(platform.db, { ...registries, local: registry, clientId: US.id }, createLogger('silent'))
+  expect(await seedDemoRenewalCharges(platform.deps)).toEqual({ renewed: 2, refused: 1 })
   await platform.deps.jobs.start({ work: true })
   for (const email of ['staff@example.com', 'admin@acme.example', 'viewer@acme.example', 'admin@globex.example']) {
     tokens[email] = (await platform.call('POST', '/login', { body: { username: email, password: DEMO_PASSWORD } })).json.access_token
@@ -77,6 +91,26 @@ async function finished(orderId: string) {
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
+
+describe('the demo seed', () => {
+  it('charges real renewals: each settled demo charge is a renewal the registry made, the refused one released, the quiet domains untouched', async () => {
+    const charges = await platform.db
+      .selectFrom('transactions')
+      .innerJoin('domains', 'domains.id', 'transactions.domain_id')
+      .select(['transactions.state', 'transactions.period', 'transactions.actor_label', 'domains.name', 'domains.expires_at'])
+      .where('transactions.action', '=', 'renew')
+      .orderBy('domains.name')
+      .execute()
+    expect(charges.map((c) => c.state).sort()).toEqual(['released', 'settled', 'settled'])
+    for (const charge of charges.filter((c) => c.state === 'settled')) {
+      // What the registry holds is the renewed expiry we record (read through EPP).
+      expect((await ours.infoDomain(charge.name)).expiresAt?.toISOString()).toBe(charge.expires_at?.toISOString())
+      expect(charge.period).toBe(1)
+    }
+    expect(charges.find((c) => c.state === 'released')!.period).toBe(10)
+    expect(charges.some((c) => ['acme-archive.com', 'acme-legacy.com', 'globex-archive.com'].includes(c.name))).toBe(false)
+  })
+})
 
 describe('billing entities', () => {
   it('staff make one with its VAT id checked per country, and refuse bad payments with nothing written', async () => {
@@ -230,14 +264,50 @@ describe('transactions', () => {
     expect((await platform.call('POST', `/groups/${acmeId}/domains/${registered.id}/renew`, { token: acmeAdmin(), body: { period: 1 } })).status).toBe(200)
     const renewal = await platform.db.selectFrom('transactions').selectAll().where('domain_id', '=', registered.id).where('action', '=', 'renew').executeTakeFirstOrThrow()
     expect(renewal).toMatchObject({ state: 'settled', product_code: 'domain:com:renew' })
-    // A demo domain the local registry does not hold: refused there, so its charge is released.
-    const unknown = await platform.db.selectFrom('domains').select(['id']).where('account_id', '=', acmeId).where('tld', '=', 'com').where('name', '<>', 'billing-settle.com').executeTakeFirstOrThrow()
+    // A period this registry does not renew for (it takes 1 or 2 years): refused there, so its charge is released.
+    const unknown = await platform.db
+      .selectFrom('domains')
+      .select(['id'])
+      .where('account_id', '=', acmeId)
+      .where('tld', '=', 'com')
+      .where('status', '=', 'active')
+      .where('name', '<>', 'billing-settle.com')
+      .executeTakeFirstOrThrow()
     const before = await balance(entity, 'USD')
-    expect((await platform.call('POST', `/groups/${acmeId}/domains/${unknown.id}/renew`, { token: acmeAdmin(), body: { period: 1 } })).status).toBeGreaterThanOrEqual(400)
-    expect((await platform.db.selectFrom('transactions').select('state').where('domain_id', '=', unknown.id).where('idempotency_key', 'like', 'renew:%').executeTakeFirstOrThrow()).state).toBe(
-      'released',
-    )
+    expect((await platform.call('POST', `/groups/${acmeId}/domains/${unknown.id}/renew`, { token: acmeAdmin(), body: { period: 5 } })).status).toBeGreaterThanOrEqual(400)
+    expect(
+      (
+        await platform.db
+          .selectFrom('transactions')
+          .select('state')
+          .where('domain_id', '=', unknown.id)
+          .where('idempotency_key', 'like', 'renew:%')
+          .orderBy('created_at', 'desc')
+          .limit(1)
+          .executeTakeFirstOrThrow()
+      ).state,
+    ).toBe('released')
     expect(await balance(entity, 'USD')).toBe(before)
+  })
+
+  it('charges a registry lock its fee, each time it is set, through the same reserve and settle', async () => {
+    const domain = await platform.db.selectFrom('domains').select(['id', 'version']).where('name', '=', 'billing-settle.com').executeTakeFirstOrThrow()
+    const patch = async (body: Record<string, unknown>) => {
+      const version = (await platform.db.selectFrom('domains').select('version').where('id', '=', domain.id).executeTakeFirstOrThrow()).version
+      return platform.call('PATCH', `/groups/${acmeId}/domains/${domain.id}`, { token: acmeAdmin(), body: { ...body, version } })
+    }
+    const fees = () =>
+      platform.db.selectFrom('transactions').select(['state', 'product_code', 'amount_minor', 'idempotency_key']).where('domain_id', '=', domain.id).where('action', '=', 'registry-lock').execute()
+    expect((await patch({ registry_lock: true })).status).toBe(200)
+    const [fee] = await fees()
+    expect(fee).toMatchObject({ state: 'settled', product_code: 'domain:com:registry-lock' })
+    expect(Number(fee!.amount_minor)).toBeGreaterThan(0)
+    // Unlocking is free; locking again is a new fee.
+    expect((await patch({ registry_lock: false })).status).toBe(200)
+    expect(await fees()).toHaveLength(1)
+    expect((await patch({ registry_lock: true })).status).toBe(200)
+    expect((await fees()).map((f) => f.state)).toEqual(['settled', 'settled'])
+    expect((await patch({ registry_lock: false })).status).toBe(200)
   })
 
   it('two orders at the same moment cannot together overdraw a balance', async () => {
@@ -271,6 +341,8 @@ describe('invoices', () => {
     expect(open.json.errors[0]).toMatchObject({ field: 'period', code: 'billing.month_open' })
     expect((await platform.call('POST', `/groups/${acmeId}/invoice-runs`, { token: acmeAdmin(), body: { period: '2020-01' } })).status).toBe(403)
     await platform.call('PUT', `${home}/tax-rates/US`, { token: staff(), body: { rate_percent: 7.25, name: 'Sales tax' } })
+    // Who invoices is configuration (SELLER_*): the run issues under the seller configured then.
+    Object.assign(platform.deps.config, { SELLER_NAME: 'Registrar Test B.V.', SELLER_VAT_ID: 'nl 987654321 b02', SELLER_REGISTRATION: '87654321' })
     // The charges so far become last month's.
     await sql`UPDATE transactions SET settled_at = settled_at - interval '1 month' WHERE settled_at IS NOT NULL`.execute(platform.db)
     const last = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 1, 1)).toISOString().slice(0, 7)
@@ -292,12 +364,38 @@ describe('invoices', () => {
     const year = new Date().getUTCFullYear()
     expect(list.json.data.map((i: { number: string }) => i.number)).toEqual([`INV-${year}-000001`])
     const invoice = list.json.data[0]
-    const lines = await platform.db.selectFrom('invoice_lines').selectAll().where('invoice_id', '=', invoice.id).execute()
-    const settled = await platform.db.selectFrom('transactions').select(['amount_minor']).where('invoice_id', '=', invoice.id).execute()
-    expect(lines.length).toBe(settled.length)
+    // Every account the entity bills hears of it by webhook (issue 20), once, written in the run's batch.
+    const issued = await platform.db.selectFrom('webhook_events').select(['account_id', 'data']).where('type', '=', 'invoice.issued').execute()
+    expect(issued.filter((e) => (e.data as { id?: string }).id === invoice.id)).toEqual([
+      { account_id: acmeId, data: expect.objectContaining({ id: invoice.id, number: `INV-${year}-000001`, kind: 'invoice', billing_entity_id: acmeEntity, total_minor: Number(invoice.total_minor) }) },
+    ])
+    const lines = await platform.db.selectFrom('invoice_lines').selectAll().where('invoice_id', '=', invoice.id).orderBy('position').execute()
+    // One line per charge the entity settled that month, each at its amount, grouped by what was done.
+    const settled = await platform.db
+      .selectFrom('transactions')
+      .select(['id', 'amount_minor', 'action'])
+      .where('billing_entity_id', '=', acmeEntity)
+      .where('state', 'in', ['settled', 'refunded'])
+      .where('settled_at', '>=', new Date(`${last}-01T00:00:00Z`))
+      .where('settled_at', '<', new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1)))
+      .execute()
+    expect(new Map(lines.map((l) => [l.transaction_id, Number(l.amount_minor)]))).toEqual(new Map(settled.map((t) => [t.id, Number(t.amount_minor)])))
+    const order = ['register', 'transfer', 'renew', 'restore', 'trade', 'registry-lock']
+    const actions = lines.map((l) => order.indexOf(settled.find((t) => t.id === l.transaction_id)!.action))
+    expect(actions).toEqual([...actions].sort((a, b) => a - b))
     expect(invoice.subtotal_minor).toBe(lines.reduce((sum, l) => sum + Number(l.amount_minor), 0))
     expect(invoice.tax_minor).toBe(Math.round((invoice.subtotal_minor * 725) / 10_000))
     expect(invoice.total_minor).toBe(invoice.subtotal_minor + invoice.tax_minor)
+
+    // Mailed when issued: the run queued the mail of what it issued.
+    const mailedBy = Date.now() + 20_000
+    while (!(await platform.db.selectFrom('invoices').select('mailed_at').where('id', '=', invoice.id).executeTakeFirstOrThrow()).mailed_at) {
+      if (Date.now() > mailedBy) throw new Error('the invoice was not mailed')
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    // Issued documents are kept as they are.
+    await expect(sql`DELETE FROM invoices WHERE id = ${invoice.id}`.execute(platform.db)).rejects.toThrow(/never deleted/)
+    await expect(sql`UPDATE invoice_lines SET amount_minor = 0 WHERE invoice_id = ${invoice.id}`.execute(platform.db)).rejects.toThrow(/never updated/)
 
     const globexEntity = await entityOf(globexId)
     const globexInvoice = (await platform.call('GET', `/groups/${globexId}/billing-entities/${globexEntity}/invoices`, { token: tokens['admin@globex.example']! })).json.data[0]
@@ -316,33 +414,86 @@ describe('invoices', () => {
     expect(text).toContain('Factura')
     expect(text).toContain('Renovación')
     expect(text).toContain('Inversión del sujeto pasivo')
+    expect(text).toContain('Registrar Test B.V.')
+    expect(text).toContain('NIF-IVA: NL987654321B02 · N.º de registro: 87654321')
+    // The document keeps its seller: a later change of configuration does not rewrite it.
+    Object.assign(platform.deps.config, { SELLER_NAME: 'Someone Else B.V.' })
+    expect((await platform.call('GET', `/groups/${globexId}/invoices/${globexInvoice.id}/xml`, { token: tokens['admin@globex.example']! })).text).toContain(
+      '<cac:AccountingSupplierParty><cac:Party><cac:PostalAddress><cbc:StreetName>Herengracht 100</cbc:StreetName>',
+    )
     expect(text.replace(/\s+/g, ' ')).toMatch(new RegExp(`Total ${(globexInvoice.total_minor / 100).toFixed(2).replace('.', ',')}`))
 
     const ubl = await platform.call('GET', `/groups/${acmeId}/invoices/${invoice.id}/xml`, { token: acmeAdmin() })
     const doc = new XMLParser({ ignoreAttributes: false }).parse(ubl.text).Invoice
     expect(doc['cbc:CustomizationID']).toBe('urn:cen.eu:en16931:2017')
     expect(doc['cbc:ID']).toBe(invoice.number)
+    expect(doc['cac:AccountingSupplierParty']['cac:Party']['cac:PartyLegalEntity']).toEqual({ 'cbc:RegistrationName': 'Registrar Test B.V.', 'cbc:CompanyID': 87654321 })
+    expect(doc['cac:AccountingSupplierParty']['cac:Party']['cac:PartyTaxScheme']['cbc:CompanyID']).toBe('NL987654321B02')
     expect(String(doc['cac:LegalMonetaryTotal']['cbc:PayableAmount']['#text'])).toBe(String(invoice.total_minor / 100))
     expect([doc['cac:InvoiceLine']].flat()).toHaveLength(lines.length)
+    // Every rule of EN 16931 (CEN's own validation artefact): standard rated, reverse charged, not
+    // subject to VAT (a buyer outside the EU untaxed), and a credit note.
+    const globexXml = (await platform.call('GET', `/groups/${globexId}/invoices/${globexInvoice.id}/xml`, { token: tokens['admin@globex.example']! })).text
+    const row = await platform.db.selectFrom('invoices').selectAll().where('id', '=', invoice.id).executeTakeFirstOrThrow()
+    const untaxed = { ...row, tax_rate_percent: 0, tax_minor: 0, total_minor: row.subtotal_minor }
+    const credit = { ...row, kind: 'credit-note' as const, number: 'CN-TEST', subtotal_minor: -row.subtotal_minor, tax_minor: -row.tax_minor, total_minor: -row.total_minor }
+    const negative = lines.map((l) => ({ ...l, unit_minor: -l.unit_minor, amount_minor: -l.amount_minor }))
+    expect(en16931Failures({ standard: ubl.text, reverse: globexXml, untaxed: invoiceUbl(untaxed, lines), credit: invoiceUbl(credit, negative) })).toEqual({
+      standard: [],
+      reverse: [],
+      untaxed: [],
+      credit: [],
+    })
   })
 
-  it('renders a 500-line invoice PDF quickly', async () => {
-    const invoice = await platform.db.selectFrom('invoices').selectAll().limit(1).executeTakeFirstOrThrow()
+  it('prints a 500-line invoice in Japanese over its pages, every line there (its speed is bench/billing.ts)', async () => {
+    const invoice = await platform.db.selectFrom('invoices').selectAll().where('reverse_charge', '=', true).limit(1).executeTakeFirstOrThrow()
     const lines = Array.from({ length: 500 }, (_, i) => ({
-      id: String(i),
       invoice_id: invoice.id,
       position: i + 1,
       transaction_id: null,
-      description: `Renewal example-${i}.com (1 year)`,
+      description: `更新 例-${i}.jp (1 年)`,
       quantity: 1,
       unit_minor: 1299,
       amount_minor: 1299,
     }))
-    await invoicePdf(invoice, lines)
-    const started = performance.now()
-    const bytes = await invoicePdf(invoice, lines)
-    const ms = performance.now() - started
-    expect(bytes.length).toBeGreaterThan(10_000)
-    expect(ms).toBeLessThan(1000)
+    const dir = mkdtempSync(path.join(tmpdir(), 'invoice-'))
+    writeFileSync(path.join(dir, 'long.pdf'), await invoicePdf({ ...invoice, language: 'ja' }, lines))
+    const text = execFileSync('pdftotext', ['-layout', path.join(dir, 'long.pdf'), '-'], { encoding: 'utf8' })
+    for (const i of [0, 27, 28, 499]) expect(text).toContain(`更新 例-${i}.jp (1 年)`)
+    // The labels, the buyer's country and the legal note in Japanese, in the embedded Noto Sans JP.
+    for (const words of ['請求書', '請求先', '発行日', '支払期限', '単価', '小計', '合計', 'スペイン', 'リバースチャージ', 'ページ 13 / 13']) expect(text).toContain(words)
+    expect(execFileSync('pdffonts', [path.join(dir, 'long.pdf')], { encoding: 'utf8' })).toMatch(/NotoSansJP/)
+    // Text can be there for pdftotext with its glyphs missing from the embedded font: each font
+    // embedded draws every character printed (an outline for each) and lays digits out narrow.
+    const pdf = await PDFDocument.load(readFileSync(path.join(dir, 'long.pdf')))
+    const embedded = pdf.context
+      .enumerateIndirectObjects()
+      .map(([, object]) => object)
+      .filter((object): object is PDFDict => object instanceof PDFDict && object.get(PDFName.of('Type')) === PDFName.of('FontDescriptor'))
+      .map((descriptor) => fontkit.create(Buffer.from(decodePDFRawStream(pdf.context.lookup(descriptor.get(PDFName.of('FontFile2'))) as PDFRawStream).decode())) as unknown as FontkitFont)
+    expect(embedded).toHaveLength(2)
+    for (const font of embedded) {
+      const blank = [...'請求書合計更新例jp0123456789'].filter((ch) => {
+        const glyph = font.glyphForCodePoint(ch.codePointAt(0)!)
+        return glyph.id === 0 || !glyph.path.commands.length
+      })
+      expect(blank).toEqual([])
+      expect(font.layout('2026-000042').glyphs.every((g) => g.advanceWidth < font.unitsPerEm * 0.7)).toBe(true)
+    }
+  })
+})
+
+describe("the seller's identity", () => {
+  it('is configuration: a VAT id of another shape than its country is refused at boot, each part unset is the demo registrar', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'seller-'))
+    const base = { DATA_DIR: dir, SESSION_SECRET: 'k3y-0f-the-b1lling-t3st-s3ss10ns-XYZqwv', SSL_KEY_SECRET: 'k3y-0f-the-b1lling-t3st-s3al1ng-XYZqwv' }
+    expect(() => loadConfig({ ...base, SELLER_COUNTRY: 'DE', SELLER_VAT_ID: 'NL123456789B01' })).toThrow(/SELLER_VAT_ID: NL123456789B01 is not a VAT id of DE/)
+    expect(sellerOf(loadConfig({ ...base, SELLER_NAME: 'Registrar GmbH', SELLER_COUNTRY: 'de', SELLER_VAT_ID: 'DE 123 456 789' }))).toEqual({
+      ...DEMO_SELLER,
+      name: 'Registrar GmbH',
+      country: 'DE',
+      vat_id: 'DE123456789',
+    })
   })
 })

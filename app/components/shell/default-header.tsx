@@ -3,9 +3,9 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link, NavLink, useLocation } from 'react-router'
 import { LogOut, Menu, Moon, Sun, User } from 'lucide-react'
 import { BrandIcon, BulkTrayEmptyIcon, BulkTrayFullIcon, LanguageIcon } from '#app/components/icons.tsx'
-import { UI_LANGUAGES } from '#app/lib/i18n.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { cn } from '#app/lib/utils.ts'
+import { LanguageForm } from './language-form.tsx'
 
 type Shell = {
   user: { name: string; email: string }
@@ -115,29 +115,9 @@ export function DefaultHeader({ shell }: { shell: Shell }) {
               <Link to={href('/my-profile')} className="flex items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
                 <User className="size-4" aria-hidden /> {t('user.profile')}
               </Link>
-              <Form method="post" action="/preferences/language" className="flex items-center gap-2 px-2 py-1.5" reloadDocument>
+              <LanguageForm id="menu-language" value={shell.locale} redirectTo={here} className="flex items-center gap-2 px-2 py-1.5" selectClassName="flex-1 text-sm" submitTestId="language-submit">
                 <LanguageIcon className="size-4" />
-                <input type="hidden" name="redirectTo" value={here} />
-                <label className="sr-only" htmlFor="menu-language">
-                  {t('user.language')}
-                </label>
-                <select
-                  id="menu-language"
-                  name="lng"
-                  defaultValue={shell.locale}
-                  className="flex-1 rounded border border-slate-300 bg-transparent px-1 py-0.5 text-sm dark:border-slate-700"
-                  onChange={(e) => e.currentTarget.form?.requestSubmit()}
-                >
-                  {UI_LANGUAGES.map((lng) => (
-                    <option key={lng} value={lng}>
-                      {t(`languages.${lng}`)}
-                    </option>
-                  ))}
-                </select>
-                <button type="submit" className="rounded border border-slate-300 px-2 text-xs dark:border-slate-700" data-testid="language-submit">
-                  {t('actions.apply')}
-                </button>
-              </Form>
+              </LanguageForm>
               <Form method="post" action="/preferences/theme" className="px-2 py-1.5">
                 <input type="hidden" name="redirectTo" value={here} />
                 <button type="submit" name="theme" value={shell.theme === 'dark' ? 'light' : 'dark'} className="flex w-full items-center gap-2 rounded text-sm" data-testid="theme-toggle">

@@ -1,7 +1,7 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form, Link, useLocation } from 'react-router'
+import { Link, useLocation } from 'react-router'
 import { BrandIcon } from '#app/components/icons.tsx'
-import { UI_LANGUAGES } from '#app/lib/i18n.ts'
+import { LanguageForm } from './language-form.tsx'
 
 /**
  * The login header: the brand and a language switch (a plain form, no JavaScript needed). The
@@ -19,28 +19,7 @@ export function LoginHeader({ title, className }: { title?: string; className?: 
         </Link>
         {title ? <span className="hidden truncate text-slate-500 sm:inline dark:text-slate-400">{title}</span> : null}
       </span>
-      <Form method="post" action="/preferences/language" reloadDocument className="flex shrink-0 items-center gap-1 text-sm">
-        <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-        <label htmlFor="login-language" className="sr-only">
-          {t('user.language')}
-        </label>
-        <select
-          id="login-language"
-          name="lng"
-          defaultValue={i18n.language}
-          className="rounded border border-slate-300 bg-transparent px-1 py-0.5 dark:border-slate-700"
-          onChange={(e) => e.currentTarget.form?.requestSubmit()}
-        >
-          {UI_LANGUAGES.map((lng) => (
-            <option key={lng} value={lng}>
-              {t(`languages.${lng}`)}
-            </option>
-          ))}
-        </select>
-        <button type="submit" className="rounded border border-slate-300 px-2 text-xs dark:border-slate-700">
-          {t('actions.apply')}
-        </button>
-      </Form>
+      <LanguageForm id="login-language" value={i18n.language} redirectTo={location.pathname + location.search} className="flex shrink-0 items-center gap-1 text-sm" />
     </header>
   )
 }

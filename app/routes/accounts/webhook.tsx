@@ -18,7 +18,7 @@ import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import type { WebhookAttemptView, WebhookEndpointView } from '#common/webhooks.ts'
-import { ConfirmAction, DetailList, SubNav } from '#app/components/screen-parts.tsx'
+import { CardTable, CardTableRow, ConfirmAction, DetailList, SubNav } from '#app/components/screen-parts.tsx'
 import { canChange, requireChange } from './directory.server.ts'
 import { ENDPOINT_FIELDS, EndpointForm, endpointSchema, endpointsPath, EndpointState, SecretShown } from './webhooks-shared.tsx'
 import type { Route } from './+types/webhook.ts'
@@ -150,58 +150,48 @@ export default function WebhookEndpoint({ loaderData, actionData }: Route.Compon
       ) : null}
       <Card>
         <CardTitle>{t('log')}</CardTitle>
-        {attempts.length ? (
-          <div className="-mx-4 overflow-x-auto px-4">
-            <table className="w-full min-w-[40rem] text-sm" data-testid="webhook-log">
-              <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
-                <tr className="border-b border-slate-200 dark:border-slate-800">
-                  <th className="py-2 pr-3 font-medium">{t('fields.attempted_at')}</th>
-                  <th className="py-2 pr-3 font-medium">{t('fields.event')}</th>
-                  <th className="py-2 pr-3 font-medium">{t('fields.status')}</th>
-                  <th className="py-2 pr-3 font-medium">{t('fields.response')}</th>
-                  <th className="py-2 font-medium">
-                    <span className="sr-only">{t('replay')}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {attempts.map((attempt) => {
-                  const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300
-                  return (
-                    <tr key={attempt.id} className="border-b border-slate-100 align-top last:border-0 dark:border-slate-800/60" data-testid="webhook-attempt">
-                      <td className="whitespace-nowrap py-2 pr-3 text-xs">{formatDateTime(attempt.attempted_at, i18n.language)}</td>
-                      <td className="py-2 pr-3 font-mono text-xs">{attempt.event_type}</td>
-                      <td className="py-2 pr-3">
-                        <Badge color={ok ? 'green' : 'red'}>{attempt.status ?? t('noAnswer')}</Badge>
-                        <span className="ml-2 text-xs text-slate-500">{t('ms', { count: attempt.duration_ms })}</span>
-                      </td>
-                      <td className="max-w-72 py-2 pr-3 text-xs">
-                        {attempt.error ? <div className="text-red-700 dark:text-red-400">{attempt.error}</div> : null}
-                        {attempt.response_excerpt ? <code className="line-clamp-2 break-all font-mono text-slate-600 dark:text-slate-400">{attempt.response_excerpt}</code> : null}
-                      </td>
-                      <td className="py-2 text-right">
-                        {canEdit && attempt.delivery_state !== 'pending' ? (
-                          <Form method="post">
-                            <input type="hidden" name="delivery_id" value={attempt.delivery_id} />
-                            <Button type="submit" name="intent" value="replay" size="sm" variant="outline">
-                              {t('replay')}
-                            </Button>
-                          </Form>
-                        ) : attempt.delivery_state === 'pending' ? (
-                          <span className="text-xs text-slate-500">{t('retrying')}</span>
-                        ) : null}
-                      </td>
-                    </tr>
-                  )
-                })}
-              </tbody>
-            </table>
-          </div>
-        ) : (
-          <p className="text-sm text-slate-500" data-testid="webhook-log-empty">
-            {t('logEmpty')}
-          </p>
-        )}
+        <CardTable
+          items={attempts}
+          testId="webhook-log"
+          minWidth="min-w-[40rem]"
+          empty={{ text: t('logEmpty'), testId: 'webhook-log-empty' }}
+          headings={[
+            { label: t('fields.attempted_at') },
+            { label: t('fields.event') },
+            { label: t('fields.status') },
+            { label: t('fields.response') },
+            { label: <span className="sr-only">{t('replay')}</span> },
+          ]}
+          render={(attempt) => {
+            const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300
+            return (
+              <CardTableRow key={attempt.id} testId="webhook-attempt">
+                <td className="whitespace-nowrap py-2 pr-3 text-xs">{formatDateTime(attempt.attempted_at, i18n.language)}</td>
+                <td className="py-2 pr-3 font-mono text-xs">{attempt.event_type}</td>
+                <td className="py-2 pr-3">
+                  <Badge color={ok ? 'green' : 'red'}>{attempt.status ?? t('noAnswer')}</Badge>
+                  <span className="ml-2 text-xs text-slate-500">{t('ms', { count: attempt.duration_ms })}</span>
+                </td>
+                <td className="max-w-72 py-2 pr-3 text-xs">
+                  {attempt.error ? <div className="text-red-700 dark:text-red-400">{attempt.error}</div> : null}
+                  {attempt.response_excerpt ? <code className="line-clamp-2 break-all font-mono text-slate-600 dark:text-slate-400">{attempt.response_excerpt}</code> : null}
+                </td>
+                <td className="py-2 text-right">
+                  {canEdit && attempt.delivery_state !== 'pending' ? (
+                    <Form method="post">
+                      <input type="hidden" name="delivery_id" value={attempt.delivery_id} />
+                      <Button type="submit" name="intent" value="replay" size="sm" variant="outline">
+                        {t('replay')}
+                      </Button>
+                    </Form>
+                  ) : attempt.delivery_state === 'pending' ? (
+                    <span className="text-xs text-slate-500">{t('retrying')}</span>
+                  ) : null}
+                </td>
+              </CardTableRow>
+            )
+          }}
+        />
       </Card>
       {canEdit ? (
         <Card>

@@ -13,7 +13,7 @@ import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import type { WebhookEndpointView } from '#common/webhooks.ts'
-import { SubNav } from '#app/components/screen-parts.tsx'
+import { CardTable, CardTableRow, SubNav } from '#app/components/screen-parts.tsx'
 import { canChange, requireChange } from './directory.server.ts'
 import { ENDPOINT_FIELDS, EndpointForm, endpointSchema, endpointsPath, EndpointState, SecretShown } from './webhooks-shared.tsx'
 import type { Route } from './+types/webhooks.ts'
@@ -70,41 +70,28 @@ export default function Webhooks({ loaderData, actionData }: Route.ComponentProp
       <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400">{t('intro')}</p>
       {made ? <SecretShown secret={made.secret} title={t('created', { url: made.endpoint.url })} /> : null}
       <Card>
-        {endpoints.length ? (
-          <div className="-mx-4 overflow-x-auto px-4">
-            <table className="w-full min-w-[36rem] text-sm" data-testid="webhook-endpoints">
-              <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
-                <tr className="border-b border-slate-200 dark:border-slate-800">
-                  <th className="py-2 pr-3 font-medium">{t('fields.url')}</th>
-                  <th className="py-2 pr-3 font-medium">{t('fields.events')}</th>
-                  <th className="py-2 pr-3 font-medium">{t('fields.state')}</th>
-                  <th className="py-2 font-medium">{t('fields.created_at')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {endpoints.map((endpoint) => (
-                  <tr key={endpoint.id} className="border-b border-slate-100 align-top last:border-0 dark:border-slate-800/60">
-                    <td className="py-2 pr-3">
-                      <Link to={href(`${base}/webhooks/${endpoint.id}`)} className="break-all font-medium text-blue-700 hover:underline dark:text-blue-400">
-                        {endpoint.url}
-                      </Link>
-                      {endpoint.description ? <div className="text-xs text-slate-500">{endpoint.description}</div> : null}
-                    </td>
-                    <td className="py-2 pr-3 font-mono text-xs">{endpoint.events.join(', ')}</td>
-                    <td className="py-2 pr-3">
-                      <EndpointState endpoint={endpoint} />
-                    </td>
-                    <td className="whitespace-nowrap py-2 text-xs">{formatDateTime(endpoint.created_at, i18n.language)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : (
-          <p className="text-sm text-slate-500" data-testid="webhook-empty">
-            {t('empty')}
-          </p>
-        )}
+        <CardTable
+          items={endpoints}
+          testId="webhook-endpoints"
+          minWidth="min-w-[36rem]"
+          empty={{ text: t('empty'), testId: 'webhook-empty' }}
+          headings={[{ label: t('fields.url') }, { label: t('fields.events') }, { label: t('fields.state') }, { label: t('fields.created_at') }]}
+          render={(endpoint) => (
+            <CardTableRow key={endpoint.id}>
+              <td className="py-2 pr-3">
+                <Link to={href(`${base}/webhooks/${endpoint.id}`)} className="break-all font-medium text-blue-700 hover:underline dark:text-blue-400">
+                  {endpoint.url}
+                </Link>
+                {endpoint.description ? <div className="text-xs text-slate-500">{endpoint.description}</div> : null}
+              </td>
+              <td className="py-2 pr-3 font-mono text-xs">{endpoint.events.join(', ')}</td>
+              <td className="py-2 pr-3">
+                <EndpointState endpoint={endpoint} />
+              </td>
+              <td className="whitespace-nowrap py-2 text-xs">{formatDateTime(endpoint.created_at, i18n.language)}</td>
+            </CardTableRow>
+          )}
+        />
       </Card>
       {canEdit ? (
         <Card>

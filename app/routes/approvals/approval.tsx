@@ -1,5 +1,9 @@
+import { getFormProps, getTextareaProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, redirect } from 'react-router'
+import { z } from 'zod'
+import { ErrorList, FormErrors, useZodForm } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { formatDateTime } from '#app/lib/dates.ts'
@@ -22,6 +26,17 @@ type Approval = {
   comment: string | null
   error: string | null
 }
+
+/** The decision form: the mailed token, approve or reject (the button pressed), an optional comment. */
+const decisionSchema = (t: (key: string, options?: Record<string, unknown>) => string) =>
+  z.object({
+    token: z.string().min(20),
+    decision: z.enum(['approve', 'reject']),
+    comment: z
+      .string()
+      .max(2000, t('approval.commentTooLong', { max: 2000 }))
+      .optional(),
+  })
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const DECISION_STATES = ['approved', 'applied', 'rejected']
@@ -61,13 +76,12 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [...metaTags(loaderD
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
-  const form = await request.formData()
-  const decision = form.get('decision') === 'reject' ? 'reject' : 'approve'
-  const token = String(form.get('token') ?? '')
-  const comment = String(form.get('comment') ?? '').slice(0, 2000)
+  const submission = parseWithZod(await request.formData(), { schema: decisionSchema(getInstance(context).getFixedT(null, 'material')) })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const { token, decision, comment } = submission.value
   const platform = await getPlatform(request, context)
   try {
-    const decided = await platform.post<Approval>(`/approvals/${params.id}`, { token, decision, comment })
+    const decided = await platform.post<Approval>(`/approvals/${params.id}`, { token, decision, comment: comment ?? '' })
     // A document POST (no JavaScript) is followed by a full render whose loader would meet the spent
     // token: send the browser to the thank-you address instead. Client submissions go to `.data`.
     if (!new URL(request.url).pathname.endsWith('.data')) {
@@ -76,7 +90,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return { decided }
   } catch (error) {
     if (error instanceof PlatformError && error.status === 404) throw notFound(requestUrl(request).pathname)
-    if (error instanceof PlatformError && error.status === 409) return { conflict: true as const }
+    if (error instanceof PlatformError && error.status === 409) return { result: submission.reply({ formErrors: [getInstance(context).getFixedT(null, 'material')('approval.conflict')] }) }
     throw error
   }
 }
@@ -133,25 +147,38 @@ export default function ApprovalScreen({ loaderData, actionData }: Route.Compone
           {approval.error}
         </p>
       ) : null}
-      {actionData && 'conflict' in actionData ? <p role="alert">{t('approval.conflict')}</p> : null}
       {approval.state === 'pending' && !decided ? (
-        <Form method="post" className="space-y-3">
-          <input type="hidden" name="token" value={loaderData.token} />
-          <p className="text-sm">{t('approval.as', { email: approval.approver, expires: approval.expires_at.slice(0, 16).replace('T', ' ') })}</p>
-          <label className="block">
-            {t('approval.comment')}
-            <textarea name="comment" rows={3} maxLength={2000} className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 dark:border-slate-700 dark:bg-slate-900" />
-          </label>
-          <div className="flex gap-2">
-            <Button type="submit" name="decision" value="approve">
-              {t('approval.approve')}
-            </Button>
-            <Button type="submit" name="decision" value="reject" variant="outline">
-              {t('approval.reject')}
-            </Button>
-          </div>
-        </Form>
+        <DecisionForm token={loaderData.token} approval={approval} lastResult={actionData && 'result' in actionData ? (actionData.result ?? null) : null} />
       ) : null}
     </div>
+  )
+}
+
+function DecisionForm({ token, approval, lastResult }: { token: string; approval: Approval; lastResult: SubmissionResult<string[]> | null }) {
+  const { t } = useTranslation('material')
+  const [form, fields] = useZodForm(decisionSchema(t), { id: 'approval-decision', lastResult })
+  return (
+    <Form method="post" className="space-y-3" {...getFormProps(form)}>
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <input type="hidden" name={fields.token.name} value={token} />
+      <p className="text-sm">{t('approval.as', { email: approval.approver, expires: approval.expires_at.slice(0, 16).replace('T', ' ') })}</p>
+      <label className="block" htmlFor={fields.comment.id}>
+        {t('approval.comment')}
+      </label>
+      <textarea
+        {...getTextareaProps(fields.comment)}
+        rows={3}
+        className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 aria-[invalid=true]:border-red-600 dark:border-slate-700 dark:bg-slate-900"
+      />
+      <ErrorList id={fields.comment.errorId} errors={fields.comment.errors} />
+      <div className="flex gap-2">
+        <Button type="submit" name={fields.decision.name} value="approve">
+          {t('approval.approve')}
+        </Button>
+        <Button type="submit" name={fields.decision.name} value="reject" variant="outline">
+          {t('approval.reject')}
+        </Button>
+      </div>
+    </Form>
   )
 }

@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { FormErrors, LabelledField, useZodForm } from '#app/components/forms.tsx'
-import { buttonClass, inputClass } from '#app/lib/auth/fields.tsx'
+import { buttonClass, inputClass, NewPasswordFields } from '#app/lib/auth/fields.tsx'
 import { authMessages, currentLocale } from '#app/lib/auth/locale.server.ts'
 import { passwordMessage, type AuthMessages } from '#app/lib/auth/messages.ts'
 import { hitRateLimit, RESET_RULE } from '#app/lib/auth/rate-limit.server.ts'
@@ -166,12 +166,7 @@ function NewPasswordForm({ messages: m, token, lastResult }: { messages: AuthMes
       <Form method="post" className="space-y-4" {...getFormProps(form)}>
         <input type="hidden" name="token" value={token} />
         <FormErrors id={form.errorId} errors={form.errors} />
-        <LabelledField label={m.reset.newPassword} errors={fields.password.errors} errorId={fields.password.errorId}>
-          <input {...getInputProps(fields.password, { type: 'password' })} autoComplete="new-password" className={inputClass} />
-        </LabelledField>
-        <LabelledField label={m.reset.confirmPassword} errors={fields.confirm.errors} errorId={fields.confirm.errorId}>
-          <input {...getInputProps(fields.confirm, { type: 'password' })} autoComplete="new-password" className={inputClass} />
-        </LabelledField>
+        <NewPasswordFields fields={fields} messages={m} />
         <button type="submit" name="intent" value="new-password" className={buttonClass}>
           {m.reset.save}
         </button>

@@ -6,6 +6,7 @@ import { loadListPage } from '#app/lib/list-page.server.ts'
 import { LISTS, type ListDefinition } from '#app/lib/lists.ts'
 import type { Route } from './+types/domain-log.ts'
 import { domainScreen } from './shared.server.ts'
+import { changesText } from '#app/lib/audit-changes.ts'
 
 /** The domains audit trail narrowed to one domain (a fixed filter the user cannot remove). */
 function domainLog(id: string): ListDefinition {
@@ -21,16 +22,6 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return data({ page: { ...page, search } }, { headers })
 }
 
-function summarize(changes: unknown): string {
-  if (!changes || typeof changes !== 'object') return ''
-  const { before, after } = changes as { before?: Record<string, unknown>; after?: Record<string, unknown> }
-  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])
-  return [...keys]
-    .slice(0, 6)
-    .map((k) => `${k}: ${JSON.stringify(before?.[k] ?? null)} → ${JSON.stringify(after?.[k] ?? null)}`)
-    .join('; ')
-}
-
 export default function DomainLog({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('common')
   const def = LISTS['domain-log']!
@@ -41,7 +32,7 @@ export default function DomainLog({ loaderData }: Route.ComponentProps) {
       labels={(key) => t(`audit.${key}`, { defaultValue: key })}
       renderCell={(row, key) => {
         if (key === 'created_at') return <time dateTime={String(row.created_at)}>{formatDateTime(String(row.created_at), i18n.language)}</time>
-        if (key === 'changes') return <span className="line-clamp-2 max-w-md break-all font-mono text-xs">{summarize(row.changes)}</span>
+        if (key === 'changes') return <span className="line-clamp-2 max-w-md break-all font-mono text-xs">{changesText(row.changes, { max: 6 })}</span>
         return String(row[key] ?? '')
       }}
     />

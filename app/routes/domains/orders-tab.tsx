@@ -1,13 +1,12 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Link } from 'react-router'
-import { DataTable, RowLink } from '#app/components/data-table.tsx'
-import { StatusBadge } from '#app/components/status-badge.tsx'
-import { formatDateTime } from '#app/lib/dates.ts'
+import { DataTable } from '#app/components/data-table.tsx'
 import { loadListPage } from '#app/lib/list-page.server.ts'
 import { LISTS, type ListDefinition } from '#app/lib/lists.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/orders-tab.ts'
 import { domainScreen, type DomainDetail } from './shared.server.ts'
+import { useOrderCell } from './orders/order-cell.tsx'
 
 /** The orders list narrowed to the orders with an item for this domain (exact ASCII name). */
 function domainOrders(name: string): ListDefinition {
@@ -25,9 +24,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 /** /domains/{id}/orders: every order that registered, transferred or renewed this domain. */
 export default function DomainOrdersTab({ loaderData }: Route.ComponentProps) {
-  const { t, i18n } = useTranslation('orders')
+  const { t } = useTranslation('orders')
   const { t: td } = useTranslation('domains')
   const href = useContextHref()
+  const orderCell = useOrderCell()
   const def = LISTS['domain-tab-orders']!
   const { page } = loaderData
   return (
@@ -45,24 +45,7 @@ export default function DomainOrdersTab({ loaderData }: Route.ComponentProps) {
           {td('ordersTab.empty')}
         </p>
       ) : null}
-      <DataTable
-        def={def}
-        page={page}
-        labels={(key) => t(`fields.${key}`, { defaultValue: key })}
-        renderCell={(row, key) => {
-          const value = row[key]
-          if (key === 'created_at') {
-            return (
-              <RowLink to={href(`/domains/orders/${String(row.id)}`)}>
-                <time dateTime={String(value)}>{formatDateTime(String(value), i18n.language)}</time>
-              </RowLink>
-            )
-          }
-          if (key === 'state') return <StatusBadge kind="order" code={String(value)} />
-          if (Array.isArray(value)) return value.join(', ')
-          return String(value ?? '')
-        }}
-      />
+      <DataTable def={def} page={page} labels={(key) => t(`fields.${key}`, { defaultValue: key })} renderCell={orderCell} />
     </section>
   )
 }

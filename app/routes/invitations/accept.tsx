@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link } from 'react-router'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
-import { FormErrors, LabelledField, useZodForm } from '#app/components/forms.tsx'
-import { buttonClass, inputClass } from '#app/lib/auth/fields.tsx'
+import { FormErrors, useZodForm } from '#app/components/forms.tsx'
+import { buttonClass, NewPasswordFields } from '#app/lib/auth/fields.tsx'
 import { authMessages, currentLocale } from '#app/lib/auth/locale.server.ts'
 import { passwordMessage, type AuthMessages } from '#app/lib/auth/messages.ts'
 import { hitRateLimit, RESET_RULE } from '#app/lib/auth/rate-limit.server.ts'
@@ -117,12 +117,7 @@ function PasswordForm({ m, token, email, lastResult }: { m: AuthMessages; token:
       <Form method="post" className="space-y-4" {...getFormProps(form)}>
         <input type="hidden" name="token" value={token} />
         <FormErrors id={form.errorId} errors={form.errors} />
-        <LabelledField label={m.reset.newPassword} errors={fields.password.errors} errorId={fields.password.errorId}>
-          <input {...getInputProps(fields.password, { type: 'password' })} autoComplete="new-password" className={inputClass} />
-        </LabelledField>
-        <LabelledField label={m.reset.confirmPassword} errors={fields.confirm.errors} errorId={fields.confirm.errorId}>
-          <input {...getInputProps(fields.confirm, { type: 'password' })} autoComplete="new-password" className={inputClass} />
-        </LabelledField>
+        <NewPasswordFields fields={fields} messages={m} />
         <button type="submit" className={buttonClass}>
           {m.reset.save}
         </button>

@@ -1,5 +1,7 @@
+import { getFormProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
-import { FormErrors, SelectField } from '#app/components/forms.tsx'
+import { FormErrors, SelectField, useZodForm } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
@@ -9,12 +11,13 @@ import { flashHeader } from '#app/lib/flash.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
-import { refusalOf, refusalText } from '#app/lib/refusal.server.ts'
+import { formErrorsOf, refusalOf, refusalText } from '#app/lib/refusal.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { requireChange } from '../accounts/directory.server.ts'
 import { billingScreen, loadEntity } from './billing.server.ts'
 import { EntityTabs } from './billing.tsx'
+import { addAccountSchema } from './billing-forms.ts'
 import type { Route } from './+types/billing-accounts.ts'
 
 /** /invoicing/billing-entities/{id}/accounts: the accounts the entity pays for; staff add and remove them. */
@@ -39,18 +42,51 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   requireChange(request, screen.user, 'staff')
   const t = getInstance(context).t
   const form = await request.formData()
-  const intent = String(form.get('intent') ?? '')
-  const account = String(form.get('account_id') ?? '')
-  const path = `${screen.base}/billing-entities/${params.id}/accounts/${encodeURIComponent(account)}`
-  try {
-    if (intent === 'remove') await screen.platform.delete(path)
-    else await screen.platform.put(path)
-  } catch (error) {
-    return data({ errors: [refusalText(t, refusalOf(error, { screens: [403] }).problem)] }, { status: 400 })
+  const done = (intent: 'add' | 'remove') =>
+    redirect(screen.url.pathname + screen.url.search, {
+      headers: { 'Set-Cookie': flashHeader(request, { content: t(intent === 'remove' ? 'billing:accounts.removed' : 'billing:accounts.added'), color: 'success' }) },
+    })
+  const pathOf = (account: string) => `${screen.base}/billing-entities/${params.id}/accounts/${encodeURIComponent(account)}`
+  if (form.get('intent') === 'remove') {
+    // A one-button post beside its account: a refusal is the page's alert.
+    try {
+      await screen.platform.delete(pathOf(String(form.get('account_id') ?? '')))
+    } catch (error) {
+      return data({ errors: [refusalText(t, refusalOf(error, { screens: [403] }).problem)], result: undefined }, { status: 400 })
+    }
+    return done('remove')
   }
-  return redirect(screen.url.pathname + screen.url.search, {
-    headers: { 'Set-Cookie': flashHeader(request, { content: t(intent === 'remove' ? 'billing:accounts.removed' : 'billing:accounts.added'), color: 'success' }) },
-  })
+  const submission = parseWithZod(form, { schema: addAccountSchema(t) })
+  if (submission.status !== 'success') return data({ errors: [], result: submission.reply() }, { status: 400 })
+  try {
+    await screen.platform.put(pathOf(submission.value.account_id))
+  } catch (error) {
+    return data({ errors: [], result: submission.reply(formErrorsOf(t, error, ['account_id'], {}, 'billing')) }, { status: 400 })
+  }
+  return done('add')
+}
+
+function AddAccount({ others, lastResult }: { others: { id: string; name: string }[]; lastResult: SubmissionResult<string[]> | undefined }) {
+  const { t } = useTranslation('billing')
+  const [form, fields] = useZodForm(addAccountSchema(t), { id: 'add-account', lastResult })
+  return (
+    <Card>
+      <Form method="post" {...getFormProps(form)} className="flex flex-wrap items-end gap-3" aria-label={t('accounts.add')}>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <SelectField label={t('accounts.account')} selectProps={{ ...getSelectProps(fields.account_id), id: fields.account_id.id }} errors={fields.account_id.errors}>
+          <option value="">—</option>
+          {others.map((a) => (
+            <option key={a.id} value={a.id}>
+              {a.name}
+            </option>
+          ))}
+        </SelectField>
+        <Button type="submit" name="intent" value="add" className="mb-4">
+          {t('accounts.add')}
+        </Button>
+      </Form>
+    </Card>
+  )
 }
 
 export default function BillingAccounts({ loaderData, actionData }: Route.ComponentProps) {
@@ -117,23 +153,7 @@ export default function BillingAccounts({ loaderData, actionData }: Route.Compon
           </div>
         )}
       </Card>
-      {staff && others.length ? (
-        <Card>
-          <Form method="post" className="flex flex-wrap items-end gap-3" aria-label={t('accounts.add')}>
-            <SelectField label={t('accounts.account')} selectProps={{ id: 'add-account', name: 'account_id', required: true, defaultValue: '' }}>
-              <option value="">—</option>
-              {others.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name}
-                </option>
-              ))}
-            </SelectField>
-            <Button type="submit" name="intent" value="add" className="mb-4">
-              {t('accounts.add')}
-            </Button>
-          </Form>
-        </Card>
-      ) : null}
+      {staff && others.length ? <AddAccount key={entity.accounts.length} others={others} lastResult={actionData?.result} /> : null}
     </div>
   )
 }

@@ -1,6 +1,8 @@
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
-import { Field, FormErrors } from '#app/components/forms.tsx'
+import { Field, FormErrors, useZodForm } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
@@ -17,7 +19,8 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { requireChange } from '../accounts/directory.server.ts'
 import { countryOptions } from '../contacts/countries.server.ts'
 import { billingScreen } from './billing.server.ts'
-import { entityBody, EntityFields, ENTITY_FIELDS, readEntityForm } from './billing.tsx'
+import { EntityFields } from './billing.tsx'
+import { entityBody, entitySchema, ENTITY_FIELDS, runSchema, taxSchema } from './billing-forms.ts'
 import type { Route } from './+types/billing-entities.ts'
 
 /** /invoicing/billing-entities: who pays (staff: every entity and a form to make one; a client: its own). */
@@ -36,42 +39,118 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
 
+const INTENTS = ['create', 'run', 'tax'] as const
+type Intent = (typeof INTENTS)[number]
+
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
   const screen = await billingScreen(request, context, params)
   requireChange(request, screen.user, 'staff')
   const t = getInstance(context).t
   const form = await request.formData()
-  const intent = String(form.get('intent') ?? 'create')
-  if (intent === 'run' || intent === 'tax') {
-    const period = String(form.get('period') ?? '').trim()
-    const country = String(form.get('country') ?? '')
-      .trim()
-      .toUpperCase()
-    const rate = String(form.get('rate_percent') ?? '').trim()
+  const intent: Intent = INTENTS.find((i) => i === form.get('intent')) ?? 'create'
+  const back = (content: string, to = screen.url.pathname + screen.url.search) => redirect(to, { headers: { 'Set-Cookie': flashHeader(request, { content, color: 'success' }) } })
+  if (intent === 'run') {
+    const submission = parseWithZod(form, { schema: runSchema(t) })
+    if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
     try {
-      if (intent === 'run') await screen.platform.post(`${screen.base}/invoice-runs`, { period })
-      else await screen.platform.put(`${screen.base}/tax-rates/${encodeURIComponent(country || 'x')}`, { rate_percent: /^\d{1,2}(\.\d{1,2})?$/.test(rate) ? Number(rate) : -1 })
+      await screen.platform.post(`${screen.base}/invoice-runs`, submission.value)
     } catch (error) {
-      return data({ intent, values: null, side: { period, country, rate_percent: rate }, ...formErrorsOf(t, error, ['period', 'country', 'rate_percent']) }, { status: 400 })
+      return data({ intent, result: submission.reply(formErrorsOf(t, error, ['period'], {}, 'billing')) }, { status: 400 })
     }
-    const done = intent === 'run' ? t('billing:invoices.runStarted', { period }) : t('billing:entities.saved')
-    return redirect(screen.url.pathname + screen.url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: done, color: 'success' }) } })
+    return back(t('billing:invoices.runStarted', { period: submission.value.period }))
   }
-  const values = readEntityForm(form)
+  if (intent === 'tax') {
+    const submission = parseWithZod(form, { schema: taxSchema(t) })
+    if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+    try {
+      await screen.platform.put(`${screen.base}/tax-rates/${encodeURIComponent(submission.value.country)}`, { rate_percent: submission.value.rate_percent })
+    } catch (error) {
+      return data({ intent, result: submission.reply(formErrorsOf(t, error, ['country', 'rate_percent'], {}, 'billing')) }, { status: 400 })
+    }
+    return back(t('billing:entities.saved'))
+  }
+  const submission = parseWithZod(form, { schema: entitySchema(t, true) })
+  if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
   try {
-    const made = await screen.platform.post<{ id: string }>(`${screen.base}/billing-entities`, { ...entityBody(values), ...(values.credit_limit ? { credit_limit: values.credit_limit } : {}) })
-    return redirect(`/invoicing/billing-entities/${made.id}${screen.url.search}`, { headers: { 'Set-Cookie': flashHeader(request, { content: t('billing:entities.saved'), color: 'success' }) } })
+    const made = await screen.platform.post<{ id: string }>(`${screen.base}/billing-entities`, entityBody(submission.value))
+    return back(t('billing:entities.saved'), `/invoicing/billing-entities/${made.id}${screen.url.search}`)
   } catch (error) {
-    return data({ intent, values, side: null, ...formErrorsOf(t, error, ENTITY_FIELDS) }, { status: 400 })
+    return data({ intent, result: submission.reply(formErrorsOf(t, error, ENTITY_FIELDS, {}, 'billing')) }, { status: 400 })
   }
+}
+
+type Answer = { intent: Intent; result: SubmissionResult<string[]> } | undefined
+const resultOf = (answer: Answer, intent: Intent) => (answer?.intent === intent ? answer.result : undefined)
+
+function NewEntity({ lastResult, countries }: { lastResult: SubmissionResult<string[]> | undefined; countries: { code: string; name: string }[] }) {
+  const { t } = useTranslation('billing')
+  const [form, fields] = useZodForm(entitySchema(t, true), { id: 'new-entity', lastResult, defaultValue: { invoice_language: 'en', payment_terms_days: '30' } })
+  return (
+    <Card>
+      <CardTitle>{t('entities.new')}</CardTitle>
+      <Form method="post" {...getFormProps(form)} className="space-y-3" aria-label={t('entities.new')}>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <EntityFields fields={fields} countries={countries} withCredit />
+        <Button type="submit" name="intent" value="create">
+          {t('entities.create')}
+        </Button>
+      </Form>
+    </Card>
+  )
+}
+
+function InvoiceRun({ lastResult, lastMonth }: { lastResult: SubmissionResult<string[]> | undefined; lastMonth: string }) {
+  const { t } = useTranslation('billing')
+  const [form, fields] = useZodForm(runSchema(t), { id: 'invoice-run', lastResult, defaultValue: { period: lastMonth } })
+  return (
+    <Card>
+      <CardTitle>{t('invoices.runTitle')}</CardTitle>
+      <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('invoices.runHelp')}</p>
+      <Form method="post" {...getFormProps(form)} className="flex flex-wrap items-start gap-3" aria-label={t('invoices.runTitle')}>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field labelProps={{ children: t('invoices.period') }} inputProps={getInputProps(fields.period, { type: 'month' })} errors={fields.period.errors} />
+        <Button type="submit" name="intent" value="run" className="sm:mt-6">
+          {t('invoices.run')}
+        </Button>
+      </Form>
+    </Card>
+  )
+}
+
+function TaxTable({ lastResult, taxRates }: { lastResult: SubmissionResult<string[]> | undefined; taxRates: { country: string; rate_percent: number; name: string }[] }) {
+  const { t } = useTranslation('billing')
+  const [form, fields] = useZodForm(taxSchema(t), { id: 'tax-rate', lastResult })
+  return (
+    <Card>
+      <CardTitle>{t('invoices.taxTitle')}</CardTitle>
+      <p className="mb-2 text-sm text-slate-600 dark:text-slate-400" data-testid="tax-rates">
+        {taxRates.map((r) => `${r.country} ${r.rate_percent} % (${r.name})`).join(' · ') || '—'}
+      </p>
+      <Form method="post" {...getFormProps(form)} className="flex flex-wrap items-start gap-3" aria-label={t('invoices.taxTitle')}>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field
+          labelProps={{ children: t('entities.fields.country') }}
+          inputProps={{ ...getInputProps(fields.country, { type: 'text' }), maxLength: 2, className: 'w-20 font-mono uppercase' }}
+          errors={fields.country.errors}
+        />
+        <Field
+          labelProps={{ children: t('invoices.rate') }}
+          inputProps={{ ...getInputProps(fields.rate_percent, { type: 'text' }), inputMode: 'decimal', maxLength: 5, className: 'w-24' }}
+          errors={fields.rate_percent.errors}
+        />
+        <Button type="submit" name="intent" value="tax" variant="outline" className="sm:mt-6">
+          {t('invoices.setRate')}
+        </Button>
+      </Form>
+    </Card>
+  )
 }
 
 export default function BillingEntities({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation('billing')
   const href = useContextHref()
-  const side = actionData && actionData.intent !== 'create' ? actionData : null
-  const created = actionData?.intent === 'create' ? actionData : null
+  const answer: Answer = actionData
   return (
     <div className="space-y-4">
       <PageHeader
@@ -92,65 +171,14 @@ export default function BillingEntities({ loaderData, actionData }: Route.Compon
         }}
       />
       {loaderData.staff ? (
-        <Card>
-          <CardTitle>{t('entities.new')}</CardTitle>
-          <Form method="post" className="space-y-3" aria-label={t('entities.new')}>
-            <FormErrors errors={created?.formErrors} />
-            <EntityFields values={created?.values ?? { invoice_language: 'en', payment_terms_days: '30' }} errors={created?.fieldErrors ?? {}} countries={loaderData.countries} withCredit />
-            <Button type="submit" name="intent" value="create">
-              {t('entities.create')}
-            </Button>
-          </Form>
-        </Card>
-      ) : null}
-      {loaderData.staff ? (
-        <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
-          <Card>
-            <CardTitle>{t('invoices.runTitle')}</CardTitle>
-            <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('invoices.runHelp')}</p>
-            <Form method="post" className="flex flex-wrap items-start gap-3" aria-label={t('invoices.runTitle')}>
-              <FormErrors errors={side?.intent === 'run' ? side.formErrors : undefined} />
-              <Field
-                labelProps={{ children: t('invoices.period') }}
-                inputProps={{ id: 'run-period', name: 'period', type: 'month', defaultValue: side?.intent === 'run' ? side.side?.period : loaderData.lastMonth, required: true }}
-                errors={side?.intent === 'run' ? side.fieldErrors.period : undefined}
-              />
-              <Button type="submit" name="intent" value="run" className="sm:mt-6">
-                {t('invoices.run')}
-              </Button>
-            </Form>
-          </Card>
-          <Card>
-            <CardTitle>{t('invoices.taxTitle')}</CardTitle>
-            <p className="mb-2 text-sm text-slate-600 dark:text-slate-400" data-testid="tax-rates">
-              {loaderData.taxRates.map((r) => `${r.country} ${r.rate_percent} % (${r.name})`).join(' · ') || '—'}
-            </p>
-            <Form method="post" className="flex flex-wrap items-start gap-3" aria-label={t('invoices.taxTitle')}>
-              <FormErrors errors={side?.intent === 'tax' ? side.formErrors : undefined} />
-              <Field
-                labelProps={{ children: t('entities.fields.country') }}
-                inputProps={{ id: 'tax-country', name: 'country', maxLength: 2, className: 'w-20 font-mono uppercase', defaultValue: side?.intent === 'tax' ? side.side?.country : '', required: true }}
-                errors={side?.intent === 'tax' ? side.fieldErrors.country : undefined}
-              />
-              <Field
-                labelProps={{ children: t('invoices.rate') }}
-                inputProps={{
-                  id: 'tax-rate',
-                  name: 'rate_percent',
-                  inputMode: 'decimal',
-                  maxLength: 5,
-                  className: 'w-24',
-                  defaultValue: side?.intent === 'tax' ? side.side?.rate_percent : '',
-                  required: true,
-                }}
-                errors={side?.intent === 'tax' ? side.fieldErrors.rate_percent : undefined}
-              />
-              <Button type="submit" name="intent" value="tax" variant="outline" className="sm:mt-6">
-                {t('invoices.setRate')}
-              </Button>
-            </Form>
-          </Card>
-        </div>
+        <>
+          <NewEntity lastResult={resultOf(answer, 'create')} countries={loaderData.countries} />
+          <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
+            <InvoiceRun lastResult={resultOf(answer, 'run')} lastMonth={loaderData.lastMonth} />
+            {/* A rate set is a new table: the form starts empty again. */}
+            <TaxTable key={loaderData.taxRates.map((r) => `${r.country}${r.rate_percent}`).join()} lastResult={resultOf(answer, 'tax')} taxRates={loaderData.taxRates} />
+          </div>
+        </>
       ) : null}
     </div>
   )

@@ -1,5 +1,7 @@
+import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
-import { Field, FormErrors, SelectField } from '#app/components/forms.tsx'
+import { Field, FormErrors, SelectField, useZodForm } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
@@ -19,7 +21,8 @@ import { requireChange } from '../accounts/directory.server.ts'
 import { countryOptions } from '../contacts/countries.server.ts'
 import { billingScreen, loadEntity } from './billing.server.ts'
 import { Invoices, type InvoiceRow } from './invoices.tsx'
-import { entityBody, EntityFields, ENTITY_FIELDS, EntityTabs, moneyOf, readEntityForm, type BillingEntity, type EntityValues } from './billing.tsx'
+import { EntityFields, EntityTabs, moneyOf, type BillingEntity } from './billing.tsx'
+import { entityBody, entitySchema, ENTITY_FIELDS, PAYMENT_FIELDS, paymentSchema, TERMS_FIELDS, termsSchema } from './billing-forms.ts'
 import { moneyText } from './shared.tsx'
 import type { Route } from './+types/billing-entity.ts'
 
@@ -33,9 +36,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
 
-const PAYMENT_FIELDS = ['kind', 'currency', 'amount', 'reference', 'reason'] as const
-const TERMS_FIELDS = ['currency', 'credit_limit', 'low_balance'] as const
-type Failed = { intent: string; values: Record<string, string>; fieldErrors: Record<string, string[]>; formErrors: string[] }
+const INTENTS = ['payment', 'terms', 'edit'] as const
+type Intent = (typeof INTENTS)[number]
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
@@ -43,31 +45,164 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   requireChange(request, screen.user, 'staff')
   const t = getInstance(context).t
   const form = await request.formData()
-  const intent = String(form.get('intent') ?? '')
+  const intent: Intent = INTENTS.find((i) => i === form.get('intent')) ?? 'edit'
   const path = `${screen.base}/billing-entities/${params.id}`
-  const read = (fields: readonly string[]) => Object.fromEntries(fields.map((f) => [f, String(form.get(f) ?? '').trim()]))
-  let values: Record<string, string> = {}
-  let fields: readonly string[] = []
-  try {
-    if (intent === 'payment') {
-      values = read(PAYMENT_FIELDS)
-      fields = PAYMENT_FIELDS
-      await screen.platform.post(`${path}/payments`, { kind: values.kind, currency: values.currency, amount: values.amount, reference: values.reference, reason: values.reason })
-    } else if (intent === 'terms') {
-      values = read(TERMS_FIELDS)
-      fields = TERMS_FIELDS
-      await screen.platform.put(`${path}/balances/${encodeURIComponent(values.currency || 'x')}`, { credit_limit: values.credit_limit || '0', low_balance: values.low_balance || null })
-    } else {
-      const entityValues = readEntityForm(form)
-      values = entityValues
-      fields = ENTITY_FIELDS
-      await screen.platform.patch(path, { ...entityBody(entityValues as EntityValues), version: Number(form.get('version')) })
+  const refused = (submission: { reply: (options?: { fieldErrors?: Record<string, string[]>; formErrors?: string[] }) => SubmissionResult<string[]> }, error: unknown, fields: readonly string[]) =>
+    data({ intent, result: submission.reply(formErrorsOf(t, error, fields, {}, 'billing')) }, { status: 400 })
+  if (intent === 'payment') {
+    const submission = parseWithZod(form, { schema: paymentSchema(t) })
+    if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+    try {
+      await screen.platform.post(`${path}/payments`, submission.value)
+    } catch (error) {
+      return refused(submission, error, PAYMENT_FIELDS)
     }
-  } catch (error) {
-    return data({ intent, values, ...formErrorsOf(t, error, fields) } satisfies Failed, { status: 400 })
+  } else if (intent === 'terms') {
+    const submission = parseWithZod(form, { schema: termsSchema(t) })
+    if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+    const { currency, credit_limit, low_balance } = submission.value
+    try {
+      await screen.platform.put(`${path}/balances/${encodeURIComponent(currency)}`, { credit_limit: credit_limit ?? '0', low_balance: low_balance ?? null })
+    } catch (error) {
+      return refused(submission, error, TERMS_FIELDS)
+    }
+  } else {
+    const submission = parseWithZod(form, { schema: entitySchema(t, false) })
+    if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+    try {
+      await screen.platform.patch(path, { ...entityBody(submission.value), version: submission.value.version })
+    } catch (error) {
+      return refused(submission, error, ENTITY_FIELDS)
+    }
   }
   const saved = intent === 'payment' ? t('billing:payments.recorded') : t('billing:entities.saved')
   return redirect(screen.url.pathname + screen.url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: saved, color: 'success' }) } })
+}
+
+type Answer = { intent: Intent; result: SubmissionResult<string[]> } | undefined
+const resultOf = (answer: Answer, intent: Intent) => (answer?.intent === intent ? answer.result : undefined)
+
+function PaymentForm({ entity, lastResult }: { entity: BillingEntity; lastResult: SubmissionResult<string[]> | undefined }) {
+  const { t } = useTranslation('billing')
+  const [form, fields] = useZodForm(
+    paymentSchema(
+      t,
+      entity.balances.map((b) => b.currency),
+    ),
+    { id: 'payment', lastResult, defaultValue: { kind: 'payment', currency: entity.currency } },
+  )
+  return (
+    <Card>
+      <CardTitle>{t('payments.record')}</CardTitle>
+      <Form method="post" {...getFormProps(form)} className="space-y-3" aria-label={t('payments.record')}>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-2 lg:grid-cols-4">
+          <SelectField label={t('payments.kind')} selectProps={{ ...getSelectProps(fields.kind), id: fields.kind.id }} errors={fields.kind.errors}>
+            {PAYMENT_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {t(`payments.kinds.${k}`)}
+              </option>
+            ))}
+          </SelectField>
+          <Field
+            labelProps={{ children: t('payments.currency') }}
+            inputProps={{ ...getInputProps(fields.currency, { type: 'text' }), maxLength: 3, className: 'font-mono uppercase' }}
+            errors={fields.currency.errors}
+          />
+          <Field
+            labelProps={{ children: t('payments.amount') }}
+            inputProps={{ ...getInputProps(fields.amount, { type: 'text' }), inputMode: 'decimal', maxLength: 40 }}
+            errors={fields.amount.errors}
+          />
+          <Field labelProps={{ children: t('payments.reference') }} inputProps={{ ...getInputProps(fields.reference, { type: 'text' }), maxLength: 200 }} errors={fields.reference.errors} />
+        </div>
+        <Field
+          className="max-w-2xl"
+          labelProps={{ children: t('payments.reason') }}
+          inputProps={{ ...getInputProps(fields.reason, { type: 'text' }), maxLength: 500, placeholder: t('payments.reasonHelp') }}
+          errors={fields.reason.errors}
+        />
+        <Button type="submit" name="intent" value="payment">
+          {t('payments.save')}
+        </Button>
+      </Form>
+    </Card>
+  )
+}
+
+function TermsForm({ entity, lastResult }: { entity: BillingEntity; lastResult: SubmissionResult<string[]> | undefined }) {
+  const { t } = useTranslation('billing')
+  const current = entity.balances.find((b) => b.currency === entity.currency)
+  const [form, fields] = useZodForm(termsSchema(t), {
+    id: 'terms',
+    lastResult,
+    defaultValue: {
+      currency: entity.currency,
+      credit_limit: current ? moneyText(current.credit_limit_minor, current.currency) : '0',
+      low_balance: current?.low_balance_minor != null ? moneyText(current.low_balance_minor, current.currency) : '',
+    },
+  })
+  return (
+    <Card>
+      <CardTitle>{t('balances.termsTitle')}</CardTitle>
+      <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('balances.termsHelp')}</p>
+      <Form method="post" {...getFormProps(form)} className="space-y-3" aria-label={t('balances.termsTitle')}>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-3">
+          <Field
+            labelProps={{ children: t('balances.currency') }}
+            inputProps={{ ...getInputProps(fields.currency, { type: 'text' }), maxLength: 3, className: 'font-mono uppercase' }}
+            errors={fields.currency.errors}
+          />
+          <Field
+            labelProps={{ children: t('balances.creditLimit') }}
+            inputProps={{ ...getInputProps(fields.credit_limit, { type: 'text' }), inputMode: 'decimal', maxLength: 40 }}
+            errors={fields.credit_limit.errors}
+          />
+          <Field
+            labelProps={{ children: t('balances.lowBalance') }}
+            inputProps={{ ...getInputProps(fields.low_balance, { type: 'text' }), inputMode: 'decimal', maxLength: 40 }}
+            errors={fields.low_balance.errors}
+          />
+        </div>
+        <Button type="submit" name="intent" value="terms" variant="outline">
+          {t('balances.saveTerms')}
+        </Button>
+      </Form>
+    </Card>
+  )
+}
+
+function EditForm({ entity, lastResult, countries }: { entity: BillingEntity; lastResult: SubmissionResult<string[]> | undefined; countries: { code: string; name: string }[] }) {
+  const { t } = useTranslation('billing')
+  const [form, fields] = useZodForm(entitySchema(t, false), {
+    id: 'edit-entity',
+    lastResult,
+    defaultValue: {
+      name: entity.name,
+      country: entity.country,
+      vat_id: entity.vat_id ?? '',
+      currency: entity.currency,
+      billing_email: entity.billing_email,
+      invoice_language: entity.invoice_language,
+      payment_terms_days: String(entity.payment_terms_days),
+      ...entity.address,
+      version: String(entity.version),
+    },
+  })
+  return (
+    <Card>
+      <CardTitle>{t('entities.edit')}</CardTitle>
+      <Form method="post" {...getFormProps(form)} className="space-y-3" aria-label={t('entities.edit')}>
+        <input {...getInputProps(fields.version, { type: 'hidden' })} />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <EntityFields fields={fields} countries={countries} withCredit={false} />
+        <Button type="submit" name="intent" value="edit">
+          {t('common:actions.save')}
+        </Button>
+      </Form>
+    </Card>
+  )
 }
 
 function Balances({ entity }: { entity: BillingEntity }) {
@@ -142,9 +277,7 @@ function Payments({ entity }: { entity: BillingEntity }) {
 export default function BillingEntityDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('billing')
   const { entity, staff } = loaderData
-  const failed = actionData as Failed | undefined
-  const errorsOf = (intent: string) => (failed?.intent === intent ? failed.fieldErrors : {})
-  const valuesOf = (intent: string) => (failed?.intent === intent ? failed.values : {})
+  const answer: Answer = actionData
   const address = [
     entity.address.street1,
     entity.address.street2,
@@ -152,9 +285,6 @@ export default function BillingEntityDetail({ loaderData, actionData }: Route.Co
     entity.address.state,
     countryName(entity.country, i18n.language),
   ].filter(Boolean)
-  const payment = valuesOf('payment')
-  const terms = valuesOf('terms')
-  const current = entity.balances.find((b) => b.currency === (terms.currency || entity.currency))
   return (
     <div className="space-y-4">
       <PageHeader
@@ -191,100 +321,10 @@ export default function BillingEntityDetail({ loaderData, actionData }: Route.Co
       </Card>
       {staff ? (
         <>
-          <Card>
-            <CardTitle>{t('payments.record')}</CardTitle>
-            <Form method="post" className="space-y-3" aria-label={t('payments.record')}>
-              <FormErrors errors={failed?.intent === 'payment' ? failed.formErrors : undefined} />
-              <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-2 lg:grid-cols-4">
-                <SelectField label={t('payments.kind')} selectProps={{ id: 'payment-kind', name: 'kind', defaultValue: payment.kind ?? 'payment' }} errors={errorsOf('payment').kind}>
-                  {PAYMENT_KINDS.map((k) => (
-                    <option key={k} value={k}>
-                      {t(`payments.kinds.${k}`)}
-                    </option>
-                  ))}
-                </SelectField>
-                <Field
-                  labelProps={{ children: t('payments.currency') }}
-                  inputProps={{ id: 'payment-currency', name: 'currency', defaultValue: payment.currency ?? entity.currency, maxLength: 3, className: 'font-mono uppercase' }}
-                  errors={errorsOf('payment').currency}
-                />
-                <Field
-                  labelProps={{ children: t('payments.amount') }}
-                  inputProps={{ id: 'payment-amount', name: 'amount', defaultValue: payment.amount ?? '', inputMode: 'decimal', maxLength: 40, required: true }}
-                  errors={errorsOf('payment').amount}
-                />
-                <Field
-                  labelProps={{ children: t('payments.reference') }}
-                  inputProps={{ id: 'payment-reference', name: 'reference', defaultValue: payment.reference ?? '', maxLength: 200 }}
-                  errors={errorsOf('payment').reference}
-                />
-              </div>
-              <Field
-                className="max-w-2xl"
-                labelProps={{ children: t('payments.reason') }}
-                inputProps={{ id: 'payment-reason', name: 'reason', defaultValue: payment.reason ?? '', maxLength: 500, placeholder: t('payments.reasonHelp') }}
-                errors={errorsOf('payment').reason}
-              />
-              <Button type="submit" name="intent" value="payment">
-                {t('payments.save')}
-              </Button>
-            </Form>
-          </Card>
-          <Card>
-            <CardTitle>{t('balances.termsTitle')}</CardTitle>
-            <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('balances.termsHelp')}</p>
-            <Form method="post" className="space-y-3" aria-label={t('balances.termsTitle')}>
-              <FormErrors errors={failed?.intent === 'terms' ? failed.formErrors : undefined} />
-              <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-3">
-                <Field
-                  labelProps={{ children: t('balances.currency') }}
-                  inputProps={{ id: 'terms-currency', name: 'currency', defaultValue: terms.currency ?? entity.currency, maxLength: 3, className: 'font-mono uppercase' }}
-                  errors={errorsOf('terms').currency}
-                />
-                <Field
-                  labelProps={{ children: t('balances.creditLimit') }}
-                  inputProps={{
-                    id: 'terms-credit_limit',
-                    name: 'credit_limit',
-                    defaultValue: terms.credit_limit ?? (current ? moneyText(current.credit_limit_minor, current.currency) : '0'),
-                    inputMode: 'decimal',
-                    maxLength: 40,
-                  }}
-                  errors={errorsOf('terms').credit_limit}
-                />
-                <Field
-                  labelProps={{ children: t('balances.lowBalance') }}
-                  inputProps={{
-                    id: 'terms-low_balance',
-                    name: 'low_balance',
-                    defaultValue: terms.low_balance ?? (current?.low_balance_minor != null ? moneyText(current.low_balance_minor, current.currency) : ''),
-                    inputMode: 'decimal',
-                    maxLength: 40,
-                  }}
-                  errors={errorsOf('terms').low_balance}
-                />
-              </div>
-              <Button type="submit" name="intent" value="terms" variant="outline">
-                {t('balances.saveTerms')}
-              </Button>
-            </Form>
-          </Card>
-          <Card>
-            <CardTitle>{t('entities.edit')}</CardTitle>
-            <Form method="post" className="space-y-3" key={entity.version} aria-label={t('entities.edit')}>
-              <input type="hidden" name="version" value={entity.version} />
-              <FormErrors errors={failed?.intent === 'edit' ? failed.formErrors : undefined} />
-              <EntityFields
-                values={failed?.intent === 'edit' ? failed.values : { ...entity, ...entity.address, vat_id: entity.vat_id ?? '', payment_terms_days: String(entity.payment_terms_days) }}
-                errors={errorsOf('edit')}
-                countries={loaderData.countries}
-                withCredit={false}
-              />
-              <Button type="submit" name="intent" value="edit">
-                {t('common:actions.save')}
-              </Button>
-            </Form>
-          </Card>
+          {/* Each form starts afresh once what it saved is shown (a new payment, new limits, a new version). */}
+          <PaymentForm key={entity.payments[0]?.id ?? 'none'} entity={entity} lastResult={resultOf(answer, 'payment')} />
+          <TermsForm key={entity.balances.map((b) => b.version).join()} entity={entity} lastResult={resultOf(answer, 'terms')} />
+          <EditForm key={entity.version} entity={entity} lastResult={resultOf(answer, 'edit')} countries={loaderData.countries} />
         </>
       ) : null}
     </div>

@@ -3,7 +3,9 @@ import { StatusBadge } from '#app/components/status-badge.tsx'
 import { formatDateTime } from '#app/lib/dates.ts'
 import type { ListDefinition } from '#app/lib/lists.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
-import { Field, SelectField } from '#app/components/forms.tsx'
+import { getInputProps, getSelectProps } from '@conform-to/react'
+import { Field, SelectField, type useZodForm } from '#app/components/forms.tsx'
+import { ENTITY_FIELDS, type entitySchema } from './billing-forms.ts'
 import { INVOICE_LANGUAGES } from '#common/billing.ts'
 import { formatMoney } from '#common/money.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
@@ -131,62 +133,19 @@ export function TransactionTable({ def, page }: { def: Pick<ListDefinition, 'id'
   )
 }
 
-export const ENTITY_FIELDS = [
-  'name',
-  'country',
-  'vat_id',
-  'currency',
-  'billing_email',
-  'invoice_language',
-  'payment_terms_days',
-  'credit_limit',
-  'street1',
-  'street2',
-  'city',
-  'state',
-  'postcode',
-] as const
-export type EntityValues = Record<(typeof ENTITY_FIELDS)[number], string>
+type EntityFieldsOf = ReturnType<typeof useZodForm<ReturnType<typeof entitySchema>>>[1]
 
-/** The form's values as the API's body (the address as one object; empty fields left out). */
-export function entityBody(values: EntityValues) {
-  const address = Object.fromEntries((['street1', 'street2', 'city', 'state', 'postcode'] as const).map((k) => [k, values[k]]))
-  const terms = /^\d{1,3}$/.test(values.payment_terms_days) ? Number(values.payment_terms_days) : values.payment_terms_days === '' ? undefined : -1
-  return {
-    name: values.name,
-    country: values.country,
-    vat_id: values.vat_id || null,
-    currency: values.currency.toUpperCase(),
-    billing_email: values.billing_email,
-    invoice_language: values.invoice_language as 'en',
-    ...(terms === undefined ? {} : { payment_terms_days: terms }),
-    address,
-  }
-}
-
-export const readEntityForm = (form: FormData): EntityValues => Object.fromEntries(ENTITY_FIELDS.map((f) => [f, String(form.get(f) ?? '').trim()])) as EntityValues
-
-/** The fields of an entity, for the new-entity form and the edit form alike. */
-export function EntityFields({
-  values,
-  errors,
-  countries,
-  withCredit,
-}: {
-  values: Partial<EntityValues>
-  errors: Record<string, string[]>
-  countries: { code: string; name: string }[]
-  withCredit: boolean
-}) {
+/** The fields of an entity (conform's, `entitySchema`), for the new-entity form and the edit form alike. */
+export function EntityFields({ fields, countries, withCredit }: { fields: EntityFieldsOf; countries: { code: string; name: string }[]; withCredit: boolean }) {
   const { t } = useTranslation('billing')
   const label = (key: string) => t(`entities.fields.${key}`)
-  const text = (key: (typeof ENTITY_FIELDS)[number], extra: React.ComponentProps<'input'> = {}) => (
-    <Field labelProps={{ children: label(key) }} inputProps={{ id: `billing-${key}`, name: key, defaultValue: values[key] ?? '', maxLength: 200, ...extra }} errors={errors[key]} />
+  const text = (key: Exclude<(typeof ENTITY_FIELDS)[number], 'country' | 'invoice_language'>, extra: React.ComponentProps<'input'> = {}) => (
+    <Field labelProps={{ children: label(key) }} inputProps={{ ...getInputProps(fields[key], { type: 'text' }), maxLength: 200, ...extra }} errors={fields[key].errors} />
   )
   return (
     <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-2 lg:grid-cols-3">
-      {text('name', { required: true })}
-      <SelectField label={label('country')} selectProps={{ id: 'billing-country', name: 'country', defaultValue: values.country ?? '', required: true }} errors={errors.country}>
+      {text('name')}
+      <SelectField label={label('country')} selectProps={{ ...getSelectProps(fields.country), id: fields.country.id }} errors={fields.country.errors}>
         <option value="">—</option>
         {countries.map((c) => (
           <option key={c.code} value={c.code}>
@@ -195,13 +154,9 @@ export function EntityFields({
         ))}
       </SelectField>
       {text('vat_id', { className: 'font-mono uppercase', maxLength: 40 })}
-      {text('currency', { className: 'font-mono uppercase', maxLength: 3, required: true })}
-      {text('billing_email', { type: 'email', required: true })}
-      <SelectField
-        label={label('invoice_language')}
-        selectProps={{ id: 'billing-invoice_language', name: 'invoice_language', defaultValue: values.invoice_language ?? 'en' }}
-        errors={errors.invoice_language}
-      >
+      {text('currency', { className: 'font-mono uppercase', maxLength: 3 })}
+      {text('billing_email', { type: 'email' })}
+      <SelectField label={label('invoice_language')} selectProps={{ ...getSelectProps(fields.invoice_language), id: fields.invoice_language.id }} errors={fields.invoice_language.errors}>
         {INVOICE_LANGUAGES.map((l) => (
           <option key={l} value={l}>
             {t(`entities.languages.${l}`)}

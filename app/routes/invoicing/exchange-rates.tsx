@@ -11,6 +11,7 @@ import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
+import { readUploadedText } from '#app/lib/uploaded-text.server.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { FormErrors } from '#app/components/forms.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
@@ -40,13 +41,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   requireChange(request, user, 'staff')
   const t = getInstance(context).t
   const form = await request.formData()
-  const file = form.get('file')
-  // The file chosen, or the text carried from the preview to the apply.
-  const xml = file instanceof File && file.size ? await file.text() : String(form.get('xml') ?? '')
-  const commit = form.get('intent') === 'commit'
-  const refuse = (message: string) => data({ xml: '', upload: null, fieldErrors: { file: [message] }, formErrors: [] } satisfies Result, { status: 400 })
-  if (!xml.trim()) return refuse(t('pricing:rates.fileRequired'))
-  if (xml.length > MAX_BYTES) return refuse(t('pricing:rates.tooLarge'))
+  const read = await readUploadedText(form, { carried: 'xml', maxBytes: MAX_BYTES, words: { required: t('pricing:rates.fileRequired'), tooLarge: t('pricing:rates.tooLarge') } })
+  if (!read.ok) return data({ xml: '', upload: null, fieldErrors: { file: [read.message] }, formErrors: [] } satisfies Result, { status: 400 })
+  const { text: xml, commit } = read
   try {
     const upload = await (await getPlatform(request, context)).post<EcbUpload>('/currency_rates/ecb', { xml, commit })
     const headers = commit ? { 'Set-Cookie': flashHeader(request, { content: t('pricing:rates.applied', { count: upload.rows.length, date: upload.date }), color: 'success' }) } : undefined

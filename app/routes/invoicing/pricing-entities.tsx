@@ -1,6 +1,8 @@
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
-import { Field } from '#app/components/forms.tsx'
+import { Field, useZodForm } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
@@ -20,6 +22,7 @@ import { FormErrors } from '#app/components/forms.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
 import type { Route } from './+types/pricing-entities.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
+import { PRICING_ENTITY_FIELDS, pricingEntitySchema } from './pricing-forms.ts'
 
 /** /invoicing/pricing-entities: the price lists (staff), and a form to make one. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -32,35 +35,42 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
 
-const currenciesOf = (text: string) => [
-  ...new Set(
-    text
-      .toUpperCase()
-      .split(/[\s,]+/)
-      .filter(Boolean),
-  ),
-]
-
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
   const user = await requireScreen(request, context, params)
   requireChange(request, user, 'staff')
   const t = getInstance(context).t
-  const form = await request.formData()
-  const values = { name: String(form.get('name') ?? '').trim(), currencies: String(form.get('currencies') ?? '') }
-  const fieldErrors: Record<string, string[]> = {}
-  if (!values.name) fieldErrors.name = [t('validation:required')]
-  const currencies = currenciesOf(values.currencies)
-  if (!currencies.length || currencies.some((c) => !/^[A-Z]{3}$/.test(c))) fieldErrors.currencies = [t('pricing:errors.currency.invalid')]
-  if (Object.keys(fieldErrors).length) return data({ values, fieldErrors, formErrors: [] as string[] }, { status: 400 })
+  const submission = parseWithZod(await request.formData(), { schema: pricingEntitySchema(t) })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
-    const made = await (await getPlatform(request, context)).post<{ id: string }>('/pricing-entities', { name: values.name, currencies })
+    const made = await (await getPlatform(request, context)).post<{ id: string }>('/pricing-entities', submission.value)
     const url = requestUrl(request)
     return redirect(`/invoicing/pricing-entities/${made.id}${url.search}`, { headers: { 'Set-Cookie': flashHeader(request, { content: t('pricing:saved'), color: 'success' }) } })
   } catch (error) {
-    const refusal = formErrorsOf(t, error, ['name', 'currencies'], {}, 'pricing')
-    return data({ values, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors }, { status: 400 })
+    return data({ result: submission.reply(formErrorsOf(t, error, PRICING_ENTITY_FIELDS, {}, 'pricing')) }, { status: 400 })
   }
+}
+
+function NewPriceList({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
+  const { t } = useTranslation('pricing')
+  const [form, fields] = useZodForm(pricingEntitySchema(t), { id: 'new-price-list', lastResult, defaultValue: { currencies: 'EUR' } })
+  return (
+    <Card>
+      <CardTitle>{t('entities.new')}</CardTitle>
+      <Form method="post" {...getFormProps(form)} className="flex flex-wrap items-start gap-3">
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field labelProps={{ children: t('entities.fields.name') }} inputProps={{ ...getInputProps(fields.name, { type: 'text' }), maxLength: 200 }} errors={fields.name.errors} />
+        <Field
+          labelProps={{ children: t('entities.fields.currencies') }}
+          inputProps={{ ...getInputProps(fields.currencies, { type: 'text' }), placeholder: 'EUR, USD', className: 'font-mono uppercase' }}
+          errors={fields.currencies.errors}
+        />
+        <Button type="submit" className="sm:mt-6">
+          {t('entities.create')}
+        </Button>
+      </Form>
+    </Card>
+  )
 }
 
 export default function PricingEntities({ loaderData, actionData }: Route.ComponentProps) {
@@ -81,25 +91,7 @@ export default function PricingEntities({ loaderData, actionData }: Route.Compon
           return String(row[key] ?? '')
         }}
       />
-      <Card>
-        <CardTitle>{t('entities.new')}</CardTitle>
-        <Form method="post" className="flex flex-wrap items-start gap-3">
-          <FormErrors errors={actionData?.formErrors} />
-          <Field
-            labelProps={{ children: t('entities.fields.name') }}
-            inputProps={{ id: 'entity-name', name: 'name', defaultValue: actionData?.values.name ?? '', maxLength: 200 }}
-            errors={actionData?.fieldErrors.name}
-          />
-          <Field
-            labelProps={{ children: t('entities.fields.currencies') }}
-            inputProps={{ id: 'entity-currencies', name: 'currencies', defaultValue: actionData?.values.currencies ?? 'EUR', placeholder: 'EUR, USD', className: 'font-mono uppercase' }}
-            errors={actionData?.fieldErrors.currencies}
-          />
-          <Button type="submit" className="sm:mt-6">
-            {t('entities.create')}
-          </Button>
-        </Form>
-      </Card>
+      <NewPriceList lastResult={actionData?.result} />
     </div>
   )
 }

@@ -1,5 +1,7 @@
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
-import { Field } from '#app/components/forms.tsx'
+import { Field, useZodForm } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
@@ -17,6 +19,7 @@ import { FormErrors } from '#app/components/forms.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
 import type { Route } from './+types/pricing-entity.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
+import { editPricingEntitySchema, PRICING_ENTITY_FIELDS } from './pricing-forms.ts'
 
 export type PricingEntity = { id: string; name: string; currencies: string[]; is_default: boolean; notice_days: number; version: number; updated_at: string }
 
@@ -49,39 +52,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const user = await requireScreen(request, context, params)
   requireChange(request, user, 'staff')
   const t = getInstance(context).t
-  const form = await request.formData()
-  const values = {
-    name: String(form.get('name') ?? '').trim(),
-    currencies: String(form.get('currencies') ?? ''),
-    notice_days: String(form.get('notice_days') ?? ''),
-    is_default: form.get('is_default') === 'on',
-  }
-  const currencies = [
-    ...new Set(
-      values.currencies
-        .toUpperCase()
-        .split(/[\s,]+/)
-        .filter(Boolean),
-    ),
-  ]
-  const fieldErrors: Record<string, string[]> = {}
-  if (!values.name) fieldErrors.name = [t('validation:required')]
-  if (!currencies.length || currencies.some((c) => !/^[A-Z]{3}$/.test(c))) fieldErrors.currencies = [t('pricing:errors.currency.invalid')]
-  if (!/^\d{1,3}$/.test(values.notice_days) || Number(values.notice_days) > 365) fieldErrors.notice_days = [t('pricing:errors.notice_days')]
-  if (Object.keys(fieldErrors).length) return data({ values, fieldErrors, formErrors: [] as string[] }, { status: 400 })
+  const submission = parseWithZod(await request.formData(), { schema: editPricingEntitySchema(t) })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const { is_default, ...value } = submission.value
   try {
-    await (
-      await getPlatform(request, context)
-    ).patch(`/pricing-entities/${params.id}`, {
-      name: values.name,
-      currencies,
-      notice_days: Number(values.notice_days),
-      ...(values.is_default ? { is_default: true } : {}),
-      version: Number(form.get('version')),
-    })
+    await (await getPlatform(request, context)).patch(`/pricing-entities/${params.id}`, { ...value, ...(is_default ? { is_default: true } : {}) })
   } catch (error) {
-    const refusal = formErrorsOf(t, error, ['name', 'currencies', 'notice_days', 'is_default'], {}, 'pricing')
-    return data({ values, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors }, { status: 400 })
+    return data({ result: submission.reply(formErrorsOf(t, error, PRICING_ENTITY_FIELDS, {}, 'pricing')) }, { status: 400 })
   }
   const url = requestUrl(request)
   return redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('pricing:saved'), color: 'success' }) } })
@@ -91,8 +68,6 @@ export default function PricingEntityDetail({ loaderData, actionData }: Route.Co
   const { t } = useTranslation('pricing')
   const href = useContextHref()
   const { entity } = loaderData
-  const v = actionData?.values
-  const errors = actionData?.fieldErrors ?? {}
   return (
     <div className="space-y-4">
       <p className="text-xs text-slate-500">
@@ -116,33 +91,45 @@ export default function PricingEntityDetail({ loaderData, actionData }: Route.Co
           </Link>
         </p>
       </Card>
-      <Card>
-        <CardTitle>{t('entities.edit')}</CardTitle>
-        <Form method="post" className="space-y-3" key={entity.version}>
-          <input type="hidden" name="version" value={entity.version} />
-          <FormErrors errors={actionData?.formErrors} />
-          <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-3">
-            <Field labelProps={{ children: t('entities.fields.name') }} inputProps={{ id: 'entity-name', name: 'name', defaultValue: v?.name ?? entity.name, maxLength: 200 }} errors={errors.name} />
-            <Field
-              labelProps={{ children: t('entities.fields.currencies') }}
-              inputProps={{ id: 'entity-currencies', name: 'currencies', defaultValue: v?.currencies ?? entity.currencies.join(', '), className: 'font-mono uppercase' }}
-              errors={errors.currencies}
-            />
-            <Field
-              labelProps={{ children: t('entities.fields.notice_days') }}
-              inputProps={{ id: 'entity-notice', name: 'notice_days', type: 'number', min: 0, max: 365, defaultValue: v?.notice_days ?? String(entity.notice_days) }}
-              errors={errors.notice_days}
-            />
-          </div>
-          {entity.is_default ? null : (
-            <label className="flex items-center gap-2 text-sm">
-              <input type="checkbox" name="is_default" defaultChecked={v?.is_default ?? false} />
-              {t('entities.makeDefault')}
-            </label>
-          )}
-          <Button type="submit">{t('save')}</Button>
-        </Form>
-      </Card>
+      <EditPriceList key={entity.version} entity={entity} lastResult={actionData?.result} />
     </div>
+  )
+}
+
+function EditPriceList({ entity, lastResult }: { entity: PricingEntity; lastResult: SubmissionResult<string[]> | undefined }) {
+  const { t } = useTranslation('pricing')
+  const [form, fields] = useZodForm(editPricingEntitySchema(t), {
+    id: 'edit-price-list',
+    lastResult,
+    defaultValue: { name: entity.name, currencies: entity.currencies.join(', '), notice_days: String(entity.notice_days), version: String(entity.version) },
+  })
+  return (
+    <Card>
+      <CardTitle>{t('entities.edit')}</CardTitle>
+      <Form method="post" {...getFormProps(form)} className="space-y-3">
+        <input {...getInputProps(fields.version, { type: 'hidden' })} />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-3">
+          <Field labelProps={{ children: t('entities.fields.name') }} inputProps={{ ...getInputProps(fields.name, { type: 'text' }), maxLength: 200 }} errors={fields.name.errors} />
+          <Field
+            labelProps={{ children: t('entities.fields.currencies') }}
+            inputProps={{ ...getInputProps(fields.currencies, { type: 'text' }), className: 'font-mono uppercase' }}
+            errors={fields.currencies.errors}
+          />
+          <Field
+            labelProps={{ children: t('entities.fields.notice_days') }}
+            inputProps={{ ...getInputProps(fields.notice_days, { type: 'number' }), min: 0, max: 365 }}
+            errors={fields.notice_days.errors}
+          />
+        </div>
+        {entity.is_default ? null : (
+          <label className="flex items-center gap-2 text-sm">
+            <input {...getInputProps(fields.is_default, { type: 'checkbox' })} />
+            {t('entities.makeDefault')}
+          </label>
+        )}
+        <Button type="submit">{t('save')}</Button>
+      </Form>
+    </Card>
   )
 }

@@ -1,5 +1,7 @@
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
-import { Field, FormErrors } from '#app/components/forms.tsx'
+import { Field, FormErrors, useZodForm } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { StatusBadge } from '#app/components/status-badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -19,6 +21,7 @@ import { requireChange } from '../accounts/directory.server.ts'
 import { billingScreen } from './billing.server.ts'
 import { moneyOf, TransactionTabs, type Transaction } from './billing.tsx'
 import { RuleChain } from './shared.tsx'
+import { refundSchema } from './billing-forms.ts'
 import type { Route } from './+types/transaction.ts'
 
 /** /invoicing/transactions/{id}: one charge, where its price came from (staff: the chain of rules, cost and rates), and a refund (staff). */
@@ -40,11 +43,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const screen = await billingScreen(request, context, params)
   requireChange(request, screen.user, 'staff')
   const t = getInstance(context).t
-  const reason = String((await request.formData()).get('reason') ?? '').trim()
+  const submission = parseWithZod(await request.formData(), { schema: refundSchema(t) })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
-    await screen.platform.post(`${screen.base}/transactions/${params.id}/refund`, { reason })
+    await screen.platform.post(`${screen.base}/transactions/${params.id}/refund`, submission.value)
   } catch (error) {
-    return data({ reason, ...formErrorsOf(t, error, ['reason']) }, { status: 400 })
+    return data({ result: submission.reply(formErrorsOf(t, error, ['reason'], {}, 'billing')) }, { status: 400 })
   }
   return redirect(screen.url.pathname + screen.url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('billing:transactions.refunded'), color: 'success' }) } })
 }
@@ -159,24 +163,30 @@ export default function TransactionDetail({ loaderData, actionData }: Route.Comp
           <p className="text-sm text-slate-500">{t('transactions.noQuote')}</p>
         )}
       </Card>
-      {staff && tx.state === 'settled' ? (
-        <Card>
-          <CardTitle>{t('transactions.refundTitle')}</CardTitle>
-          <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('transactions.refundHelp')}</p>
-          <Form method="post" className="space-y-3" aria-label={t('transactions.refundTitle')}>
-            <FormErrors errors={actionData?.formErrors} />
-            <Field
-              className="max-w-2xl"
-              labelProps={{ children: t('transactions.reason') }}
-              inputProps={{ id: 'refund-reason', name: 'reason', defaultValue: actionData?.reason ?? '', maxLength: 500 }}
-              errors={actionData?.fieldErrors.reason}
-            />
-            <Button type="submit" variant="outline">
-              {t('transactions.refund')}
-            </Button>
-          </Form>
-        </Card>
-      ) : null}
+      {staff && tx.state === 'settled' ? <RefundForm lastResult={actionData?.result} /> : null}
     </div>
+  )
+}
+
+function RefundForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
+  const { t } = useTranslation('billing')
+  const [form, fields] = useZodForm(refundSchema(t), { id: 'refund', lastResult })
+  return (
+    <Card>
+      <CardTitle>{t('transactions.refundTitle')}</CardTitle>
+      <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('transactions.refundHelp')}</p>
+      <Form method="post" {...getFormProps(form)} className="space-y-3" aria-label={t('transactions.refundTitle')}>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field
+          className="max-w-2xl"
+          labelProps={{ children: t('transactions.reason') }}
+          inputProps={{ ...getInputProps(fields.reason, { type: 'text' }), maxLength: 500 }}
+          errors={fields.reason.errors}
+        />
+        <Button type="submit" variant="outline">
+          {t('transactions.refund')}
+        </Button>
+      </Form>
+    </Card>
   )
 }

@@ -1,5 +1,9 @@
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import type { TFunction } from 'i18next'
 import { data, Form, Link, redirect } from 'react-router'
-import { Field } from '#app/components/forms.tsx'
+import { z } from 'zod'
+import { Field, useZodForm } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
@@ -52,29 +56,33 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
 
+/** A cost of the product from a day on: an amount in a currency's minor units at most, never below zero. */
+const costSchema = (t: TFunction) =>
+  z
+    .object({
+      amount: z.string({ error: t('validation:invalidMonetaryValue') }).trim(),
+      currency: z
+        .string({ error: t('pricing:errors.currency.invalid') })
+        .trim()
+        .toUpperCase()
+        .regex(/^[A-Z]{3}$/, t('pricing:errors.currency.invalid')),
+      effective_from: z.string({ error: t('pricing:errors.costs.date_invalid') }).regex(/^\d{4}-\d{2}-\d{2}$/, t('pricing:errors.costs.date_invalid')),
+    })
+    .superRefine((cost, ctx) => {
+      if (!isMonetaryValue(cost.amount, cost.currency) || cost.amount.startsWith('-')) ctx.addIssue({ code: 'custom', path: ['amount'], message: t('validation:invalidMonetaryValue') })
+    })
+
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
   const user = await requireScreen(request, context, params)
   requireChange(request, user, 'staff')
   const t = getInstance(context).t
-  const form = await request.formData()
-  const values = {
-    currency: String(form.get('currency') ?? '')
-      .trim()
-      .toUpperCase(),
-    amount: String(form.get('amount') ?? '').trim(),
-    effective_from: String(form.get('effective_from') ?? '').trim(),
-  }
-  const fieldErrors: Record<string, string[]> = {}
-  if (!/^[A-Z]{3}$/.test(values.currency)) fieldErrors.currency = [t('pricing:errors.currency.invalid')]
-  if (!isMonetaryValue(values.amount, values.currency || 'EUR') || values.amount.startsWith('-')) fieldErrors.amount = [t('validation:invalidMonetaryValue')]
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(values.effective_from)) fieldErrors.effective_from = [t('pricing:errors.costs.date_invalid')]
-  if (Object.keys(fieldErrors).length) return data({ values, fieldErrors, formErrors: [] as string[] }, { status: 400 })
+  const submission = parseWithZod(await request.formData(), { schema: costSchema(t) })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
-    await (await getPlatform(request, context)).post(`/products/${params.id}/costs`, values)
+    await (await getPlatform(request, context)).post(`/products/${params.id}/costs`, submission.value)
   } catch (error) {
-    const refusal = formErrorsOf(t, error, ['currency', 'amount', 'effective_from'], {}, 'pricing')
-    return data({ values, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors }, { status: 400 })
+    return data({ result: submission.reply(formErrorsOf(t, error, ['currency', 'amount', 'effective_from'], {}, 'pricing')) }, { status: 400 })
   }
   const url = requestUrl(request)
   return redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('pricing:saved'), color: 'success' }) } })
@@ -84,8 +92,6 @@ export default function ProductDetail({ loaderData, actionData }: Route.Componen
   const { t, i18n } = useTranslation('pricing')
   const href = useContextHref()
   const { product, costs, rules } = loaderData
-  const v = actionData?.values
-  const errors = actionData?.fieldErrors ?? {}
   const today = new Date().toISOString().slice(0, 10)
   return (
     <div className="space-y-4">
@@ -145,27 +151,7 @@ export default function ProductDetail({ loaderData, actionData }: Route.Componen
         ) : (
           <p className="text-sm">{t('costs.none')}</p>
         )}
-        <Form method="post" className="mt-4 flex flex-wrap items-start gap-3">
-          <FormErrors errors={actionData?.formErrors} />
-          <Field
-            labelProps={{ children: t('costs.amount') }}
-            inputProps={{ id: 'cost-amount', name: 'amount', inputMode: 'decimal', defaultValue: v?.amount ?? '', placeholder: '9.09', className: 'w-32' }}
-            errors={errors.amount}
-          />
-          <Field
-            labelProps={{ children: t('applicable.currency') }}
-            inputProps={{ id: 'cost-currency', name: 'currency', maxLength: 3, defaultValue: v?.currency ?? 'EUR', className: 'w-24 font-mono uppercase' }}
-            errors={errors.currency}
-          />
-          <Field
-            labelProps={{ children: t('costs.effective_from') }}
-            inputProps={{ id: 'cost-from', name: 'effective_from', type: 'date', defaultValue: v?.effective_from ?? today }}
-            errors={errors.effective_from}
-          />
-          <Button type="submit" variant="outline" className="sm:mt-6">
-            {t('costs.add')}
-          </Button>
-        </Form>
+        <CostForm key={costs.length} lastResult={actionData?.result} today={today} />
       </Card>
       <Card>
         <CardTitle>{t('products.rules')}</CardTitle>
@@ -192,5 +178,29 @@ export default function ProductDetail({ loaderData, actionData }: Route.Componen
         </p>
       </Card>
     </div>
+  )
+}
+
+function CostForm({ lastResult, today }: { lastResult: SubmissionResult<string[]> | undefined; today: string }) {
+  const { t } = useTranslation('pricing')
+  const [form, fields] = useZodForm(costSchema(t), { id: 'cost', lastResult, defaultValue: { currency: 'EUR', effective_from: today } })
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-wrap items-start gap-3">
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <Field
+        labelProps={{ children: t('costs.amount') }}
+        inputProps={{ ...getInputProps(fields.amount, { type: 'text' }), inputMode: 'decimal', placeholder: '9.09', className: 'w-32' }}
+        errors={fields.amount.errors}
+      />
+      <Field
+        labelProps={{ children: t('applicable.currency') }}
+        inputProps={{ ...getInputProps(fields.currency, { type: 'text' }), maxLength: 3, className: 'w-24 font-mono uppercase' }}
+        errors={fields.currency.errors}
+      />
+      <Field labelProps={{ children: t('costs.effective_from') }} inputProps={getInputProps(fields.effective_from, { type: 'date' })} errors={fields.effective_from.errors} />
+      <Button type="submit" variant="outline" className="sm:mt-6">
+        {t('costs.add')}
+      </Button>
+    </Form>
   )
 }

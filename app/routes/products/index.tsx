@@ -1,7 +1,10 @@
 import type { TFunction } from 'i18next'
+import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
+import { z } from 'zod'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
-import { ErrorList, Field, SelectField } from '#app/components/forms.tsx'
+import { ErrorList, Field, SelectField, useZodForm } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
@@ -22,23 +25,12 @@ import { SubNav } from '#app/components/screen-parts.tsx'
 import { FormErrors } from '#app/components/forms.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
 import { money } from '../invoicing/shared.tsx'
-import { PRODUCT_KINDS } from '#common/pricing.ts'
+import { PRODUCT_KINDS, type CostUploadRow } from '#common/pricing.ts'
 import type { Route } from './+types/index.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
+import { readUploadedText } from '#app/lib/uploaded-text.server.ts'
 
-type UploadRow = {
-  line: number
-  code: string
-  currency: string
-  amount: string
-  effective_from: string
-  product_id: string | null
-  amount_minor: number | null
-  previous_minor: number | null
-  status: 'new' | 'changed' | 'unchanged' | 'error'
-  at_loss: boolean
-  errors: { field: string; code?: string; message: string }[]
-}
+type UploadRow = CostUploadRow
 type Upload = { rows: UploadRow[]; counts: Record<string, number>; committed: boolean }
 
 /** /products: what the registrar sells (staff), and costs by CSV with a preview before they are stored. */
@@ -60,12 +52,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const t = getInstance(context).t
   const form = await request.formData()
   if (form.get('intent') === 'new-product') return newProduct(request, context, form, t)
-  const file = form.get('file')
-  // The file chosen, or the text carried from the preview to the commit.
-  const csv = file instanceof File && file.size ? await file.text() : String(form.get('csv') ?? '')
-  const commit = form.get('intent') === 'commit'
-  if (!csv.trim()) return data({ csv, upload: null, fieldErrors: { file: [t('pricing:costs.fileRequired')] }, formErrors: [] as string[] }, { status: 400 })
-  if (csv.length > MAX_BYTES) return data({ csv: '', upload: null, fieldErrors: { file: [t('pricing:costs.tooLarge')] }, formErrors: [] as string[] }, { status: 400 })
+  const read = await readUploadedText(form, { carried: 'csv', maxBytes: MAX_BYTES, words: { required: t('pricing:costs.fileRequired'), tooLarge: t('pricing:costs.tooLarge') } })
+  if (!read.ok) return data({ csv: '', upload: null, fieldErrors: { file: [read.message] }, formErrors: [] as string[] }, { status: 400 })
+  const { text: csv, commit } = read
   try {
     const upload = await (await getPlatform(request, context)).post<Upload>('/product-costs/upload', { csv, commit })
     return data({ csv, upload, fieldErrors: {} as Record<string, string[]>, formErrors: [] as string[] })
@@ -76,33 +65,45 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 const NEW_PRODUCT_FIELDS = ['code', 'name', 'kind', 'action', 'periods', 'tags'] as const
-type NewProductValues = Record<(typeof NEW_PRODUCT_FIELDS)[number], string>
-const listOf = (text: string) => [
+const listOf = (text: string | undefined) => [
   ...new Set(
-    text
+    (text ?? '')
       .split(',')
       .map((word) => word.trim())
       .filter(Boolean),
   ),
 ]
 
-/** The new-product form (SSL, block, service): checked here for what the form can say at once, then by the API. */
+/** The new-product form (SSL, block, service): what the form can say at once, in the user's words; the API checks the rest. */
+const newProductSchema = (t: TFunction) => {
+  const required = t('pricing:errors.required')
+  const text = (max: number) => z.string({ error: required }).trim().min(1, required).max(max, t('validation:maxLength', { max }))
+  return z.object({
+    code: text(100),
+    name: text(200),
+    kind: z.string().default('ssl'),
+    action: text(40),
+    periods: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        const periods = listOf(value || '1').map(Number)
+        if (periods.every((p) => Number.isInteger(p) && p >= 1 && p <= 10)) return periods
+        ctx.addIssue({ code: 'custom', message: t('pricing:errors.product.periods_invalid') })
+        return z.NEVER
+      }),
+    tags: z.string().optional().transform(listOf),
+  })
+}
+
 async function newProduct(request: Request, context: Route.ActionArgs['context'], form: FormData, t: TFunction) {
-  const values = Object.fromEntries(NEW_PRODUCT_FIELDS.map((field) => [field, String(form.get(field) ?? '').trim()])) as NewProductValues
-  const fieldErrors: Record<string, string[]> = {}
-  for (const field of ['code', 'name', 'action'] as const) if (!values[field]) fieldErrors[field] = [t('pricing:errors.required')]
-  const periods = listOf(values.periods || '1').map(Number)
-  if (periods.some((p) => !Number.isInteger(p) || p < 1 || p > 10)) fieldErrors.periods = [t('pricing:errors.product.periods_invalid')]
-  const refused = (errors: Record<string, string[]>, formErrors: string[] = []) => data({ newProduct: { values, fieldErrors: errors, formErrors } }, { status: 400 })
-  if (Object.keys(fieldErrors).length) return refused(fieldErrors)
+  const submission = parseWithZod(form, { schema: newProductSchema(t) })
+  if (submission.status !== 'success') return data({ newProduct: submission.reply() }, { status: 400 })
   try {
-    const made = await (
-      await getPlatform(request, context)
-    ).post<{ id: string }>('/products', { code: values.code, name: values.name, kind: values.kind, action: values.action, periods, tags: listOf(values.tags) })
+    const made = await (await getPlatform(request, context)).post<{ id: string }>('/products', submission.value)
     return redirect(`/products/${made.id}${requestUrl(request).search}`, { headers: { 'Set-Cookie': flashHeader(request, { content: t('pricing:saved'), color: 'success' }) } })
   } catch (error) {
-    const refusal = formErrorsOf(t, error, NEW_PRODUCT_FIELDS, {}, 'pricing')
-    return refused(refusal.fieldErrors, refusal.formErrors)
+    return data({ newProduct: submission.reply(formErrorsOf(t, error, NEW_PRODUCT_FIELDS, {}, 'pricing')) }, { status: 400 })
   }
 }
 
@@ -136,31 +137,30 @@ export default function Products({ loaderData, actionData }: Route.ComponentProp
           return String(row[key] ?? '')
         }}
       />
-      <NewProduct result={actionData && 'newProduct' in actionData ? actionData.newProduct : null} />
+      <NewProduct lastResult={actionData && 'newProduct' in actionData ? actionData.newProduct : undefined} />
       <CostUpload result={actionData && 'upload' in actionData ? actionData : null} />
     </div>
   )
 }
 
-function NewProduct({ result }: { result: { values: NewProductValues; fieldErrors: Record<string, string[]>; formErrors: string[] } | null }) {
+function NewProduct({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
   const { t } = useTranslation('pricing')
-  const values = result?.values
-  const errors = result?.fieldErrors ?? {}
+  const [form, fields] = useZodForm(newProductSchema(t), { id: 'product', lastResult, defaultValue: { kind: 'ssl', action: 'order', periods: '1' } })
   return (
     <Card data-testid="new-product">
       <CardTitle>{t('products.new')}</CardTitle>
       <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('products.newIntro')}</p>
-      <Form method="post" className="grid gap-3 sm:grid-cols-2">
+      <Form method="post" {...getFormProps(form)} className="grid gap-3 sm:grid-cols-2">
         <div className="sm:col-span-2">
-          <FormErrors errors={result?.formErrors} />
+          <FormErrors id={form.errorId} errors={form.errors} />
         </div>
         <Field
           labelProps={{ children: t('products.fields.code') }}
-          inputProps={{ id: 'product-code', name: 'code', defaultValue: values?.code ?? '', placeholder: 'ssl:dv-single:order', maxLength: 100, className: 'font-mono' }}
-          errors={errors.code}
+          inputProps={{ ...getInputProps(fields.code, { type: 'text' }), placeholder: 'ssl:dv-single:order', className: 'font-mono' }}
+          errors={fields.code.errors}
         />
-        <Field labelProps={{ children: t('products.fields.name') }} inputProps={{ id: 'product-name', name: 'name', defaultValue: values?.name ?? '', maxLength: 200 }} errors={errors.name} />
-        <SelectField label={t('products.fields.kind')} selectProps={{ id: 'product-kind', name: 'kind', defaultValue: values?.kind ?? 'ssl' }} errors={errors.kind}>
+        <Field labelProps={{ children: t('products.fields.name') }} inputProps={getInputProps(fields.name, { type: 'text' })} errors={fields.name.errors} />
+        <SelectField label={t('products.fields.kind')} selectProps={{ ...getSelectProps(fields.kind), id: fields.kind.id }} errors={fields.kind.errors}>
           {PRODUCT_KINDS.filter((kind) => kind !== 'domain').map((kind) => (
             <option key={kind} value={kind}>
               {t(`productKinds.${kind}`)}
@@ -169,18 +169,18 @@ function NewProduct({ result }: { result: { values: NewProductValues; fieldError
         </SelectField>
         <Field
           labelProps={{ children: t('products.fields.action') }}
-          inputProps={{ id: 'product-action', name: 'action', defaultValue: values?.action ?? 'order', maxLength: 40, 'aria-describedby': 'product-action-hint' }}
-          errors={errors.action}
+          inputProps={{ ...getInputProps(fields.action, { type: 'text' }), 'aria-describedby': fields.action.errors?.length ? `${fields.action.errorId} product-action-hint` : 'product-action-hint' }}
+          errors={fields.action.errors}
         />
         <Field
           labelProps={{ children: t('products.fields.periods') }}
-          inputProps={{ id: 'product-periods', name: 'periods', defaultValue: values?.periods ?? '1', placeholder: '1, 2', title: t('products.periodsHint') }}
-          errors={errors.periods}
+          inputProps={{ ...getInputProps(fields.periods, { type: 'text' }), placeholder: '1, 2', title: t('products.periodsHint') }}
+          errors={fields.periods.errors}
         />
         <Field
           labelProps={{ children: t('products.fields.tags') }}
-          inputProps={{ id: 'product-tags', name: 'tags', defaultValue: values?.tags ?? '', placeholder: 'ssl, dv', title: t('products.tagsHint') }}
-          errors={errors.tags}
+          inputProps={{ ...getInputProps(fields.tags, { type: 'text' }), placeholder: 'ssl, dv', title: t('products.tagsHint') }}
+          errors={fields.tags.errors}
         />
         <p id="product-action-hint" className="text-xs text-slate-500 sm:col-span-2">
           {t('products.actionHint')}

@@ -1,6 +1,5 @@
-import { data, Form, Link, redirect } from 'react-router'
-import { Field } from '#app/components/forms.tsx'
-import { Button } from '#app/components/ui/button.tsx'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Link, redirect } from 'react-router'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
@@ -12,10 +11,9 @@ import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { FormErrors } from '#app/components/forms.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
-import { readTemplateForm } from './templates.server.ts'
-import { SchemaEditor, TemplateFields } from './schema-editor.tsx'
+import { TemplateFields } from './schema-editor.tsx'
+import { templateSchema, TemplateForm } from './template-form.tsx'
 import type { Route } from './+types/template.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 
@@ -38,15 +36,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const user = await requireScreen(request, context, params)
   requireChange(request, user, 'staff')
   const t = getInstance(context).t
-  const form = await request.formData()
-  const read = readTemplateForm(form, t)
-  const { values } = read
-  if (!read.ok) return data({ values, fieldErrors: read.fieldErrors, formErrors: [] as string[] }, { status: 400 })
+  const submission = parseWithZod(await request.formData(), { schema: templateSchema(t) })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const { name, schema, version } = submission.value
   try {
-    await (await getPlatform(request, context)).patch(`/registrar-templates/${params.id}`, { name: values.name, schema: read.schema, version: Number(form.get('version')) })
+    await (await getPlatform(request, context)).patch(`/registrar-templates/${params.id}`, { name, schema, version })
   } catch (error) {
-    const refusal = formErrorsOf(t, error, ['name', 'schema'], {}, 'pricing')
-    return data({ values, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors }, { status: 400 })
+    return data({ result: submission.reply(formErrorsOf(t, error, ['name', 'schema'], {}, 'pricing')) }, { status: 400 })
   }
   const url = requestUrl(request)
   return redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('pricing:saved'), color: 'success' }) } })
@@ -84,17 +80,14 @@ export default function TemplateDetail({ loaderData, actionData }: Route.Compone
       </Card>
       <Card>
         <CardTitle>{t('templates.edit')}</CardTitle>
-        <Form method="post" className="space-y-3" key={template.version}>
-          <input type="hidden" name="version" value={template.version} />
-          <FormErrors errors={actionData?.formErrors} />
-          <Field
-            labelProps={{ children: t('templates.fields.name') }}
-            inputProps={{ id: 'template-name', name: 'name', defaultValue: actionData?.values.name ?? template.name, maxLength: 200 }}
-            errors={actionData?.fieldErrors.name}
-          />
-          <SchemaEditor id="template-schema" name="schema" defaultValue={actionData?.values.schema ?? JSON.stringify(template.schema, null, 2)} errors={actionData?.fieldErrors.schema} />
-          <Button type="submit">{t('save')}</Button>
-        </Form>
+        <TemplateForm
+          key={template.version}
+          id="edit-template"
+          lastResult={actionData?.result}
+          defaults={{ name: template.name, schema: JSON.stringify(template.schema, null, 2) }}
+          version={template.version}
+          submitLabel={t('save')}
+        />
       </Card>
     </div>
   )

@@ -1,7 +1,6 @@
-import { data, Form, redirect } from 'react-router'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect } from 'react-router'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
-import { Field } from '#app/components/forms.tsx'
-import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { activeContext } from '#app/lib/context-param.ts'
@@ -17,10 +16,8 @@ import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { SubNav } from '#app/components/screen-parts.tsx'
-import { FormErrors } from '#app/components/forms.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
-import { readTemplateForm } from './templates.server.ts'
-import { SchemaEditor } from './schema-editor.tsx'
+import { templateSchema, TemplateForm } from './template-form.tsx'
 import type { Route } from './+types/templates.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 
@@ -49,16 +46,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const user = await requireScreen(request, context, params)
   requireChange(request, user, 'staff')
   const t = getInstance(context).t
-  const form = await request.formData()
-  const read = readTemplateForm(form, t)
-  const { values } = read
-  if (!read.ok) return data({ values, fieldErrors: read.fieldErrors, formErrors: [] as string[] }, { status: 400 })
+  const submission = parseWithZod(await request.formData(), { schema: templateSchema(t) })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
-    const made = await (await getPlatform(request, context)).post<{ id: string }>('/registrar-templates', { name: values.name, schema: read.schema })
+    const made = await (await getPlatform(request, context)).post<{ id: string }>('/registrar-templates', { name: submission.value.name, schema: submission.value.schema })
     return redirect(`/products/registrar-templates/${made.id}${requestUrl(request).search}`, { headers: { 'Set-Cookie': flashHeader(request, { content: t('pricing:saved'), color: 'success' }) } })
   } catch (error) {
-    const refusal = formErrorsOf(t, error, ['name', 'schema'], {}, 'pricing')
-    return data({ values, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors }, { status: 400 })
+    return data({ result: submission.reply(formErrorsOf(t, error, ['name', 'schema'], {}, 'pricing')) }, { status: 400 })
   }
 }
 
@@ -86,16 +80,7 @@ export default function Templates({ loaderData, actionData }: Route.ComponentPro
       />
       <Card>
         <CardTitle>{t('templates.new')}</CardTitle>
-        <Form method="post" className="space-y-3" data-testid="new-template">
-          <FormErrors errors={actionData?.formErrors} />
-          <Field
-            labelProps={{ children: t('templates.fields.name') }}
-            inputProps={{ id: 'template-name', name: 'name', defaultValue: actionData?.values.name ?? '', maxLength: 200 }}
-            errors={actionData?.fieldErrors.name}
-          />
-          <SchemaEditor id="template-schema" name="schema" defaultValue={actionData?.values.schema ?? STARTER} errors={actionData?.fieldErrors.schema} />
-          <Button type="submit">{t('templates.create')}</Button>
-        </Form>
+        <TemplateForm id="new-template" testId="new-template" lastResult={actionData?.result} defaults={{ name: '', schema: STARTER }} submitLabel={t('templates.create')} />
       </Card>
     </div>
   )

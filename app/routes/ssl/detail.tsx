@@ -1,8 +1,9 @@
+import { getFormProps, getSelectProps, getTextareaProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
-import { FormErrors } from '#app/components/forms.tsx'
+import { FormErrors, LabelledField, SelectField, useZodForm } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
-import { Select } from '#app/components/ui/select.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { formatDateTime } from '#app/lib/dates.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
@@ -11,17 +12,23 @@ import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { REVOCATION_REASONS, SSL_KEY_TYPES } from '#common/ssl.ts'
+import { formatMoney } from '#common/money.ts'
+import { REVOCATION_REASONS, SSL_KEY_TYPES, SSL_PERIODS } from '#common/ssl.ts'
+import type { Settings } from './index.tsx'
 import { canChange, requireChange } from '../accounts/directory.server.ts'
 import { DetailList } from '#app/components/screen-parts.tsx'
 import { loadCertificate } from './detail.server.ts'
-import { SslHeader, SslStatus } from './shared.tsx'
+import { namesOf, reissueSchema, renewSchema, revokeSchema } from './forms.ts'
+import { ChargeText, OrganisationStatus, SslHeader, SslStatus } from './shared.tsx'
 import type { Route } from './+types/detail.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { user, certificate } = await loadCertificate(request, context, params)
-  return { certificate, canChange: canChange(request, user, 'ssl-manager'), meta: pageMeta(request, context, certificate.common_name) }
+  const { user, certificate, platform, groupContext } = await loadCertificate(request, context, params)
+  const manager = canChange(request, user, 'ssl-manager')
+  // The renewal's prices (the pricing engine's quote per period), for whoever can renew.
+  const prices = manager ? (await platform.get<Settings>(`/groups/${groupContext}/ssl-settings`)).prices : []
+  return { certificate, prices, canChange: manager, meta: pageMeta(request, context, certificate.common_name) }
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
@@ -34,22 +41,49 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const form = await request.formData()
   const intent = String(form.get('intent') ?? '')
   const path = `/groups/${groupContext}/ssls/${certificate.id}`
-  try {
-    if (intent === 'revoke') await platform.post(`${path}/revoke`, { reason: String(form.get('reason') ?? '') })
-    else if (intent === 'cancel') await platform.post(`${path}/cancel`)
-    else if (intent === 'check') await platform.post(`${path}/check`)
-    else if (intent === 'reissue') {
-      const csr = String(form.get('csr') ?? '').trim()
-      const names = String(form.get('names') ?? '')
-        .split(/[\s,]+/)
-        .filter(Boolean)
-      const next = await platform.post<{ id: string }>(`${path}/reissue`, { names, ...(csr ? { csr } : { key_type: String(form.get('key_type') ?? '') }) })
-      return redirect(url.pathname.replace(/[^/]+$/, next.id) + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('ssl:done.reissue'), color: 'success' }) } })
-    } else return data({ errors: [t('ssl:errors.unknown')] }, { status: 400 })
-  } catch (error) {
-    return data({ errors: formErrorsOf(t, error, [], {}, 'ssl').formErrors }, { status: 400 })
+  const done = (key: string, to = url.pathname) => redirect(to + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t(`ssl:done.${key}`), color: 'success' }) } })
+  const onward = (id: string) => url.pathname.replace(/[^/]+$/, id)
+  // Renew, reissue and revoke are forms (conform + zod): their errors beside their fields, what was typed kept.
+  if (intent === 'renew') {
+    const submission = parseWithZod(form, { schema: renewSchema(t) })
+    if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+    try {
+      const next = await platform.post<{ id: string }>(`${path}/renew`, { period_months: submission.value.period_months })
+      return done('renew', onward(next.id))
+    } catch (error) {
+      return data({ intent, result: submission.reply(formErrorsOf(t, error, ['period_months'], {}, 'ssl')) }, { status: 400 })
+    }
   }
-  return redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t(`ssl:done.${intent}`), color: 'success' }) } })
+  if (intent === 'reissue') {
+    const submission = parseWithZod(form, { schema: reissueSchema(t) })
+    if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+    const { names, csr, key_type } = submission.value
+    try {
+      const next = await platform.post<{ id: string }>(`${path}/reissue`, { names: namesOf(names), ...(csr ? { csr } : { key_type }) })
+      return done('reissue', onward(next.id))
+    } catch (error) {
+      return data({ intent, result: submission.reply(formErrorsOf(t, error, ['names', 'key_type', 'csr'], {}, 'ssl')) }, { status: 400 })
+    }
+  }
+  if (intent === 'revoke') {
+    const submission = parseWithZod(form, { schema: revokeSchema(t) })
+    if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+    try {
+      await platform.post(`${path}/revoke`, { reason: submission.value.reason })
+    } catch (error) {
+      return data({ intent, result: submission.reply(formErrorsOf(t, error, ['reason'], {}, 'ssl')) }, { status: 400 })
+    }
+    return done('revoke')
+  }
+  // Cancel and check are one-button posts.
+  try {
+    if (intent === 'cancel') await platform.post(`${path}/cancel`)
+    else if (intent === 'check') await platform.post(`${path}/check`)
+    else return data({ intent, errors: [t('ssl:errors.unknown')] }, { status: 400 })
+  } catch (error) {
+    return data({ intent, errors: formErrorsOf(t, error, [], {}, 'ssl').formErrors }, { status: 400 })
+  }
+  return done(intent)
 }
 
 export default function SslDetail({ loaderData, actionData }: Route.ComponentProps) {
@@ -58,11 +92,20 @@ export default function SslDetail({ loaderData, actionData }: Route.ComponentPro
   const c = loaderData.certificate
   const when = (value: string | null) => (value ? formatDateTime(value, i18n.language) : '')
   const inFlight = c.status === 'pending_validation' || c.status === 'issuing'
+  const resultOf = (intent: string) => (actionData && 'result' in actionData && actionData.intent === intent ? actionData.result : undefined)
   const originLabel = (origin: string) => (origin === 'renewal' ? t('term.renewal') : origin === 'reissue' ? t('term.reissue') : origin === 'import' ? t('term.import') : t('term.first'))
   return (
     <div className="space-y-4">
       <SslHeader certificate={c} current="overview" />
-      {actionData?.errors ? <FormErrors errors={actionData.errors} /> : null}
+      {actionData && 'errors' in actionData ? <FormErrors errors={actionData.errors} /> : null}
+      {c.status === 'draft' && c.organisation ? (
+        <p className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-100" data-testid="ssl-waits-organisation">
+          {t('waitsOrganisation', { organisation: c.organisation.legal_name })}{' '}
+          <Link className="underline" to={href(`/ssls/organisations/${c.organisation.id}`)}>
+            {t('organisations.checklist')}
+          </Link>
+        </p>
+      ) : null}
       {inFlight ? (
         <p className="rounded-md border border-blue-200 bg-blue-50 p-3 text-sm text-blue-900 dark:border-blue-900 dark:bg-blue-950 dark:text-blue-100" data-testid="ssl-in-flight">
           {t('inFlight')}{' '}
@@ -86,7 +129,20 @@ export default function SslDetail({ loaderData, actionData }: Route.ComponentPro
           rows={[
             [t('fields.names'), <span className="font-mono text-xs">{c.names.join(', ')}</span>],
             [t('fields.product'), `${t(`products.${c.product}`, { defaultValue: c.product })} (${c.validation_level.toUpperCase()})`],
-            [t('fields.price'), t('noPrice')],
+            ...(c.organisation
+              ? [
+                  [
+                    t('fields.organisation'),
+                    <span className="flex flex-wrap items-center gap-2">
+                      <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/ssls/organisations/${c.organisation.id}`)}>
+                        {c.organisation.legal_name}
+                      </Link>
+                      <OrganisationStatus status={c.organisation.status} />
+                    </span>,
+                  ] as [string, React.ReactNode],
+                ]
+              : []),
+            [t('fields.price'), c.price ? <ChargeText charge={c.price} /> : t(c.origin === 'reissue' || c.origin === 'renewal' ? 'charge.free' : 'charge.none')],
             [t('fields.ca'), c.ca],
             [t('fields.key_type'), `${t(`keyTypes.${c.key_type}`, { defaultValue: c.key_type })} · ${t(`keySource.${c.key_source}`)}`],
             [t('fields.serial'), c.serial ? <span className="break-all font-mono text-xs">{c.serial}</span> : ''],
@@ -134,7 +190,7 @@ export default function SslDetail({ loaderData, actionData }: Route.ComponentPro
                 </Button>
               </Form>
             ) : null}
-            {c.status === 'pending_validation' || c.status === 'failed' ? (
+            {c.status === 'draft' || c.status === 'pending_validation' || c.status === 'failed' ? (
               <Form method="post">
                 <input type="hidden" name="intent" value="cancel" />
                 <Button type="submit" variant="outline" data-testid="ssl-cancel">
@@ -142,69 +198,22 @@ export default function SslDetail({ loaderData, actionData }: Route.ComponentPro
                 </Button>
               </Form>
             ) : null}
+            {['issued', 'expiring', 'expired'].includes(c.status) && c.key_source !== 'imported' && !c.term.certificates.some((x) => x.renewal_of === c.id) ? (
+              <details className="w-full rounded-md border border-slate-200 p-2 dark:border-slate-800" data-testid="ssl-renew-open" open={resultOf('renew') ? true : undefined}>
+                <summary className="cursor-pointer text-sm font-medium">{t('renew.title')}…</summary>
+                <RenewForm certificate={c} prices={loaderData.prices} lastResult={resultOf('renew')} />
+              </details>
+            ) : null}
             {(c.status === 'issued' || c.status === 'expiring') && c.key_source !== 'imported' && !c.term.certificates.some((x) => x.renewal_of === c.id) ? (
-              <details className="w-full rounded-md border border-slate-200 p-2 dark:border-slate-800" data-testid="ssl-reissue-open">
+              <details className="w-full rounded-md border border-slate-200 p-2 dark:border-slate-800" data-testid="ssl-reissue-open" open={resultOf('reissue') ? true : undefined}>
                 <summary className="cursor-pointer text-sm font-medium">{t('reissue.title')}…</summary>
-                <Form method="post" className="mt-2 grid gap-3 md:grid-cols-2">
-                  <input type="hidden" name="intent" value="reissue" />
-                  <p className="text-sm text-slate-600 md:col-span-2 dark:text-slate-400">{t('reissue.help', { date: when(c.term.ends_at) })}</p>
-                  <label className="flex flex-col gap-1 text-sm md:col-span-2">
-                    {t('reissue.names')}
-                    <textarea
-                      name="names"
-                      rows={2}
-                      defaultValue={c.names.join('\n')}
-                      className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-950"
-                      data-testid="ssl-reissue-names"
-                    />
-                  </label>
-                  <label className="flex flex-col gap-1 text-sm">
-                    {t('reissue.keyType')}
-                    <Select name="key_type" defaultValue={(SSL_KEY_TYPES as readonly string[]).includes(c.key_type) ? c.key_type : 'ecdsa-p256'} data-testid="ssl-reissue-key-type">
-                      {SSL_KEY_TYPES.map((k) => (
-                        <option key={k} value={k}>
-                          {t(`keyTypes.${k}`)}
-                        </option>
-                      ))}
-                    </Select>
-                  </label>
-                  <label className="flex flex-col gap-1 text-sm">
-                    {t('reissue.csr')}
-                    <textarea
-                      name="csr"
-                      rows={2}
-                      placeholder="-----BEGIN CERTIFICATE REQUEST-----"
-                      className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-950"
-                    />
-                  </label>
-                  <div className="md:col-span-2">
-                    <Button type="submit" size="sm" data-testid="ssl-reissue">
-                      {t('reissue.submit')}
-                    </Button>
-                  </div>
-                </Form>
+                <ReissueForm certificate={c} lastResult={resultOf('reissue')} />
               </details>
             ) : null}
             {(c.status === 'issued' || c.status === 'expiring') && c.key_source !== 'imported' ? (
-              <details className="rounded-md border border-slate-200 p-2 dark:border-slate-800" data-testid="confirm-revoke">
+              <details className="rounded-md border border-slate-200 p-2 dark:border-slate-800" data-testid="confirm-revoke" open={resultOf('revoke') ? true : undefined}>
                 <summary className="cursor-pointer text-sm font-medium">{t('revoke')}…</summary>
-                <Form method="post" className="mt-2 flex flex-wrap items-end gap-2">
-                  <input type="hidden" name="intent" value="revoke" />
-                  <p className="w-full text-sm text-slate-600 dark:text-slate-400">{t('revokeQuestion')}</p>
-                  <label className="flex flex-col gap-1 text-sm">
-                    {t('revokeReason')}
-                    <Select name="reason" defaultValue="unspecified" data-testid="ssl-revoke-reason">
-                      {Object.keys(REVOCATION_REASONS).map((r) => (
-                        <option key={r} value={r}>
-                          {t(`reasons.${r}`)}
-                        </option>
-                      ))}
-                    </Select>
-                  </label>
-                  <Button type="submit" variant="destructive" size="sm" data-testid="ssl-revoke">
-                    {t('revoke')}
-                  </Button>
-                </Form>
+                <RevokeForm lastResult={resultOf('revoke')} />
               </details>
             ) : null}
           </div>
@@ -213,3 +222,128 @@ export default function SslDetail({ loaderData, actionData }: Route.ComponentPro
     </div>
   )
 }
+
+type Certificate = Route.ComponentProps['loaderData']['certificate']
+type Result = SubmissionResult<string[]> | undefined
+
+/** Another period of the coverage term, priced per period by the quote. */
+function RenewForm({ certificate: c, prices, lastResult }: { certificate: Certificate; prices: Route.ComponentProps['loaderData']['prices']; lastResult: Result }) {
+  const { t, i18n } = useTranslation('ssl')
+  const [form, fields] = useZodForm(renewSchema(t), { id: 'ssl-renew', lastResult, defaultValue: { intent: 'renew', period_months: String(SSL_PERIODS[0]) } })
+  return (
+    <Form method="post" className="mt-2 flex flex-wrap items-end gap-3" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="renew" />
+      <p className="w-full text-sm text-slate-600 dark:text-slate-400">{t('renew.help', { date: c.term.ends_at ? formatDateTime(c.term.ends_at, i18n.language) : '' })}</p>
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <SelectField
+        label={t('renew.period')}
+        selectProps={{ ...getSelectProps(fields.period_months), id: 'ssl-renew-period', 'data-testid': 'ssl-renew-period' } as SelectProps}
+        errors={fields.period_months.errors}
+      >
+        {SSL_PERIODS.map((m) => {
+          const price = prices.find((p) => p.product === c.product && p.period_months === m && p.action === 'renew')
+          return (
+            <option key={m} value={m}>
+              {t('order.months', { count: m })}
+              {price ? ` — ${formatMoney(price.amount_minor, price.currency, i18n.language)}` : ''}
+            </option>
+          )
+        })}
+      </SelectField>
+      <div className="pb-5">
+        <Button type="submit" size="sm" data-testid="ssl-renew">
+          {t('renew.submit')}
+        </Button>
+      </div>
+    </Form>
+  )
+}
+
+/** A new key (or a CSR) and the names, within the product's limits, under the same coverage term. */
+function ReissueForm({ certificate: c, lastResult }: { certificate: Certificate; lastResult: Result }) {
+  const { t, i18n } = useTranslation('ssl')
+  const [form, fields] = useZodForm(reissueSchema(t), {
+    id: 'ssl-reissue',
+    lastResult,
+    defaultValue: { intent: 'reissue', names: c.names.join('\n'), key_type: (SSL_KEY_TYPES as readonly string[]).includes(c.key_type) ? c.key_type : 'ecdsa-p256', csr: '' },
+  })
+  const area = 'rounded-md border border-slate-300 bg-white px-3 py-2 font-mono dark:border-slate-700 dark:bg-slate-950'
+  return (
+    <Form method="post" className="mt-2 grid gap-3 md:grid-cols-2" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="reissue" />
+      <p className="text-sm text-slate-600 md:col-span-2 dark:text-slate-400">{t('reissue.help', { date: c.term.ends_at ? formatDateTime(c.term.ends_at, i18n.language) : '' })}</p>
+      <div className="md:col-span-2">
+        <FormErrors id={form.errorId} errors={form.errors} />
+      </div>
+      <div className="md:col-span-2">
+        <LabelledField label={t('reissue.names')} errors={fields.names.errors} errorId={fields.names.errorId}>
+          <textarea
+            {...getTextareaProps(fields.names)}
+            rows={2}
+            className={`mt-1 block w-full text-sm ${area}`}
+            aria-invalid={fields.names.errors?.length ? true : undefined}
+            aria-describedby={fields.names.errors?.length ? fields.names.errorId : undefined}
+            data-testid="ssl-reissue-names"
+          />
+        </LabelledField>
+      </div>
+      <SelectField
+        label={t('reissue.keyType')}
+        selectProps={{ ...getSelectProps(fields.key_type), id: 'ssl-reissue-key-type', 'data-testid': 'ssl-reissue-key-type' } as SelectProps}
+        errors={fields.key_type.errors}
+      >
+        {SSL_KEY_TYPES.map((k) => (
+          <option key={k} value={k}>
+            {t(`keyTypes.${k}`)}
+          </option>
+        ))}
+      </SelectField>
+      <LabelledField label={t('reissue.csr')} errors={fields.csr.errors} errorId={fields.csr.errorId}>
+        <textarea
+          {...getTextareaProps(fields.csr)}
+          rows={2}
+          placeholder="-----BEGIN CERTIFICATE REQUEST-----"
+          className={`mt-1 block w-full text-xs ${area}`}
+          aria-invalid={fields.csr.errors?.length ? true : undefined}
+          aria-describedby={fields.csr.errors?.length ? fields.csr.errorId : undefined}
+        />
+      </LabelledField>
+      <div className="md:col-span-2">
+        <Button type="submit" size="sm" data-testid="ssl-reissue">
+          {t('reissue.submit')}
+        </Button>
+      </div>
+    </Form>
+  )
+}
+
+/** Revocation at the CA with an RFC 5280 reason. */
+function RevokeForm({ lastResult }: { lastResult: Result }) {
+  const { t } = useTranslation('ssl')
+  const [form, fields] = useZodForm(revokeSchema(t), { id: 'ssl-revoke', lastResult, defaultValue: { intent: 'revoke', reason: 'unspecified' } })
+  return (
+    <Form method="post" className="mt-2 flex flex-wrap items-end gap-2" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="revoke" />
+      <p className="w-full text-sm text-slate-600 dark:text-slate-400">{t('revokeQuestion')}</p>
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <SelectField
+        label={t('revokeReason')}
+        selectProps={{ ...getSelectProps(fields.reason), id: 'ssl-revoke-reason', 'data-testid': 'ssl-revoke-reason' } as SelectProps}
+        errors={fields.reason.errors}
+      >
+        {Object.keys(REVOCATION_REASONS).map((r) => (
+          <option key={r} value={r}>
+            {t(`reasons.${r}`)}
+          </option>
+        ))}
+      </SelectField>
+      <div className="pb-5">
+        <Button type="submit" variant="destructive" size="sm" data-testid="ssl-revoke">
+          {t('revoke')}
+        </Button>
+      </div>
+    </Form>
+  )
+}
+
+type SelectProps = React.ComponentProps<'select'> & { id: string }

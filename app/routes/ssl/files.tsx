@@ -1,9 +1,9 @@
 import { data, Form, Link } from 'react-router'
 import { Download } from 'lucide-react'
-import { FormErrors } from '#app/components/forms.tsx'
+import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { Field, FormErrors, SelectField, useZodForm } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
-import { Input } from '#app/components/ui/input.tsx'
-import { Select } from '#app/components/ui/select.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { Card } from '#app/components/ui/card.tsx'
@@ -16,6 +16,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { SSL_FILE_FORMATS, SSL_FILES } from '#common/ssl.ts'
 import { canChange, requireChange } from '../accounts/directory.server.ts'
 import { loadCertificate } from './detail.server.ts'
+import { pkcs12Schema } from './forms.ts'
 import { SslHeader } from './shared.tsx'
 import type { Route } from './+types/files.ts'
 
@@ -30,14 +31,12 @@ export const middleware: Route.MiddlewareFunction[] = [
     if (request.method === 'POST') {
       // PKCS#12: the password travels in the form's body, never in a URL; a refusal falls to the action.
       assertSameOrigin(request)
-      const form = await request.clone().formData()
+      const submission = parseWithZod(await request.clone().formData(), { schema: pkcs12Schema(getInstance(context).t) })
+      if (submission.status !== 'success') return next()
       const { user, groupContext, platform, certificate } = await loadCertificate(request, context, params)
       requireChange(request, user, 'ssl-manager')
       try {
-        const file = await platform.post<{ filename: string; content_type: string; content_base64: string }>(`/groups/${groupContext}/ssls/${certificate.id}/pkcs12`, {
-          password: String(form.get('password') ?? ''),
-          profile: ['legacy', 'pkcs8'].includes(String(form.get('profile'))) ? String(form.get('profile')) : 'modern',
-        })
+        const file = await platform.post<{ filename: string; content_type: string; content_base64: string }>(`/groups/${groupContext}/ssls/${certificate.id}/pkcs12`, submission.value)
         return new Response(Buffer.from(file.content_base64, 'base64'), {
           headers: { 'content-type': file.content_type, 'content-disposition': `attachment; filename="${file.filename}"`, 'cache-control': 'private, no-store' },
         })
@@ -67,17 +66,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
   const { user, groupContext, platform, certificate } = await loadCertificate(request, context, params)
   requireChange(request, user, 'ssl-manager')
-  const form = await request.formData()
   const t = getInstance(context).t
+  // The password is never sent back into the page: a refused one is typed again (the profile stays).
+  const submission = parseWithZod(await request.formData(), { schema: pkcs12Schema(t) })
+  if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
   try {
-    await platform.post(`/groups/${groupContext}/ssls/${certificate.id}/pkcs12`, {
-      password: String(form.get('password') ?? ''),
-      profile: ['legacy', 'pkcs8'].includes(String(form.get('profile'))) ? String(form.get('profile')) : 'modern',
-    })
-    return data({ errors: [] as string[] })
+    await platform.post(`/groups/${groupContext}/ssls/${certificate.id}/pkcs12`, submission.value)
+    return data({ result: submission.reply({ hideFields: ['password'] }) })
   } catch (error) {
-    const { fieldErrors, formErrors } = formErrorsOf(t, error, ['password'], {}, 'ssl')
-    return data({ errors: [...formErrors, ...(fieldErrors.password ?? [])] }, { status: 400 })
+    return data({ result: submission.reply({ ...formErrorsOf(t, error, ['password', 'profile'], {}, 'ssl'), hideFields: ['password'] }) }, { status: 400 })
   }
 }
 
@@ -119,39 +116,46 @@ export default function SslFiles({ loaderData, actionData }: Route.ComponentProp
           {c.has_private_key && loaderData.canKey ? <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">{t('files.keyAudited')}</p> : null}
         </Card>
       )}
-      {issued && c.has_private_key && loaderData.canKey ? (
-        <Card>
-          <Form method="post" reloadDocument className="grid gap-3 md:grid-cols-3" data-testid="ssl-pkcs12">
-            <div className="md:col-span-3">
-              <div className="text-sm font-medium">{t('files.pkcs12')}</div>
-              <div className="text-xs text-slate-500 dark:text-slate-400">{t('files.pkcs12Help')}</div>
-            </div>
-            {actionData?.errors?.length ? (
-              <div className="md:col-span-3">
-                <FormErrors errors={actionData.errors} />
-              </div>
-            ) : null}
-            <label className="flex flex-col gap-1 text-sm">
-              {t('files.pkcs12Password')}
-              <Input type="password" name="password" required minLength={8} autoComplete="new-password" data-testid="ssl-pkcs12-password" />
-            </label>
-            <label className="flex flex-col gap-1 text-sm">
-              {t('files.pkcs12Profile')}
-              <Select name="profile" defaultValue="modern" data-testid="ssl-pkcs12-profile">
-                <option value="modern">{t('files.pkcs12Modern')}</option>
-                <option value="legacy">{t('files.pkcs12Legacy')}</option>
-                <option value="pkcs8">{t('files.pkcs8Encrypted')}</option>
-              </Select>
-            </label>
-            <div className="flex items-end">
-              <Button type="submit" size="sm" variant="outline" data-testid="ssl-pkcs12-download">
-                <Download className="size-3.5" aria-hidden />
-                {t('files.protectedDownload')}
-              </Button>
-            </div>
-          </Form>
-        </Card>
-      ) : null}
+      {issued && c.has_private_key && loaderData.canKey ? <ProtectedDownload lastResult={actionData?.result} /> : null}
     </div>
+  )
+}
+
+/** PKCS#12 with a password in a profile, or the key alone as encrypted PKCS#8: a download when accepted, the errors beside the fields when not. */
+function ProtectedDownload({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
+  const { t } = useTranslation('ssl')
+  const [form, fields] = useZodForm(pkcs12Schema(t), { id: 'ssl-pkcs12', lastResult, defaultValue: { profile: 'modern' } })
+  return (
+    <Card>
+      <Form method="post" reloadDocument className="grid gap-3 md:grid-cols-3" data-testid="ssl-pkcs12" {...getFormProps(form)}>
+        <div className="md:col-span-3">
+          <div className="text-sm font-medium">{t('files.pkcs12')}</div>
+          <div className="text-xs text-slate-500 dark:text-slate-400">{t('files.pkcs12Help')}</div>
+        </div>
+        <div className="md:col-span-3">
+          <FormErrors id={form.errorId} errors={form.errors} />
+        </div>
+        <Field
+          labelProps={{ children: t('files.pkcs12Password') }}
+          inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password', 'data-testid': 'ssl-pkcs12-password' } as React.ComponentProps<'input'>}
+          errors={fields.password.errors}
+        />
+        <SelectField
+          label={t('files.pkcs12Profile')}
+          selectProps={{ ...getSelectProps(fields.profile), id: 'ssl-pkcs12-profile', 'data-testid': 'ssl-pkcs12-profile' } as React.ComponentProps<'select'> & { id: string }}
+          errors={fields.profile.errors}
+        >
+          <option value="modern">{t('files.pkcs12Modern')}</option>
+          <option value="legacy">{t('files.pkcs12Legacy')}</option>
+          <option value="pkcs8">{t('files.pkcs8Encrypted')}</option>
+        </SelectField>
+        <div className="flex items-center">
+          <Button type="submit" size="sm" variant="outline" data-testid="ssl-pkcs12-download">
+            <Download className="size-3.5" aria-hidden />
+            {t('files.protectedDownload')}
+          </Button>
+        </div>
+      </Form>
+    </Card>
   )
 }

@@ -1,9 +1,10 @@
 import { getFormProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect } from 'react-router'
+import { data, Form, Link, redirect } from 'react-router'
 import { z } from 'zod'
 import type { TFunction } from 'i18next'
 import { PageHeader } from '#app/components/page-header.tsx'
+import { SubNav } from '#app/components/screen-parts.tsx'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
 import { ErrorList, FormErrors } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -13,6 +14,7 @@ import { Select } from '#app/components/ui/select.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { activeContext, carryContext } from '#app/lib/context-param.ts'
 import { formatDateTime } from '#app/lib/dates.ts'
+import { formatMoney } from '#common/money.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
@@ -31,7 +33,7 @@ import type { Route } from './+types/index.ts'
 import { formErrorsOf, refusalOf } from '#app/lib/refusal.server.ts'
 import { PlatformError } from '#app/lib/platform-client.ts'
 
-const ORDER_FIELDS = ['product', 'period_months', 'names', 'key_type', 'csr'] as const
+const ORDER_FIELDS = ['product', 'period_months', 'names', 'key_type', 'csr', 'organisation_id'] as const
 
 const orderSchema = (t: TFunction) =>
   z.object({
@@ -44,6 +46,7 @@ const orderSchema = (t: TFunction) =>
       .max(20_000),
     key_type: z.string().optional(),
     csr: z.string().max(20_000).optional(),
+    organisation_id: z.string().optional(),
   })
 type OrderValues = z.infer<ReturnType<typeof orderSchema>>
 
@@ -60,7 +63,9 @@ const importSchema = (t: TFunction) =>
   })
 type ImportValues = z.infer<ReturnType<typeof importSchema>>
 
-type Settings = { ca: string | null; ca_configured: boolean; missing: string | null; dv_only: boolean }
+export type SslPriceRow = { product: string; action: 'order' | 'renew'; period_months: number; amount_minor: number; currency: string }
+export type SslOrganisationChoice = { id: string; legal_name: string; status: 'waiting' | 'attention' | 'validated' }
+export type Settings = { ca: string | null; ca_configured: boolean; missing: string | null; dv_only: boolean; prices: SslPriceRow[]; organisations: SslOrganisationChoice[] }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
@@ -109,6 +114,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       period_months: value.period_months,
       names,
       ...(value.csr?.trim() ? { csr: value.csr } : { key_type: value.key_type || DEFAULT_SSL_KEY_TYPE }),
+      // OV and EV name an organisation; DV none.
+      ...(SSL_PRODUCTS[value.product as keyof typeof SSL_PRODUCTS].level !== 'dv' ? { organisation_id: value.organisation_id || null } : {}),
     })
     return redirect(carryContext(`/ssls/${created.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('ssl:ordered'), color: 'success' }) } })
   } catch (error) {
@@ -128,11 +135,19 @@ export default function SslList({ loaderData, actionData }: Route.ComponentProps
   return (
     <div className="space-y-4">
       <PageHeader title={t('title')} description={settings.ca_configured ? t('issuedBy', { ca: settings.ca }) : t('noCa', { missing: settings.missing ?? '' })} />
+      <SubNav
+        links={[
+          { to: '/ssls', label: t('title'), current: true },
+          { to: '/ssls/organisations', label: t('organisations.title') },
+        ]}
+      />
       {loaderData.canOrder && settings.ca_configured ? (
         <OrderCertificate
           lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
           caaNames={actionData && 'caaNames' in actionData ? (actionData.caaNames as string[]) : []}
           dvOnly={settings.dv_only}
+          prices={settings.prices}
+          organisations={settings.organisations}
         />
       ) : null}
       {loaderData.canOrder ? <ImportCertificate lastResult={actionData && 'importResult' in actionData ? actionData.importResult : undefined} /> : null}
@@ -153,8 +168,25 @@ export default function SslList({ loaderData, actionData }: Route.ComponentProps
   )
 }
 
-function OrderCertificate({ lastResult, caaNames, dvOnly }: { lastResult: SubmissionResult<string[]> | undefined; caaNames: string[]; dvOnly: boolean }) {
-  const { t } = useTranslation('ssl')
+function OrderCertificate({
+  lastResult,
+  caaNames,
+  dvOnly,
+  prices,
+  organisations,
+}: {
+  lastResult: SubmissionResult<string[]> | undefined
+  caaNames: string[]
+  dvOnly: boolean
+  prices: SslPriceRow[]
+  organisations: SslOrganisationChoice[]
+}) {
+  const href = useContextHref()
+  const { t, i18n } = useTranslation('ssl')
+  const priceOf = (product: string, months: number) => {
+    const row = prices.find((p) => p.product === product && p.period_months === months && p.action === 'order')
+    return row ? formatMoney(row.amount_minor, row.currency, i18n.language) : null
+  }
   const schema = orderSchema(t)
   const [form, fields] = useForm<OrderValues, OrderValues, string[]>({
     id: 'ssl-order',
@@ -182,10 +214,11 @@ function OrderCertificate({ lastResult, caaNames, dvOnly }: { lastResult: Submis
               {SSL_PRODUCT_IDS.map((p) => (
                 <option key={p} value={p}>
                   {t(`products.${p}`)} — {t('order.productLimit', { count: SSL_PRODUCTS[p].maxNames })}
+                  {priceOf(p, SSL_PERIODS[0]) ? ` — ${t('order.perYear', { price: priceOf(p, SSL_PERIODS[0]) })}` : ''}
                 </option>
               ))}
             </Select>
-            <p className="text-xs text-slate-500 dark:text-slate-400">{t('order.price')}</p>
+            <p className="text-xs text-slate-500 dark:text-slate-400">{prices.length ? t('order.charged') : t('order.noPrices')}</p>
             <ErrorList id={fields.product.errorId} errors={fields.product.errors} />
           </div>
           <div className="flex flex-col gap-1.5">
@@ -194,6 +227,7 @@ function OrderCertificate({ lastResult, caaNames, dvOnly }: { lastResult: Submis
               {SSL_PERIODS.map((m) => (
                 <option key={m} value={m}>
                   {t('order.months', { count: m })}
+                  {priceOf(String(fields.product.value ?? 'dv-single'), m) ? ` — ${priceOf(String(fields.product.value ?? 'dv-single'), m)}` : ''}
                 </option>
               ))}
             </Select>
@@ -234,6 +268,26 @@ function OrderCertificate({ lastResult, caaNames, dvOnly }: { lastResult: Submis
             <p className="text-xs text-slate-500 dark:text-slate-400">{t('order.csrHelp')}</p>
             <ErrorList id={fields.csr.errorId} errors={fields.csr.errors} />
           </div>
+          {SSL_PRODUCTS[(fields.product.value ?? 'dv-single') as keyof typeof SSL_PRODUCTS]?.level !== 'dv' ? (
+            <div className="flex flex-col gap-1.5 md:col-span-2" data-testid="ssl-order-organisation">
+              <Label htmlFor={fields.organisation_id.id}>{t('order.organisation')}</Label>
+              <Select {...getSelectProps(fields.organisation_id)} key={fields.organisation_id.key}>
+                <option value="">{t('order.chooseOrganisation')}</option>
+                {organisations.map((o) => (
+                  <option key={o.id} value={o.id}>
+                    {o.legal_name} — {t(`organisations.states.${o.status}`)}
+                  </option>
+                ))}
+              </Select>
+              <p className="text-xs text-slate-500 dark:text-slate-400">
+                {t('order.organisationHelp')}{' '}
+                <Link className="underline" to={href('/ssls/organisations')}>
+                  {t('organisations.title')}
+                </Link>
+              </p>
+              <ErrorList id={fields.organisation_id.errorId} errors={fields.organisation_id.errors} />
+            </div>
+          ) : null}
           {dvOnly ? <p className="text-xs text-slate-500 md:col-span-2 dark:text-slate-400">{t('order.dvOnly')}</p> : null}
           {caaNames.length ? (
             <div

@@ -1,6 +1,7 @@
 import { useEffect } from 'react'
 import { Link, useRevalidator } from 'react-router'
-import type { SslState } from '#common/ssl.ts'
+import { formatMoney } from '#common/money.ts'
+import type { SslOrganisationStatus, SslState } from '#common/ssl.ts'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
@@ -13,6 +14,9 @@ export type Certificate = {
   status: SslState
   product: string
   validation_level: string
+  organisation_id: string | null
+  /** OV/EV: the organisation named, its state, and the subject an OV/EV CA receives. */
+  organisation: { id: string; legal_name: string; status: SslOrganisationStatus; subject: Record<string, string> } | null
   common_name: string
   names: string[]
   key_type: string
@@ -30,7 +34,8 @@ export type Certificate = {
   revocation_reason: string | null
   failure_reason: string | null
   created_by: string
-  price: null
+  /** What it is charged (its order, a renewal of its term); null when free. */
+  price: { transaction_id: string; state: 'reserved' | 'settled' | 'released' | 'refunded'; action: string; amount_minor: number; currency: string } | null
   created_at: string
   validations: {
     id: string
@@ -40,6 +45,9 @@ export type Certificate = {
     record_name: string | null
     record_type: string
     record_value: string | null
+    /** HTTP-01: the file's path under the name and its exact content. */
+    http_path: string | null
+    http_content: string | null
     hosted: boolean
     published: boolean
     problem: { detail?: string; type?: string } | null
@@ -52,8 +60,35 @@ export type Certificate = {
     starts_at: string
     ends_at: string
     notices_sent: number[]
+    transaction_ids: string[]
     certificates: { id: string; status: SslState; not_after: string | null; created_at: string; renewal_of: string | null; origin: 'order' | 'renewal' | 'reissue' | 'import' }[]
   }
+}
+
+/** What a certificate is charged, in the user's words: the amount and where the charge stands, linked to its transaction. */
+export function ChargeText({ charge }: { charge: NonNullable<Certificate['price']> }) {
+  const { t, i18n } = useTranslation('ssl')
+  const href = useContextHref()
+  return (
+    <span data-testid="ssl-charge">
+      <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/invoicing/transactions/${charge.transaction_id}`)}>
+        {formatMoney(charge.amount_minor, charge.currency, i18n.language)}
+      </Link>{' '}
+      · {t(`charge.${charge.state}`)}
+    </span>
+  )
+}
+
+const ORGANISATION_COLORS: Record<SslOrganisationStatus, 'green' | 'amber' | 'grey'> = { validated: 'green', attention: 'amber', waiting: 'grey' }
+
+/** An organisation's validation state (or one check's), as a badge. */
+export function OrganisationStatus({ status, testId = 'ssl-organisation-status' }: { status: SslOrganisationStatus; testId?: string }) {
+  const { t } = useTranslation('ssl')
+  return (
+    <Badge color={ORGANISATION_COLORS[status] ?? 'grey'} data-testid={testId} title={status}>
+      {t(`organisations.states.${status}`)}
+    </Badge>
+  )
 }
 
 const COLORS: Record<SslState, 'green' | 'amber' | 'red' | 'blue' | 'grey'> = {
@@ -81,7 +116,7 @@ export function SslStatus({ status }: { status: SslState }) {
  * The head of each screen of one certificate: back to the list, its common name and status, its
  * tabs. While the CA works (pending validation, issuing) the screen refreshes itself every few seconds.
  */
-export function SslHeader({ certificate: c, current }: { certificate: Pick<Certificate, 'id' | 'common_name' | 'status'>; current: 'overview' | 'validation' | 'files' | 'log' }) {
+export function SslHeader({ certificate: c, current }: { certificate: Pick<Certificate, 'id' | 'common_name' | 'status'>; current: SslTab }) {
   const { t } = useTranslation('ssl')
   useRefreshWhile(c.status === 'pending_validation' || c.status === 'issuing')
   return (
@@ -112,8 +147,10 @@ function useRefreshWhile(running: boolean) {
   }, [running, revalidator])
 }
 
-/** The tabs of one certificate (/ssls/{id}, …/validation, …/files, …/log), as the domain's tabs look. */
-export function SslTabs({ id, current }: { id: string; current: 'overview' | 'validation' | 'files' | 'log' }) {
+export type SslTab = 'overview' | 'validation' | 'files' | 'transactions' | 'log'
+
+/** The tabs of one certificate (/ssls/{id}, …/validation, …/files, …/transactions, …/log), as the domain's tabs look. */
+export function SslTabs({ id, current }: { id: string; current: SslTab }) {
   const { t } = useTranslation('ssl')
   const href = useContextHref()
   const base = `/ssls/${id}`
@@ -121,6 +158,7 @@ export function SslTabs({ id, current }: { id: string; current: 'overview' | 'va
     { key: 'overview', to: base },
     { key: 'validation', to: `${base}/validation` },
     { key: 'files', to: `${base}/files` },
+    { key: 'transactions', to: `${base}/transactions` },
     { key: 'log', to: `${base}/log` },
   ] as const
   return (

@@ -1,3 +1,8 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import type { TFunction } from 'i18next'
+import { z } from 'zod'
+import { ErrorList, FormErrors, useZodForm } from '#app/components/forms.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { data, Form, redirect, useLocation } from 'react-router'
@@ -15,7 +20,7 @@ import { LISTS } from '#app/lib/lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
-import { refusalOf, refusalText } from '#app/lib/refusal.server.ts'
+import { refusalErrors, refusalOf, refusalText } from '#app/lib/refusal.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import type { Route } from './+types/index.ts'
 import { DateText } from '#app/components/date-text.tsx'
@@ -24,6 +29,20 @@ import { DateText } from '#app/components/date-text.tsx'
 const TRAY_LIST = LISTS.tray!
 
 export const ACTIONS = ['renew', 'auto_renew_on', 'auto_renew_off', 'lock', 'unlock', 'set_contacts', 'set_nameservers'] as const
+const ROLES = ['registrant', 'admin', 'tech', 'billing'] as const
+
+/** The bulk action to run on the tray's domains and what it needs: a period to renew by, contacts to set (empty keeps one), name servers. */
+const bulkSchema = (t: TFunction) =>
+  z.object({
+    action: z.enum(ACTIONS, { error: t('errors.action') }),
+    period: z.coerce.number().int().min(1).max(10).default(1),
+    registrant: z.string().optional(),
+    admin: z.string().optional(),
+    tech: z.string().optional(),
+    billing: z.string().optional(),
+    nameservers: z.string().optional(),
+  })
+
 type Job = { id: string; action: string; state: string; total: number; done: number; results: { id: string; name: string; state: string; ok: boolean | null; outcome?: string; error?: string }[] }
 type ContactRow = { id: string; name: string; organisation?: string }
 
@@ -51,26 +70,25 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireScreen(request, context)
   const url = requestUrl(request)
   const groupContext = activeContext(url, user.group_id)
-  const form = await request.formData()
   const t = getInstance(context).getFixedT(null, 'tray')
-  const action = String(form.get('action') ?? '')
-  if (!(ACTIONS as readonly string[]).includes(action)) return data({ error: t('errors.action') }, { status: 400 })
+  const submission = parseWithZod(await request.formData(), { schema: bulkSchema(t) })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const { action, period, nameservers } = submission.value
   const params: Record<string, unknown> = {}
-  if (action === 'renew') params.period = Number(form.get('period') ?? 1)
-  if (action === 'set_contacts') {
-    params.contacts = Object.fromEntries(['registrant', 'admin', 'tech', 'billing'].flatMap((role) => (form.get(role) ? [[role, String(form.get(role))]] : [])))
-  }
-  if (action === 'set_nameservers')
-    params.nameservers = String(form.get('nameservers') ?? '')
-      .split(/[\s,]+/)
-      .filter(Boolean)
+  if (action === 'renew') params.period = period
+  if (action === 'set_contacts') params.contacts = Object.fromEntries(ROLES.flatMap((role) => (submission.value[role] ? [[role, submission.value[role]]] : [])))
+  if (action === 'set_nameservers') params.nameservers = (nameservers ?? '').split(/[\s,]+/).filter(Boolean)
   try {
     const platform = await getPlatform(request, context)
     const started = await platform.post<{ job_id: string }>(`/groups/${encodeURIComponent(groupContext)}/bulk-actions`, { action, params })
     return redirect(carryContext(`/tray?job=${started.job_id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('started'), color: 'info' }) } })
   } catch (error) {
-    const refused = refusalOf(error, { screens: [403, 404] })
-    return data({ error: refusalText(t, refused.problem, { fallback: t('errors.action') }) }, { status: refused.status })
+    // The choices come back as made, the refusal above the form and each field's error beside it.
+    const { status, problem } = refusalOf(error, { screens: [403, 404] })
+    const alias = { 'params.period': 'period', 'params.nameservers': 'nameservers', ...Object.fromEntries(ROLES.map((role) => [`params.contacts.${role}`, role])) }
+    const { fieldErrors, formErrors } = refusalErrors(t, problem, ['action', 'period', 'nameservers', ...ROLES], alias)
+    const whole = refusalText(t, problem, { fallback: t('errors.action'), withFields: false })
+    return data({ result: submission.reply({ fieldErrors, formErrors: [...new Set([whole, ...(problem.errors?.length ? formErrors : [])])] }) }, { status })
   }
 }
 
@@ -126,60 +144,7 @@ export default function TrayScreen({ loaderData, actionData }: Route.ComponentPr
 
       {page.meta.total > 0 ? (
         <div className="flex flex-wrap items-start gap-6">
-          <Form method="post" className="max-w-xl flex-1 space-y-3 rounded-md border border-slate-200 p-4 dark:border-slate-800" aria-labelledby="bulk-heading">
-            <h2 id="bulk-heading" className="text-lg font-semibold">
-              {t('run', { count: page.meta.total })}
-            </h2>
-            {actionData && 'error' in actionData ? (
-              <p role="alert" className="text-red-700 dark:text-red-400">
-                {actionData.error}
-              </p>
-            ) : null}
-            <fieldset className="space-y-1">
-              <legend className="font-medium">{t('action')}</legend>
-              {ACTIONS.map((a, i) => (
-                <label key={a} className="flex items-center gap-2">
-                  <input type="radio" name="action" value={a} defaultChecked={i === 0} required /> {t(`actions.${a}`)}
-                </label>
-              ))}
-            </fieldset>
-            <label className="block">
-              {t('period')}{' '}
-              <select name="period" defaultValue="1" className="rounded border border-slate-300 px-2 py-1 dark:border-slate-700 dark:bg-slate-900">
-                {[1, 2, 3, 5, 10].map((n) => (
-                  <option key={n} value={n}>
-                    {t('years', { count: n })}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <fieldset className="grid grid-cols-2 gap-2">
-              <legend className="font-medium">{t('contacts')}</legend>
-              {['registrant', 'admin', 'tech', 'billing'].map((role) => (
-                <label key={role} className="block text-sm">
-                  {t(`roles.${role}`)}
-                  <select name={role} defaultValue="" className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 dark:border-slate-700 dark:bg-slate-900">
-                    <option value="">{t('keep')}</option>
-                    {contacts.map((c) => (
-                      <option key={c.id} value={c.id}>
-                        {contactLabel(c)}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-              ))}
-            </fieldset>
-            <label className="block">
-              {t('nameservers')}
-              <textarea
-                name="nameservers"
-                rows={3}
-                className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 font-mono text-sm dark:border-slate-700 dark:bg-slate-900"
-                placeholder="ns1.example.net&#10;ns2.example.net"
-              />
-            </label>
-            <Button type="submit">{t('start')}</Button>
-          </Form>
+          <BulkForm count={page.meta.total} contacts={contacts} lastResult={actionData?.result} />
           <Form method="post" action="/tray/items">
             <input type="hidden" name="redirectTo" value={here} />
             <input type="hidden" name="entity_type" value="domain" />
@@ -192,5 +157,66 @@ export default function TrayScreen({ loaderData, actionData }: Route.ComponentPr
         <p data-testid="tray-empty">{t('empty')}</p>
       )}
     </div>
+  )
+}
+
+function BulkForm({ count, contacts, lastResult }: { count: number; contacts: ContactRow[]; lastResult: SubmissionResult<string[]> | undefined }) {
+  const { t } = useTranslation('tray')
+  const [form, fields] = useZodForm(bulkSchema(t), { id: 'bulk', lastResult, defaultValue: { action: ACTIONS[0], period: '1' } })
+  return (
+    <Form method="post" {...getFormProps(form)} className="max-w-xl flex-1 space-y-3 rounded-md border border-slate-200 p-4 dark:border-slate-800" aria-labelledby="bulk-heading">
+      <h2 id="bulk-heading" className="text-lg font-semibold">
+        {t('run', { count })}
+      </h2>
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <fieldset className="space-y-1">
+        <legend className="font-medium">{t('action')}</legend>
+        {ACTIONS.map((a) => (
+          <label key={a} className="flex items-center gap-2">
+            <input {...getInputProps(fields.action, { type: 'radio', value: a })} /> {t(`actions.${a}`)}
+          </label>
+        ))}
+        <ErrorList id={fields.action.errorId} errors={fields.action.errors} />
+      </fieldset>
+      <label className="block">
+        {t('period')}{' '}
+        <select {...getSelectProps(fields.period)} className="rounded border border-slate-300 px-2 py-1 dark:border-slate-700 dark:bg-slate-900">
+          {[1, 2, 3, 5, 10].map((n) => (
+            <option key={n} value={n}>
+              {t('years', { count: n })}
+            </option>
+          ))}
+        </select>
+      </label>
+      <ErrorList id={fields.period.errorId} errors={fields.period.errors} />
+      <fieldset className="grid grid-cols-2 gap-2">
+        <legend className="font-medium">{t('contacts')}</legend>
+        {ROLES.map((role) => (
+          <label key={role} className="block text-sm">
+            {t(`roles.${role}`)}
+            <select {...getSelectProps(fields[role])} className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 dark:border-slate-700 dark:bg-slate-900">
+              <option value="">{t('keep')}</option>
+              {contacts.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {contactLabel(c)}
+                </option>
+              ))}
+            </select>
+            <ErrorList id={fields[role].errorId} errors={fields[role].errors} />
+          </label>
+        ))}
+      </fieldset>
+      <label className="block">
+        {t('nameservers')}
+        <textarea
+          {...getTextareaProps(fields.nameservers)}
+          rows={3}
+          className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 font-mono text-sm dark:border-slate-700 dark:bg-slate-900"
+          placeholder="ns1.example.net&#10;ns2.example.net"
+        />
+      </label>
+      <ErrorList id={fields.nameservers.errorId} errors={fields.nameservers.errors} />
+      <Button type="submit">{t('start')}</Button>
+    </Form>
   )
 }

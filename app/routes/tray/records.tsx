@@ -1,14 +1,17 @@
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import type { TFunction } from 'i18next'
+import { z } from 'zod'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect, useLocation } from 'react-router'
 import { DataTable } from '#app/components/data-table.tsx'
 import { JobPanel, JobRefresh } from '#app/components/job-panel.tsx'
-import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
-import { Input } from '#app/components/ui/input.tsx'
-import { Label } from '#app/components/ui/label.tsx'
+import { Field, FormErrors, useZodForm } from '#app/components/forms.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { carryContext } from '#app/lib/context-param.ts'
 import { formatDateTime } from '#app/lib/dates.ts'
+import { formRules } from '#app/lib/form-messages.ts'
 import { backWith, flashHeader } from '#app/lib/flash.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
@@ -32,6 +35,12 @@ type ReplaceJob = {
 
 const JOB_ID = /^[0-9a-f-]{36}$/i
 
+/** "Replace an address everywhere": what to replace, with what, and where (the tray's records, or every zone). */
+const replaceSchema = (t: TFunction) => {
+  const rules = formRules(t)
+  return z.object({ from: rules.requiredText(), to: rules.requiredText(), where: z.enum(['tray', 'all']).default('tray') })
+}
+
 /** /tray/records: the DNS records of the user's server-side tray, and "replace this address everywhere". */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await dnsScreen(request, context, params)
@@ -51,19 +60,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const form = await request.formData()
   // A role the page offers no control for: said on the page, never a 403 problem document from the platform.
   if (!screen.canAdmin) return backWith(request, screen.url.pathname, { content: t('zone.needsAdmin'), color: 'error' })
-  const values = { from: String(form.get('from') ?? '').trim(), to: String(form.get('to') ?? '').trim(), where: form.get('where') === 'all' ? 'all' : 'tray' }
+  const submission = parseWithZod(form, { schema: replaceSchema(t) })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
-    const started = await screen.platform.post<{ job_id: string }>(`${screen.base}/record-bulk-actions`, { action: 'replace_record_content', params: values })
+    const started = await screen.platform.post<{ job_id: string }>(`${screen.base}/record-bulk-actions`, { action: 'replace_record_content', params: submission.value })
     return redirect(carryContext(`/tray/records?job=${started.job_id}`, screen.url.searchParams), {
       headers: { 'Set-Cookie': flashHeader(request, { content: t('tray.replace.started'), color: 'info' }) },
     })
   } catch (error) {
+    // What was typed comes back, the refusal above the form and each field's error beside it.
     const r = refusalOf(error)
     const { fieldErrors } = refusalErrors(t, r.problem, ['from', 'to', 'where'], { 'params.from': 'from', 'params.to': 'to', 'params.where': 'where' })
-    return data(
-      { values, message: refusalText(t, r.problem, { withFields: false }), errors: Object.fromEntries(Object.entries(fieldErrors).map(([field, messages]) => [field, messages[0]!])) },
-      { status: r.status },
-    )
+    return data({ result: submission.reply({ fieldErrors, formErrors: [refusalText(t, r.problem, { withFields: false })] }) }, { status: r.status })
   }
 }
 
@@ -75,8 +83,6 @@ export default function TrayRecords({ loaderData, actionData }: Route.ComponentP
   const { page, job, canAdmin } = loaderData
   const empty = page.meta.total === 0 && page.query.filters.length === 0
   const running = job !== null && (job.state === 'queued' || job.state === 'running')
-  const values = actionData?.values
-  const errors: Record<string, string> = actionData?.errors ?? {}
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{t('tray.title')}</h1>
@@ -137,65 +143,37 @@ export default function TrayRecords({ loaderData, actionData }: Route.ComponentP
             {t('tray.replace.title')}
           </h2>
           <p className="text-sm text-slate-600 dark:text-slate-400">{t('tray.replace.help')}</p>
-          {actionData?.message ? (
-            <Alert variant="error" data-testid="replace-error">
-              {actionData.message}
-            </Alert>
-          ) : null}
-          <Form method="post" className="grid max-w-xl gap-3" data-testid="replace-form">
-            <div className="grid gap-1">
-              <Label htmlFor="replace-from">{t('tray.replace.from')}</Label>
-              <Input
-                id="replace-from"
-                name="from"
-                required
-                defaultValue={values?.from ?? ''}
-                placeholder="192.0.2.10"
-                aria-invalid={errors.from ? true : undefined}
-                aria-describedby={errors.from ? 'replace-from-error' : undefined}
-              />
-              {errors.from ? (
-                <p id="replace-from-error" className="text-sm text-red-700 dark:text-red-400">
-                  {errors.from}
-                </p>
-              ) : null}
-            </div>
-            <div className="grid gap-1">
-              <Label htmlFor="replace-to">{t('tray.replace.to')}</Label>
-              <Input
-                id="replace-to"
-                name="to"
-                required
-                defaultValue={values?.to ?? ''}
-                placeholder="198.51.100.7"
-                aria-invalid={errors.to ? true : undefined}
-                aria-describedby={errors.to ? 'replace-to-error' : undefined}
-              />
-              {errors.to ? (
-                <p id="replace-to-error" className="text-sm text-red-700 dark:text-red-400">
-                  {errors.to}
-                </p>
-              ) : null}
-            </div>
-            <fieldset className="grid gap-1">
-              <legend className="text-sm font-medium">{t('tray.replace.where')}</legend>
-              <label className="flex items-center gap-2 text-sm">
-                <input type="radio" name="where" value="tray" defaultChecked={(values?.where ?? (empty ? 'all' : 'tray')) === 'tray'} disabled={empty} />
-                {t('tray.replace.whereTray')}
-              </label>
-              <label className="flex items-center gap-2 text-sm">
-                <input type="radio" name="where" value="all" defaultChecked={(values?.where ?? (empty ? 'all' : 'tray')) === 'all'} />
-                {t('tray.replace.whereAll')}
-              </label>
-            </fieldset>
-            <div>
-              <Button type="submit" disabled={running}>
-                {t('tray.replace.submit')}
-              </Button>
-            </div>
-          </Form>
+          <ReplaceForm empty={empty} running={running} lastResult={actionData?.result} />
         </section>
       ) : null}
     </div>
+  )
+}
+
+function ReplaceForm({ empty, running, lastResult }: { empty: boolean; running: boolean; lastResult: SubmissionResult<string[]> | undefined }) {
+  const { t } = useTranslation('dns')
+  const [form, fields] = useZodForm(replaceSchema(t), { id: 'replace', lastResult, defaultValue: { where: empty ? 'all' : 'tray' } })
+  return (
+    <Form method="post" {...getFormProps(form)} className="grid max-w-xl gap-3" data-testid="replace-form">
+      <FormErrors id={form.errorId} errors={form.errors} testId="replace-error" />
+      <Field labelProps={{ children: t('tray.replace.from') }} inputProps={{ ...getInputProps(fields.from, { type: 'text' }), placeholder: '192.0.2.10' }} errors={fields.from.errors} />
+      <Field labelProps={{ children: t('tray.replace.to') }} inputProps={{ ...getInputProps(fields.to, { type: 'text' }), placeholder: '198.51.100.7' }} errors={fields.to.errors} />
+      <fieldset className="grid gap-1">
+        <legend className="text-sm font-medium">{t('tray.replace.where')}</legend>
+        <label className="flex items-center gap-2 text-sm">
+          <input {...getInputProps(fields.where, { type: 'radio', value: 'tray' })} disabled={empty} />
+          {t('tray.replace.whereTray')}
+        </label>
+        <label className="flex items-center gap-2 text-sm">
+          <input {...getInputProps(fields.where, { type: 'radio', value: 'all' })} />
+          {t('tray.replace.whereAll')}
+        </label>
+      </fieldset>
+      <div>
+        <Button type="submit" disabled={running}>
+          {t('tray.replace.submit')}
+        </Button>
+      </div>
+    </Form>
   )
 }

@@ -11,6 +11,7 @@ import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { formatDate, formatDateTime } from '#app/lib/dates.ts'
 import { formRules } from '#app/lib/form-messages.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { CardTable, CardTableRow } from '#app/components/screen-parts.tsx'
 import { grantsSchema, RolesEditor, submittedGrants } from './roles.tsx'
 import { API_TOKEN_DEFAULT_DAYS, API_TOKEN_MAX_DAYS, API_TOKEN_NAME_MAX, type ApiTokenView } from '#common/api-tokens.ts'
 
@@ -94,86 +95,76 @@ export function ApiTokensCard({
         </Alert>
       ) : null}
       {actionData?.intent === 'token-revoke' ? <FormErrors errors={actionData.formErrors} /> : null}
-      {tokens.length ? (
-        <div className="-mx-4 overflow-x-auto px-4">
-          <table className="w-full min-w-[40rem] text-sm" data-testid="token-table">
-            <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
-              <tr className="border-b border-slate-200 dark:border-slate-800">
-                <th className="py-2 pr-3 font-medium">{t('fields.name')}</th>
-                <th className="py-2 pr-3 font-medium">{t('fields.permissions')}</th>
-                <th className="py-2 pr-3 font-medium">{t('fields.limits')}</th>
-                <th className="py-2 pr-3 font-medium">{t('fields.expires_at')}</th>
-                <th className="whitespace-nowrap py-2 pr-3 font-medium">{t('fields.last_used')}</th>
-                <th className="py-2 font-medium">
-                  <span className="sr-only">{t('revoke')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.map((token) => {
-                const state = stateOf(token, now)
-                const limits = [
-                  ...(token.account_id ? [t('limits.account', { name: accountName(token.account_id) })] : []),
-                  ...(token.domain_tags.length ? [t('limits.tags', { list: token.domain_tags.join(', ') })] : []),
-                  ...(token.cidrs.length ? [t('limits.cidrs', { list: token.cidrs.join(', ') })] : []),
-                ]
-                return (
-                  <tr key={token.id} className="border-b border-slate-100 align-top last:border-0 dark:border-slate-800/60" data-testid={`token-row-${token.number}`}>
-                    <td className="py-2 pr-3">
-                      <div className="font-medium">{token.name}</div>
-                      <div className="flex items-center gap-2 text-xs text-slate-500">
-                        <code className="font-mono">{token.hint}</code>
-                        <span>#{token.number}</span>
-                        <Badge color={STATE_COLOR[state]}>{t(`state.${state}`)}</Badge>
-                      </div>
-                    </td>
-                    <td className="py-2 pr-3 font-mono text-xs">{token.permissions.join(', ')}</td>
-                    <td className="py-2 pr-3 text-xs">{limits.length ? limits.map((l) => <div key={l}>{l}</div>) : <span className="text-slate-500">{t('limits.none')}</span>}</td>
-                    <td className="whitespace-nowrap py-2 pr-3 text-xs" title={formatDateTime(token.expires_at, i18n.language)}>
-                      {formatDate(token.expires_at, i18n.language)}
-                    </td>
-                    <td className="py-2 pr-3 text-xs" data-testid="token-last-used">
-                      {token.last_used_at ? (
-                        <>
-                          <div className="whitespace-nowrap" title={formatDateTime(token.last_used_at, i18n.language)}>
-                            {formatDate(token.last_used_at, i18n.language)}
-                          </div>
-                          <div className="font-mono text-slate-500">{token.last_used_address}</div>
-                        </>
-                      ) : (
-                        <span className="whitespace-nowrap text-slate-500">{t('never')}</span>
-                      )}
-                    </td>
-                    <td className="py-2 text-right">
-                      {state === 'active' ? (
-                        <details className="relative inline-block text-left" data-testid={`token-revoke-${token.number}`}>
-                          <summary className="inline-flex h-7 cursor-pointer list-none items-center rounded-md border border-slate-300 px-2.5 text-xs font-medium text-red-700 hover:bg-red-50 dark:border-slate-700 dark:text-red-400 dark:hover:bg-red-950/40 [&::-webkit-details-marker]:hidden">
-                            {t('revoke')}
-                          </summary>
-                          <Form
-                            method="post"
-                            className="absolute right-0 z-10 mt-1 flex w-56 flex-col items-end gap-2 rounded-md border border-slate-200 bg-white p-3 shadow-lg dark:border-slate-800 dark:bg-slate-900"
-                          >
-                            <input type="hidden" name="token_id" value={token.id} />
-                            <p className="text-xs">{t('revokeQuestion', { name: token.name })}</p>
-                            <Button type="submit" name="intent" value="token-revoke" variant="destructive" size="sm">
-                              {t('revokeConfirm')}
-                            </Button>
-                          </Form>
-                        </details>
-                      ) : null}
-                    </td>
-                  </tr>
-                )
-              })}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p className="text-sm text-slate-500" data-testid="token-empty">
-          {t('empty')}
-        </p>
-      )}
+      <CardTable
+        items={tokens}
+        testId="token-table"
+        minWidth="min-w-[40rem]"
+        empty={{ text: t('empty'), testId: 'token-empty' }}
+        headings={[
+          { label: t('fields.name') },
+          { label: t('fields.permissions') },
+          { label: t('fields.limits') },
+          { label: t('fields.expires_at') },
+          { label: t('fields.last_used'), className: 'whitespace-nowrap' },
+          { label: <span className="sr-only">{t('revoke')}</span> },
+        ]}
+        render={(token) => {
+          const state = stateOf(token, now)
+          const limits = [
+            ...(token.account_id ? [t('limits.account', { name: accountName(token.account_id) })] : []),
+            ...(token.domain_tags.length ? [t('limits.tags', { list: token.domain_tags.join(', ') })] : []),
+            ...(token.cidrs.length ? [t('limits.cidrs', { list: token.cidrs.join(', ') })] : []),
+          ]
+          return (
+            <CardTableRow key={token.id} testId={`token-row-${token.number}`}>
+              <td className="py-2 pr-3">
+                <div className="font-medium">{token.name}</div>
+                <div className="flex items-center gap-2 text-xs text-slate-500">
+                  <code className="font-mono">{token.hint}</code>
+                  <span>#{token.number}</span>
+                  <Badge color={STATE_COLOR[state]}>{t(`state.${state}`)}</Badge>
+                </div>
+              </td>
+              <td className="py-2 pr-3 font-mono text-xs">{token.permissions.join(', ')}</td>
+              <td className="py-2 pr-3 text-xs">{limits.length ? limits.map((l) => <div key={l}>{l}</div>) : <span className="text-slate-500">{t('limits.none')}</span>}</td>
+              <td className="whitespace-nowrap py-2 pr-3 text-xs" title={formatDateTime(token.expires_at, i18n.language)}>
+                {formatDate(token.expires_at, i18n.language)}
+              </td>
+              <td className="py-2 pr-3 text-xs" data-testid="token-last-used">
+                {token.last_used_at ? (
+                  <>
+                    <div className="whitespace-nowrap" title={formatDateTime(token.last_used_at, i18n.language)}>
+                      {formatDate(token.last_used_at, i18n.language)}
+                    </div>
+                    <div className="font-mono text-slate-500">{token.last_used_address}</div>
+                  </>
+                ) : (
+                  <span className="whitespace-nowrap text-slate-500">{t('never')}</span>
+                )}
+              </td>
+              <td className="py-2 text-right">
+                {state === 'active' ? (
+                  <details className="relative inline-block text-left" data-testid={`token-revoke-${token.number}`}>
+                    <summary className="inline-flex h-7 cursor-pointer list-none items-center rounded-md border border-slate-300 px-2.5 text-xs font-medium text-red-700 hover:bg-red-50 dark:border-slate-700 dark:text-red-400 dark:hover:bg-red-950/40 [&::-webkit-details-marker]:hidden">
+                      {t('revoke')}
+                    </summary>
+                    <Form
+                      method="post"
+                      className="absolute right-0 z-10 mt-1 flex w-56 flex-col items-end gap-2 rounded-md border border-slate-200 bg-white p-3 shadow-lg dark:border-slate-800 dark:bg-slate-900"
+                    >
+                      <input type="hidden" name="token_id" value={token.id} />
+                      <p className="text-xs">{t('revokeQuestion', { name: token.name })}</p>
+                      <Button type="submit" name="intent" value="token-revoke" variant="destructive" size="sm">
+                        {t('revokeConfirm')}
+                      </Button>
+                    </Form>
+                  </details>
+                ) : null}
+              </td>
+            </CardTableRow>
+          )
+        }}
+      />
       <details className="mt-4 rounded-md border border-slate-200 p-3 dark:border-slate-800" open={actionData?.intent === 'token-create' ? true : undefined}>
         <summary className="cursor-pointer text-sm font-medium" data-testid="token-new-open">
           {t('new')}

@@ -18,6 +18,8 @@ export type AcmeSettings = {
   caaIdentities?: string[]
   /** Only DV: a CA like Pebble; OV/EV orders say what such a CA would receive. */
   dvOnly?: boolean
+  /** New orders the CA takes per interval (ACME_ORDER_LIMIT, e.g. 300 per 10,800 s): orders beyond wait for a slot (decision 401). */
+  orderLimit?: { orders: number; intervalSeconds: number }
 }
 
 /** What the SSL area runs with: the CA (absent: the screens say none is configured) and the key that seals private keys. */
@@ -82,8 +84,9 @@ export function acmeClient(settings: AcmeSettings, accountKeyPem: string, accoun
 export type AcmeClient = ReturnType<typeof acmeClient>
 
 /** A CSR for the names with the key given (PEM): the common name is the first name. */
-export async function createCsr(names: string[], keyPem: string): Promise<string> {
-  const [, csr] = await acme.crypto.createCsr({ commonName: names[0]!, altNames: names }, keyPem)
+export async function createCsr(names: string[], keyPem: string, subject: { organization?: string; country?: string; locality?: string; state?: string } = {}): Promise<string> {
+  // An OV/EV order's organisation goes into the subject (O, C, L, ST): what such a CA validates and names.
+  const [, csr] = await acme.crypto.createCsr({ commonName: names[0]!, altNames: names, ...subject }, keyPem)
   return csr.toString()
 }
 

@@ -12,6 +12,8 @@ export type LocalPebble = {
   directoryUrl: string
   /** PEM of Pebble's HTTPS certificate: the one thing an ACME client must trust to talk to it. */
   tlsCaPem: string
+  /** The port Pebble fetches HTTP-01 files from (its `httpPort`; port 80 at a real CA). */
+  httpPort: number
   /** The CA's current root (PEM), new at every start: what an issued chain verifies against. */
   root(): Promise<string>
   stop(): Promise<void>
@@ -126,6 +128,7 @@ export async function startPebble(options: { dnsServer?: string; dir?: string } 
   return {
     directoryUrl,
     tlsCaPem,
+    httpPort: http,
     async root() {
       const answer = await get(`${managementUrl}/roots/0`)
       if (answer.status !== 200) throw new Error(`pebble's root: HTTP ${answer.status}`)

@@ -14,3 +14,4 @@ export { checkXsdDir, defaultXsdDir, EppSchemaValidator } from './xsd-validator.
 export type * from './types.ts'
 export { registryErrorToAppError } from './app-errors.ts'
 export { newAuthCode } from './auth-info.ts'
+export { EppBlockProvider, type BlockProvider, type BlockRecord, type BlockCreateInput } from './blocks.ts'

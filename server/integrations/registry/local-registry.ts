@@ -21,6 +21,12 @@ export type LocalRegistryPolicy = {
   /** A pending transfer the losing registrar does not answer is approved by the server after this. */
   transferAutoApproveSeconds: number
   maxRegistrationYears: number
+  /**
+   * Block products this registry sells (decision 302), by product id: the periods it accepts and
+   * the TLDs a block covers (left out: every TLD the registry serves, as Identity Digital's DPML
+   * covers its whole portfolio).
+   */
+  blockProducts: Record<string, { years: number[]; tlds?: string[] }>
 }
 
 const YEARS_1_TO_10 = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
@@ -32,6 +38,7 @@ export const DEFAULT_POLICY: LocalRegistryPolicy = {
   pendingDeleteDays: 5,
   transferAutoApproveSeconds: 5 * 24 * 3600,
   maxRegistrationYears: 10,
+  blockProducts: { dpml: { years: YEARS_1_TO_10 } },
 }
 
 type TransferRec = { status: TransferStatus; reID: string; reDate: string; acID: string; acDate: string; years: number; exDate?: string }
@@ -74,6 +81,8 @@ type ContactRec = {
   authInfo: string
   statuses: string[]
 }
+/** A label blocked across a block product's TLDs, for a term (decision 302). */
+type BlockRec = { id: string; label: string; product: string; mark: string; clID: string; crDate: string; exDate: string; tlds: string[] }
 type PollRec = { id: string; qDate: string; msg: string; transfer?: { name: string } & TransferRec }
 
 export type RegistryState = {
@@ -84,6 +93,8 @@ export type RegistryState = {
   queues: Record<string, PollRec[]>
   /** Passwords changed with <newPW> at login, by client id. */
   passwords: Record<string, string>
+  /** Blocks by id (absent from snapshots made before blocks existed). */
+  blocks?: Record<string, BlockRec>
 }
 
 /** A registration loaded by the registry operator (see `LocalRegistry.preload`). */
@@ -256,7 +267,7 @@ export class LocalRegistry {
   private iso(date = this.now()): string {
     return date.toISOString()
   }
-  private nextRoid(kind: 'D' | 'H' | 'C'): string {
+  private nextRoid(kind: 'D' | 'H' | 'C' | 'B'): string {
     this.state.seq++
     return `${kind}${this.state.seq}-LOCAL`
   }
@@ -357,6 +368,104 @@ export class LocalRegistry {
     return childrenOf(ns, 'domain:hostObj').map((h) => this.normalise(h.text))
   }
 
+  // -------------------------------------------------------------- block (decision 302)
+
+  private activeBlocks(): BlockRec[] {
+    const now = this.iso()
+    return Object.values(this.state.blocks ?? {}).filter((b) => b.exDate > now)
+  }
+
+  private blockFor(id: string | undefined, clID: string): BlockRec {
+    const block = this.state.blocks?.[(id ?? '').trim()]
+    if (!block) throw new EppFault(2303)
+    this.sponsored(block, clID)
+    return block
+  }
+
+  private blockTlds(product: { tlds?: string[] }): string[] {
+    return [...(product.tlds ?? Object.keys(this.policy.tlds))].sort()
+  }
+
+  /**
+   * A block of a label across the product's TLDs. Refused when the product is not sold here
+   * (2306), the label is not a DNS label (2005), an active block of the same product holds the
+   * label already — whoever asked for it (2302) —, or the label is registered in a covered TLD
+   * (2308, naming the registrations): the provider blocks only labels nobody holds.
+   */
+  blockCreate(cmd: XNode, clID: string): Answer {
+    const label = this.normalise(textOf(cmd, 'blk:label'))
+    const productId = textOf(cmd, 'blk:product') ?? ''
+    const product = this.policy.blockProducts[productId]
+    if (!product) throw new EppFault(2306, `Block product ${productId} is not offered by this registry`)
+    if (!LABEL.test(label) || (label.slice(2, 4) === '--' && !label.startsWith('xn--'))) throw new EppFault(2005, 'Invalid label')
+    // The holder is the trademark the block is placed under (its SMD / TMCH reference), through its registrar.
+    const mark = textOf(cmd, 'blk:mark') ?? ''
+    const taken = this.activeBlocks().find((b) => b.label === label && b.product === productId)
+    if (taken)
+      throw new EppFault(2302, taken.clID === clID && taken.mark === mark ? `The label ${label} is already blocked by you (${taken.id})` : `The label ${label} is already blocked by another holder`)
+    const tlds = this.blockTlds(product)
+    const registered = tlds.map((tld) => `${label}.${tld}`).filter((name) => this.state.domains[name])
+    if (registered.length) throw new EppFault(2308, `The label is registered in a covered TLD: ${registered.join(', ')}`)
+    const years = this.years(child(cmd, 'blk:period'), product.years, 1)
+    const now = this.iso()
+    this.state.blocks ??= {}
+    const block: BlockRec = { id: this.nextRoid('B'), label, product: productId, mark, clID, crDate: now, exDate: this.addYears(now, years), tlds }
+    this.state.blocks[block.id] = block
+    return {
+      code: 1000,
+      resData: objectEl(
+        'blk',
+        'creData',
+        null,
+        el('blk:id', null, block.id),
+        el('blk:label', null, block.label),
+        el('blk:product', null, block.product),
+        block.tlds.map((t) => el('blk:tld', null, t)),
+        el('blk:crDate', null, block.crDate),
+        el('blk:exDate', null, block.exDate),
+      ),
+    }
+  }
+
+  blockInfo(cmd: XNode, clID: string): Answer {
+    const block = this.blockFor(textOf(cmd, 'blk:id'), clID)
+    return {
+      code: 1000,
+      resData: objectEl(
+        'blk',
+        'infData',
+        null,
+        el('blk:id', null, block.id),
+        el('blk:label', null, block.label),
+        el('blk:product', null, block.product),
+        el('blk:mark', null, block.mark),
+        el('blk:status', null, block.exDate > this.iso() ? 'ok' : 'expired'),
+        block.tlds.map((t) => el('blk:tld', null, t)),
+        el('blk:clID', null, block.clID),
+        el('blk:crDate', null, block.crDate),
+        el('blk:exDate', null, block.exDate),
+      ),
+    }
+  }
+
+  /** Extends a block's term from its expiry (curExpDate must match, as for a domain); an expired block is not renewed (2105). */
+  blockRenew(cmd: XNode, clID: string): Answer {
+    const block = this.blockFor(textOf(cmd, 'blk:id'), clID)
+    if (block.exDate <= this.iso()) throw new EppFault(2105, 'The block has expired: order a new one')
+    const current = textOf(cmd, 'blk:curExpDate')
+    if (current !== block.exDate.slice(0, 10)) throw new EppFault(2004, `curExpDate ${current} does not match the expiry date ${block.exDate.slice(0, 10)}`)
+    const years = this.years(child(cmd, 'blk:period'), this.policy.blockProducts[block.product]?.years ?? [1], 1)
+    block.exDate = this.addYears(block.exDate, years)
+    return { code: 1000, resData: objectEl('blk', 'renData', null, el('blk:id', null, block.id), el('blk:exDate', null, block.exDate)) }
+  }
+
+  /** Cancels a block: the label is free to register at once. */
+  blockDelete(cmd: XNode, clID: string): Answer {
+    const block = this.blockFor(textOf(cmd, 'blk:id'), clID)
+    delete this.state.blocks![block.id]
+    return { code: 1000 }
+  }
+
   // -------------------------------------------------------------- domain
 
   domainCheck(cmd: XNode): Answer {
@@ -377,6 +486,8 @@ export class LocalRegistry {
     const tld = this.tldOf(name)
     if (!tld) throw new EppFault(2306, 'TLD not served by this registry')
     if (this.state.domains[name]) throw new EppFault(2302)
+    const block = this.activeBlocks().find((b) => b.label === name.slice(0, name.indexOf('.')) && b.tlds.includes(name.slice(name.indexOf('.') + 1)))
+    if (block) throw new EppFault(2308, `The label ${block.label} is blocked (${block.product} block ${block.id})`)
     const years = this.years(child(cmd, 'domain:period'), tld.createYears, 1)
     const ns = this.readNs(cmd)
     this.checkHostsExist(ns)

@@ -57,7 +57,7 @@ export type LocalRegistryServer = {
   close(): Promise<void>
 }
 
-const OBJ_URIS = [NS.domain, NS.host, NS.contact]
+const OBJ_URIS = [NS.domain, NS.host, NS.contact, NS.blk]
 const EXT_URIS = [NS.secDNS, NS.rgp]
 const MAX_FAILED_LOGINS = 3
 
@@ -217,6 +217,7 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
         'info host:info': () => registry.hostInfo(object),
         'check contact:check': () => registry.contactCheck(object),
         'info contact:info': () => registry.contactInfo(object, clID),
+        'info blk:info': () => registry.blockInfo(object, clID),
       }
       const writes: Record<string, () => Answer> = {
         'create domain:create': () => registry.domainCreate(object, clID, ext),
@@ -230,6 +231,9 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
         'create contact:create': () => registry.contactCreate(object, clID),
         'update contact:update': () => registry.contactUpdate(object, clID),
         'delete contact:delete': () => registry.contactDelete(object, clID),
+        'create blk:create': () => registry.blockCreate(object, clID),
+        'renew blk:renew': () => registry.blockRenew(object, clID),
+        'delete blk:delete': () => registry.blockDelete(object, clID),
       }
       const read = reads[kind]
       if (read) {

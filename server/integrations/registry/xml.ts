@@ -15,6 +15,8 @@ export const NS = {
   contact: 'urn:ietf:params:xml:ns:contact-1.0',
   secDNS: 'urn:ietf:params:xml:ns:secDNS-1.1',
   rgp: 'urn:ietf:params:xml:ns:rgp-1.0',
+  /** Our block object mapping (decision 302; schemas/block-1.0.xsd). */
+  blk: 'urn:registrar-portal:params:xml:ns:block-1.0',
 } as const
 
 export type NsPrefix = keyof typeof NS

@@ -22,6 +22,10 @@ const SCHEMA_FILES: Record<string, string> = {
   [NS.secDNS]: 'secDNS-1.1.xsd',
   [NS.rgp]: 'rgp-1.0.xsd',
 }
+/** Mappings of our own (decision 302), kept in this repository beside the code that speaks them. */
+const OWN_SCHEMAS: Record<string, string> = {
+  [NS.blk]: path.join(import.meta.dirname, 'schemas', 'block-1.0.xsd'),
+}
 
 /** `../shared/epp-xsd` beside the repository, where CI and the team keep the RFC schemas. */
 export function defaultXsdDir(): string {
@@ -65,8 +69,8 @@ export class EppSchemaValidator {
     const check = checkXsdDir(xsdDir)
     if (!check.ok) throw new Error(check.reason)
     this.xsdDir = xsdDir
-    const imports = Object.entries(SCHEMA_FILES)
-      .map(([ns, file]) => `<import namespace="${ns}" schemaLocation="${pathToUri(path.join(xsdDir, file))}"/>`)
+    const imports = [...Object.entries(SCHEMA_FILES).map(([ns, file]) => [ns, path.join(xsdDir, file)] as const), ...Object.entries(OWN_SCHEMAS)]
+      .map(([ns, file]) => `<import namespace="${ns}" schemaLocation="${pathToUri(file)}"/>`)
       .join('')
     this.dir = mkdtempSync(path.join(tmpdir(), 'epp-xsd-'))
     this.wrapper = path.join(this.dir, 'epp-all.xsd')

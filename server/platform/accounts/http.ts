@@ -2,8 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import type { Account } from '#server/db/schema.ts'
 import { createRouter, requireOwnScope, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
-import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
-import { reachOf } from '#server/platform/core/scope.ts'
+import { listPage } from '#server/platform/core/list-route.ts'
 import { accountsResource, createAccount, getAccount, LANGUAGES, updateAccount } from './service.ts'
 
 const Conflict = {
@@ -78,10 +77,7 @@ export const accountsRouter = createRouter()
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
-      const reach = reachOf(scope)
-      const resource = reach === null ? accountsResource : { ...accountsResource, accountColumn: 'a.id' }
-      const page = await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), { accountId: reach })
-      return c.json(page, 200)
+      return c.json(await listPage(c, scope, { whole: accountsResource, scoped: { ...accountsResource, accountColumn: 'a.id' } }), 200)
     },
   )
   .openapi(

@@ -24,6 +24,7 @@ const AREA_VIEWER: Record<Area, string> = {
   watch: 'brand-viewer',
   intelligence: 'prospect-viewer',
   products: 'staff',
+  blocks: 'domain-viewer',
 }
 
 /**

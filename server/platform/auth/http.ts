@@ -7,7 +7,8 @@ import { createRouter, requireActor, requireOwnScope, requireScope, UUID_PATTERN
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { can, isStaff } from '#server/platform/core/scope.ts'
 import { AUTH_EVENTS_LIST } from '#common/lists/audit.ts'
-import { listQueryFromUrl, listResource, runList, type ListResource } from '#server/platform/list/engine.ts'
+import { listResource, type ListResource } from '#server/platform/list/engine.ts'
+import { listPage } from '#server/platform/core/list-route.ts'
 import { publicUser } from '#server/platform/users/service.ts'
 import { clientOf } from './events.ts'
 import {
@@ -385,7 +386,6 @@ export const authRouter = createRouter()
         if (!actor.userId || !UUID_PATTERN.test(actor.userId)) throw forbidden()
         resource = { ...authEventsResource, where: `ev.user_id = '${actor.userId}'` }
       }
-      const page = await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), scope)
-      return c.json(page, 200)
+      return c.json(await listPage(c, scope, resource), 200)
     },
   )

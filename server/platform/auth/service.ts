@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { DB, User } from '#server/db/schema.ts'
+import { mailTexts } from '#server/lib/mail-texts.ts'
 import { SsoTokenError, verifySsoToken } from '#server/integrations/oidc/verify.ts'
 import type { Mailer } from '#server/integrations/mail/mailer.ts'
 import type { Logger } from '#server/lib/logger.ts'
@@ -230,21 +231,9 @@ export async function requestPasswordReset(ctx: AuthContext, deps: { mailer: Mai
     await recordAuthEvent(tx, ctx.client, { kind: 'reset', outcome: 'success', reason: 'requested', user }, ctx.now)
   })
   const link = `${deps.baseUrl.replace(/\/$/, '')}/reset?token=${encodeURIComponent(token)}`
+  const t = mailTexts(user.language)
   void deps.mailer
-    .send({
-      to: user.email,
-      subject: 'Reset your Registrar Portal password',
-      text: [
-        `Hello ${user.name || user.email},`,
-        '',
-        'Someone (hopefully you) asked to reset the password of your Registrar Portal account.',
-        'Open this link within one hour to choose a new password:',
-        '',
-        link,
-        '',
-        'If you did not ask for this, ignore this message: your password stays as it is.',
-      ].join('\n'),
-    })
+    .send({ to: user.email, subject: t('reset.subject'), text: t('reset.body', { name: user.name || user.email, link }) })
     .catch((error: unknown) => deps.logger.error('password reset mail failed', { user_id: user.id, error }))
 }
 

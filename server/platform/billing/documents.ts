@@ -1,14 +1,29 @@
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import fontkit from '@pdf-lib/fontkit'
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
+import subsetFont from 'subset-font'
 import { countryName } from '#common/countries.ts'
 import { currencyDecimals, formatMoney } from '#common/money.ts'
 import type { Invoice, InvoiceLine } from '#server/db/schema-billing.ts'
-import { REVERSE_CHARGE_NOTE, SELLER } from './invoices.ts'
+import { REVERSE_CHARGE_NOTE } from './invoices.ts'
 
 /**
  * An invoice or credit note as a PDF (pdf-lib, on the server) in the entity's language, and as an
- * EN 16931 e-invoice in UBL 2.1. The PDF uses the standard Helvetica, so Japanese invoices print
- * their labels in English (no CJK font is shipped); names outside its character set print as "?".
+ * EN 16931 e-invoice in UBL 2.1. English and Spanish print in the standard Helvetica; Japanese in
+ * Noto Sans JP (OFL, the npm package @expo-google-fonts/noto-sans-jp), embedded as a subset of the
+ * characters the document prints (subset-font: harfbuzz's hb-subset). A character its font lacks prints as "?".
  */
+
+const require = createRequire(import.meta.url)
+const PRINTABLE_ASCII = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('') + '…'
+let notoSansJp: Promise<[Uint8Array, Uint8Array]> | undefined
+/** Noto Sans JP regular and bold, read once per process (5 MB each; the PDF carries only the glyphs it uses). */
+const japaneseFonts = () =>
+  (notoSansJp ??= Promise.all([
+    readFile(require.resolve('@expo-google-fonts/noto-sans-jp/400Regular/NotoSansJP_400Regular.ttf')),
+    readFile(require.resolve('@expo-google-fonts/noto-sans-jp/700Bold/NotoSansJP_700Bold.ttf')),
+  ]))
 
 const LABELS: Record<string, Record<string, string>> = {
   en: {
@@ -20,6 +35,7 @@ const LABELS: Record<string, Record<string, string>> = {
     period: 'Period',
     to: 'Bill to',
     vat: 'VAT id',
+    registration: 'Company reg. no.',
     description: 'Description',
     qty: 'Qty',
     unit: 'Unit price',
@@ -38,6 +54,7 @@ const LABELS: Record<string, Record<string, string>> = {
     period: 'Periodo',
     to: 'Facturar a',
     vat: 'NIF-IVA',
+    registration: 'N.º de registro',
     description: 'Concepto',
     qty: 'Cant.',
     unit: 'Precio',
@@ -46,6 +63,25 @@ const LABELS: Record<string, Record<string, string>> = {
     tax: 'IVA',
     total: 'Total',
     page: 'Página',
+  },
+  ja: {
+    invoice: '請求書',
+    'credit-note': '貸方票',
+    number: '番号',
+    issued: '発行日',
+    due: '支払期限',
+    period: '対象期間',
+    to: '請求先',
+    vat: 'VAT番号',
+    registration: '登記番号',
+    description: '内容',
+    qty: '数量',
+    unit: '単価',
+    amount: '金額',
+    subtotal: '小計',
+    tax: '税',
+    total: '合計',
+    page: 'ページ',
   },
 }
 
@@ -61,10 +97,50 @@ export async function invoicePdf(invoice: Invoice, lines: InvoiceLine[]): Promis
   const currency = invoice.currency.trim()
   const doc = await PDFDocument.create()
   doc.setTitle(`${L[invoice.kind]} ${invoice.number}`)
-  doc.setAuthor(SELLER.name)
+  // The seller the document was issued by (configuration at the run, kept with it).
+  const seller = invoice.seller
+  doc.setAuthor(seller.name)
   doc.setLanguage(language)
-  const font = await doc.embedFont(StandardFonts.Helvetica)
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold)
+  let font: PDFFont
+  let bold: PDFFont
+  if (language === 'ja') {
+    // The font cut down (harfbuzz's hb-subset) to the characters this document can print: every
+    // text it draws is known before it draws (pdf-lib's own subsetting, through fontkit, loses
+    // glyphs of this font).
+    const b = invoice.buyer
+    const printed = [
+      PRINTABLE_ASCII,
+      ...Object.values(L),
+      ...Object.values(seller),
+      countryName(seller.country, language),
+      countryName(b.country, language),
+      invoice.number,
+      b.name,
+      ...Object.values(b.address),
+      b.vat_id ?? '',
+      REVERSE_CHARGE_NOTE[language] ?? '',
+      ...lines.flatMap((line) => [line.description, formatMoney(Number(line.unit_minor), currency, locale), formatMoney(Number(line.amount_minor), currency, locale)]),
+      ...[invoice.subtotal_minor, invoice.tax_minor, invoice.total_minor].map((minor) => formatMoney(Number(minor), currency, locale)),
+    ].join('')
+    const [regular, heavy] = await Promise.all((await japaneseFonts()).map((full) => subsetFont(Buffer.from(full), printed, { targetFormat: 'truetype' })))
+    doc.registerFontkit(fontkit)
+    // Its 'locl' feature swaps Latin runs' digits for other glyphs that print spaced out: left off.
+    font = await doc.embedFont(regular!, { features: { locl: false } })
+    bold = await doc.embedFont(heavy!, { features: { locl: false } })
+    // A custom font lays out every string it measures or draws (fontkit), and an invoice repeats
+    // its amounts hundreds of times: each distinct string is laid out once per font.
+    for (const f of [font, bold]) {
+      const encode = f.encodeText.bind(f)
+      const width = f.widthOfTextAtSize.bind(f)
+      const encoded = new Map<string, ReturnType<typeof encode>>()
+      const widths = new Map<string, number>()
+      f.encodeText = (t) => encoded.get(t) ?? encoded.set(t, encode(t)).get(t)!
+      f.widthOfTextAtSize = (t, size) => (widths.get(t) ?? widths.set(t, width(t, 1)).get(t)!) * size
+    }
+  } else {
+    font = await doc.embedFont(StandardFonts.Helvetica)
+    bold = await doc.embedFont(StandardFonts.HelveticaBold)
+  }
   const charset = new Set(font.getCharacterSet())
   const safe = (text: string) => (/^[\x20-\x7e]*$/.test(text) ? text : [...text].map((ch) => (charset.has(ch.codePointAt(0)!) ? ch : '?')).join(''))
   const money = (minor: number) => safe(formatMoney(minor, currency, locale).replace(/\u00a0|\u202f/g, ' '))
@@ -81,9 +157,9 @@ export async function invoicePdf(invoice: Invoice, lines: InvoiceLine[]): Promis
     const page = doc.addPage(A4)
     let y = A4[1] - MARGIN
     if (p === 0) {
-      text(page, SELLER.name, MARGIN, y, { size: 12, font: bold })
-      text(page, `${SELLER.street}, ${SELLER.postcode} ${SELLER.city}, ${countryName(SELLER.country, language === 'ja' ? 'en' : language)}`, MARGIN, y - 14)
-      text(page, `${L.vat}: ${SELLER.vat_id}`, MARGIN, y - 26)
+      text(page, seller.name, MARGIN, y, { size: 12, font: bold })
+      text(page, `${seller.street}, ${seller.postcode} ${seller.city}, ${countryName(seller.country, language)}`, MARGIN, y - 14)
+      text(page, `${L.vat}: ${seller.vat_id} · ${L.registration}: ${seller.registration}`, MARGIN, y - 26)
       text(page, `${L[invoice.kind]} ${invoice.number}`, A4[0] - MARGIN, y, { size: 16, font: bold, right: true })
       y -= 60
       const meta: [string, string][] = [
@@ -97,13 +173,9 @@ export async function invoicePdf(invoice: Invoice, lines: InvoiceLine[]): Promis
         text(page, v, A4[0] - MARGIN, y - i * 12, { right: true })
       })
       const b = invoice.buyer
-      const address = [
-        b.address.street1,
-        b.address.street2,
-        [b.address.postcode, b.address.city].filter(Boolean).join(' '),
-        b.address.state,
-        countryName(b.country, language === 'ja' ? 'en' : language),
-      ].filter(Boolean) as string[]
+      const address = [b.address.street1, b.address.street2, [b.address.postcode, b.address.city].filter(Boolean).join(' '), b.address.state, countryName(b.country, language)].filter(
+        Boolean,
+      ) as string[]
       text(page, L.to!, MARGIN, y, { font: bold })
       ;[b.name, ...address, ...(b.vat_id ? [`${L.vat}: ${b.vat_id}`] : [])].forEach((line, i) => text(page, line, MARGIN, y - 12 * (i + 1)))
       y -= 12 * (address.length + 4)
@@ -163,8 +235,11 @@ export function invoiceUbl(invoice: Invoice, lines: InvoiceLine[]): string {
   const taxCategory = (tag: string) =>
     `<cac:${tag}><cbc:ID>${category}</cbc:ID>${category === 'O' ? '' : `<cbc:Percent>${Number(invoice.tax_rate_percent).toFixed(2)}</cbc:Percent>`}${tag === 'ClassifiedTaxCategory' ? '' : category === 'AE' ? '<cbc:TaxExemptionReasonCode>VATEX-EU-AE</cbc:TaxExemptionReasonCode><cbc:TaxExemptionReason>Reverse charge</cbc:TaxExemptionReason>' : category === 'O' ? '<cbc:TaxExemptionReasonCode>VATEX-EU-O</cbc:TaxExemptionReasonCode><cbc:TaxExemptionReason>Not subject to VAT</cbc:TaxExemptionReason>' : ''}<cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:${tag}>`
   const b = invoice.buyer
-  const party = (name: string, street: string, city: string, postcode: string, country: string, vat: string | null) =>
-    `<cac:Party><cac:PostalAddress>${street ? `<cbc:StreetName>${xml(street)}</cbc:StreetName>` : ''}${city ? `<cbc:CityName>${xml(city)}</cbc:CityName>` : ''}${postcode ? `<cbc:PostalZone>${xml(postcode)}</cbc:PostalZone>` : ''}<cac:Country><cbc:IdentificationCode>${country}</cbc:IdentificationCode></cac:Country></cac:PostalAddress>${vat ? `<cac:PartyTaxScheme><cbc:CompanyID>${xml(vat)}</cbc:CompanyID><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:PartyTaxScheme>` : ''}<cac:PartyLegalEntity><cbc:RegistrationName>${xml(name)}</cbc:RegistrationName></cac:PartyLegalEntity></cac:Party>`
+  // A supply not subject to VAT (category O) names no VAT identifier of either party (EN 16931
+  // BR-O-02); the seller is then known by its legal registration (BR-CO-26).
+  const vatIds = category !== 'O'
+  const party = (name: string, street: string, city: string, postcode: string, country: string, vat: string | null, registration?: string) =>
+    `<cac:Party><cac:PostalAddress>${street ? `<cbc:StreetName>${xml(street)}</cbc:StreetName>` : ''}${city ? `<cbc:CityName>${xml(city)}</cbc:CityName>` : ''}${postcode ? `<cbc:PostalZone>${xml(postcode)}</cbc:PostalZone>` : ''}<cac:Country><cbc:IdentificationCode>${country}</cbc:IdentificationCode></cac:Country></cac:PostalAddress>${vat && vatIds ? `<cac:PartyTaxScheme><cbc:CompanyID>${xml(vat)}</cbc:CompanyID><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme></cac:PartyTaxScheme>` : ''}<cac:PartyLegalEntity><cbc:RegistrationName>${xml(name)}</cbc:RegistrationName>${registration ? `<cbc:CompanyID>${xml(registration)}</cbc:CompanyID>` : ''}</cac:PartyLegalEntity></cac:Party>`
   const qty = credit ? 'CreditedQuantity' : 'InvoicedQuantity'
   const lineTag = credit ? 'CreditNoteLine' : 'InvoiceLine'
   return [
@@ -178,7 +253,7 @@ export function invoiceUbl(invoice: Invoice, lines: InvoiceLine[]): string {
     invoice.reverse_charge ? `<cbc:Note>${xml(REVERSE_CHARGE_NOTE.en!)}</cbc:Note>` : '',
     `<cbc:DocumentCurrencyCode>${currency}</cbc:DocumentCurrencyCode>`,
     `<cac:InvoicePeriod><cbc:StartDate>${invoice.period}</cbc:StartDate></cac:InvoicePeriod>`,
-    `<cac:AccountingSupplierParty>${party(SELLER.name, SELLER.street, SELLER.city, SELLER.postcode, SELLER.country, SELLER.vat_id)}</cac:AccountingSupplierParty>`,
+    `<cac:AccountingSupplierParty>${party(invoice.seller.name, invoice.seller.street, invoice.seller.city, invoice.seller.postcode, invoice.seller.country, invoice.seller.vat_id, invoice.seller.registration)}</cac:AccountingSupplierParty>`,
     `<cac:AccountingCustomerParty>${party(b.name, b.address.street1 ?? '', b.address.city ?? '', b.address.postcode ?? '', b.country, b.vat_id)}</cac:AccountingCustomerParty>`,
     `<cac:TaxTotal>${a('TaxAmount', Number(invoice.tax_minor))}<cac:TaxSubtotal>${a('TaxableAmount', Number(invoice.subtotal_minor))}${a('TaxAmount', Number(invoice.tax_minor))}${taxCategory('TaxCategory')}</cac:TaxSubtotal></cac:TaxTotal>`,
     `<cac:LegalMonetaryTotal>${a('LineExtensionAmount', Number(invoice.subtotal_minor))}${a('TaxExclusiveAmount', Number(invoice.subtotal_minor))}${a('TaxInclusiveAmount', Number(invoice.total_minor))}${a('PayableAmount', Number(invoice.total_minor))}</cac:LegalMonetaryTotal>`,

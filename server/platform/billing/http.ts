@@ -1,9 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { INVOICE_LANGUAGES, PAYMENT_KINDS, TRANSACTION_STATES } from '#common/billing.ts'
-import { reachOf } from '#server/platform/core/scope.ts'
+import { listPage } from '#server/platform/core/list-route.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
-import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import { billingEntitiesResource, createBillingEntity, getBillingEntity, recordPayment, scopedBillingEntitiesResource, setAccountEntity, setBalanceTerms, updateBillingEntity } from './service.ts'
 import { getTransaction, refundTransaction, scopedTransactionsResource, transactionsResource } from './transactions.ts'
 import { invoicePdf, invoiceUbl } from './documents.ts'
@@ -142,9 +141,7 @@ export const billingRouter = createRouter()
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
-      const reach = reachOf(scope)
-      const resource = reach === null ? billingEntitiesResource : scopedBillingEntitiesResource
-      return c.json(await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), { accountId: reach }), 200)
+      return c.json(await listPage(c, scope, { whole: billingEntitiesResource, scoped: scopedBillingEntitiesResource }), 200)
     },
   )
   .openapi(
@@ -268,9 +265,7 @@ export const billingRouter = createRouter()
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
-      const reach = reachOf(scope)
-      const resource = reach === null ? transactionsResource : scopedTransactionsResource
-      return c.json(await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), { accountId: reach }), 200)
+      return c.json(await listPage(c, scope, { whole: transactionsResource, scoped: scopedTransactionsResource }), 200)
     },
   )
   .openapi(

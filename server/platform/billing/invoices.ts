@@ -1,14 +1,17 @@
+import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
+import { mailTexts } from '#server/lib/mail-texts.ts'
 import { EU_COUNTRIES } from '#common/billing.ts'
-import { currencyDecimals } from '#common/money.ts'
+import { formatMoney } from '#common/money.ts'
 import type { DB } from '#server/db/schema.ts'
-import type { Invoice, InvoiceBuyer, InvoiceLine } from '#server/db/schema-billing.ts'
+import type { Invoice, InvoiceBuyer, InvoiceLine, InvoiceSeller } from '#server/db/schema-billing.ts'
 import { requirePermission } from '#server/platform/core/scope.ts'
 import { auditWriter, change, txRunner } from '#server/platform/core/change.ts'
 import { fieldError, invalid, notFound, refused } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { findBillingEntity } from './service.ts'
+import { sellerOf } from './seller.ts'
 
 /**
  * The monthly invoice run (issue 18). For a closed month, each billing entity gets one invoice per
@@ -18,24 +21,13 @@ import { findBillingEntity } from './service.ts'
  * the run (a job) resumes: a document already made for the month is never made twice.
  */
 
-export const INVOICE_JOBS = { run: 'billing.invoice-run' } as const
-
-/** Who invoices: the registrar (its own entity, printed on every document). */
-export const SELLER = {
-  name: 'Registrar Operations B.V.',
-  street: 'Herengracht 100',
-  city: 'Amsterdam',
-  postcode: '1015 BS',
-  country: 'NL',
-  vat_id: 'NL123456789B01',
-  email: 'billing@registrar.example',
-} as const
+export const INVOICE_JOBS = { run: 'billing.invoice-run', mail: 'billing.invoice-mail' } as const
 
 /** The legal note of an EU B2B supply reverse-charged, in the invoice's language. */
 export const REVERSE_CHARGE_NOTE: Record<string, string> = {
   en: 'Reverse charge: VAT to be accounted for by the recipient (Article 196, Council Directive 2006/112/EC).',
   es: 'Inversión del sujeto pasivo: el IVA lo liquida el destinatario (artículo 196 de la Directiva 2006/112/CE).',
-  ja: 'Reverse charge: VAT to be accounted for by the recipient (Article 196, Council Directive 2006/112/EC).',
+  ja: 'リバースチャージ：VATは受領者が納付します（EU理事会指令2006/112/EC第196条）。',
 }
 
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/
@@ -71,16 +63,33 @@ export async function startInvoiceRun(deps: Pick<PlatformDeps, 'db' | 'jobs' | '
   })
 }
 
-/** The job: every billing entity's documents for the month, then the run is completed. Idempotent. */
-export async function runInvoices(deps: Pick<PlatformDeps, 'db' | 'mailer' | 'logger' | 'now'>, period: string): Promise<number> {
+/** Billing entities per transaction of the run: each batch's documents, numbers and lines commit together or not at all. */
+export const RUN_BATCH = 100
+
+/**
+ * The job: every billing entity's documents for the month, a batch of entities at a time in id
+ * order, then the run is completed and the documents' mail queued. Idempotent: a batch committed
+ * before a crash has its documents, which the resumed run finds and leaves; the batch cut by the
+ * crash left nothing and is made again.
+ */
+export async function runInvoices(deps: Pick<PlatformDeps, 'db' | 'jobs' | 'logger' | 'now'> & { config?: object }, period: string, options: { batch?: number } = {}): Promise<number> {
   const start = new Date(`${period}T00:00:00Z`)
-  const entities = await deps.db.selectFrom('billing_entities').select('id').orderBy('id').execute()
+  const now = deps.now()
+  // Who invoices, as configured now: each document keeps it (a later change does not rewrite it).
+  const seller = sellerOf(deps.config ?? {})
   let made = 0
-  for (const entity of entities) {
-    for (const invoice of await invoiceEntity(deps.db, entity.id, start, deps.now())) {
-      made++
-      await mailIssued(deps, invoice)
-    }
+  let after: string | null = null
+  for (;;) {
+    let next = deps.db
+      .selectFrom('billing_entities')
+      .select('id')
+      .orderBy('id')
+      .limit(options.batch ?? RUN_BATCH)
+    if (after) next = next.where('id', '>', after)
+    const ids = (await next.execute()).map((row) => row.id)
+    if (!ids.length) break
+    made += (await invoiceBatch(deps.db, ids, start, now, seller)).length
+    after = ids.at(-1)!
   }
   const total = await deps.db
     .selectFrom('invoices')
@@ -88,139 +97,242 @@ export async function runInvoices(deps: Pick<PlatformDeps, 'db' | 'mailer' | 'lo
     .where('period', '=', isoDay(start))
     .executeTakeFirstOrThrow()
   await deps.db.updateTable('invoice_runs').set({ state: 'completed', invoices: total.n, finished_at: new Date() }).where('period', '=', isoDay(start)).execute()
+  // The documents committed are the mail's outbox (mailed_at null): the mail job sends them now, and every five minutes whatever is left.
+  if (made) await deps.jobs.send(INVOICE_JOBS.mail, { period: isoDay(start) })
+  deps.logger.info('invoice run done', { period: isoDay(start), made, total: total.n })
   return made
 }
 
+/** A line's first words: the action done (by the product's kind where it says more), in the invoice's language. */
 const ACTIONS: Record<string, Record<string, string>> = {
-  en: { register: 'Registration', transfer: 'Transfer', renew: 'Renewal', restore: 'Restore' },
-  es: { register: 'Registro', transfer: 'Transferencia', renew: 'Renovación', restore: 'Restauración' },
-  ja: { register: '登録', transfer: '移管', renew: '更新', restore: '復旧' },
+  en: {
+    register: 'Registration',
+    transfer: 'Transfer',
+    renew: 'Renewal',
+    restore: 'Restore',
+    trade: 'Owner change',
+    'registry-lock': 'Registry lock',
+    'ssl:order': 'SSL certificate',
+    'block:order': 'Block',
+    subscribe: 'Subscription',
+  },
+  es: {
+    register: 'Registro',
+    transfer: 'Transferencia',
+    renew: 'Renovación',
+    restore: 'Restauración',
+    trade: 'Cambio de titular',
+    'registry-lock': 'Bloqueo de registro',
+    'ssl:order': 'Certificado SSL',
+    'block:order': 'Bloqueo',
+    subscribe: 'Suscripción',
+  },
+  ja: {
+    register: '登録',
+    transfer: '移管',
+    renew: '更新',
+    restore: '復旧',
+    trade: '登録者変更',
+    'registry-lock': 'レジストリロック',
+    'ssl:order': 'SSL証明書',
+    'block:order': 'ブロック',
+    subscribe: 'サブスクリプション',
+  },
 }
 const YEAR_WORDS: Record<string, [string, string]> = { en: ['year', 'years'], es: ['año', 'años'], ja: ['年', '年'] }
+/** How an invoice's lines are grouped: by kind, then by action in this order, then by name. */
+const KIND_ORDER = ['domain', 'ssl', 'block', 'service']
+const ACTION_ORDER = ['register', 'transfer', 'renew', 'restore', 'trade', 'registry-lock', 'order', 'subscribe']
 
 /**
- * The charges a document of `kind` takes for the entity, month and currency, as SQL: an invoice
- * takes what settled in the month and was not invoiced; a credit note what was refunded (by the
- * month's end) after it was invoiced and not credited yet.
+ * The charges a document of `kind` takes for the batch's entities and the month, as SQL: an invoice
+ * takes what settled in the month (refunded since or not: its credit note follows); a credit note
+ * what was refunded by the month's end, was invoiced (its month's invoice exists) and is not
+ * credited yet. No charge is marked when it is invoiced: the invoice of an entity, month and
+ * currency is made once (unique), so the month a charge settled in says which invoice has it.
  */
-function chargesOf(kind: 'invoice' | 'credit-note', entityId: string, currency: string | null, start: Date, end: Date) {
-  const base = sql`t.billing_entity_id = ${entityId}${currency ? sql` AND t.currency = ${currency}` : sql``}`
+function chargesOf(kind: 'invoice' | 'credit-note', ids: string[], start: Date, end: Date) {
+  const entities = sql`t.billing_entity_id = ANY(${sql.val(ids)}::uuid[])`
   return kind === 'invoice'
-    ? sql`${base} AND t.invoice_id IS NULL AND t.state IN ('settled', 'refunded') AND t.settled_at >= ${start} AND t.settled_at < ${end}`
-    : sql`${base} AND t.state = 'refunded' AND t.credit_note_id IS NULL AND t.invoice_id IS NOT NULL AND t.updated_at < ${end}`
+    ? sql`${entities} AND t.state IN ('settled', 'refunded') AND t.settled_at >= ${start} AND t.settled_at < ${end}`
+    : sql`${entities} AND t.state = 'refunded' AND t.credit_note_id IS NULL AND t.updated_at < ${end}
+        AND EXISTS (SELECT 1 FROM invoices i WHERE i.billing_entity_id = t.billing_entity_id AND i.kind = 'invoice' AND i.currency = t.currency
+          AND i.period = date_trunc('month', t.settled_at AT TIME ZONE 'UTC')::date)`
 }
 
+type Sum = { entity: string; currency: string; n: number; total: string }
+
 /**
- * One entity's documents for the month (each in its own transaction); those already made are left.
- * Set-based: the lines are written from the charges and the charges marked by one statement each,
- * a line per charge ("Renewal acme.com (1 year)" in the entity's language), in the order settled.
+ * One batch of entities' documents for the month, in one transaction: per entity and currency an
+ * invoice, then a credit note. Set-based: the entities are locked (a second run waits), the sums
+ * read in one statement per kind, the numbers taken from each entity's counter for the year in one
+ * statement (advanced by the number of its documents: no gaps), the documents inserted in one, and
+ * all their lines written from the charges by one INSERT … SELECT, which answers each document's
+ * line count and sum: a document whose lines do not add up to it is refused and the batch rolled
+ * back. Documents already made (a resumed run) are left.
  */
-export async function invoiceEntity(db: Kysely<DB>, entityId: string, start: Date, now: Date): Promise<Invoice[]> {
+export async function invoiceBatch(db: Kysely<DB>, ids: string[], start: Date, now: Date, seller: InvoiceSeller): Promise<Invoice[]> {
   const end = nextMonth(start)
-  const made: Invoice[] = []
-  for (const kind of ['invoice', 'credit-note'] as const) {
-    const currencies = (await sql<{ currency: string }>`SELECT DISTINCT t.currency FROM transactions t WHERE ${chargesOf(kind, entityId, null, start, end)}`.execute(db)).rows.map((r) =>
-      r.currency.trim(),
+  const period = isoDay(start)
+  const year = now.getUTCFullYear()
+  return db.transaction().execute(async (tx) => {
+    // A batch sorts ~100,000 lines into their invoices (in memory, not on disk); compiling its
+    // statements to machine code (JIT, chosen for their row estimates) costs more than it saves.
+    await sql`SET LOCAL work_mem = '64MB'`.execute(tx)
+    await sql`SET LOCAL jit = off`.execute(tx)
+    const entities = new Map((await tx.selectFrom('billing_entities').selectAll().where('id', 'in', ids).orderBy('id').forUpdate().execute()).map((e) => [e.id, e]))
+    const done = new Set(
+      (await tx.selectFrom('invoices').select(['billing_entity_id', 'currency', 'kind']).where('billing_entity_id', 'in', ids).where('period', '=', period).execute()).map(
+        (d) => `${d.billing_entity_id}:${d.currency.trim()}:${d.kind}`,
+      ),
     )
-    for (const currency of currencies) {
-      const invoice = await db.transaction().execute(async (tx) => {
-        // The entity's row is the run's lock: two runs never write one entity's documents at once.
-        const entity = await tx.selectFrom('billing_entities').selectAll().where('id', '=', entityId).forUpdate().executeTakeFirstOrThrow()
-        if (
-          await tx
-            .selectFrom('invoices')
-            .select('id')
-            .where('billing_entity_id', '=', entityId)
-            .where('period', '=', isoDay(start))
-            .where('currency', '=', currency)
-            .where('kind', '=', kind)
-            .executeTakeFirst()
-        )
-          return null
-        const which = chargesOf(kind, entityId, currency, start, end)
-        const sums = (await sql<{ n: number; total: string | number | null }>`SELECT count(*)::int AS n, sum(t.amount_minor) AS total FROM transactions t WHERE ${which}`.execute(tx)).rows[0]!
-        if (!sums.n) return null
+    const rates = new Map((await tx.selectFrom('tax_rates').select(['country', 'rate_percent']).execute()).map((r) => [r.country.trim(), Number(r.rate_percent)]))
+    const audit = auditWriter(tx, { actor: { userId: null, label: 'invoice run', homeAccountId: null, roles: ['staff'], abilities: [] }, accountId: null, requestId: null })
+    const made: Invoice[] = []
+    for (const kind of ['invoice', 'credit-note'] as const) {
+      const which = chargesOf(kind, ids, start, end)
+      const sums = (
+        await sql<Sum>`SELECT t.billing_entity_id AS entity, t.currency, count(*)::int AS n, sum(t.amount_minor)::text AS total
+          FROM transactions t WHERE ${which} GROUP BY 1, 2 ORDER BY 1, 2`.execute(tx)
+      ).rows
+        .map((s) => ({ ...s, currency: s.currency.trim() }))
+        .filter((s) => entities.has(s.entity) && !done.has(`${s.entity}:${s.currency}:${kind}`))
+      if (!sums.length) continue
+      // Each entity's counter advanced once by the number of its documents: they take the numbers up to it.
+      const perEntity = new Map<string, number>()
+      for (const s of sums) perEntity.set(s.entity, (perEntity.get(s.entity) ?? 0) + 1)
+      const counters = await sql<{ billing_entity_id: string; last_seq: number }>`
+        INSERT INTO invoice_counters (billing_entity_id, year, last_seq)
+        SELECT e, ${year}, n FROM unnest(${sql.val([...perEntity.keys()])}::uuid[], ${sql.val([...perEntity.values()])}::int[]) AS u(e, n)
+        ON CONFLICT (billing_entity_id, year) DO UPDATE SET last_seq = invoice_counters.last_seq + EXCLUDED.last_seq
+        RETURNING billing_entity_id, last_seq`.execute(tx)
+      const nextSeq = new Map(counters.rows.map((c) => [c.billing_entity_id, c.last_seq - perEntity.get(c.billing_entity_id)! + 1]))
+      const sign = kind === 'invoice' ? 1 : -1
+      const rows = sums.map((s) => {
+        const entity = entities.get(s.entity)!
+        const seq = nextSeq.get(s.entity)!
+        nextSeq.set(s.entity, seq + 1)
         const country = entity.country.trim()
-        const reverse = Boolean(entity.vat_id) && EU_COUNTRIES.has(country) && country !== SELLER.country
-        const rate = reverse ? 0 : Number((await tx.selectFrom('tax_rates').select('rate_percent').where('country', '=', country).executeTakeFirst())?.rate_percent ?? 0)
-        const sign = kind === 'invoice' ? 1 : -1
-        const subtotal = sign * Number(sums.total)
+        const reverse = Boolean(entity.vat_id) && EU_COUNTRIES.has(country) && country !== seller.country
+        const rate = reverse ? 0 : (rates.get(country) ?? 0)
+        const subtotal = sign * Number(s.total)
         const tax = sign * taxOf(Math.abs(subtotal), rate)
-        const year = now.getUTCFullYear()
-        await tx
-          .insertInto('invoice_counters')
-          .values({ billing_entity_id: entityId, year })
-          .onConflict((oc) => oc.columns(['billing_entity_id', 'year']).doNothing())
-          .execute()
-        const counter = await tx
-          .updateTable('invoice_counters')
-          .set((eb) => ({ last_seq: eb('last_seq', '+', 1) }))
-          .where('billing_entity_id', '=', entityId)
-          .where('year', '=', year)
-          .returning('last_seq')
-          .executeTakeFirstOrThrow()
         const buyer: InvoiceBuyer = { name: entity.name, address: entity.address, country, vat_id: entity.vat_id, billing_email: entity.billing_email }
-        const invoice = await tx
-          .insertInto('invoices')
-          .values({
-            billing_entity_id: entityId,
-            kind,
-            period: isoDay(start),
-            year,
-            seq: counter.last_seq,
-            number: `${kind === 'invoice' ? 'INV' : 'CN'}-${year}-${String(counter.last_seq).padStart(6, '0')}`,
-            currency,
-            language: entity.invoice_language,
-            issued_at: now,
-            due_at: new Date(now.getTime() + entity.payment_terms_days * 86_400_000),
-            subtotal_minor: subtotal,
-            tax_rate_percent: rate,
-            tax_minor: tax,
-            total_minor: subtotal + tax,
-            reverse_charge: reverse,
-            buyer: JSON.stringify(buyer),
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow()
-        const words = ACTIONS[entity.invoice_language] ?? ACTIONS.en!
-        const [one, many] = YEAR_WORDS[entity.invoice_language] ?? YEAR_WORDS.en!
-        const action = sql`CASE t.action ${sql.join(
-          Object.entries(words).map(([k, v]) => sql`WHEN ${k} THEN ${v}`),
-          sql` `,
-        )} ELSE t.action END`
-        await sql`INSERT INTO invoice_lines (invoice_id, position, transaction_id, description, quantity, unit_minor, amount_minor)
-          SELECT ${invoice.id}, row_number() OVER (ORDER BY t.settled_at, t.id), t.id,
-            ${action} || ' ' || coalesce(nullif(t.object_name, ''), t.product_code) || ' (' || t.period || ' ' || CASE WHEN t.period = 1 THEN ${one} ELSE ${many} END || ')',
+        return {
+          id: randomUUID(),
+          billing_entity_id: s.entity,
+          kind,
+          period,
+          year,
+          seq,
+          number: `${kind === 'invoice' ? 'INV' : 'CN'}-${year}-${String(seq).padStart(6, '0')}`,
+          currency: s.currency,
+          language: entity.invoice_language,
+          issued_at: now,
+          due_at: new Date(now.getTime() + entity.payment_terms_days * 86_400_000),
+          subtotal_minor: subtotal,
+          tax_rate_percent: rate,
+          tax_minor: tax,
+          total_minor: subtotal + tax,
+          reverse_charge: reverse,
+          buyer: JSON.stringify(buyer),
+          seller: JSON.stringify(seller),
+        }
+      })
+      const invoices = await tx.insertInto('invoices').values(rows).returningAll().execute()
+      // invoice.issued for every account the entity bills (issue 20), in the batch's transaction: one statement.
+      await sql`INSERT INTO webhook_events (account_id, type, data)
+        SELECT a.id, 'invoice.issued', jsonb_build_object('id', i.id, 'number', i.number, 'kind', i.kind, 'billing_entity_id', i.billing_entity_id, 'period', i.period,
+          'currency', trim(i.currency), 'total_minor', i.total_minor, 'due_at', to_char(i.due_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+        FROM invoices i JOIN accounts a ON a.billing_entity_id = i.billing_entity_id
+        WHERE i.id = ANY(${sql.val(invoices.map((i) => i.id))}::uuid[])`.execute(tx)
+      const word = (language: string) => ({ ...ACTIONS.en, ...ACTIONS[language] })
+      const words = JSON.stringify(Object.fromEntries(Object.keys(YEAR_WORDS).map((l) => [l, word(l)])))
+      const years = JSON.stringify(YEAR_WORDS)
+      const docs = sql`unnest(${sql.val(rows.map((r) => r.id))}::uuid[], ${sql.val(rows.map((r) => r.billing_entity_id))}::uuid[], ${sql.val(rows.map((r) => r.currency))}::text[], ${sql.val(rows.map((r) => r.language))}::text[]) AS d(invoice_id, entity, currency, language)`
+      const written = await sql<{ invoice_id: string; n: number; total: string }>`
+        WITH ins AS (
+          INSERT INTO invoice_lines (invoice_id, position, transaction_id, description, quantity, unit_minor, amount_minor)
+          SELECT d.invoice_id,
+            row_number() OVER (PARTITION BY d.invoice_id ORDER BY array_position(${sql.val(KIND_ORDER)}::text[], t.kind), array_position(${sql.val(ACTION_ORDER)}::text[], t.action), t.object_name, t.settled_at, t.id),
+            t.id,
+            coalesce(${words}::jsonb -> d.language ->> (t.kind || ':' || t.action), ${words}::jsonb -> d.language ->> t.action, t.action)
+              || ' ' || coalesce(nullif(t.object_name, ''), t.product_code)
+              || ' (' || t.period || ' ' || (${years}::jsonb -> d.language ->> CASE WHEN t.period = 1 THEN 0 ELSE 1 END) || ')',
             1, ${sign} * t.amount_minor, ${sign} * t.amount_minor
-          FROM transactions t WHERE ${which}`.execute(tx)
-        await sql`UPDATE transactions t SET ${sql.raw(kind === 'invoice' ? 'invoice_id' : 'credit_note_id')} = ${invoice.id} WHERE ${which}`.execute(tx)
-        await auditWriter(tx, { actor: { userId: null, label: 'invoice run', homeAccountId: null, roles: ['staff'], abilities: [] }, accountId: null, requestId: null }).record({
+          FROM ${docs} JOIN transactions t ON t.billing_entity_id = d.entity AND t.currency = d.currency
+          WHERE ${which}
+          RETURNING invoice_id, amount_minor)
+        SELECT invoice_id, count(*)::int AS n, sum(amount_minor)::text AS total FROM ins GROUP BY invoice_id`.execute(tx)
+      const lines = new Map(written.rows.map((w) => [w.invoice_id, w]))
+      for (const [i, row] of rows.entries()) {
+        const got = lines.get(row.id)
+        // The charges changed between the sums and the lines (a charge of a closed month settling late): nothing is kept, the job retries.
+        if (got?.n !== sums[i]!.n || Number(got.total) !== row.subtotal_minor) throw new Error(`invoice ${row.number}: its lines do not add up to it; the batch is rolled back`)
+      }
+      if (kind === 'credit-note')
+        await sql`UPDATE transactions t SET credit_note_id = d.invoice_id FROM ${docs} WHERE t.billing_entity_id = d.entity AND t.currency = d.currency AND ${which}`.execute(tx)
+      for (const [i, invoice] of invoices.entries()) {
+        await audit.record({
           area: 'invoicing',
           entityType: 'billing-entity',
-          entityId,
+          entityId: invoice.billing_entity_id,
           action: kind === 'invoice' ? 'invoice' : 'credit-note',
-          after: { number: invoice.number, currency, total_minor: subtotal + tax, lines: sums.n },
+          after: { number: invoice.number, currency: invoice.currency.trim(), total_minor: Number(invoice.total_minor), lines: sums[i]!.n },
         })
-        return invoice
-      })
-      if (invoice) made.push(invoice)
+      }
+      made.push(...invoices)
     }
-  }
-  return made
+    return made
+  })
 }
 
-async function mailIssued(deps: Pick<PlatformDeps, 'db' | 'mailer' | 'logger'>, invoice: Invoice) {
-  const amount = `${invoice.currency.trim()} ${(Number(invoice.total_minor) / 10 ** currencyDecimals(invoice.currency.trim())).toFixed(currencyDecimals(invoice.currency.trim()))}`
-  const subject = invoice.kind === 'invoice' ? `Invoice ${invoice.number}` : `Credit note ${invoice.number}`
+/**
+ * The mail of documents issued (the job, queued by the run and every five minutes): each document
+ * not mailed yet is claimed (a claim older than ten minutes is a worker that died: taken again),
+ * mailed to its billing address, and marked mailed. A failed mail stays claimed and is tried again
+ * after the claim runs out.
+ */
+export async function mailIssuedInvoices(deps: Pick<PlatformDeps, 'db' | 'mailer' | 'logger' | 'now'>): Promise<number> {
+  let mailed = 0
+  for (;;) {
+    const claimed = await deps.db
+      .updateTable('invoices')
+      .set({ mail_claimed_at: deps.now() })
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('invoices')
+          .select('id')
+          .where('mailed_at', 'is', null)
+          .where((w) => w.or([w('mail_claimed_at', 'is', null), w('mail_claimed_at', '<', new Date(deps.now().getTime() - 10 * 60_000))]))
+          .orderBy('issued_at')
+          .limit(50)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returningAll()
+      .execute()
+    if (!claimed.length) return mailed
+    for (const invoice of claimed) if (await mailIssued(deps, invoice)) mailed++
+  }
+}
+
+async function mailIssued(deps: Pick<PlatformDeps, 'db' | 'mailer' | 'logger'>, invoice: Invoice): Promise<boolean> {
+  // In the invoice's language, as its PDF.
+  const t = mailTexts(invoice.language)
+  const amount = formatMoney(Number(invoice.total_minor), invoice.currency.trim(), invoice.language)
+  const subject = t(invoice.kind === 'invoice' ? 'invoice.subject_invoice' : 'invoice.subject_credit', { number: invoice.number })
   try {
     await deps.mailer.send({
       to: invoice.buyer.billing_email,
       subject,
-      text: `${subject} from ${SELLER.name}: ${amount}, due ${isoDay(invoice.due_at)}.\nIt is in the portal under Invoicing → Billing entities → ${invoice.buyer.name}.`,
+      text: t('invoice.body', { document: subject, seller: invoice.seller.name, amount, due: isoDay(invoice.due_at), entity: invoice.buyer.name }),
     })
     await deps.db.updateTable('invoices').set({ mailed_at: new Date() }).where('id', '=', invoice.id).execute()
+    return true
   } catch (error) {
     deps.logger.error('invoice mail failed', { invoice: invoice.number, error })
+    return false
   }
 }
 

@@ -100,6 +100,36 @@ async function giveBack(tx: Tx, row: Pick<Transaction, 'billing_entity_id' | 'cu
 }
 
 /**
+ * The one way a charge changes state: `row` (read FOR UPDATE) goes to `to`, with its reason and
+ * any other column the move sets (a settlement's time), and the move is audited as `action`. The
+ * money moves with the caller (takeFunds / giveBack), which knows whether it goes with the move.
+ */
+async function moveCharge(
+  tx: Tx,
+  scope: Scope,
+  row: Pick<Transaction, 'id' | 'account_id' | 'state' | 'version'>,
+  to: Transaction['state'],
+  action: 'reserve' | 'settle' | 'release' | 'refund',
+  reason = '',
+  set: { settled_at?: Date; domain_id?: string | null } = {},
+): Promise<void> {
+  await tx
+    .updateTable('transactions')
+    .set({ state: to, reason: reason.slice(0, 500), version: row.version + 1, updated_at: new Date(), ...set })
+    .where('id', '=', row.id)
+    .execute()
+  await auditWriter(tx, scope).record({
+    area: AREA,
+    entityType: 'transaction',
+    entityId: row.id,
+    accountId: row.account_id,
+    action,
+    before: { state: row.state },
+    after: { state: to, ...(reason ? { reason } : {}) },
+  })
+}
+
+/**
  * Reserves the charges of one action for the scope's account, inside the action's transaction.
  * A key already reserved or settled is left as it is (a retry charges nothing); a released one is
  * reserved again (a failed item retried), with the same funds check.
@@ -157,14 +187,7 @@ export async function reserveCharges(tx: Tx, scope: Scope, accountId: string, ch
       after: { state: 'reserved', product_code: c.quote?.product_code ?? c.product_code ?? '', object_name: c.object_name, amount_minor: c.amount_minor, currency: c.currency },
     })
   }
-  for (const t of again) {
-    await tx
-      .updateTable('transactions')
-      .set({ state: 'reserved', reason: '', version: t.version + 1, updated_at: new Date() })
-      .where('id', '=', t.id)
-      .execute()
-    await audit.record({ area: AREA, entityType: 'transaction', entityId: t.id, accountId, action: 'reserve', before: { state: 'released' }, after: { state: 'reserved' } })
-  }
+  for (const t of again) await moveCharge(tx, scope, t, 'reserved', 'reserve')
 }
 
 /**
@@ -173,19 +196,21 @@ export async function reserveCharges(tx: Tx, scope: Scope, accountId: string, ch
  * registry is asked (refused past the limit), then settled in the action's own transaction or
  * released when the registry refuses. The key names the action (renew:{domain}:{expiry}), so a
  * retried renewal finds its charge. Returns the key, or null when the account has no billing
- * entity and the product no price (nothing to charge it to, nothing to charge).
+ * entity and the product no price (nothing to charge it to, nothing to charge). A fee the
+ * registrar may leave unpriced (`unpricedIsFree`: a registry lock) is not charged where no price
+ * list prices it, whoever pays.
  */
 export async function reserveDirect(
   db: Kysely<DB>,
   scope: Scope,
-  input: { key: string; accountId: string; tld: string; action: string; period: number; objectName: string; domainId: string },
+  input: { key: string; accountId: string; tld: string; action: string; period: number; objectName: string; domainId: string; unpricedIsFree?: boolean },
 ): Promise<string | null> {
   const account = await db.selectFrom('accounts').select('billing_entity_id').where('id', '=', input.accountId).executeTakeFirstOrThrow()
   let price: { price_minor: number; currency: string; quote: string }
   try {
     price = await (await accountPricing(db, input.accountId)).price({ name: input.tld, list_price_minor: null, currency: '' }, input.period, 'period', input.action)
   } catch (error) {
-    if (account.billing_entity_id) throw error
+    if (account.billing_entity_id && !input.unpricedIsFree) throw error
     return null
   }
   await change(db, scope, (tx) =>
@@ -216,20 +241,7 @@ export async function refundDomainCharges(tx: Tx, scope: Scope, domainId: string
   const rows = await tx.selectFrom('transactions').selectAll().where('domain_id', '=', domainId).where('action', 'in', ['register', 'transfer']).where('state', '=', 'settled').forUpdate().execute()
   for (const row of rows) {
     await giveBack(tx, row)
-    await tx
-      .updateTable('transactions')
-      .set({ state: 'refunded', reason, version: row.version + 1, updated_at: new Date() })
-      .where('id', '=', row.id)
-      .execute()
-    await auditWriter(tx, scope).record({
-      area: AREA,
-      entityType: 'transaction',
-      entityId: row.id,
-      accountId: row.account_id,
-      action: 'refund',
-      before: { state: 'settled' },
-      after: { state: 'refunded', reason },
-    })
+    await moveCharge(tx, scope, row, 'refunded', 'refund', reason)
   }
 }
 
@@ -238,40 +250,14 @@ export async function reserveAgain(tx: Tx, scope: Scope, key: string): Promise<v
   const row = await tx.selectFrom('transactions').selectAll().where('idempotency_key', '=', key).forUpdate().executeTakeFirst()
   if (row?.state !== 'released') return
   await takeFunds(tx, row.billing_entity_id, [{ amount_minor: Number(row.amount_minor), currency: row.currency.trim() }])
-  await tx
-    .updateTable('transactions')
-    .set({ state: 'reserved', reason: '', version: row.version + 1, updated_at: new Date() })
-    .where('id', '=', row.id)
-    .execute()
-  await auditWriter(tx, scope).record({
-    area: AREA,
-    entityType: 'transaction',
-    entityId: row.id,
-    accountId: row.account_id,
-    action: 'reserve',
-    before: { state: 'released' },
-    after: { state: 'reserved' },
-  })
+  await moveCharge(tx, scope, row, 'reserved', 'reserve')
 }
 
 /** The registry or CA confirmed: the reserved charge is settled (the money was taken at reservation). */
 export async function settleCharge(tx: Tx, scope: Scope, key: string, domainId: string | null = null): Promise<void> {
   const row = await tx.selectFrom('transactions').selectAll().where('idempotency_key', '=', key).forUpdate().executeTakeFirst()
   if (row?.state !== 'reserved') return
-  await tx
-    .updateTable('transactions')
-    .set({ state: 'settled', settled_at: new Date(), domain_id: domainId ?? row.domain_id, version: row.version + 1, updated_at: new Date() })
-    .where('id', '=', row.id)
-    .execute()
-  await auditWriter(tx, scope).record({
-    area: AREA,
-    entityType: 'transaction',
-    entityId: row.id,
-    accountId: row.account_id,
-    action: 'settle',
-    before: { state: 'reserved' },
-    after: { state: 'settled' },
-  })
+  await moveCharge(tx, scope, row, 'settled', 'settle', '', { settled_at: new Date(), domain_id: domainId ?? row.domain_id })
 }
 
 /** The action failed or was cancelled: a reserved charge is released and its money given back. */
@@ -279,20 +265,7 @@ export async function releaseCharge(tx: Tx, scope: Scope, key: string, reason: s
   const row = await tx.selectFrom('transactions').selectAll().where('idempotency_key', '=', key).forUpdate().executeTakeFirst()
   if (row?.state !== 'reserved') return
   await giveBack(tx, row)
-  await tx
-    .updateTable('transactions')
-    .set({ state: 'released', reason: reason.slice(0, 500), version: row.version + 1, updated_at: new Date() })
-    .where('id', '=', row.id)
-    .execute()
-  await auditWriter(tx, scope).record({
-    area: AREA,
-    entityType: 'transaction',
-    entityId: row.id,
-    accountId: row.account_id,
-    action: 'release',
-    before: { state: 'reserved' },
-    after: { state: 'released', reason },
-  })
+  await moveCharge(tx, scope, row, 'released', 'release', reason)
 }
 
 /** Staff refund a settled charge (a credit back to the balance), with its reason. */
@@ -300,17 +273,12 @@ export async function refundTransaction(db: Kysely<DB>, scope: Scope, id: string
   await findTransaction(db, scope, id)
   requirePermission(scope.actor, 'staff')
   const why = reason.trim()
-  await change(db, scope, async (tx, audit) => {
+  await change(db, scope, async (tx) => {
     const row = await findTransaction(tx, scope, id, true)
     if (!why) throw invalid('billing.reason_required', 'A refund needs its reason', [fieldError('reason', 'billing.reason_required', 'A refund needs its reason')])
     if (row.state !== 'settled') throw refused('billing.not_refundable', `Only a settled transaction can be refunded; this one is ${row.state}`, undefined, { state: row.state })
     await giveBack(tx, row)
-    await tx
-      .updateTable('transactions')
-      .set({ state: 'refunded', reason: why.slice(0, 500), version: row.version + 1, updated_at: new Date() })
-      .where('id', '=', id)
-      .execute()
-    await audit.record({ area: AREA, entityType: 'transaction', entityId: id, accountId: row.account_id, action: 'refund', before: { state: 'settled' }, after: { state: 'refunded', reason: why } })
+    await moveCharge(tx, scope, row, 'refunded', 'refund', why)
   })
   return getTransaction(db, scope, id)
 }

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Contact, RegistryHandle } from '#server/db/schema-directory.ts'
-import { reachOf } from '#server/platform/core/scope.ts'
+import { listPage } from '#server/platform/core/list-route.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
@@ -136,9 +136,7 @@ export const contactsRouter = createRouter()
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
-      const reach = reachOf(scope)
-      const resource = reach === null ? contactsResource : scopedContactsResource
-      const page = await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), { accountId: reach })
+      const page = await listPage(c, scope, { whole: contactsResource, scoped: scopedContactsResource })
       const data = page.data.map(({ group_id, ...row }) => (group_id === undefined ? row : { group_id, ...row }))
       return c.json({ ...page, data }, 200)
     },

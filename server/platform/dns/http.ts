@@ -6,6 +6,7 @@ import { createRouter, requireScope, type PlatformEnv } from '#server/platform/c
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { can, type Scope } from '#server/platform/core/scope.ts'
 import { listQueryFromUrl, listResource, runList } from '#server/platform/list/engine.ts'
+import { listPage } from '#server/platform/core/list-route.ts'
 import { AUDIT_COLUMNS } from '#server/platform/audit/http.ts'
 import { DNS_RECORDS_LIST, DNS_ZONE_LOG_LIST, DNS_ZONES_LIST, ZONE_DNSSEC_STATES, ZONE_PUBLISH_STATES } from '#common/lists/dns.ts'
 import { createReplaceJob, getReplaceJob } from './bulk-replace.ts'
@@ -237,7 +238,7 @@ export const dnsRouter = createRouter()
     }),
     async (c) => {
       const scope = scoped(c, c.req.valid('param').context, 'dns-viewer')
-      return c.json(await runList(c.get('deps').db, zonesResource, listQueryFromUrl(zonesResource, new URL(c.req.url)), scope), 200)
+      return c.json(await listPage(c, scope, zonesResource), 200)
     },
   )
   .openapi(
@@ -512,7 +513,7 @@ export const dnsRouter = createRouter()
     }),
     async (c) => {
       const scope = scoped(c, c.req.valid('param').context, 'dns-viewer')
-      return c.json(await runList(c.get('deps').db, recordsResource, listQueryFromUrl(recordsResource, new URL(c.req.url)), scope), 200)
+      return c.json(await listPage(c, scope, recordsResource), 200)
     },
   )
   .openapi(

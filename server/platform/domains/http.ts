@@ -1,10 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { reachOf } from '#server/platform/core/scope.ts'
+import { listPage } from '#server/platform/core/list-route.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { getImport, MAX_IMPORT_NAMES, startImport } from './jobs.ts'
 import { checkAvailability, deleteDomains, registryInfo, renewDomain, restoreDomain, revealAuthCode } from './lifecycle.ts'
-import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
 import { differencesResourceFor, DOMAIN_STATUSES, domainsResourceFor, getDomainDetail, requireDomainManager, requireDomainViewer } from './portfolio.ts'
 import { updateDomain } from './update.ts'
@@ -101,9 +101,7 @@ export const domainsRouter = createRouter()
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
       requireDomainViewer(scope)
-      const resource = domainsResourceFor(scope)
-      const page = await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), scope)
-      return c.json(page, 200)
+      return c.json(await listPage(c, scope, domainsResourceFor(scope)), 200)
     },
   )
   .openapi(
@@ -119,9 +117,7 @@ export const domainsRouter = createRouter()
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
       requireDomainViewer(scope)
-      const resource = differencesResourceFor(scope)
-      const page = await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), scope)
-      return c.json(page, 200)
+      return c.json(await listPage(c, scope, differencesResourceFor(scope)), 200)
     },
   )
   .openapi(

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { expandPermissions } from '#common/permissions.ts'
+import { mailTexts } from '#server/lib/mail-texts.ts'
 import { RegistryError, type DomainInfo } from '#server/integrations/registry/index.ts'
 import { change, txRunner } from '#server/platform/core/change.ts'
 import { badRequest, notFound } from '#server/platform/core/errors.ts'
@@ -210,13 +211,18 @@ export async function runExpiryNotices(deps: PlatformDeps) {
   }
   let mailed = 0
   for (const [accountId, list] of byAccount) {
-    const users = await deps.db.selectFrom('users').select(['email', 'roles', 'abilities']).where('account_id', '=', accountId).where('status', '=', 'active').execute()
-    const to = users.filter((u) => expandPermissions(u.roles, u.abilities).has('domain-manager')).map((u) => u.email)
-    const lines = list
-      .sort((a, b) => a.days - b.days)
-      .map((d) => `- ${d.name}: expires ${d.expires_at.toISOString().slice(0, 10)} (in ${d.days} day${d.days === 1 ? '' : 's'})${d.auto_renew ? ', auto-renew is on' : ', auto-renew is OFF'}`)
-    const text = `These domains expire soon:\n\n${lines.join('\n')}\n\nRenew them in the portal under Domains.`
-    for (const email of to) await deps.mailer.send({ to: email, subject: `${list.length} domain${list.length === 1 ? '' : 's'} expiring soon`, text })
+    const users = await deps.db.selectFrom('users').select(['email', 'roles', 'abilities', 'language']).where('account_id', '=', accountId).where('status', '=', 'active').execute()
+    list.sort((a, b) => a.days - b.days)
+    // Each manager in their own language.
+    for (const user of users.filter((u) => expandPermissions(u.roles, u.abilities).has('domain-manager'))) {
+      const t = mailTexts(user.language)
+      const lines = list.map((d) =>
+        t('expiry.line', { name: d.name, date: d.expires_at.toISOString().slice(0, 10), count: d.days, renewal: t(d.auto_renew ? 'expiry.autoRenewOn' : 'expiry.autoRenewOff') }),
+      )
+      const text = `${t('expiry.intro')}\n\n${lines.join('\n')}\n\n${t('expiry.outro')}`
+      await deps.mailer.send({ to: user.email, subject: t('expiry.subject', { count: list.length }), text })
+      mailed++
+    }
     // Recorded after sending: a failed send is retried by the next run rather than lost.
     for (const d of list) {
       const covered = NOTICE_THRESHOLDS.filter((t) => t >= d.threshold)
@@ -230,7 +236,6 @@ export async function runExpiryNotices(deps: PlatformDeps) {
         await recordEvent(tx, { accountId, type: 'domain.expiring', data: { id: d.id, name: d.name, expires_at: d.expires_at.toISOString(), days_left: d.days, auto_renew: d.auto_renew } })
       })
     }
-    mailed += to.length
   }
   return { domains: [...byAccount.values()].reduce((n, l) => n + l.length, 0), mails: mailed }
 }

@@ -5,6 +5,7 @@ import type { MaterialChange } from '#server/db/schema-tray.ts'
 import type { DB } from '#server/db/schema.ts'
 import { registryErrorToAppError } from '#server/integrations/registry/app-errors.ts'
 import type { RegistryConnection } from '#server/integrations/registry/index.ts'
+import { releaseDirect, reserveDirect, settleCharge } from '#server/platform/billing/transactions.ts'
 import { change, type Tx } from '#server/platform/core/change.ts'
 import { AppError, badRequest, notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
@@ -131,6 +132,40 @@ export async function applyDomainChange(deps: ApplyDeps, scope: Scope, domain: D
   refuseWhileLocked(domain, { registry_lock: wanted.registry_lock, touchesRegistryRecord: Boolean(next.nameservers) || contactChanges.length > 0 })
   if (renewing) await checkRenewal(deps, domain, wanted.renew_years!)
 
+  // Charged before the registry is asked (issue 18), each in a transaction of its own: a renewal
+  // as on the domain's page (its key names the expiry it renews from, so a resumed item finds its
+  // charge), and a registry lock's fee where the price list prices one (the lock of this version).
+  // Settled with our record, released when the registry refuses.
+  const charges: string[] = []
+  if (renewing) {
+    const from = resume?.renewFrom ?? domain.expires_at
+    const key = `renew:${domain.id}:${from?.toISOString() ?? ''}`
+    if (
+      await reserveDirect(deps.db, itemScope, {
+        key,
+        accountId: domain.account_id,
+        tld: domain.tld,
+        action: 'renew',
+        period: wanted.renew_years!,
+        objectName: domain.unicode_name,
+        domainId: domain.id,
+      })
+    )
+      charges.push(key)
+  }
+  if (next.registry_lock === true) {
+    const key = `registry-lock:${domain.id}:${domain.version}`
+    const lock = { key, accountId: domain.account_id, tld: domain.tld, action: 'registry-lock', period: 1, objectName: domain.unicode_name, domainId: domain.id, unpricedIsFree: true }
+    if (await reserveDirect(deps.db, itemScope, lock).catch(async (error: unknown) => Promise.reject(await releaseAll(error)))) charges.push(key)
+  }
+  async function releaseAll(error: unknown) {
+    for (const key of charges) await releaseDirect(deps.db, itemScope, key, errorMessage(error))
+    return error
+  }
+  const settleAll = async (tx: Tx) => {
+    for (const key of charges) await settleCharge(tx, itemScope, key, domain.id)
+  }
+
   try {
     if (registry) {
       // A repeat reads back what the registry holds and sends only the difference from it.
@@ -201,14 +236,18 @@ export async function applyDomainChange(deps: ApplyDeps, scope: Scope, domain: D
       if (domain.expires_at?.getTime() !== target.getTime()) next.expires_at = target
     }
   } catch (error) {
-    throw registryErrorToAppError(error)
+    throw registryErrorToAppError(await releaseAll(error))
   }
   // A renewed domain is active again, as after its own renewal.
   if (next.expires_at && domain.status === 'expired') next.status = 'active'
   // Nothing of ours to write: a repeat that found everything done (a renewal counts as applied).
-  if (Object.keys(next).length === 0 && contactChanges.length === 0) return renewing ? 'applied' : 'unchanged'
+  if (Object.keys(next).length === 0 && contactChanges.length === 0) {
+    if (charges.length) await change(deps.db, itemScope, settleAll)
+    return renewing ? 'applied' : 'unchanged'
+  }
 
   await change(deps.db, itemScope, async (tx, audit) => {
+    await settleAll(tx)
     // Decision 006: the version the user edited from, checked again under the row lock; an edit
     // that landed meanwhile (another process) makes this one the stale one, and nothing is written.
     const { before, after } = await updateVersioned(tx, 'domains', domain.id, options.version ?? null, next as Updateable<DB['domains']>, { accountId: domain.account_id, label: 'domain' })
@@ -225,7 +264,7 @@ export async function applyDomainChange(deps: ApplyDeps, scope: Scope, domain: D
       before: { ...pick(before), ...Object.fromEntries(contactChanges.map((c) => [`contact_${c.role}`, c.from])) },
       after: { ...pick(after), ...Object.fromEntries(contactChanges.map((c) => [`contact_${c.role}`, c.to])) },
     })
-  })
+  }).catch(async (error: unknown) => Promise.reject(await releaseAll(error)))
   return 'applied'
 }
 

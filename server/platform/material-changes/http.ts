@@ -3,7 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { reachOf } from '#server/platform/core/scope.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
-import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
+import { listPage } from '#server/platform/core/list-route.ts'
 import { expireRequests, getRequest, listApprovers, materialRequestsResource, requestJson, setApprovers, setMaterial } from './service.ts'
 
 const TAGS = ['Material change requests']
@@ -63,9 +63,7 @@ export const materialRouter = createRouter()
       const scope = requireScope(c, c.req.valid('param').context)
       const deps = c.get('deps')
       await expireRequests(deps.db, deps.now())
-      const reach = reachOf(scope)
-      const resource = reach === null ? { ...materialRequestsResource, accountColumn: undefined } : materialRequestsResource
-      return c.json(await runList(deps.db, resource, listQueryFromUrl(resource, new URL(c.req.url)), { accountId: reach }), 200)
+      return c.json(await listPage(c, scope, { whole: { ...materialRequestsResource, accountColumn: undefined }, scoped: materialRequestsResource }), 200)
     },
   )
   .openapi(

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
+import { mailTexts } from '#server/lib/mail-texts.ts'
 import type { MaterialChange, MaterialChangeRequest } from '#server/db/schema-tray.ts'
 import type { DB } from '#server/db/schema.ts'
 import { change, txRunner, type Tx } from '#server/platform/core/change.ts'
@@ -146,17 +147,21 @@ export async function notifyApprovers(deps: Pick<PlatformDeps, 'db' | 'mailer' |
     return out.map((o) => ({ ...o, request }))
   })
   const base = linkBase(deps)
+  // An approver who is a user of the portal reads it in their language; another address in English.
+  const emails = links.map((l) => l.email)
+  const languages = new Map(emails.length ? (await deps.db.selectFrom('users').select(['email', 'language']).where('email', 'in', emails).execute()).map((u) => [u.email, u.language] as const) : [])
   for (const { email, token, request } of links) {
     const url = `${base}/approvals/${request.id}?token=${token}`
+    const t = mailTexts(languages.get(email))
     await deps.mailer.send({
       to: email,
-      subject: `Approval needed: change to ${request.domain_name}`,
+      subject: t('approval.subject', { domain: request.domain_name }),
       text: [
-        `${request.requested_by_label} asked to change ${request.domain_name}, a domain marked material:`,
+        t('approval.intro', { who: request.requested_by_label, domain: request.domain_name }),
         '',
         describeChange(request.change),
         '',
-        `Approve or reject it here (the link works once, until ${request.expires_at.toISOString().slice(0, 16).replace('T', ' ')} UTC):`,
+        t('approval.link', { until: request.expires_at.toISOString().slice(0, 16).replace('T', ' ') }),
         url,
       ].join('\n'),
     })

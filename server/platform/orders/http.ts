@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { ORDER_ITEM_STATES, ORDER_ITEM_TYPES, ORDER_STATES } from '#server/db/schema-orders.ts'
 import { createRouter, requireOwnScope, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
-import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
+import { listPage } from '#server/platform/core/list-route.ts'
 import { listRates, setRate } from './pricing.ts'
 import { addToCart, cancelOrder, checkoutCart, createOrder, getCart, getOrder, ordersResource, removeCartItem, retryItem, updateCartItem } from './service.ts'
 
@@ -264,8 +264,7 @@ export const ordersRouter = createRouter()
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
-      const page = await runList(c.get('deps').db, ordersResource, listQueryFromUrl(ordersResource, new URL(c.req.url)), scope)
-      return c.json(page, 200)
+      return c.json(await listPage(c, scope, ordersResource), 200)
     },
   )
   .openapi(

@@ -1,5 +1,6 @@
 import { formatMoney } from '#common/money.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
+import { mailTexts } from '#server/lib/mail-texts.ts'
 import { selects } from './engine.ts'
 import { accountQuoter } from './service.ts'
 import { engineProduct } from './store.ts'
@@ -53,13 +54,12 @@ export async function runPriceRiseNotices(deps: Pick<PlatformDeps, 'db' | 'maile
       for (const account of accounts) {
         if (noticed.has(account.id)) continue
         const [before, after] = await Promise.all([accountQuoter(db, account.id, new Date(startsAt.getTime() - 1)), accountQuoter(db, account.id, startsAt)])
-        const rises: string[] = []
+        const rises: { product: string; was: { total_minor: number; currency: string }; will: { total_minor: number; currency: string } }[] = []
         for (const p of selected) {
           const item = [{ tld: p.tld ?? '', action: p.action, period: 1 }]
           const [was] = await before.quote(item).catch(() => [undefined])
           const [will] = await after.quote(item).catch(() => [undefined])
-          if (was && will && will.total_minor > was.total_minor)
-            rises.push(`${p.name} (${p.code}): ${formatMoney(was.total_minor, was.currency, 'en')} → ${formatMoney(will.total_minor, will.currency, 'en')}`)
+          if (was && will && will.total_minor > was.total_minor) rises.push({ product: `${p.name} (${p.code})`, was, will })
         }
         if (!rises.length) continue
         const marked = await db
@@ -69,19 +69,24 @@ export async function runPriceRiseNotices(deps: Pick<PlatformDeps, 'db' | 'maile
           .returning('account_id')
           .executeTakeFirst()
         if (!marked) continue
-        const to = account.billing_entity_id
-          ? (await db.selectFrom('billing_entities').select('billing_email').where('id', '=', account.billing_entity_id).executeTakeFirst())?.billing_email
+        const billing = account.billing_entity_id
+          ? await db.selectFrom('billing_entities').select(['billing_email', 'invoice_language']).where('id', '=', account.billing_entity_id).executeTakeFirst()
           : undefined
+        const to = billing?.billing_email
         if (!to) {
           deps.logger.info('price-rise notice without a billing address', { account: account.id, rule: rule.id })
           continue
         }
         const day = startsAt.toISOString().slice(0, 10)
+        // In the billing entity's language, the one its invoices are written in.
+        const t = mailTexts(billing?.invoice_language)
+        const money = (minor: number, currency: string) => formatMoney(minor, currency, billing?.invoice_language ?? 'en')
+        const lines = rises.map((r) => `- ${r.product}: ${money(r.was.total_minor, r.was.currency)} → ${money(r.will.total_minor, r.will.currency)}`)
         try {
           await deps.mailer.send({
             to,
-            subject: `Price change from ${day}: ${account.name}`,
-            text: `From ${day} these prices of ${account.name} rise (per year, before taxes):\n\n${rises.map((r) => `- ${r}`).join('\n')}\n\nOrders and renewals placed before ${day} keep today's price.`,
+            subject: t('priceRise.subject', { date: day, account: account.name }),
+            text: `${t('priceRise.intro', { date: day, account: account.name })}\n\n${lines.join('\n')}\n\n${t('priceRise.outro', { date: day })}`,
           })
           sent++
         } catch (error) {

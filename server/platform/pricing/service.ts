@@ -701,7 +701,9 @@ export async function accountPrices(
   return { currency, data, meta: { total: Number(total), page: query.page, limit: query.limit } }
 }
 
-export type QuoteItem = { tld: string; action: string; period: number; field?: string }
+/** One item to quote: a domain action by its TLD, or any product by its code (an SSL certificate: `ssl:dv-single:order`). */
+export type QuoteItem = { tld: string; action: string; period: number; field?: string; code?: string }
+const quoteCode = (item: QuoteItem) => item.code ?? `domain:${item.tld}:${item.action}`
 
 /**
  * A quoter for one account: the account's list and currency, the rules, rates and the products
@@ -717,20 +719,21 @@ export async function accountQuoter(db: Kysely<DB>, accountId: string, now: Date
     currency,
     async quote(items: readonly QuoteItem[]): Promise<Quote[]> {
       if (!items.length) return []
-      const codes = [...new Set(items.map((i) => `domain:${i.tld}:${i.action}`))]
+      const codes = [...new Set(items.map(quoteCode))]
       const products = await db.selectFrom('products').select(['id', 'code', 'kind', 'action', 'tld', 'tags']).where('code', 'in', codes).execute()
-      const byKey = new Map(products.map((p) => [`${p.tld}:${p.action}`, p]))
+      const byKey = new Map(products.map((p) => [p.code, p]))
       const costs = await loadCosts(
         db,
         products.map((p) => p.id),
       )
       const quantity = new Map<string, number>()
-      for (const item of items) quantity.set(`${item.tld}:${item.action}`, (quantity.get(`${item.tld}:${item.action}`) ?? 0) + 1)
+      for (const item of items) quantity.set(quoteCode(item), (quantity.get(quoteCode(item)) ?? 0) + 1)
       return items.map((item) => {
         const field = item.field ?? 'name'
-        const product = byKey.get(`${item.tld}:${item.action}`)
+        const product = byKey.get(quoteCode(item))
+        const what = item.code ?? `.${item.tld} ${item.action}`
         const fail = (reason: string, message: string, extra: Record<string, unknown> = {}) => new AppError(409, 'conflict', message, { errors: [{ field, message }], extra: { reason, ...extra } })
-        if (!product || !entity || !book || !rates) throw fail('no-price', `.${item.tld} ${item.action} has no price for this account: ask the registrar`)
+        if (!product || !entity || !book || !rates) throw fail('no-price', `${what} has no price for this account: ask the registrar`)
         const result = priceProduct({
           product: engineProduct(product),
           costs: costs.get(product.id) ?? [],
@@ -740,16 +743,16 @@ export async function accountQuoter(db: Kysely<DB>, accountId: string, now: Date
           at: now.getTime(),
           pricingEntityId: entity.id,
           period: item.period,
-          quantity: quantity.get(`${item.tld}:${item.action}`) ?? 1,
+          quantity: quantity.get(quoteCode(item)) ?? 1,
         })
         if (!result.ok) {
           if (result.reason === 'no-rate')
             throw fail(
               'no-exchange-rate',
-              `.${item.tld} is priced in ${result.from} and this account is billed in ${currency}, with no ${result.from} to ${currency} exchange rate set: ask the registrar to set one`,
+              `${item.code ?? `.${item.tld}`} is priced in ${result.from} and this account is billed in ${currency}, with no ${result.from} to ${currency} exchange rate set: ask the registrar to set one`,
               { from_currency: result.from, to_currency: currency },
             )
-          throw fail('no-price', `.${item.tld} ${item.action} has no price for this account: ask the registrar`)
+          throw fail('no-price', `${what} has no price for this account: ask the registrar`)
         }
         // The quote's total is for the item (one domain), the volume tier came from the cart.
         return { ...result.quote, quantity: 1, total_minor: result.quote.total_minor / result.quote.quantity }

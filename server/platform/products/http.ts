@@ -3,7 +3,7 @@ import { PRODUCT_KINDS } from '#common/pricing.ts'
 import type { Product } from '#server/db/schema-pricing.ts'
 import { createRouter, requireOwnScope, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
-import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
+import { listPage } from '#server/platform/core/list-route.ts'
 import { addCost, createProduct, getProduct, listCosts, productsResource, updateProduct, uploadCosts } from './service.ts'
 import { createTemplate, getTemplate, templatesOfItems, templatesResource, updateTemplate } from './templates.ts'
 
@@ -94,8 +94,7 @@ export const productsRouter = createRouter()
       responses: { 200: ListResponse(ProductSchema.partial()), ...ProblemResponses },
     }),
     async (c) => {
-      const page = await runList(c.get('deps').db, productsResource, listQueryFromUrl(productsResource, new URL(c.req.url)), { accountId: null })
-      return c.json(page, 200)
+      return c.json(await listPage(c, null, productsResource), 200)
     },
   )
   .openapi(
@@ -188,7 +187,7 @@ export const productsRouter = createRouter()
       responses: { 200: ListResponse(z.record(z.string(), z.unknown())), ...ProblemResponses },
     }),
     async (c) => {
-      return c.json(await runList(c.get('deps').db, templatesResource, listQueryFromUrl(templatesResource, new URL(c.req.url)), { accountId: null }), 200)
+      return c.json(await listPage(c, null, templatesResource), 200)
     },
   )
   .openapi(

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import { INVALID_MONETARY_VALUE, parseMoney } from '#common/money.ts'
 import { PRODUCTS_LIST } from '#common/lists/pricing.ts'
-import { PRODUCT_CODE, type ProductKind } from '#common/pricing.ts'
+import { PRODUCT_CODE, type CostUploadRow, type ProductKind } from '#common/pricing.ts'
 import type { DB } from '#server/db/schema.ts'
 import type { Product } from '#server/db/schema-pricing.ts'
 import { requirePermission } from '#server/platform/core/scope.ts'
@@ -136,20 +136,7 @@ export async function listCosts(db: Kysely<DB>, scope: Scope, productId: string,
 
 // --- Costs by CSV: code,currency,amount,effective_from -------------------------------------------
 
-export type CostUploadRow = {
-  line: number
-  code: string
-  currency: string
-  amount: string
-  effective_from: string
-  product_id: string | null
-  amount_minor: number | null
-  previous_minor: number | null
-  status: 'new' | 'changed' | 'unchanged' | 'error'
-  /** Some price list would sell the product below this cost. */
-  at_loss: boolean
-  errors: CodedFieldError[]
-}
+export type { CostUploadRow }
 
 export const COST_UPLOAD_MAX_ROWS = 20_000
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Config } from '#server/config.ts'
-import { EppRegistryConnection, startLocalRegistry, type LocalRegistryServer, type RegistryConnection, type TldPolicy } from '#server/integrations/registry/index.ts'
+import { EppBlockProvider, EppRegistryConnection, startLocalRegistry, type LocalRegistryServer, type RegistryConnection, type TldPolicy } from '#server/integrations/registry/index.ts'
 import type { Logger } from '#server/lib/logger.ts'
 import type { PlatformDeps, Registries } from '#server/platform/deps.ts'
 
@@ -91,6 +91,14 @@ export async function createRegistries(
     // Loopback: the limit only guards against runaway loops, not a registry's quota.
     rateLimit: options.rateLimit ?? { perSecond: 500, burst: 1000 },
   })
+  // Blocks (decision 302): the same registry sells them (DPML over every TLD it serves), through a session logged in with the block object.
+  const blocks = new EppBlockProvider({
+    provider: 'local',
+    client: { host: local.host, port: local.port, timeoutMs: config.REGISTRY_TIMEOUT_MS, keepAliveMs: 60_000, tls: { ca: local.certificate, servername: 'localhost' } },
+    clientId: LOCAL_CLIENT_ID,
+    password,
+    rateLimit: options.rateLimit ?? { perSecond: 500, burst: 1000 },
+  })
   const served = new Set(offered.map((t) => t.name))
   logger.info('local registry listening', { port: local.port, tlds: [...served] })
   return {
@@ -98,7 +106,9 @@ export async function createRegistries(
     clientId: LOCAL_CLIENT_ID,
     forTld: (tld) => (served.has(tld.toLowerCase()) ? connection : null),
     clientIdFor: (tld) => (served.has(tld.toLowerCase()) ? LOCAL_CLIENT_ID : null),
+    blocks,
     async close() {
+      await blocks.close()
       await connection.close()
       await local.close()
     },

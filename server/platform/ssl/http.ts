@@ -3,6 +3,8 @@ import { REVOCATION_REASONS, SSL_FILE_FORMATS, SSL_FILES, SSL_STATES, SSL_VALIDA
 import type { SslCertificate, SslValidation } from '#server/db/schema-ssl.ts'
 import { PKCS12_PROFILES } from './pkcs12.ts'
 import { allowCaByCaa } from './caa.ts'
+import { chargeOf, sslPrices, type SslCharge } from './charges.ts'
+import { organisationChoices } from './organisations.ts'
 import { reachOf } from '#server/platform/core/scope.ts'
 import { badRequest } from '#server/platform/core/errors.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
@@ -19,6 +21,7 @@ import {
   orderCertificate,
   pkcs12File,
   reissueCertificate,
+  renewTerm,
   revokeCertificate,
   scopedCertificatesResource,
   sslSettings,
@@ -42,12 +45,24 @@ const ValidationSchema = z
     record_name: z.string().nullable(),
     record_type: z.literal('TXT'),
     record_value: z.string().nullable(),
+    http_path: z.string().nullable().openapi({ description: 'HTTP-01: where the file is served (http://<name>/.well-known/acme-challenge/<token>)' }),
+    http_content: z.string().nullable().openapi({ description: "HTTP-01: the file's exact content" }),
     hosted: z.boolean().openapi({ description: 'The zone is ours: the record is published and removed without hand work' }),
     published: z.boolean(),
     problem: z.record(z.string(), z.unknown()).nullable().openapi({ description: "The CA's problem document (RFC 7807) when invalid" }),
     checked_at: z.string().nullable(),
   })
   .openapi('SslValidation')
+
+const PriceSchema = z
+  .object({
+    transaction_id: z.uuid(),
+    state: z.enum(['reserved', 'settled', 'released', 'refunded']),
+    action: z.string(),
+    amount_minor: z.number().int(),
+    currency: z.string(),
+  })
+  .openapi('SslCharge')
 
 const CertificateSchema = z
   .object({
@@ -57,6 +72,7 @@ const CertificateSchema = z
     status: z.enum(SSL_STATES),
     product: z.string(),
     validation_level: z.enum(['dv', 'ov', 'ev']),
+    organisation_id: z.uuid().nullable(),
     common_name: z.string(),
     names: z.array(z.string()),
     key_type: z.string(),
@@ -74,7 +90,10 @@ const CertificateSchema = z
     revocation_reason: z.string().nullable(),
     failure_reason: z.string().nullable(),
     created_by: z.string(),
-    price: z.null().openapi({ description: "The price comes from the pricing engine (product kind 'ssl'); null until it answers" }),
+    price: PriceSchema.nullable().openapi({
+      description:
+        'What this certificate is charged: its order or a renewal of its coverage term, at the quote of the pricing engine; null when free (a reissue, a renewal inside the term) or not charged',
+    }),
     version: z.number().int(),
     created_at: z.string(),
     updated_at: z.string(),
@@ -82,6 +101,16 @@ const CertificateSchema = z
   .openapi('SslCertificate')
 
 const DetailSchema = CertificateSchema.extend({
+  organisation: z
+    .object({
+      id: z.uuid(),
+      legal_name: z.string(),
+      status: z.enum(['waiting', 'attention', 'validated']),
+      subject: z.record(z.string(), z.string()),
+      ev: z.record(z.string(), z.string()).openapi({ description: 'What an EV CA receives besides: business category, serial number, jurisdiction, incorporation date' }),
+    })
+    .nullable()
+    .openapi({ description: 'OV/EV: the organisation named, its validation state, and the subject an OV/EV CA receives in the CSR' }),
   validations: z.array(ValidationSchema),
   term: z.object({
     id: z.uuid(),
@@ -90,6 +119,7 @@ const DetailSchema = CertificateSchema.extend({
     starts_at: z.string(),
     ends_at: z.string(),
     notices_sent: z.array(z.number().int()).openapi({ description: 'Expiry notices already mailed for this coverage term (days before the end)' }),
+    transaction_ids: z.array(z.uuid()).openapi({ description: 'The billing transactions of the term: its order and the renewals of the term' }),
     certificates: z.array(
       z.object({
         id: z.uuid(),
@@ -130,6 +160,7 @@ const OrderBody = z
     names: z.array(z.string().max(300)).max(100),
     key_type: z.string().max(20).optional(),
     csr: z.string().max(20_000).optional().openapi({ description: 'A PEM CSR instead of a key generated on the server' }),
+    organisation_id: z.uuid().nullable().optional().openapi({ description: 'OV and EV: the organisation the certificate names; the order waits (draft) until it is validated' }),
   })
   .strict()
   .openapi('SslOrder')
@@ -155,11 +186,21 @@ const RevokeBody = z
   .strict()
   .openapi('SslRevoke')
 
-const SettingsSchema = z.object({ ca: z.string().nullable(), ca_configured: z.boolean(), missing: z.string().nullable(), dv_only: z.boolean() }).openapi('SslSettings')
+const SettingsSchema = z
+  .object({
+    ca: z.string().nullable(),
+    ca_configured: z.boolean(),
+    missing: z.string().nullable(),
+    dv_only: z.boolean(),
+    prices: z.array(z.object({ product: z.string(), action: z.enum(['order', 'renew']), period_months: z.number().int(), amount_minor: z.number().int(), currency: z.string() })).openapi({
+      description: "The account's price of each product and period, to order and to renew the coverage term (the pricing engine's quote; an unpriced one left out; none for staff in their own group)",
+    }),
+  })
+  .openapi('SslSettings')
 const FileSchema = z.object({ filename: z.string(), content_type: z.string(), content_base64: z.string() }).openapi('SslFile')
 const CsrSchema = z.object({ common_name: z.string().nullable(), names: z.array(z.string()), key_type: z.string(), key_bits: z.number().int(), weak: z.string().nullable() }).openapi('SslCsr')
 
-export function certificateJson(c: SslCertificate) {
+export function certificateJson(c: SslCertificate, charge: SslCharge | null = null) {
   return {
     id: c.id,
     group_id: c.account_id,
@@ -167,6 +208,7 @@ export function certificateJson(c: SslCertificate) {
     status: c.status,
     product: c.product,
     validation_level: c.validation_level,
+    organisation_id: c.organisation_id,
     common_name: c.common_name,
     names: c.names,
     key_type: c.key_type,
@@ -184,7 +226,7 @@ export function certificateJson(c: SslCertificate) {
     revocation_reason: c.revocation_reason,
     failure_reason: c.failure_reason,
     created_by: c.created_by,
-    price: null,
+    price: charge ? { ...charge, state: charge.state as 'reserved' } : null,
     version: c.version,
     created_at: c.created_at.toISOString(),
     updated_at: c.updated_at.toISOString(),
@@ -199,6 +241,8 @@ const validationJson = (v: SslValidation) => ({
   record_name: v.record_name,
   record_type: 'TXT' as const,
   record_value: v.record_value,
+  http_path: v.http_token ? `/.well-known/acme-challenge/${v.http_token}` : null,
+  http_content: v.http_content,
   hosted: v.zone_id !== null,
   published: v.dns_record_id !== null,
   problem: v.problem,
@@ -206,7 +250,8 @@ const validationJson = (v: SslValidation) => ({
 })
 
 const detailJson = (d: CertificateDetail) => ({
-  ...certificateJson(d.certificate),
+  ...certificateJson(d.certificate, d.charge),
+  organisation: d.organisation,
   validations: d.validations.map(validationJson),
   term: {
     ...d.term,
@@ -234,10 +279,20 @@ export const sslRouter = createRouter()
       responses: { 200: jsonResponse(SettingsSchema), ...ProblemResponses },
     }),
     async (c) => {
-      requireScope(c, c.req.valid('param').context)
-      const settings = sslSettings(c.get('deps'))
+      const scope = requireScope(c, c.req.valid('param').context)
+      const deps = c.get('deps')
+      const settings = sslSettings(deps)
+      const prices = scope.accountId ? await sslPrices(deps.db, scope.accountId, deps.now()) : []
+      const organisations = scope.accountId ? await organisationChoices(deps.db, scope.accountId) : []
       return c.json(
-        { ca: settings.acme?.caName ?? null, ca_configured: Boolean(settings.acme), missing: settings.acme ? null : (settings.missing ?? null), dv_only: settings.acme?.dvOnly ?? false },
+        {
+          ca: settings.acme?.caName ?? null,
+          ca_configured: Boolean(settings.acme),
+          missing: settings.acme ? null : (settings.missing ?? null),
+          dv_only: settings.acme?.dvOnly ?? false,
+          prices,
+          organisations,
+        },
         200,
       )
     },
@@ -272,8 +327,9 @@ export const sslRouter = createRouter()
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
-      const cert = await orderCertificate(c.get('deps'), scope, c.req.valid('json'))
-      return c.json(certificateJson(cert), 201)
+      const deps = c.get('deps')
+      const cert = await orderCertificate(deps, scope, c.req.valid('json'))
+      return c.json(certificateJson(cert, await chargeOf(deps.db, cert)), 201)
     },
   )
   .openapi(
@@ -304,6 +360,23 @@ export const sslRouter = createRouter()
     async (c) => {
       const { context, id } = c.req.valid('param')
       return c.json(certificateJson(await reissueCertificate(c.get('deps'), requireScope(c, context), id, c.req.valid('json'))), 201)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/ssls/{id}/renew',
+      ...access('ssl-manager'),
+      tags: TAGS,
+      summary: 'Renew the coverage term for another period: charged at the quote (refused past the balance or credit limit), the term extended when the CA issues',
+      request: { params: Params, body: jsonBody(z.object({ period_months: z.number().int() }).strict().openapi('SslRenewTerm')) },
+      responses: { 201: jsonResponse(CertificateSchema, 'Renewal ordered'), ...ProblemResponses, ...Conflict },
+    }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      const deps = c.get('deps')
+      const next = await renewTerm(deps, requireScope(c, context), id, c.req.valid('json'))
+      return c.json(certificateJson(next, await chargeOf(deps.db, next)), 201)
     },
   )
   .openapi(
@@ -369,13 +442,25 @@ export const sslRouter = createRouter()
       path: '/groups/{context}/ssls/{id}/check',
       ...access('ssl-manager'),
       tags: TAGS,
-      summary: 'Look at the CA and the validation records again now',
-      request: { params: Params },
+      summary: 'Look at the CA and the validation records again now; optionally choose, per name hosted elsewhere, the DNS-01 record or the HTTP-01 file',
+      request: {
+        params: Params,
+        body: {
+          ...jsonBody(
+            z
+              .object({ methods: z.record(z.string().max(300), z.enum(['dns-01', 'http-01'])).optional() })
+              .strict()
+              .openapi('SslCheck'),
+          ),
+          required: false,
+        },
+      },
       responses: { 202: jsonResponse(CertificateSchema, 'Queued'), ...ProblemResponses, ...Conflict },
     }),
     async (c) => {
       const { context, id } = c.req.valid('param')
-      return c.json(certificateJson(await checkNow(c.get('deps'), requireScope(c, context), id)), 202)
+      const body = c.req.header('content-type')?.includes('json') ? c.req.valid('json') : undefined
+      return c.json(certificateJson(await checkNow(c.get('deps'), requireScope(c, context), id, body?.methods ?? {})), 202)
     },
   )
   .openapi(

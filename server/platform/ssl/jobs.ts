@@ -1,5 +1,7 @@
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto'
 import { sql } from 'kysely'
+import { recordEvent } from '#server/platform/webhooks/outbox.ts'
+import { mailTexts } from '#server/lib/mail-texts.ts'
 import { expandPermissions } from '#common/permissions.ts'
 import { SSL_EXPIRING_DAYS, SSL_EXPIRY_NOTICE_DAYS, SSL_IN_FLIGHT } from '#common/ssl.ts'
 import type { SslCertificate } from '#server/db/schema-ssl.ts'
@@ -9,8 +11,10 @@ import { change } from '#server/platform/core/change.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { publishZone } from '#server/platform/dns/publish.ts'
-import { applyChangeSet } from '#server/platform/dns/service.ts'
-import { accountClient, leafFacts, publicFields, queueIssue, SSL_JOBS, sslSettings } from './service.ts'
+import { applyChangeSet, powerDnsSettings } from '#server/platform/dns/service.ts'
+import { releaseSslCharge, settleSslCharge } from './charges.ts'
+import { takeOrderSlot } from './pacing.ts'
+import { accountClient, leafFacts, publicFields, queueIssue, SSL_JOBS, sslSettings, subjectOf } from './service.ts'
 import { openSecret, sealSecret } from './secrets.ts'
 
 const CHALLENGE_TTL = 60
@@ -36,6 +40,12 @@ export async function runIssuance(deps: PlatformDeps, certificateId: string): Pr
     const client = await accountClient(deps, acme)
     let order: AcmeOrder
     if (!cert.acme_order_url) {
+      // Paced per CA (decision 401): without a slot of its interval, the order waits for one.
+      const wait = await takeOrderSlot(deps, acme, cert.id)
+      if (wait > 0) {
+        await queueIssue(deps, null, cert.id, wait)
+        return
+      }
       // A renewal names the certificate it replaces where the CA offers ARI (RFC 9773 §5).
       const replaced = cert.origin === 'renewal' && cert.renewal_of ? await deps.db.selectFrom('ssl_certificates').select('certificate_pem').where('id', '=', cert.renewal_of).executeTakeFirst() : null
       const replaces = replaced?.certificate_pem && (await offersAri(acme)) ? ariCertId(replaced.certificate_pem) : null
@@ -94,47 +104,86 @@ const nameOf = (authz: AcmeAuthorization) => (authz.wildcard ? `*.${authz.identi
  */
 async function validate(deps: PlatformDeps, client: AcmeClient, cert: SslCertificate, order: AcmeOrder): Promise<boolean> {
   const authzs = await client.authorizations(order)
-  const answered: { authz: AcmeAuthorization; name: string }[] = []
+  const answered: { authz: AcmeAuthorization; name: string; type: string }[] = []
   let waiting = false
   for (const authz of authzs) {
     const name = nameOf(authz)
-    const challenge = authz.challenges.find((c) => c.type === 'dns-01')
-    if (!challenge) throw new Refusal(`The CA offers no dns-01 challenge for ${name}`)
-    const value = await client.keyAuthorization(challenge)
+    const dns = authz.challenges.find((c) => c.type === 'dns-01')
+    const http = authz.challenges.find((c) => c.type === 'http-01')
+    if (!dns && !http) throw new Refusal(`The CA offers neither a dns-01 nor an http-01 challenge for ${name}`)
     const recordName = `_acme-challenge.${authz.identifier.value}`
+    const value = dns ? await client.keyAuthorization(dns) : null
+    const httpContent = http ? await client.keyAuthorization(http) : null
     const zone = await hostedZone(deps, cert.account_id, authz.identifier.value)
-    const row = await upsertValidation(deps, cert, name, { record_name: recordName, record_value: value, zone_id: zone?.id ?? null, authorization_url: authz.url, challenge_url: challenge.url })
+    const row = await upsertValidation(deps, cert, name, {
+      record_name: recordName,
+      record_value: value,
+      http_token: http?.token ?? null,
+      http_content: httpContent,
+      zone_id: zone?.id ?? null,
+      authorization_url: authz.url,
+      challenge_url: (dns ?? http)!.url,
+    })
     if (authz.status === 'valid') {
       await markValidation(deps, row.id, 'valid', null)
       continue
     }
     if (authz.status !== 'pending') throw new Refusal(`${name}: the CA's authorisation is ${authz.status}`)
-    if (!zone) {
+    // Our zones: DNS-01, published and removed by us. Elsewhere: the record, or the file the customer chose to serve.
+    const useHttp = !zone && row.method === 'http-01'
+    const challenge = useHttp ? http : dns
+    if (!challenge) throw new Refusal(`The CA offers no ${useHttp ? 'http-01' : 'dns-01'} challenge for ${name}`)
+    if (useHttp) {
+      // Looked up first: a file we can read and that is wrong waits for the customer; one we cannot reach here is the CA's to judge.
+      const seen = await httpServed(authz.identifier.value, http!.token, httpContent!)
+      if (seen.state === 'wrong') {
+        waiting = true
+        await markValidation(deps, row.id, 'pending', { type: 'urn:registrar:ssl:http-01-not-served', detail: seen.detail })
+        continue
+      }
+    } else if (!zone) {
       // Hosted elsewhere: the record is shown to be created; "check now" answers the challenge once it is there.
-      if (!(await txtVisible(recordName, value))) {
+      if (!(await txtVisible(recordName, value!))) {
         waiting = true
         await markValidation(deps, row.id, 'pending', null)
         continue
       }
     } else if (!row.dns_record_id) {
-      await publishChallenge(deps, cert, row.id, zone.id, recordName, value)
+      await publishChallenge(deps, cert, row.id, zone.id, recordName, value!)
     }
     if (challenge.status === 'pending') await client.respond(challenge)
-    answered.push({ authz, name })
+    answered.push({ authz, name, type: challenge.type })
   }
-  for (const { authz, name } of answered) {
+  for (const { authz, name, type } of answered) {
     const row = await deps.db.selectFrom('ssl_validations').select('id').where('certificate_id', '=', cert.id).where('name', '=', name).executeTakeFirstOrThrow()
     try {
       await client.waitValid(authz)
       await markValidation(deps, row.id, 'valid', null)
     } catch (error) {
       const again = await client.authorization(authz.url)
-      const problem = again.challenges.find((c) => c.type === 'dns-01')?.error ?? { detail: (error as Error).message }
+      const problem = again.challenges.find((c) => c.type === type)?.error ?? { detail: (error as Error).message }
       await markValidation(deps, row.id, again.status === 'valid' ? 'valid' : 'invalid', again.status === 'valid' ? null : (problem as Record<string, unknown>))
       if (again.status !== 'valid') throw new Refusal(`${name}: ${String((problem as { detail?: string }).detail ?? 'validation failed')}`)
     }
   }
   return !waiting
+}
+
+/**
+ * The HTTP-01 file as we can read it (port 80, the system resolver, a short timeout): right,
+ * wrong (an answer that is not the file: the customer must fix it), or unreachable from here
+ * (the CA may see it all the same, so it is asked).
+ */
+async function httpServed(host: string, token: string, content: string): Promise<{ state: 'right' | 'wrong' | 'unreachable'; detail: string }> {
+  const url = `http://${host}/.well-known/acme-challenge/${token}`
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(3000), redirect: 'follow' })
+    const body = (await res.text()).trim()
+    if (res.ok && body === content) return { state: 'right', detail: '' }
+    return { state: 'wrong', detail: res.ok ? `${url} answers other content than the file's` : `${url} answers HTTP ${res.status}` }
+  } catch (error) {
+    return { state: 'unreachable', detail: (error as Error).message }
+  }
 }
 
 /** Our zone of the name (the longest one that holds it) in the certificate's account. */
@@ -164,7 +213,15 @@ async function upsertValidation(
   deps: PlatformDeps,
   cert: SslCertificate,
   name: string,
-  values: { record_name: string; record_value: string; zone_id: string | null; authorization_url: string; challenge_url: string },
+  values: {
+    record_name: string
+    record_value: string | null
+    http_token: string | null
+    http_content: string | null
+    zone_id: string | null
+    authorization_url: string
+    challenge_url: string
+  },
 ) {
   return deps.db
     .insertInto('ssl_validations')
@@ -173,6 +230,8 @@ async function upsertValidation(
       oc.columns(['certificate_id', 'name']).doUpdateSet({
         record_name: values.record_name,
         record_value: values.record_value,
+        http_token: values.http_token,
+        http_content: values.http_content,
         zone_id: values.zone_id,
         authorization_url: values.authorization_url,
         challenge_url: values.challenge_url,
@@ -223,11 +282,14 @@ async function publishChallenge(deps: PlatformDeps, cert: SslCertificate, valida
     )
     if (thrown && attempt === 3) throw new Refusal(`The DNS record could not be published: ${thrown.message}`)
     zone = await deps.db.selectFrom('dns_zones').select(['publish_state', 'published_serial', 'serial', 'last_error']).where('id', '=', zoneId).executeTakeFirstOrThrow()
-    if (zone.publish_state === 'failed' || zone.published_serial === zone.serial || !zone.last_error) break
+    if (zone.publish_state === 'failed' || zone.published_serial === zone.serial || !powerDnsSettings(deps)) break
+    // Else an error, or the DNS queue's publish of an older serial finished after ours (it records its own serial): again.
   }
   if (zone.publish_state === 'failed') throw new Refusal(`The DNS record could not be published: ${zone.last_error ?? 'PowerDNS refused it'}`)
-  if (zone.published_serial !== zone.serial)
-    throw new Refusal(zone.last_error ? `The DNS record could not be published: ${zone.last_error}` : 'PowerDNS is not configured: the DNS record cannot be served')
+  if (zone.published_serial !== zone.serial) {
+    if (!powerDnsSettings(deps)) throw new Refusal('PowerDNS is not configured: the DNS record cannot be served')
+    throw new Refusal(`The DNS record could not be published: ${zone.last_error ?? 'the zone did not reach its newest serial'}`)
+  }
 }
 
 /** Removes the certificate's challenge records from our zones (nothing stale stays published). */
@@ -293,7 +355,37 @@ async function store(deps: PlatformDeps, cert: SslCertificate, fullchain: string
       .where('status', 'in', [...SSL_IN_FLIGHT])
       .returningAll()
       .executeTakeFirst()
-    if (after) await audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, action: 'issue', before: publicFields(cert), after: publicFields(after) })
+    if (!after) return
+    // Issued: every name was proven to the CA (also those whose proof a restarted job found done at the CA).
+    await tx
+      .updateTable('ssl_validations')
+      .set({ state: 'valid', problem: null, checked_at: deps.now(), updated_at: deps.now() })
+      .where('certificate_id', '=', cert.id)
+      .where('state', '<>', 'valid')
+      .execute()
+    await audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, action: 'issue', before: publicFields(cert), after: publicFields(after) })
+    await recordEvent(tx, { accountId: cert.account_id, type: 'ssl.issued', data: { id: cert.id, names: cert.names, not_after: facts.notAfter.toISOString() } })
+    // Charged when the CA issues (the order, or a renewal of the term), in the same transaction.
+    await settleSslCharge(tx, systemScope('ssl', cert.account_id), cert)
+    if (cert.term_months_added > 0) {
+      // A renewal of the coverage term: the term runs its months longer (from its end, or from now when it had ended), and its notices start again.
+      const term = await tx.selectFrom('ssl_terms').selectAll().where('id', '=', cert.term_id).forUpdate().executeTakeFirstOrThrow()
+      const ends = new Date(Math.max(new Date(term.ends_at).getTime(), deps.now().getTime()))
+      ends.setUTCMonth(ends.getUTCMonth() + cert.term_months_added)
+      await tx
+        .updateTable('ssl_terms')
+        .set({ ends_at: ends, period_months: Math.min(120, term.period_months + cert.term_months_added), notices_sent: sql<number[]>`'{}'::integer[]` })
+        .where('id', '=', term.id)
+        .execute()
+      await audit.record({
+        area: 'ssl',
+        entityType: 'ssl_certificate',
+        entityId: cert.id,
+        action: 'extend-term',
+        before: { ends_at: term.ends_at },
+        after: { ends_at: ends, months: cert.term_months_added },
+      })
+    }
   })
 }
 
@@ -302,12 +394,21 @@ async function fail(deps: PlatformDeps, cert: SslCertificate, reason: string) {
     const after = await tx
       .updateTable('ssl_certificates')
       // A failed reissue lets go of the certificate it was for (renewed, or reissued again); a failed renewal keeps it.
-      .set({ status: 'failed', failure_reason: reason.slice(0, 2000), ...(cert.origin === 'reissue' ? { renewal_of: null } : {}), version: sql<number>`version + 1`, updated_at: deps.now() })
+      .set({
+        status: 'failed',
+        failure_reason: reason.slice(0, 2000),
+        ...(cert.origin === 'reissue' || cert.term_months_added > 0 ? { renewal_of: null } : {}),
+        version: sql<number>`version + 1`,
+        updated_at: deps.now(),
+      })
       .where('id', '=', cert.id)
       .where('status', 'in', [...SSL_IN_FLIGHT])
       .returningAll()
       .executeTakeFirst()
     if (after) await audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, action: 'fail', before: publicFields(cert), after: publicFields(after) })
+    if (after) await recordEvent(tx, { accountId: cert.account_id, type: 'ssl.failed', data: { id: cert.id, names: cert.names, reason: reason.slice(0, 2000) } })
+    // Nothing issued, nothing charged: the reserved charge goes back.
+    if (after) await releaseSslCharge(tx, systemScope('ssl', cert.account_id), cert, reason)
     // A failed renewal: the certificate it should have replaced is noticed again, from its next threshold.
     if (after && cert.renewal_of)
       await tx
@@ -348,7 +449,7 @@ export async function sweepRenewals(deps: PlatformDeps): Promise<{ renewed: numb
     if (cert.key_source === 'generated' && cert.private_key_enc) {
       const current = openSecret(settings.keySecret, cert.private_key_enc)
       const key = newKeyLike(current)
-      csr = await createCsr(cert.names, key)
+      csr = await createCsr(cert.names, key, await subjectOf(deps, cert))
       sealed = sealSecret(settings.keySecret, key)
     }
     const created = await change(deps.db, systemScope('ssl', cert.account_id), async (tx, audit) => {
@@ -357,6 +458,7 @@ export async function sweepRenewals(deps: PlatformDeps): Promise<{ renewed: numb
         .values({
           account_id: cert.account_id,
           term_id: cert.term_id,
+          organisation_id: cert.organisation_id,
           status: 'pending_validation',
           product: cert.product,
           validation_level: cert.validation_level,
@@ -438,15 +540,22 @@ export async function runSslExpiryNotices(deps: Pick<PlatformDeps, 'db' | 'maile
   }
   let mails = 0
   for (const [accountId, list] of byAccount) {
-    const users = await deps.db.selectFrom('users').select(['email', 'roles', 'abilities']).where('account_id', '=', accountId).where('status', '=', 'active').execute()
-    const to = users.filter((u) => expandPermissions(u.roles, u.abilities).has('ssl-manager')).map((u) => u.email)
-    const lines = list.sort((a, b) => a.days - b.days).map((c) => `- ${c.name}: expires ${c.not_after.toISOString().slice(0, 10)} (in ${c.days} day${c.days === 1 ? '' : 's'})`)
-    const text = `These SSL certificates expire soon and nothing replaces them yet:\n\n${lines.join('\n')}\n\nRenew or reissue them in the portal under SSL certificates.`
-    for (const email of to) await deps.mailer.send({ to: email, subject: `${list.length} SSL certificate${list.length === 1 ? '' : 's'} expiring soon`, text })
-    mails += to.length
+    const users = await deps.db.selectFrom('users').select(['email', 'roles', 'abilities', 'language']).where('account_id', '=', accountId).where('status', '=', 'active').execute()
+    list.sort((a, b) => a.days - b.days)
+    // Each manager in their own language.
+    for (const user of users.filter((u) => expandPermissions(u.roles, u.abilities).has('ssl-manager'))) {
+      const t = mailTexts(user.language)
+      const lines = list.map((c) => t('sslExpiry.line', { name: c.name, date: c.not_after.toISOString().slice(0, 10), count: c.days }))
+      await deps.mailer.send({ to: user.email, subject: t('sslExpiry.subject', { count: list.length }), text: `${t('sslExpiry.intro')}\n\n${lines.join('\n')}\n\n${t('sslExpiry.outro')}` })
+      mails++
+    }
     for (const c of list) {
       const sent = [...new Set([...c.sent, ...SSL_EXPIRY_NOTICE_DAYS.filter((t) => t >= c.threshold)])].sort((a, b) => b - a)
-      await deps.db.updateTable('ssl_terms').set({ notices_sent: sent }).where('id', '=', c.term_id).execute()
+      // The notice and its webhook event together: one event per threshold crossed.
+      await deps.db.transaction().execute(async (tx) => {
+        await tx.updateTable('ssl_terms').set({ notices_sent: sent }).where('id', '=', c.term_id).execute()
+        await recordEvent(tx, { accountId, type: 'ssl.expiring', data: { id: c.id, names: c.name.split(', '), not_after: c.not_after.toISOString(), days_left: c.days } })
+      })
     }
   }
   return { certificates: [...byAccount.values()].reduce((n, l) => n + l.length, 0), mails }

@@ -16,19 +16,22 @@ import {
 } from '#common/ssl.ts'
 import { SSL_CERTIFICATES_LIST } from '#common/lists/ssl.ts'
 import type { DB } from '#server/db/schema.ts'
-import type { SslCertificate, SslValidation } from '#server/db/schema-ssl.ts'
+import type { SslCertificate, SslOrganisation, SslValidation } from '#server/db/schema-ssl.ts'
 import { acmeClient, createCsr, csrNames, newAccountKey, type AcmeSettings, type SslSettings } from '#server/integrations/acme/client.ts'
 import { reachOf, requirePermission } from '#server/platform/core/scope.ts'
-import { change, txRunner, type Tx } from '#server/platform/core/change.ts'
+import { change, type Tx } from '#server/platform/core/change.ts'
 import { AppError, type CodedFieldError, fieldError, invalid, notFound, refused } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { listResource, type ListResource } from '#server/platform/list/engine.ts'
 import { checkCaa } from './caa.ts'
+import { chargeOf, quoteSsl, releaseSslCharge, reserveSslCharge, termTransactionIds, type SslCharge } from './charges.ts'
 import { buildPkcs12, type Pkcs12Profile } from './pkcs12.ts'
+import { evMissing, evSubject, findOrganisation, organisationSubject } from './organisations.ts'
+import { publicFields, queueIssue } from './queue.ts'
 import { openSecret, sealSecret } from './secrets.ts'
 
-export const SSL_JOBS = { issue: 'ssl.issue', sweep: 'ssl.renewal-sweep', notices: 'ssl.expiry-notices' } as const
+export { publicFields, queueIssue, SSL_JOBS } from './queue.ts'
 
 export function sslSettings(deps: Pick<PlatformDeps, 'ssl'>): SslSettings {
   return deps.ssl ?? { acme: null, keySecret: '', missing: 'no ACME CA is configured (ACME_DIRECTORY_URL), and no local Pebble runs' }
@@ -110,7 +113,7 @@ function spkiOfCsr(der: Buffer): Buffer {
 
 // --- ordering ------------------------------------------------------------------------------------
 
-export type OrderInput = { product: string; period_months: number; names: string[]; key_type?: string; csr?: string }
+export type OrderInput = { product: string; period_months: number; names: string[]; key_type?: string; csr?: string; organisation_id?: string | null }
 
 /** Checks an order's names against its product: count, wildcards, duplicates. */
 function cleanNames(product: SslProduct, names: string[], errors: CodedFieldError[]): string[] {
@@ -133,7 +136,15 @@ function cleanNames(product: SslProduct, names: string[], errors: CodedFieldErro
  * The names and key of an order or a reissue: names checked against the product, and a key
  * generated here (sealed) or the pasted CSR's (its names must be the order's, its key not weak).
  */
-async function keyMaterial(settings: SslSettings, product: SslProduct | null, rawNames: string[], keyTypeIn: string | undefined, csrIn: string | undefined, errors: CodedFieldError[]) {
+async function keyMaterial(
+  settings: SslSettings,
+  product: SslProduct | null,
+  rawNames: string[],
+  keyTypeIn: string | undefined,
+  csrIn: string | undefined,
+  errors: CodedFieldError[],
+  subject: Parameters<typeof createCsr>[2] = {},
+) {
   const names = product ? cleanNames(product, rawNames, errors) : []
   let keyType: string = keyTypeIn ?? DEFAULT_SSL_KEY_TYPE
   let csr = csrIn?.trim() || null
@@ -155,7 +166,7 @@ async function keyMaterial(settings: SslSettings, product: SslProduct | null, ra
   let sealedKey: string | null = null
   if (!csr) {
     const key = generateKey(keyType as SslKeyType)
-    csr = await createCsr(names, key)
+    csr = await createCsr(names, key, subject)
     sealedKey = sealSecret(settings.keySecret, key)
   }
   return { names, keyType, csr: csr!, sealedKey }
@@ -196,9 +207,23 @@ export async function orderCertificate(deps: PlatformDeps, scope: Scope, input: 
   const product = input.product in SSL_PRODUCTS ? (input.product as SslProduct) : null
   if (!product) errors.push(fieldError('product', 'ssl.product-unknown', 'Choose one of the products offered', Object.keys(SSL_PRODUCTS)))
   if (!(SSL_PERIODS as readonly number[]).includes(input.period_months)) errors.push(fieldError('period_months', 'ssl.period-unknown', 'Choose one of the periods offered', SSL_PERIODS.map(String)))
-  const { names, keyType, csr, sealedKey } = await keyMaterial(settings, product, input.names, input.key_type, input.csr, errors)
+  // OV and EV name an organisation of the account; the order waits (draft) until staff have validated it.
+  const level = product ? SSL_PRODUCTS[product].level : 'dv'
+  let organisation: SslOrganisation | null = null
+  if (level !== 'dv') {
+    if (!input.organisation_id) errors.push(fieldError('organisation_id', 'ssl.organisation-required', 'An OV or EV certificate names an organisation: choose or add one'))
+    else organisation = await findOrganisation(deps.db, scope, input.organisation_id).catch(() => null)
+    if (input.organisation_id && (!organisation || organisation.account_id !== accountId))
+      errors.push(fieldError('organisation_id', 'ssl.organisation-unknown', 'Choose one of the account’s organisations'))
+    else if (organisation && level === 'ev' && evMissing(organisation).length)
+      errors.push(fieldError('organisation_id', 'ssl.organisation-ev-incomplete', `An EV certificate needs the organisation's ${evMissing(organisation).join(', ')}`, evMissing(organisation)))
+  }
+  const { names, keyType, csr, sealedKey } = await keyMaterial(settings, product, input.names, input.key_type, input.csr, errors, organisation ? organisationSubject(organisation) : {})
   await refuseByCaa(deps, accountId, names, settings.acme)
   const now = deps.now()
+  // Priced now (the pricing engine's quote), charged below in the same transaction as the order.
+  const price = await quoteSsl(deps.db, accountId, product!, input.period_months, 'order', now)
+  const waits = organisation !== null && organisation.status !== 'validated'
   return change(deps.db, scope, async (tx, audit) => {
     const ends = new Date(now)
     ends.setUTCMonth(ends.getUTCMonth() + input.period_months)
@@ -207,12 +232,16 @@ export async function orderCertificate(deps: PlatformDeps, scope: Scope, input: 
       .values({ account_id: accountId, product: product!, period_months: input.period_months, starts_at: now, ends_at: ends })
       .returning('id')
       .executeTakeFirstOrThrow()
+    // Reserved before the job that reaches the CA is queued: past the limit nothing is ordered (the shortfall stated).
+    const chargeKey = await reserveSslCharge(tx, scope, { account_id: accountId, common_name: names[0]! }, price, `ssl-order:${term.id}`, 'order')
     const cert = await tx
       .insertInto('ssl_certificates')
       .values({
         account_id: accountId,
         term_id: term.id,
-        status: 'pending_validation',
+        charge_key: chargeKey,
+        organisation_id: organisation?.id ?? null,
+        status: waits ? 'draft' : 'pending_validation',
         product: product!,
         validation_level: SSL_PRODUCTS[product!].level,
         common_name: names[0]!,
@@ -230,19 +259,9 @@ export async function orderCertificate(deps: PlatformDeps, scope: Scope, input: 
       .returningAll()
       .executeTakeFirstOrThrow()
     await audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, action: 'order', after: publicFields(cert) })
-    await queueIssue(deps, tx, cert.id)
+    if (!waits) await queueIssue(deps, tx, cert.id)
     return cert
   })
-}
-
-export async function queueIssue(deps: Pick<PlatformDeps, 'jobs'>, tx: Tx | null, certificateId: string) {
-  await deps.jobs.send(SSL_JOBS.issue, { certificateId }, { ...(tx ? { runner: txRunner(tx) } : {}), retryLimit: 8, singletonKey: certificateId })
-}
-
-/** A certificate's fields as the trail and the API show them: never the key, never the CSR's bulk. */
-export function publicFields(c: SslCertificate) {
-  const { private_key_enc: _key, csr_pem: _csr, certificate_pem: _cert, chain_pem: _chain, ...rest } = c
-  return rest
 }
 
 // --- reissue and import --------------------------------------------------------------------------
@@ -269,7 +288,7 @@ export async function reissueCertificate(deps: PlatformDeps, scope: Scope, id: s
   const product = cert.product in SSL_PRODUCTS ? (cert.product as SslProduct) : null
   if (!product) throw refused('ssl.product-unknown', 'The product of this certificate is not offered any more')
   const keyType = input.key_type ?? ((SSL_KEY_TYPES as readonly string[]).includes(cert.key_type) ? cert.key_type : DEFAULT_SSL_KEY_TYPE)
-  const { names, keyType: chosen, csr, sealedKey } = await keyMaterial(settings, product, input.names?.length ? input.names : cert.names, keyType, input.csr, [])
+  const { names, keyType: chosen, csr, sealedKey } = await keyMaterial(settings, product, input.names?.length ? input.names : cert.names, keyType, input.csr, [], await subjectOf(deps, cert))
   const now = deps.now()
   return change(deps.db, scope, async (tx, audit) => {
     const next = await tx
@@ -277,6 +296,7 @@ export async function reissueCertificate(deps: PlatformDeps, scope: Scope, id: s
       .values({
         account_id: cert.account_id,
         term_id: cert.term_id,
+        organisation_id: cert.organisation_id,
         status: 'pending_validation',
         product: cert.product,
         validation_level: cert.validation_level,
@@ -299,6 +319,83 @@ export async function reissueCertificate(deps: PlatformDeps, scope: Scope, id: s
       .executeTakeFirst()
     if (!next) throw refused('ssl.superseded', 'This certificate has been renewed or reissued already: reissue the newest one')
     await audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: next.id, accountId: cert.account_id, action: 'reissue', after: { ...publicFields(next), reissue_of: cert.id } })
+    await queueIssue(deps, tx, next.id)
+    return next
+  })
+}
+
+async function organisationSummary(db: Kysely<DB>, id: string) {
+  const o = await db.selectFrom('ssl_organisations').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+  return { id: o.id, legal_name: o.legal_name, status: o.status, subject: organisationSubject(o), ev: evSubject(o) }
+}
+
+/** The CSR subject of an OV/EV certificate's successor: its organisation's (none for DV). */
+export async function subjectOf(deps: Pick<PlatformDeps, 'db'>, cert: Pick<SslCertificate, 'organisation_id'>) {
+  if (!cert.organisation_id) return {}
+  const organisation = await deps.db.selectFrom('ssl_organisations').selectAll().where('id', '=', cert.organisation_id).executeTakeFirst()
+  return organisation ? organisationSubject(organisation) : {}
+}
+
+export type RenewTermInput = { period_months: number }
+
+/**
+ * Renews the coverage term (the customer buys another period): a successor certificate with the
+ * same names and a new key of the same type (or the same CSR), charged at the quote of the
+ * product's renewal (its order product where no renewal is sold) like an order — reserved now,
+ * refused past the limit before the CA hears of it, settled when it is issued, which also extends
+ * the term by its months; released when it fails.
+ */
+export async function renewTerm(deps: PlatformDeps, scope: Scope, id: string, input: RenewTermInput): Promise<SslCertificate> {
+  requirePermission(scope.actor, 'ssl-manager')
+  const cert = await findCertificate(deps.db, scope, id)
+  if (cert.key_source === 'imported') throw refused('ssl.imported', 'This certificate was issued elsewhere and imported: it is renewed where it was bought')
+  if (!['issued', 'expiring', 'expired'].includes(cert.status)) throw refused('ssl.not-renewable', 'Only an issued or expired certificate can be renewed')
+  if (!(SSL_PERIODS as readonly number[]).includes(input.period_months))
+    throw invalid('ssl.order-invalid', 'The renewal is not valid', [fieldError('period_months', 'ssl.period-unknown', 'Choose one of the periods offered', SSL_PERIODS.map(String))])
+  const settings = sslSettings(deps)
+  if (!settings.acme) throw refused('ssl.no-ca', `Certificates cannot be renewed here: ${settings.missing ?? 'no CA is configured'}`)
+  if (await deps.db.selectFrom('ssl_certificates').select('id').where('renewal_of', '=', cert.id).executeTakeFirst()) {
+    throw refused('ssl.superseded', 'This certificate has been renewed or reissued already: renew the newest one')
+  }
+  const product = cert.product in SSL_PRODUCTS ? (cert.product as SslProduct) : null
+  if (!product) throw refused('ssl.product-unknown', 'The product of this certificate is not offered any more')
+  const now = deps.now()
+  const term = await deps.db.selectFrom('ssl_terms').select('ends_at').where('id', '=', cert.term_id).executeTakeFirstOrThrow()
+  const price = await quoteSsl(deps.db, cert.account_id, product, input.period_months, 'renew', now)
+  const keyType = (SSL_KEY_TYPES as readonly string[]).includes(cert.key_type) ? cert.key_type : DEFAULT_SSL_KEY_TYPE
+  const material = await keyMaterial(settings, product, cert.names, keyType, cert.key_source === 'csr' ? cert.csr_pem : undefined, [], await subjectOf(deps, cert))
+  return change(deps.db, scope, async (tx, audit) => {
+    const chargeKey = await reserveSslCharge(tx, scope, cert, price, `ssl-renew:${cert.term_id}:${term.ends_at.toISOString()}`, 'renew')
+    const next = await tx
+      .insertInto('ssl_certificates')
+      .values({
+        account_id: cert.account_id,
+        term_id: cert.term_id,
+        charge_key: chargeKey,
+        term_months_added: input.period_months,
+        organisation_id: cert.organisation_id,
+        status: 'pending_validation',
+        product: cert.product,
+        validation_level: cert.validation_level,
+        common_name: cert.common_name,
+        names: cert.names,
+        key_type: material.keyType,
+        key_source: material.sealedKey ? 'generated' : 'csr',
+        csr_pem: material.csr,
+        private_key_enc: material.sealedKey,
+        ca: settings.acme!.caName,
+        directory_url: settings.acme!.directoryUrl,
+        renewal_of: cert.id,
+        origin: 'renewal',
+        created_by: scope.actor.label,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.column('renewal_of').where('renewal_of', 'is not', null).doNothing())
+      .returningAll()
+      .executeTakeFirst()
+    if (!next) throw refused('ssl.superseded', 'This certificate has been renewed or reissued already: renew the newest one')
+    await audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: next.id, accountId: cert.account_id, action: 'renew-term', after: { ...publicFields(next), renews: cert.id } })
     await queueIssue(deps, tx, next.id)
     return next
   })
@@ -428,6 +525,10 @@ export async function findCertificate(db: Kysely<DB> | Tx, scope: Scope, id: str
 
 export type CertificateDetail = {
   certificate: SslCertificate
+  /** What this certificate is charged (its order or a renewal of its term); null when free. */
+  charge: SslCharge | null
+  /** OV/EV: the organisation it names, its state, and the CSR subject an OV/EV CA receives. */
+  organisation: { id: string; legal_name: string; status: SslOrganisation['status']; subject: Record<string, string>; ev: Record<string, string> } | null
   validations: SslValidation[]
   /** Every certificate of the same coverage term, oldest first (the renewal and reissue chain). */
   term: {
@@ -437,6 +538,8 @@ export type CertificateDetail = {
     starts_at: Date
     ends_at: Date
     notices_sent: number[]
+    /** The billing transactions of the term (its order, renewals of the term): /ssls/{id}/transactions. */
+    transaction_ids: string[]
     certificates: { id: string; status: string; not_after: Date | null; created_at: Date; renewal_of: string | null; origin: string }[]
   }
 }
@@ -455,18 +558,49 @@ export async function getCertificate(deps: PlatformDeps, scope: Scope, id: strin
     .execute()
   return {
     certificate,
+    charge: await chargeOf(deps.db, certificate),
+    organisation: certificate.organisation_id ? await organisationSummary(deps.db, certificate.organisation_id) : null,
     validations,
-    term: { id: term.id, product: term.product, period_months: term.period_months, starts_at: term.starts_at, ends_at: term.ends_at, notices_sent: term.notices_sent, certificates },
+    term: {
+      id: term.id,
+      product: term.product,
+      period_months: term.period_months,
+      starts_at: term.starts_at,
+      ends_at: term.ends_at,
+      notices_sent: term.notices_sent,
+      transaction_ids: await termTransactionIds(deps.db, term.id),
+      certificates,
+    },
   }
 }
 
 // --- actions -------------------------------------------------------------------------------------
 
-/** "Check now": the issuance job looks at the CA (and the names' records) again. */
-export async function checkNow(deps: PlatformDeps, scope: Scope, id: string) {
+/**
+ * "Check now" / "Check and validate": the issuance job looks at the CA (and the names' records or
+ * files) again. `methods` switches names hosted elsewhere between the DNS-01 record and the HTTP-01
+ * file (RFC 8555 §8.3; never for a wildcard, which only DNS-01 proves).
+ */
+export async function checkNow(deps: PlatformDeps, scope: Scope, id: string, methods: Record<string, 'dns-01' | 'http-01'> = {}) {
   requirePermission(scope.actor, 'ssl-manager')
   const cert = await findCertificate(deps.db, scope, id)
   if (!SSL_IN_FLIGHT.includes(cert.status)) throw refused('ssl.not-in-validation', 'Only a certificate in validation or issuing can be checked again')
+  const errors: CodedFieldError[] = []
+  for (const [name, method] of Object.entries(methods)) {
+    if (!cert.names.includes(name)) errors.push(fieldError(`methods.${name}`, 'ssl.name-unknown', `${name} is not a name of this certificate`))
+    else if (method === 'http-01' && name.startsWith('*.')) errors.push(fieldError(`methods.${name}`, 'ssl.http01-wildcard', 'A wildcard name is proven by its DNS record only'))
+  }
+  if (errors.length) throw invalid('ssl.check-invalid', 'The check is not valid', errors)
+  if (Object.keys(methods).length)
+    await change(deps.db, scope, async (tx, audit) => {
+      for (const [name, method] of Object.entries(methods))
+        await tx
+          .insertInto('ssl_validations')
+          .values({ certificate_id: cert.id, account_id: cert.account_id, name, method })
+          .onConflict((oc) => oc.columns(['certificate_id', 'name']).doUpdateSet({ method, updated_at: deps.now() }))
+          .execute()
+      await audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, accountId: cert.account_id, action: 'validation-method', after: { methods } })
+    })
   await queueIssue(deps, null, cert.id)
   return cert
 }
@@ -515,6 +649,7 @@ export async function cancelCertificate(deps: PlatformDeps, scope: Scope, id: st
       .returningAll()
       .executeTakeFirstOrThrow()
     await audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: cert.id, accountId: cert.account_id, action: 'cancel', before: publicFields(cert), after: publicFields(after) })
+    await releaseSslCharge(tx, scope, cert, 'The order was cancelled')
     await queueIssue(deps, tx, cert.id)
     return after
   })

@@ -4,6 +4,7 @@ import type { Config } from '#server/config.ts'
 import type { SslSettings } from '#server/integrations/acme/client.ts'
 import { pebbleInstalled, startPebble } from '#server/integrations/acme/local-pebble.ts'
 import type { Logger } from '#server/lib/logger.ts'
+import { parseOrderLimit } from './pacing.ts'
 
 /**
  * The SSL settings the server runs with: the CA of ACME_DIRECTORY_URL; else, outside production and
@@ -14,17 +15,27 @@ import type { Logger } from '#server/lib/logger.ts'
  */
 export async function sslFromConfig(config: Config, logger: Logger, dnsServer = config.POWERDNS_DNS_ADDRESS): Promise<{ settings: SslSettings; stop(): Promise<void> }> {
   const keySecret = config.sslKeySecret
+  const orderLimit = parseOrderLimit(config.ACME_ORDER_LIMIT)
   if (config.ACME_DIRECTORY_URL) {
     const eab = config.ACME_EAB_KID && config.ACME_EAB_HMAC_KEY ? { kid: config.ACME_EAB_KID, hmacKey: config.ACME_EAB_HMAC_KEY } : undefined
     const tlsCaPem = config.ACME_CA_FILE ? readFileSync(config.ACME_CA_FILE, 'utf8') : undefined
-    return { settings: { keySecret, acme: { directoryUrl: config.ACME_DIRECTORY_URL, caName: config.ACME_CA_NAME, ...(tlsCaPem ? { tlsCaPem } : {}), ...(eab ? { eab } : {}) } }, stop: async () => {} }
+    return {
+      settings: {
+        keySecret,
+        acme: { directoryUrl: config.ACME_DIRECTORY_URL, caName: config.ACME_CA_NAME, ...(tlsCaPem ? { tlsCaPem } : {}), ...(eab ? { eab } : {}), ...(orderLimit ? { orderLimit } : {}) },
+      },
+      stop: async () => {},
+    }
   }
   if (config.APP_ENV === 'production' || !config.ACME_LOCAL_PEBBLE) return { settings: { keySecret, acme: null, missing: 'no ACME CA is configured (ACME_DIRECTORY_URL)' }, stop: async () => {} }
   if (!(await pebbleInstalled())) return { settings: { keySecret, acme: null, missing: 'the local test CA is not installed (apt-get install pebble)' }, stop: async () => {} }
   const pebble = await startPebble({ ...(dnsServer ? { dnsServer } : {}), dir: path.join(config.dataDir, 'pebble') })
   logger.info('local Pebble CA started', { directory: pebble.directoryUrl, dns: dnsServer ?? 'system resolver' })
   return {
-    settings: { keySecret, acme: { directoryUrl: pebble.directoryUrl, caName: 'Pebble (test CA)', tlsCaPem: pebble.tlsCaPem, dvOnly: true, caaIdentities: ['pebble.test'] } },
+    settings: {
+      keySecret,
+      acme: { directoryUrl: pebble.directoryUrl, caName: 'Pebble (test CA)', tlsCaPem: pebble.tlsCaPem, dvOnly: true, caaIdentities: ['pebble.test'], ...(orderLimit ? { orderLimit } : {}) },
+    },
     stop: () => pebble.stop(),
   }
 }

@@ -1,11 +1,11 @@
 import { linkBase } from '#server/platform/deps.ts'
 import { createRoute, z } from '@hono/zod-openapi'
+import { mailTexts } from '#server/lib/mail-texts.ts'
 import type { Context } from 'hono'
 import { LANGUAGES } from '#server/platform/accounts/service.ts'
-import { reachOf } from '#server/platform/core/scope.ts'
+import { listPage } from '#server/platform/core/list-route.ts'
 import { createRouter, requireScope, type PlatformEnv } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
-import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import { acceptInvite, endSessions, findInvite, getUser, inviteUser, resetTwoFactor, scopedUsersResource, setUserStatus, updateUser, usersResource } from './service.ts'
 
 const Conflict = {
@@ -89,14 +89,14 @@ const Params = z.object({ context: z.string(), id: z.uuid() })
 const TAGS = ['Users']
 
 /** Sends the invitation: through the deps' mailer when there is one, else to the log. */
-async function deliverInvite(c: Context<PlatformEnv>, to: string, token: string) {
+async function deliverInvite(c: Context<PlatformEnv>, to: string, token: string, language: string) {
   const deps = c.get('deps')
   const base = linkBase(deps, c.req.raw)
   const link = `${base}/invitations/${encodeURIComponent(token)}`
-  const text = `You have been invited to the Registrar Portal.\n\nSet your password here (the link works for 7 days):\n${link}\n`
+  const t = mailTexts(language)
   const mailer = (deps as { mailer?: { send(message: { to: string; subject: string; text: string }): Promise<unknown> } }).mailer
   if (mailer) {
-    await mailer.send({ to, subject: 'Your Registrar Portal invitation', text })
+    await mailer.send({ to, subject: t('invite.subject'), text: t('invite.body', { link }) })
   } else {
     deps.logger.info('user invitation (no mailer configured)', { to, link })
   }
@@ -126,10 +126,7 @@ export const usersRouter = createRouter()
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
-      const reach = reachOf(scope)
-      const resource = reach === null ? usersResource : scopedUsersResource
-      const page = await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), { accountId: reach })
-      return c.json(page, 200)
+      return c.json(await listPage(c, scope, { whole: usersResource, scoped: scopedUsersResource }), 200)
     },
   )
   .openapi(
@@ -161,7 +158,7 @@ export const usersRouter = createRouter()
       const scope = requireScope(c, c.req.valid('param').context)
       const { db, now } = c.get('deps')
       const { user, token } = await inviteUser(db, scope, c.req.valid('json'), now())
-      await deliverInvite(c, user.email, token)
+      await deliverInvite(c, user.email, token, user.language)
       return c.json(await getUser(db, scope, user.id), 201)
     },
   )

@@ -1,109 +1,95 @@
-import { request as httpRequest } from 'node:http'
-import { request as httpsRequest } from 'node:https'
+import { Agent as HttpAgent, request as httpRequest, type RequestOptions } from 'node:http'
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import { mailTexts } from '#server/lib/mail-texts.ts'
 import { sql } from 'kysely'
 import { WEBHOOK_DISABLE_AFTER_DAYS, WEBHOOK_RETRY_DELAYS_SECONDS } from '#common/webhooks.ts'
-import { txRunner } from '#server/platform/core/change.ts'
+import type { Tx } from '#server/platform/core/change.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { safeLookup } from './address.ts'
 import { signatureHeader } from './signing.ts'
 
+/** The job each delivery had before deliveries were a queue of their own (0890); a left-over one does nothing. */
 export const DELIVER_JOB = 'webhooks.deliver'
 export const SWEEP_JOB = 'webhooks.sweep'
 
 type Deps = Pick<PlatformDeps, 'db' | 'jobs' | 'now' | 'logger' | 'mailer' | 'webhooks' | 'database'>
 
 const FAN_OUT_BATCH = 500
-/** How long an attempt holds its delivery: more than a request's limit, so nobody else sends it meanwhile. */
-const CLAIM_MS = 60_000
-/** Deliveries a dispatching process sends at once, beside the jobs. */
-const IN_PROCESS_CONCURRENCY = 32
+/** Deliveries claimed per statement. */
+const CLAIM_BATCH = 500
+/** Requests in flight per endpoint, each on a kept-alive connection of the endpoint's origin. */
+const CONCURRENCY = 16
+/** Deliveries a process holds per endpoint (in flight and waiting): an endpoint at this is not claimed for. */
+const BACKLOG = 256
+/** Deliveries a process holds in all. */
+const HELD_MAX = 4000
+/** A claim lasts this long (the job lease, JOB_LEASE_SECONDS) and is renewed every 5 s, or a third of it, while its sender lives (decision 102's lease). */
+const CLAIM_MS = 30_000
+const HEARTBEAT_MS = 5_000
+/** Due retries (and deliveries nobody told this process of) are looked for this often. */
+const POLL_MS = 1_000
+/** New events are looked for this often (the outbox does not notify: migration 0891). */
+const OUTBOX_POLL_MS = 200
 const TIMEOUT_MS = 10_000
 const EXCERPT_BYTES = 1000
 const DAY_MS = 86_400_000
+/** Successes written in one statement at most. */
+const WRITE_BATCH = 1000
 
 /** The `webhook-id` of an event: the same for every attempt and replay, so a receiver can drop repeats. */
 export const messageIdOf = (eventId: string) => `msg_${eventId.replace(/-/g, '')}`
 
 /**
  * Fans the outbox out: each event not yet dispatched becomes one delivery per enabled endpoint of
- * its account that wants its type, with the delivery's job, in one transaction per batch (the
- * rows are locked, SKIP LOCKED, so processes dispatching together never take the same event, and a
- * delivery is unique per event and endpoint: no duplicates).
+ * its account that wants its type, due now — one statement per batch of events. The events are
+ * taken FOR UPDATE SKIP LOCKED, so processes dispatching together never take the same one, and a
+ * delivery is unique per event and endpoint: no duplicates. A sender passes `claim`: the
+ * deliveries it has room for (endpoints not in `skip`) are made claimed by it and answered with
+ * what sending them needs, so the new ones need no claim of their own; the others wait for a claim.
  */
-/** A delivery made by the fan-out and the job queued with it. */
-type Made = { delivery: string; job: string | null }
-
-export async function dispatchPending(deps: Deps, made: (deliveries: Made[]) => void = () => {}): Promise<number> {
-  let total = 0
+export async function dispatchPending(deps: Pick<Deps, 'db' | 'now'>, claim?: { until: Date; skip: string[]; take(rows: Claimed[]): void }): Promise<{ events: number; deliveries: number }> {
+  const total = { events: 0, deliveries: 0 }
   for (;;) {
-    const { count, ids } = await deps.db.transaction().execute(async (tx) => {
-      const events = await tx
-        .selectFrom('webhook_events')
-        .select(['id', 'account_id', 'type'])
-        .where('dispatched_at', 'is', null)
-        .orderBy('occurred_at')
-        .limit(FAN_OUT_BATCH)
-        .forUpdate()
-        .skipLocked()
-        .execute()
-      if (!events.length) return { count: 0, ids: [] as Made[] }
-      const accounts = [...new Set(events.map((e) => e.account_id))]
-      const endpoints = await tx.selectFrom('webhook_endpoints').select(['id', 'account_id', 'events']).where('account_id', 'in', accounts).where('enabled', '=', true).execute()
-      const rows = events.flatMap((e) => endpoints.filter((ep) => ep.account_id === e.account_id && ep.events.includes(e.type)).map((ep) => ({ event_id: e.id, endpoint_id: ep.id })))
-      const deliveries = rows.length
-        ? await tx
-            .insertInto('webhook_deliveries')
-            .values(rows)
-            .onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing())
-            .returning('id')
-            .execute()
-        : []
-      const runner = txRunner(tx)
-      const ids: Made[] = []
-      for (const d of deliveries) ids.push({ delivery: d.id, job: await deps.jobs.send(DELIVER_JOB, { delivery_id: d.id }, { runner, retryLimit: 3 }) })
-      await tx
-        .updateTable('webhook_events')
-        .set({ dispatched_at: deps.now() })
-        .where(
-          'id',
-          'in',
-          events.map((e) => e.id),
-        )
-        .execute()
-      return { count: events.length, ids }
-    })
-    if (ids.length) made(ids)
-    total += count
-    if (count < FAN_OUT_BATCH) return total
+    const now = deps.now()
+    const { rows } = await sql<Claimed & { events: number; deliveries: number }>`WITH ev AS (
+        SELECT id, account_id, type, data, occurred_at FROM webhook_events WHERE dispatched_at IS NULL ORDER BY occurred_at LIMIT ${FAN_OUT_BATCH} FOR UPDATE SKIP LOCKED),
+      made AS (
+        INSERT INTO webhook_deliveries (event_id, endpoint_id, next_attempt_at, claimed_until)
+        SELECT ev.id, ep.id, ${now}, CASE WHEN ep.id <> ALL (${claim?.skip ?? []}::uuid[]) THEN ${claim?.until ?? null}::timestamptz END
+        FROM ev JOIN webhook_endpoints ep ON ep.account_id = ev.account_id AND ep.enabled AND ev.type = ANY (ep.events)
+        ON CONFLICT (event_id, endpoint_id) DO NOTHING
+        RETURNING id, event_id, endpoint_id, claimed_until),
+      marked AS (UPDATE webhook_events e SET dispatched_at = ${now} FROM ev WHERE e.id = ev.id RETURNING 1)
+      SELECT (SELECT count(*) FROM marked)::int AS events, (SELECT count(*) FROM made)::int AS deliveries, c.*
+      FROM (SELECT 1) one LEFT JOIN LATERAL (
+        SELECT m.id, 0 AS attempts, m.event_id, m.endpoint_id, ep.account_id, ep.url, ep.enabled, ep.secret, ep.previous_secret, ep.previous_secret_expires_at,
+          ep.failing_since, ev.type, ev.data::text AS data, ev.occurred_at
+        FROM made m JOIN ev ON ev.id = m.event_id JOIN webhook_endpoints ep ON ep.id = m.endpoint_id
+        WHERE m.claimed_until IS NOT NULL) c ON true`.execute(deps.db)
+    const events = rows[0]?.events ?? 0
+    total.events += events
+    total.deliveries += rows[0]?.deliveries ?? 0
+    const claimed = rows.filter((r) => r.id)
+    if (claimed.length) claim?.take(claimed)
+    if (events < FAN_OUT_BATCH) return total
   }
 }
 
-/**
- * The sweep's second half: a delivery still pending well after its attempt was due has lost its
- * job (its retries spent on database errors, say); it gets a new one. Claims keep this from ever
- * sending a delivery twice at once.
- */
-export async function requeueOverdue(deps: Pick<Deps, 'db' | 'jobs' | 'now'>): Promise<number> {
-  const overdue = await deps.db
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where('state', '=', 'pending')
-    .where('next_attempt_at', '<', new Date(deps.now().getTime() - 5 * 60_000))
-    .limit(1000)
-    .execute()
-  for (const d of overdue) await deps.jobs.send(DELIVER_JOB, { delivery_id: d.id }, { retryLimit: 3 })
-  return overdue.length
+/** Tells the sending processes at commit that a delivery is due now (a replay, a ping); the poll would find it within a second anyway. Not for events: a NOTIFY serialises commits (migration 0891). */
+export async function nudgeSenders(tx: Tx): Promise<void> {
+  await sql`SELECT pg_notify('webhook_events', '')`.execute(tx)
 }
+
+/** Where an endpoint's URL is posted to: its request options (parsed once) on the endpoint's kept-alive connections. */
+type Target = { send: typeof httpRequest; options: RequestOptions & { agent: HttpAgent } }
 
 type Answer = { status: number | null; excerpt: string; error: string | null; retryAfter: number | null; ms: number }
 
-/** One POST, no redirects followed, a 10 s limit, private addresses refused at connect time. */
-function post(url: string, headers: Record<string, string>, body: string, allowPrivate: boolean): Promise<Answer> {
+/** One POST on the endpoint's kept-alive connections, no redirects followed, a 10 s limit, private addresses refused at connect time. */
+function post(target: Target, headers: Record<string, string>, body: string): Promise<Answer> {
   const started = Date.now()
   return new Promise((resolve) => {
-    const target = new URL(url)
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest
-    const req = send(target, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup: safeLookup(allowPrivate) as never, timeout: TIMEOUT_MS }, (res) => {
+    const req = target.send({ ...target.options, headers }, (res) => {
       const chunks: Buffer[] = []
       let size = 0
       res.on('data', (chunk: Buffer) => {
@@ -113,7 +99,13 @@ function post(url: string, headers: Record<string, string>, body: string, allowP
       res.on('end', () => {
         const retry = res.headers['retry-after']
         const seconds = retry === undefined ? null : /^\d+$/.test(retry) ? Number(retry) : Math.max(0, (Date.parse(retry) - Date.now()) / 1000) || null
-        resolve({ status: res.statusCode ?? null, excerpt: Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_BYTES), error: null, retryAfter: seconds, ms: Date.now() - started })
+        resolve({
+          status: res.statusCode ?? null,
+          excerpt: chunks.length ? Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_BYTES) : '',
+          error: null,
+          retryAfter: seconds,
+          ms: Date.now() - started,
+        })
       })
       res.on('error', (error) => resolve({ status: res.statusCode ?? null, excerpt: '', error: error.message, retryAfter: null, ms: Date.now() - started }))
       // Cut off before its end (the deadline): whatever came, and why it stopped ('end' resolves first otherwise).
@@ -144,218 +136,405 @@ export function retryDelaySeconds(attempt: number, retryAfter: number | null, sc
   return Math.max(jittered, retryAfter ?? 0)
 }
 
+/** A delivery as its claim reads it: the delivery, its endpoint and its event. */
+type Claimed = {
+  id: string
+  attempts: number
+  event_id: string
+  endpoint_id: string
+  account_id: string
+  url: string
+  enabled: boolean
+  secret: string
+  previous_secret: string | null
+  previous_secret_expires_at: Date | null
+  failing_since: Date | null
+  type: string
+  /** The event's data as JSON text (parsed once per event, not once per endpoint). */
+  data: string
+  occurred_at: Date
+}
+
 /**
- * Delivers one delivery once (the job's work): signs the message per Standard Webhooks with the
- * endpoint's secret (and the previous one during a rotation), posts it, and records the attempt
- * and what follows in one transaction — done; retry later (the next job queued in the same
- * transaction); the endpoint gone (410) or failing for five days: disabled, its admins told.
- * A delivery no longer pending is left alone, so a job run twice sends once more at most.
+ * Claims up to `limit` due deliveries for this process (until `until`), skipping the endpoints
+ * given (those whose backlog here is full): one statement, FOR UPDATE SKIP LOCKED, so senders in
+ * several processes never claim the same delivery. It reads the endpoint and the event with it.
  */
-export async function deliver(deps: Deps, deliveryId: string, options: { viaJob?: boolean } = {}): Promise<boolean> {
-  const claimedAt = deps.now()
-  // One sender at a time: the attempt claims the delivery (a claim whose process died lapses
-  // after CLAIM_MS). A job that finds it claimed comes back when the claim lapses, so a delivery
-  // whose sender died is never left behind.
-  // The claim reads what the attempt needs in the same statement.
-  const row = await deps.db
-    .updateTable('webhook_deliveries as d')
-    .from(['webhook_endpoints as ep', 'webhook_events as ev'])
-    .set({ next_attempt_at: new Date(claimedAt.getTime() + CLAIM_MS) })
-    .whereRef('ep.id', '=', 'd.endpoint_id')
-    .whereRef('ev.id', '=', 'd.event_id')
-    .where('d.id', '=', deliveryId)
-    .where('d.state', '=', 'pending')
-    .where((eb) => eb.or([eb('d.next_attempt_at', 'is', null), eb('d.next_attempt_at', '<=', claimedAt)]))
-    .returning([
-      'd.id',
-      'd.attempts',
-      'd.event_id',
-      'ep.id as endpoint_id',
-      'ep.account_id',
-      'ep.url',
-      'ep.enabled',
-      'ep.secret',
-      'ep.previous_secret',
-      'ep.previous_secret_expires_at',
-      'ep.failing_since',
-      'ev.type',
-      'ev.data',
-      'ev.occurred_at',
-    ])
-    .executeTakeFirst()
-  if (!row) {
-    if (options.viaJob === false) return false
-    const held = await deps.db.selectFrom('webhook_deliveries').select(['state', 'next_attempt_at']).where('id', '=', deliveryId).executeTakeFirst()
-    if (held?.state === 'pending' && held.next_attempt_at && held.next_attempt_at > claimedAt) {
-      await deps.jobs.send(DELIVER_JOB, { delivery_id: deliveryId }, { retryLimit: 3, startAfterSeconds: (held.next_attempt_at.getTime() - claimedAt.getTime()) / 1000 + 1 })
-    }
-    return false
+async function claimDue(deps: Pick<Deps, 'db'>, limit: number, skip: string[], now: Date, until: Date): Promise<Claimed[]> {
+  const { rows } = await sql<Claimed>`WITH due AS (
+      SELECT id FROM webhook_deliveries
+      WHERE state = 'pending' AND next_attempt_at <= ${now} AND (claimed_until IS NULL OR claimed_until < ${now}) AND endpoint_id <> ALL (${skip}::uuid[])
+      ORDER BY next_attempt_at
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED)
+    UPDATE webhook_deliveries d SET claimed_until = ${until}
+    FROM due, webhook_endpoints ep, webhook_events ev
+    WHERE d.id = due.id AND ep.id = d.endpoint_id AND ev.id = d.event_id
+    RETURNING d.id, d.attempts, d.event_id, d.endpoint_id, ep.account_id, ep.url, ep.enabled, ep.secret, ep.previous_secret, ep.previous_secret_expires_at,
+      ep.failing_since, ev.type, ev.data::text AS data, ev.occurred_at`.execute(deps.db)
+  return rows
+}
+
+type Success = { row: Claimed; answer: Answer; at: Date }
+
+/**
+ * Records successes, a batch in one statement: each attempt logged and its delivery done; an
+ * endpoint that was failing is failing no more.
+ */
+async function recordSuccesses(deps: Pick<Deps, 'db'>, done: Success[]): Promise<void> {
+  const ids: string[] = []
+  const endpoints: string[] = []
+  const statuses: number[] = []
+  const excerpts: string[] = []
+  const durations: number[] = []
+  const times: Date[] = []
+  for (const { row, answer, at } of done) {
+    ids.push(row.id)
+    endpoints.push(row.endpoint_id)
+    statuses.push(answer.status!)
+    excerpts.push(answer.excerpt)
+    durations.push(answer.ms)
+    times.push(at)
   }
-  const now = deps.now()
-  if (!row.enabled) {
-    await deps.db.updateTable('webhook_deliveries').set({ state: 'failed', last_error: 'The endpoint is disabled', updated_at: now }).where('id', '=', row.id).execute()
-    return true
-  }
-  const id = messageIdOf(row.event_id)
-  const timestamp = Math.floor(now.getTime() / 1000)
-  const body = JSON.stringify({ type: row.type, timestamp: new Date(row.occurred_at).toISOString(), data: row.data })
-  const secrets = [row.secret, ...(row.previous_secret && row.previous_secret_expires_at && row.previous_secret_expires_at > now ? [row.previous_secret] : [])]
-  const headers = {
-    'content-type': 'application/json',
-    'user-agent': 'RegistrarPortal-Webhooks/1.0',
-    'webhook-id': id,
-    'webhook-timestamp': String(timestamp),
-    'webhook-signature': signatureHeader(secrets, id, timestamp, body),
-  }
-  const answer = await post(row.url, headers, body, Boolean(deps.webhooks?.allowPrivateAddresses))
-  const ok = answer.status !== null && answer.status >= 200 && answer.status < 300
+  await sql`WITH r AS (
+      SELECT * FROM unnest(${ids}::uuid[], ${endpoints}::uuid[], ${statuses}::int[], ${excerpts}::text[], ${durations}::int[], ${times}::timestamptz[])
+        AS r (id, endpoint_id, status, excerpt, ms, at)),
+    logged AS (
+      INSERT INTO webhook_attempts (delivery_id, endpoint_id, attempted_at, status, response_excerpt, duration_ms)
+      SELECT id, endpoint_id, at, status, excerpt, ms FROM r)
+    UPDATE webhook_deliveries d SET state = 'succeeded', attempts = d.attempts + 1, last_status = r.status, last_error = NULL, next_attempt_at = NULL, claimed_until = NULL, updated_at = r.at
+    FROM r WHERE d.id = r.id AND d.state = 'pending'`.execute(deps.db)
+  const recovered = [...new Set(done.filter((s) => s.row.failing_since).map((s) => s.row.endpoint_id))]
+  if (recovered.length) await sql`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY (${recovered}::uuid[]) AND failing_since IS NOT NULL`.execute(deps.db)
+}
+
+/**
+ * Records an attempt that did not succeed, in one transaction: logged, then retried later (its
+ * next attempt due after the schedule's wait) or failed after the last; 410 disables the endpoint
+ * at once, as do five days of failures, and its account's admins are mailed. Answers the reason
+ * when the endpoint was disabled.
+ */
+async function recordFailure(deps: Deps, row: Claimed, answer: Answer, now: Date): Promise<string | null> {
   const attempts = row.attempts + 1
+  const error = answer.error ?? `HTTP ${answer.status}`
   let disable: string | null = null
-  if (ok && !row.failing_since) {
-    // The usual case in one statement: the attempt logged and the delivery done.
-    await sql`WITH logged AS (
-        INSERT INTO webhook_attempts (delivery_id, endpoint_id, attempted_at, status, response_excerpt, duration_ms)
-        VALUES (${row.id}, ${row.endpoint_id}, ${now}, ${answer.status}, ${answer.excerpt}, ${answer.ms}))
-      UPDATE webhook_deliveries SET state = 'succeeded', attempts = ${attempts}, last_status = ${answer.status}, last_error = NULL, next_attempt_at = NULL, updated_at = ${now}
-      WHERE id = ${row.id}`.execute(deps.db)
-    return true
-  }
   await deps.db.transaction().execute(async (tx) => {
     await tx
       .insertInto('webhook_attempts')
       .values({ delivery_id: row.id, endpoint_id: row.endpoint_id, attempted_at: now, status: answer.status, response_excerpt: answer.excerpt, error: answer.error, duration_ms: answer.ms })
       .execute()
-    const error = ok ? null : (answer.error ?? `HTTP ${answer.status}`)
-    if (ok) {
-      await tx
-        .updateTable('webhook_deliveries')
-        .set({ state: 'succeeded', attempts, last_status: answer.status, last_error: null, next_attempt_at: null, updated_at: now })
-        .where('id', '=', row.id)
-        .execute()
-      if (row.failing_since) await tx.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', row.endpoint_id).execute()
-      return
-    }
-    const failingSince = row.failing_since ?? now
+    const endpoint = await tx.selectFrom('webhook_endpoints').select(['failing_since', 'enabled']).where('id', '=', row.endpoint_id).forUpdate().executeTakeFirst()
+    const failingSince = endpoint?.failing_since ?? now
     if (answer.status === 410) disable = 'The endpoint answered 410 Gone'
     else if (now.getTime() - failingSince.getTime() >= WEBHOOK_DISABLE_AFTER_DAYS * DAY_MS) disable = `The endpoint failed for ${WEBHOOK_DISABLE_AFTER_DAYS} days`
+    // Told once: another delivery may have disabled it already.
+    if (disable && endpoint?.enabled === false) disable = null
     await tx
       .updateTable('webhook_endpoints')
       .set({ failing_since: failingSince, ...(disable ? { enabled: false, disabled_reason: disable, updated_at: now } : {}) })
       .where('id', '=', row.endpoint_id)
       .execute()
-    const delay = disable ? null : retryDelaySeconds(attempts, answer.retryAfter, deps.webhooks?.retryDelaysSeconds)
-    if (delay === null) {
-      await tx
-        .updateTable('webhook_deliveries')
-        .set({ state: 'failed', attempts, last_status: answer.status, last_error: error, next_attempt_at: null, updated_at: now })
-        .where('id', '=', row.id)
-        .execute()
-      return
-    }
+    const delay = disable || endpoint?.enabled === false ? null : retryDelaySeconds(attempts, answer.retryAfter, deps.webhooks?.retryDelaysSeconds)
     await tx
       .updateTable('webhook_deliveries')
-      .set({ attempts, last_status: answer.status, last_error: error, next_attempt_at: new Date(now.getTime() + delay * 1000), updated_at: now })
+      .set({
+        ...(delay === null ? { state: 'failed' as const, next_attempt_at: null } : { next_attempt_at: new Date(now.getTime() + delay * 1000) }),
+        attempts,
+        last_status: answer.status,
+        last_error: error,
+        claimed_until: null,
+        updated_at: now,
+      })
       .where('id', '=', row.id)
+      .where('state', '=', 'pending')
       .execute()
-    await deps.jobs.send(DELIVER_JOB, { delivery_id: row.id }, { runner: txRunner(tx), retryLimit: 3, startAfterSeconds: delay })
   })
   if (disable) await tellAdmins(deps, row.account_id, row.url, disable)
-  return true
+  return disable
 }
 
 /** Mails the account's admins that an endpoint was disabled (a failure to mail is logged, not retried). */
 async function tellAdmins(deps: Deps, accountId: string, url: string, reason: string): Promise<void> {
   const admins = await deps.db
     .selectFrom('users')
-    .select('email')
+    .select(['email', 'language'])
     .where('account_id', '=', accountId)
     .where('status', '=', 'active')
     .where('kind', '=', 'person')
     .where(sql<boolean>`roles && ARRAY['account-admin', 'user-admin']::text[]`)
     .execute()
   for (const admin of admins) {
+    const t = mailTexts(admin.language)
     await deps.mailer
-      .send({
-        to: admin.email,
-        subject: 'A webhook endpoint was disabled',
-        text: `Deliveries to ${url} stopped: ${reason}.\n\nFix the endpoint, then enable it again on the account's Webhooks page; failed deliveries can be replayed from its log.\n`,
-      })
+      .send({ to: admin.email, subject: t('webhookDisabled.subject'), text: t('webhookDisabled.body', { url, reason }) })
       .catch((error: unknown) => deps.logger.warn('webhook disable mail failed', { error }))
   }
 }
 
+/** What the process holds of one endpoint: waiting to be sent, and in flight. */
+type Lane = { waiting: Claimed[]; inFlight: number }
+
 /**
- * Hears each new event at commit (migration 0851's trigger) and fans it out at once, one pass at a
- * time (a notification during a pass runs one more), then sends the new deliveries from this
- * process, IN_PROCESS_CONCURRENCY at a time, without waiting for the job engine's poll. Each has
- * its job too (queued with it): whichever claims the delivery first sends it. The minute's sweep
- * job covers events nobody heard.
+ * The worker's webhook sender (started by `server/main.ts` beside the job engine): fans new
+ * events out, looking at the outbox OUTBOX_POLL_MS apart (one pass at a time; a full batch runs
+ * another at once), and sends due deliveries — claimed in batches, sent CONCURRENCY at a time per
+ * endpoint on kept-alive connections, each event's body serialised once, the results written back
+ * in batches. Retries are deliveries due later, found by the poll; a replay or ping nudges it.
+ * Claims are renewed while held; a process that dies lets its deliveries go when their claim runs
+ * out (CLAIM_MS), and the next sender sends them with the same webhook-id.
  */
 export async function startWebhookDispatcher(deps: Deps): Promise<{ close(): Promise<void> }> {
-  let running: Promise<void> | null = null
-  let again = false
+  const claimMs = (deps.webhooks?.claimSeconds ?? CLAIM_MS / 1000) * 1000
+  const heartbeatMs = Math.min(HEARTBEAT_MS, Math.floor(claimMs / 3))
+  const allowPrivate = Boolean(deps.webhooks?.allowPrivateAddresses)
   let closing = false
-  const queue: Made[] = []
-  const senders = new Set<Promise<void>>()
-  // Jobs whose delivery this process attempted: their work is done (a retry has a job of its own),
-  // so they are deleted in batches rather than fetched only to find the delivery claimed or done.
-  let spent: string[] = []
-  let sweeping: Promise<void> | null = null
-  const dropSpent = () => {
-    if (sweeping || !spent.length) return
-    const ids = spent
-    spent = []
-    sweeping = deps.jobs.boss
-      .deleteJob(DELIVER_JOB, ids)
-      .catch((error: unknown) => deps.logger.warn('webhook job cleanup failed', { error }))
-      .finally(() => {
-        sweeping = null
-        if (spent.length >= 100) dropSpent()
-      })
-  }
-  const send = () => {
-    while (!closing && senders.size < IN_PROCESS_CONCURRENCY && queue.length) {
-      const { delivery, job } = queue.shift()!
-      const sending: Promise<void> = deliver(deps, delivery, { viaJob: false })
-        .then((attempted) => {
-          // Only an attempt made here spends the job; otherwise it is another sender's backstop.
-          if (attempted && job) spent.push(job)
-          if (spent.length >= 100 || !queue.length) dropSpent()
-        })
-        .catch((error: unknown) => deps.logger.warn('webhook delivery failed', { delivery_id: delivery, error }))
-        .finally(() => {
-          senders.delete(sending)
-          send()
-        })
-      senders.add(sending)
-    }
-  }
-  const made = (deliveries: Made[]) => {
-    queue.push(...deliveries)
-    send()
-  }
-  const kick = () => {
-    if (running) {
-      again = true
+  // The embedded database belongs to this process alone: a claim in it is a dead process's.
+  if (deps.database.kind === 'pglite') await sql`UPDATE webhook_deliveries SET claimed_until = NULL WHERE claimed_until IS NOT NULL AND state = 'pending'`.execute(deps.db)
+
+  // Fan-out, one pass at a time.
+  let fanning: Promise<void> | null = null
+  let fanAgain = false
+  const fanOut = () => {
+    if (fanning) {
+      fanAgain = true
       return
     }
-    running = (async () => {
+    fanning = (async () => {
       do {
-        again = false
-        await dispatchPending(deps, made).catch((error: unknown) => deps.logger.warn('webhook dispatch failed', { error }))
-      } while (again && !closing)
-    })().finally(() => (running = null))
+        fanAgain = false
+        // The new deliveries this process has room for are made claimed by it; the rest wait for a claim.
+        const now = deps.now()
+        const room = held.size < HELD_MAX
+        const full = [...lanes].filter(([, lane]) => lane.waiting.length + lane.inFlight >= BACKLOG).map(([id]) => id)
+        const made = await dispatchPending(deps, room ? { until: new Date(now.getTime() + claimMs), skip: full, take } : undefined).catch((error: unknown) => {
+          deps.logger.warn('webhook dispatch failed', { error })
+          return { deliveries: 0 }
+        })
+        if (made.deliveries && !room) pull()
+      } while (fanAgain && !closing)
+    })().finally(() => (fanning = null))
   }
-  const listener = await deps.database.listen('webhook_events', { notify: kick, ready: kick, lost: () => {} })
+
+  // Sending.
+  const lanes = new Map<string, Lane>()
+  const held = new Map<string, Claimed>()
+  // One pool of kept-alive connections per endpoint (at most CONCURRENCY), made again when its URL changes.
+  const targets = new Map<string, { url: string; target: Target }>()
+  const lookup = safeLookup(allowPrivate) as never
+  const targetOf = (endpointId: string, text: string) => {
+    const known = targets.get(endpointId)
+    if (known?.url === text) return known.target
+    known?.target.options.agent.destroy()
+    const url = new URL(text)
+    const https = url.protocol === 'https:'
+    const Agent = https ? HttpsAgent : HttpAgent
+    const options = {
+      method: 'POST',
+      protocol: url.protocol,
+      hostname: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port,
+      path: `${url.pathname}${url.search}`,
+      agent: new Agent({ keepAlive: true, maxSockets: CONCURRENCY, maxFreeSockets: CONCURRENCY, scheduling: 'lifo', timeout: 30_000 }),
+      lookup,
+      timeout: TIMEOUT_MS,
+    }
+    const target = { send: https ? httpsRequest : httpRequest, options }
+    targets.set(endpointId, { url: text, target })
+    return target
+  }
+  const sending = new Set<Promise<void>>()
+  // Bodies of the events held, serialised once for all their endpoints.
+  const bodies = new Map<string, { body: string; uses: number }>()
+  /** An endpoint just disabled: what waits for it here fails now, unsent (as a delivery claimed after would). */
+  const disabled = async (endpointId: string) => {
+    const waiting = lanes.get(endpointId)?.waiting.splice(0) ?? []
+    if (!waiting.length) return
+    try {
+      await sql`UPDATE webhook_deliveries SET state = 'failed', last_error = 'The endpoint is disabled', claimed_until = NULL, updated_at = ${deps.now()}
+        WHERE id = ANY (${waiting.map((r) => r.id)}::uuid[]) AND state = 'pending'`.execute(deps.db)
+    } finally {
+      for (const row of waiting) release(row)
+    }
+  }
+
+  let successes: Success[] = []
+  let writing: Promise<void> | null = null
+  const write = () => {
+    if (writing || !successes.length) return
+    const batch = successes.slice(0, WRITE_BATCH)
+    successes = successes.slice(batch.length)
+    writing = recordSuccesses(deps, batch)
+      .then(
+        () => {
+          for (const s of batch) release(s.row)
+        },
+        (error: unknown) => {
+          // Sent and acknowledged: written again later (the claim is renewed meanwhile) rather than sent again.
+          deps.logger.warn('webhook results not written; trying again', { error })
+          successes.push(...batch)
+          return new Promise<void>((r) => setTimeout(r, 1000).unref())
+        },
+      )
+      .finally(() => {
+        writing = null
+        if (!closing || successes.length) write()
+      })
+  }
+  /** Done with a delivery here (once): its claim is no longer renewed, its body dropped with the last of its event's. */
+  const release = (row: Claimed) => {
+    if (!held.delete(row.id)) return
+    const body = bodies.get(row.event_id)
+    if (body && --body.uses <= 0) bodies.delete(row.event_id)
+  }
+
+  const attempt = async (row: Claimed) => {
+    const now = deps.now()
+    if (!row.enabled) {
+      await deps.db
+        .updateTable('webhook_deliveries')
+        .set({ state: 'failed', last_error: 'The endpoint is disabled', claimed_until: null, updated_at: now })
+        .where('id', '=', row.id)
+        .where('state', '=', 'pending')
+        .execute()
+      release(row)
+      return
+    }
+    const id = messageIdOf(row.event_id)
+    const timestamp = Math.floor(now.getTime() / 1000)
+    const body = bodies.get(row.event_id)!.body
+    const secrets = [row.secret, ...(row.previous_secret && row.previous_secret_expires_at && row.previous_secret_expires_at > now ? [row.previous_secret] : [])]
+    const answer = await post(
+      targetOf(row.endpoint_id, row.url),
+      {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        'user-agent': 'RegistrarPortal-Webhooks/1.0',
+        'webhook-id': id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signatureHeader(secrets, id, timestamp, body),
+      },
+      body,
+    )
+    const at = deps.now()
+    if (answer.status !== null && answer.status >= 200 && answer.status < 300) {
+      successes.push({ row, answer, at })
+      if (successes.length >= WRITE_BATCH) write()
+      else queueMicrotask(write)
+      return
+    }
+    try {
+      if (await recordFailure(deps, row, answer, at)) await disabled(row.endpoint_id)
+    } finally {
+      release(row)
+    }
+  }
+
+  const pump = (lane: Lane) => {
+    while (!closing && lane.inFlight < CONCURRENCY && lane.waiting.length) {
+      const row = lane.waiting.shift()!
+      lane.inFlight++
+      const sent: Promise<void> = attempt(row)
+        .catch((error: unknown) => {
+          // Not recorded: let it go, its claim lapses and it is attempted again (same webhook-id).
+          deps.logger.warn('webhook delivery failed', { delivery_id: row.id, error })
+          release(row)
+        })
+        .finally(() => {
+          lane.inFlight--
+          sending.delete(sent)
+          pump(lane)
+          // The endpoint's backlog here is spent or half spent: claim more.
+          if (lane.waiting.length === 0 || lane.waiting.length + lane.inFlight === BACKLOG / 2) pull()
+        })
+      sending.add(sent)
+    }
+  }
+
+  /** Deliveries claimed by this process: held (their claims renewed) and queued on their endpoint's lane. */
+  function take(rows: Claimed[]) {
+    for (const row of rows) {
+      held.set(row.id, row)
+      const body = bodies.get(row.event_id)
+      if (body) body.uses++
+      else bodies.set(row.event_id, { body: JSON.stringify({ type: row.type, timestamp: new Date(row.occurred_at).toISOString(), data: JSON.parse(row.data) }), uses: 1 })
+      let lane = lanes.get(row.endpoint_id)
+      if (!lane) lanes.set(row.endpoint_id, (lane = { waiting: [], inFlight: 0 }))
+      lane.waiting.push(row)
+    }
+    for (const lane of lanes.values()) pump(lane)
+  }
+
+  let pulling: Promise<void> | null = null
+  let pullAgain = false
+  function pull() {
+    if (closing) return
+    if (pulling) {
+      pullAgain = true
+      return
+    }
+    pulling = (async () => {
+      do {
+        pullAgain = false
+        const room = Math.min(CLAIM_BATCH, HELD_MAX - held.size)
+        if (room <= 0) return
+        const full = [...lanes].filter(([, lane]) => lane.waiting.length + lane.inFlight >= BACKLOG).map(([id]) => id)
+        const now = deps.now()
+        const rows = await claimDue(deps, room, full, now, new Date(now.getTime() + claimMs))
+        take(rows)
+        if (rows.length === room) pullAgain = true
+      } while (pullAgain && !closing)
+    })()
+      .catch((error: unknown) => deps.logger.warn('webhook claim failed', { error }))
+      .finally(() => {
+        pulling = null
+        for (const [id, lane] of lanes) if (!lane.waiting.length && !lane.inFlight) lanes.delete(id)
+      })
+  }
+
+  // Claims held here live on while this process does.
+  let beating: Promise<unknown> | null = null
+  const heartbeat = setInterval(() => {
+    if (beating || !held.size) return
+    const until = new Date(deps.now().getTime() + claimMs)
+    // Rows being written meanwhile are skipped (never waited for: no deadlock with the writes), they are done anyway.
+    beating = sql`UPDATE webhook_deliveries d SET claimed_until = ${until}
+        FROM (SELECT id FROM webhook_deliveries WHERE id = ANY (${[...held.keys()]}::uuid[]) AND state = 'pending' FOR UPDATE SKIP LOCKED) h WHERE d.id = h.id`
+      .execute(deps.db)
+      .catch((error: unknown) => deps.logger.warn('webhook claim renewal failed', { error }))
+      .finally(() => (beating = null))
+  }, heartbeatMs)
+  heartbeat.unref()
+  const poll = setInterval(pull, POLL_MS)
+  poll.unref()
+  const outboxPoll = setInterval(fanOut, OUTBOX_POLL_MS)
+  outboxPoll.unref()
+
+  // A replay or a test ping tells the senders at once (nudgeSenders); so do they each other.
+  const listener = await deps.database.listen('webhook_events', { notify: pull, ready: fanOut, lost: () => {} })
   return {
     async close() {
       closing = true
-      // What is not sent yet stays with its job.
-      queue.length = 0
+      clearInterval(poll)
+      clearInterval(outboxPoll)
+      clearInterval(heartbeat)
       await listener.close()
-      await running
-      await Promise.all([...senders])
-      await sweeping
+      await fanning
+      await pulling
+      // What is not sent yet goes back at once, for the next sender.
+      const waiting = [...lanes.values()].flatMap((lane) => lane.waiting.splice(0))
+      if (waiting.length)
+        await sql`UPDATE webhook_deliveries SET claimed_until = NULL WHERE id = ANY (${waiting.map((r) => r.id)}::uuid[]) AND state = 'pending'`
+          .execute(deps.db)
+          .catch((error: unknown) => deps.logger.warn('webhook claims not released', { error }))
+      for (const row of waiting) release(row)
+      await Promise.all([...sending])
+      // The results of what was sent, written before the process goes (a few tries if the database is away).
+      for (let tries = 0; (writing || successes.length) && tries < 5; tries++) {
+        write()
+        await writing
+      }
+      await beating
+      for (const { target } of targets.values()) target.options.agent.destroy()
     },
   }
 }

@@ -3,7 +3,7 @@ import { WEBHOOK_EVENT_TYPES, WEBHOOK_URL_MAX } from '#common/webhooks.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
-import { deliver, DELIVER_JOB, dispatchPending, requeueOverdue, SWEEP_JOB } from './delivery.ts'
+import { DELIVER_JOB, dispatchPending, SWEEP_JOB } from './delivery.ts'
 import { createEndpoint, deleteEndpoint, getEndpoint, listAttempts, listEndpoints, replayDelivery, rotateSecret, sendTestPing, updateEndpoint } from './service.ts'
 
 const TAGS = ['Webhooks']
@@ -212,11 +212,9 @@ export const webhooksRouter = createRouter()
 
 /** The delivery job and the minute's sweep of the outbox (what no process heard at commit). */
 export function registerWebhookJobs(deps: PlatformDeps): void {
-  deps.jobs.register<{ delivery_id: string }>(DELIVER_JOB, async (data) => void (await deliver(deps, data.delivery_id, { viaJob: true })), { batchSize: 10 })
-  deps.jobs.register(SWEEP_JOB, async () => {
-    await dispatchPending(deps)
-    await requeueOverdue(deps)
-  })
+  // Deliveries are sent by the worker's sender (delivery.ts); a job queued for one before 0890 is done by it too.
+  deps.jobs.register(DELIVER_JOB, async () => {})
+  deps.jobs.register(SWEEP_JOB, async () => void (await dispatchPending(deps)))
   deps.jobs.schedule?.(SWEEP_JOB, '* * * * *')
 }
 
@@ -244,6 +242,17 @@ const ExpiringData = z.object({ id: z.uuid(), name: z.string(), expires_at: z.st
 const TransferData = z.object({ id: z.uuid(), name: z.string(), expires_at: z.string().nullable().optional(), order_id: z.uuid().optional(), requested_by: z.string().nullable().optional() })
 const DriftData = z.object({ id: z.uuid(), name: z.string(), missing: z.number().int(), unexpected: z.number().int(), different: z.number().int() })
 const DifferenceData = z.object({ domain_id: z.uuid(), name: z.string(), field: z.enum(['exists', 'expires_at', 'statuses', 'nameservers', 'ds']), ours: z.string(), registry: z.string() })
+const SslData = z.object({ id: z.uuid(), names: z.array(z.string()), not_after: z.string().nullable().optional(), days_left: z.number().int().optional(), reason: z.string().optional() })
+const InvoiceData = z.object({
+  id: z.uuid(),
+  number: z.string(),
+  kind: z.enum(['invoice', 'credit']),
+  billing_entity_id: z.uuid(),
+  period: z.string(),
+  currency: z.string(),
+  total_minor: z.number().int(),
+  due_at: z.string(),
+})
 const EVENT_DATA: Record<(typeof WEBHOOK_EVENT_TYPES)[number], { summary: string; data: z.ZodType }> = {
   'domain.registered': { summary: 'A domain was registered (directly or by an order)', data: DomainData },
   'domain.renewed': { summary: 'A domain was renewed', data: DomainData },
@@ -257,6 +266,10 @@ const EVENT_DATA: Record<(typeof WEBHOOK_EVENT_TYPES)[number], { summary: string
   'dns.zone.failed': { summary: 'The name servers refused a DNS zone', data: ZoneData },
   'dns.zone.drifted': { summary: 'The name servers started to differ from our records for a zone', data: DriftData },
   'registry.difference_found': { summary: 'Reconciliation found the registry holding something else than our records', data: DifferenceData },
+  'ssl.issued': { summary: 'The CA issued a certificate (an order, a renewal or a reissue)', data: SslData },
+  'ssl.expiring': { summary: 'A certificate crossed an expiry notice threshold and nothing replaces it yet', data: SslData },
+  'ssl.failed': { summary: 'A certificate order failed (the CA refused, or validation failed), with the reason', data: SslData },
+  'invoice.issued': { summary: "An invoice or credit note of the account's billing entity was issued", data: InvoiceData },
 }
 const SignatureHeaders = z.object({
   'webhook-id': z.string().openapi({ description: 'The message id (msg_…): the same for every retry and replay, so a repeat can be dropped', example: 'msg_2b7c0e0d9a6f4c1e8f3a5b7d9c1e2f30' }),

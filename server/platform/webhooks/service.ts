@@ -3,12 +3,12 @@ import { WEBHOOK_ENDPOINTS_MAX, WEBHOOK_EVENT_TYPES, type WebhookAttemptView, ty
 import type { DB } from '#server/db/schema.ts'
 import type { WebhookEndpoint } from '#server/db/schema-webhooks.ts'
 import { reachOf, requirePermission } from '#server/platform/core/scope.ts'
-import { change, txRunner, type Tx } from '#server/platform/core/change.ts'
+import { change } from '#server/platform/core/change.ts'
 import { type CodedFieldError, fieldError, invalid, notFound, refused, staleVersion } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { urlProblem } from './address.ts'
-import { DELIVER_JOB } from './delivery.ts'
+import { nudgeSenders } from './delivery.ts'
 import { newWebhookSecret } from './signing.ts'
 
 type Deps = Pick<PlatformDeps, 'db' | 'jobs' | 'now' | 'webhooks'>
@@ -170,9 +170,6 @@ export async function rotateSecret(deps: Deps, scope: Scope, id: string): Promis
   })
 }
 
-/** Queues a delivery's job inside the transaction (it runs once the change commits). */
-const queue = (deps: Deps, tx: Tx, deliveryId: string) => deps.jobs.send(DELIVER_JOB, { delivery_id: deliveryId }, { runner: txRunner(tx), retryLimit: 3 })
-
 /** Sends a `webhook.test` event to this endpoint only (whatever events it wants). */
 export async function sendTestPing(deps: Deps, scope: Scope, id: string): Promise<{ delivery_id: string }> {
   requirePermission(scope.actor, MANAGE)
@@ -185,8 +182,8 @@ export async function sendTestPing(deps: Deps, scope: Scope, id: string): Promis
       .values({ account_id: endpoint.account_id, type: 'webhook.test', data: JSON.stringify({ endpoint_id: endpoint.id, message: 'A test of this endpoint' }), dispatched_at: now })
       .returning('id')
       .executeTakeFirstOrThrow()
-    const delivery = await tx.insertInto('webhook_deliveries').values({ event_id: event.id, endpoint_id: endpoint.id }).returning('id').executeTakeFirstOrThrow()
-    await queue(deps, tx, delivery.id)
+    const delivery = await tx.insertInto('webhook_deliveries').values({ event_id: event.id, endpoint_id: endpoint.id, next_attempt_at: now }).returning('id').executeTakeFirstOrThrow()
+    await nudgeSenders(tx)
     await audit.record({ area: 'accounts', entityType: 'webhook_endpoint', entityId: id, accountId: endpoint.account_id, action: 'test-ping', after: { delivery_id: delivery.id } })
     return { delivery_id: delivery.id }
   })
@@ -200,8 +197,8 @@ export async function replayDelivery(deps: Deps, scope: Scope, id: string, deliv
     const delivery = await tx.selectFrom('webhook_deliveries').select(['id', 'state']).where('id', '=', deliveryId).where('endpoint_id', '=', endpoint.id).forUpdate().executeTakeFirst()
     if (!delivery) throw notFound('Delivery not found')
     if (delivery.state === 'pending') throw refused('webhook.delivery_pending', 'This delivery is still being attempted')
-    await tx.updateTable('webhook_deliveries').set({ state: 'pending', attempts: 0, next_attempt_at: deps.now(), updated_at: deps.now() }).where('id', '=', delivery.id).execute()
-    await queue(deps, tx, delivery.id)
+    await tx.updateTable('webhook_deliveries').set({ state: 'pending', attempts: 0, next_attempt_at: deps.now(), claimed_until: null, updated_at: deps.now() }).where('id', '=', delivery.id).execute()
+    await nudgeSenders(tx)
     await audit.record({ area: 'accounts', entityType: 'webhook_endpoint', entityId: id, accountId: endpoint.account_id, action: 'replay', after: { delivery_id: delivery.id } })
     return { delivery_id: delivery.id }
   })

@@ -1,9 +1,18 @@
-import { createHmac, randomBytes } from 'node:crypto'
+import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto'
 
 /** A Standard Webhooks secret: `whsec_` + 32 random bytes in base64. */
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`
 
-const keyOf = (secret: string) => Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64')
+// Keys made once per secret: a key made from bytes at each signature cost more than the HMAC itself.
+const keys = new Map<string, KeyObject>()
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret)
+  if (!key) {
+    if (keys.size >= 10_000) keys.clear()
+    keys.set(secret, (key = createSecretKey(Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64'))))
+  }
+  return key
+}
 
 /**
  * The `webhook-signature` header of Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`

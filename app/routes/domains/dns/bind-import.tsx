@@ -1,8 +1,13 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import type { TFunction } from 'i18next'
+import { z } from 'zod'
+import { ErrorList, Field, FormErrors, useZodForm } from '#app/components/forms.tsx'
+import { formRules } from '#app/lib/form-messages.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, useNavigation } from 'react-router'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
-import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Select } from '#app/components/ui/select.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
@@ -47,6 +52,29 @@ function zoneForFileName(name: string, zones: ZoneRef[]): ZoneRef | undefined {
   return zones.find((z) => z.name === fromName)
 }
 
+/**
+ * The import form: the zone the pasted text goes to, the text, the files (each to the zone it names,
+ * see the action), Preview or Import. Something to import, and at most ZONE_FILE_MAX_BYTES in all,
+ * are checked before anything is sent (in the page, and again by the action).
+ */
+const importSchema = (t: TFunction) =>
+  z
+    .object({
+      intent: z.enum(['preview', 'apply']).default('preview'),
+      zone: z.string().optional(),
+      text: z.string().optional(),
+      files: z.array(z.instanceof(File)).max(MAX_FILES).optional(),
+    })
+    .superRefine((value, ctx) => {
+      const files = (value.files ?? []).filter((f) => f.size > 0)
+      if (!value.text?.trim() && !files.length) ctx.addIssue({ code: 'custom', message: t('import.nothing'), path: [] })
+      const bytes = new TextEncoder().encode(value.text ?? '').length + files.reduce((n, f) => n + f.size, 0)
+      if (bytes > ZONE_FILE_MAX_BYTES) ctx.addIssue({ code: 'custom', message: t('import.tooLarge', { size: ZONE_FILE_MAX_LABEL }), path: ['files'] })
+    })
+
+/** A zone for a name registered elsewhere: its name. */
+const createZoneSchema = (t: TFunction) => z.object({ name: formRules(t).requiredText(253) })
+
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
   const screen = await dnsScreen(request, context, params)
@@ -58,22 +86,24 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   if (form.get('intent') === 'create-zone') {
     // A zone for a name registered elsewhere: it starts with the managed SOA and our name servers.
-    const name = String(form.get('name') ?? '').trim()
+    const submission = parseWithZod(form, { schema: createZoneSchema(t) })
+    const refuse = (status: number, create: SubmissionResult<string[]>) => data({ intent: 'create-zone' as const, text: '', zone: '', outcomes: [] as Outcome[], message: null, create }, { status })
+    if (submission.status !== 'success') return refuse(400, submission.reply())
     try {
-      const zone = await screen.platform.post<ZoneRef>(`${screen.base}/zones`, { name })
+      const zone = await screen.platform.post<ZoneRef>(`${screen.base}/zones`, submission.value)
       return backWith(request, `/domains/bind-import?zone=${zone.id}`, { content: t('zone.created', { name: zone.name }), color: 'success' })
     } catch (error) {
+      // The name comes back as typed, the refusal beside it.
       const refused = refusalOf(error)
-      return data(
-        { intent: 'create-zone' as const, text: '', zone: '', outcomes: [] as Outcome[], message: null, create: { name, error: refusalText(t, refused.problem, { withFields: false }) } },
-        { status: refused.status },
-      )
+      return refuse(refused.status, submission.reply({ fieldErrors: { name: [refusalText(t, refused.problem, { withFields: false })] } }))
     }
   }
-  const intent = form.get('intent') === 'apply' ? 'apply' : 'preview'
+  const submission = parseWithZod(form, { schema: importSchema(t) })
+  if (submission.status !== 'success') return data({ intent: 'preview' as const, text: '', zone: '', outcomes: [] as Outcome[], message: null, result: submission.reply() }, { status: 400 })
+  // Each answer brings the form back as it was posted (the pasted text, the zone chosen).
+  const result = submission.reply()
+  const { intent, zone: zoneId = '', text = '' } = submission.value
   const zones = await zonesOf(screen)
-  const zoneId = String(form.get('zone') ?? '')
-  const text = String(form.get('text') ?? '')
   // Pasted text goes as JSON; a file as itself (text/dns), streamed to the API's parser.
   // A file goes to the zone its SOA or $ORIGIN names — never to another zone; one that names a zone
   // the account does not have is refused with an offer to create it, and then nothing is imported.
@@ -85,16 +115,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     else if (named.zone && chosen && named.zone.id !== chosen.id) sources.push({ label: t('import.pasted'), zone: undefined, body: text, mismatch: named.zone.name })
     else sources.push({ label: t('import.pasted'), zone: chosen, body: text })
   }
-  let bytes = new TextEncoder().encode(text).length
-  for (const file of form.getAll('files').slice(0, MAX_FILES)) {
-    if (!(file instanceof File) || !file.size) continue
-    bytes += file.size
-    if (bytes > ZONE_FILE_MAX_BYTES) return data({ intent, text, zone: zoneId, outcomes: [] as Outcome[], message: t('import.tooLarge', { size: ZONE_FILE_MAX_LABEL }) }, { status: 413 })
+  for (const file of submission.value.files ?? []) {
+    if (!file.size) continue
     const named = matchZone(declaredZone(await file.slice(0, 65_536).text()), zones)
     if (named.missing) sources.push({ label: file.name, zone: undefined, body: file, missing: named.missing })
     else sources.push({ label: file.name, zone: named.zone ?? zoneForFileName(file.name, zones) ?? (text.trim() ? undefined : zones.find((z) => z.id === zoneId)), body: file })
   }
-  if (!sources.length) return data({ intent, text, zone: zoneId, outcomes: [] as Outcome[], message: t('import.nothing') }, { status: 400 })
 
   const run = async (dryRun: boolean): Promise<Outcome[]> => {
     const out: Outcome[] = []
@@ -129,10 +155,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   // Every file is checked first: one bad file means no file is applied.
   const preview = await run(true)
   const failed = preview.some((o) => o.error || o.result?.errors.length)
-  if (intent === 'preview' || failed) return data({ intent, text, zone: zoneId, outcomes: preview, message: failed ? t('import.hasErrors') : null }, { status: failed ? 400 : 200 })
+  if (intent === 'preview' || failed) return data({ intent, text, zone: zoneId, outcomes: preview, message: failed ? t('import.hasErrors') : null, result }, { status: failed ? 400 : 200 })
   const applied = await run(false)
   const bad = applied.filter((o) => o.error || !o.result?.applied)
-  if (bad.length) return data({ intent, text, zone: zoneId, outcomes: applied, message: t('import.partly') }, { status: 409 })
+  if (bad.length) return data({ intent, text, zone: zoneId, outcomes: applied, message: t('import.partly'), result }, { status: 409 })
   const total = applied.reduce((n, o) => n + (o.result ? o.result.counts.added + o.result.counts.changed + o.result.counts.removed : 0), 0)
   return backWith(request, `/domains/bind-import${zoneId ? `?zone=${zoneId}` : ''}`, { content: t('import.applied', { files: applied.length, count: total }), color: 'success' })
 }
@@ -235,50 +261,7 @@ export default function BindImport({ loaderData, actionData }: Route.ComponentPr
       ) : zones.length === 0 ? (
         <Alert>{t('import.noZones')}</Alert>
       ) : (
-        <Form method="post" encType="multipart/form-data" className="space-y-3" data-testid="bind-import-form">
-          <div className="flex flex-col gap-1.5">
-            <Label htmlFor="import-zone">{t('import.zone')}</Label>
-            {/* Keyed: a zone created on this page comes back selected (an uncontrolled select keeps its first value). */}
-            <Select key={selected} id="import-zone" name="zone" defaultValue={actionData?.zone || selected}>
-              {zones.map((z) => (
-                <option key={z.id} value={z.id}>
-                  {z.name}
-                </option>
-              ))}
-            </Select>
-          </div>
-          <div className="flex flex-col gap-1.5">
-            <Label htmlFor="import-text">{t('import.text')}</Label>
-            <textarea
-              id="import-text"
-              name="text"
-              rows={12}
-              defaultValue={actionData?.text ?? ''}
-              className="rounded-md border border-slate-300 bg-transparent p-2 font-mono text-xs dark:border-slate-700"
-              spellCheck={false}
-            />
-          </div>
-          <div className="flex flex-col gap-1.5">
-            <Label htmlFor="import-files">{t('import.files')}</Label>
-            <input id="import-files" name="files" type="file" multiple accept=".zone,.db,.txt,.bind,text/plain,text/dns" aria-describedby="import-files-limit" className="max-w-full text-sm" />
-            <p id="import-files-limit" className="text-xs text-slate-500 dark:text-slate-400">
-              {t('import.limit', { files: MAX_FILES, size: ZONE_FILE_MAX_LABEL })}
-            </p>
-          </div>
-          {actionData?.message ? (
-            <Alert variant="error" data-testid="import-message">
-              {actionData.message}
-            </Alert>
-          ) : null}
-          <div className="flex gap-2">
-            <Button type="submit" name="intent" value="preview" variant="outline" disabled={busy}>
-              {t('import.preview')}
-            </Button>
-            <Button type="submit" name="intent" value="apply" disabled={busy}>
-              {t('import.apply')}
-            </Button>
-          </div>
-        </Form>
+        <ImportForm zones={zones} selected={selected} busy={busy} message={actionData?.message ?? null} lastResult={actionData && 'result' in actionData ? actionData.result : undefined} />
       )}
       {!canAdmin && actionData?.message ? (
         <Alert variant="error" data-testid="import-message">
@@ -289,8 +272,60 @@ export default function BindImport({ loaderData, actionData }: Route.ComponentPr
         <OutcomeView key={i} outcome={o} />
       ))}
       <StandaloneZones zones={zones.filter((z) => !z.domain_id)} canAdmin={canAdmin} />
-      {canAdmin ? <CreateZone key={selected} failed={actionData && 'create' in actionData ? (actionData.create as { name: string; error: string }) : undefined} /> : null}
+      {canAdmin ? <CreateZone key={selected} lastResult={actionData && 'create' in actionData ? (actionData.create as SubmissionResult<string[]>) : undefined} /> : null}
     </div>
+  )
+}
+
+function ImportForm({ zones, selected, busy, message, lastResult }: { zones: ZoneRef[]; selected: string; busy: boolean; message: string | null; lastResult: SubmissionResult<string[]> | undefined }) {
+  const { t } = useTranslation('dns')
+  const [form, fields] = useZodForm(importSchema(t), { id: 'import', lastResult })
+  return (
+    <Form method="post" encType="multipart/form-data" className="space-y-3" data-testid="bind-import-form" {...getFormProps(form)}>
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor={fields.zone.id}>{t('import.zone')}</Label>
+        {/* Keyed: a zone created on this page comes back selected (an uncontrolled select keeps its first value). */}
+        <Select {...getSelectProps(fields.zone)} key={selected} defaultValue={(lastResult?.initialValue?.zone as string | undefined) || selected}>
+          {zones.map((z) => (
+            <option key={z.id} value={z.id}>
+              {z.name}
+            </option>
+          ))}
+        </Select>
+      </div>
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor={fields.text.id}>{t('import.text')}</Label>
+        <textarea {...getTextareaProps(fields.text)} rows={12} className="rounded-md border border-slate-300 bg-transparent p-2 font-mono text-xs dark:border-slate-700" spellCheck={false} />
+      </div>
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor={fields.files.id}>{t('import.files')}</Label>
+        <input
+          {...getInputProps(fields.files, { type: 'file' })}
+          multiple
+          accept=".zone,.db,.txt,.bind,text/plain,text/dns"
+          aria-describedby={[fields.files.errors?.length ? fields.files.errorId : '', 'import-files-limit'].filter(Boolean).join(' ')}
+          className="max-w-full text-sm"
+        />
+        <p id="import-files-limit" className="text-xs text-slate-500 dark:text-slate-400">
+          {t('import.limit', { files: MAX_FILES, size: ZONE_FILE_MAX_LABEL })}
+        </p>
+        <ErrorList id={fields.files.errorId} errors={fields.files.errors} />
+      </div>
+      {message ? (
+        <Alert variant="error" data-testid="import-message">
+          {message}
+        </Alert>
+      ) : null}
+      <div className="flex gap-2">
+        <Button type="submit" name={fields.intent.name} value="preview" variant="outline" disabled={busy}>
+          {t('import.preview')}
+        </Button>
+        <Button type="submit" name={fields.intent.name} value="apply" disabled={busy}>
+          {t('import.apply')}
+        </Button>
+      </div>
+    </Form>
   )
 }
 
@@ -319,36 +354,21 @@ function StandaloneZones({ zones, canAdmin }: { zones: ZoneRef[]; canAdmin: bool
 }
 
 /** A zone for a name registered elsewhere (not a domain of the portfolio), to import a file into. */
-function CreateZone({ failed }: { failed: { name: string; error: string } | undefined }) {
+function CreateZone({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
   const { t } = useTranslation('dns')
+  const [form, fields] = useZodForm(createZoneSchema(t), { id: 'create-zone', lastResult })
   return (
     <section className="space-y-2 rounded-md border border-slate-200 p-3 dark:border-slate-800" aria-labelledby="create-zone-title" data-testid="create-zone">
       <h2 id="create-zone-title" className="font-semibold">
         {t('import.createTitle')}
       </h2>
       <p className="text-sm text-slate-600 dark:text-slate-400">{t('import.createHelp')}</p>
-      <Form method="post" className="flex flex-wrap items-end gap-2">
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor="create-zone-name">{t('import.createName')}</Label>
-          <Input
-            id="create-zone-name"
-            name="name"
-            required
-            defaultValue={failed?.name ?? ''}
-            aria-invalid={failed ? true : undefined}
-            aria-describedby={failed ? 'create-zone-error' : undefined}
-            className="w-72"
-          />
-        </div>
-        <Button type="submit" name="intent" value="create-zone" variant="outline">
+      <Form method="post" {...getFormProps(form)} className="flex flex-wrap items-start gap-2">
+        <Field labelProps={{ children: t('import.createName') }} inputProps={{ ...getInputProps(fields.name, { type: 'text' }), className: 'w-72' }} errors={fields.name.errors} />
+        <Button type="submit" name="intent" value="create-zone" variant="outline" className="sm:mt-6">
           {t('zone.create')}
         </Button>
       </Form>
-      {failed ? (
-        <p id="create-zone-error" className="text-sm text-red-700 dark:text-red-300">
-          {failed.error}
-        </p>
-      ) : null}
     </section>
   )
 }

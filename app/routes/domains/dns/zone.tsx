@@ -1,13 +1,15 @@
-import { useState } from 'react'
+import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { useMemo } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, useNavigation, useRouteLoaderData } from 'react-router'
-import { Download, Plus, Trash2, Upload } from 'lucide-react'
+import { Download, Plus, Trash2, Upload, X } from 'lucide-react'
 import { DataTable, ListPager } from '#app/components/data-table.tsx'
 import { DateText } from '#app/components/date-text.tsx'
 import { FilterBar } from '#app/components/filter-bar.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { StatusBadge } from '#app/components/status-badge.tsx'
-import { ErrorList } from '#app/components/forms.tsx'
+import { ErrorList, useZodForm } from '#app/components/forms.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -24,8 +26,8 @@ import { LISTS, type ListDefinition } from '#app/lib/lists.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { cn } from '#app/lib/utils.ts'
 import type { Route } from './+types/zone.ts'
-import { errorsOnRows, origOf, readRows, toChanges, type EditorRow, type RowErrors } from './editor.ts'
-import { refusalOf, refusalText, refusalTextOf } from '#app/lib/refusal.server.ts'
+import { editorSchema, origOf, rowFields, toChanges } from './editor.ts'
+import { refusalErrors, refusalOf, refusalText, refusalTextOf } from '#app/lib/refusal.server.ts'
 import { backWith } from '#app/lib/flash.server.ts'
 import { dnsScreen, screenZone } from './shared.server.ts'
 import { RECORD_TYPES, relativeName, type ChangeDiff, type RecordValue, type Zone } from './types.ts'
@@ -46,7 +48,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 // On a domain's tab the frame's title stays; a standalone zone's page has its own.
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => (loaderData?.standalone ? metaTags(loaderData.meta) : (matches.find((m) => m?.id === 'domain-frame')?.meta ?? []))
 
-type ActionData = { intent: 'preview' | 'apply'; rows: EditorRow[]; errors: RowErrors; diff: ChangeDiff | null; message: string | null; submission: number }
+/** The record editor's answer: conform's result (the rows as typed, each error beside its row's field) and, after a preview, the diff. */
+type ActionData = { result: SubmissionResult<string[]>; diff: ChangeDiff | null }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
@@ -87,26 +90,26 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       return backWith(request, here, { content: refusalTextOf(t, error), color: 'error' })
     }
   }
-  if (intent === 'add-row') {
-    // Without JavaScript "Add a row" posts: the rows come back as typed, with one more blank.
-    const rows = readRows(form)
-    return data<ActionData>({ intent: 'preview', rows: [...rows, nextBlank(rows)], errors: {}, diff: null, message: null, submission: Date.now() })
-  }
-  if (intent !== 'preview' && intent !== 'apply') return backWith(request, here, { content: t('editor.unknownIntent'), color: 'error' })
-  const rows = readRows(form)
-  const submission = Date.now()
-  const { changes, index, errors } = toChanges(rows, { ttlNumber: t('editor.ttlNumber'), contentRequired: t('editor.contentRequired') })
-  const answer = (status: number, rest: Partial<ActionData>) => data<ActionData>({ intent, rows, errors: {}, diff: null, message: null, submission, ...rest }, { status })
-  if (Object.keys(errors).length) return answer(400, { errors, message: t('editor.fixRows') })
-  if (!changes.length) return answer(400, { message: t('editor.nothing') })
+  // The record editor: Preview, Apply, or conform's intents ("Add a row", a new row's remove) posted without JavaScript.
+  if (intent !== 'preview' && intent !== 'apply' && !form.has('__intent__')) return backWith(request, here, { content: t('editor.unknownIntent'), color: 'error' })
+  const submission = parseWithZod(form, { schema: editorSchema(t) })
+  const answer = (status: number, result: SubmissionResult<string[]>, diff: ChangeDiff | null = null) => data<ActionData>({ result, diff }, { status })
+  // An intent comes back with the rows as typed and the row added or taken away.
+  if (submission.status !== 'success') return submission.status === 'error' ? answer(400, submission.reply({ formErrors: [t('editor.fixRows')] })) : answer(200, submission.reply())
+  const { changes, index } = toChanges(submission.value.records)
+  if (!changes.length) return answer(400, submission.reply({ formErrors: [t('editor.nothing')] }))
+  const preview = submission.value.intent !== 'apply'
   try {
-    const result = await screen.platform.post<{ applied: boolean; diff: ChangeDiff; zone: Zone }>(`${screen.base}/zones/${zone.id}/changes`, { dry_run: intent === 'preview', changes })
-    if (intent === 'preview') return answer(200, { diff: result.diff })
+    const result = await screen.platform.post<{ applied: boolean; diff: ChangeDiff; zone: Zone }>(`${screen.base}/zones/${zone.id}/changes`, { dry_run: preview, changes })
+    if (preview) return answer(200, submission.reply(), result.diff)
     return backWith(request, here, { content: t('editor.applied', { count: changes.length, serial: result.zone.serial }), color: 'success' })
   } catch (error) {
-    const refused = refusalOf(error)
-    // The edit comes back as typed, each message beside its row and field.
-    return answer(refused.status, { errors: errorsOnRows(refused.problem.errors ?? [], index), message: refusalText(t, refused.problem, { withFields: false }) })
+    const { status, problem } = refusalOf(error)
+    // The edit comes back as typed, each message beside its row and field, the refusal above them.
+    const { fields, alias } = rowFields(index)
+    const { fieldErrors, formErrors } = refusalErrors(t, problem, fields, alias)
+    const whole = refusalText(t, problem, { withFields: false })
+    return answer(status, submission.reply({ fieldErrors, formErrors: [...new Set([whole, ...(problem.errors?.length ? formErrors : [])])] }))
   }
 }
 
@@ -218,18 +221,14 @@ function ZoneHealth({ zone, canAdmin }: { zone: Zone; canAdmin: boolean }) {
   )
 }
 
-const rowOf = (r: Record<string, unknown>, zone: string): EditorRow => {
+/** A saved record as the editor's row: its id and the values it was shown with (`orig`: only what is changed is sent). */
+const rowOf = (r: Record<string, unknown>, zone: string) => {
   const values = { name: relativeName(String(r.name), zone), type: String(r.type), ttl: String(r.ttl), content: String(r.content) }
-  return { key: `r${String(r.id).replace(/-/g, '')}`, id: String(r.id), ...values, remove: false, orig: origOf(values) }
+  return { id: String(r.id), orig: origOf(values), ...values }
 }
-const blankRow = (i: number): EditorRow => ({ key: `new-${i}`, id: '', name: '', type: 'A', ttl: '', content: '', remove: false, orig: '' })
-/** A blank row whose key none of `rows` has. */
-const nextBlank = (rows: EditorRow[], from = 0): EditorRow => {
-  const used = new Set(rows.map((r) => r.key))
-  let n = from
-  while (used.has(`new-${n}`)) n++
-  return blankRow(n)
-}
+type SavedRow = ReturnType<typeof rowOf>
+/** What a new row starts with. */
+const NEW_ROW = { type: 'A' }
 
 const diffLine = (r: RecordValue) => `${r.name} ${r.ttl} ${r.type} ${r.content}`
 
@@ -270,24 +269,24 @@ const inPlace =
 
 /**
  * The records of the zone are the editor (issue 16): each saved record is a row whose fields are
- * edited in place, a row is removed with its box, blank rows add records, and one Preview/Apply
+ * edited in place, a row is removed with its box, new rows add records, and one Preview/Apply
  * sends the whole change set to the platform (server/platform/dns changes endpoint), which keeps
  * one TTL per RRset (RFC 2181 §5.2). The filter, count and pages are the list's (dns-zone-records).
- * Without JavaScript it is the same form: "Add a row" posts the rows back with one more.
+ * The form is conform's (decision 019): the rows are the field list `records`, "Add a row" and a
+ * new row's remove are its insert and remove intents — done in the page with JavaScript, posted
+ * and answered with the rows as typed without it.
  */
-function RecordsEditor({ zone, page, rows: savedRows, actionData }: { zone: Zone; page: ListPage; rows: EditorRow[]; actionData: ActionData | undefined }) {
+function RecordsEditor({ zone, page, rows: savedRows, actionData }: { zone: Zone; page: ListPage; rows: SavedRow[]; actionData: ActionData | undefined }) {
   const soa = page.rows.filter((r) => r.type === 'SOA')
   const { t } = useTranslation('dns')
   const { t: tc } = useTranslation('common')
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle'
-  // After a refusal or a preview the rows are the ones posted, exactly as typed.
-  const base = actionData?.rows ?? savedRows
-  const [extra, setExtra] = useState(0)
-  const rows = [...base]
-  for (let n = Math.max(0, 1 - base.filter((r) => !r.id).length) + extra; n > 0; n--) rows.push(nextBlank(rows))
-  const errors = actionData?.errors ?? {}
-  const formErrors = [...(errors['']?.form ?? []), ...(actionData?.message && !actionData.diff ? [actionData.message] : [])]
+  const schema = useMemo(() => editorSchema(t), [t])
+  // One blank row to start with; after a refusal or a preview the rows are the ones posted, exactly as typed.
+  const [form, fields] = useZodForm(schema, { id: 'record-editor', lastResult: actionData?.result, defaultValue: { records: [...savedRows, NEW_ROW] } })
+  const rows = fields.records.getFieldList()
+  const formErrors = [...(form.errors ?? []), ...(fields.records.errors ?? [])]
   const def = LISTS['dns-zone-records']!
   const hasFilterErrors = page.errors.length > 0
   return (
@@ -303,7 +302,10 @@ function RecordsEditor({ zone, page, rows: savedRows, actionData }: { zone: Zone
           {hasFilterErrors ? tc('list.fixFilter') : tc('list.results', { count: page.meta.total })}
         </p>
       </FilterBar>
-      <Form method="post" data-testid="record-editor" className="space-y-3">
+      <Form method="post" {...getFormProps(form)} data-testid="record-editor" className="relative space-y-3">
+        {/* The button Enter presses is the form's first: Preview, not a new row's remove. Unseen, out of
+            the tab order, and lying by the Preview button rather than over the rows. */}
+        <button type="submit" name="intent" value="preview" className="absolute bottom-0 left-0 size-px overflow-hidden opacity-0" tabIndex={-1} aria-hidden="true" />
         {/* On a phone each row is a small grid (name, type, TTL, remove; the content below them at full
             width) so that no column is pushed out of sight; a table from 640 px. */}
         <div className="overflow-hidden rounded-lg border border-slate-200 dark:border-slate-800">
@@ -335,14 +337,14 @@ function RecordsEditor({ zone, page, rows: savedRows, actionData }: { zone: Zone
                 </TableRow>
               ))}
               {rows.map((row, i) => {
-                const e = errors[row.key] ?? {}
-                const saved = Boolean(row.id)
-                const field = (name: string) => ({
-                  name: `${row.key}.${name}`,
-                  'aria-invalid': e[name]?.length ? true : undefined,
-                  'aria-describedby': e[name]?.length ? `${row.key}-${name}-error` : undefined,
-                })
+                const f = row.getFieldset()
+                const saved = Boolean(f.id.initialValue)
                 const look = saved ? inPlace : undefined
+                const type = f.type.initialValue ?? 'A'
+                const { key: nameKey, ...name } = getInputProps(f.name, { type: 'text' })
+                const { key: ttlKey, ...ttl } = getInputProps(f.ttl, { type: 'text' })
+                const { key: contentKey, ...content } = getInputProps(f.content, { type: 'text' })
+                const { key: typeKey, ...typeProps } = getSelectProps(f.type)
                 return (
                   <TableRow
                     key={row.key}
@@ -351,46 +353,38 @@ function RecordsEditor({ zone, page, rows: savedRows, actionData }: { zone: Zone
                     className="max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_6.5rem_4.5rem_4.25rem] max-sm:gap-x-2 max-sm:gap-y-1 max-sm:px-3 max-sm:py-2 has-[input:checked]:bg-red-50 dark:has-[input:checked]:bg-red-950/30 [&:has(input:checked)_:is(input,select):not([type=checkbox])]:line-through [&:has(input:checked)_:is(input,select):not([type=checkbox])]:opacity-60"
                   >
                     <TableCell className="align-top max-sm:p-0 sm:py-1.5 sm:pl-2 sm:pr-1">
-                      <input type="hidden" name="row" value={row.key} />
-                      {saved ? <input type="hidden" name={`${row.key}.id`} value={row.id} /> : null}
-                      {saved ? <input type="hidden" name={`${row.key}.orig`} value={row.orig} /> : null}
-                      <Input {...field('name')} defaultValue={row.name} aria-label={`${t('fields.name')} ${i + 1}`} placeholder="@" className={cn('min-w-24 max-sm:min-w-0', look)} />
-                      <ErrorList id={`${row.key}-name-error`} errors={e.name} />
-                      <ErrorList errors={e.row} />
+                      {saved ? <input {...getInputProps(f.id, { type: 'hidden' })} key={f.id.key} /> : null}
+                      {saved ? <input {...getInputProps(f.orig, { type: 'hidden' })} key={f.orig.key} /> : null}
+                      <Input key={nameKey} {...name} aria-label={`${t('fields.name')} ${i + 1}`} placeholder="@" className={cn('min-w-24 max-sm:min-w-0', look)} />
+                      <ErrorList id={f.name.errorId} errors={f.name.errors} />
+                      <ErrorList id={row.errorId} errors={row.errors} />
                     </TableCell>
                     <TableCell className="align-top max-sm:p-0 sm:px-1 sm:py-1.5">
                       {/* Wide enough for the longest type (NAPTR, HTTPS) beside the arrow, at any width of the page;
                           Chromium draws its own arrow inside the box, so no extra right padding for one. */}
-                      <Select {...field('type')} defaultValue={row.type} aria-label={`${t('fields.type')} ${i + 1}`} className={cn('w-28 min-w-28 pr-2 max-sm:w-full max-sm:min-w-0', look)}>
-                        {(RECORD_TYPES as readonly string[]).includes(row.type) ? null : <option value={row.type}>{row.type}</option>}
-                        {RECORD_TYPES.map((type) => (
-                          <option key={type} value={type}>
-                            {type}
+                      <Select key={typeKey} {...typeProps} aria-label={`${t('fields.type')} ${i + 1}`} className={cn('w-28 min-w-28 pr-2 max-sm:w-full max-sm:min-w-0', look)}>
+                        {(RECORD_TYPES as readonly string[]).includes(type) ? null : <option value={type}>{type}</option>}
+                        {RECORD_TYPES.map((option) => (
+                          <option key={option} value={option}>
+                            {option}
                           </option>
                         ))}
                       </Select>
-                      <ErrorList id={`${row.key}-type-error`} errors={e.type} />
+                      <ErrorList id={f.type.errorId} errors={f.type.errors} />
                     </TableCell>
                     <TableCell className="align-top max-sm:p-0 sm:px-1 sm:py-1.5">
-                      <Input
-                        {...field('ttl')}
-                        defaultValue={row.ttl}
-                        inputMode="numeric"
-                        placeholder="3600"
-                        aria-label={`${t('fields.ttl')} ${i + 1}`}
-                        className={cn('w-24 tabular-nums max-sm:w-full', look)}
-                      />
-                      <ErrorList id={`${row.key}-ttl-error`} errors={e.ttl} />
+                      <Input key={ttlKey} {...ttl} inputMode="numeric" placeholder="3600" aria-label={`${t('fields.ttl')} ${i + 1}`} className={cn('w-24 tabular-nums max-sm:w-full', look)} />
+                      <ErrorList id={f.ttl.errorId} errors={f.ttl.errors} />
                     </TableCell>
                     <TableCell className="w-full align-top max-sm:order-last max-sm:col-span-4 max-sm:p-0 sm:px-1 sm:py-1.5">
                       <Input
-                        {...field('content')}
-                        defaultValue={row.content}
+                        key={contentKey}
+                        {...content}
                         aria-label={`${t('fields.content')} ${i + 1}`}
                         placeholder={saved ? undefined : t('editor.newContent')}
                         className={cn('font-mono text-xs', look)}
                       />
-                      <ErrorList id={`${row.key}-content-error`} errors={e.content} />
+                      <ErrorList id={f.content.errorId} errors={f.content.errors} />
                     </TableCell>
                     <TableCell className="align-top max-sm:flex max-sm:items-center max-sm:p-0 sm:py-1.5 sm:pl-1 sm:pr-2">
                       {saved ? (
@@ -398,7 +392,7 @@ function RecordsEditor({ zone, page, rows: savedRows, actionData }: { zone: Zone
                           className="flex h-9 cursor-pointer items-center gap-1.5 rounded-md px-1.5 text-xs text-slate-500 hover:text-red-700 has-[input:checked]:text-red-700 dark:hover:text-red-400 dark:has-[input:checked]:text-red-400"
                           title={t('editor.remove')}
                         >
-                          <input type="checkbox" name={`${row.key}.remove`} defaultChecked={row.remove} aria-label={`${t('editor.remove')} ${i + 1}`} className="accent-red-600" />
+                          <input {...getInputProps(f.remove, { type: 'checkbox' })} key={f.remove.key} aria-label={`${t('editor.remove')} ${i + 1}`} className="accent-red-600" />
                           <Trash2 className="size-3.5 max-sm:hidden" aria-hidden />
                           {/* The column's heading is hidden on a phone: the word goes beside the box there. */}
                           <span className="sm:hidden" aria-hidden="true">
@@ -406,9 +400,17 @@ function RecordsEditor({ zone, page, rows: savedRows, actionData }: { zone: Zone
                           </span>
                         </label>
                       ) : (
-                        <span className="flex h-9 items-center px-1.5 text-xs text-slate-400 max-sm:hidden" aria-hidden="true">
-                          <Plus className="size-3.5" />
-                        </span>
+                        // A new row is taken away, not marked: nothing of it was saved.
+                        <Button
+                          {...form.remove.getButtonProps({ name: fields.records.name, index: i })}
+                          variant="ghost"
+                          size="sm"
+                          className="h-9 px-1.5 text-slate-400 hover:text-red-700 dark:hover:text-red-400"
+                          aria-label={`${t('editor.removeRow')} ${i + 1}`}
+                          title={t('editor.removeRow')}
+                        >
+                          <X className="size-3.5" aria-hidden />
+                        </Button>
                       )}
                     </TableCell>
                   </TableRow>
@@ -418,7 +420,7 @@ function RecordsEditor({ zone, page, rows: savedRows, actionData }: { zone: Zone
           </Table>
         </div>
         {formErrors.length ? (
-          <Alert variant="error" data-testid="editor-error">
+          <Alert variant="error" id={form.errorId} data-testid="editor-error">
             <ul>
               {formErrors.map((m) => (
                 <li key={m}>{m}</li>
@@ -427,7 +429,7 @@ function RecordsEditor({ zone, page, rows: savedRows, actionData }: { zone: Zone
           </Alert>
         ) : null}
         {actionData?.diff ? <DiffPreview diff={actionData.diff} /> : null}
-        {/* Preview comes first in the form (the button Enter presses); Add a row sits first on the screen. */}
+        {/* Preview comes before Add a row in the form; Add a row sits first on the screen. */}
         <div className="flex flex-wrap items-center gap-2">
           <div className="order-2 ml-auto flex gap-2">
             <Button type="submit" name="intent" value="preview" variant="outline" size="sm" disabled={busy}>
@@ -437,19 +439,7 @@ function RecordsEditor({ zone, page, rows: savedRows, actionData }: { zone: Zone
               {t('editor.apply')}
             </Button>
           </div>
-          <Button
-            type="submit"
-            name="intent"
-            value="add-row"
-            variant="ghost"
-            size="sm"
-            className="order-1"
-            onClick={(event) => {
-              // With JavaScript the row is added here, keeping what is typed; without it the form posts and comes back with one more.
-              event.preventDefault()
-              setExtra((n) => n + 1)
-            }}
-          >
+          <Button {...form.insert.getButtonProps({ name: fields.records.name, defaultValue: NEW_ROW })} variant="ghost" size="sm" className="order-1">
             <Plus className="size-3.5" aria-hidden /> {t('editor.addRow')}
           </Button>
           {page.meta.total > page.meta.limit ? (
@@ -525,14 +515,8 @@ export default function ZoneScreen({ loaderData, actionData }: Route.ComponentPr
       )}
       <ZoneHealth zone={zone} canAdmin={canAdmin} />
       {canAdmin ? (
-        // The form remounts with each saved change (the zone's version), so blank rows start blank again.
-        <RecordsEditor
-          key={actionData ? `s${(actionData as ActionData).submission}` : `v${zone.version}-${zone.serial}`}
-          zone={zone}
-          page={page}
-          rows={editable}
-          actionData={actionData as ActionData | undefined}
-        />
+        // The form starts again from the records shown when they change (a saved change, another page), so new rows start blank again.
+        <RecordsEditor key={`v${zone.version}-${zone.serial}-${editable.map((r) => r.id).join(',')}`} zone={zone} page={page} rows={editable} actionData={actionData as ActionData | undefined} />
       ) : (
         <section className="space-y-2" aria-labelledby="records-title">
           <h2 id="records-title" className="text-lg font-semibold">

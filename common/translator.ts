@@ -1,9 +1,10 @@
 /**
- * The browser's texts: the part of i18next the portal's screens use, in about a kilobyte instead of
+ * The texts of a language: the part of i18next the portal's screens use, in about a kilobyte instead of
  * the ~18 KB (gzipped) of i18next and react-i18next every first load carried (issue 6, decision
- * 008). The server keeps i18next (it loads every locale and negotiates the language); the browser
- * starts from the texts the document inlined and must render exactly what the server rendered, so
- * `translator.test.ts` compares this with i18next on every key of every namespace and language.
+ * 008). The browser starts from the texts the document inlined and must render exactly what the
+ * server rendered (app/lib/translator.test.ts compares this with i18next on every key of every
+ * namespace and language); the server renders its screens with it too, and the Platform API its
+ * mails (server/lib/mail-texts.ts).
  *
  * Covered: `ns:key` and the `ns` option, nested keys, the language chain (pt-BR → pt → en),
  * plurals (`_one`, `_other`, … from Intl.PluralRules, `_zero` for a count of 0), `context`,
@@ -77,8 +78,13 @@ export class Translator {
   }
 
   addResourceBundle(code: string, ns: string, bundle: Bundle): void {
+    this.addResourceBundles(code, [[ns, bundle]])
+  }
+
+  /** Several namespaces of a language at once, with one change for the screens to follow. */
+  addResourceBundles(code: string, entries: Iterable<readonly [ns: string, bundle: Bundle]>): void {
     const bundles = (this.store[code] ??= {})
-    bundles[ns] = { ...bundles[ns], ...bundle }
+    for (const [ns, bundle] of entries) bundles[ns] = { ...bundles[ns], ...bundle }
     this.emit()
   }
 

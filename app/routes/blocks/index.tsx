@@ -1,0 +1,178 @@
+import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, redirect } from 'react-router'
+import { z } from 'zod'
+import type { TFunction } from 'i18next'
+import { DataTable, RowLink } from '#app/components/data-table.tsx'
+import { Field, FormErrors, SelectField, useZodForm } from '#app/components/forms.tsx'
+import { PageHeader } from '#app/components/page-header.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardTitle } from '#app/components/ui/card.tsx'
+import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { activeContext, carryContext } from '#app/lib/context-param.ts'
+import { formatDateTime } from '#app/lib/dates.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { requireScreen } from '#app/lib/guards.server.ts'
+import { getInstance } from '#app/lib/i18n.server.ts'
+import { loadListPage } from '#app/lib/list-page.server.ts'
+import { LISTS } from '#app/lib/lists.ts'
+import { metaTags } from '#app/lib/meta.ts'
+import { pageMeta } from '#app/lib/page-meta.server.ts'
+import { getPlatform } from '#app/lib/platform.server.ts'
+import { formErrorsOf } from '#app/lib/refusal.server.ts'
+import { requestUrl } from '#app/lib/request-url.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { useTranslation } from '#app/lib/use-translation.ts'
+import { blockLabelCode, parseBlockLabel } from '#common/block-label.ts'
+import type { BlockState } from '#common/blocks.ts'
+import { formatMoney } from '#common/money.ts'
+import { isStaffInContext } from '#common/permissions.ts'
+import { canChange, requireChange } from '../accounts/directory.server.ts'
+import { BlockStatus, type BlockOffer } from './shared.tsx'
+import type { Route } from './+types/index.ts'
+
+const ORDER_FIELDS = ['label', 'product_code', 'period_years', 'trademark_ref'] as const
+
+/** The order form's rules (the API checks them again): one DNS label, a product and period offered, a trademark reference. */
+const orderSchema = (t: TFunction) =>
+  z.object({
+    label: z
+      .string({ message: t('validation:required') })
+      .trim()
+      .min(1, t('validation:required'))
+      .max(300)
+      .superRefine((value, ctx) => {
+        const parsed = parseBlockLabel(value)
+        if (!parsed.ok) ctx.addIssue({ code: 'custom', message: t(`blocks:errors.${blockLabelCode(parsed.error)}`, { defaultValue: t('blocks:errors.block.label-invalid') }) })
+      }),
+    product_code: z.string({ message: t('validation:required') }).min(1, t('validation:required')),
+    period_years: z.coerce.number({ message: t('validation:required') }).int(),
+    trademark_ref: z
+      .string({ message: t('validation:required') })
+      .trim()
+      .min(1, t('validation:required'))
+      .max(255, t('blocks:errors.block.trademark-too-long')),
+  })
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireScreen(request, context, params)
+  const url = requestUrl(request)
+  const groupContext = activeContext(url, user.group_id)
+  const platform = await getPlatform(request, context)
+  const [{ page, headers }, offers] = await Promise.all([loadListPage(request, context, LISTS.blocks!, groupContext), platform.get<{ data: BlockOffer[] }>(`/groups/${groupContext}/block-products`)])
+  const t = getInstance(context).t
+  // Staff in their own group act for no account: they see every block, and order in a client's context.
+  const ordering = canChange(request, user, 'domain-manager') && !isStaffInContext(user, groupContext)
+  return data({ page, offers: offers.data, canOrder: ordering, meta: pageMeta(request, context, t('blocks:title')) }, { headers })
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const user = await requireScreen(request, context, params)
+  requireChange(request, user, 'domain-manager')
+  const t = getInstance(context).t
+  const url = requestUrl(request)
+  const submission = parseWithZod(await request.formData(), { schema: orderSchema(t) })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const platform = await getPlatform(request, context)
+  try {
+    const created = await platform.post<{ id: string }>(`/groups/${activeContext(url, user.group_id)}/blocks`, submission.value)
+    return redirect(carryContext(`/blocks/${created.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('blocks:done.order'), color: 'success' }) } })
+  } catch (error) {
+    return data({ result: submission.reply(formErrorsOf(t, error, ORDER_FIELDS, {}, 'blocks')) }, { status: 400 })
+  }
+}
+
+export default function BlocksList({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation('blocks')
+  const href = useContextHref()
+  return (
+    <div className="space-y-4">
+      <PageHeader title={t('title')} description={t('description')} />
+      {loaderData.canOrder ? <OrderBlock offers={loaderData.offers} lastResult={actionData?.result} /> : null}
+      <DataTable
+        def={LISTS.blocks!}
+        page={loaderData.page}
+        labels={(key) => t(`fields.${key.replace('.', '_')}`, { defaultValue: key })}
+        renderCell={(row, key) => {
+          if (key === 'label_unicode' || key === 'label') return <RowLink to={href(`/blocks/${String(row.id)}`)}>{String(row[key] ?? '')}</RowLink>
+          if (key === 'status') return <BlockStatus status={row.status as BlockState} />
+          if (key === 'product_code') return loaderData.offers.find((o) => o.code === row.product_code)?.name ?? String(row.product_code ?? '')
+          if (key === 'period_years') return t('years', { count: Number(row.period_years) })
+          if (key === 'expires_at' || key === 'created_at' || key === 'updated_at') return row[key] ? formatDateTime(String(row[key]), i18n.language) : '—'
+          if (key === 'account.name') return String((row.account as { name?: string } | undefined)?.name ?? '')
+          return String(row[key] ?? '')
+        }}
+      />
+    </div>
+  )
+}
+
+function OrderBlock({ offers, lastResult }: { offers: BlockOffer[]; lastResult: SubmissionResult<string[]> | undefined }) {
+  const { t, i18n } = useTranslation('blocks')
+  const schema = orderSchema(t)
+  const first = offers[0]
+  const [form, fields] = useZodForm(schema, {
+    id: 'block-order',
+    lastResult,
+    defaultValue: { product_code: first?.code ?? '', period_years: String(first?.prices[0]?.period_years ?? first?.periods[0] ?? 1) },
+  })
+  const offer = offers.find((o) => o.code === fields.product_code.value) ?? first
+  const price = offer?.prices.find((p) => p.period_years === Number(fields.period_years.value ?? 1))
+  return (
+    <Card>
+      <details open={lastResult ? true : undefined}>
+        <summary className="cursor-pointer text-lg font-semibold" data-testid="block-order-open">
+          {t('order.title')}
+        </summary>
+        <CardTitle className="sr-only">{t('order.title')}</CardTitle>
+        <Form method="post" className="mt-4 grid gap-x-4 gap-y-2 md:grid-cols-2" {...getFormProps(form)}>
+          <p className="text-sm text-slate-600 md:col-span-2 dark:text-slate-400">{t('order.help')}</p>
+          <div className="md:col-span-2">
+            <FormErrors id={form.errorId} errors={form.errors} />
+          </div>
+          <Field
+            labelProps={{ children: t('order.label') }}
+            inputProps={{ ...getInputProps(fields.label, { type: 'text' }), placeholder: 'acme', autoComplete: 'off', className: 'font-mono' }}
+            errors={fields.label.errors}
+          />
+          <Field
+            labelProps={{ children: t('order.trademark') }}
+            inputProps={{ ...getInputProps(fields.trademark_ref, { type: 'text' }), placeholder: 'TMCH-1234567', autoComplete: 'off' }}
+            errors={fields.trademark_ref.errors}
+          />
+          <SelectField label={t('order.product')} selectProps={{ ...getSelectProps(fields.product_code), id: fields.product_code.id }} errors={fields.product_code.errors}>
+            {offers.map((o) => (
+              <option key={o.code} value={o.code}>
+                {o.name}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField label={t('order.period')} selectProps={{ ...getSelectProps(fields.period_years), id: fields.period_years.id }} errors={fields.period_years.errors}>
+            {(offer?.periods ?? [1]).map((years) => {
+              const row = offer?.prices.find((p) => p.period_years === years)
+              return (
+                <option key={years} value={years}>
+                  {t('years', { count: years })}
+                  {row ? ` — ${formatMoney(row.order_minor, row.currency, i18n.language)}` : ''}
+                </option>
+              )
+            })}
+          </SelectField>
+          <p className="text-sm md:col-span-2" data-testid="block-quote">
+            {price
+              ? t('order.quote', { price: formatMoney(price.order_minor, price.currency, i18n.language), renew: formatMoney(price.renew_minor, price.currency, i18n.language) })
+              : t('order.noPrice')}
+          </p>
+          <div className="md:col-span-2">
+            <Button type="submit" data-testid="block-order-submit">
+              {t('order.submit')}
+            </Button>
+          </div>
+        </Form>
+      </details>
+    </Card>
+  )
+}

@@ -1,0 +1,39 @@
+import { expect, test } from '@playwright/test'
+import { ACME_ADMIN, hydrated, pageProblems, signedIn, unique } from './support.ts'
+
+// Blocks (decision 302): Acme's admin orders a DPML block of a fresh label on /blocks — a label that
+// is not one DNS label is refused beside its field with what was typed kept —, lands on the block,
+// sees the local registry place it (active, its covered TLDs) and its charge settled, then cancels it.
+
+test.use({ storageState: signedIn(ACME_ADMIN) })
+
+test('orders a block, sees it placed and charged, and cancels it', async ({ page }) => {
+  const label = `e2e${unique()}`
+  await page.goto('/blocks')
+  await expect(page.getByRole('heading', { level: 1, name: 'Blocks' })).toBeVisible()
+  await hydrated(page)
+  await page.getByTestId('block-order-open').click()
+  const form = page.locator('form#block-order')
+  await form.getByLabel('Label', { exact: true }).fill(`${label}.com`)
+  await form.getByLabel('Trademark reference (SMD / TMCH)').fill('TMCH-E2E-1')
+  await expect(page.getByTestId('block-quote')).toContainText('Charged now:')
+  await form.getByRole('button', { name: 'Order the block' }).click()
+  await expect(form.getByText('Enter one label, without dots or a TLD')).toBeVisible()
+  await expect(form.getByLabel('Trademark reference (SMD / TMCH)')).toHaveValue('TMCH-E2E-1')
+
+  // The refusal above is a 400 by design; from here on nothing may fail.
+  const problems = pageProblems(page)
+  await form.getByLabel('Label', { exact: true }).fill(label)
+  await form.getByRole('button', { name: 'Order the block' }).click()
+  await expect(page.getByTestId('block-title')).toHaveText(label)
+  // The job places it with the registry; the page refreshes itself while it is pending.
+  await expect(page.getByTestId('block-status')).toHaveText('Active', { timeout: 30_000 })
+  await expect(page.getByTestId('block-tlds')).toContainText('.com')
+  await expect(page.getByTestId('block-charge')).toContainText('Settled')
+
+  await hydrated(page)
+  await page.getByTestId('confirm-cancel').locator('summary').click()
+  await page.getByTestId('confirm-cancel').getByRole('button', { name: 'Cancel the block' }).click()
+  await expect(page.getByTestId('block-status')).toHaveText('Cancelled')
+  expect(problems()).toEqual([])
+})

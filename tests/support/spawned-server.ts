@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { closeSync, openSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
+import path from 'node:path'
+
+// The real server (server/main.ts) as a child process, for the tests that kill it and start it
+// again on the same data (decision 102): its own port and data folder, its output in a log file.
+
+const ROOT = path.resolve(import.meta.dirname, '../..')
+
+/** A port nobody listens on now (the OS's choice). */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => resolve(port))
+    })
+    probe.on('error', reject)
+  })
+
+/** Asks `read` every `everyMs` until `ok` holds of its answer; fails after `ms` naming `what` and the last answer. */
+export async function until<T>(read: () => Promise<T> | T, ok: (value: T) => boolean, what: string, ms: number, everyMs = 200): Promise<T> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const value = await read()
+    if (ok(value)) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)?.slice(0, 500)}`)
+    await new Promise((resolve) => setTimeout(resolve, everyMs))
+  }
+}
+
+/**
+ * The server on `port` with DATA_DIR `dataDir`: `start(env)` spawns it (the test's environment
+ * without DATABASE_URL, plus `env`) and waits until /readyz answers 200; `kill` is SIGKILL, `stop`
+ * SIGTERM, each waiting for the exit; `api` calls its Platform API.
+ */
+export function spawnedServer({ port, dataDir, logFile, readyMs = 120_000 }: { port: number; dataDir: string; logFile: string; readyMs?: number }) {
+  const base = `http://127.0.0.1:${port}`
+  let child: ChildProcess | undefined
+  const running = () => child !== undefined && child.exitCode === null && child.signalCode === null
+  const end = async (signal: NodeJS.Signals) => {
+    const process = child
+    if (!process || !running()) return
+    const exited = new Promise((resolve) => process.once('exit', resolve))
+    process.kill(signal)
+    await exited
+  }
+  return {
+    base,
+    running,
+    async start(env: Record<string, string>) {
+      const log = openSync(logFile, 'a')
+      const { DATABASE_URL: _ignored, ...inherited } = process.env
+      child = spawn(process.execPath, [path.join(ROOT, 'server/main.ts')], {
+        cwd: ROOT,
+        env: { ...inherited, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PASSWORD_HASH_COST: '10', ...env },
+        stdio: ['ignore', log, log],
+      })
+      closeSync(log)
+      await until(
+        () =>
+          fetch(`${base}/readyz`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        (s) => s === 200,
+        'readiness',
+        readyMs,
+      )
+    },
+    kill: () => end('SIGKILL'),
+    stop: () => end('SIGTERM'),
+    async api(method: string, urlPath: string, options: { token?: string; body?: unknown } = {}) {
+      const response = await fetch(`${base}/v1${urlPath}`, {
+        method,
+        headers: { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...(options.body ? { 'content-type': 'application/json' } : {}) },
+        ...(options.body ? { body: JSON.stringify(options.body) } : {}),
+      })
+      const text = await response.text()
+      return { status: response.status, json: text ? JSON.parse(text) : undefined }
+    },
+  }
+}
