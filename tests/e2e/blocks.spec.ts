@@ -27,7 +27,7 @@ test('orders a block, sees it placed and charged, and cancels it', async ({ page
   await form.getByRole('button', { name: 'Order the block' }).click()
   await expect(page.getByTestId('block-title')).toHaveText(label)
   // The job places it with the registry; the page refreshes itself while it is pending.
-  await expect(page.getByTestId('block-status')).toHaveText('Active', { timeout: 30_000 })
+  await expect(page.getByTestId('block-status')).toHaveText('Active', { timeout: 60_000 })
   await expect(page.getByTestId('block-tlds')).toContainText('.com')
   await expect(page.getByTestId('block-charge')).toContainText('Settled')
 

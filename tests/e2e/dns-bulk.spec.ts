@@ -54,7 +54,7 @@ test('replace an address in every zone that has it, from /tray/records, with pro
   await expect(job).toBeVisible()
   await expect(page.getByTestId('bulk-progress')).toBeVisible()
   // The worker changes one zone after the other; the page revalidates until the job is done.
-  await expect(job).toHaveAttribute('data-state', 'completed', { timeout: 30_000 })
+  await expect(job).toHaveAttribute('data-state', 'completed', { timeout: 60_000 })
   await expect(job).toContainText('2 of 2 zones done')
   const results = page.getByTestId('bulk-result')
   await expect(results).toHaveCount(2)
@@ -80,7 +80,7 @@ test.describe('without JavaScript', () => {
     await form.getByRole('button', { name: 'Replace' }).click()
     await expect(page).toHaveURL(/\/tray\/records\?job=/)
     // Without JavaScript a meta refresh reloads the page while the job runs.
-    await expect(page.getByTestId('bulk-job')).toHaveAttribute('data-state', 'completed', { timeout: 30_000 })
+    await expect(page.getByTestId('bulk-job')).toHaveAttribute('data-state', 'completed', { timeout: 60_000 })
     await expect(page.getByTestId('bulk-result')).toContainText('2 records changed')
   })
 })

@@ -19,7 +19,7 @@ test.describe('the orders tab', () => {
     await page.getByRole('button', { name: 'Place order' }).click()
     await page.waitForURL(/\/domains\/orders\/[0-9a-f-]{36}/)
     const orderPath = new URL(page.url()).pathname
-    await expect(page.getByTestId('order-item').filter({ hasText: name }).getByTestId('item-state')).toHaveText('Completed', { timeout: 30_000 })
+    await expect(page.getByTestId('order-item').filter({ hasText: name }).getByTestId('item-state')).toHaveText('Completed', { timeout: 60_000 })
 
     await page.goto('/domains')
     await hydrated(page)

@@ -98,7 +98,7 @@ test.describe('domain portfolio', () => {
       await expect(page).toHaveURL(/job=/, { timeout: 3000 })
     }).toPass()
     // The job finishes: every line answered, none of them taken in.
-    await expect(page.getByTestId('bulk-job')).toHaveAttribute('data-state', 'completed', { timeout: 30_000 })
+    await expect(page.getByTestId('bulk-job')).toHaveAttribute('data-state', 'completed', { timeout: 60_000 })
     await expect(page.getByTestId('job-state')).toHaveText('3 of 3 done — finished')
     const results = page.getByTestId('bulk-result')
     await expect(results).toHaveCount(3)

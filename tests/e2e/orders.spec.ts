@@ -60,7 +60,7 @@ test.describe('domain orders', () => {
     await expect(page.getByTestId('order-contact-registrant')).toHaveText('Registrant: Olivia Carter (Acme Corp)')
     await expect(page.getByTestId('order-contact-tech')).toHaveText('Technical: Jonas Becker (Acme Corp)')
     // The page refreshes itself while the item runs: no reload here.
-    await expect(item.getByTestId('item-state')).toHaveText('Completed', { timeout: 30_000 })
+    await expect(item.getByTestId('item-state')).toHaveText('Completed', { timeout: 60_000 })
     await expect(page.getByTestId('order-state')).toHaveText('Completed')
     await item.getByText(/^Log/).click()
     await expect(item.getByText(/Registered; expires/)).toBeVisible()

@@ -66,7 +66,7 @@ test('a DV certificate for a demo domain whose zone is ours: ordered, validated 
   await expect(page).toHaveURL(/\/ssls\/[0-9a-f-]{36}/)
   await expect(page.getByTestId('ssl-title')).toHaveText(host)
   // The page follows the CA by itself: no reload.
-  await expect(page.getByTestId('ssl-status').first()).toHaveText('Issued', { timeout: 30_000 })
+  await expect(page.getByTestId('ssl-status').first()).toHaveText('Issued', { timeout: 60_000 })
   // Charged at the price list's quote once issued; the Transactions tab lists the charge.
   await expect(page.getByTestId('ssl-charge')).toContainText('charged')
   await page.getByTestId('ssl-tabs').getByRole('link', { name: 'Transactions' }).click()
@@ -96,7 +96,7 @@ test('a DV certificate for a demo domain whose zone is ours: ordered, validated 
   expect(opened).toContain('BEGIN PRIVATE KEY')
   // Nothing of the validation stays published: the removal is queued for publishing with the
   // change, and published at once when PowerDNS takes it (else by the queued job's retries).
-  await expect.poll(() => pdns.dig(`_acme-challenge.${host}`, 'TXT'), { timeout: 30_000 }).toEqual([])
+  await expect.poll(() => pdns.dig(`_acme-challenge.${host}`, 'TXT'), { timeout: 60_000 }).toEqual([])
 
   // Reissued from its page: a new certificate under the same coverage term.
   const first = new URL(page.url()).pathname.replace(/\/files$/, '')
@@ -107,7 +107,7 @@ test('a DV certificate for a demo domain whose zone is ours: ordered, validated 
   await page.getByTestId('ssl-reissue-key-type').selectOption('rsa-2048')
   await page.getByTestId('ssl-reissue').click()
   await expect(page).toHaveURL((url) => /\/ssls\/[0-9a-f-]{36}$/.test(url.pathname) && url.pathname !== first)
-  await expect(page.getByTestId('ssl-status').first()).not.toHaveText(/Pending validation|Issuing/, { timeout: 30_000 })
+  await expect(page.getByTestId('ssl-status').first()).not.toHaveText(/Pending validation|Issuing/, { timeout: 60_000 })
   expect(
     await page
       .getByTestId('ssl-failure')
@@ -123,7 +123,7 @@ test('a DV certificate for a demo domain whose zone is ours: ordered, validated 
   await page.getByTestId('ssl-renew-open').locator('summary').click()
   await page.getByTestId('ssl-renew').click()
   await expect(page).toHaveURL((url) => /\/ssls\/[0-9a-f-]{36}$/.test(url.pathname) && url.pathname !== reissued)
-  await expect(page.getByTestId('ssl-status').first()).toHaveText('Issued', { timeout: 30_000 })
+  await expect(page.getByTestId('ssl-status').first()).toHaveText('Issued', { timeout: 60_000 })
   await expect(page.getByTestId('ssl-charge')).toContainText('charged')
   await page.getByTestId('ssl-tabs').getByRole('link', { name: 'Transactions' }).click()
   await expect(page.getByRole('row').filter({ hasText: 'Settled' })).toHaveCount(2)
@@ -282,7 +282,7 @@ test('an OV certificate: the organisation is added (a bad phone refused beside i
         await page.reload()
         return page.getByTestId('ssl-status').first().textContent()
       },
-      { timeout: 30_000 },
+      { timeout: 60_000 },
     )
     .toBe('Issued')
   await expect(page.getByTestId('ssl-charge')).toContainText('charged')
@@ -297,7 +297,7 @@ test('an OV certificate: the organisation is added (a bad phone refused beside i
   await page.getByTestId('ssl-order-submit').click()
   await expect(page.getByTestId('ssl-title')).toContainText('elsewhere')
   await page.getByTestId('ssl-tabs').getByRole('link', { name: 'Validation' }).click()
-  await expect(page.getByTestId('ssl-http01-url')).toContainText('/.well-known/acme-challenge/', { timeout: 30_000 })
+  await expect(page.getByTestId('ssl-http01-url')).toContainText('/.well-known/acme-challenge/', { timeout: 60_000 })
   await expect(page.getByTestId('ssl-http01-content')).not.toBeEmpty()
   const elsewhere = new URL(page.url()).pathname
   await screens(browser, page, [
@@ -309,7 +309,7 @@ test('an OV certificate: the organisation is added (a bad phone refused beside i
   await hydrated(page)
   await page.getByTestId('ssl-validate-http').click()
   await expect(page.getByTestId('ssl-validation-method')).toHaveText('HTTP-01')
-  await expect(page.getByTestId('ssl-status').first()).toHaveText('Failed', { timeout: 30_000 })
+  await expect(page.getByTestId('ssl-status').first()).toHaveText('Failed', { timeout: 60_000 })
   await page.getByTestId('ssl-tabs').getByRole('link', { name: 'Overview' }).click()
   await expect(page.getByTestId('ssl-failure')).toBeVisible()
   await expect(page.getByTestId('ssl-charge')).toContainText('given back')

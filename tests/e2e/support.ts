@@ -147,7 +147,7 @@ export async function newDomains(by: string, names: string[], registrant = 'Oliv
           done = await api.get<Order>(`/groups/${api.group}/orders/${order.id}`)
           return done.items.map((item) => `${item.name}: ${item.state}${item.last_error ? ` (${item.last_error})` : ''}`)
         },
-        { timeout: 30_000, intervals: [250] },
+        { timeout: 60_000, intervals: [250] },
       )
       .toEqual(names.map((name) => `${name}: completed`))
     return names.map((name) => ({ id: done!.items.find((item) => item.name === name)!.domain_id!, name }))

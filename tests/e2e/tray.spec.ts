@@ -37,7 +37,7 @@ test('domains selected into the tray survive a reload and a new sign-in; a bulk 
   await page.getByRole('button', { name: 'Start' }).click()
   await page.waitForURL(/\/tray\?job=[0-9a-f-]{36}/)
   const job = page.getByTestId('bulk-job')
-  await expect(job).toHaveAttribute('data-state', 'completed', { timeout: 30_000 })
+  await expect(job).toHaveAttribute('data-state', 'completed', { timeout: 60_000 })
   await expect(page.getByTestId('bulk-progress')).toHaveAttribute('value', '2')
   await expect(page.getByTestId('bulk-progress')).toHaveAttribute('max', '2')
   await expect(job).toContainText('2 of 2 done')

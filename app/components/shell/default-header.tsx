@@ -15,11 +15,19 @@ type Shell = {
   theme: 'light' | 'dark'
 }
 
-/** Closes a <details> menu after a client navigation (without JavaScript the page reloads anyway). */
+/**
+ * Closes a <details> menu after a client navigation (without JavaScript the page reloads anyway).
+ * Not on the first render: a menu a person opened while the page was still loading stays open
+ * when the scripts arrive.
+ */
 function useCloseOnNavigate() {
   const ref = useRef<HTMLDetailsElement>(null)
   const location = useLocation()
+  const shown = useRef(`${location.pathname}${location.search}`)
   useEffect(() => {
+    const now = `${location.pathname}${location.search}`
+    if (shown.current === now) return
+    shown.current = now
     if (ref.current) ref.current.open = false
   }, [location.pathname, location.search])
   return ref
