@@ -1,13 +1,10 @@
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sql } from 'kysely'
-import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { freePort, spawnedServer, until } from '#tests/support/spawned-server.ts'
-import { openDatabase, type Database } from '#server/db/database.ts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort, spawnedDatabase, spawnedServer, until } from '#tests/support/spawned-server.ts'
+import type { Database } from '#server/db/database.ts'
 import { migrate } from '#server/db/migrate.ts'
 import { createLogger } from '#server/lib/logger.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
@@ -30,8 +27,7 @@ const PORT = await freePort()
 describe.skipIf(!url)('a monthly invoice run survives SIGKILL of the server (PostgreSQL)', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rp-invoice-crash-'))
   const logFile = path.join(dataDir, 'server.log')
-  const dbName = `rp_invoice_crash_${randomBytes(4).toString('hex')}`
-  let databaseUrl: string | undefined
+  const data = spawnedDatabase(dataDir)
   const server = spawnedServer({ port: PORT, dataDir, logFile, readyMs: 120_000 })
   const api = server.api
   // The entities the run does first and last (it goes in id order).
@@ -43,7 +39,7 @@ describe.skipIf(!url)('a monthly invoice run survives SIGKILL of the server (Pos
 
   /** The database while no server runs (PGlite is one process's). */
   async function offline<T>(read: (database: Database) => Promise<T>): Promise<T> {
-    const database = url ? await openDatabase({ kind: 'postgres', url: databaseUrl!, max: 1 }) : await openDatabase({ kind: 'pglite', dir: path.join(dataDir, 'pglite') })
+    const database = await data.open()
     try {
       return await read(database)
     } finally {
@@ -53,7 +49,7 @@ describe.skipIf(!url)('a monthly invoice run survives SIGKILL of the server (Pos
 
   async function start() {
     await server.start({
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...data.env,
       // A job of the killed process is retried a few seconds after its last renewal, not 30.
       JOB_LEASE_SECONDS: '6',
       REGISTRY_MODE: 'none',
@@ -96,21 +92,9 @@ describe.skipIf(!url)('a monthly invoice run survives SIGKILL of the server (Pos
   }
 
   beforeAll(async () => {
-    if (url) {
-      const admin = new pg.Client({ connectionString: url })
-      await admin.connect()
-      const template = inject('postgresTemplate')
-      await admin.query(template ? `CREATE DATABASE ${dbName} TEMPLATE ${template}` : `CREATE DATABASE ${dbName}`)
-      await admin.end()
-      const target = new URL(url)
-      target.pathname = `/${dbName}`
-      databaseUrl = target.toString()
-    }
+    await data.create()
     // The demo (its staff sign in) and a month of charges for 300 more entities, written before the server starts.
-    const template = url ? undefined : inject('pgliteTemplate')
-    const database = url
-      ? await openDatabase({ kind: 'postgres', url: databaseUrl!, max: 2 })
-      : await openDatabase({ kind: 'pglite', dir: path.join(dataDir, 'pglite'), ...(template ? { load: new Blob([await readFile(template)]) } : {}) })
+    const database = await data.open(2)
     try {
       await migrate(database)
       const db = database.db
@@ -132,13 +116,7 @@ describe.skipIf(!url)('a monthly invoice run survives SIGKILL of the server (Pos
 
   afterAll(async () => {
     await server.kill()
-    if (url) {
-      const admin = new pg.Client({ connectionString: url })
-      await admin.connect()
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
-      await admin.end()
-    }
-    rmSync(dataDir, { recursive: true, force: true })
+    await data.drop()
   })
 
   it('leaves no half invoice and no gap in the numbers, and the run resumes to completion', async () => {

@@ -1,12 +1,8 @@
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { freePort, spawnedServer, until } from '#tests/support/spawned-server.ts'
-import { openDatabase } from '#server/db/database.ts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort, spawnedDatabase, spawnedServer, until } from '#tests/support/spawned-server.ts'
 import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 
 // The real server, SIGKILLed in the middle of a bulk renewal and started again on the same data:
@@ -15,7 +11,6 @@ import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 // answers each command REGISTRY_LOCAL_DELAY_MS late, after saving its state, so the kill lands in
 // the window the issue found: a renewal done at the registry and not yet in our records.
 
-const url = process.env.DATABASE_URL
 const DELAY_MS = 250
 const ITEMS = 24
 // Killed when the registry holds this many of the job's renewals (the last one not yet answered).
@@ -28,8 +23,7 @@ type RegistryState = { domains: Record<string, { exDate: string }> }
 describe('a bulk renewal survives SIGKILL of the server', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rp-crash-'))
   const logFile = path.join(dataDir, 'server.log')
-  const dbName = `rp_crash_${randomBytes(4).toString('hex')}`
-  let databaseUrl: string | undefined
+  const data = spawnedDatabase(dataDir)
   const server = spawnedServer({ port: PORT, dataDir, logFile, readyMs: 240_000 })
   const api = server.api
 
@@ -37,7 +31,7 @@ describe('a bulk renewal survives SIGKILL of the server', () => {
 
   async function start() {
     await server.start({
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...data.env,
       // A job of the killed process is retried a few seconds after its last renewal, not 30.
       JOB_LEASE_SECONDS: '6',
       SEED_DEMO: '1',
@@ -51,7 +45,7 @@ describe('a bulk renewal survives SIGKILL of the server', () => {
 
   /** Our records of the job while no server runs: its counts, its items, the domains' expiry. */
   async function ourRecords(jobId: string) {
-    const database = url ? await openDatabase({ kind: 'postgres', url: databaseUrl!, max: 1 }) : await openDatabase({ kind: 'pglite', dir: path.join(dataDir, 'pglite') })
+    const database = await data.open()
     try {
       const job = await database.db.selectFrom('bulk_jobs').select(['state', 'done']).where('id', '=', jobId).executeTakeFirstOrThrow()
       const items = await database.db
@@ -67,33 +61,11 @@ describe('a bulk renewal survives SIGKILL of the server', () => {
     }
   }
 
-  beforeAll(async () => {
-    if (!url) {
-      // The server's embedded database starts from the migrated template, as every test database does: migrating
-      // from nothing at its start took most of its 150 s of readiness on a busy machine.
-      const template = inject('pgliteTemplate')
-      if (template) await (await openDatabase({ kind: 'pglite', dir: path.join(dataDir, 'pglite'), load: new Blob([await readFile(template)]) })).close()
-      return
-    }
-    const admin = new pg.Client({ connectionString: url })
-    await admin.connect()
-    const template = inject('postgresTemplate')
-    await admin.query(template ? `CREATE DATABASE ${dbName} TEMPLATE ${template}` : `CREATE DATABASE ${dbName}`)
-    await admin.end()
-    const target = new URL(url)
-    target.pathname = `/${dbName}`
-    databaseUrl = target.toString()
-  })
+  beforeAll(() => data.create())
 
   afterAll(async () => {
     await server.kill()
-    if (url) {
-      const admin = new pg.Client({ connectionString: url })
-      await admin.connect()
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
-      await admin.end()
-    }
-    rmSync(dataDir, { recursive: true, force: true })
+    await data.drop()
   })
 
   it('finishes after the restart, each domain renewed once, our records equal to the registry', async () => {

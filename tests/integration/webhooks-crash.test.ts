@@ -1,13 +1,11 @@
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
 import { Webhook } from 'standardwebhooks'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { freePort, spawnedServer, until } from '#tests/support/spawned-server.ts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort, spawnedDatabase, spawnedServer, until } from '#tests/support/spawned-server.ts'
 import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 
 // The real server (with its worker) SIGKILLed between an event and its delivery (issue 20): a
@@ -33,8 +31,7 @@ type Message = { endpoint: string; id: string; headers: IncomingHttpHeaders; bod
 describe.skipIf(!url)('a webhook survives SIGKILL of the server between the event and its delivery (PostgreSQL)', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rp-webhook-crash-'))
   const logFile = path.join(dataDir, 'server.log')
-  const dbName = `rp_webhook_crash_${randomBytes(4).toString('hex')}`
-  let databaseUrl: string | undefined
+  const data = spawnedDatabase(dataDir)
   const server = spawnedServer({ port: PORT, dataDir, logFile, readyMs: 150_000 })
   const api = server.api
   let receiver: Server
@@ -46,7 +43,7 @@ describe.skipIf(!url)('a webhook survives SIGKILL of the server between the even
 
   async function start() {
     await server.start({
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...data.env,
       SEED_DEMO: '1',
       REGISTRY_MODE: 'local',
       WEBHOOKS_ALLOW_PRIVATE: '1',
@@ -75,15 +72,7 @@ describe.skipIf(!url)('a webhook survives SIGKILL of the server between the even
     })
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
     hooks = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`
-    if (!url) return
-    const admin = new pg.Client({ connectionString: url })
-    await admin.connect()
-    const template = inject('postgresTemplate')
-    await admin.query(template ? `CREATE DATABASE ${dbName} TEMPLATE ${template}` : `CREATE DATABASE ${dbName}`)
-    await admin.end()
-    const target = new URL(url)
-    target.pathname = `/${dbName}`
-    databaseUrl = target.toString()
+    await data.create()
   })
 
   afterAll(async () => {
@@ -91,13 +80,7 @@ describe.skipIf(!url)('a webhook survives SIGKILL of the server between the even
     for (const res of held) res.destroy()
     receiver?.closeAllConnections()
     receiver?.close()
-    if (url) {
-      const admin = new pg.Client({ connectionString: url })
-      await admin.connect()
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
-      await admin.end()
-    }
-    rmSync(dataDir, { recursive: true, force: true })
+    await data.drop()
   })
 
   it('delivers the event after the restart, once per endpoint, with the same webhook-id', async () => {

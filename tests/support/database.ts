@@ -13,29 +13,44 @@ import { migrate } from '#server/db/migrate.ts'
 export async function createTestDatabase(): Promise<Database & { drop(): Promise<void> }> {
   const url = process.env.DATABASE_URL
   if (!url) {
-    const template = inject('pgliteTemplate')
-    const database = await openDatabase({ kind: 'pglite', ...(template ? { load: new Blob([await readFile(template)]) } : {}) })
+    const database = await openDatabase({ kind: 'pglite', ...(await pgliteTemplateLoad()) })
     await migrate(database)
     return { ...database, drop: () => database.close() }
   }
-  const name = `rp_test_${randomBytes(6).toString('hex')}`
-  const template = inject('postgresTemplate')
-  const admin = new pg.Client({ connectionString: url })
-  await admin.connect()
-  await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`)
-  await admin.end()
-  const testUrl = new URL(url)
-  testUrl.pathname = `/${name}`
-  const database = await openDatabase({ kind: 'postgres', url: testUrl.toString(), max: 5 })
+  const copy = await postgresTemplateCopy(url)
+  const database = await openDatabase({ kind: 'postgres', url: copy.url, max: 5 })
   await migrate(database)
   return {
     ...database,
     async drop() {
       await database.close()
-      const dropper = new pg.Client({ connectionString: url })
-      await dropper.connect()
-      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await dropper.end()
+      await copy.drop()
     },
+  }
+}
+
+/** What a PGlite database opens with to start from the run's template (`load`; nothing where there is none). */
+export async function pgliteTemplateLoad(): Promise<{ load?: Blob }> {
+  const template = inject('pgliteTemplate')
+  return template ? { load: new Blob([await readFile(template)]) } : {}
+}
+
+/** A new database on the PostgreSQL server of `url`, made from the run's template: its `url`, and `drop` (forcing out who is still connected). */
+export async function postgresTemplateCopy(url: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `rp_test_${randomBytes(6).toString('hex')}`
+  const template = inject('postgresTemplate')
+  await asAdmin(url, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`)
+  const copy = new URL(url)
+  copy.pathname = `/${name}`
+  return { url: copy.toString(), drop: () => asAdmin(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
+}
+
+async function asAdmin(url: string, statement: string) {
+  const admin = new pg.Client({ connectionString: url })
+  await admin.connect()
+  try {
+    await admin.query(statement)
+  } finally {
+    await admin.end()
   }
 }

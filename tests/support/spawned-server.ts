@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { closeSync, openSync } from 'node:fs'
+import { closeSync, openSync, rmSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import path from 'node:path'
+import { openDatabase } from '#server/db/database.ts'
+import { pgliteTemplateLoad, postgresTemplateCopy } from './database.ts'
 
 // The real server (server/main.ts) as a child process, for the tests that kill it and start it
 // again on the same data (decision 102): its own port and data folder, its output in a log file.
@@ -26,6 +28,35 @@ export async function until<T>(read: () => Promise<T> | T, ok: (value: T) => boo
     if (ok(value)) return value
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)?.slice(0, 500)}`)
     await new Promise((resolve) => setTimeout(resolve, everyMs))
+  }
+}
+
+/**
+ * The data a spawned server runs on, beside its `dataDir`: `create()` (before its first start) makes
+ * it from the run's template, as every test database is (migrating from nothing at the server's start
+ * took most of its readiness on a busy machine) — on PostgreSQL (DATABASE_URL) a database of its own,
+ * which `env` hands the server, otherwise the PGlite data folder `dataDir/pglite` the server opens.
+ * `open(max)` connects the test itself (on PGlite only while no server runs: it is one process's);
+ * `drop()` drops the database and removes `dataDir`.
+ */
+export function spawnedDatabase(dataDir: string) {
+  const url = process.env.DATABASE_URL
+  const pglite = path.join(dataDir, 'pglite')
+  let copy: Awaited<ReturnType<typeof postgresTemplateCopy>> | undefined
+  return {
+    async create() {
+      if (url) copy = await postgresTemplateCopy(url)
+      else await (await openDatabase({ kind: 'pglite', dir: pglite, ...(await pgliteTemplateLoad()) })).close()
+    },
+    /** What the server's environment adds: its DATABASE_URL on PostgreSQL. */
+    get env(): Record<string, string> {
+      return copy ? { DATABASE_URL: copy.url } : {}
+    },
+    open: (max = 1) => (copy ? openDatabase({ kind: 'postgres', url: copy.url, max }) : openDatabase({ kind: 'pglite', dir: pglite })),
+    async drop() {
+      await copy?.drop()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
   }
 }
 
