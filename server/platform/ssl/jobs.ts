@@ -14,7 +14,7 @@ import { publishZone } from '#server/platform/dns/publish.ts'
 import { applyChangeSet, powerDnsSettings } from '#server/platform/dns/service.ts'
 import { releaseSslCharge, settleSslCharge } from './charges.ts'
 import { takeOrderSlot } from './pacing.ts'
-import { accountClient, leafFacts, publicFields, queueIssue, SSL_JOBS, sslSettings, subjectOf } from './service.ts'
+import { accountClient, insertSuccessor, leafFacts, publicFields, queueIssue, SSL_JOBS, sslSettings, subjectOf } from './service.ts'
 import { openSecret, sealSecret } from './secrets.ts'
 
 const CHALLENGE_TTL = 60
@@ -453,32 +453,22 @@ export async function sweepRenewals(deps: PlatformDeps): Promise<{ renewed: numb
       sealed = sealSecret(settings.keySecret, key)
     }
     const created = await change(deps.db, systemScope('ssl', cert.account_id), async (tx, audit) => {
-      const next = await tx
-        .insertInto('ssl_certificates')
-        .values({
-          account_id: cert.account_id,
-          term_id: cert.term_id,
-          organisation_id: cert.organisation_id,
-          status: 'pending_validation',
-          product: cert.product,
-          validation_level: cert.validation_level,
+      const next = await insertSuccessor(
+        tx,
+        settings.acme!,
+        cert,
+        {
           common_name: cert.common_name,
           names: cert.names,
           key_type: cert.key_type,
           key_source: cert.key_source,
           csr_pem: csr,
           private_key_enc: sealed,
-          ca: settings.acme!.caName,
-          directory_url: settings.acme!.directoryUrl,
-          renewal_of: cert.id,
           origin: 'renewal',
           created_by: 'renewal',
-          created_at: now,
-          updated_at: now,
-        })
-        .onConflict((oc) => oc.column('renewal_of').where('renewal_of', 'is not', null).doNothing())
-        .returningAll()
-        .executeTakeFirst()
+        },
+        now,
+      )
       if (!next) return null
       await audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: next.id, action: 'renew', after: { ...publicFields(next) } })
       await queueIssue(deps, tx, next.id)

@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, X509Certificate, type KeyObject } from 'node:crypto'
-import { sql, type Kysely } from 'kysely'
+import { sql, type Insertable, type Kysely } from 'kysely'
 import {
   DEFAULT_SSL_KEY_TYPE,
   normaliseCertificateName,
@@ -16,7 +16,7 @@ import {
 } from '#common/ssl.ts'
 import { SSL_CERTIFICATES_LIST } from '#common/lists/ssl.ts'
 import type { DB } from '#server/db/schema.ts'
-import type { SslCertificate, SslOrganisation, SslValidation } from '#server/db/schema-ssl.ts'
+import type { SslCertificate, SslCertificatesTable, SslOrganisation, SslValidation } from '#server/db/schema-ssl.ts'
 import { acmeClient, createCsr, csrNames, newAccountKey, type AcmeSettings, type SslSettings } from '#server/integrations/acme/client.ts'
 import { reachOf, requirePermission } from '#server/platform/core/scope.ts'
 import { change, type Tx } from '#server/platform/core/change.ts'
@@ -291,37 +291,60 @@ export async function reissueCertificate(deps: PlatformDeps, scope: Scope, id: s
   const { names, keyType: chosen, csr, sealedKey } = await keyMaterial(settings, product, input.names?.length ? input.names : cert.names, keyType, input.csr, [], await subjectOf(deps, cert))
   const now = deps.now()
   return change(deps.db, scope, async (tx, audit) => {
-    const next = await tx
-      .insertInto('ssl_certificates')
-      .values({
-        account_id: cert.account_id,
-        term_id: cert.term_id,
-        organisation_id: cert.organisation_id,
-        status: 'pending_validation',
-        product: cert.product,
-        validation_level: cert.validation_level,
+    const next = await insertSuccessor(
+      tx,
+      settings.acme!,
+      cert,
+      {
         common_name: names[0]!,
         names,
         key_type: chosen,
         key_source: sealedKey ? 'generated' : 'csr',
         csr_pem: csr,
         private_key_enc: sealedKey,
-        ca: settings.acme!.caName,
-        directory_url: settings.acme!.directoryUrl,
-        renewal_of: cert.id,
         origin: 'reissue',
         created_by: scope.actor.label,
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) => oc.column('renewal_of').where('renewal_of', 'is not', null).doNothing())
-      .returningAll()
-      .executeTakeFirst()
+      },
+      now,
+    )
     if (!next) throw refused('ssl.superseded', 'This certificate has been renewed or reissued already: reissue the newest one')
     await audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: next.id, accountId: cert.account_id, action: 'reissue', after: { ...publicFields(next), reissue_of: cert.id } })
     await queueIssue(deps, tx, next.id)
     return next
   })
+}
+
+/** What a successor has of its own: its names and key, where it came from, who made it, and a renewal's charge and months. */
+type SuccessorOwn = Pick<
+  Insertable<SslCertificatesTable>,
+  'common_name' | 'names' | 'key_type' | 'key_source' | 'csr_pem' | 'private_key_enc' | 'origin' | 'created_by' | 'charge_key' | 'term_months_added'
+>
+
+/**
+ * Inserts the successor of `cert` under its coverage term (a reissue, or a renewal by the customer or
+ * the sweep): its account, term, organisation and product, waiting for validation at the CA `acme`;
+ * undefined where `cert` has a successor already (renewal_of is unique: of two at once, one is made).
+ */
+export function insertSuccessor(tx: Tx, acme: AcmeSettings, cert: SslCertificate, own: SuccessorOwn, now: Date) {
+  return tx
+    .insertInto('ssl_certificates')
+    .values({
+      account_id: cert.account_id,
+      term_id: cert.term_id,
+      organisation_id: cert.organisation_id,
+      status: 'pending_validation',
+      product: cert.product,
+      validation_level: cert.validation_level,
+      ...own,
+      ca: acme.caName,
+      directory_url: acme.directoryUrl,
+      renewal_of: cert.id,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.column('renewal_of').where('renewal_of', 'is not', null).doNothing())
+    .returningAll()
+    .executeTakeFirst()
 }
 
 async function organisationSummary(db: Kysely<DB>, id: string) {
@@ -366,34 +389,24 @@ export async function renewTerm(deps: PlatformDeps, scope: Scope, id: string, in
   const material = await keyMaterial(settings, product, cert.names, keyType, cert.key_source === 'csr' ? cert.csr_pem : undefined, [], await subjectOf(deps, cert))
   return change(deps.db, scope, async (tx, audit) => {
     const chargeKey = await reserveSslCharge(tx, scope, cert, price, `ssl-renew:${cert.term_id}:${term.ends_at.toISOString()}`, 'renew')
-    const next = await tx
-      .insertInto('ssl_certificates')
-      .values({
-        account_id: cert.account_id,
-        term_id: cert.term_id,
+    const next = await insertSuccessor(
+      tx,
+      settings.acme!,
+      cert,
+      {
         charge_key: chargeKey,
         term_months_added: input.period_months,
-        organisation_id: cert.organisation_id,
-        status: 'pending_validation',
-        product: cert.product,
-        validation_level: cert.validation_level,
         common_name: cert.common_name,
         names: cert.names,
         key_type: material.keyType,
         key_source: material.sealedKey ? 'generated' : 'csr',
         csr_pem: material.csr,
         private_key_enc: material.sealedKey,
-        ca: settings.acme!.caName,
-        directory_url: settings.acme!.directoryUrl,
-        renewal_of: cert.id,
         origin: 'renewal',
         created_by: scope.actor.label,
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) => oc.column('renewal_of').where('renewal_of', 'is not', null).doNothing())
-      .returningAll()
-      .executeTakeFirst()
+      },
+      now,
+    )
     if (!next) throw refused('ssl.superseded', 'This certificate has been renewed or reissued already: renew the newest one')
     await audit.record({ area: 'ssl', entityType: 'ssl_certificate', entityId: next.id, accountId: cert.account_id, action: 'renew-term', after: { ...publicFields(next), renews: cert.id } })
     await queueIssue(deps, tx, next.id)
