@@ -3,8 +3,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startPebble, type LocalPebble } from '#server/integrations/acme/local-pebble.ts'
 import { createLogger } from '#server/lib/logger.ts'
 import { createServer, type ServerResponse } from 'node:http'
@@ -16,7 +15,7 @@ import { publishZone } from '#server/platform/dns/publish.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
 import { startPowerDns, type PowerDnsServer } from '#tests/support/powerdns.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
-import { freePort, spawnedServer, until } from '#tests/support/spawned-server.ts'
+import { freePort, spawnedDatabase, spawnedServer, until } from '#tests/support/spawned-server.ts'
 
 // A real Pebble answering DNS-01 against a real PowerDNS, one of each for the file; the real job
 // worker issues. Every certificate below is really issued and checked with node:crypto.
@@ -788,34 +787,18 @@ describe.skipIf(!process.env.DATABASE_URL)('a server SIGKILLed while an order wa
   // database on PostgreSQL). The CA's fetch of the HTTP-01 file is held unanswered: the job is
   // waiting for the CA's validation when the server is killed. The file is then served, the server
   // started again, and the job, handed back, reads the CA's order back and finishes it.
-  const url = process.env.DATABASE_URL
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rp-ssl-crash-'))
-  const dbName = `rp_ssl_crash_${Date.now().toString(36)}`
-  let databaseUrl: string | undefined
+  const data = spawnedDatabase(dataDir)
   let server: ReturnType<typeof spawnedServer>
 
   beforeAll(async () => {
     server = spawnedServer({ port: await freePort(), dataDir, logFile: path.join(dataDir, 'server.log'), readyMs: 150_000 })
-    if (!url) return
-    const client = new pg.Client({ connectionString: url })
-    await client.connect()
-    const template = inject('postgresTemplate')
-    await client.query(template ? `CREATE DATABASE ${dbName} TEMPLATE ${template}` : `CREATE DATABASE ${dbName}`)
-    await client.end()
-    const target = new URL(url)
-    target.pathname = `/${dbName}`
-    databaseUrl = target.toString()
+    await data.create()
   })
 
   afterAll(async () => {
     await server?.kill()
-    if (url) {
-      const client = new pg.Client({ connectionString: url })
-      await client.connect()
-      await client.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
-      await client.end()
-    }
-    rmSync(dataDir, { recursive: true, force: true })
+    await data.drop()
   })
 
   it('resumes the order after the restart and the certificate is issued, charged once', async () => {
@@ -823,7 +806,7 @@ describe.skipIf(!process.env.DATABASE_URL)('a server SIGKILLed while an order wa
     writeFileSync(caFile, pebble.tlsCaPem)
     const start = () =>
       server.start({
-        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        ...data.env,
         SEED_DEMO: '1',
         REGISTRY_MODE: 'none',
         POWERDNS_API_URL: pdns.settings.apiUrl,
