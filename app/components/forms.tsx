@@ -1,6 +1,7 @@
 import { useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { useId } from 'react'
+import { constraintOf, withConstraints } from './field-props.ts'
 import type { z } from 'zod'
 import { cn } from '#app/lib/utils.ts'
 import { Input } from './ui/input.tsx'
@@ -16,13 +17,16 @@ export function useZodForm<Schema extends z.ZodType<Record<string, unknown>>>(
   schema: Schema,
   options: Pick<ZodFormOptions<Schema>, 'id' | 'lastResult' | 'defaultValue'> & Partial<Pick<ZodFormOptions<Schema>, 'constraint' | 'shouldValidate' | 'shouldRevalidate'>>,
 ) {
-  return useForm<FormShape<Schema>, z.output<Schema>, string[]>({
-    constraint: options.constraint ?? getZodConstraint(schema),
+  const constraint = options.constraint ?? constraintOf(schema)
+  const [form, fields] = useForm<FormShape<Schema>, z.output<Schema>, string[]>({
     shouldValidate: 'onSubmit',
     shouldRevalidate: options.shouldValidate ?? 'onInput',
     ...options,
+    constraint,
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
+  // The fields carry their constraint: the control helpers of field-props.ts read it from there.
+  return [form, withConstraints(fields, constraint)] as const
 }
 
 // `any`, not `unknown`: conform reads an unknown value as a string, so a field list (an array) could not be given a default value.

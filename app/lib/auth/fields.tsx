@@ -1,4 +1,5 @@
-import { getInputProps, type FieldMetadata } from '@conform-to/react'
+import { type FieldMetadata } from '@conform-to/react'
+import { getInputProps } from '#app/components/field-props.ts'
 import { LabelledField } from '#app/components/forms.tsx'
 import type { AuthMessages } from './messages.ts'
 

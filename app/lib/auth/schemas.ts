@@ -1,4 +1,3 @@
-import { getZodConstraint } from '@conform-to/zod/v4'
 import { z } from 'zod'
 import { fill, type AuthMessages } from './messages.ts'
 
@@ -14,14 +13,6 @@ function perMessages<M extends Partial<AuthMessages>, S>(make: (m: M) => S): (m:
     if (schema === undefined) made.set(m, (schema = make(m)))
     return schema
   }
-}
-
-const constraints = new WeakMap<z.ZodType, ReturnType<typeof getZodConstraint>>()
-/** conform's field constraints of a schema (required, maxLength …), computed once per schema. */
-export function constraintOf(schema: z.ZodType): ReturnType<typeof getZodConstraint> {
-  let constraint = constraints.get(schema)
-  if (!constraint) constraints.set(schema, (constraint = getZodConstraint(schema)))
-  return constraint
 }
 
 /** Form schemas of the sign-in screens, with the messages of the current locale (server and browser). */

@@ -1,4 +1,5 @@
-import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { getInputProps } from '#app/components/field-props.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
@@ -6,7 +7,7 @@ import { FormErrors, LabelledField, useZodForm } from '#app/components/forms.tsx
 import { buttonClass, inputClass, secondaryButtonClass } from '#app/lib/auth/fields.tsx'
 import { authMessages, currentLocale, loginMessages, type LoginMessages } from '#app/lib/auth/locale.server.ts'
 import { hitRateLimit, SIGN_IN_RULE } from '#app/lib/auth/rate-limit.server.ts'
-import { constraintOf, LoginSchema, TwoFactorSchema } from '#app/lib/auth/schemas.ts'
+import { LoginSchema, TwoFactorSchema } from '#app/lib/auth/schemas.ts'
 import { authenticator, finishSignIn, SignInFailure, startTwoFactor, verifyTwoFactor } from '#app/lib/auth/sign-in.server.ts'
 import { clearSsoCookie, completeSso, startSso } from '#app/lib/auth/sso.server.ts'
 import type { AuthMessages } from '#app/lib/auth/messages.ts'
@@ -155,7 +156,6 @@ function PasswordForm({
     // pushes the SSO button down between mouse down and up, and the click would be lost.
     id: 'login',
     lastResult,
-    constraint: constraintOf(schema),
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
   })
@@ -203,7 +203,6 @@ function TwoFactorForm({ messages: m, lastResult }: { messages: LoginMessages; l
   const [form, fields] = useZodForm(schema, {
     id: 'two-factor',
     lastResult,
-    constraint: constraintOf(schema),
     shouldValidate: 'onSubmit',
   })
   return (

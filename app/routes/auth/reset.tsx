@@ -1,4 +1,5 @@
-import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { getInputProps } from '#app/components/field-props.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
@@ -7,7 +8,7 @@ import { buttonClass, inputClass, NewPasswordFields } from '#app/lib/auth/fields
 import { authMessages, currentLocale } from '#app/lib/auth/locale.server.ts'
 import { passwordMessage, type AuthMessages } from '#app/lib/auth/messages.ts'
 import { hitRateLimit, RESET_RULE } from '#app/lib/auth/rate-limit.server.ts'
-import { constraintOf, NewPasswordSchema, ResetRequestSchema } from '#app/lib/auth/schemas.ts'
+import { NewPasswordSchema, ResetRequestSchema } from '#app/lib/auth/schemas.ts'
 import { PlatformClient } from '#app/lib/platform.server.ts'
 import { readBody } from '#app/lib/platform-client.ts'
 import { services } from '#app/lib/session.server.ts'
@@ -120,7 +121,6 @@ function RequestForm({ messages: m, invalidLink, lastResult }: { messages: AuthM
   const [form, fields] = useZodForm(schema, {
     id: 'reset-request',
     lastResult,
-    constraint: constraintOf(schema),
     shouldValidate: 'onBlur',
   })
   return (
@@ -155,7 +155,6 @@ function NewPasswordForm({ messages: m, token, lastResult }: { messages: AuthMes
   const [form, fields] = useZodForm(schema, {
     id: 'reset-password',
     lastResult,
-    constraint: constraintOf(schema),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   })

@@ -1,4 +1,5 @@
-import { getInputProps, type FieldMetadata } from '@conform-to/react'
+import { type FieldMetadata } from '@conform-to/react'
+import { getInputProps } from '#app/components/field-props.ts'
 import type { TFunction } from 'i18next'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { z } from 'zod'

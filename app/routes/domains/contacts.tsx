@@ -1,4 +1,5 @@
-import { getFormProps, getSelectProps, getTextareaProps } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
+import { getSelectProps, getTextareaProps } from '#app/components/field-props.ts'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'

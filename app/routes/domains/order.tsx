@@ -1,4 +1,5 @@
-import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { getInputProps, getSelectProps } from '#app/components/field-props.ts'
 import { HeaderAction, PageHeader } from '#app/components/page-header.tsx'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { TFunction } from 'i18next'

@@ -1,4 +1,5 @@
-import { getFormProps, getInputProps } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
+import { getInputProps } from '#app/components/field-props.ts'
 import { StatusBadge } from '#app/components/status-badge.tsx'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { TFunction } from 'i18next'

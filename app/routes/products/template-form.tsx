@@ -1,4 +1,5 @@
-import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { getInputProps } from '#app/components/field-props.ts'
 import type { TFunction } from 'i18next'
 import { Form } from 'react-router'
 import { z } from 'zod'

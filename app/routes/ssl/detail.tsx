@@ -1,4 +1,5 @@
-import { getFormProps, getSelectProps, getTextareaProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { getSelectProps, getTextareaProps } from '#app/components/field-props.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
 import { FormErrors, LabelledField, SelectField, useZodForm } from '#app/components/forms.tsx'

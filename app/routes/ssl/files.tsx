@@ -1,6 +1,7 @@
 import { data, Form, Link } from 'react-router'
 import { Download } from 'lucide-react'
-import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { getInputProps, getSelectProps } from '#app/components/field-props.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Field, FormErrors, SelectField, useZodForm } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'

@@ -1,4 +1,5 @@
-import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { getInputProps, getSelectProps } from '#app/components/field-props.ts'
 import type { TFunction } from 'i18next'
 import { Form, useNavigation } from 'react-router'
 import { z } from 'zod'
