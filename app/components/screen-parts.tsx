@@ -2,12 +2,13 @@ import type { TFunction } from 'i18next'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { cn } from '#app/lib/utils.ts'
 
 /**
  * Pieces of detail and list screens every area uses: read-only detail rows, a confirmed POST button, the sub-navigation of
- * an entity's tabs, a short table inside a card, yes/no and a list's column labels.
+ * an entity's tabs, a form folded in a card, a short table inside a card, yes/no and a list's column labels.
  */
 
 /** Label/value rows of a detail screen. */
@@ -51,6 +52,25 @@ export function ConfirmAction({
         </Button>
       </Form>
     </details>
+  )
+}
+
+/**
+ * A form folded in a card (an order or an import above a list, an entity's details to change): its
+ * title opens it, and it is open when the action answered it, so that a refusal shows beside the
+ * fields as typed. The title is also the card's heading for those who move by headings.
+ */
+export function FoldedFormCard({ title, testId, open, children }: { title: string; testId: string; open: boolean; children: React.ReactNode }) {
+  return (
+    <Card>
+      <details open={open ? true : undefined}>
+        <summary className="cursor-pointer text-lg font-semibold" data-testid={testId}>
+          {title}
+        </summary>
+        <CardTitle className="sr-only">{title}</CardTitle>
+        {children}
+      </details>
+    </Card>
   )
 }
 
