@@ -215,8 +215,10 @@ test('an OV certificate: the organisation is added (a bad phone refused beside i
   await form.getByLabel('Approver name').fill('Ada Admin')
   await form.getByLabel('Approver email').fill('admin@acme.example')
   await page.getByTestId('ssl-organisation-add').click()
-  // The form's own rule first (beside the country of incorporation), then the API's (beside the phone); nothing typed lost.
+  // The API's own rules (common/ssl-organisation.ts), said in the browser beside each field at once: the country a state
+  // of incorporation needs, a phone without its country code; nothing typed lost.
   await expect(page.locator('#org-add-jurisdiction_country-error')).toHaveText('A state or locality of incorporation needs its country.')
+  await expect(page.locator('#org-add-phone-error')).toHaveText('Start the number with + and the country code, e.g. +34 600 123 456')
   await form.getByLabel('Country of incorporation').selectOption('US')
   await page.getByTestId('ssl-organisation-add').click()
   await expect(page.locator('#org-add-phone-error')).toBeVisible()

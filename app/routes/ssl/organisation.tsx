@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, getSelectProps, type FormMetadata, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
 import { Field, FormErrors, SelectField, useZodForm } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
-import { DetailList } from '#app/components/screen-parts.tsx'
+import { DetailList, FoldedFormCard } from '#app/components/screen-parts.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
@@ -19,7 +19,9 @@ import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { cn } from '#app/lib/utils.ts'
 import { countryName } from '#common/countries.ts'
+import { SSL_ORGANISATION_FIELDS, type SslOrganisationField } from '#common/ssl-organisation.ts'
 import { hasPermission } from '#common/permissions.ts'
 import {
   SSL_CHECK_STATES,
@@ -33,7 +35,7 @@ import {
 } from '#common/ssl.ts'
 import { canChange, requireChange } from '../accounts/directory.server.ts'
 import { countryOptions } from '../contacts/countries.server.ts'
-import { ORGANISATION_FIELDS, organisationBody, OrganisationFields, organisationSchema } from './organisation-form.tsx'
+import { organisationBody, OrganisationForm, organisationSchema } from './organisation-form.tsx'
 import { markCheckSchema, uploadSchema } from './forms.ts'
 import { OrganisationStatus, SslStatus } from './shared.tsx'
 import type { Route } from './+types/organisation.ts'
@@ -163,7 +165,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   try {
     await platform.put(base, { ...organisationBody(submission.value), version: Number(form.get('version')) })
   } catch (error) {
-    return data({ intent: 'update', result: submission.reply(formErrorsOf(t, error, [...ORGANISATION_FIELDS], {}, 'ssl')) }, { status: 400 })
+    return data({ intent: 'update', result: submission.reply(formErrorsOf(t, error, [...SSL_ORGANISATION_FIELDS], {}, 'ssl')) }, { status: 400 })
   }
   return back(t('ssl:organisations.saved'))
 }
@@ -323,37 +325,22 @@ export default function SslOrganisation({ loaderData, actionData }: Route.Compon
         </Card>
       </div>
       {loaderData.canEdit ? (
-        <Card>
-          <details open={editResult ? true : undefined}>
-            <summary className="cursor-pointer text-lg font-semibold" data-testid="ssl-organisation-edit-open">
-              {t('organisations.edit')}
-            </summary>
-            <EditOrganisation organisation={o} countries={loaderData.countries} lastResult={editResult} />
-          </details>
-        </Card>
+        <FoldedFormCard title={t('organisations.edit')} testId="ssl-organisation-edit-open" open={!!editResult}>
+          <OrganisationForm
+            id={`ssl-organisation-edit-${o.version}`}
+            prefix="org-edit"
+            help={t('organisations.editHelp')}
+            submit={{ label: t('organisations.save'), testId: 'ssl-organisation-save' }}
+            countries={loaderData.countries}
+            lastResult={editResult}
+            defaultValue={Object.fromEntries(SSL_ORGANISATION_FIELDS.map((k) => [k, o[k] ?? ''])) as Record<SslOrganisationField, string>}
+          >
+            <input type="hidden" name="intent" value="update" />
+            <input type="hidden" name="version" value={o.version} />
+          </OrganisationForm>
+        </FoldedFormCard>
       ) : null}
     </div>
-  )
-}
-
-function EditOrganisation({ organisation: o, countries, lastResult }: { organisation: Organisation; countries: { code: string; name: string }[]; lastResult: SubmissionResult<string[]> | undefined }) {
-  const { t } = useTranslation('ssl')
-  const [form, fields] = useZodForm(organisationSchema(t), {
-    id: `ssl-organisation-edit-${o.version}`,
-    lastResult,
-    defaultValue: Object.fromEntries(ORGANISATION_FIELDS.map((k) => [k, o[k] ?? ''])),
-  })
-  return (
-    <Form method="post" className="mt-4 space-y-3" {...getFormProps(form)}>
-      <input type="hidden" name="intent" value="update" />
-      <input type="hidden" name="version" value={o.version} />
-      <p className="text-sm text-slate-600 dark:text-slate-400">{t('organisations.editHelp')}</p>
-      <FormErrors id={form.errorId} errors={form.errors} />
-      <OrganisationFields fields={fields} countries={countries} prefix="org-edit" />
-      <Button type="submit" data-testid="ssl-organisation-save">
-        {t('organisations.save')}
-      </Button>
-    </Form>
   )
 }
 
@@ -362,8 +349,7 @@ function CheckForm({ check, current, lastResult }: { check: SslOrganisationCheck
   const { t } = useTranslation('ssl')
   const [form, fields] = useZodForm(markCheckSchema(t), { id: `ssl-check-${check}`, lastResult, defaultValue: { intent: 'check', check, state: current.state, note: current.note } })
   return (
-    <Form method="post" className="flex flex-wrap items-start gap-2 md:w-96 md:flex-nowrap" {...getFormProps(form)}>
-      <input type="hidden" name="intent" value="check" />
+    <RowForm form={form} intent="check" submit={{ label: t('organisations.mark'), testId: `ssl-check-save-${check}` }} className="md:w-96 md:flex-nowrap">
       <input type="hidden" name="check" value={check} />
       <SelectField
         label={t('organisations.state')}
@@ -382,17 +368,7 @@ function CheckForm({ check, current, lastResult }: { check: SslOrganisationCheck
         inputProps={{ ...getInputProps(fields.note, { type: 'text' }), id: `ssl-check-note-input-${check}`, 'data-testid': `ssl-check-note-${check}` } as React.ComponentProps<'input'>}
         errors={fields.note.errors}
       />
-      <div className="pt-6">
-        <Button type="submit" size="sm" variant="outline" data-testid={`ssl-check-save-${check}`}>
-          {t('organisations.mark')}
-        </Button>
-      </div>
-      {form.errors?.length ? (
-        <div className="w-full">
-          <FormErrors id={form.errorId} errors={form.errors} />
-        </div>
-      ) : null}
-    </Form>
+    </RowForm>
   )
 }
 
@@ -401,8 +377,7 @@ function UploadForm({ lastResult }: { lastResult: SubmissionResult<string[]> | u
   const { t } = useTranslation('ssl')
   const [form, fields] = useZodForm(uploadSchema(t), { id: 'ssl-organisation-upload', lastResult, defaultValue: { intent: 'upload' } })
   return (
-    <Form method="post" encType="multipart/form-data" className="flex flex-wrap items-start gap-2" {...getFormProps(form)}>
-      <input type="hidden" name="intent" value="upload" />
+    <RowForm form={form} intent="upload" submit={{ label: t('organisations.upload'), testId: 'ssl-organisation-upload' }} encType="multipart/form-data">
       <Field
         labelProps={{ children: t('organisations.uploadLabel', { mb: SSL_DOCUMENT_MAX_BYTES / 1024 / 1024 }) }}
         inputProps={
@@ -410,9 +385,36 @@ function UploadForm({ lastResult }: { lastResult: SubmissionResult<string[]> | u
         }
         errors={fields.file.errors}
       />
+    </RowForm>
+  )
+}
+
+/**
+ * A one-row form of this page (a check marked, a document uploaded): its intent, its inputs, a
+ * small submit button beside them and the form's own errors under them.
+ */
+function RowForm<Shape extends Record<string, unknown>>({
+  form,
+  intent,
+  submit,
+  className,
+  encType,
+  children,
+}: {
+  form: FormMetadata<Shape, string[]>
+  intent: string
+  submit: { label: string; testId: string }
+  className?: string
+  encType?: 'multipart/form-data'
+  children: React.ReactNode
+}) {
+  return (
+    <Form method="post" encType={encType} className={cn('flex flex-wrap items-start gap-2', className)} {...getFormProps(form)}>
+      <input type="hidden" name="intent" value={intent} />
+      {children}
       <div className="pt-6">
-        <Button type="submit" size="sm" variant="outline" data-testid="ssl-organisation-upload">
-          {t('organisations.upload')}
+        <Button type="submit" size="sm" variant="outline" data-testid={submit.testId}>
+          {submit.label}
         </Button>
       </div>
       {form.errors?.length ? (

@@ -1,12 +1,8 @@
-import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect } from 'react-router'
+import { data, redirect } from 'react-router'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
-import { FormErrors, useZodForm } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
-import { SubNav } from '#app/components/screen-parts.tsx'
-import { Button } from '#app/components/ui/button.tsx'
-import { Card } from '#app/components/ui/card.tsx'
+import { FoldedFormCard, SubNav } from '#app/components/screen-parts.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { activeContext, carryContext } from '#app/lib/context-param.ts'
 import { formatDateTime } from '#app/lib/dates.ts'
@@ -23,11 +19,12 @@ import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { countryName } from '#common/countries.ts'
+import { SSL_ORGANISATION_FIELDS } from '#common/ssl-organisation.ts'
 import { hasPermission } from '#common/permissions.ts'
 import type { SslOrganisationStatus } from '#common/ssl.ts'
 import { canChange, requireChange } from '../accounts/directory.server.ts'
 import { countryOptions } from '../contacts/countries.server.ts'
-import { ORGANISATION_FIELDS, organisationBody, OrganisationFields, organisationSchema } from './organisation-form.tsx'
+import { organisationBody, OrganisationForm, organisationSchema } from './organisation-form.tsx'
 import { OrganisationStatus } from './shared.tsx'
 import type { Route } from './+types/organisations.ts'
 
@@ -57,7 +54,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const made = await (await getPlatform(request, context)).post<{ id: string }>(`/groups/${activeContext(url, user.group_id)}/ssl-organisations`, organisationBody(submission.value))
     return redirect(carryContext(`/ssls/organisations/${made.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('ssl:organisations.added'), color: 'success' }) } })
   } catch (error) {
-    return data({ result: submission.reply(formErrorsOf(t, error, ORGANISATION_FIELDS, {}, 'ssl')) }, { status: 400 })
+    return data({ result: submission.reply(formErrorsOf(t, error, SSL_ORGANISATION_FIELDS, {}, 'ssl')) }, { status: 400 })
   }
 }
 
@@ -74,14 +71,16 @@ export default function SslOrganisations({ loaderData, actionData }: Route.Compo
         ]}
       />
       {loaderData.canAdd ? (
-        <Card>
-          <details open={actionData ? true : undefined}>
-            <summary className="cursor-pointer text-lg font-semibold" data-testid="ssl-organisation-add-open">
-              {t('organisations.add')}
-            </summary>
-            <AddOrganisation lastResult={actionData?.result} countries={loaderData.countries} />
-          </details>
-        </Card>
+        <FoldedFormCard title={t('organisations.add')} testId="ssl-organisation-add-open" open={!!actionData}>
+          <OrganisationForm
+            id="ssl-organisation-add"
+            prefix="org-add"
+            help={t('organisations.addHelp')}
+            submit={{ label: t('organisations.addSubmit'), testId: 'ssl-organisation-add' }}
+            countries={loaderData.countries}
+            lastResult={actionData?.result}
+          />
+        </FoldedFormCard>
       ) : null}
       <DataTable
         def={LISTS['ssl-organisations']!}
@@ -98,20 +97,5 @@ export default function SslOrganisations({ loaderData, actionData }: Route.Compo
         }}
       />
     </div>
-  )
-}
-
-function AddOrganisation({ lastResult, countries }: { lastResult: SubmissionResult<string[]> | undefined; countries: { code: string; name: string }[] }) {
-  const { t } = useTranslation('ssl')
-  const [form, fields] = useZodForm(organisationSchema(t), { id: 'ssl-organisation-add', lastResult })
-  return (
-    <Form method="post" className="mt-4 space-y-3" {...getFormProps(form)}>
-      <p className="text-sm text-slate-600 dark:text-slate-400">{t('organisations.addHelp')}</p>
-      <FormErrors id={form.errorId} errors={form.errors} />
-      <OrganisationFields fields={fields} countries={countries} prefix="org-add" />
-      <Button type="submit" data-testid="ssl-organisation-add">
-        {t('organisations.addSubmit')}
-      </Button>
-    </Form>
   )
 }

@@ -1,15 +1,12 @@
 import { sql, type Kysely } from 'kysely'
-import { isCountryCode } from '#common/countries.ts'
 import { SSL_ORGANISATIONS_LIST } from '#common/lists/ssl.ts'
-import { parsePhone, phoneErrorMessage } from '#common/phone.ts'
+import { organisationErrors, SSL_ORGANISATION_FIELDS, sslOrganisationSchema, type SslOrganisationDetails, type SslOrganisationField, type SslOrganisationInput } from '#common/ssl-organisation.ts'
 import {
   organisationStatus,
-  SSL_BUSINESS_CATEGORIES,
   SSL_CHECK_STATES,
   SSL_DOCUMENT_MAX_BYTES,
   SSL_DOCUMENT_TYPES,
   SSL_ORGANISATION_CHECKS,
-  type SslBusinessCategory,
   type SslCheckState,
   type SslOrganisationCheck,
   EV_BUSINESS_CATEGORY_TEXT,
@@ -50,113 +47,29 @@ const columns = {
 export const organisationsResource = listResource(SSL_ORGANISATIONS_LIST, { from: 'ssl_organisations o JOIN accounts a ON a.id = o.account_id', tiebreak: 'o.id', columns })
 export const scopedOrganisationsResource: ListResource = { ...organisationsResource, accountColumn: 'o.account_id' }
 
-export type OrganisationInput = {
-  legal_name: string
-  registration_number?: string
-  street1: string
-  street2?: string
-  city: string
-  region?: string
-  postcode?: string
-  country: string
-  phone: string
-  approver_name: string
-  approver_email: string
-  approver_phone?: string
-  jurisdiction_country?: string
-  jurisdiction_state?: string
-  jurisdiction_locality?: string
-  business_category?: string
-  incorporation_date?: string | null
-}
+const organisationSchema = sslOrganisationSchema()
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-
-/** The details checked and made canonical (E.164 phones, an upper-case country), or every field's refusal at once. */
-function cleanInput(input: OrganisationInput) {
-  const errors: CodedFieldError[] = []
-  const text = (field: keyof OrganisationInput, max: number, required: boolean) => {
-    const value = (input[field] ?? '').trim()
-    if (required && !value) errors.push(fieldError(field, 'field.required', 'This field is required'))
-    else if (value.length > max) errors.push(fieldError(field, 'field.too_long', `At most ${max} characters`))
-    return value
-  }
-  const phone = (field: 'phone' | 'approver_phone', required: boolean) => {
-    const value = (input[field] ?? '').trim()
-    if (!value) {
-      if (required) errors.push(fieldError(field, 'field.required', 'This field is required'))
-      return ''
-    }
-    const parsed = parsePhone(value)
-    if (!parsed.ok) {
-      errors.push(fieldError(field, parsed.error, phoneErrorMessage(parsed.error)))
-      return value
-    }
-    return parsed.e164
-  }
-  const country = (input.country ?? '').trim().toUpperCase()
-  const clean = {
-    legal_name: text('legal_name', 200, true),
-    registration_number: text('registration_number', 100, false),
-    street1: text('street1', 200, true),
-    street2: text('street2', 200, false),
-    city: text('city', 100, true),
-    region: text('region', 100, false),
-    postcode: text('postcode', 20, false),
-    country,
-    phone: phone('phone', true),
-    approver_name: text('approver_name', 200, true),
-    approver_email: text('approver_email', 254, true).toLowerCase(),
-    approver_phone: phone('approver_phone', false),
-  }
-  // EV (Guidelines §7.1.4.2): all optional for OV; a state or locality needs the country above it, a locality the state.
-  const jurisdiction = (input.jurisdiction_country ?? '').trim().toUpperCase()
-  const ev = {
-    jurisdiction_country: jurisdiction,
-    jurisdiction_state: text('jurisdiction_state', 100, false),
-    jurisdiction_locality: text('jurisdiction_locality', 100, false),
-    business_category: (input.business_category ?? '').trim() as SslBusinessCategory | '',
-    incorporation_date: (input.incorporation_date ?? '').trim() || null,
-  }
-  if (jurisdiction && !isCountryCode(jurisdiction)) errors.push(fieldError('jurisdiction_country', 'country.invalid', 'Not an ISO 3166 country code'))
-  if (!jurisdiction && (ev.jurisdiction_state || ev.jurisdiction_locality))
-    errors.push(fieldError('jurisdiction_country', 'ssl.jurisdiction-country-required', 'A state or locality of incorporation needs its country'))
-  if (ev.business_category && !(SSL_BUSINESS_CATEGORIES as readonly string[]).includes(ev.business_category))
-    errors.push(fieldError('business_category', 'ssl.business-category', 'Choose a business category offered', [...SSL_BUSINESS_CATEGORIES]))
-  if (ev.incorporation_date) {
-    const day = /^\d{4}-\d{2}-\d{2}$/.test(ev.incorporation_date) ? new Date(`${ev.incorporation_date}T00:00:00Z`) : null
-    if (!day || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== ev.incorporation_date) errors.push(fieldError('incorporation_date', 'date.invalid', 'Not a date (YYYY-MM-DD)'))
-    else if (day.getTime() > Date.now()) errors.push(fieldError('incorporation_date', 'ssl.incorporation-future', 'The date of incorporation cannot be in the future'))
-    else if (day.getUTCFullYear() < 1600) errors.push(fieldError('incorporation_date', 'date.invalid', 'Not a date (YYYY-MM-DD)'))
-  }
-  if (!country) errors.push(fieldError('country', 'field.required', 'This field is required'))
-  else if (!isCountryCode(country)) errors.push(fieldError('country', 'country.invalid', 'Not an ISO 3166 country code'))
-  if (clean.approver_email && !EMAIL.test(clean.approver_email)) errors.push(fieldError('approver_email', 'email.invalid', 'Not an email address'))
-  if (errors.length) throw invalid('ssl.organisation-invalid', 'The organisation is not valid', errors)
-  return { ...clean, ...ev }
+/** The details checked and made canonical (common/ssl-organisation.ts: E.164 phones, upper-case countries), or every field's refusal at once. */
+function cleanInput(input: SslOrganisationInput): SslOrganisationDetails {
+  const parsed = organisationSchema.safeParse(input)
+  if (!parsed.success)
+    throw invalid(
+      'ssl.organisation-invalid',
+      'The organisation is not valid',
+      organisationErrors(parsed.error).map((e) => fieldError(e.field, e.code, e.message, e.allowed)),
+    )
+  return parsed.data
 }
 
 /** Which checks a change of details undoes: what each check verified. */
-const CHECKED_BY: Record<SslOrganisationCheck, (keyof ReturnType<typeof cleanInput>)[]> = {
-  organisation: [
-    'legal_name',
-    'registration_number',
-    'street1',
-    'street2',
-    'city',
-    'region',
-    'postcode',
-    'country',
-    'jurisdiction_country',
-    'jurisdiction_state',
-    'jurisdiction_locality',
-    'business_category',
-    'incorporation_date',
-  ],
+const APPROVER_FIELDS: SslOrganisationField[] = ['approver_name', 'approver_email', 'approver_phone']
+const CHECKED_BY: Record<SslOrganisationCheck, SslOrganisationField[]> = {
+  // Every detail but the phone (the callback's) and the approver's (the approver check's).
+  organisation: SSL_ORGANISATION_FIELDS.filter((f) => f !== 'phone' && !APPROVER_FIELDS.includes(f)),
   agreement: [],
   documents: ['legal_name', 'registration_number'],
   callback: ['phone'],
-  approver: ['approver_name', 'approver_email', 'approver_phone'],
+  approver: APPROVER_FIELDS,
 }
 
 const emptyChecks = (): Record<SslOrganisationCheck, SslCheck> => Object.fromEntries(SSL_ORGANISATION_CHECKS.map((c) => [c, { state: 'waiting', note: '', by: '', at: null }])) as never
@@ -173,7 +86,7 @@ async function nameFree(db: Kysely<DB> | Tx, accountId: string, name: string, ex
   return !(await query.executeTakeFirst())
 }
 
-export async function createOrganisation(deps: Pick<PlatformDeps, 'db' | 'now'>, scope: Scope, input: OrganisationInput): Promise<SslOrganisation> {
+export async function createOrganisation(deps: Pick<PlatformDeps, 'db' | 'now'>, scope: Scope, input: SslOrganisationInput): Promise<SslOrganisation> {
   requirePermission(scope.actor, 'ssl-manager')
   const accountId = scope.accountId
   if (!accountId) throw notFound('Account not found')
@@ -201,7 +114,7 @@ export async function findOrganisation(db: Kysely<DB> | Tx, scope: Scope, id: st
   return row
 }
 
-export async function updateOrganisation(deps: PlatformDeps, scope: Scope, id: string, input: OrganisationInput & { version: number }): Promise<SslOrganisation> {
+export async function updateOrganisation(deps: PlatformDeps, scope: Scope, id: string, input: SslOrganisationInput & { version: number }): Promise<SslOrganisation> {
   requirePermission(scope.actor, 'ssl-manager')
   await findOrganisation(deps.db, scope, id)
   const clean = cleanInput(input)
