@@ -5,6 +5,10 @@
 export const INVALID_MONETARY_VALUE = 'invalidMonetaryValue'
 
 const ZERO_DECIMAL = new Set(['JPY'])
+
+/** An ISO 4217 code the runtime knows (the API's own check; the portal's forms say it first). */
+let currencyCodes: Set<string> | undefined
+export const isCurrencyCode = (code: string) => (currencyCodes ??= new Set(Intl.supportedValuesOf('currency'))).has(code)
 export const currencyDecimals = (currency: string) => (ZERO_DECIMAL.has(currency.toUpperCase()) ? 0 : 2)
 
 export function isMonetaryValue(value: unknown, currency = 'EUR'): boolean {

@@ -28,3 +28,12 @@ export function formRules(t: TFunction) {
     format: (pattern: RegExp) => z.string({ error: v('required') }).regex(pattern, v('format')),
   }
 }
+
+/**
+ * A rule across fields runs beside the other fields' errors (zod runs it only when no field failed,
+ * unless told): when none of the fields it reads failed. `.refine(check, { path, when: unless([…]), error })`.
+ */
+export const unless =
+  (fields: string[]) =>
+  (payload: { issues: readonly { path?: readonly PropertyKey[] }[] }): boolean =>
+    payload.issues.every((issue) => !fields.includes(String(issue.path?.[0])))

@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next'
 import { z } from 'zod'
 import { INVOICE_LANGUAGES, PAYMENT_KINDS, VAT_EXAMPLES, normaliseVatId, vatIdFits } from '#common/billing.ts'
+import { unless } from '#app/lib/form-messages.ts'
 
 /**
  * The billing screens' forms (issue 18), one zod schema each for conform: the browser checks what
@@ -25,15 +26,6 @@ function pieces(t: TFunction) {
     .transform((c) => c.toUpperCase())
   return { required, code, text, optional, money, currency }
 }
-
-/**
- * A rule across fields runs beside the other fields' errors (zod runs it only when no field failed,
- * unless told): when none of the fields it reads failed.
- */
-const unless =
-  (fields: string[]) =>
-  (payload: { issues: readonly { path?: readonly PropertyKey[] }[] }): boolean =>
-    payload.issues.every((issue) => !fields.includes(String(issue.path?.[0])))
 
 /** A billing entity: new (with its credit limit) or edited. */
 export function entitySchema(t: TFunction, withCredit: boolean) {
