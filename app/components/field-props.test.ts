@@ -3,7 +3,7 @@ import { createElement } from 'react'
 import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { getInputProps, getSelectProps, getTextareaProps } from './field-props.ts'
+import { conformField, getInputProps, getSelectProps, getTextareaProps } from './field-props.ts'
 import { useZodForm } from './forms.tsx'
 
 // The fast path must give exactly what conform's helpers give (same attributes, same order, so the
@@ -25,22 +25,31 @@ function rendered(lastResult: SubmissionResult<string[]> | null, defaultValue?: 
   function Probe() {
     const [, fields] = useZodForm(schema, { id: 'probe', lastResult, ...(defaultValue ? { defaultValue } : {}) })
     for (const type of ['text', 'email', 'password', 'number', 'hidden'] as const) {
-      pairs.push([`name as ${type}`, getInputProps(fields.name, { type }), conformInputProps(fields.name, { type })])
+      pairs.push([`name as ${type}`, getInputProps(fields.name, { type }), conformInputProps(conformField(fields.name), { type })])
     }
-    pairs.push(['code', getInputProps(fields.code, { type: 'text' }), conformInputProps(fields.code, { type: 'text' })])
-    pairs.push(['code without value', getInputProps(fields.code, { type: 'text', value: false }), conformInputProps(fields.code, { type: 'text', value: false })])
-    pairs.push(['code described', getInputProps(fields.code, { type: 'text', ariaDescribedBy: 'hint' }), conformInputProps(fields.code, { type: 'text', ariaDescribedBy: 'hint' })])
-    pairs.push(['code without aria', getInputProps(fields.code, { type: 'text', ariaAttributes: false }), conformInputProps(fields.code, { type: 'text', ariaAttributes: false })])
-    pairs.push(['amount', getInputProps(fields.amount, { type: 'number' }), conformInputProps(fields.amount, { type: 'number' })])
-    pairs.push(['agree', getInputProps(fields.agree, { type: 'checkbox' }), conformInputProps(fields.agree, { type: 'checkbox' })])
-    pairs.push(['colour red', getInputProps(fields.colour, { type: 'radio', value: 'red' }), conformInputProps(fields.colour, { type: 'radio', value: 'red' })])
-    pairs.push(['colour blue', getInputProps(fields.colour, { type: 'radio', value: 'blue' }), conformInputProps(fields.colour, { type: 'radio', value: 'blue' })])
-    pairs.push(['tag', getInputProps(fields.tags, { type: 'checkbox', value: 'a' }), conformInputProps(fields.tags, { type: 'checkbox', value: 'a' })])
-    pairs.push(['file', getInputProps(fields.file, { type: 'file' }), conformInputProps(fields.file, { type: 'file' })])
-    pairs.push(['colour select', getSelectProps(fields.colour), conformSelectProps(fields.colour)])
-    pairs.push(['tags select', getSelectProps(fields.tags), conformSelectProps(fields.tags)])
-    pairs.push(['note', getTextareaProps(fields.note), conformTextareaProps(fields.note)])
-    pairs.push(['note without value', getTextareaProps(fields.note, { value: false }), conformTextareaProps(fields.note, { value: false })])
+    pairs.push(['code', getInputProps(fields.code, { type: 'text' }), conformInputProps(conformField(fields.code), { type: 'text' })])
+    pairs.push(['code without value', getInputProps(fields.code, { type: 'text', value: false }), conformInputProps(conformField(fields.code), { type: 'text', value: false })])
+    pairs.push(['code described', getInputProps(fields.code, { type: 'text', ariaDescribedBy: 'hint' }), conformInputProps(conformField(fields.code), { type: 'text', ariaDescribedBy: 'hint' })])
+    pairs.push(['code without aria', getInputProps(fields.code, { type: 'text', ariaAttributes: false }), conformInputProps(conformField(fields.code), { type: 'text', ariaAttributes: false })])
+    pairs.push(['amount', getInputProps(fields.amount, { type: 'number' }), conformInputProps(conformField(fields.amount), { type: 'number' })])
+    pairs.push(['agree', getInputProps(fields.agree, { type: 'checkbox' }), conformInputProps(conformField(fields.agree), { type: 'checkbox' })])
+    pairs.push(['colour red', getInputProps(fields.colour, { type: 'radio', value: 'red' }), conformInputProps(conformField(fields.colour), { type: 'radio', value: 'red' })])
+    pairs.push(['colour blue', getInputProps(fields.colour, { type: 'radio', value: 'blue' }), conformInputProps(conformField(fields.colour), { type: 'radio', value: 'blue' })])
+    pairs.push(['tag', getInputProps(fields.tags, { type: 'checkbox', value: 'a' }), conformInputProps(conformField(fields.tags), { type: 'checkbox', value: 'a' })])
+    pairs.push(['file', getInputProps(fields.file, { type: 'file' }), conformInputProps(conformField(fields.file), { type: 'file' })])
+    pairs.push(['colour select', getSelectProps(fields.colour), conformSelectProps(conformField(fields.colour))])
+    pairs.push(['tags select', getSelectProps(fields.tags), conformSelectProps(conformField(fields.tags))])
+    pairs.push(['note', getTextareaProps(fields.note), conformTextareaProps(conformField(fields.note))])
+    pairs.push(['note without value', getTextareaProps(fields.note, { value: false }), conformTextareaProps(conformField(fields.note), { value: false })])
+    const field = fields.name
+    pairs.push(['the fields of useZodForm answer for themselves', { wrapped: true }, { wrapped: conformField(field) !== field }])
+    // What a screen reads of a field itself (its ids, its constraint) is conform's answer too.
+    for (const name of ['name', 'code', 'note', 'amount', 'agree', 'colour', 'tags', 'file'] as const) {
+      const ours = fields[name] as unknown as Record<string, unknown>
+      const conforms = conformField(fields[name]) as unknown as Record<string, unknown>
+      const keys = ['id', 'name', 'formId', 'errorId', 'descriptionId', 'required', 'minLength', 'maxLength', 'min', 'max', 'step', 'pattern', 'multiple', 'accept', 'errors', 'initialValue']
+      pairs.push([`${name} metadata`, Object.fromEntries(keys.map((key) => [key, ours[key]])), Object.fromEntries(keys.map((key) => [key, conforms[key]]))])
+    }
     return null
   }
   renderToString(createElement(Probe))

@@ -11,9 +11,9 @@ import type { z } from 'zod'
  * object of sixteen getters), and conform's helpers read up to sixteen of them per control — two
  * fields cost the sign-in page ~15 % of its server CPU. The constraint attributes (required,
  * minLength, pattern …) never change, and the form knew them before the field existed: the fields
- * of `useZodForm` carry their constraint (`withConstraints`), so a control is made from three reads
- * (id, errors, initial value). Those reads are the ones that tell conform what the component shows,
- * so it re-renders the control as before when its errors or value change. A field that did not come
+ * of `useZodForm` answer those themselves (`withConstraints`), so a control costs two reads of
+ * conform's field (errors, initial value). Those reads are the ones that tell conform what the
+ * component shows, so it re-renders the control as before when its errors or value change. A field that did not come
  * from `useZodForm` (a fieldset's, a list's) and the options this path does not know go to conform's
  * own helper.
  */
@@ -43,35 +43,55 @@ export function constraintOf(schema: z.ZodType): ReturnType<typeof getZodConstra
   return constraint
 }
 
-const known = new WeakMap<object, { name: string; constraint: Constraint }>()
+const KNOWN = Symbol('known')
+const CONFORM = Symbol('conform')
+type Known = { name: string; id: string; formId: string; constraint: Constraint }
+const CONSTRAINT_KEYS = new Set(['required', 'minLength', 'maxLength', 'min', 'max', 'step', 'pattern', 'multiple', 'accept'])
 
-/** The fields of a form whose constraint is known: each field read from them is remembered with its own. */
-export function withConstraints<Fields extends object>(fields: Fields, constraint: Record<string, Constraint> | undefined): Fields {
+/**
+ * The fields of a form whose id and constraint are known. A field read from them answers what
+ * never changes — its name, its ids (`${formId}-${name}`, as conform makes them), its constraint
+ * attributes — itself, and hands every other read (errors, initial value …) to conform's field.
+ */
+export function withConstraints<Fields extends object>(fields: Fields, formId: string, constraint: Record<string, Constraint> | undefined): Fields {
   if (!constraint) return fields
   return new Proxy(fields, {
     get(target, key) {
       const field: unknown = Reflect.get(target, key)
-      if (typeof key === 'string' && typeof field === 'object' && field !== null) known.set(field, { name: key, constraint: constraint[key] ?? {} })
-      return field
+      if (typeof key !== 'string' || typeof field !== 'object' || field === null) return field
+      const id = `${formId}-${key}`
+      const known: Known = { name: key, id, formId, constraint: constraint[key] ?? {} }
+      const fixed: Record<string, unknown> = { name: key, id, formId, errorId: `${id}-error`, descriptionId: `${id}-description` }
+      return new Proxy(field, {
+        get(inner, property) {
+          if (property === KNOWN) return known
+          if (property === CONFORM) return inner
+          if (typeof property === 'string') {
+            if (property in fixed) return fixed[property]
+            if (CONSTRAINT_KEYS.has(property)) return known.constraint[property as keyof Constraint]
+          }
+          return Reflect.get(inner, property)
+        },
+      })
     },
   })
 }
 
+/** conform's own field behind one of `withConstraints` (what the tests compare with). */
+export const conformField = <F extends object>(field: F): F => (field as unknown as Record<symbol, F | undefined>)[CONFORM] ?? field
+
 /** What the fast path needs of a field, or null when conform's own helper must answer. */
 function control(field: Field, options: AriaOptions) {
-  const entry = known.get(field)
-  if (!entry || options.ariaInvalid === 'allErrors') return null
-  const id = field.id
-  const { name, constraint } = entry
-  // conform names a field's id `${formId}-${name}`.
-  if (!id.endsWith(`-${name}`)) return null
+  const known = (field as unknown as Record<symbol, Known | undefined>)[KNOWN]
+  if (!known || options.ariaInvalid === 'allErrors') return null
+  const { name, id, formId, constraint } = known
   const errors: unknown = field.errors
   const invalid = typeof errors !== 'undefined'
   const props: Record<string, unknown> = {}
   if (constraint.required) props.required = true
   props.id = id
   props.name = name
-  props.form = id.slice(0, id.length - name.length - 1)
+  props.form = formId
   if (options.ariaAttributes === undefined || options.ariaAttributes) {
     if (invalid) props['aria-invalid'] = true
     const describedBy = invalid ? `${id}-error ${options.ariaDescribedBy ?? ''}`.trim() : options.ariaDescribedBy

@@ -25,8 +25,8 @@ export function useZodForm<Schema extends z.ZodType<Record<string, unknown>>>(
     constraint,
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
-  // The fields carry their constraint: the control helpers of field-props.ts read it from there.
-  return [form, withConstraints(fields, constraint)] as const
+  // The fields answer their ids and constraint themselves: field-props.ts.
+  return [form, withConstraints(fields, form.id, constraint)] as const
 }
 
 // `any`, not `unknown`: conform reads an unknown value as a string, so a field list (an array) could not be given a default value.
