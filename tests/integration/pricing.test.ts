@@ -1,8 +1,10 @@
+import type { TFunction } from 'i18next'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '#server/lib/logger.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 import { runPriceRiseNotices } from '#server/platform/pricing/notices.ts'
+import { rateSchema, ruleBody, ruleSchema } from '#app/routes/invoicing/pricing-forms.ts'
 
 let platform: Awaited<ReturnType<typeof createTestPlatform>>
 const tokens: Record<string, string> = {}
@@ -163,6 +165,53 @@ describe('pricing', () => {
     expect(rule.json.data).toHaveLength(1)
     const audit = await platform.db.selectFrom('audit_entries').selectAll().where('area', '=', 'invoicing').where('entity_id', '=', 'entity/custom/partner-io').execute()
     expect(audit.map((a) => a.action)).toEqual(['create'])
+  })
+
+  it("the portal's rule and rate forms refuse what the API refuses, beside the same field, and pass what it takes", async () => {
+    // The forms' schemas (app/routes/invoicing/pricing-forms.ts) with the words' keys for words: each
+    // bad input as posted, and the body the API would be sent without the form's check.
+    const t = ((key: string) => key) as unknown as TFunction
+    const refusedOn = (result: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) => (result.success ? [] : result.error!.issues.map((i) => String(i.path[0])))
+    const form = { rule_name: 'agree', tlds: 'es', actions: 'register' }
+    const body = { rule_name: 'agree', selector: { tlds: ['es'], actions: ['register'] } }
+    const cases: { field: string; typed: Record<string, string>; sent: Record<string, unknown> }[] = [
+      { field: 'percent', typed: { kind: 'margin' }, sent: { kind: 'margin', percent: null } },
+      { field: 'percent', typed: { kind: 'margin', percent: '-100' }, sent: { kind: 'margin', percent: -100 } },
+      { field: 'mode', typed: { kind: 'rounding', mode: 'ends-42' }, sent: { kind: 'rounding', mode: 'ends-42' } },
+      { field: 'tiers', typed: { kind: 'volume', tiers: '1:150' }, sent: { kind: 'volume', tiers: [{ min_quantity: 1, percent_off: 150 }] } },
+      { field: 'currency', typed: { kind: 'fixed', amount: '9.99', currency: 'XYZ' }, sent: { kind: 'fixed', amount: '9.99', currency: 'XYZ' } },
+      { field: 'amount', typed: { kind: 'fixed', amount: '-9.99', currency: 'EUR' }, sent: { kind: 'fixed', amount: '-9.99', currency: 'EUR' } },
+      { field: 'ends_at', typed: { kind: 'promotion', amount: '1.00', currency: 'EUR' }, sent: { kind: 'promotion', amount: '1.00', currency: 'EUR' } },
+      {
+        field: 'ends_at',
+        typed: { kind: 'margin', percent: '10', starts_at: '2091-02-01', ends_at: '2091-01-01' },
+        sent: { kind: 'margin', percent: 10, starts_at: '2091-02-01', ends_at: '2091-01-01' },
+      },
+    ]
+    const schema = ruleSchema(t, { custom: true, entity: false })
+    for (const { field, typed, sent } of cases) {
+      expect(refusedOn(schema.safeParse({ ...form, ...typed })), JSON.stringify(typed)).toEqual([field])
+      const api = await platform.call('POST', '/pricing-rules/global/preview', { token: staff(), body: { ...body, ...sent } })
+      expect(api.status, JSON.stringify(sent)).toBe(400)
+      expect(api.json.errors.map((e: { field: string }) => e.field)).toEqual([field])
+    }
+    const good = schema.safeParse({ ...form, kind: 'margin', percent: '25', starts_at: '2091-01-01', ends_at: '2091-02-01' })
+    expect(good.success).toBe(true)
+    expect((await platform.call('POST', '/pricing-rules/global/preview', { token: staff(), body: ruleBody(good.data!) })).status).toBe(200)
+
+    const rate = rateSchema(t, 'EUR')
+    for (const [to, typed, sent, field] of [
+      ['XYZ', '1.1', 1.1, 'to'],
+      ['EUR', '1', 1, 'to'],
+      ['CHF', '0', 0, 'rate'],
+      ['CHF', '1000000000', 1e9, 'rate'],
+    ] as const) {
+      expect(refusedOn(rate.safeParse({ to, rate: typed }))).toEqual([field])
+      const api = await platform.call('PUT', `/currency_rates/EUR/${to}`, { token: staff(), body: { rate: sent } })
+      expect(api.status).toBe(400)
+      expect(api.json.errors.map((e: { field: string }) => e.field)).toEqual([field])
+    }
+    expect(rate.safeParse({ to: 'chf', rate: '0,94' })).toMatchObject({ success: true, data: { to: 'CHF', rate: 0.94 } })
   })
 
   it('changes a window with its version and shows the move; a viewer changes nothing', async () => {

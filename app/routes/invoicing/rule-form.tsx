@@ -1,11 +1,12 @@
+import { getCollectionProps, getFormProps, type SubmissionResult } from '@conform-to/react'
+import { getInputProps, getSelectProps, getTextareaProps } from '#app/components/field-props.ts'
 import { Form } from 'react-router'
-import { ErrorList, Field } from '#app/components/forms.tsx'
+import { ErrorList, Field, FormErrors, SelectField, useZodForm } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
-import { Select } from '#app/components/ui/select.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { PRICING_RULE_KINDS, PRODUCT_KINDS, ROUNDING_MODES, type RuleParams, type RuleSelector } from '#common/pricing.ts'
-import { FormErrors } from '#app/components/forms.tsx'
+import { ruleSchema } from './pricing-forms.ts'
 import { Margin, money, moneyText } from './shared.tsx'
 
 export type RuleValues = {
@@ -64,7 +65,8 @@ export type RulePreview = {
   }[]
 }
 
-export type RuleResult = { values: RuleValues; fieldErrors: Record<string, string[]>; formErrors: string[]; preview: RulePreview | null }
+/** A rule form's answer: conform's result (what was typed, each refusal beside its field), the preview, and which window's form it is (none: a new one). */
+export type RuleResult = { window_id: string; result: SubmissionResult<string[]>; preview: RulePreview | null }
 
 /** A stored window as the form's values. */
 export function windowValues(w: RuleWindow): RuleValues {
@@ -107,155 +109,142 @@ export function useDescribeRule() {
 }
 
 /**
- * The form of a rule window, for a new rule, a new window or a changed one. Preview shows the
- * prices it moves before anything is saved; a price below cost asks for a reason.
+ * The form of a rule window, for a new rule, a new window or a changed one (conform + zod,
+ * `ruleSchema`: the same checks in the browser and the action). Preview shows the prices it moves
+ * before anything is saved; a price below cost asks for a reason.
  */
 export function RuleForm({
   values,
-  result,
-  isCustom,
+  answer,
+  custom,
+  entity,
   isNew,
   entities,
   submitLabel,
   testId,
 }: {
   values: RuleValues
-  result: RuleResult | null | undefined
-  isCustom: boolean
+  answer: RuleResult | null | undefined
+  custom: boolean
+  entity: boolean
   isNew: boolean
   entities: { id: string; name: string }[] | null
   submitLabel: string
   testId: string
 }) {
   const { t } = useTranslation('pricing')
-  const v = result?.values ?? values
-  const errors = result?.fieldErrors ?? {}
-  const preview = result?.preview ?? null
+  const [form, fields] = useZodForm(ruleSchema(t, { custom, entity }), { id: testId, lastResult: answer?.result, defaultValue: values })
+  const preview = answer?.preview ?? null
+  const reason = fields.below_cost_reason
   return (
-    <Form method="post" className="space-y-3" data-testid={testId}>
-      <FormErrors errors={result?.formErrors} />
-      <input type="hidden" name="window_id" value={v.window_id} />
-      <input type="hidden" name="version" value={v.version} />
-      <input type="hidden" name="product_id" value={v.product_id} />
+    <Form method="post" {...getFormProps(form)} className="space-y-3" data-testid={testId}>
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <input {...getInputProps(fields.window_id, { type: 'hidden' })} />
+      <input {...getInputProps(fields.version, { type: 'hidden' })} />
+      {custom ? null : <input {...getInputProps(fields.product_id, { type: 'hidden' })} />}
       <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-3">
         {isNew ? (
           <Field
             labelProps={{ children: t('rules.fields.rule_name') }}
-            inputProps={{ id: `${testId}-name`, name: 'rule_name', defaultValue: v.rule_name, placeholder: 'summer-promo', className: 'font-mono', maxLength: 80 }}
-            errors={errors.rule_name}
+            inputProps={{ ...getInputProps(fields.rule_name, { type: 'text' }), placeholder: 'summer-promo', className: 'font-mono', maxLength: 80 }}
+            errors={fields.rule_name.errors}
           />
         ) : (
-          <input type="hidden" name="rule_name" value={v.rule_name} />
+          <input {...getInputProps(fields.rule_name, { type: 'hidden' })} />
         )}
         {isNew && entities ? (
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={`${testId}-entity`} className="text-sm font-medium">
-              {t('rules.fields.entity')}
-            </label>
-            <Select id={`${testId}-entity`} name="pricing_entity_id" defaultValue={v.pricing_entity_id}>
-              <option value="">—</option>
-              {entities.map((e) => (
-                <option key={e.id} value={e.id}>
-                  {e.name}
-                </option>
-              ))}
-            </Select>
-            <ErrorList errors={errors.pricing_entity_id} />
-          </div>
-        ) : (
-          <input type="hidden" name="pricing_entity_id" value={v.pricing_entity_id} />
-        )}
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor={`${testId}-kind`} className="text-sm font-medium">
-            {t('rules.fields.kind')}
-          </label>
-          <Select id={`${testId}-kind`} name="kind" defaultValue={v.kind || 'margin'}>
-            {PRICING_RULE_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {t(`kinds.${k}`)}
+          <SelectField label={t('rules.fields.entity')} selectProps={{ ...getSelectProps(fields.pricing_entity_id), id: fields.pricing_entity_id.id }} errors={fields.pricing_entity_id.errors}>
+            <option value="">—</option>
+            {entities.map((e) => (
+              <option key={e.id} value={e.id}>
+                {e.name}
               </option>
             ))}
-          </Select>
-          <ErrorList errors={errors.kind} />
-        </div>
+          </SelectField>
+        ) : entity ? (
+          <input {...getInputProps(fields.pricing_entity_id, { type: 'hidden' })} />
+        ) : null}
+        <SelectField label={t('rules.fields.kind')} selectProps={{ ...getSelectProps(fields.kind), id: fields.kind.id }} errors={fields.kind.errors}>
+          {PRICING_RULE_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {t(`kinds.${k}`)}
+            </option>
+          ))}
+        </SelectField>
       </div>
-      {isCustom ? (
-        <fieldset className="rounded-md border border-slate-200 p-3 dark:border-slate-800">
+      {custom ? (
+        <fieldset className="rounded-md border border-slate-200 p-3 dark:border-slate-800" aria-describedby={fields.kinds.errors?.length ? fields.kinds.errorId : undefined}>
           <legend className="px-1 text-sm font-medium">{t('rules.selector')}</legend>
           <p className="mb-2 text-xs text-slate-500">{t('rules.selectorHelp')}</p>
           <div className="mb-2 flex flex-wrap gap-3">
-            {PRODUCT_KINDS.map((k) => (
-              <label key={k} className="flex items-center gap-1 text-sm">
-                <input type="checkbox" name="kinds" value={k} defaultChecked={v.kinds.includes(k)} />
-                {t(`productKinds.${k}`)}
+            {getCollectionProps(fields.kinds, { type: 'checkbox', options: [...PRODUCT_KINDS] }).map((props) => (
+              <label key={props.key} className="flex items-center gap-1 text-sm">
+                <input {...props} key={props.key} />
+                {t(`productKinds.${props.value}`)}
               </label>
             ))}
           </div>
           <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-3">
             <Field
               labelProps={{ children: t('rules.fields.actions') }}
-              inputProps={{ id: `${testId}-actions`, name: 'actions', defaultValue: v.actions, placeholder: 'register, renew', className: 'font-mono' }}
+              inputProps={{ ...getInputProps(fields.actions, { type: 'text' }), placeholder: 'register, renew', className: 'font-mono' }}
+              errors={fields.actions.errors}
             />
-            <Field labelProps={{ children: t('rules.fields.tlds') }} inputProps={{ id: `${testId}-tlds`, name: 'tlds', defaultValue: v.tlds, placeholder: 'com, net, shop', className: 'font-mono' }} />
-            <Field labelProps={{ children: t('rules.fields.tags') }} inputProps={{ id: `${testId}-tags`, name: 'tags', defaultValue: v.tags, className: 'font-mono' }} />
+            <Field
+              labelProps={{ children: t('rules.fields.tlds') }}
+              inputProps={{ ...getInputProps(fields.tlds, { type: 'text' }), placeholder: 'com, net, shop', className: 'font-mono' }}
+              errors={fields.tlds.errors}
+            />
+            <Field labelProps={{ children: t('rules.fields.tags') }} inputProps={{ ...getInputProps(fields.tags, { type: 'text' }), className: 'font-mono' }} errors={fields.tags.errors} />
           </div>
-          <ErrorList errors={errors.selector} />
+          <ErrorList id={fields.kinds.errorId} errors={fields.kinds.errors} />
         </fieldset>
       ) : null}
       <div className="grid grid-cols-2 gap-x-4 sm:grid-cols-4">
-        <Field labelProps={{ children: t('rules.fields.percent') }} inputProps={{ id: `${testId}-percent`, name: 'percent', inputMode: 'decimal', defaultValue: v.percent }} errors={errors.percent} />
+        <Field labelProps={{ children: t('rules.fields.percent') }} inputProps={{ ...getInputProps(fields.percent, { type: 'text' }), inputMode: 'decimal' }} errors={fields.percent.errors} />
         <Field
           labelProps={{ children: t('rules.fields.amount') }}
-          inputProps={{ id: `${testId}-amount`, name: 'amount', inputMode: 'decimal', defaultValue: v.amount, placeholder: '12.99' }}
-          errors={errors.amount}
+          inputProps={{ ...getInputProps(fields.amount, { type: 'text' }), inputMode: 'decimal', placeholder: '12.99' }}
+          errors={fields.amount.errors}
         />
         <Field
           labelProps={{ children: t('rules.fields.currency') }}
-          inputProps={{ id: `${testId}-currency`, name: 'currency', maxLength: 3, defaultValue: v.currency, placeholder: 'EUR', className: 'font-mono uppercase' }}
-          errors={errors.currency}
+          inputProps={{ ...getInputProps(fields.currency, { type: 'text' }), maxLength: 3, placeholder: 'EUR', className: 'font-mono uppercase' }}
+          errors={fields.currency.errors}
         />
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor={`${testId}-mode`} className="text-sm font-medium">
-            {t('rules.fields.mode')}
-          </label>
-          <Select id={`${testId}-mode`} name="mode" defaultValue={v.mode || 'ends-99'}>
-            {ROUNDING_MODES.map((m) => (
-              <option key={m} value={m}>
-                {t(`describe.rounding.${m}`)}
-              </option>
-            ))}
-          </Select>
-          <ErrorList errors={errors.mode} />
-        </div>
+        <SelectField label={t('rules.fields.mode')} selectProps={{ ...getSelectProps(fields.mode), id: fields.mode.id }} errors={fields.mode.errors}>
+          {ROUNDING_MODES.map((m) => (
+            <option key={m} value={m}>
+              {t(`describe.rounding.${m}`)}
+            </option>
+          ))}
+        </SelectField>
         <Field
           labelProps={{ children: t('rules.fields.tiers') }}
-          inputProps={{ id: `${testId}-tiers`, name: 'tiers', defaultValue: v.tiers, placeholder: '10:5, 100:10', className: 'font-mono' }}
-          errors={errors.tiers}
+          inputProps={{ ...getInputProps(fields.tiers, { type: 'text' }), placeholder: '10:5, 100:10', className: 'font-mono' }}
+          errors={fields.tiers.errors}
         />
-        <Field labelProps={{ children: t('rules.fields.starts_at') }} inputProps={{ id: `${testId}-starts`, name: 'starts_at', type: 'date', defaultValue: v.starts_at }} errors={errors.starts_at} />
-        <Field labelProps={{ children: t('rules.fields.ends_at') }} inputProps={{ id: `${testId}-ends`, name: 'ends_at', type: 'date', defaultValue: v.ends_at }} errors={errors.ends_at} />
+        <Field labelProps={{ children: t('rules.fields.starts_at') }} inputProps={getInputProps(fields.starts_at, { type: 'date' })} errors={fields.starts_at.errors} />
+        <Field labelProps={{ children: t('rules.fields.ends_at') }} inputProps={getInputProps(fields.ends_at, { type: 'date' })} errors={fields.ends_at.errors} />
         <label className="flex items-center gap-2 self-center text-sm">
-          <input type="checkbox" name="first_year_only" defaultChecked={v.first_year_only} />
+          <input {...getInputProps(fields.first_year_only, { type: 'checkbox' })} />
           {t('rules.fields.first_year_only')}
         </label>
       </div>
       <p className="text-xs text-slate-500">{t('rules.fieldsHelp')}</p>
       {preview ? <PreviewTable preview={preview} /> : null}
-      {preview?.below_cost || errors.below_cost_reason || v.below_cost_reason ? (
+      {preview?.below_cost || reason.errors?.length || reason.initialValue ? (
         <div className="flex flex-col gap-1.5">
-          <label htmlFor={`${testId}-reason`} className="text-sm font-medium">
+          <label htmlFor={reason.id} className="text-sm font-medium">
             {t('rules.fields.below_cost_reason')}
           </label>
           <textarea
-            id={`${testId}-reason`}
-            name="below_cost_reason"
-            defaultValue={v.below_cost_reason}
+            {...getTextareaProps(reason)}
             rows={2}
             maxLength={500}
-            aria-invalid={errors.below_cost_reason ? true : undefined}
             className="rounded-md border border-slate-300 bg-transparent px-3 py-2 text-sm aria-[invalid=true]:border-red-600 dark:border-slate-700"
           />
-          <ErrorList errors={errors.below_cost_reason} />
+          <ErrorList id={reason.errorId} errors={reason.errors} />
         </div>
       ) : null}
       <div className="flex flex-wrap gap-2">

@@ -78,7 +78,7 @@ export default function Rule({ loaderData, actionData }: Route.ComponentProps) {
   const { set, windows, product, entity, ruleName } = loaderData
   const first = windows[0]!
   const base = `${SET_BASE[set]}/${first.product_id ?? 'custom'}/${encodeURIComponent(ruleName)}`
-  const result = actionData && 'values' in actionData ? (actionData as RuleResult) : null
+  const answer = actionData && 'result' in actionData ? (actionData as RuleResult) : null
   const deleteErrors = actionData && 'deleteErrors' in actionData ? (actionData.deleteErrors as string[]) : null
   const level = `${set}-${first.product_id ? 'product' : 'custom'}`
   const newWindow = { ...windowValues(first), window_id: '', version: '', starts_at: '', ends_at: '', below_cost_reason: '' }
@@ -145,13 +145,15 @@ export default function Rule({ loaderData, actionData }: Route.ComponentProps) {
             </Form>
           </div>
           {w.below_cost_reason ? <p className="mb-2 text-sm text-amber-800 dark:text-amber-300">{t('rules.belowCostReason', { reason: w.below_cost_reason })}</p> : null}
-          <details open={result?.values.window_id === w.id}>
+          <details open={answer?.window_id === w.id}>
             <summary className="cursor-pointer text-sm font-medium">{t('rules.edit')}</summary>
             <div className="mt-3">
               <RuleForm
+                key={w.version}
                 values={windowValues(w)}
-                result={result?.values.window_id === w.id ? result : null}
-                isCustom={!w.product_id}
+                answer={answer?.window_id === w.id ? answer : null}
+                custom={!w.product_id}
+                entity={set === 'entity'}
                 isNew={false}
                 entities={null}
                 submitLabel={t('save')}
@@ -164,9 +166,11 @@ export default function Rule({ loaderData, actionData }: Route.ComponentProps) {
       <Card>
         <CardTitle>{t('rules.newWindow')}</CardTitle>
         <RuleForm
+          key={windows.map((w) => `${w.id}:${w.version}`).join()}
           values={newWindow}
-          result={result && !result.values.window_id ? result : null}
-          isCustom={!first.product_id}
+          answer={answer && !answer.window_id ? answer : null}
+          custom={!first.product_id}
+          entity={set === 'entity'}
           isNew={false}
           entities={null}
           submitLabel={t('rules.addWindow')}

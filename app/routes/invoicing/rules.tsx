@@ -137,8 +137,9 @@ export default function Rules({ loaderData, actionData }: Route.ComponentProps) 
           <CardTitle>{mode === 'custom' ? t('rules.newCustom') : t('rules.newProduct')}</CardTitle>
           <RuleForm
             values={newRuleValues(product?.id ?? '')}
-            result={actionData as RuleResult | undefined}
-            isCustom={mode === 'custom'}
+            answer={actionData as RuleResult | undefined}
+            custom={mode === 'custom'}
+            entity={set === 'entity'}
             isNew
             entities={entities}
             submitLabel={t('rules.create')}
