@@ -53,6 +53,47 @@ test.describe('pricing as staff', () => {
     await expect(edit.getByLabel('Currencies')).toHaveValue(currencies)
   })
 
+  test("a rule's bad fields are refused beside each with what was typed kept, and a good one is saved", async ({ page }) => {
+    const name = `e2e-margin-${unique()}`.toLowerCase()
+    await page.goto('/invoicing/global-pricing-rules/custom')
+    await hydrated(page)
+    const form = page.getByTestId('new-rule')
+    await form.getByLabel('Rule name').fill(name)
+    await form.getByLabel('Kind').selectOption('margin')
+    // A margin missing, no products chosen: each beside its field (its description), nothing posted.
+    await form.getByRole('button', { name: 'Save rule' }).click()
+    await expect(form.getByLabel('Percent')).toHaveAccessibleDescription('Enter a percentage above -100')
+    await expect(form.getByRole('group', { name: 'Products' })).toHaveAccessibleDescription('Choose the products: kinds, actions, TLDs or tags')
+    await form.getByLabel('Actions').fill('register')
+    await form.getByLabel('TLDs').fill('es')
+    await form.getByLabel('Percent').fill('-100')
+    await form.getByRole('button', { name: 'Save rule' }).click()
+    await expect(form.getByLabel('Percent')).toHaveAccessibleDescription('Enter a percentage above -100')
+    await expect(form.getByLabel('Percent')).toHaveValue('-100')
+    await expect(form.getByRole('group', { name: 'Products' })).not.toHaveAccessibleDescription(/Choose the products/)
+    // Volume tiers out of range.
+    await form.getByLabel('Kind').selectOption('volume')
+    await form.getByLabel('Volume tiers').fill('1:150')
+    await form.getByRole('button', { name: 'Save rule' }).click()
+    await expect(form.getByLabel('Volume tiers')).toHaveAccessibleDescription(/^Tiers are quantity:percent pairs/)
+    await expect(form.getByLabel('Volume tiers')).toHaveValue('1:150')
+    // A window that ends before it starts.
+    await form.getByLabel('Kind').selectOption('margin')
+    await form.getByLabel('Percent').fill('25')
+    await form.getByLabel('From').fill('2091-02-01')
+    await form.getByLabel('Until').fill('2091-01-01')
+    await form.getByRole('button', { name: 'Save rule' }).click()
+    await expect(form.getByLabel('Until')).toHaveAccessibleDescription('The end comes after the start')
+    await form.getByLabel('From').fill('2091-01-01')
+    await form.getByLabel('Until').fill('2091-02-01')
+    await form.getByRole('button', { name: 'Save rule' }).click()
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible()
+    await expect(page.getByTestId('rule-window')).toContainText('Margin 25 %')
+    await page.getByRole('button', { name: 'Remove window' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Global custom rules' })).toBeVisible()
+    await expect(page.getByRole('link', { name, exact: true })).toHaveCount(0)
+  })
+
   test('a rule is previewed, refused below cost without a reason, saved with one, audited and removed', async ({ page }) => {
     const name = `e2e-promo-${unique()}`.toLowerCase()
     await page.goto('/invoicing/global-pricing-rules')
@@ -155,6 +196,9 @@ test.describe('costs as staff', () => {
     await page.goto('/invoicing')
     await page.getByRole('link', { name: 'Exchange rates', exact: true }).click()
     const upload = page.getByTestId('ecb-upload')
+    await hydrated(page)
+    await upload.getByRole('button', { name: 'Preview' }).click()
+    await expect(upload.getByLabel('XML file')).toHaveAccessibleDescription('Choose the XML file')
     await upload.getByLabel('XML file').setInputFiles({ name: 'eurofxref-daily.xml', mimeType: 'text/xml', buffer: Buffer.from('<gesmes:Envelope><Cube>') })
     await upload.getByRole('button', { name: 'Preview' }).click()
     await expect(upload.getByText('The file is not well-formed XML')).toBeVisible()
@@ -170,6 +214,33 @@ test.describe('costs as staff', () => {
     const kept = page.locator('[data-testid="rate-kept"][data-pair="EUR-USD"]')
     await expect(kept).toContainText('1.08')
     await expect(kept.getByTestId('rate-day')).toHaveText('2026-11-20')
+  })
+})
+
+test.describe('pricing forms without JavaScript', () => {
+  // The rule form posted as plain HTML: the server parses it with the same schema and answers
+  // each refusal beside its field, in the user's language, with what was typed.
+  test.use({ storageState: signedIn(STAFF), javaScriptEnabled: false })
+
+  test('a margin below -100 % and a rounding out of range are refused beside their field, nothing saved', async ({ page }) => {
+    const name = `e2e-nojs-${unique()}`.toLowerCase()
+    await page.goto('/invoicing/global-pricing-rules/custom')
+    const form = page.getByTestId('new-rule')
+    await form.getByLabel('Rule name').fill(name)
+    await form.getByLabel('TLDs').fill('es')
+    await form.getByLabel('Percent').fill('-150')
+    await form.getByRole('button', { name: 'Save rule' }).click()
+    await expect(form.getByLabel('Percent')).toHaveAccessibleDescription('Enter a percentage above -100')
+    await expect(form.getByLabel('Percent')).toHaveValue('-150')
+    await expect(form.getByLabel('Rule name')).toHaveValue(name)
+    await expect(form.getByLabel('TLDs')).toHaveValue('es')
+    // A rounding the form does not offer (a hand-made post): refused by the same schema.
+    await form.getByLabel('Kind').selectOption('rounding')
+    await form.getByLabel('Rounding').evaluate((select: HTMLSelectElement) => select.add(new Option('ends-42', 'ends-42', true, true)))
+    await form.getByRole('button', { name: 'Save rule' }).click()
+    await expect(form.getByLabel('Rounding')).toHaveAccessibleDescription('Round to .99 or to a whole unit')
+    await expect(form.getByLabel('Kind')).toHaveValue('rounding')
+    await expect(page.getByRole('link', { name, exact: true })).toHaveCount(0)
   })
 })
 

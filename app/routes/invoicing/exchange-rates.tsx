@@ -1,5 +1,8 @@
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { getInputProps } from '#app/components/field-props.ts'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form } from 'react-router'
-import { ErrorList } from '#app/components/forms.tsx'
+import { ErrorList, FormErrors, useZodForm } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
@@ -11,16 +14,15 @@ import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
-import { readUploadedText } from '#app/lib/uploaded-text.server.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { FormErrors } from '#app/components/forms.tsx'
 import { requireChange } from '../accounts/directory.server.ts'
+import { ecbUploadSchema } from './pricing-forms.ts'
 import type { Route } from './+types/exchange-rates.ts'
 
 type Rate = { from_currency: string; to_currency: string; rate: number; updated_at: string; rate_date?: string | null }
 type EcbRow = { from_currency: 'EUR'; to_currency: string; rate: number; previous: number | null; previous_date: string | null; status: 'new' | 'changed' | 'unchanged' }
 type EcbUpload = { date: string; rows: EcbRow[]; committed: boolean }
-type Result = { xml: string; upload: EcbUpload | null; fieldErrors: Record<string, string[]>; formErrors: string[] }
+type Answer = { result: SubmissionResult<string[]>; xml: string; upload: EcbUpload | null }
 
 /** /invoicing/exchange-rates: the rates staff keep, and the ECB's daily file previewed then applied. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -40,24 +42,25 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const user = await requireScreen(request, context, params)
   requireChange(request, user, 'staff')
   const t = getInstance(context).t
-  const form = await request.formData()
-  const read = await readUploadedText(form, { carried: 'xml', maxBytes: MAX_BYTES, words: { required: t('pricing:rates.fileRequired'), tooLarge: t('pricing:rates.tooLarge') } })
-  if (!read.ok) return data({ xml: '', upload: null, fieldErrors: { file: [read.message] }, formErrors: [] } satisfies Result, { status: 400 })
-  const { text: xml, commit } = read
+  const submission = parseWithZod(await request.formData(), { schema: ecbUploadSchema(t, MAX_BYTES) })
+  if (submission.status !== 'success') return data({ result: submission.reply(), xml: '', upload: null } satisfies Answer, { status: 400 })
+  const { file, xml: carried, intent } = submission.value
+  const xml = file?.size ? await file.text() : (carried ?? '')
+  const commit = intent === 'commit'
   try {
     const upload = await (await getPlatform(request, context)).post<EcbUpload>('/currency_rates/ecb', { xml, commit })
     const headers = commit ? { 'Set-Cookie': flashHeader(request, { content: t('pricing:rates.applied', { count: upload.rows.length, date: upload.date }), color: 'success' }) } : undefined
-    return data({ xml, upload, fieldErrors: {}, formErrors: [] } satisfies Result, headers ? { headers } : undefined)
+    return data({ result: submission.reply({ resetForm: true }), xml, upload } satisfies Answer, headers ? { headers } : undefined)
   } catch (error) {
-    const refusal = formErrorsOf(t, error, ['file'], {}, 'pricing')
-    return data({ xml: '', upload: null, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors } satisfies Result, { status: 400 })
+    return data({ result: submission.reply(formErrorsOf(t, error, ['file'], {}, 'pricing')), xml: '', upload: null } satisfies Answer, { status: 400 })
   }
 }
 
 export default function ExchangeRates({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('pricing')
-  const result = (actionData ?? null) as Result | null
-  const upload = result?.upload
+  const answer = actionData as Answer | undefined
+  const upload = answer?.upload
+  const [form, fields] = useZodForm(ecbUploadSchema(t, MAX_BYTES), { id: 'ecb-upload', lastResult: answer?.result })
   const number = (n: number) => n.toLocaleString(i18n.language, { maximumFractionDigits: 10 })
   return (
     <div className="space-y-4">
@@ -66,22 +69,14 @@ export default function ExchangeRates({ loaderData, actionData }: Route.Componen
       <Card data-testid="ecb-upload">
         <CardTitle>{t('rates.uploadTitle')}</CardTitle>
         <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('rates.uploadIntro')}</p>
-        <Form method="post" encType="multipart/form-data" className="space-y-3">
-          <FormErrors errors={result?.formErrors} />
+        <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-3">
+          <FormErrors id={form.errorId} errors={form.errors} />
           <div className="flex flex-col gap-1.5">
-            <label htmlFor="ecb-file" className="text-sm font-medium">
+            <label htmlFor={fields.file.id} className="text-sm font-medium">
               {t('rates.file')}
             </label>
-            <input
-              id="ecb-file"
-              type="file"
-              name="file"
-              accept=".xml,application/xml,text/xml"
-              className="text-sm"
-              aria-invalid={result?.fieldErrors.file ? true : undefined}
-              aria-describedby={result?.fieldErrors.file ? 'ecb-file-errors' : undefined}
-            />
-            <ErrorList id="ecb-file-errors" errors={result?.fieldErrors.file} />
+            <input {...getInputProps(fields.file, { type: 'file' })} accept=".xml,application/xml,text/xml" className="text-sm" />
+            <ErrorList id={fields.file.errorId} errors={fields.file.errors} />
           </div>
           <Button type="submit" name="intent" value="preview" variant="outline">
             {t('rates.preview')}
@@ -119,7 +114,7 @@ export default function ExchangeRates({ loaderData, actionData }: Route.Componen
             </div>
             {!upload.committed ? (
               <Form method="post">
-                <input type="hidden" name="xml" value={result!.xml} />
+                <input type="hidden" name="xml" value={answer!.xml} />
                 <Button type="submit" name="intent" value="commit">
                   {t('rates.apply', { count: upload.rows.length })}
                 </Button>

@@ -1,6 +1,9 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { getInputProps } from '#app/components/field-props.ts'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
-import { ErrorList, Field, FormErrors } from '#app/components/forms.tsx'
+import { ErrorList, Field, FormErrors, useZodForm } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { Select } from '#app/components/ui/select.tsx'
@@ -19,6 +22,7 @@ import { DetailList, yesNo } from '#app/components/screen-parts.tsx'
 import { canChange, requireChange } from '../accounts/directory.server.ts'
 import type { Route } from './+types/detail.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
+import { RATE_FIELDS, rateSchema } from '../invoicing/pricing-forms.ts'
 
 const KINDS = ['generic', 'country-code', 'sponsored', 'new-generic'] as const
 const GRACE = ['add_grace_days', 'renew_grace_days', 'auto_renew_grace_days', 'transfer_grace_days', 'redemption_days'] as const
@@ -50,28 +54,20 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 type Rate = { from_currency: string; to_currency: string; rate: number; updated_at: string }
-type RateResult = { intent: 'rate'; values: { to: string; rate: string }; fieldErrors: Record<string, string[]> }
+type RateAnswer = { intent: 'rate'; result: SubmissionResult<string[]> }
 
-/** Sets the rate of one unit of the TLD's currency in another (staff). */
+/** Sets the rate of one unit of the TLD's currency in another (staff; conform + zod, `rateSchema`). */
 async function setRate(request: Request, context: Route.ActionArgs['context'], params: Route.ActionArgs['params'], formData: FormData) {
   const t = getInstance(context).t
-  const values = {
-    to: String(formData.get('to') ?? '')
-      .trim()
-      .toUpperCase(),
-    rate: String(formData.get('rate') ?? '').trim(),
-  }
   const platform = await getPlatform(request, context)
   const tld = await platform.get<Tld>(`/tlds/${params.id}`)
-  const rate = Number(values.rate.replace(',', '.'))
-  const fieldErrors: Record<string, string[]> = {}
-  if (!/^[A-Z]{3}$/.test(values.to) || values.to === tld.currency) fieldErrors.to = [t('directory:tlds.rates.currencyInvalid')]
-  if (!/^\d+([.,]\d+)?$/.test(values.rate) || !(rate > 0)) fieldErrors.rate = [t('directory:tlds.rates.rateInvalid')]
-  if (Object.keys(fieldErrors).length) return data({ intent: 'rate', values, fieldErrors } satisfies RateResult, { status: 400 })
+  const submission = parseWithZod(formData, { schema: rateSchema(t, tld.currency) })
+  if (submission.status !== 'success') return data({ intent: 'rate', result: submission.reply() } satisfies RateAnswer, { status: 400 })
+  const { to, rate } = submission.value
   try {
-    await platform.put(`/currency_rates/${tld.currency}/${values.to}`, { rate })
+    await platform.put(`/currency_rates/${tld.currency}/${to}`, { rate })
   } catch (error) {
-    return data({ intent: 'rate', values, ...formErrorsOf(t, error, ['to', 'rate']) } as RateResult, { status: 400 })
+    return data({ intent: 'rate', result: submission.reply(formErrorsOf(t, error, RATE_FIELDS)) } satisfies RateAnswer, { status: 400 })
   }
   const url = requestUrl(request)
   return redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('directory:saved'), color: 'success' }) } })
@@ -153,15 +149,22 @@ export default function TldDetail({ loaderData, actionData }: Route.ComponentPro
         />
       </Card>
       {canEdit ? <EditTld tld={tld} result={actionData && !('intent' in actionData) ? actionData : null} /> : null}
-      {canEdit ? <Rates tld={tld} rates={loaderData.rates} result={actionData && 'intent' in actionData ? actionData : null} /> : null}
+      {canEdit ? (
+        <Rates
+          key={loaderData.rates.map((r) => `${r.to_currency}:${r.rate}`).join()}
+          tld={tld}
+          rates={loaderData.rates}
+          lastResult={actionData && 'intent' in actionData ? actionData.result : undefined}
+        />
+      ) : null}
     </div>
   )
 }
 
 /** What accounts billed in other currencies pay for a year, at the rates staff keep, and a form to set one. */
-function Rates({ tld, rates, result }: { tld: Tld; rates: Rate[]; result: RateResult | null }) {
+function Rates({ tld, rates, lastResult }: { tld: Tld; rates: Rate[]; lastResult: SubmissionResult<string[]> | undefined }) {
   const { t, i18n } = useTranslation('directory')
-  const errors = result?.fieldErrors ?? {}
+  const [form, fields] = useZodForm(rateSchema(t, tld.currency), { id: 'tld-rate', lastResult })
   return (
     <Card data-testid="tld-rates">
       <CardTitle>{t('tlds.rates.title')}</CardTitle>
@@ -192,17 +195,18 @@ function Rates({ tld, rates, result }: { tld: Tld; rates: Rate[]; result: RateRe
       ) : (
         <p className="text-sm">{t('tlds.rates.none', { currency: tld.currency })}</p>
       )}
-      <Form method="post" className="mt-4 flex flex-wrap items-start gap-3">
+      <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-wrap items-start gap-3">
         <input type="hidden" name="intent" value="rate" />
+        <FormErrors id={form.errorId} errors={form.errors} />
         <Field
           labelProps={{ children: t('tlds.rates.rateLabel', { currency: tld.currency }) }}
-          inputProps={{ id: 'rate-value', name: 'rate', inputMode: 'decimal', className: 'w-32', defaultValue: result?.values.rate ?? '' }}
-          errors={errors.rate}
+          inputProps={{ ...getInputProps(fields.rate, { type: 'text' }), inputMode: 'decimal', className: 'w-32' }}
+          errors={fields.rate.errors}
         />
         <Field
           labelProps={{ children: t('tlds.rates.currency') }}
-          inputProps={{ id: 'rate-to', name: 'to', maxLength: 3, className: 'w-24 font-mono uppercase', placeholder: 'USD', defaultValue: result?.values.to ?? '' }}
-          errors={errors.to}
+          inputProps={{ ...getInputProps(fields.to, { type: 'text' }), maxLength: 3, className: 'w-24 font-mono uppercase', placeholder: 'USD' }}
+          errors={fields.to.errors}
         />
         <Button type="submit" variant="outline" className="sm:mt-6">
           {t('tlds.rates.save')}
