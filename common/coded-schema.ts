@@ -22,13 +22,24 @@ export const GENERAL_WORDS: Record<string, (values: { max?: number }) => string>
   'date.invalid': () => 'Not a date (YYYY-MM-DD)',
 }
 
-export function codedRules(say: SayCode) {
+/**
+ * The rules of a schema whose refusals say `say`'s words. `later` are the codes a check finds only
+ * while parsing (a phone's reason): they are said when the schema is made, as the others are, so
+ * that a page which makes the schema carries their words to the browser.
+ */
+export function codedRules(say: SayCode, later: readonly string[] = []) {
   const required = { error: say('field.required') }
   const tooLong = (max: number) => ({ error: say('field.too_long', { max }) })
+  const words = new Map(later.map((code) => [code, say(code)]))
   return {
     /** A refusal with its code (and the values it allows) on a custom check. */
     issue: (ctx: z.RefinementCtx, code: string, options: { allowed?: readonly string[]; path?: string[] } = {}) =>
-      ctx.addIssue({ code: 'custom', message: say(code), params: options.allowed ? { code, allowed: [...options.allowed] } : { code }, ...(options.path ? { path: options.path } : {}) }),
+      ctx.addIssue({
+        code: 'custom',
+        message: words.get(code) ?? say(code),
+        params: options.allowed ? { code, allowed: [...options.allowed] } : { code },
+        ...(options.path ? { path: options.path } : {}),
+      }),
     /** A check that refuses with its code. */
     coded: (code: string) => ({ error: say(code), params: { code } }),
     /** Text, trimmed, of at most `max` characters when given; empty or missing refused. */

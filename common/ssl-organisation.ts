@@ -32,9 +32,10 @@ export const SSL_ORGANISATION_FIELDS = [
 ] as const
 export type SslOrganisationField = (typeof SSL_ORGANISATION_FIELDS)[number]
 
+const PHONE_ERRORS: readonly PhoneError[] = ['phone.invalid', 'phone.missing_plus', 'phone.too_short', 'phone.too_long', 'phone.unknown_country_code']
 const WORDS: Record<string, (values: { max?: number }) => string> = {
   ...GENERAL_WORDS,
-  ...Object.fromEntries((['phone.invalid', 'phone.missing_plus', 'phone.too_short', 'phone.too_long', 'phone.unknown_country_code'] as const).map((code) => [code, () => phoneErrorMessage(code)])),
+  ...Object.fromEntries(PHONE_ERRORS.map((code) => [code, () => phoneErrorMessage(code)])),
   'ssl.jurisdiction-country-required': () => 'A state or locality of incorporation needs its country',
   'ssl.business-category': () => 'Choose a business category offered',
   'ssl.incorporation-future': () => 'The date of incorporation cannot be in the future',
@@ -47,14 +48,14 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 
 export function sslOrganisationSchema(say: SayCode = organisationWords) {
-  const rules = codedRules(say)
+  const rules = codedRules(say, [...PHONE_ERRORS, 'ssl.business-category', 'date.invalid', 'ssl.incorporation-future'])
   /** A phone as E.164 (common/phone.ts), refused with the reason it is none. */
   const phone = <Text extends z.ZodType<string, string | undefined>>(text: Text) =>
     text.transform((value, ctx) => {
       if (!value) return ''
       const parsed = parsePhone(value)
       if (parsed.ok) return parsed.e164
-      rules.issue(ctx, parsed.error satisfies PhoneError)
+      rules.issue(ctx, parsed.error)
       return value
     })
   const country = (text: z.ZodString) => text.toUpperCase().refine((v) => !v || isCountryCode(v), rules.coded('country.invalid'))
