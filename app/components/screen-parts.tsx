@@ -1,6 +1,8 @@
+import { getFormProps, type FormMetadata } from '@conform-to/react'
 import type { TFunction } from 'i18next'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link } from 'react-router'
+import { FormErrors } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { useContextHref } from '#app/lib/use-context-href.ts'
@@ -8,7 +10,7 @@ import { cn } from '#app/lib/utils.ts'
 
 /**
  * Pieces of detail and list screens every area uses: read-only detail rows, a confirmed POST button, the sub-navigation of
- * an entity's tabs, a form folded in a card, a short table inside a card, yes/no and a list's column labels.
+ * an entity's tabs, a form folded in a card (and the form above a list in one), a short table inside a card, yes/no and a list's column labels.
  */
 
 /** Label/value rows of a detail screen. */
@@ -71,6 +73,49 @@ export function FoldedFormCard({ title, testId, open, children }: { title: strin
         {children}
       </details>
     </Card>
+  )
+}
+
+/**
+ * A form above a list (an order, an import), folded in a `FoldedFormCard`: two columns from md, its
+ * help and its own errors at the top, its submit at the foot; `children` are its inputs (a child
+ * spans both columns with `md:col-span-2`).
+ */
+export function FoldedForm<Shape extends Record<string, unknown>>({
+  title,
+  testId,
+  open,
+  form,
+  help,
+  submit,
+  className,
+  children,
+}: {
+  title: string
+  testId: string
+  open: boolean
+  form: FormMetadata<Shape, string[]>
+  help?: string
+  submit: { label: string; testId: string; variant?: 'outline' }
+  /** The grid's gaps, where the inputs bring their own spacing. */
+  className?: string
+  children: React.ReactNode
+}) {
+  return (
+    <FoldedFormCard title={title} testId={testId} open={open}>
+      <Form method="post" className={cn('mt-4 grid gap-4 md:grid-cols-2', className)} {...getFormProps(form)}>
+        {help ? <p className="text-sm text-slate-600 md:col-span-2 dark:text-slate-400">{help}</p> : null}
+        <div className="md:col-span-2">
+          <FormErrors id={form.errorId} errors={form.errors} />
+        </div>
+        {children}
+        <div className="md:col-span-2">
+          <Button type="submit" variant={submit.variant} data-testid={submit.testId}>
+            {submit.label}
+          </Button>
+        </div>
+      </Form>
+    </FoldedFormCard>
   )
 }
 

@@ -1,13 +1,12 @@
-import { getFormProps, getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
+import { getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect } from 'react-router'
+import { data, redirect } from 'react-router'
 import { z } from 'zod'
 import type { TFunction } from 'i18next'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
-import { Field, FormErrors, SelectField, useZodForm } from '#app/components/forms.tsx'
+import { Field, SelectField, useZodForm } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
-import { FoldedFormCard } from '#app/components/screen-parts.tsx'
-import { Button } from '#app/components/ui/button.tsx'
+import { FoldedForm } from '#app/components/screen-parts.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { activeContext, carryContext } from '#app/lib/context-param.ts'
 import { formatDateTime } from '#app/lib/dates.ts'
@@ -122,51 +121,46 @@ function OrderBlock({ offers, lastResult }: { offers: BlockOffer[]; lastResult: 
   const offer = offers.find((o) => o.code === fields.product_code.value) ?? first
   const price = offer?.prices.find((p) => p.period_years === Number(fields.period_years.value ?? 1))
   return (
-    <FoldedFormCard title={t('order.title')} testId="block-order-open" open={!!lastResult}>
-      <Form method="post" className="mt-4 grid gap-x-4 gap-y-2 md:grid-cols-2" {...getFormProps(form)}>
-        <p className="text-sm text-slate-600 md:col-span-2 dark:text-slate-400">{t('order.help')}</p>
-        <div className="md:col-span-2">
-          <FormErrors id={form.errorId} errors={form.errors} />
-        </div>
-        <Field
-          labelProps={{ children: t('order.label') }}
-          inputProps={{ ...getInputProps(fields.label, { type: 'text' }), placeholder: 'acme', autoComplete: 'off', className: 'font-mono' }}
-          errors={fields.label.errors}
-        />
-        <Field
-          labelProps={{ children: t('order.trademark') }}
-          inputProps={{ ...getInputProps(fields.trademark_ref, { type: 'text' }), placeholder: 'TMCH-1234567', autoComplete: 'off' }}
-          errors={fields.trademark_ref.errors}
-        />
-        <SelectField label={t('order.product')} selectProps={{ ...getSelectProps(fields.product_code), id: fields.product_code.id }} errors={fields.product_code.errors}>
-          {offers.map((o) => (
-            <option key={o.code} value={o.code}>
-              {o.name}
+    <FoldedForm
+      title={t('order.title')}
+      testId="block-order-open"
+      open={!!lastResult}
+      form={form}
+      help={t('order.help')}
+      submit={{ label: t('order.submit'), testId: 'block-order-submit' }}
+      className="gap-x-4 gap-y-2"
+    >
+      <Field
+        labelProps={{ children: t('order.label') }}
+        inputProps={{ ...getInputProps(fields.label, { type: 'text' }), placeholder: 'acme', autoComplete: 'off', className: 'font-mono' }}
+        errors={fields.label.errors}
+      />
+      <Field
+        labelProps={{ children: t('order.trademark') }}
+        inputProps={{ ...getInputProps(fields.trademark_ref, { type: 'text' }), placeholder: 'TMCH-1234567', autoComplete: 'off' }}
+        errors={fields.trademark_ref.errors}
+      />
+      <SelectField label={t('order.product')} selectProps={{ ...getSelectProps(fields.product_code), id: fields.product_code.id }} errors={fields.product_code.errors}>
+        {offers.map((o) => (
+          <option key={o.code} value={o.code}>
+            {o.name}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField label={t('order.period')} selectProps={{ ...getSelectProps(fields.period_years), id: fields.period_years.id }} errors={fields.period_years.errors}>
+        {(offer?.periods ?? [1]).map((years) => {
+          const row = offer?.prices.find((p) => p.period_years === years)
+          return (
+            <option key={years} value={years}>
+              {t('years', { count: years })}
+              {row ? ` — ${formatMoney(row.order_minor, row.currency, i18n.language)}` : ''}
             </option>
-          ))}
-        </SelectField>
-        <SelectField label={t('order.period')} selectProps={{ ...getSelectProps(fields.period_years), id: fields.period_years.id }} errors={fields.period_years.errors}>
-          {(offer?.periods ?? [1]).map((years) => {
-            const row = offer?.prices.find((p) => p.period_years === years)
-            return (
-              <option key={years} value={years}>
-                {t('years', { count: years })}
-                {row ? ` — ${formatMoney(row.order_minor, row.currency, i18n.language)}` : ''}
-              </option>
-            )
-          })}
-        </SelectField>
-        <p className="text-sm md:col-span-2" data-testid="block-quote">
-          {price
-            ? t('order.quote', { price: formatMoney(price.order_minor, price.currency, i18n.language), renew: formatMoney(price.renew_minor, price.currency, i18n.language) })
-            : t('order.noPrice')}
-        </p>
-        <div className="md:col-span-2">
-          <Button type="submit" data-testid="block-order-submit">
-            {t('order.submit')}
-          </Button>
-        </div>
-      </Form>
-    </FoldedFormCard>
+          )
+        })}
+      </SelectField>
+      <p className="text-sm md:col-span-2" data-testid="block-quote">
+        {price ? t('order.quote', { price: formatMoney(price.order_minor, price.currency, i18n.language), renew: formatMoney(price.renew_minor, price.currency, i18n.language) }) : t('order.noPrice')}
+      </p>
+    </FoldedForm>
   )
 }

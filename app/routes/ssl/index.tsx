@@ -1,12 +1,12 @@
-import { getFormProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getSelectProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirect } from 'react-router'
+import { data, Link, redirect } from 'react-router'
 import { z } from 'zod'
 import type { TFunction } from 'i18next'
 import { PageHeader } from '#app/components/page-header.tsx'
-import { FoldedFormCard, SubNav } from '#app/components/screen-parts.tsx'
+import { FoldedForm, SubNav } from '#app/components/screen-parts.tsx'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
-import { ErrorList, FormErrors } from '#app/components/forms.tsx'
+import { ErrorList } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Select } from '#app/components/ui/select.tsx'
@@ -197,113 +197,103 @@ function OrderCertificate({
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
   return (
-    <FoldedFormCard title={t('order.title')} testId="ssl-order-open" open={!!lastResult}>
-      <Form method="post" className="mt-4 grid gap-4 md:grid-cols-2" {...getFormProps(form)}>
-        <div className="md:col-span-2">
-          <FormErrors id={form.errorId} errors={form.errors} />
-        </div>
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor={fields.product.id}>{t('order.product')}</Label>
-          <Select {...getSelectProps(fields.product)} key={fields.product.key}>
-            {SSL_PRODUCT_IDS.map((p) => (
-              <option key={p} value={p}>
-                {t(`products.${p}`)} — {t('order.productLimit', { count: SSL_PRODUCTS[p].maxNames })}
-                {priceOf(p, SSL_PERIODS[0]) ? ` — ${t('order.perYear', { price: priceOf(p, SSL_PERIODS[0]) })}` : ''}
+    <FoldedForm title={t('order.title')} testId="ssl-order-open" open={!!lastResult} form={form} submit={{ label: t('order.submit'), testId: 'ssl-order-submit' }}>
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor={fields.product.id}>{t('order.product')}</Label>
+        <Select {...getSelectProps(fields.product)} key={fields.product.key}>
+          {SSL_PRODUCT_IDS.map((p) => (
+            <option key={p} value={p}>
+              {t(`products.${p}`)} — {t('order.productLimit', { count: SSL_PRODUCTS[p].maxNames })}
+              {priceOf(p, SSL_PERIODS[0]) ? ` — ${t('order.perYear', { price: priceOf(p, SSL_PERIODS[0]) })}` : ''}
+            </option>
+          ))}
+        </Select>
+        <p className="text-xs text-slate-500 dark:text-slate-400">{prices.length ? t('order.charged') : t('order.noPrices')}</p>
+        <ErrorList id={fields.product.errorId} errors={fields.product.errors} />
+      </div>
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor={fields.period_months.id}>{t('order.period')}</Label>
+        <Select {...getSelectProps(fields.period_months)} key={fields.period_months.key}>
+          {SSL_PERIODS.map((m) => (
+            <option key={m} value={m}>
+              {t('order.months', { count: m })}
+              {priceOf(String(fields.product.value ?? 'dv-single'), m) ? ` — ${priceOf(String(fields.product.value ?? 'dv-single'), m)}` : ''}
+            </option>
+          ))}
+        </Select>
+        <ErrorList id={fields.period_months.errorId} errors={fields.period_months.errors} />
+      </div>
+      <div className="flex flex-col gap-1.5 md:col-span-2">
+        <Label htmlFor={fields.names.id}>{t('order.names')}</Label>
+        <textarea
+          {...getTextareaProps(fields.names)}
+          key={fields.names.key}
+          rows={3}
+          placeholder="www.example.com"
+          className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-950"
+        />
+        <p className="text-xs text-slate-500 dark:text-slate-400">{t('order.namesHelp')}</p>
+        <ErrorList id={fields.names.errorId} errors={fields.names.errors} />
+      </div>
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor={fields.key_type.id}>{t('order.keyType')}</Label>
+        <Select {...getSelectProps(fields.key_type)} key={fields.key_type.key}>
+          {SSL_KEY_TYPES.map((k) => (
+            <option key={k} value={k}>
+              {t(`keyTypes.${k}`)}
+            </option>
+          ))}
+        </Select>
+        <ErrorList id={fields.key_type.errorId} errors={fields.key_type.errors} />
+      </div>
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor={fields.csr.id}>{t('order.csr')}</Label>
+        <textarea
+          {...getTextareaProps(fields.csr)}
+          key={fields.csr.key}
+          rows={3}
+          placeholder="-----BEGIN CERTIFICATE REQUEST-----"
+          className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-950"
+        />
+        <p className="text-xs text-slate-500 dark:text-slate-400">{t('order.csrHelp')}</p>
+        <ErrorList id={fields.csr.errorId} errors={fields.csr.errors} />
+      </div>
+      {SSL_PRODUCTS[(fields.product.value ?? 'dv-single') as keyof typeof SSL_PRODUCTS]?.level !== 'dv' ? (
+        <div className="flex flex-col gap-1.5 md:col-span-2" data-testid="ssl-order-organisation">
+          <Label htmlFor={fields.organisation_id.id}>{t('order.organisation')}</Label>
+          <Select {...getSelectProps(fields.organisation_id)} key={fields.organisation_id.key}>
+            <option value="">{t('order.chooseOrganisation')}</option>
+            {organisations.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.legal_name} — {t(`organisations.states.${o.status}`)}
               </option>
             ))}
           </Select>
-          <p className="text-xs text-slate-500 dark:text-slate-400">{prices.length ? t('order.charged') : t('order.noPrices')}</p>
-          <ErrorList id={fields.product.errorId} errors={fields.product.errors} />
+          <p className="text-xs text-slate-500 dark:text-slate-400">
+            {t('order.organisationHelp')}{' '}
+            <Link className="underline" to={href('/ssls/organisations')}>
+              {t('organisations.title')}
+            </Link>
+          </p>
+          <ErrorList id={fields.organisation_id.errorId} errors={fields.organisation_id.errors} />
         </div>
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor={fields.period_months.id}>{t('order.period')}</Label>
-          <Select {...getSelectProps(fields.period_months)} key={fields.period_months.key}>
-            {SSL_PERIODS.map((m) => (
-              <option key={m} value={m}>
-                {t('order.months', { count: m })}
-                {priceOf(String(fields.product.value ?? 'dv-single'), m) ? ` — ${priceOf(String(fields.product.value ?? 'dv-single'), m)}` : ''}
-              </option>
-            ))}
-          </Select>
-          <ErrorList id={fields.period_months.errorId} errors={fields.period_months.errors} />
-        </div>
-        <div className="flex flex-col gap-1.5 md:col-span-2">
-          <Label htmlFor={fields.names.id}>{t('order.names')}</Label>
-          <textarea
-            {...getTextareaProps(fields.names)}
-            key={fields.names.key}
-            rows={3}
-            placeholder="www.example.com"
-            className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-950"
-          />
-          <p className="text-xs text-slate-500 dark:text-slate-400">{t('order.namesHelp')}</p>
-          <ErrorList id={fields.names.errorId} errors={fields.names.errors} />
-        </div>
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor={fields.key_type.id}>{t('order.keyType')}</Label>
-          <Select {...getSelectProps(fields.key_type)} key={fields.key_type.key}>
-            {SSL_KEY_TYPES.map((k) => (
-              <option key={k} value={k}>
-                {t(`keyTypes.${k}`)}
-              </option>
-            ))}
-          </Select>
-          <ErrorList id={fields.key_type.errorId} errors={fields.key_type.errors} />
-        </div>
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor={fields.csr.id}>{t('order.csr')}</Label>
-          <textarea
-            {...getTextareaProps(fields.csr)}
-            key={fields.csr.key}
-            rows={3}
-            placeholder="-----BEGIN CERTIFICATE REQUEST-----"
-            className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-950"
-          />
-          <p className="text-xs text-slate-500 dark:text-slate-400">{t('order.csrHelp')}</p>
-          <ErrorList id={fields.csr.errorId} errors={fields.csr.errors} />
-        </div>
-        {SSL_PRODUCTS[(fields.product.value ?? 'dv-single') as keyof typeof SSL_PRODUCTS]?.level !== 'dv' ? (
-          <div className="flex flex-col gap-1.5 md:col-span-2" data-testid="ssl-order-organisation">
-            <Label htmlFor={fields.organisation_id.id}>{t('order.organisation')}</Label>
-            <Select {...getSelectProps(fields.organisation_id)} key={fields.organisation_id.key}>
-              <option value="">{t('order.chooseOrganisation')}</option>
-              {organisations.map((o) => (
-                <option key={o.id} value={o.id}>
-                  {o.legal_name} — {t(`organisations.states.${o.status}`)}
-                </option>
-              ))}
-            </Select>
-            <p className="text-xs text-slate-500 dark:text-slate-400">
-              {t('order.organisationHelp')}{' '}
-              <Link className="underline" to={href('/ssls/organisations')}>
-                {t('organisations.title')}
-              </Link>
-            </p>
-            <ErrorList id={fields.organisation_id.errorId} errors={fields.organisation_id.errors} />
-          </div>
-        ) : null}
-        {dvOnly ? <p className="text-xs text-slate-500 md:col-span-2 dark:text-slate-400">{t('order.dvOnly')}</p> : null}
-        {caaNames.length ? (
-          <div
-            className="flex flex-wrap items-center gap-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 md:col-span-2 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
-            data-testid="ssl-caa-fix"
-          >
-            <span>{t('order.caaFix', { names: caaNames.join(', ') })}</span>
-            {caaNames.map((n) => (
-              <input key={n} type="hidden" name="caa_name" value={n} />
-            ))}
-            <Button type="submit" name="intent" value="caa-allow" size="sm" variant="outline" data-testid="ssl-caa-allow">
-              {t('order.caaAllow')}
-            </Button>
-          </div>
-        ) : null}
-        <div className="md:col-span-2">
-          <Button type="submit" data-testid="ssl-order-submit">
-            {t('order.submit')}
+      ) : null}
+      {dvOnly ? <p className="text-xs text-slate-500 md:col-span-2 dark:text-slate-400">{t('order.dvOnly')}</p> : null}
+      {caaNames.length ? (
+        <div
+          className="flex flex-wrap items-center gap-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 md:col-span-2 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+          data-testid="ssl-caa-fix"
+        >
+          <span>{t('order.caaFix', { names: caaNames.join(', ') })}</span>
+          {caaNames.map((n) => (
+            <input key={n} type="hidden" name="caa_name" value={n} />
+          ))}
+          <Button type="submit" name="intent" value="caa-allow" size="sm" variant="outline" data-testid="ssl-caa-allow">
+            {t('order.caaAllow')}
           </Button>
         </div>
-      </Form>
-    </FoldedFormCard>
+      ) : null}
+    </FoldedForm>
   )
 }
 
@@ -320,35 +310,31 @@ function ImportCertificate({ lastResult }: { lastResult: SubmissionResult<string
   })
   const area = 'rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-950'
   return (
-    <FoldedFormCard title={t('import.title')} testId="ssl-import-open" open={!!lastResult}>
-      <Form method="post" className="mt-4 grid gap-4 md:grid-cols-2" {...getFormProps(form)}>
-        <input type="hidden" name="intent" value="import" />
-        <p className="text-sm text-slate-600 md:col-span-2 dark:text-slate-400">{t('import.help')}</p>
-        <div className="md:col-span-2">
-          <FormErrors id={form.errorId} errors={form.errors} />
-        </div>
-        <div className="flex flex-col gap-1.5 md:col-span-2">
-          <Label htmlFor={fields.certificate.id}>{t('import.certificate')}</Label>
-          <textarea {...getTextareaProps(fields.certificate)} key={fields.certificate.key} rows={4} placeholder="-----BEGIN CERTIFICATE-----" className={area} data-testid="ssl-import-certificate" />
-          <ErrorList id={fields.certificate.errorId} errors={fields.certificate.errors} />
-        </div>
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor={fields.chain.id}>{t('import.chain')}</Label>
-          <textarea {...getTextareaProps(fields.chain)} key={fields.chain.key} rows={3} placeholder="-----BEGIN CERTIFICATE-----" className={area} data-testid="ssl-import-chain" />
-          <ErrorList id={fields.chain.errorId} errors={fields.chain.errors} />
-        </div>
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor={fields.private_key.id}>{t('import.key')}</Label>
-          <textarea {...getTextareaProps(fields.private_key)} key={fields.private_key.key} rows={3} placeholder="-----BEGIN PRIVATE KEY-----" className={area} data-testid="ssl-import-key" />
-          <p className="text-xs text-slate-500 dark:text-slate-400">{t('import.keyHelp')}</p>
-          <ErrorList id={fields.private_key.errorId} errors={fields.private_key.errors} />
-        </div>
-        <div className="md:col-span-2">
-          <Button type="submit" variant="outline" data-testid="ssl-import-submit">
-            {t('import.submit')}
-          </Button>
-        </div>
-      </Form>
-    </FoldedFormCard>
+    <FoldedForm
+      title={t('import.title')}
+      testId="ssl-import-open"
+      open={!!lastResult}
+      form={form}
+      help={t('import.help')}
+      submit={{ label: t('import.submit'), testId: 'ssl-import-submit', variant: 'outline' }}
+    >
+      <input type="hidden" name="intent" value="import" />
+      <div className="flex flex-col gap-1.5 md:col-span-2">
+        <Label htmlFor={fields.certificate.id}>{t('import.certificate')}</Label>
+        <textarea {...getTextareaProps(fields.certificate)} key={fields.certificate.key} rows={4} placeholder="-----BEGIN CERTIFICATE-----" className={area} data-testid="ssl-import-certificate" />
+        <ErrorList id={fields.certificate.errorId} errors={fields.certificate.errors} />
+      </div>
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor={fields.chain.id}>{t('import.chain')}</Label>
+        <textarea {...getTextareaProps(fields.chain)} key={fields.chain.key} rows={3} placeholder="-----BEGIN CERTIFICATE-----" className={area} data-testid="ssl-import-chain" />
+        <ErrorList id={fields.chain.errorId} errors={fields.chain.errors} />
+      </div>
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor={fields.private_key.id}>{t('import.key')}</Label>
+        <textarea {...getTextareaProps(fields.private_key)} key={fields.private_key.key} rows={3} placeholder="-----BEGIN PRIVATE KEY-----" className={area} data-testid="ssl-import-key" />
+        <p className="text-xs text-slate-500 dark:text-slate-400">{t('import.keyHelp')}</p>
+        <ErrorList id={fields.private_key.errorId} errors={fields.private_key.errors} />
+      </div>
+    </FoldedForm>
   )
 }
