@@ -16,6 +16,12 @@ export const WEBHOOK_EVENT_TYPES = [
   'ssl.expiring',
   'ssl.failed',
   'invoice.issued',
+  'block.placed',
+  'block.failed',
+  'block.renewed',
+  'block.expiring',
+  'block.expired',
+  'block.cancelled',
 ] as const
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | 'webhook.test'
 

@@ -4,7 +4,7 @@ import type { BlockStoredState } from '#common/blocks.ts'
 type Defaulted<T> = ColumnType<T, T | undefined, T>
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
 
-/** Migration 0910 (decision 302). */
+/** Migrations 0910 and 0930 (decision 302). */
 export interface BlocksTable {
   id: Generated<string>
   account_id: string
@@ -24,6 +24,8 @@ export interface BlocksTable {
   cancelled_at: Date | null
   charge_key: string | null
   failure_reason: string | null
+  /** The expiry the last expiry notice was about (once per term). */
+  expiry_noticed_for: Defaulted<Date | null>
   created_by: string
   version: Defaulted<number>
   created_at: Timestamp

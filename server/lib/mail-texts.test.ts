@@ -29,6 +29,10 @@ const KEYS: [string, Record<string, unknown>?][] = [
   ['sslExpiry.line', { name: 'www.example.com', date: '2026-12-01', count: 7 }],
   ['sslExpiry.intro'],
   ['sslExpiry.outro'],
+  ['blockExpiry.subject', { count: 3 }],
+  ['blockExpiry.line', { label: 'acmeshield', product: 'block:dpml:order', date: '2026-12-01', count: 7 }],
+  ['blockExpiry.intro'],
+  ['blockExpiry.outro'],
   ['webhookDisabled.subject'],
   ['webhookDisabled.body', { url: 'https://hooks.example/in', reason: '410 Gone' }],
 ]

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import { sql, type Kysely, type UpdateQueryBuilder, type UpdateResult } from 'kysely'
 import { blockLabelCode, parseBlockLabel } from '#common/block-label.ts'
 import { BLOCK_EXPIRING_DAYS, blockProviderProduct, type BlockState } from '#common/blocks.ts'
 import { BLOCKS_LIST } from '#common/lists/blocks.ts'
@@ -7,12 +7,13 @@ import type { DB } from '#server/db/schema.ts'
 import type { Block } from '#server/db/schema-blocks.ts'
 import { RegistryError, registryErrorToAppError, type BlockProvider, type BlockRecord } from '#server/integrations/registry/index.ts'
 import { releaseCharge, reserveCharges, settleCharge } from '#server/platform/billing/transactions.ts'
-import { change, txRunner, type Tx } from '#server/platform/core/change.ts'
+import { change, txRunner, type Audit, type Tx } from '#server/platform/core/change.ts'
 import { AppError, type CodedFieldError, fieldError, invalid, notFound, refused } from '#server/platform/core/errors.ts'
 import { reachOf, requirePermission, type Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { listResource, type ListResource } from '#server/platform/list/engine.ts'
 import { accountQuoter } from '#server/platform/pricing/service.ts'
+import { recordEvent } from '#server/platform/webhooks/outbox.ts'
 
 /**
  * Blocks (decision 302): a trademark label blocked across the TLDs of a block product with the
@@ -24,7 +25,7 @@ import { accountQuoter } from '#server/platform/pricing/service.ts'
  * once placed (the provider keeps the fee), and releases the charge of a block not placed yet.
  */
 
-export const BLOCK_JOBS = { place: 'blocks.place' } as const
+export const BLOCK_JOBS = { place: 'blocks.place', expiry: 'blocks.expiry' } as const
 const AREA = 'blocks'
 
 /** The state a person sees: an active block near its expiry is expiring, past it expired. */
@@ -189,14 +190,7 @@ export async function orderBlock(deps: PlatformDeps, scope: Scope, input: BlockO
   const price = await quoteBlock(deps.db, accountId, product.code, 'order', input.period_years, now)
   return change(deps.db, scope, async (tx, audit) => {
     // A block of the label whose term ended no longer holds it: the row says so before the label is taken again.
-    await tx
-      .updateTable('blocks')
-      .set({ status: 'expired', updated_at: now, version: sql`version + 1` })
-      .where('account_id', '=', accountId)
-      .where('label', '=', label.ascii)
-      .where('status', '=', 'active')
-      .where('expires_at', '<=', now)
-      .execute()
+    await expireBlocks(tx, audit, now, (q) => q.where('account_id', '=', accountId).where('label', '=', label.ascii))
     const block = await tx
       .insertInto('blocks')
       .values({
@@ -250,6 +244,42 @@ const auditFields = (b: Block) => ({
   failure_reason: b.failure_reason,
 })
 
+/** A block event's data (decision 021's catalogue: BlockData in webhooks/http.ts): the block as the API names it, and what the event adds. */
+export const blockEventData = (b: Block, extra: Record<string, unknown> = {}) => ({
+  id: b.id,
+  label: b.label,
+  label_unicode: b.label_unicode,
+  product_code: b.product_code,
+  trademark_ref: b.trademark_ref,
+  covered_tlds: b.covered_tlds,
+  expires_at: b.expires_at?.toISOString() ?? null,
+  ...extra,
+})
+
+type ExpiringQuery = UpdateQueryBuilder<DB, 'blocks', 'blocks', UpdateResult>
+
+/**
+ * Marks expired the active blocks (narrowed by `where`) whose term has ended: each with its audit
+ * entry and its `block.expired` event in the caller's transaction. The expiry job's sweep, and an
+ * order of a label whose old block ended.
+ */
+export async function expireBlocks(tx: Tx, audit: Audit, now: Date, where: (q: ExpiringQuery) => ExpiringQuery = (q) => q): Promise<Block[]> {
+  const ended = await where(
+    tx
+      .updateTable('blocks')
+      .set({ status: 'expired', updated_at: now, version: sql`version + 1` })
+      .where('status', '=', 'active')
+      .where('expires_at', '<=', now),
+  )
+    .returningAll()
+    .execute()
+  for (const row of ended) {
+    await audit.record({ area: AREA, entityType: 'block', entityId: row.id, accountId: row.account_id, action: 'expire', before: { ...auditFields(row), status: 'active' }, after: auditFields(row) })
+    await recordEvent(tx, { accountId: row.account_id, type: 'block.expired', data: blockEventData(row) })
+  }
+  return ended
+}
+
 const refusalText = (error: RegistryError) => (error.reason ? `${error.registryMessage}: ${error.reason}` : error.registryMessage)
 
 /**
@@ -302,6 +332,7 @@ async function finish(deps: PlatformDeps, scope: Scope, blockId: string, outcome
         .executeTakeFirstOrThrow()
       if (block.charge_key) await settleCharge(tx, scope, block.charge_key)
       await audit.record({ area: AREA, entityType: 'block', entityId: blockId, accountId: block.account_id, action: 'place', before: auditFields(block), after: auditFields(row) })
+      await recordEvent(tx, { accountId: block.account_id, type: 'block.placed', data: blockEventData(row, { provider_id: row.provider_id, period_years: row.period_years }) })
     } else {
       const row = await tx
         .updateTable('blocks')
@@ -311,6 +342,7 @@ async function finish(deps: PlatformDeps, scope: Scope, blockId: string, outcome
         .executeTakeFirstOrThrow()
       if (block.charge_key) await releaseCharge(tx, scope, block.charge_key, outcome.failed)
       await audit.record({ area: AREA, entityType: 'block', entityId: blockId, accountId: block.account_id, action: 'fail', before: auditFields(block), after: auditFields(row) })
+      await recordEvent(tx, { accountId: block.account_id, type: 'block.failed', data: blockEventData(row, { reason: row.failure_reason }) })
     }
     return null
   })
@@ -378,6 +410,7 @@ export async function renewBlock(deps: PlatformDeps, scope: Scope, id: string, i
       before: auditFields(block),
       after: { ...auditFields(row), renewed_years: input.period_years },
     })
+    await recordEvent(tx, { accountId: block.account_id, type: 'block.renewed', data: blockEventData(row, { period_years: input.period_years }) })
     return row
   })
 }
@@ -413,10 +446,7 @@ export async function cancelBlock(deps: PlatformDeps, scope: Scope, id: string):
       .executeTakeFirstOrThrow()
     if (current.status === 'pending' && current.charge_key) await releaseCharge(tx, { ...scope, accountId: current.account_id }, current.charge_key, 'Cancelled before it was placed')
     await audit.record({ area: AREA, entityType: 'block', entityId: id, accountId: current.account_id, action: 'cancel', before: auditFields(current), after: auditFields(row) })
+    await recordEvent(tx, { accountId: current.account_id, type: 'block.cancelled', data: blockEventData(row, { previous_status: current.status }) })
     return row
   })
-}
-
-export function registerBlockJobs(deps: PlatformDeps) {
-  deps.jobs.register<{ blockId: string }>(BLOCK_JOBS.place, (data) => placeBlock(deps, data.blockId))
 }

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi'
+import { BLOCK_EXPIRING_DAYS } from '#common/blocks.ts'
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_URL_MAX } from '#common/webhooks.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
@@ -253,6 +254,20 @@ const InvoiceData = z.object({
   total_minor: z.number().int(),
   due_at: z.string(),
 })
+const BlockData = z.object({
+  id: z.uuid(),
+  label: z.string().openapi({ description: 'The blocked label, ASCII (an IDN in punycode)' }),
+  label_unicode: z.string(),
+  product_code: z.string(),
+  trademark_ref: z.string(),
+  covered_tlds: z.array(z.string()),
+  expires_at: z.string().nullable(),
+  provider_id: z.string().nullable().optional(),
+  period_years: z.number().int().optional().openapi({ description: 'The years ordered (placed) or added (renewed)' }),
+  days_left: z.number().int().optional(),
+  reason: z.string().nullable().optional().openapi({ description: "The provider's reason for refusing it (failed)" }),
+  previous_status: z.enum(['pending', 'active']).optional().openapi({ description: 'What was cancelled: a block not placed yet, or one the provider held' }),
+})
 const EVENT_DATA: Record<(typeof WEBHOOK_EVENT_TYPES)[number], { summary: string; data: z.ZodType }> = {
   'domain.registered': { summary: 'A domain was registered (directly or by an order)', data: DomainData },
   'domain.renewed': { summary: 'A domain was renewed', data: DomainData },
@@ -270,6 +285,12 @@ const EVENT_DATA: Record<(typeof WEBHOOK_EVENT_TYPES)[number], { summary: string
   'ssl.expiring': { summary: 'A certificate crossed an expiry notice threshold and nothing replaces it yet', data: SslData },
   'ssl.failed': { summary: 'A certificate order failed (the CA refused, or validation failed), with the reason', data: SslData },
   'invoice.issued': { summary: "An invoice or credit note of the account's billing entity was issued", data: InvoiceData },
+  'block.placed': { summary: 'The provider placed a block ordered: active, with its covered TLDs and expiry', data: BlockData },
+  'block.failed': { summary: "The provider refused a block ordered (its charge released), with the provider's reason", data: BlockData },
+  'block.renewed': { summary: 'A block was renewed at the provider, with its new expiry', data: BlockData },
+  'block.expiring': { summary: `A block comes within ${BLOCK_EXPIRING_DAYS} days of its expiry (once per term, with the expiry notice mail)`, data: BlockData },
+  'block.expired': { summary: 'A block reached the end of its term unrenewed: the label is no longer blocked', data: BlockData },
+  'block.cancelled': { summary: 'A block was cancelled (deleted at the provider when it was placed)', data: BlockData },
 }
 const SignatureHeaders = z.object({
   'webhook-id': z.string().openapi({ description: 'The message id (msg_…): the same for every retry and replay, so a repeat can be dropped', example: 'msg_2b7c0e0d9a6f4c1e8f3a5b7d9c1e2f30' }),
