@@ -1,12 +1,11 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { getFormProps, type SubmissionResult } from '@conform-to/react'
-import { getInputProps } from '#app/components/field-props.ts'
+import { getCollectionProps, getFormProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
+import { getInputProps, getSelectProps } from '#app/components/field-props.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
-import { ErrorList, Field, FormErrors, useZodForm } from '#app/components/forms.tsx'
+import { ErrorList, Field, FormErrors, SelectField, useZodForm } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
-import { Select } from '#app/components/ui/select.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
@@ -14,7 +13,7 @@ import { requireScreen } from '#app/lib/guards.server.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
-import { convertMinor, currencyDecimals, formatMoney, parseMoney } from '#common/money.ts'
+import { convertMinor, currencyDecimals, formatMoney } from '#common/money.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
@@ -23,25 +22,22 @@ import { canChange, requireChange } from '../accounts/directory.server.ts'
 import type { Route } from './+types/detail.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
 import { RATE_FIELDS, rateSchema } from '../invoicing/pricing-forms.ts'
-
-const KINDS = ['generic', 'country-code', 'sponsored', 'new-generic'] as const
-const GRACE = ['add_grace_days', 'renew_grace_days', 'auto_renew_grace_days', 'transfer_grace_days', 'redemption_days'] as const
-const FLAGS = ['is_offered', 'dnssec', 'idn', 'registry_lock'] as const
-const PERIODS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const
+import { TLD_ALIAS, TLD_FIELDS, TLD_FLAGS, TLD_GRACE, TLD_PERIODS, tldBody, tldSchema } from './forms.ts'
+import { TLD_KINDS } from '#common/lists/directory.ts'
 
 type Tld = {
   id: string
   name: string
   unicode_name: string
-  kind: (typeof KINDS)[number]
+  kind: (typeof TLD_KINDS)[number]
   registry_operator: string
   periods: number[]
   required_contacts: string[]
   list_price_minor: number | null
   currency: string
   version: number
-} & Record<(typeof GRACE)[number], number> &
-  Record<(typeof FLAGS)[number], boolean>
+} & Record<(typeof TLD_GRACE)[number], number> &
+  Record<(typeof TLD_FLAGS)[number], boolean>
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
@@ -75,7 +71,7 @@ async function setRate(request: Request, context: Route.ActionArgs['context'], p
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
 
-type Values = Record<string, string | string[]>
+type TldAnswer = { intent: 'tld'; result: SubmissionResult<string[]> }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
@@ -85,39 +81,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const url = requestUrl(request)
   const formData = await request.formData()
   if (formData.get('intent') === 'rate') return setRate(request, context, params, formData)
-  const values: Values = Object.fromEntries([...formData.keys()].map((k) => [k, ['periods', 'required_contacts'].includes(k) ? formData.getAll(k).map(String) : String(formData.get(k))]))
-  const fieldErrors: Record<string, string[]> = {}
-  const currency = String(values.currency ?? '')
-    .trim()
-    .toUpperCase()
-  if (!/^[A-Z]{3}$/.test(currency)) fieldErrors.currency = [t('validation:required')]
-  const body: Record<string, unknown> = {
-    kind: values.kind,
-    registry_operator: String(values.registry_operator ?? '').trim(),
-    periods: ((values.periods as string[] | undefined) ?? []).map(Number),
-    required_contacts: (values.required_contacts as string[] | undefined) ?? [],
-    currency,
-    version: Number(values.version),
-  }
-  for (const flag of FLAGS) body[flag] = formData.get(flag) === 'on'
-  for (const key of GRACE) {
-    const n = Number(values[key])
-    if (!/^\d{1,3}$/.test(String(values[key] ?? '')) || n > 365) fieldErrors[key] = [t('directory:tlds.daysInvalid')]
-    else body[key] = n
-  }
-  const price = String(values.list_price ?? '').trim()
-  if (price === '') body.list_price_minor = null
-  else {
-    const parsed = parseMoney(price, currency || 'EUR')
-    if (parsed.ok && parsed.minor >= 0) body.list_price_minor = parsed.minor
-    else fieldErrors.list_price = [t('common:money.invalid')]
-  }
-  if (Object.keys(fieldErrors).length) return data({ values, fieldErrors, formErrors: [] as string[] }, { status: 400 })
+  const submission = parseWithZod(formData, { schema: tldSchema(t) })
+  if (submission.status !== 'success') return data({ intent: 'tld', result: submission.reply() } satisfies TldAnswer, { status: 400 })
   try {
-    await (await getPlatform(request, context)).patch(`/tlds/${params.id}`, body)
+    await (await getPlatform(request, context)).patch(`/tlds/${params.id}`, tldBody(submission.value))
   } catch (error) {
-    const fields = ['kind', 'registry_operator', 'periods', 'required_contacts', 'currency', 'list_price', ...GRACE, ...FLAGS]
-    return data({ values, ...formErrorsOf(t, error, fields, { list_price_minor: 'list_price' }) }, { status: 400 })
+    return data({ intent: 'tld', result: submission.reply(formErrorsOf(t, error, TLD_FIELDS, TLD_ALIAS)) } satisfies TldAnswer, { status: 400 })
   }
   return redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('directory:saved'), color: 'success' }) } })
 }
@@ -139,7 +108,7 @@ export default function TldDetail({ loaderData, actionData }: Route.ComponentPro
             [t('tlds.fields.registry_operator'), tld.registry_operator],
             [t('tlds.fields.is_offered'), yesNo(t, tld.is_offered)],
             [t('tlds.fields.periods'), tld.periods.map((p) => t('tlds.years', { count: p })).join(', ')],
-            ...GRACE.map((g): [string, React.ReactNode] => [t(`tlds.fields.${g}`), t('tlds.days', { count: tld[g] })]),
+            ...TLD_GRACE.map((g): [string, React.ReactNode] => [t(`tlds.fields.${g}`), t('tlds.days', { count: tld[g] })]),
             [t('tlds.fields.dnssec'), yesNo(t, tld.dnssec)],
             [t('tlds.fields.idn'), yesNo(t, tld.idn)],
             [t('tlds.fields.registry_lock'), yesNo(t, tld.registry_lock)],
@@ -148,14 +117,9 @@ export default function TldDetail({ loaderData, actionData }: Route.ComponentPro
           ]}
         />
       </Card>
-      {canEdit ? <EditTld tld={tld} result={actionData && !('intent' in actionData) ? actionData : null} /> : null}
+      {canEdit ? <EditTld key={tld.version} tld={tld} lastResult={actionData?.intent === 'tld' ? actionData.result : undefined} /> : null}
       {canEdit ? (
-        <Rates
-          key={loaderData.rates.map((r) => `${r.to_currency}:${r.rate}`).join()}
-          tld={tld}
-          rates={loaderData.rates}
-          lastResult={actionData && 'intent' in actionData ? actionData.result : undefined}
-        />
+        <Rates key={loaderData.rates.map((r) => `${r.to_currency}:${r.rate}`).join()} tld={tld} rates={loaderData.rates} lastResult={actionData?.intent === 'rate' ? actionData.result : undefined} />
       ) : null}
     </div>
   )
@@ -216,87 +180,55 @@ function Rates({ tld, rates, lastResult }: { tld: Tld; rates: Rate[]; lastResult
   )
 }
 
-function EditTld({ tld, result }: { tld: Tld; result: { values: Values; fieldErrors: Record<string, string[]>; formErrors: string[] } | null }) {
+/** The catalogue entry's form (conform + zod, `tldSchema`): what the API would refuse is refused beside its field, as typed. */
+function EditTld({ tld, lastResult }: { tld: Tld; lastResult: SubmissionResult<string[]> | undefined }) {
   const { t } = useTranslation('directory')
-  const v = result?.values
-  const errors = result?.fieldErrors ?? {}
-  const text = (key: string, fallback: string) => (v ? String(v[key] ?? '') : fallback)
-  const list = (key: 'periods' | 'required_contacts', fallback: string[]) => (v ? ((v[key] as string[] | undefined) ?? []) : fallback)
-  const flag = (key: (typeof FLAGS)[number]) => (v ? v[key] === 'on' : tld[key])
   const decimals = currencyDecimals(tld.currency)
-  const priceText = tld.list_price_minor === null ? '' : (tld.list_price_minor / 10 ** decimals).toFixed(decimals)
+  const [form, fields] = useZodForm(tldSchema(t), {
+    id: 'tld',
+    lastResult,
+    defaultValue: {
+      ...tld,
+      list_price: tld.list_price_minor === null ? '' : (tld.list_price_minor / 10 ** decimals).toFixed(decimals),
+      periods: tld.periods.map(String),
+    },
+  })
   return (
-    <Card>
+    <Card data-testid="tld-edit">
       <CardTitle>{t('tlds.edit')}</CardTitle>
-      <Form method="post" className="space-y-3" key={tld.version}>
+      <Form method="post" {...getFormProps(form)} className="space-y-3">
+        <input type="hidden" name="intent" value="tld" />
         <input type="hidden" name="version" value={tld.version} />
-        <FormErrors errors={result?.formErrors} />
+        <FormErrors id={form.errorId} errors={form.errors} />
         <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-2">
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor="tld-kind" className="text-sm font-medium">
-              {t('tlds.fields.kind')}
-            </label>
-            <Select id="tld-kind" name="kind" defaultValue={text('kind', tld.kind)}>
-              {KINDS.map((k) => (
-                <option key={k} value={k}>
-                  {t(`tlds.kinds.${k}`)}
-                </option>
-              ))}
-            </Select>
-            <ErrorList errors={errors.kind} />
-          </div>
-          <Field
-            labelProps={{ children: t('tlds.fields.registry_operator') }}
-            inputProps={{ id: 'tld-operator', name: 'registry_operator', defaultValue: text('registry_operator', tld.registry_operator) }}
-            errors={errors.registry_operator}
-          />
-          {GRACE.map((g) => (
-            <Field
-              key={g}
-              labelProps={{ children: t(`tlds.fields.${g}`) }}
-              inputProps={{ id: `tld-${g}`, name: g, type: 'number', min: 0, max: 365, defaultValue: text(g, String(tld[g])) }}
-              errors={errors[g]}
-            />
+          <SelectField label={t('tlds.fields.kind')} selectProps={getSelectProps(fields.kind)} errors={fields.kind.errors}>
+            {TLD_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {t(`tlds.kinds.${k}`)}
+              </option>
+            ))}
+          </SelectField>
+          <Field labelProps={{ children: t('tlds.fields.registry_operator') }} inputProps={getInputProps(fields.registry_operator, { type: 'text' })} errors={fields.registry_operator.errors} />
+          {TLD_GRACE.map((g) => (
+            <Field key={g} labelProps={{ children: t(`tlds.fields.${g}`) }} inputProps={getInputProps(fields[g], { type: 'number' })} errors={fields[g].errors} />
           ))}
           <Field
             labelProps={{ children: t('tlds.fields.list_price_minor') }}
-            inputProps={{ id: 'tld-price', name: 'list_price', inputMode: 'decimal', defaultValue: text('list_price', priceText) }}
-            errors={errors.list_price}
+            inputProps={{ ...getInputProps(fields.list_price, { type: 'text' }), inputMode: 'decimal' }}
+            errors={fields.list_price.errors}
           />
           <Field
             labelProps={{ children: t('tlds.fields.currency') }}
-            inputProps={{ id: 'tld-currency', name: 'currency', maxLength: 3, defaultValue: text('currency', tld.currency) }}
-            errors={errors.currency}
+            inputProps={{ ...getInputProps(fields.currency, { type: 'text' }), maxLength: 3, className: 'font-mono uppercase' }}
+            errors={fields.currency.errors}
           />
         </div>
-        <fieldset>
-          <legend className="text-sm font-medium">{t('tlds.fields.periods')}</legend>
-          <div className="flex flex-wrap gap-3">
-            {PERIODS.map((p) => (
-              <label key={p} className="flex items-center gap-1 text-sm">
-                <input type="checkbox" name="periods" value={p} defaultChecked={list('periods', tld.periods.map(String)).includes(String(p))} />
-                {t('tlds.years', { count: p })}
-              </label>
-            ))}
-          </div>
-          <ErrorList errors={errors.periods} />
-        </fieldset>
-        <fieldset>
-          <legend className="text-sm font-medium">{t('tlds.fields.required_contacts')}</legend>
-          <div className="flex flex-wrap gap-3">
-            {CONTACT_ROLES.map((r) => (
-              <label key={r} className="flex items-center gap-1 text-sm">
-                <input type="checkbox" name="required_contacts" value={r} defaultChecked={list('required_contacts', tld.required_contacts).includes(r)} />
-                {t(`tlds.contactRoles.${r}`)}
-              </label>
-            ))}
-          </div>
-          <ErrorList errors={errors.required_contacts} />
-        </fieldset>
+        <CheckboxGroup legend={t('tlds.fields.periods')} field={fields.periods} options={TLD_PERIODS.map(String)} label={(p) => t('tlds.years', { count: Number(p) })} />
+        <CheckboxGroup legend={t('tlds.fields.required_contacts')} field={fields.required_contacts} options={[...CONTACT_ROLES]} label={(r) => t(`tlds.contactRoles.${r}`)} />
         <div className="flex flex-wrap gap-4">
-          {FLAGS.map((f) => (
+          {TLD_FLAGS.map((f) => (
             <label key={f} className="flex items-center gap-1 text-sm">
-              <input type="checkbox" name={f} defaultChecked={flag(f)} />
+              <input {...getInputProps(fields[f], { type: 'checkbox' })} />
               {t(`tlds.fields.${f}`)}
             </label>
           ))}
@@ -304,5 +236,24 @@ function EditTld({ tld, result }: { tld: Tld; result: { values: Values; fieldErr
         <Button type="submit">{t('save')}</Button>
       </Form>
     </Card>
+  )
+}
+
+/** Checkboxes of one field (a list of values), its errors below them and named by the group. */
+function CheckboxGroup({ legend, field, options, label }: { legend: string; field: FieldMetadata<string[] | undefined>; options: string[]; label: (value: string) => string }) {
+  const errors = field.errors
+  return (
+    <fieldset aria-describedby={errors?.length ? field.errorId : undefined}>
+      <legend className="text-sm font-medium">{legend}</legend>
+      <div className="flex flex-wrap gap-3">
+        {getCollectionProps(field, { type: 'checkbox', options }).map(({ key, required: _required, ...props }) => (
+          <label key={key} className="flex items-center gap-1 text-sm">
+            <input {...props} />
+            {label(props.value)}
+          </label>
+        ))}
+      </div>
+      <ErrorList id={field.errorId} errors={errors} />
+    </fieldset>
   )
 }
