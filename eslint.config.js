@@ -27,6 +27,26 @@ export default tseslint.config(
     },
   },
   {
+    // A form control's attributes come from field-props.ts (decision 014, item 9): the same as
+    // conform's helpers, at a fraction of their cost on the server.
+    files: ['app/**/*.{ts,tsx}'],
+    ignores: ['app/components/field-props.ts', 'app/components/field-props.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@conform-to/react',
+              importNames: ['getInputProps', 'getSelectProps', 'getTextareaProps'],
+              message: "Import it from '#app/components/field-props.ts': the same attributes at a fraction of the cost (decision 014).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['tests/**', 'bench/**', '**/*.test.ts'],
     rules: { 'no-console': 'off' },
   },

@@ -1,4 +1,5 @@
-import { getInputProps, getSelectProps, type SubmissionResult } from '@conform-to/react'
+import { type SubmissionResult } from '@conform-to/react'
+import { getInputProps, getSelectProps } from '#app/components/field-props.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { z } from 'zod'

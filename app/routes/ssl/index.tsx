@@ -1,4 +1,5 @@
-import { getSelectProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { useForm, type SubmissionResult } from '@conform-to/react'
+import { getSelectProps, getTextareaProps } from '#app/components/field-props.ts'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Link, redirect } from 'react-router'
 import { z } from 'zod'

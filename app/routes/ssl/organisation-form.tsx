@@ -1,4 +1,5 @@
-import { getFormProps, getInputProps, getSelectProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
+import { getInputProps, getSelectProps } from '#app/components/field-props.ts'
 import type { TFunction } from 'i18next'
 import { z } from 'zod'
 import { Form } from 'react-router'

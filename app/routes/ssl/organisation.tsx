@@ -1,4 +1,5 @@
-import { getFormProps, getInputProps, getSelectProps, type FormMetadata, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type FormMetadata, type SubmissionResult } from '@conform-to/react'
+import { getInputProps, getSelectProps } from '#app/components/field-props.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
 import { Field, FormErrors, SelectField, useZodForm } from '#app/components/forms.tsx'
