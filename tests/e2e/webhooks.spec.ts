@@ -21,6 +21,8 @@ test('an admin adds an endpoint, pings it, reads the delivery log and deletes it
   await form.getByLabel('URL').fill(`http://${host}/hooks`)
   await form.getByLabel('Description').fill('e2e receiver')
   await form.getByLabel(/A domain was renewed/).check()
+  // Block events are offered like every other (common/webhooks.ts).
+  await form.getByLabel(/A block was placed/).check()
   await form.getByRole('button', { name: 'Add endpoint' }).click()
   await expect(form.getByText('The URL must start with https://')).toBeVisible()
   await expect(form.getByLabel('Description')).toHaveValue('e2e receiver')
@@ -30,6 +32,7 @@ test('an admin adds an endpoint, pings it, reads the delivery log and deletes it
 
   await page.getByRole('link', { name: `https://${host}/hooks` }).click()
   await expect(page.getByRole('heading', { level: 1 })).toContainText(host)
+  await expect(page.getByText('domain.renewed, block.placed')).toBeVisible()
   await page.getByTestId('webhook-test').click()
   await expect(page.getByText('Test event queued')).toBeVisible()
   // The job tries it within seconds; the log says what happened.
