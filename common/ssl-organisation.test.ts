@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { organisationErrors, sslOrganisationSchema } from './ssl-organisation.ts'
+import { checkErrors, organisationErrors, sslCheckSchema, sslOrganisationSchema } from './ssl-organisation.ts'
 
 const details = { legal_name: ' Acme Labs ', street1: '1 Lab Lane', city: 'Boston', country: 'us', phone: '+1 617 555 0100', approver_name: 'Ada', approver_email: 'Ada@Acme.Example' }
 
@@ -46,5 +46,17 @@ describe('the organisation schema both sides parse with', () => {
         allowed: ['private_organization', 'government_entity', 'business_entity', 'non_commercial_entity'],
       },
     ])
+  })
+})
+
+describe('the check schema both sides parse with', () => {
+  it('takes a state offered and a note, which attention needs', () => {
+    expect(sslCheckSchema().parse({ state: 'validated' })).toEqual({ state: 'validated', note: '' })
+    const refused = (input: Record<string, unknown>) => {
+      const parsed = sslCheckSchema().safeParse(input)
+      return parsed.success ? [] : checkErrors(parsed.error).map((e) => `${e.field}:${e.code}`)
+    }
+    expect(refused({ state: 'attention', note: '  ' })).toEqual(['note:ssl.check-note-required'])
+    expect(refused({ state: 'done', note: 'x'.repeat(2001) })).toEqual(['state:ssl.check-state', 'note:field.too_long'])
   })
 })

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { codedErrors, codedRules, GENERAL_WORDS, type SayCode } from './coded-schema.ts'
 import { isCountryCode } from './countries.ts'
 import { parsePhone, phoneErrorMessage, type PhoneError } from './phone.ts'
-import { SSL_BUSINESS_CATEGORIES, type SslBusinessCategory } from './ssl.ts'
+import { SSL_BUSINESS_CATEGORIES, SSL_CHECK_STATES, type SslBusinessCategory, type SslCheckState } from './ssl.ts'
 
 /**
  * An OV/EV organisation's details (POST and PUT /ssl-organisations): the one statement of their
@@ -39,6 +39,8 @@ const WORDS: Record<string, (values: { max?: number }) => string> = {
   'ssl.jurisdiction-country-required': () => 'A state or locality of incorporation needs its country',
   'ssl.business-category': () => 'Choose a business category offered',
   'ssl.incorporation-future': () => 'The date of incorporation cannot be in the future',
+  'ssl.check-state': () => 'Choose a state offered',
+  'ssl.check-note-required': () => 'Say what the customer must do',
 }
 
 /** The English words of an organisation's refusal codes: the API's message, the portal's fallback. */
@@ -115,3 +117,28 @@ export type SslOrganisationDetails = z.output<ReturnType<typeof sslOrganisationS
 
 /** A refused parse as the API answers it: each field's code and words, in the form's order of the fields. */
 export const organisationErrors = (error: z.ZodError) => codedErrors(error, SSL_ORGANISATION_FIELDS)
+
+/**
+ * Staff mark one check of an organisation (PUT …/checks/{check}): a state offered and a note, which
+ * "attention" needs (it says what the customer must do). `extra` are the form's own fields.
+ */
+export function sslCheckSchema<Extra extends z.ZodRawShape = Record<never, never>>(say: SayCode = organisationWords, extra?: Extra) {
+  const rules = codedRules(say, ['ssl.check-state'])
+  return z
+    .object({
+      ...(extra as Extra),
+      state: z.string(rules.coded('ssl.check-state')).transform((value, ctx) => {
+        if (!(SSL_CHECK_STATES as readonly string[]).includes(value)) rules.issue(ctx, 'ssl.check-state', { allowed: SSL_CHECK_STATES })
+        return value as SslCheckState
+      }),
+      note: rules.optionalText(2000),
+    })
+    .refine((v) => (v as { state: string }).state !== 'attention' || !!(v as { note: string }).note, {
+      ...rules.coded('ssl.check-note-required'),
+      path: ['note'],
+      when: (payload) => typeof payload.value === 'object' && payload.value !== null,
+    })
+}
+
+/** A refused check as the API answers it. */
+export const checkErrors = (error: z.ZodError) => codedErrors(error, ['state', 'note'])

@@ -1,7 +1,9 @@
 import type { TFunction } from 'i18next'
 import { z } from 'zod'
 import { formRules } from '#app/lib/form-messages.ts'
-import { REVOCATION_REASONS, SSL_CHECK_STATES, SSL_KEY_TYPES, SSL_ORGANISATION_CHECKS, SSL_PERIODS } from '#common/ssl.ts'
+import { sayCodes } from '#app/lib/coded-words.ts'
+import { REVOCATION_REASONS, SSL_KEY_TYPES, SSL_ORGANISATION_CHECKS, SSL_PERIODS } from '#common/ssl.ts'
+import { organisationWords, sslCheckSchema } from '#common/ssl-organisation.ts'
 
 /**
  * The SSL screens' forms (conform + zod, ARCHITECTURE.md): one schema per form, parsed by the
@@ -57,22 +59,8 @@ export const validateSchema = (t: TFunction) =>
     method: z.enum(['dns-01', 'http-01'], choose(t)),
   })
 
-/** Staff mark one check of an organisation; "attention" says what the customer must do. */
-export const markCheckSchema = (t: TFunction) =>
-  z
-    .object({
-      intent: z.literal('check'),
-      check: z.enum(SSL_ORGANISATION_CHECKS, choose(t)),
-      state: z.enum(SSL_CHECK_STATES, choose(t)),
-      note: z
-        .string()
-        .trim()
-        .max(2000, t('validation:maxLength', { max: 2000 }))
-        .optional(),
-    })
-    .superRefine((v, ctx) => {
-      if (v.state === 'attention' && !v.note) ctx.addIssue({ code: 'custom', path: ['note'], message: t('ssl:errors.ssl.check-note-required') })
-    })
+/** Staff mark one check of an organisation: the API's own rules (common/ssl-organisation.ts), in the user's words. */
+export const markCheckSchema = (t: TFunction) => sslCheckSchema(sayCodes(t, 'ssl', organisationWords), { intent: z.literal('check'), check: z.enum(SSL_ORGANISATION_CHECKS, choose(t)) })
 
 /** A document for an organisation's "documents" check (its type and size are the API's to judge). */
 export const uploadSchema = (t: TFunction) =>

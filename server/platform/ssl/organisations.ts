@@ -1,16 +1,16 @@
 import { sql, type Kysely } from 'kysely'
 import { SSL_ORGANISATIONS_LIST } from '#common/lists/ssl.ts'
-import { organisationErrors, SSL_ORGANISATION_FIELDS, sslOrganisationSchema, type SslOrganisationDetails, type SslOrganisationField, type SslOrganisationInput } from '#common/ssl-organisation.ts'
 import {
-  organisationStatus,
-  SSL_CHECK_STATES,
-  SSL_DOCUMENT_MAX_BYTES,
-  SSL_DOCUMENT_TYPES,
-  SSL_ORGANISATION_CHECKS,
-  type SslCheckState,
-  type SslOrganisationCheck,
-  EV_BUSINESS_CATEGORY_TEXT,
-} from '#common/ssl.ts'
+  checkErrors,
+  organisationErrors,
+  SSL_ORGANISATION_FIELDS,
+  sslCheckSchema,
+  sslOrganisationSchema,
+  type SslOrganisationDetails,
+  type SslOrganisationField,
+  type SslOrganisationInput,
+} from '#common/ssl-organisation.ts'
+import { organisationStatus, SSL_DOCUMENT_MAX_BYTES, SSL_DOCUMENT_TYPES, SSL_ORGANISATION_CHECKS, type SslCheckState, type SslOrganisationCheck, EV_BUSINESS_CATEGORY_TEXT } from '#common/ssl.ts'
 import type { DB } from '#server/db/schema.ts'
 import type { SslCheck, SslOrganisation } from '#server/db/schema-ssl.ts'
 import { auditWriter, change, type Tx } from '#server/platform/core/change.ts'
@@ -48,6 +48,7 @@ export const organisationsResource = listResource(SSL_ORGANISATIONS_LIST, { from
 export const scopedOrganisationsResource: ListResource = { ...organisationsResource, accountColumn: 'o.account_id' }
 
 const organisationSchema = sslOrganisationSchema()
+const checkSchema = sslCheckSchema()
 
 /** The details checked and made canonical (common/ssl-organisation.ts: E.164 phones, upper-case countries), or every field's refusal at once. */
 function cleanInput(input: SslOrganisationInput): SslOrganisationDetails {
@@ -155,14 +156,17 @@ export async function updateOrganisation(deps: PlatformDeps, scope: Scope, id: s
 export async function markCheck(deps: PlatformDeps, scope: Scope, id: string, check: SslOrganisationCheck, input: { state: SslCheckState; note?: string }): Promise<SslOrganisation> {
   requirePermission(scope.actor, 'staff')
   await findOrganisation(deps.db, scope, id)
-  if (!(SSL_CHECK_STATES as readonly string[]).includes(input.state))
-    throw invalid('ssl.check-invalid', 'The check is not valid', [fieldError('state', 'ssl.check-state', 'Choose a state offered', [...SSL_CHECK_STATES])])
-  const note = (input.note ?? '').trim()
-  if (note.length > 2000) throw invalid('ssl.check-invalid', 'The check is not valid', [fieldError('note', 'field.too_long', 'At most 2000 characters')])
-  if (input.state === 'attention' && !note) throw invalid('ssl.check-invalid', 'The check is not valid', [fieldError('note', 'ssl.check-note-required', 'Say what the customer must do')])
+  const parsed = checkSchema.safeParse(input)
+  if (!parsed.success)
+    throw invalid(
+      'ssl.check-invalid',
+      'The check is not valid',
+      checkErrors(parsed.error).map((e) => fieldError(e.field, e.code, e.message, e.allowed)),
+    )
+  const { state, note } = parsed.data
   return change(deps.db, scope, async (tx, audit) => {
     const before = await findOrganisation(tx, scope, id, true)
-    const checks = { ...emptyChecks(), ...before.checks, [check]: { state: input.state, note, by: scope.actor.label, at: deps.now().toISOString() } }
+    const checks = { ...emptyChecks(), ...before.checks, [check]: { state, note, by: scope.actor.label, at: deps.now().toISOString() } }
     const status = organisationStatus(checks)
     const after = await tx
       .updateTable('ssl_organisations')
@@ -183,7 +187,7 @@ export async function markCheck(deps: PlatformDeps, scope: Scope, id: string, ch
       accountId: before.account_id,
       action: 'check',
       before: { check, state: before.checks[check]?.state ?? 'waiting', status: before.status },
-      after: { check, state: input.state, note, status },
+      after: { check, state, note, status },
     })
     if (status === 'validated' && before.status !== 'validated') await releaseWaitingOrders(deps, tx, scope, id)
     return after
