@@ -28,9 +28,9 @@ const VARIANTS: Variant[] = [
   { name: 'phone', width: 390, height: 844, theme: 'light', lng: 'en' },
 ]
 
-/** A screen: who looks at it and where; `path` may be a function of the first domain's id. */
-type Screen = { name: string; user: string; path: string | ((ids: Ids) => string) }
-type Ids = { domain: string; order: string | null; block: string; entity: string; sslOrganisation: string }
+/** A screen: who looks at it and where; `path` may be a function of the first domain's id; `open`, the test id of a folded form's title clicked open before the shot. */
+type Screen = { name: string; user: string; path: string | ((ids: Ids) => string); open?: string }
+type Ids = { domain: string; order: string | null; block: string; entity: string; sslOrganisation: string; account: string }
 const SCREENS: Screen[] = [
   { name: 'login', user: '', path: '/login' },
   { name: 'home-admin', user: 'admin@acme.example', path: '/' },
@@ -61,6 +61,7 @@ const SCREENS: Screen[] = [
   { name: 'blocks', user: 'admin@acme.example', path: '/blocks' },
   { name: 'blocks-staff', user: 'staff@example.com', path: '/blocks' },
   { name: 'block-detail', user: 'admin@acme.example', path: (ids) => `/blocks/${ids.block}` },
+  { name: 'account-webhooks', user: 'admin@acme.example', path: (ids) => `/accounts/${ids.account}/webhooks`, open: 'webhook-new-open' },
   { name: 'tray', user: 'admin@acme.example', path: '/tray' },
   { name: 'domains-log', user: 'admin@acme.example', path: '/domains/log' },
   { name: 'viewer-domains', user: 'viewer@acme.example', path: '/domains' },
@@ -145,7 +146,15 @@ async function firstIds(page: Page): Promise<Ids> {
     .first()
     .getAttribute('href')
     .catch(() => null)
+  // The first screen's user's own account (the demo's Acme Corp).
+  await page.goto('/accounts')
+  const accountHref = await page
+    .getByRole('link', { name: 'Acme Corp', exact: true })
+    .first()
+    .getAttribute('href')
+    .catch(() => null)
   return {
+    account: /\/accounts\/([^/?]+)/.exec(accountHref ?? '')?.[1] ?? 'none',
     domain: /\/domains\/([^/?]+)/.exec(domainHref ?? '')?.[1] ?? 'none',
     order: orderHref,
     block: /\/blocks\/([^/?]+)/.exec(blockHref ?? '')?.[1] ?? 'none',
@@ -184,6 +193,7 @@ async function main() {
         if (!ids && screen.user) ids = await firstIds(page)
         const target = typeof screen.path === 'function' ? screen.path(ids!) : screen.path
         const response = await page.goto(target, { waitUntil: 'networkidle' })
+        if (screen.open) await page.getByTestId(screen.open).click()
         const file = path.join(outDir, `${screen.name}-${variant.name}.png`)
         await page.screenshot({ path: file, fullPage: true })
         process.stdout.write(`${response?.status() ?? '?'} ${target} → ${path.relative('.', file)}\n`)
