@@ -53,12 +53,7 @@ const checkSchema = sslCheckSchema()
 /** The details checked and made canonical (common/ssl-organisation.ts: E.164 phones, upper-case countries), or every field's refusal at once. */
 function cleanInput(input: SslOrganisationInput): SslOrganisationDetails {
   const parsed = organisationSchema.safeParse(input)
-  if (!parsed.success)
-    throw invalid(
-      'ssl.organisation-invalid',
-      'The organisation is not valid',
-      organisationErrors(parsed.error).map((e) => fieldError(e.field, e.code, e.message, e.allowed)),
-    )
+  if (!parsed.success) throw invalid('ssl.organisation-invalid', 'The organisation is not valid', organisationErrors(parsed.error))
   return parsed.data
 }
 
@@ -157,12 +152,7 @@ export async function markCheck(deps: PlatformDeps, scope: Scope, id: string, ch
   requirePermission(scope.actor, 'staff')
   await findOrganisation(deps.db, scope, id)
   const parsed = checkSchema.safeParse(input)
-  if (!parsed.success)
-    throw invalid(
-      'ssl.check-invalid',
-      'The check is not valid',
-      checkErrors(parsed.error).map((e) => fieldError(e.field, e.code, e.message, e.allowed)),
-    )
+  if (!parsed.success) throw invalid('ssl.check-invalid', 'The check is not valid', checkErrors(parsed.error))
   const { state, note } = parsed.data
   return change(deps.db, scope, async (tx, audit) => {
     const before = await findOrganisation(tx, scope, id, true)
