@@ -16,7 +16,7 @@ import { getPlatform } from '#app/lib/platform.server.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { requireChange } from '../accounts/directory.server.ts'
-import { ecbUploadSchema } from './pricing-forms.ts'
+import { ecbUploadSchema, uploadedText } from './pricing-forms.ts'
 import type { Route } from './+types/exchange-rates.ts'
 
 type Rate = { from_currency: string; to_currency: string; rate: number; updated_at: string; rate_date?: string | null }
@@ -45,7 +45,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: ecbUploadSchema(t, MAX_BYTES) })
   if (submission.status !== 'success') return data({ result: submission.reply(), xml: '', upload: null } satisfies Answer, { status: 400 })
   const { file, xml: carried, intent } = submission.value
-  const xml = file?.size ? await file.text() : (carried ?? '')
+  const xml = await uploadedText(file, carried)
   const commit = intent === 'commit'
   try {
     const upload = await (await getPlatform(request, context)).post<EcbUpload>('/currency_rates/ecb', { xml, commit })

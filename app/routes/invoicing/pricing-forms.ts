@@ -182,12 +182,30 @@ export function rateSchema(t: TFunction, from: string) {
 export const RATE_FIELDS = ['to', 'rate'] as const
 
 /**
- * The ECB's daily rates file: previewed from the file chosen, applied (`commit`) from the text the
- * preview carried on (`xml`); nothing, or more than `maxBytes`, refused beside the file.
+ * A text file previewed before it is applied (the ECB's rates, product costs): previewed from the
+ * file chosen, applied (`commit`) from the text the preview carried on in a hidden field; nothing,
+ * or more than `maxBytes`, refused beside the file in the words given.
  */
+const UPLOAD = { intent: z.enum(['preview', 'commit']).default('preview'), file: z.instanceof(File).optional() }
+function refuseUpload(maxBytes: number, words: { required: string; tooLarge: string }) {
+  return (file: File | undefined, carried: string | undefined, ctx: z.RefinementCtx) => {
+    const size = file?.size ? file.size : carried?.trim() ? carried.length : 0
+    const message = size === 0 ? words.required : size > maxBytes ? words.tooLarge : null
+    if (message) ctx.addIssue({ code: 'custom', path: ['file'], message })
+  }
+}
+
+/** The text a previewed upload sends: the file chosen, else the text the preview carried on. */
+export const uploadedText = async (file: File | undefined, carried: string | undefined) => (file?.size ? await file.text() : (carried ?? ''))
+
+/** The ECB's daily rates file (`xml` carried from the preview to the apply). */
 export function ecbUploadSchema(t: TFunction, maxBytes: number) {
-  return z
-    .object({ intent: z.enum(['preview', 'commit']).default('preview'), file: z.instanceof(File).optional(), xml: z.string().optional() })
-    .refine((v) => Boolean(v.file?.size || v.xml?.trim()), { path: ['file'], error: t('pricing:rates.fileRequired') })
-    .refine((v) => (v.file?.size ? v.file.size : (v.xml?.length ?? 0)) <= maxBytes, { path: ['file'], error: t('pricing:rates.tooLarge') })
+  const refuse = refuseUpload(maxBytes, { required: t('pricing:rates.fileRequired'), tooLarge: t('pricing:rates.tooLarge') })
+  return z.object({ ...UPLOAD, xml: z.string().optional() }).superRefine((v, ctx) => refuse(v.file, v.xml, ctx))
+}
+
+/** A CSV of product costs (`csv` carried from the preview to the store). */
+export function costUploadSchema(t: TFunction, maxBytes: number) {
+  const refuse = refuseUpload(maxBytes, { required: t('pricing:costs.fileRequired'), tooLarge: t('pricing:costs.tooLarge') })
+  return z.object({ ...UPLOAD, csv: z.string().optional() }).superRefine((v, ctx) => refuse(v.file, v.csv, ctx))
 }

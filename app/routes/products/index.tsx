@@ -29,10 +29,12 @@ import { money } from '../invoicing/shared.tsx'
 import { PRODUCT_KINDS, type CostUploadRow } from '#common/pricing.ts'
 import type { Route } from './+types/index.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
-import { readUploadedText } from '#app/lib/uploaded-text.server.ts'
+import { costUploadSchema, uploadedText } from '../invoicing/pricing-forms.ts'
 
 type UploadRow = CostUploadRow
 type Upload = { rows: UploadRow[]; counts: Record<string, number>; committed: boolean }
+/** The cost upload's answer: the preview (or what was stored), the text carried on to the store, and conform's result. */
+type CostAnswer = { upload: Upload | null; csv: string; result: SubmissionResult<string[]> }
 
 /** /products: what the registrar sells (staff), and costs by CSV with a preview before they are stored. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -53,15 +55,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const t = getInstance(context).t
   const form = await request.formData()
   if (form.get('intent') === 'new-product') return newProduct(request, context, form, t)
-  const read = await readUploadedText(form, { carried: 'csv', maxBytes: MAX_BYTES, words: { required: t('pricing:costs.fileRequired'), tooLarge: t('pricing:costs.tooLarge') } })
-  if (!read.ok) return data({ csv: '', upload: null, fieldErrors: { file: [read.message] }, formErrors: [] as string[] }, { status: 400 })
-  const { text: csv, commit } = read
+  const submission = parseWithZod(form, { schema: costUploadSchema(t, MAX_BYTES) })
+  if (submission.status !== 'success') return data({ upload: null, csv: '', result: submission.reply() } satisfies CostAnswer, { status: 400 })
+  const { file, csv: carried, intent } = submission.value
+  const csv = await uploadedText(file, carried)
   try {
-    const upload = await (await getPlatform(request, context)).post<Upload>('/product-costs/upload', { csv, commit })
-    return data({ csv, upload, fieldErrors: {} as Record<string, string[]>, formErrors: [] as string[] })
+    const upload = await (await getPlatform(request, context)).post<Upload>('/product-costs/upload', { csv, commit: intent === 'commit' })
+    return data({ upload, csv, result: submission.reply({ resetForm: true }) } satisfies CostAnswer)
   } catch (error) {
-    const refusal = formErrorsOf(t, error, ['file'], {}, 'pricing')
-    return data({ csv, upload: null, fieldErrors: refusal.fieldErrors, formErrors: refusal.formErrors }, { status: 400 })
+    return data({ upload: null, csv: '', result: submission.reply(formErrorsOf(t, error, ['file'], {}, 'pricing')) } satisfies CostAnswer, { status: 400 })
   }
 }
 
@@ -139,7 +141,7 @@ export default function Products({ loaderData, actionData }: Route.ComponentProp
         }}
       />
       <NewProduct lastResult={actionData && 'newProduct' in actionData ? actionData.newProduct : undefined} />
-      <CostUpload result={actionData && 'upload' in actionData ? actionData : null} />
+      <CostUpload answer={actionData && 'upload' in actionData ? actionData : undefined} />
     </div>
   )
 }
@@ -196,21 +198,23 @@ function NewProduct({ lastResult }: { lastResult: SubmissionResult<string[]> | u
   )
 }
 
-function CostUpload({ result }: { result: { csv: string; upload: Upload | null; fieldErrors: Record<string, string[]>; formErrors: string[] } | null }) {
+/** Costs by CSV (conform + zod, `costUploadSchema`): previewed from the file, stored from the text the preview carried on. */
+function CostUpload({ answer }: { answer: CostAnswer | undefined }) {
   const { t, i18n } = useTranslation('pricing')
-  const upload = result?.upload
+  const upload = answer?.upload
+  const [form, fields] = useZodForm(costUploadSchema(t, MAX_BYTES), { id: 'cost-upload', lastResult: answer?.result })
   return (
     <Card data-testid="cost-upload">
       <CardTitle>{t('costs.uploadTitle')}</CardTitle>
       <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('costs.uploadIntro')}</p>
-      <Form method="post" encType="multipart/form-data" className="space-y-3">
-        <FormErrors errors={result?.formErrors} />
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-3">
+        <FormErrors id={form.errorId} errors={form.errors} />
         <div className="flex flex-col gap-1.5">
-          <label htmlFor="cost-file" className="text-sm font-medium">
+          <label htmlFor={fields.file.id} className="text-sm font-medium">
             {t('costs.file')}
           </label>
-          <input id="cost-file" type="file" name="file" accept=".csv,text/csv" className="text-sm" aria-invalid={result?.fieldErrors.file ? true : undefined} />
-          <ErrorList errors={result?.fieldErrors.file} />
+          <input {...getInputProps(fields.file, { type: 'file' })} accept=".csv,text/csv" className="text-sm" />
+          <ErrorList id={fields.file.errorId} errors={fields.file.errors} />
         </div>
         <Button type="submit" name="intent" value="preview" variant="outline">
           {t('costs.preview')}
@@ -264,7 +268,7 @@ function CostUpload({ result }: { result: { csv: string; upload: Upload | null; 
           </div>
           {!upload.committed && !upload.counts.error && (upload.counts.new || upload.counts.changed) ? (
             <Form method="post">
-              <input type="hidden" name="csv" value={result!.csv} />
+              <input type="hidden" name="csv" value={answer!.csv} />
               <Button type="submit" name="intent" value="commit">
                 {t('costs.commit')}
               </Button>
