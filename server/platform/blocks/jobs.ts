@@ -1,8 +1,7 @@
 import { sql } from 'kysely'
 import { BLOCK_EXPIRING_DAYS } from '#common/blocks.ts'
-import { expandPermissions } from '#common/permissions.ts'
-import { mailTexts } from '#server/lib/mail-texts.ts'
 import { change } from '#server/platform/core/change.ts'
+import { listMail, mailAccountUsers } from '#server/platform/core/notices.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { recordEvent } from '#server/platform/webhooks/outbox.ts'
@@ -39,15 +38,14 @@ export async function runBlockExpiryNotices(deps: Pick<PlatformDeps, 'db' | 'mai
   const byAccount = Map.groupBy(rows, (b) => b.account_id)
   let mails = 0
   for (const [accountId, list] of byAccount) {
-    const users = await deps.db.selectFrom('users').select(['email', 'roles', 'abilities', 'language']).where('account_id', '=', accountId).where('status', '=', 'active').execute()
     const daysLeft = (expires: Date) => Math.ceil((expires.getTime() - now.getTime()) / DAY)
-    // Each manager in their own language.
-    for (const user of users.filter((u) => expandPermissions(u.roles, u.abilities).has('domain-manager'))) {
-      const t = mailTexts(user.language)
-      const lines = list.map((b) => t('blockExpiry.line', { label: b.label_unicode, product: b.product_code, date: b.expires_at!.toISOString().slice(0, 10), count: daysLeft(b.expires_at!) }))
-      await deps.mailer.send({ to: user.email, subject: t('blockExpiry.subject', { count: list.length }), text: `${t('blockExpiry.intro')}\n\n${lines.join('\n')}\n\n${t('blockExpiry.outro')}` })
-      mails++
-    }
+    mails += await mailAccountUsers(deps, accountId, 'domain-manager', (t) =>
+      listMail(
+        t,
+        'blockExpiry',
+        list.map((b) => t('blockExpiry.line', { label: b.label_unicode, product: b.product_code, date: b.expires_at!.toISOString().slice(0, 10), count: daysLeft(b.expires_at!) })),
+      ),
+    )
     for (const b of list)
       await deps.db.transaction().execute(async (tx) => {
         const noticed = await tx

@@ -1,10 +1,9 @@
 import { sql } from 'kysely'
-import { expandPermissions } from '#common/permissions.ts'
-import { mailTexts } from '#server/lib/mail-texts.ts'
 import { RegistryError, type DomainInfo } from '#server/integrations/registry/index.ts'
 import { change, txRunner } from '#server/platform/core/change.ts'
 import { badRequest, notFound } from '#server/platform/core/errors.ts'
 import { systemScope, type Scope } from '#server/platform/core/scope.ts'
+import { listMail, mailAccountUsers } from '#server/platform/core/notices.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { dsToRecord, itemError, registryColumns, renewDomain, validateName } from './lifecycle.ts'
 import { requireDomainManager, requireDomainViewer } from './portfolio.ts'
@@ -211,18 +210,14 @@ export async function runExpiryNotices(deps: PlatformDeps) {
   }
   let mailed = 0
   for (const [accountId, list] of byAccount) {
-    const users = await deps.db.selectFrom('users').select(['email', 'roles', 'abilities', 'language']).where('account_id', '=', accountId).where('status', '=', 'active').execute()
     list.sort((a, b) => a.days - b.days)
-    // Each manager in their own language.
-    for (const user of users.filter((u) => expandPermissions(u.roles, u.abilities).has('domain-manager'))) {
-      const t = mailTexts(user.language)
-      const lines = list.map((d) =>
-        t('expiry.line', { name: d.name, date: d.expires_at.toISOString().slice(0, 10), count: d.days, renewal: t(d.auto_renew ? 'expiry.autoRenewOn' : 'expiry.autoRenewOff') }),
-      )
-      const text = `${t('expiry.intro')}\n\n${lines.join('\n')}\n\n${t('expiry.outro')}`
-      await deps.mailer.send({ to: user.email, subject: t('expiry.subject', { count: list.length }), text })
-      mailed++
-    }
+    mailed += await mailAccountUsers(deps, accountId, 'domain-manager', (t) =>
+      listMail(
+        t,
+        'expiry',
+        list.map((d) => t('expiry.line', { name: d.name, date: d.expires_at.toISOString().slice(0, 10), count: d.days, renewal: t(d.auto_renew ? 'expiry.autoRenewOn' : 'expiry.autoRenewOff') })),
+      ),
+    )
     // Recorded after sending: a failed send is retried by the next run rather than lost.
     for (const d of list) {
       const covered = NOTICE_THRESHOLDS.filter((t) => t >= d.threshold)

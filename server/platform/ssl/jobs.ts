@@ -1,14 +1,13 @@
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto'
 import { sql } from 'kysely'
 import { recordEvent } from '#server/platform/webhooks/outbox.ts'
-import { mailTexts } from '#server/lib/mail-texts.ts'
-import { expandPermissions } from '#common/permissions.ts'
 import { SSL_EXPIRING_DAYS, SSL_EXPIRY_NOTICE_DAYS, SSL_IN_FLIGHT } from '#common/ssl.ts'
 import type { SslCertificate } from '#server/db/schema-ssl.ts'
 import { ariCertId, offersAri, renewalWindow } from '#server/integrations/acme/ari.ts'
 import { createCsr, splitPem, type AcmeAuthorization, type AcmeClient, type AcmeOrder } from '#server/integrations/acme/client.ts'
 import { change } from '#server/platform/core/change.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
+import { listMail, mailAccountUsers } from '#server/platform/core/notices.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { publishZone } from '#server/platform/dns/publish.ts'
 import { applyChangeSet, powerDnsSettings } from '#server/platform/dns/service.ts'
@@ -530,15 +529,14 @@ export async function runSslExpiryNotices(deps: Pick<PlatformDeps, 'db' | 'maile
   }
   let mails = 0
   for (const [accountId, list] of byAccount) {
-    const users = await deps.db.selectFrom('users').select(['email', 'roles', 'abilities', 'language']).where('account_id', '=', accountId).where('status', '=', 'active').execute()
     list.sort((a, b) => a.days - b.days)
-    // Each manager in their own language.
-    for (const user of users.filter((u) => expandPermissions(u.roles, u.abilities).has('ssl-manager'))) {
-      const t = mailTexts(user.language)
-      const lines = list.map((c) => t('sslExpiry.line', { name: c.name, date: c.not_after.toISOString().slice(0, 10), count: c.days }))
-      await deps.mailer.send({ to: user.email, subject: t('sslExpiry.subject', { count: list.length }), text: `${t('sslExpiry.intro')}\n\n${lines.join('\n')}\n\n${t('sslExpiry.outro')}` })
-      mails++
-    }
+    mails += await mailAccountUsers(deps, accountId, 'ssl-manager', (t) =>
+      listMail(
+        t,
+        'sslExpiry',
+        list.map((c) => t('sslExpiry.line', { name: c.name, date: c.not_after.toISOString().slice(0, 10), count: c.days })),
+      ),
+    )
     for (const c of list) {
       const sent = [...new Set([...c.sent, ...SSL_EXPIRY_NOTICE_DAYS.filter((t) => t >= c.threshold)])].sort((a, b) => b - a)
       // The notice and its webhook event together: one event per threshold crossed.
