@@ -28,9 +28,12 @@ const VARIANTS: Variant[] = [
   { name: 'phone', width: 390, height: 844, theme: 'light', lng: 'en' },
 ]
 
-/** A screen: who looks at it and where; `path` may be a function of the first domain's id; `open`, the test id of a folded form's title clicked open before the shot. */
-type Screen = { name: string; user: string; path: string | ((ids: Ids) => string); open?: string }
-type Ids = { domain: string; order: string | null; block: string; entity: string; sslOrganisation: string; account: string }
+/**
+ * A screen: who looks at it and where; `path` may be a function of the first domain's id; `open`, the test id of a folded form's title clicked open before the shot;
+ * `submit`, a form (its test id) whose controls (CSS selectors) are filled and which is submitted before the shot, to see its refusals.
+ */
+type Screen = { name: string; user: string; path: string | ((ids: Ids) => string); open?: string; submit?: { form: string; fill: Record<string, string> } }
+type Ids = { domain: string; order: string | null; block: string; entity: string; sslOrganisation: string; account: string; tld: string }
 const SCREENS: Screen[] = [
   { name: 'login', user: '', path: '/login' },
   { name: 'home-admin', user: 'admin@acme.example', path: '/' },
@@ -49,7 +52,14 @@ const SCREENS: Screen[] = [
   { name: 'users', user: 'admin@acme.example', path: '/users' },
   { name: 'accounts-staff', user: 'staff@example.com', path: '/accounts' },
   { name: 'tlds', user: 'admin@acme.example', path: '/tlds' },
+  {
+    name: 'tld-staff-refused',
+    user: 'staff@example.com',
+    path: (ids) => `/tlds/${ids.tld}`,
+    submit: { form: 'tld-edit', fill: { '#tld-redemption_days': '400', '#tld-list_price': '12.345', '#tld-currency': 'XYZ' } },
+  },
   { name: 'products-staff', user: 'staff@example.com', path: '/products' },
+  { name: 'products-staff-refused', user: 'staff@example.com', path: '/products', submit: { form: 'cost-upload', fill: {} } },
   { name: 'exchange-rates', user: 'staff@example.com', path: '/invoicing/exchange-rates' },
   { name: 'billing-entities-staff', user: 'staff@example.com', path: '/invoicing/billing-entities' },
   { name: 'billing-entity-staff', user: 'staff@example.com', path: (ids) => `/invoicing/billing-entities/${ids.entity}` },
@@ -153,7 +163,15 @@ async function firstIds(page: Page): Promise<Ids> {
     .first()
     .getAttribute('href')
     .catch(() => null)
+  // The .com TLD (every user sees the catalogue).
+  await page.goto(`/tlds?pql=${encodeURIComponent("name equals 'com'")}`)
+  const tldHref = await page
+    .locator('a[data-row-link]')
+    .first()
+    .getAttribute('href')
+    .catch(() => null)
   return {
+    tld: /\/tlds\/([^/?]+)/.exec(tldHref ?? '')?.[1] ?? 'none',
     account: /\/accounts\/([^/?]+)/.exec(accountHref ?? '')?.[1] ?? 'none',
     domain: /\/domains\/([^/?]+)/.exec(domainHref ?? '')?.[1] ?? 'none',
     order: orderHref,
@@ -194,6 +212,14 @@ async function main() {
         const target = typeof screen.path === 'function' ? screen.path(ids!) : screen.path
         const response = await page.goto(target, { waitUntil: 'networkidle' })
         if (screen.open) await page.getByTestId(screen.open).click()
+        if (screen.submit) {
+          const form = page.getByTestId(screen.submit.form)
+          for (const [selector, value] of Object.entries(screen.submit.fill)) await form.locator(selector).fill(value)
+          await form.locator('button[type=submit]').click()
+          await form.getByTestId('field-error').first().waitFor()
+          // The sticky header would stand where the page was scrolled to.
+          await page.evaluate(() => window.scrollTo(0, 0))
+        }
         const file = path.join(outDir, `${screen.name}-${variant.name}.png`)
         await page.screenshot({ path: file, fullPage: true })
         process.stdout.write(`${response?.status() ?? '?'} ${target} → ${path.relative('.', file)}\n`)
