@@ -62,7 +62,7 @@ describe('the quick start of /api', () => {
     const live = await platform.db.selectFrom('auth_tokens').select('id').where('revoked_at', 'is', null).execute()
     expect(live).toEqual([])
     expect(QUICK_START_STEPS.map((step) => steps[step]).join('\n')).toBe(quickStartScript(base))
-  }, 30_000)
+  }, 120_000)
 })
 
 describe('the API reference', () => {

@@ -95,7 +95,7 @@ describe('links in mail without PUBLIC_URL', () => {
     }
     await smtp?.close()
     rmSync(dataDir, { recursive: true, force: true })
-  }, 30_000)
+  }, 120_000)
 
   it('a password reset link leads to where the server listens, whatever Host the request named', async () => {
     const asked = await call(port, 'POST', '/v1/password_resets', { email: 'viewer@acme.example' }, { host: 'attacker.example' })
