@@ -10,7 +10,7 @@ import { PageHeader } from '#app/components/page-header.tsx'
 import { FoldedForm } from '#app/components/screen-parts.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { activeContext, carryContext } from '#app/lib/context-param.ts'
-import { formatDateTime } from '#app/lib/dates.ts'
+import { DateText } from '#app/components/date-text.tsx'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
@@ -101,7 +101,7 @@ export default function BlocksList({ loaderData, actionData }: Route.ComponentPr
           if (key === 'status') return <BlockStatus status={row.status as BlockState} />
           if (key === 'product_code') return loaderData.offers.find((o) => o.code === row.product_code)?.name ?? String(row.product_code ?? '')
           if (key === 'period_years') return t('years', { count: Number(row.period_years) })
-          if (key === 'expires_at' || key === 'created_at' || key === 'updated_at') return row[key] ? formatDateTime(String(row[key]), i18n.language) : '—'
+          if (key === 'expires_at' || key === 'created_at' || key === 'updated_at') return row[key] ? <DateText value={String(row[key])} lng={i18n.language} /> : '—'
           if (key === 'account.name') return String((row.account as { name?: string } | undefined)?.name ?? '')
           return String(row[key] ?? '')
         }}

@@ -13,7 +13,7 @@ import { Label } from '#app/components/ui/label.tsx'
 import { Select } from '#app/components/ui/select.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { activeContext, carryContext } from '#app/lib/context-param.ts'
-import { formatDateTime } from '#app/lib/dates.ts'
+import { DateText } from '#app/components/date-text.tsx'
 import { formatMoney } from '#common/money.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
@@ -159,7 +159,7 @@ export default function SslList({ loaderData, actionData }: Route.ComponentProps
           if (key === 'common_name') return <RowLink to={href(`/ssls/${String(row.id)}`)}>{String(row.common_name ?? '')}</RowLink>
           if (key === 'status') return <SslStatus status={row.status as SslState} />
           if (key === 'product') return t(`products.${String(row.product)}`, { defaultValue: String(row.product ?? '') })
-          if (key === 'not_after' || key === 'issued_at' || key === 'created_at') return row[key] ? formatDateTime(String(row[key]), i18n.language) : '—'
+          if (key === 'not_after' || key === 'issued_at' || key === 'created_at') return row[key] ? <DateText value={String(row[key])} lng={i18n.language} /> : '—'
           if (key === 'account.name') return String((row.account as { name?: string } | undefined)?.name ?? '')
           return String(row[key] ?? '')
         }}
