@@ -99,6 +99,20 @@ export async function createOrganisation(deps: Pick<PlatformDeps, 'db' | 'now'>,
   })
 }
 
+/**
+ * Stores an organisation's checks (and any other columns changed with them) with the status they
+ * give: validated since the moment it first became so, and no longer once a check is not.
+ */
+async function storeChecks(tx: Tx, now: Date, before: SslOrganisation, checks: Record<SslOrganisationCheck, SslCheck>, columns: Partial<SslOrganisationDetails> = {}): Promise<SslOrganisation> {
+  const status = organisationStatus(checks)
+  return tx
+    .updateTable('ssl_organisations')
+    .set({ ...columns, checks: JSON.stringify(checks), status, validated_at: status === 'validated' ? (before.validated_at ?? now) : null, version: before.version + 1, updated_at: now })
+    .where('id', '=', before.id)
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
 /** One organisation the scope reaches; another account's is a 404 like a missing one. */
 export async function findOrganisation(db: Kysely<DB> | Tx, scope: Scope, id: string, lock = false): Promise<SslOrganisation> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) throw notFound('Organisation not found')
@@ -124,13 +138,7 @@ export async function updateOrganisation(deps: PlatformDeps, scope: Scope, id: s
     for (const check of SSL_ORGANISATION_CHECKS)
       if (CHECKED_BY[check].some((f) => changed.includes(f)) && checks[check].state !== 'waiting')
         checks[check] = { state: 'waiting', note: `Details changed: ${CHECKED_BY[check].filter((f) => changed.includes(f)).join(', ')}`, by: scope.actor.label, at: deps.now().toISOString() }
-    const status = organisationStatus(checks)
-    const after = await tx
-      .updateTable('ssl_organisations')
-      .set({ ...clean, checks: JSON.stringify(checks), status, validated_at: status === 'validated' ? before.validated_at : null, version: before.version + 1, updated_at: deps.now() })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow()
+    const after = await storeChecks(tx, deps.now(), before, checks, clean)
     await audit.record({
       area: 'ssl',
       entityType: 'ssl_organisation',
@@ -138,7 +146,7 @@ export async function updateOrganisation(deps: PlatformDeps, scope: Scope, id: s
       accountId: before.account_id,
       action: 'update',
       before: Object.fromEntries(changed.map((k) => [k, before[k]])),
-      after: { ...Object.fromEntries(changed.map((k) => [k, clean[k]])), status },
+      after: { ...Object.fromEntries(changed.map((k) => [k, clean[k]])), status: after.status },
     })
     return after
   })
@@ -157,19 +165,8 @@ export async function markCheck(deps: PlatformDeps, scope: Scope, id: string, ch
   return change(deps.db, scope, async (tx, audit) => {
     const before = await findOrganisation(tx, scope, id, true)
     const checks = { ...emptyChecks(), ...before.checks, [check]: { state, note, by: scope.actor.label, at: deps.now().toISOString() } }
-    const status = organisationStatus(checks)
-    const after = await tx
-      .updateTable('ssl_organisations')
-      .set({
-        checks: JSON.stringify(checks),
-        status,
-        validated_at: status === 'validated' ? (before.validated_at ?? deps.now()) : null,
-        version: before.version + 1,
-        updated_at: deps.now(),
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow()
+    const after = await storeChecks(tx, deps.now(), before, checks)
+    const status = after.status
     await audit.record({
       area: 'ssl',
       entityType: 'ssl_organisation',
@@ -340,14 +337,16 @@ export async function deleteDocument(deps: Pick<PlatformDeps, 'db' | 'now'>, sco
     if (!gone) throw notFound('Document not found')
     const checks = { ...emptyChecks(), ...before.checks }
     if (checks.documents.state !== 'waiting') checks.documents = { state: 'waiting', note: `Document deleted: ${gone.filename}`, by: scope.actor.label, at: deps.now().toISOString() }
-    const status = organisationStatus(checks)
-    const after = await tx
-      .updateTable('ssl_organisations')
-      .set({ checks: JSON.stringify(checks), status, validated_at: status === 'validated' ? before.validated_at : null, version: before.version + 1, updated_at: deps.now() })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow()
-    await audit.record({ area: 'ssl', entityType: 'ssl_organisation', entityId: id, accountId: before.account_id, action: 'delete-document', before: { ...gone, id: documentId }, after: { status } })
+    const after = await storeChecks(tx, deps.now(), before, checks)
+    await audit.record({
+      area: 'ssl',
+      entityType: 'ssl_organisation',
+      entityId: id,
+      accountId: before.account_id,
+      action: 'delete-document',
+      before: { ...gone, id: documentId },
+      after: { status: after.status },
+    })
     return after
   })
 }
