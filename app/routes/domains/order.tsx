@@ -249,7 +249,7 @@ export default function OrderCart({ loaderData }: Route.ComponentProps) {
             </div>
             <div className="flex flex-col gap-1.5">
               <Label htmlFor={fields.period.id}>{t('cart.period')}</Label>
-              <Select {...getSelectProps(fields.period)} aria-invalid={fields.period.errors ? true : undefined} aria-describedby={fields.period.errors ? `${fields.period.id}-error` : undefined}>
+              <Select {...getSelectProps(fields.period)}>
                 {ALL_PERIODS.map((y) => (
                   <option key={y} value={y}>
                     {t('cart.years', { count: y })}

@@ -278,14 +278,7 @@ function ReissueForm({ certificate: c, lastResult }: { certificate: Certificate;
       </div>
       <div className="md:col-span-2">
         <LabelledField label={t('reissue.names')} errors={fields.names.errors} errorId={fields.names.errorId}>
-          <textarea
-            {...getTextareaProps(fields.names)}
-            rows={2}
-            className={`mt-1 block w-full text-sm ${area}`}
-            aria-invalid={fields.names.errors?.length ? true : undefined}
-            aria-describedby={fields.names.errors?.length ? fields.names.errorId : undefined}
-            data-testid="ssl-reissue-names"
-          />
+          <textarea {...getTextareaProps(fields.names)} rows={2} className={`mt-1 block w-full text-sm ${area}`} data-testid="ssl-reissue-names" />
         </LabelledField>
       </div>
       <SelectField
@@ -300,14 +293,7 @@ function ReissueForm({ certificate: c, lastResult }: { certificate: Certificate;
         ))}
       </SelectField>
       <LabelledField label={t('reissue.csr')} errors={fields.csr.errors} errorId={fields.csr.errorId}>
-        <textarea
-          {...getTextareaProps(fields.csr)}
-          rows={2}
-          placeholder="-----BEGIN CERTIFICATE REQUEST-----"
-          className={`mt-1 block w-full text-xs ${area}`}
-          aria-invalid={fields.csr.errors?.length ? true : undefined}
-          aria-describedby={fields.csr.errors?.length ? fields.csr.errorId : undefined}
-        />
+        <textarea {...getTextareaProps(fields.csr)} rows={2} placeholder="-----BEGIN CERTIFICATE REQUEST-----" className={`mt-1 block w-full text-xs ${area}`} />
       </LabelledField>
       <div className="md:col-span-2">
         <Button type="submit" size="sm" data-testid="ssl-reissue">
