@@ -64,6 +64,7 @@ const SCREENS: Screen[] = [
   { name: 'billing-entities-staff', user: 'staff@example.com', path: '/invoicing/billing-entities' },
   { name: 'billing-entity-staff', user: 'staff@example.com', path: (ids) => `/invoicing/billing-entities/${ids.entity}` },
   { name: 'billing-transactions', user: 'admin@acme.example', path: '/invoicing/transactions' },
+  { name: 'ssls', user: 'admin@acme.example', path: '/ssls' },
   { name: 'ssl-organisations', user: 'admin@acme.example', path: '/ssls/organisations' },
   { name: 'ssl-organisations-staff', user: 'staff@example.com', path: '/ssls/organisations' },
   { name: 'ssl-organisation', user: 'admin@acme.example', path: (ids) => `/ssls/organisations/${ids.sslOrganisation}` },
