@@ -21,7 +21,7 @@ import { createPlatformApi } from './platform/api.ts'
 import { listeningUrlOf } from './platform/deps.ts'
 import { DEFAULT_NAMESERVERS } from './platform/dns/service.ts'
 import { createRegistries } from './platform/registries/registries.ts'
-import { sslFromConfig } from './platform/ssl/setup.ts'
+import { shareLocalCa, sslFromConfig } from './platform/ssl/setup.ts'
 import { isEmpty, seedDemo, seedDemoRenewalCharges, seedDemoZones } from './seed/demo.ts'
 import { seedDemoIntegrations } from './seed/integrations.ts'
 import { seedDemoBlocks } from './seed/blocks.ts'
@@ -172,6 +172,9 @@ async function runPrimary(config: Config, logger: Logger) {
   // One local PowerDNS for every server process, handed to them as if configured.
   const powerdns = await localPowerDns(config, logger)
   if (powerdns) Object.assign(process.env, { POWERDNS_API_URL: powerdns.settings.apiUrl, POWERDNS_API_KEY: powerdns.settings.apiKey })
+  // And one local test CA (when no CA is configured and Pebble is installed), checking DNS-01 there.
+  const ssl = await sslFromConfig(config, logger, powerdns ? `127.0.0.1:${powerdns.dnsPort}` : config.POWERDNS_DNS_ADDRESS)
+  shareLocalCa(ssl.settings)
   let stopping = false
   const fork = (index: number) => {
     const worker = cluster.fork({ PORTAL_WORKER_INDEX: String(index) })
@@ -189,7 +192,7 @@ async function runPrimary(config: Config, logger: Logger) {
     logger.info('shutting down the cluster', { signal })
     const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined)
     let left = workers.length
-    const exit = () => void (powerdns?.stop() ?? Promise.resolve()).finally(() => process.exit(0))
+    const exit = () => void Promise.all([powerdns?.stop(), ssl.stop()]).finally(() => process.exit(0))
     if (!left) return exit()
     for (const worker of workers) {
       worker.once('exit', () => {

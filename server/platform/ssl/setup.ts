@@ -28,14 +28,22 @@ export async function sslFromConfig(config: Config, logger: Logger, dnsServer = 
     }
   }
   if (config.APP_ENV === 'production' || !config.ACME_LOCAL_PEBBLE) return { settings: { keySecret, acme: null, missing: 'no ACME CA is configured (ACME_DIRECTORY_URL)' }, stop: async () => {} }
+  const local = (ca: LocalCa) => ({ keySecret, acme: { ...ca, caName: 'Pebble (test CA)', dvOnly: true, caaIdentities: ['pebble.test'], ...(orderLimit ? { orderLimit } : {}) } })
+  // A server process of a cluster uses the one local CA its primary started (as it does PowerDNS):
+  // one Pebble per process in the same folder would not start, and each would be a CA of its own.
+  const shared = process.env[LOCAL_CA_ENV]
+  if (shared) return { settings: local(JSON.parse(shared) as LocalCa), stop: async () => {} }
   if (!(await pebbleInstalled())) return { settings: { keySecret, acme: null, missing: 'the local test CA is not installed (apt-get install pebble)' }, stop: async () => {} }
   const pebble = await startPebble({ ...(dnsServer ? { dnsServer } : {}), dir: path.join(config.dataDir, 'pebble') })
   logger.info('local Pebble CA started', { directory: pebble.directoryUrl, dns: dnsServer ?? 'system resolver' })
-  return {
-    settings: {
-      keySecret,
-      acme: { directoryUrl: pebble.directoryUrl, caName: 'Pebble (test CA)', tlsCaPem: pebble.tlsCaPem, dvOnly: true, caaIdentities: ['pebble.test'], ...(orderLimit ? { orderLimit } : {}) },
-    },
-    stop: () => pebble.stop(),
-  }
+  return { settings: local({ directoryUrl: pebble.directoryUrl, tlsCaPem: pebble.tlsCaPem }), stop: () => pebble.stop() }
+}
+
+type LocalCa = { directoryUrl: string; tlsCaPem: string }
+const LOCAL_CA_ENV = 'PORTAL_LOCAL_ACME'
+
+/** Hands the local CA a primary started to the server processes it forks next (their environment). */
+export function shareLocalCa(settings: SslSettings): void {
+  const acme = settings.acme
+  if (acme && acme.dvOnly && acme.tlsCaPem) process.env[LOCAL_CA_ENV] = JSON.stringify({ directoryUrl: acme.directoryUrl, tlsCaPem: acme.tlsCaPem } satisfies LocalCa)
 }
