@@ -13,7 +13,7 @@
  * ratio is its pages/s over the mean of the two baseline figures of its round.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { migrate } from '#server/db/migrate.ts'
@@ -87,9 +87,9 @@ function buildBaseline(): void {
   if (result.status !== 0) throw new Error('the baseline build failed')
 }
 
-type Page = { key: string; label: string; server: Server; url: string; headers: Record<string, string>; target?: number; bytes?: number }
+type Page = { key: string; label: string; server: Server; url: string; headers: Record<string, string>; target?: number; bytes?: number; database?: string }
 
-async function page(key: string, label: string, server: Server, pathname: string, cookie: string | null, target?: number): Promise<Page> {
+async function page(key: string, label: string, server: Server, pathname: string, cookie: string | null, target?: number, database?: string): Promise<Page> {
   const url = `${server.origin}${pathname}`
   const headers: Record<string, string> = cookie ? { cookie } : {}
   const response = await fetch(url, { headers, redirect: 'manual' })
@@ -102,10 +102,38 @@ async function page(key: string, label: string, server: Server, pathname: string
     const rows = (new TextDecoder().decode(body).match(/data-testid="domain-link"/g) ?? []).length
     if (rows !== 25) throw new Error(`${label}: ${rows} rows on the page, expected 25`)
   }
-  return { key, label, server, url, headers, target, bytes: body.byteLength }
+  return { key, label, server, url, headers, target, bytes: body.byteLength, ...(database ? { database } : {}) }
 }
 
 const rate = (l: Load) => l.requests / l.seconds
+
+/** CPU seconds a process has used, all its threads (PGlite's worker, the GC's) together, from /proc. */
+function cpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return 0
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return 0
+  }
+}
+
+/** CPU seconds of the PostgreSQL backends serving one database (their titles name it). */
+function backendCpuSeconds(database: string | undefined): number {
+  if (!database) return 0
+  const pids = spawnSync('pgrep', ['-f', `postgres: .* ${database} `], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean)
+  return pids.reduce((sum, pid) => sum + cpuSeconds(Number(pid)), 0)
+}
+
+/** A load on one page, with the CPU its server (and its database's backends) spent per page. */
+async function measure(p: Page): Promise<Load & { cpuMs: number; dbMs: number }> {
+  const [cpu0, db0] = [cpuSeconds(p.server.child.pid), backendCpuSeconds(p.database)]
+  const l = await load(p.url, p.headers, SECONDS, CLIENTS)
+  const [cpu1, db1] = [cpuSeconds(p.server.child.pid), backendCpuSeconds(p.database)]
+  return { ...l, cpuMs: ((cpu1 - cpu0) * 1000) / Math.max(1, l.requests), dbMs: ((db1 - db0) * 1000) / Math.max(1, l.requests) }
+}
 const kb = (n: number | undefined) => (n === undefined ? '' : `${(n / 1024).toFixed(1)} KB`)
 
 async function main() {
@@ -159,7 +187,7 @@ async function main() {
       servers.push(server)
       const cookie = await signIn(server.origin, PORTFOLIO_EMAIL, PORTFOLIO_PASSWORD)
       if (args['no-pglite']) pages.push(await page('login', 'portal /login, PostgreSQL (no data)', server, '/login', null, TARGETS.login))
-      pages.push(await page('postgres', 'portal /domains, PostgreSQL 1M (25 rows)', server, '/domains', cookie, TARGETS.postgres))
+      pages.push(await page('postgres', 'portal /domains, PostgreSQL 1M (25 rows)', server, '/domains', cookie, TARGETS.postgres, new URL(url).pathname.slice(1)))
     } else {
       say('PostgreSQL: not measured (set DATABASE_URL to measure /domains on the 1M-domain data)')
     }
@@ -175,14 +203,14 @@ async function main() {
     const results = new Map<string, number[]>()
     for (let round = 1; round <= ROUNDS; round++) {
       say(`\n== round ${round}/${ROUNDS} — load ${uptime()}`)
-      const before = await load(baselinePage.url, baselinePage.headers, SECONDS, CLIENTS)
-      const measured: [Page, Load][] = []
-      for (const p of pages) measured.push([p, await load(p.url, p.headers, SECONDS, CLIENTS)])
-      const after = await load(baselinePage.url, baselinePage.headers, SECONDS, CLIENTS)
+      const before = await measure(baselinePage)
+      const measured: [Page, Load & { cpuMs: number; dbMs: number }][] = []
+      for (const p of pages) measured.push([p, await measure(p)])
+      const after = await measure(baselinePage)
       const base = (rate(before) + rate(after)) / 2
-      const line = (label: string, l: Load, extra = '') =>
+      const line = (label: string, l: Load & { cpuMs: number; dbMs: number }, extra = '') =>
         say(
-          `${label.padEnd(44)} ${rate(l).toFixed(0).padStart(5)} pages/s  p50 ${l.p50.toFixed(1).padStart(6)} ms  p99 ${l.p99.toFixed(1).padStart(6)} ms  ${l.errors ? `${l.errors} ERRORS  ` : ''}${extra}`,
+          `${label.padEnd(44)} ${rate(l).toFixed(0).padStart(5)} pages/s  p50 ${l.p50.toFixed(1).padStart(6)} ms  p99 ${l.p99.toFixed(1).padStart(6)} ms  CPU ${l.cpuMs.toFixed(2).padStart(5)} ms${l.dbMs ? ` + PostgreSQL ${l.dbMs.toFixed(2)} ms` : ''}/page  ${l.errors ? `${l.errors} ERRORS  ` : ''}${extra}`,
         )
       line(`${baselinePage.label} (before)`, before)
       line(`${baselinePage.label} (after)`, after)
@@ -191,6 +219,12 @@ async function main() {
         ;(results.get(p.key) ?? results.set(p.key, []).get(p.key)!).push(ratio)
         line(p.label, l, `${ratio.toFixed(2)}× baseline  ${p.target === undefined ? '' : ratio >= p.target ? `ok (≥ ${p.target}×)` : `MISS (target ≥ ${p.target}×)`}`)
       }
+      // What a page may cost at its target, when pages/s follow the CPU a page costs (one process,
+      // the same client): the baseline's CPU per page over the ratio.
+      const baseCpu = (before.cpuMs + after.cpuMs) / 2
+      say(
+        `CPU budget at the targets (the baseline's ${baseCpu.toFixed(2)} ms a page ÷ the ratio): ${[...new Set(pages.map((p) => p.target).filter((t) => t !== undefined))].map((t) => `${t}× → ${(baseCpu / t!).toFixed(2)} ms`).join(', ')}`,
+      )
       say(`load after round ${round}: ${uptime()}`)
     }
     say('\n== ratios to the baseline, every round')
