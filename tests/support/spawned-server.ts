@@ -63,22 +63,39 @@ export function spawnedDatabase(dataDir: string) {
 /**
  * The server on `port` with DATA_DIR `dataDir`: `start(env)` spawns it (the test's environment
  * without DATABASE_URL, plus `env`) and waits until /readyz answers 200; `kill` is SIGKILL, `stop`
- * SIGTERM, each waiting for the exit; `api` calls its Platform API.
+ * SIGTERM, each waiting for the exit and answering its code; `api` calls its Platform API.
  */
 export function spawnedServer({ port, dataDir, logFile, readyMs = 120_000 }: { port: number; dataDir: string; logFile: string; readyMs?: number }) {
   const base = `http://127.0.0.1:${port}`
   let child: ChildProcess | undefined
   const running = () => child !== undefined && child.exitCode === null && child.signalCode === null
-  const end = async (signal: NodeJS.Signals) => {
+  const end = async (signal: NodeJS.Signals): Promise<number | null | undefined> => {
     const process = child
-    if (!process || !running()) return
-    const exited = new Promise((resolve) => process.once('exit', resolve))
+    if (!process || !running()) return undefined
+    const exited = new Promise<number | null>((resolve) => process.once('exit', resolve))
     process.kill(signal)
-    await exited
+    return exited
   }
+  /** Waits until /readyz answers 200 (`ms` at most, `readyMs` unless told), naming `what` if it does not. */
+  const ready = (what = 'readiness', ms = readyMs) =>
+    until(
+      () =>
+        fetch(`${base}/readyz`).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      (s) => s === 200,
+      what,
+      ms,
+    )
   return {
     base,
     running,
+    ready,
+    /** The process id of the server (the primary, when it runs several processes). */
+    get pid() {
+      return child?.pid
+    },
     async start(env: Record<string, string>) {
       const log = openSync(logFile, 'a')
       const { DATABASE_URL: _ignored, ...inherited } = process.env
@@ -88,16 +105,7 @@ export function spawnedServer({ port, dataDir, logFile, readyMs = 120_000 }: { p
         stdio: ['ignore', log, log],
       })
       closeSync(log)
-      await until(
-        () =>
-          fetch(`${base}/readyz`).then(
-            (r) => r.status,
-            () => 0,
-          ),
-        (s) => s === 200,
-        'readiness',
-        readyMs,
-      )
+      await ready()
     },
     kill: () => end('SIGKILL'),
     stop: () => end('SIGTERM'),
