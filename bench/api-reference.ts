@@ -10,9 +10,9 @@
  * Runs the built portal as `npm start` does (PGlite with the demo data) from a private copy of
  * build/, so a rebuild by someone else cannot change it mid-run.
  */
-import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { portalCopy, quantile, say, startPortal, uptime } from './portal.ts'
+import { cpuSeconds } from './process-cpu.ts'
 
 const { values: args } = parseArgs({ options: { requests: { type: 'string', default: '60' }, warmup: { type: 'string', default: '20' }, port: { type: 'string', default: '3975' } } })
 const REQUESTS = Number(args.requests)
@@ -29,10 +29,7 @@ async function timed(url: string): Promise<{ ms: number; bytes: number; status: 
 }
 
 /** CPU time the server process has used (all its threads), in ms: what a render costs whatever else runs. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
-}
+const cpuMs = (pid: number) => cpuSeconds(pid) * 1000
 
 const dir = portalCopy('api-reference')
 const server = await startPortal(dir, PORT, { NODE_ENV: undefined, LOG_LEVEL: 'warn' }, 180_000)

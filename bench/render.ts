@@ -13,7 +13,7 @@
  * ratio is its pages/s over the mean of the two baseline figures of its round.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { migrate } from '#server/db/migrate.ts'
@@ -37,6 +37,7 @@ import {
   type Load,
   type Server,
 } from './portal.ts'
+import { cpuSeconds } from './process-cpu.ts'
 
 const { values: args } = parseArgs({
   options: {
@@ -106,17 +107,6 @@ async function page(key: string, label: string, server: Server, pathname: string
 }
 
 const rate = (l: Load) => l.requests / l.seconds
-
-/** CPU seconds a process has used, all its threads (PGlite's worker, the GC's) together, from /proc. */
-function cpuSeconds(pid: number | undefined): number {
-  if (pid === undefined) return 0
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    return (Number(fields[11]) + Number(fields[12])) / 100
-  } catch {
-    return 0
-  }
-}
 
 /** CPU seconds of the PostgreSQL backends serving one database (their titles name it). */
 function backendCpuSeconds(database: string | undefined): number {

@@ -36,6 +36,7 @@ import { recordEvent } from '#server/platform/webhooks/outbox.ts'
 import { registerWebhookJobs } from '#server/platform/webhooks/http.ts'
 import { createEndpoint } from '#server/platform/webhooks/service.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
+import { cpuSeconds as processCpuSeconds } from './process-cpu.ts'
 
 const { values: args } = parseArgs({
   options: {
@@ -108,16 +109,6 @@ async function writer(database: Database, account: string): Promise<{ written: n
     }),
   )
   return { written, seconds: (performance.now() - started) / 1000, cpu: cpuSeconds() - cpu }
-}
-
-/** CPU seconds a process has spent (Linux), or 0 when it is gone. */
-function cpuOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    return (Number(fields[11]) + Number(fields[12])) / 100
-  } catch {
-    return 0
-  }
 }
 
 /** Busy and total jiffies of the whole machine. */
@@ -202,7 +193,7 @@ async function worker() {
   const readBackends = async () => {
     if (!url) return
     const { rows } = await database.pool.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)
-    for (const { pid } of rows as { pid: number }[]) backends.set(pid, Math.max(backends.get(pid) ?? 0, cpuOf(pid)))
+    for (const { pid } of rows as { pid: number }[]) backends.set(pid, Math.max(backends.get(pid) ?? 0, processCpuSeconds(pid)))
   }
   for (;;) {
     await new Promise((r) => setTimeout(r, 1000))

@@ -3,7 +3,7 @@
 // the exported file passes named-checkzone with the same record sets as the input.
 // Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/zonefile.ts [records=1000000]
 import { execFile, spawnSync } from 'node:child_process'
-import { createReadStream, createWriteStream, existsSync, readFileSync, statSync } from 'node:fs'
+import { createReadStream, createWriteStream, existsSync, statSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { promisify } from 'node:util'
 import { createJobs } from '#server/jobs/jobs.ts'
@@ -14,6 +14,7 @@ import { createZone, exportZone, importZone } from '#server/platform/dns/service
 import { parseZoneBatches, type ZoneRecord } from '#server/platform/dns/zone-parser.ts'
 import { printZone } from '#server/platform/dns/zone-printer.ts'
 import { createTestDatabase } from '#tests/support/database.ts'
+import { cpuSeconds } from './process-cpu.ts'
 import { generateZone } from './zonefile-generate.ts'
 
 const run = promisify(execFile)
@@ -121,16 +122,8 @@ try {
   const backendCpu = async () => {
     if (database.kind !== 'postgres') return 0
     const pids = (await database.pool.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')).rows.map((r) => r.pid as number)
-    let ticks = 0
-    for (const pid of pids) {
-      try {
-        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-        ticks += Number(fields[11]) + Number(fields[12])
-      } catch {
-        // a process of another host or one that ended: not counted
-      }
-    }
-    return ticks / 100
+    // A process that ended counts 0.
+    return pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0)
   }
   const cpu = async () => ({ node: process.cpuUsage(), db: await backendCpu() })
   const cpuSince = async (start: Awaited<ReturnType<typeof cpu>>) => {
