@@ -174,7 +174,7 @@ async function runPrimary(config: Config, logger: Logger) {
   if (powerdns) Object.assign(process.env, { POWERDNS_API_URL: powerdns.settings.apiUrl, POWERDNS_API_KEY: powerdns.settings.apiKey })
   // And one local test CA (when no CA is configured and Pebble is installed), checking DNS-01 there.
   const ssl = await sslFromConfig(config, logger, powerdns ? `127.0.0.1:${powerdns.dnsPort}` : config.POWERDNS_DNS_ADDRESS)
-  shareLocalCa(ssl.settings)
+  shareLocalCa(ssl)
   let stopping = false
   const fork = (index: number) => {
     const worker = cluster.fork({ PORTAL_WORKER_INDEX: String(index) })

@@ -13,7 +13,7 @@ import { parseOrderLimit } from './pacing.ts'
  * for a registry. Without either, the SSL screens say what is missing. The local Pebble's CAA identity
  * is 'pebble.test' (Pebble itself checks no CAA; the order's check does).
  */
-export async function sslFromConfig(config: Config, logger: Logger, dnsServer = config.POWERDNS_DNS_ADDRESS): Promise<{ settings: SslSettings; stop(): Promise<void> }> {
+export async function sslFromConfig(config: Config, logger: Logger, dnsServer = config.POWERDNS_DNS_ADDRESS): Promise<SslSetup> {
   const keySecret = config.sslKeySecret
   const orderLimit = parseOrderLimit(config.ACME_ORDER_LIMIT)
   if (config.ACME_DIRECTORY_URL) {
@@ -36,14 +36,16 @@ export async function sslFromConfig(config: Config, logger: Logger, dnsServer = 
   if (!(await pebbleInstalled())) return { settings: { keySecret, acme: null, missing: 'the local test CA is not installed (apt-get install pebble)' }, stop: async () => {} }
   const pebble = await startPebble({ ...(dnsServer ? { dnsServer } : {}), dir: path.join(config.dataDir, 'pebble') })
   logger.info('local Pebble CA started', { directory: pebble.directoryUrl, dns: dnsServer ?? 'system resolver' })
-  return { settings: local({ directoryUrl: pebble.directoryUrl, tlsCaPem: pebble.tlsCaPem }), stop: () => pebble.stop() }
+  const started = { directoryUrl: pebble.directoryUrl, tlsCaPem: pebble.tlsCaPem }
+  return { settings: local(started), stop: () => pebble.stop(), started }
 }
 
 type LocalCa = { directoryUrl: string; tlsCaPem: string }
+/** `started`: the local CA this call started (not one configured, nor one a primary handed over). */
+type SslSetup = { settings: SslSettings; stop(): Promise<void>; started?: LocalCa }
 const LOCAL_CA_ENV = 'PORTAL_LOCAL_ACME'
 
 /** Hands the local CA a primary started to the server processes it forks next (their environment). */
-export function shareLocalCa(settings: SslSettings): void {
-  const acme = settings.acme
-  if (acme && acme.dvOnly && acme.tlsCaPem) process.env[LOCAL_CA_ENV] = JSON.stringify({ directoryUrl: acme.directoryUrl, tlsCaPem: acme.tlsCaPem } satisfies LocalCa)
+export function shareLocalCa(setup: SslSetup): void {
+  if (setup.started) process.env[LOCAL_CA_ENV] = JSON.stringify(setup.started)
 }
