@@ -337,4 +337,17 @@ describe('blocks', () => {
     expect(registry.problems).toEqual([])
     expect(registry.validator).toBeDefined()
   })
+
+  it('takes twenty orders in a row: the label check holds once the database plans the insert generically (after its fifth run)', async () => {
+    const entity = await entityOf(acme)
+    expect((await platform.call('PUT', `/groups/${staffHome}/billing-entities/${entity}/balances/USD`, { token: tokens['staff@example.com']!, body: { credit_limit: '100000' } })).status).toBe(200)
+    const statuses: number[] = []
+    for (let i = 1; i <= 20; i++) statuses.push((await order(`rowshield${i}`)).status)
+    expect(statuses).toEqual(Array(20).fill(201))
+    // The partial unique index still refuses a second live block of a label after that many runs.
+    expect((await order('rowshield1')).json).toMatchObject({ code: 'block.already-blocked' })
+    const rows = await platform.db.selectFrom('blocks').select('id').where('label', 'like', 'rowshield%').execute()
+    expect(rows).toHaveLength(20)
+    for (const row of rows) expect((await settled(row.id)).status).toBe('active')
+  })
 })

@@ -206,7 +206,14 @@ export async function orderBlock(deps: PlatformDeps, scope: Scope, input: BlockO
         created_at: now,
         updated_at: now,
       })
-      .onConflict((oc) => oc.columns(['account_id', 'label', 'product_code']).where('status', 'in', ['pending', 'active']).doNothing())
+      // The predicate of the partial index blocks_live_label, as literals: with parameters, a generic plan (a prepared
+      // statement's sixth run) cannot prove the index applies and PostgreSQL refuses the insert.
+      .onConflict((oc) =>
+        oc
+          .columns(['account_id', 'label', 'product_code'])
+          .where(sql<boolean>`status IN ('pending', 'active')`)
+          .doNothing(),
+      )
       .returningAll()
       .executeTakeFirst()
     if (!block)
