@@ -4,7 +4,7 @@ import { areaForPath, isProspectOnly, visibleAreas } from './navigation.ts'
 describe('area navigation', () => {
   it('shows areas by viewer role; admin roles expand to viewer', () => {
     const keys = visibleAreas({ roles: ['domain-admin', 'invoice-viewer'], abilities: [] }).map((a) => a.key)
-    expect(keys).toEqual(['pulse', 'domains', 'tlds', 'blocks', 'reports', 'invoicing'])
+    expect(keys).toEqual(['pulse', 'domains', 'blocks', 'tlds', 'invoicing', 'reports'])
   })
 
   it('shows every area to staff, and hides what the view settings hide', () => {

@@ -2,8 +2,14 @@ import { hasPermission, type PermissionView } from '#common/permissions.ts'
 
 export type AreaKey = 'pulse' | 'domains' | 'dns' | 'ssl' | 'tlds' | 'contacts' | 'accounts' | 'users' | 'watch' | 'brandProtection' | 'blocks' | 'intelligence' | 'reports' | 'products' | 'invoicing'
 
+/** The side navigation's sections, in order (issue 28: fifteen areas do not fit a top bar). */
+export const AREA_GROUPS = ['overview', 'portfolio', 'protection', 'business', 'directory'] as const
+export type AreaGroup = (typeof AREA_GROUPS)[number]
+
 export type Area = {
   key: AreaKey
+  /** The navigation section the area is listed in. */
+  group: AreaGroup
   /** Where the navigation entry leads. */
   href: string
   /** Path prefixes that belong to the area (for the active mark and the area's permission check). */
@@ -19,21 +25,21 @@ export type Area = {
  * view settings hides the entry and closes the screens alike.
  */
 export const AREAS: readonly Area[] = [
-  { key: 'pulse', href: '/pulse', prefixes: ['/pulse'], anyOf: ['domain-viewer', 'staff'] },
-  { key: 'domains', href: '/domains', prefixes: ['/domains'], anyOf: ['domain-viewer', 'staff'] },
-  { key: 'dns', href: '/domains/search/records', prefixes: ['/domains/search/records', '/domains/dns-log'], anyOf: ['dns-viewer', 'staff'] },
-  { key: 'ssl', href: '/ssls', prefixes: ['/ssls'], anyOf: ['ssl-viewer', 'staff'] },
-  { key: 'tlds', href: '/tlds', prefixes: ['/tlds'], anyOf: ['domain-viewer', 'staff'] },
-  { key: 'contacts', href: '/contacts', prefixes: ['/contacts'], anyOf: ['contact-viewer', 'staff'] },
-  { key: 'accounts', href: '/accounts', prefixes: ['/accounts'], anyOf: ['account-viewer', 'staff'] },
-  { key: 'users', href: '/users', prefixes: ['/users'], anyOf: ['user-viewer', 'staff'] },
-  { key: 'watch', href: '/watch', prefixes: ['/watch'], anyOf: ['watch-viewer', 'staff'] },
-  { key: 'brandProtection', href: '/brand-protection', prefixes: ['/brand-protection'], anyOf: ['brand-viewer', 'staff'] },
-  { key: 'blocks', href: '/blocks', prefixes: ['/blocks'], anyOf: ['domain-viewer', 'staff'] },
-  { key: 'intelligence', href: '/intelligence', prefixes: ['/intelligence'], anyOf: ['prospect-viewer', 'intelligence-viewer', 'staff'] },
-  { key: 'reports', href: '/reports', prefixes: ['/reports'], anyOf: ['report-viewer', 'domain-viewer', 'staff'] },
-  { key: 'products', href: '/products', prefixes: ['/products'], anyOf: ['staff'] },
-  { key: 'invoicing', href: '/invoicing', prefixes: ['/invoicing'], anyOf: ['invoice-viewer', 'staff'] },
+  { key: 'pulse', group: 'overview', href: '/pulse', prefixes: ['/pulse'], anyOf: ['domain-viewer', 'staff'] },
+  { key: 'domains', group: 'portfolio', href: '/domains', prefixes: ['/domains'], anyOf: ['domain-viewer', 'staff'] },
+  { key: 'dns', group: 'portfolio', href: '/domains/search/records', prefixes: ['/domains/search/records', '/domains/dns-log'], anyOf: ['dns-viewer', 'staff'] },
+  { key: 'ssl', group: 'portfolio', href: '/ssls', prefixes: ['/ssls'], anyOf: ['ssl-viewer', 'staff'] },
+  { key: 'blocks', group: 'portfolio', href: '/blocks', prefixes: ['/blocks'], anyOf: ['domain-viewer', 'staff'] },
+  { key: 'tlds', group: 'portfolio', href: '/tlds', prefixes: ['/tlds'], anyOf: ['domain-viewer', 'staff'] },
+  { key: 'watch', group: 'protection', href: '/watch', prefixes: ['/watch'], anyOf: ['watch-viewer', 'staff'] },
+  { key: 'brandProtection', group: 'protection', href: '/brand-protection', prefixes: ['/brand-protection'], anyOf: ['brand-viewer', 'staff'] },
+  { key: 'intelligence', group: 'protection', href: '/intelligence', prefixes: ['/intelligence'], anyOf: ['prospect-viewer', 'intelligence-viewer', 'staff'] },
+  { key: 'products', group: 'business', href: '/products', prefixes: ['/products'], anyOf: ['staff'] },
+  { key: 'invoicing', group: 'business', href: '/invoicing', prefixes: ['/invoicing'], anyOf: ['invoice-viewer', 'staff'] },
+  { key: 'reports', group: 'business', href: '/reports', prefixes: ['/reports'], anyOf: ['report-viewer', 'domain-viewer', 'staff'] },
+  { key: 'accounts', group: 'directory', href: '/accounts', prefixes: ['/accounts'], anyOf: ['account-viewer', 'staff'] },
+  { key: 'users', group: 'directory', href: '/users', prefixes: ['/users'], anyOf: ['user-viewer', 'staff'] },
+  { key: 'contacts', group: 'directory', href: '/contacts', prefixes: ['/contacts'], anyOf: ['contact-viewer', 'staff'] },
 ]
 
 type User = { roles: readonly string[]; abilities: readonly string[] }

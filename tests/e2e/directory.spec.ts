@@ -249,9 +249,13 @@ test.describe('directory (issue 5)', () => {
     test('staff switches the client context and sees Globex contacts', async ({ page }) => {
       await page.goto('/contacts')
       await hydrated(page)
+      // The header always says where staff act: their own account reaches every account.
+      await expect(page.getByTestId('account-badge')).toContainText('All accounts')
+      await expect(page.getByTestId('account-badge')).toHaveAttribute('data-acting', 'false')
       await page.locator('#client-context').selectOption({ label: 'Globex' })
       await page.waitForURL(/context=[0-9a-f-]{36}/)
-      await expect(page.getByTestId('client-acting')).toContainText('Globex')
+      await expect(page.getByTestId('account-badge')).toContainText('Globex')
+      await expect(page.getByTestId('account-badge')).toHaveAttribute('data-acting', 'true')
       const emails = page.getByTestId('data-row').locator('td').filter({ hasText: '@' })
       await expect(emails.first()).toContainText('@globex.example')
       await expect(page.getByTestId('data-row').filter({ hasText: '@acme' })).toHaveCount(0)

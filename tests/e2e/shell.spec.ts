@@ -172,7 +172,7 @@ test.describe('navigation', () => {
       const acme = await select.locator('option', { hasText: 'Acme Corp' }).getAttribute('value')
       await select.selectOption(acme!)
       await expect(page).toHaveURL(new RegExp(`context=${acme}`))
-      await page.getByTestId('nav-bar').getByRole('link', { name: 'Accounts' }).click()
+      await page.getByTestId('side-nav').getByRole('link', { name: 'Accounts' }).click()
       await expect(page).toHaveURL(new RegExp(`/accounts\\?context=${acme}`))
       await page.goto(`/accounts/log?context=${acme}`)
       await expect(page.getByTestId('list-total')).not.toHaveText('0 entries')
@@ -188,15 +188,43 @@ test.describe('navigation', () => {
   test.describe('as the Acme admin', () => {
     test.use({ storageState: signedIn(ACME_ADMIN) })
 
-    test('a narrow viewport gets the drawer', async ({ page }) => {
-      await page.setViewportSize({ width: 1000, height: 800 })
+    test('a phone opens the side navigation as a drawer, and a link in it leads to its area', async ({ page }) => {
+      await page.setViewportSize({ width: 390, height: 800 })
       await page.goto('/')
       await hydrated(page)
-      await expect(page.getByTestId('nav-bar')).toBeHidden()
-      await page.getByTestId('nav-drawer').locator('summary').click()
-      await expect(page.getByTestId('nav-drawer').getByRole('link', { name: 'Domains' })).toBeVisible()
+      const nav = page.getByTestId('side-nav')
+      await expect(nav).toBeHidden()
+      await page.getByTestId('nav-open').click()
+      await expect(nav).toBeVisible()
+      // The whole drawer, not a strip: it spans most of the phone's width and reaches the bottom of the screen.
+      const box = await nav.boundingBox()
+      expect(box!.width).toBeGreaterThan(280)
+      expect(box!.height).toBeGreaterThan(600)
+      await nav.getByRole('link', { name: 'Contacts' }).click()
+      await expect(page).toHaveURL(/\/contacts$/)
+      await expect(nav).toBeHidden()
+      // Escape closes it; so does a tap on the dimmed page beside it.
+      await page.getByTestId('nav-open').click()
+      await expect(nav).toBeVisible()
+      await page.keyboard.press('Escape')
+      await expect(nav).toBeHidden()
+      await page.getByTestId('nav-open').click()
+      await page.getByTestId('nav-backdrop').click({ position: { x: 370, y: 400 } })
+      await expect(nav).toBeHidden()
       await page.setViewportSize({ width: 1400, height: 800 })
-      await expect(page.getByTestId('nav-bar')).toBeVisible()
+      await expect(nav).toBeVisible()
+      await expect(page.getByTestId('nav-open')).toBeHidden()
+    })
+
+    test('the side navigation groups the areas in sections that fold', async ({ page }) => {
+      await page.goto('/domains')
+      const nav = page.getByTestId('side-nav')
+      await expect(nav.getByRole('link', { name: 'Domains' })).toHaveAttribute('aria-current', 'page')
+      const portfolio = nav.getByTestId('nav-section-portfolio')
+      await expect(portfolio.getByRole('link', { name: 'SSL' })).toBeVisible()
+      await portfolio.locator('summary').click()
+      await expect(portfolio.getByRole('link', { name: 'SSL' })).toBeHidden()
+      await expect(nav.getByTestId('nav-section-directory').getByRole('link', { name: 'Contacts' })).toBeVisible()
     })
 
     test('an area that is not built shows its honest empty state', async ({ page }) => {

@@ -1,15 +1,19 @@
 import { useEffect, useRef } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form, Link, NavLink, useLocation } from 'react-router'
+import { Form, Link, useLocation } from 'react-router'
 import { LogOut, Menu, Moon, Sun, User } from 'lucide-react'
 import { BrandIcon, BulkTrayEmptyIcon, BulkTrayFullIcon, LanguageIcon } from '#app/components/icons.tsx'
 import { useContextHref } from '#app/lib/use-context-href.ts'
-import { cn } from '#app/lib/utils.ts'
 import { LanguageForm } from './language-form.tsx'
+import { AccountBadge } from './account-switcher.tsx'
+import { NAV_TOGGLE_ID } from './side-nav.tsx'
+import type { AccountChoice } from '#app/lib/accounts.server.ts'
 
 type Shell = {
-  user: { name: string; email: string }
-  areas: { key: string; href: string; prefixes: string[] }[]
+  user: { name: string; email: string; group_id: string }
+  isStaff: boolean
+  accounts: AccountChoice[]
+  context: string
   trayCount: number
   locale: string
   theme: 'light' | 'dark'
@@ -33,73 +37,34 @@ function useCloseOnNavigate() {
   return ref
 }
 
-function AreaLinks({ areas, className, linkClassName }: { areas: Shell['areas']; className?: string; linkClassName?: string }) {
-  const { t } = useTranslation('common')
-  const href = useContextHref()
-  const { pathname } = useLocation()
-  // The longest matching prefix is the active area, as in areaForPath.
-  let active: string | null = null
-  let best = -1
-  for (const area of areas) {
-    for (const p of area.prefixes) {
-      if ((pathname === p || pathname.startsWith(`${p}/`)) && p.length > best) {
-        active = area.key
-        best = p.length
-      }
-    }
-  }
-  return (
-    <ul className={className}>
-      {areas.map((area) => (
-        <li key={area.key}>
-          <NavLink
-            to={href(area.href)}
-            aria-current={active === area.key ? 'page' : undefined}
-            className={cn('block rounded px-2 py-1.5 text-sm hover:bg-slate-100 dark:hover:bg-slate-800', active === area.key && 'bg-slate-100 font-semibold dark:bg-slate-800', linkClassName)}
-          >
-            {t(`nav.${area.key}`)}
-          </NavLink>
-        </li>
-      ))}
-    </ul>
-  )
-}
-
 export function DefaultHeader({ shell }: { shell: Shell }) {
   const { t } = useTranslation('common')
   const href = useContextHref()
   const location = useLocation()
   const here = location.pathname + location.search
-  const drawer = useCloseOnNavigate()
   const userMenu = useCloseOnNavigate()
   const TrayIcon = shell.trayCount > 0 ? BulkTrayFullIcon : BulkTrayEmptyIcon
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-950/95">
-      <div className="mx-auto flex h-14 max-w-screen-2xl items-center gap-2 px-4">
-        {/* Below lg (1280 px) the navigation folds into this drawer; a <details> opens without JavaScript. */}
-        <details ref={drawer} className="group lg:hidden" data-testid="nav-drawer">
-          <summary
-            className="flex size-9 cursor-pointer list-none items-center justify-center rounded hover:bg-slate-100 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden"
-            aria-label={t('nav.openMenu')}
-          >
-            <Menu className="size-5" aria-hidden />
-          </summary>
-          <nav aria-label={t('nav.main')} className="fixed inset-y-0 left-0 top-14 z-40 w-72 overflow-y-auto border-r border-slate-200 bg-white p-3 shadow-lg dark:border-slate-800 dark:bg-slate-950">
-            <AreaLinks areas={shell.areas} className="flex flex-col gap-0.5" />
-          </nav>
-        </details>
-        <Link to={href('/')} className="flex items-center gap-2 font-semibold">
+      <div className="flex h-14 items-center gap-2 px-4">
+        {/* Below lg (1280 px) the side navigation is a drawer: this label ticks its checkbox (no JavaScript needed). */}
+        <label
+          htmlFor={NAV_TOGGLE_ID}
+          className="flex size-9 cursor-pointer items-center justify-center rounded hover:bg-slate-100 lg:hidden dark:hover:bg-slate-800"
+          title={t('nav.openMenu')}
+          data-testid="nav-open"
+        >
+          <Menu className="size-5" aria-hidden />
+        </label>
+        <Link to={href('/')} className="flex items-center gap-2 font-semibold" aria-label={t('app.name')}>
           <BrandIcon className="size-6 text-blue-700 dark:text-blue-400" />
           <span className="hidden sm:inline">{t('app.name')}</span>
         </Link>
-        <nav aria-label={t('nav.main')} className="ml-4 hidden min-w-0 flex-1 lg:block" data-testid="nav-bar">
-          {/* One line, however many areas (staff see seventeen): the rest scrolls sideways rather than doubling the header. */}
-          <AreaLinks
-            areas={shell.areas}
-            className="flex items-center gap-0.5 overflow-x-auto [mask-image:linear-gradient(to_right,black_calc(100%-2rem),transparent)] [scrollbar-width:none]"
-            linkClassName="whitespace-nowrap"
-          />
-        </nav>
+        {shell.isStaff ? (
+          <div className="ml-2 min-w-0">
+            <AccountBadge accounts={shell.accounts} context={shell.context} ownGroup={shell.user.group_id} />
+          </div>
+        ) : null}
         <div className="ml-auto flex items-center gap-1">
           <Link
             to={href('/tray')}

@@ -1,7 +1,7 @@
 import { Outlet } from 'react-router'
-import { ClientSelectionHeader } from '#app/components/shell/client-selection-header.tsx'
 import { DefaultFooter } from '#app/components/shell/footers.tsx'
 import { DefaultHeader } from '#app/components/shell/default-header.tsx'
+import { SideNav } from '#app/components/shell/side-nav.tsx'
 import { listAccountChoices } from '#app/lib/accounts.server.ts'
 import { activeContext } from '#app/lib/context-param.ts'
 import { readCookie } from '#app/lib/cookies.server.ts'
@@ -23,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const theme = readCookie(request, 'theme')
   return {
     user: { name: user.name, email: user.email, group_id: user.group_id },
-    areas: visibleAreas(user, view).map((a) => ({ key: a.key, href: a.href, prefixes: a.prefixes })),
+    areas: visibleAreas(user, view).map((a) => ({ key: a.key, group: a.group, href: a.href, prefixes: a.prefixes })),
     isStaff,
     context: activeContext(url, user.group_id),
     accounts: isStaff ? await listAccountChoices(request, context, user) : [],
@@ -36,19 +36,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export type ShellData = Awaited<ReturnType<typeof loader>>
 
 export default function DefaultLayout({ loaderData }: Route.ComponentProps) {
+  const staff = loaderData.isStaff ? { accounts: loaderData.accounts, context: loaderData.context, ownGroup: loaderData.user.group_id } : null
   return (
     <div className="flex min-h-screen flex-col">
       <a href="#main" className="sr-only focus:not-sr-only">
         Skip
       </a>
       <DefaultHeader shell={loaderData} />
-      {loaderData.isStaff ? <ClientSelectionHeader accounts={loaderData.accounts} context={loaderData.context} ownGroup={loaderData.user.group_id} /> : null}
-      <div className="mx-auto flex w-full max-w-screen-2xl flex-1">
-        <main id="main" className="min-w-0 flex-1 p-4 lg:p-6">
-          <Outlet />
-        </main>
+      <div className="flex w-full flex-1">
+        <SideNav areas={loaderData.areas} staff={staff} />
+        <div className="flex min-w-0 flex-1 flex-col">
+          <main id="main" className="mx-auto w-full max-w-screen-2xl min-w-0 flex-1 p-4 lg:p-6">
+            <Outlet />
+          </main>
+          <DefaultFooter />
+        </div>
       </div>
-      <DefaultFooter />
     </div>
   )
 }
