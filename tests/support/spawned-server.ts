@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { closeSync, openSync, rmSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import path from 'node:path'
 import { openDatabase } from '#server/db/database.ts'
@@ -76,14 +76,19 @@ export function spawnedServer({ port, dataDir, logFile, readyMs = 120_000 }: { p
     process.kill(signal)
     return exited
   }
-  /** Waits until /readyz answers 200 (`ms` at most, `readyMs` unless told), naming `what` if it does not. */
+  /**
+   * Waits until /readyz answers 200 (`ms` at most, `readyMs` unless told), naming `what` if it does
+   * not; a server that exits meanwhile fails the wait at once, with the end of its log.
+   */
   const ready = (what = 'readiness', ms = readyMs) =>
     until(
-      () =>
-        fetch(`${base}/readyz`).then(
+      () => {
+        if (child && !running()) throw new Error(`the server exited (${child.exitCode ?? child.signalCode}) before ${what}:\n${tail(logFile)}`)
+        return fetch(`${base}/readyz`).then(
           (r) => r.status,
           () => 0,
-        ),
+        )
+      },
       (s) => s === 200,
       what,
       ms,
@@ -120,3 +125,6 @@ export function spawnedServer({ port, dataDir, logFile, readyMs = 120_000 }: { p
     },
   }
 }
+
+/** The last lines of a log file, for a failure's message. */
+const tail = (file: string, lines = 15) => (existsSync(file) ? readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n') : '')

@@ -1,9 +1,10 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
+import { clearStaleProcess, spawnOwned } from '#server/lib/owned-process.ts'
 
 const run = promisify(execFile)
 
@@ -37,6 +38,8 @@ export async function pebbleInstalled(): Promise<boolean> {
 export async function startPebble(options: { dnsServer?: string; dir?: string } = {}): Promise<LocalPebble> {
   const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'pebble-'))
   mkdirSync(dir, { recursive: true })
+  const pidFile = options.dir ? path.join(dir, 'pebble.pid') : undefined
+  if (pidFile) await clearStaleProcess(pidFile)
   const cert = path.join(dir, 'cert.pem')
   const key = path.join(dir, 'key.pem')
   await run('openssl', [
@@ -76,14 +79,14 @@ export async function startPebble(options: { dnsServer?: string; dir?: string } 
     }),
   )
   const args = ['-config', config, '-strict=false', ...(options.dnsServer ? ['-dnsserver', options.dnsServer] : [])]
-  const child: ChildProcess = spawn('pebble', args, {
+  // Ours: it ends when we end, even on SIGKILL, and a start in a kept folder (DATA_DIR/pebble) ends
+  // the one a killed server left there (server/lib/owned-process.ts).
+  const child: ChildProcess = spawnOwned('pebble', args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_AUTHZREUSE: '0' },
+    identity: config,
+    ...(pidFile ? { pidFile } : {}),
   })
-  // A process that exits without stopping it (a fatal error, process.exit) takes it along.
-  const orphaned = () => child.kill('SIGTERM')
-  process.once('exit', orphaned)
-  child.once('exit', () => process.off('exit', orphaned))
   let log = ''
   const keep = (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-8000)

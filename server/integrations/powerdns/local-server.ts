@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import dgram from 'node:dgram'
 import net from 'node:net'
@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import type { PowerDnsSettings } from '#server/integrations/powerdns/client.ts'
+import { clearStaleProcess, spawnOwned } from '#server/lib/owned-process.ts'
 
 const run = promisify(execFile)
 const SCHEMA = '/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql'
@@ -58,13 +59,16 @@ export async function startPowerDns(options: { dnsPort?: number; apiPort?: numbe
       '',
     ].join('\n'),
   )
-  const child: ChildProcess = spawn('pdns_server', [`--config-dir=${dir}`, '--guardian=no', '--daemon=no', '--disable-syslog', '--write-pid=no'], {
+  // A kept folder (DATA_DIR/pdns) may hold the pdns_server of a server killed with SIGKILL, which
+  // would keep its control socket: "Previous controlsocket is in use", and no PowerDNS (issue 26).
+  const pidFile = options.dir ? path.join(dir, 'pdns_server.pid') : undefined
+  if (pidFile) await clearStaleProcess(pidFile, [path.join(dir, 'pdns.controlsocket')])
+  // Ours: it ends when we end, even on SIGKILL (server/lib/owned-process.ts).
+  const child: ChildProcess = spawnOwned('pdns_server', [`--config-dir=${dir}`, '--guardian=no', '--daemon=no', '--disable-syslog', '--write-pid=no'], {
     stdio: ['ignore', 'ignore', 'pipe'],
+    identity: `--config-dir=${dir}`,
+    ...(pidFile ? { pidFile } : {}),
   })
-  // A process that exits without stopping it (a fatal error, process.exit) takes it along.
-  const orphaned = () => child.kill('SIGTERM')
-  process.once('exit', orphaned)
-  child.once('exit', () => process.off('exit', orphaned))
   let log = ''
   child.stderr?.on('data', (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-8000)
