@@ -376,5 +376,8 @@ export function createOutbound(options: OutboundOptions) {
 /** The guard of a platform without one configured: no resolver (addresses only), nothing allowed beyond public addresses. */
 const UNCONFIGURED = createOutbound({ resolver: null })
 
+/** What a caller of the guard needs of the platform's dependencies. */
+export type WithOutbound = { outbound?: Outbound | undefined }
+
 /** The process's guard (`deps.outbound`), or one that resolves no names when none is configured. */
-export const outboundOf = (deps: { outbound?: Outbound | undefined }): Outbound => deps.outbound ?? UNCONFIGURED
+export const outboundOf = (deps: WithOutbound): Outbound => deps.outbound ?? UNCONFIGURED

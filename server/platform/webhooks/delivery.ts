@@ -5,14 +5,14 @@ import { sql } from 'kysely'
 import { WEBHOOK_DISABLE_AFTER_DAYS, WEBHOOK_RETRY_DELAYS_SECONDS } from '#common/webhooks.ts'
 import type { Tx } from '#server/platform/core/change.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
-import { safeLookup } from './address.ts'
+import { outboundOf, type WithOutbound } from '#server/platform/core/outbound.ts'
 import { signatureHeader } from './signing.ts'
 
 /** The job each delivery had before deliveries were a queue of their own (0890); a left-over one does nothing. */
 export const DELIVER_JOB = 'webhooks.deliver'
 export const SWEEP_JOB = 'webhooks.sweep'
 
-type Deps = Pick<PlatformDeps, 'db' | 'jobs' | 'now' | 'logger' | 'mailer' | 'webhooks' | 'database'>
+type Deps = Pick<PlatformDeps, 'db' | 'jobs' | 'now' | 'logger' | 'mailer' | 'webhooks' | 'database'> & WithOutbound
 
 const FAN_OUT_BATCH = 500
 /** Deliveries claimed per statement. */
@@ -81,13 +81,19 @@ export async function nudgeSenders(tx: Tx): Promise<void> {
 }
 
 /** Where an endpoint's URL is posted to: its request options (parsed once) on the endpoint's kept-alive connections. */
-type Target = { send: typeof httpRequest; options: RequestOptions & { agent: HttpAgent } }
+/** Where an endpoint's deliveries go, or why they may not (the outbound guard refused its URL: nothing is sent). */
+type Target = { send: typeof httpRequest; options: RequestOptions & { agent: HttpAgent }; refused?: string }
 
 type Answer = { status: number | null; excerpt: string; error: string | null; retryAfter: number | null; ms: number }
 
-/** One POST on the endpoint's kept-alive connections, no redirects followed, a 10 s limit, private addresses refused at connect time. */
+/**
+ * One POST on the endpoint's kept-alive connections, no redirects followed, a 10 s limit; the
+ * outbound guard (decision 022) checked an address in the URL before, and checks every address a
+ * name resolves to at each connection.
+ */
 function post(target: Target, headers: Record<string, string>, body: string): Promise<Answer> {
   const started = Date.now()
+  if (target.refused) return Promise.resolve({ status: null, excerpt: '', error: target.refused, retryAfter: null, ms: 0 })
   return new Promise((resolve) => {
     const req = target.send({ ...target.options, headers }, (res) => {
       const chunks: Buffer[] = []
@@ -320,25 +326,28 @@ export async function startWebhookDispatcher(deps: Deps): Promise<{ close(): Pro
   const held = new Map<string, Claimed>()
   // One pool of kept-alive connections per endpoint (at most CONCURRENCY), made again when its URL changes.
   const targets = new Map<string, { url: string; target: Target }>()
-  const lookup = safeLookup(allowPrivate) as never
+  const outbound = outboundOf(deps)
   const targetOf = (endpointId: string, text: string) => {
     const known = targets.get(endpointId)
     if (known?.url === text) return known.target
     known?.target.options.agent.destroy()
-    const url = new URL(text)
-    const https = url.protocol === 'https:'
+    // Through the guard: an address in the URL checked now (also one saved while private addresses were allowed), a name at each connection.
+    let guarded: ReturnType<typeof outbound.requestOptions> | null = null
+    let refused: string | undefined
+    try {
+      guarded = outbound.requestOptions(new URL(text), { allowPrivate }, allowPrivate ? ['https:', 'http:'] : ['https:'])
+    } catch (error) {
+      refused = (error as Error).message
+    }
+    const https = guarded?.https ?? true
     const Agent = https ? HttpsAgent : HttpAgent
     const options = {
+      ...guarded?.options,
       method: 'POST',
-      protocol: url.protocol,
-      hostname: url.hostname.replace(/^\[|\]$/g, ''),
-      port: url.port,
-      path: `${url.pathname}${url.search}`,
       agent: new Agent({ keepAlive: true, maxSockets: CONCURRENCY, maxFreeSockets: CONCURRENCY, scheduling: 'lifo', timeout: 30_000 }),
-      lookup,
       timeout: TIMEOUT_MS,
     }
-    const target = { send: https ? httpsRequest : httpRequest, options }
+    const target: Target = { send: https ? httpsRequest : httpRequest, options, ...(refused ? { refused } : {}) }
     targets.set(endpointId, { url: text, target })
     return target
   }

@@ -7,11 +7,12 @@ import { change } from '#server/platform/core/change.ts'
 import { type CodedFieldError, fieldError, invalid, notFound, refused, staleVersion } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
-import { urlProblem } from './address.ts'
+import { outboundOf, type WithOutbound } from '#server/platform/core/outbound.ts'
+import { resolvedProblem, urlProblem } from './address.ts'
 import { nudgeSenders } from './delivery.ts'
 import { newWebhookSecret } from './signing.ts'
 
-type Deps = Pick<PlatformDeps, 'db' | 'jobs' | 'now' | 'webhooks'>
+type Deps = Pick<PlatformDeps, 'db' | 'jobs' | 'now' | 'webhooks'> & WithOutbound
 
 /** A rotated secret keeps signing beside the new one for a day, so receivers can switch over. */
 const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000
@@ -39,10 +40,12 @@ export function endpointView(endpoint: WebhookEndpoint, now: Date): WebhookEndpo
 /** The public shape for the audit trail: never the secrets. */
 const audited = (endpoint: WebhookEndpoint) => ({ url: endpoint.url, description: endpoint.description, events: endpoint.events, enabled: endpoint.enabled, disabled_reason: endpoint.disabled_reason })
 
-function check(deps: Pick<Deps, 'webhooks'>, input: Partial<EndpointInput>): CodedFieldError[] {
+async function check(deps: Pick<Deps, 'webhooks' | 'outbound'>, input: Partial<EndpointInput>): Promise<CodedFieldError[]> {
   const errors: CodedFieldError[] = []
   if (input.url !== undefined) {
-    const problem = urlProblem(input.url.trim(), Boolean(deps.webhooks?.allowPrivateAddresses))
+    const allowPrivate = Boolean(deps.webhooks?.allowPrivateAddresses)
+    const url = input.url.trim()
+    const problem = urlProblem(url, allowPrivate, outboundOf(deps)) ?? (await resolvedProblem(url, allowPrivate, outboundOf(deps)))
     if (problem)
       errors.push(
         fieldError(
@@ -85,9 +88,9 @@ export async function getEndpoint(deps: Deps, scope: Scope, id: string): Promise
 }
 
 /** Makes an endpoint; answers its secret once (the signing key receivers verify with). */
-export async function createEndpoint(deps: Pick<Deps, 'db' | 'now' | 'webhooks'>, scope: Scope, input: EndpointInput): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
+export async function createEndpoint(deps: Pick<Deps, 'db' | 'now' | 'webhooks' | 'outbound'>, scope: Scope, input: EndpointInput): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
   requirePermission(scope.actor, MANAGE)
-  const errors = check(deps, input)
+  const errors = await check(deps, input)
   if (errors.length) throw invalid(errors[0]!.code, 'The webhook endpoint is not valid', errors)
   const accountId = scope.accountId!
   const secret = newWebhookSecret()
@@ -111,7 +114,7 @@ export async function createEndpoint(deps: Pick<Deps, 'db' | 'now' | 'webhooks'>
 /** Changes the URL, description, events or enabled state (optimistic: the version read). Enabling clears the failure. */
 export async function updateEndpoint(deps: Deps, scope: Scope, id: string, patch: Partial<EndpointInput> & { version: number }): Promise<WebhookEndpointView> {
   requirePermission(scope.actor, MANAGE)
-  const errors = check(deps, patch)
+  const errors = await check(deps, patch)
   if (errors.length) throw invalid(errors[0]!.code, 'The webhook endpoint is not valid', errors)
   return change(deps.db, scope, async (tx, audit) => {
     const before = await findEndpoint(tx, scope, id, true)
