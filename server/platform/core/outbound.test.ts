@@ -211,6 +211,7 @@ describe('the guard', () => {
       expect(hits.filter((h) => h === '/loop')).toHaveLength(4)
       await expect(guard.fetch(`http://127.0.0.2:${port}/big`, { maxBytes: 1000 })).rejects.toMatchObject({ reason: 'too_large' })
       expect((await guard.fetch(`http://127.0.0.2:${port}/inside`, { maxRedirects: 0 })).status).toBe(302)
+      await expect(guard.fetch(`http://127.0.0.2:${port}/loop`, { redirectPorts: [80, 443] })).rejects.toThrow(`A redirect to port ${port} is not followed (80, 443 only)`)
     } finally {
       await new Promise((resolve) => server.close(resolve))
     }

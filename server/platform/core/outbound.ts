@@ -191,6 +191,8 @@ export type FetchOptions = {
   body?: string | Buffer
   /** Schemes the first URL and every redirect may use. */
   protocols?: readonly string[]
+  /** Ports every redirect may go to (a CA follows HTTP-01 redirects to 80 and 443 only); any when absent. */
+  redirectPorts?: readonly number[]
   /** Redirects followed (each checked like the first URL); 0 answers the redirect itself. */
   maxRedirects?: number
   /** The whole exchange, redirects included. */
@@ -305,6 +307,9 @@ export function createOutbound(options: OutboundOptions) {
     const redirects: string[] = []
     for (;;) {
       const target = requestOptions(url, policy, init.protocols)
+      const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80))
+      if (redirects.length && init.redirectPorts && !init.redirectPorts.includes(port))
+        throw new OutboundRefused('redirects', `A redirect to port ${port} is not followed (${init.redirectPorts.join(', ')} only)`)
       const response = await exchange(target, { method, headers: init.headers ?? {}, body, deadline })
       const location = response.headers.location
       if (response.statusCode && response.statusCode >= 300 && response.statusCode < 400 && location && maxRedirects > 0) {
