@@ -16,6 +16,7 @@ import { DEMO_SELLER, sellerOf } from '#server/platform/billing/seller.ts'
 import { runInvoices } from '#server/platform/billing/invoices.ts'
 import { runLowBalanceWarnings } from '#server/platform/billing/jobs.ts'
 import { registerOrderJobs } from '#server/platform/orders/jobs.ts'
+import { accountPricing } from '#server/platform/orders/pricing.ts'
 import { DEMO_PASSWORD, seedDemo, seedDemoRenewalCharges } from '#server/seed/demo.ts'
 import { preloadDemoRegistry } from '#server/seed/registry.ts'
 import { en16931Failures } from '#tests/support/en16931.ts'
@@ -290,6 +291,56 @@ describe('transactions', () => {
     expect(await balance(entity, 'USD')).toBe(before)
   })
 
+  it('a renewal refused for ten years and then made for one is charged the one-year price: the ten-year charge stays released', async () => {
+    const domain = await platform.db
+      .selectFrom('domains')
+      .select(['id', 'name'])
+      .where('account_id', '=', acmeId)
+      .where('tld', '=', 'com')
+      .where('status', '=', 'active')
+      .where('registry', 'is not', null)
+      .where('name', 'not in', ['acme-archive.com', 'acme-legacy.com'])
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('transactions').select('id').whereRef('transactions.domain_id', '=', 'domains.id'))))
+      .orderBy('name')
+      .executeTakeFirstOrThrow()
+    const entity = await entityOf(acmeId)
+    const before = await balance(entity, 'USD')
+    // The registry renews .com for 1 or 2 years (this test's policy): ten is refused there (2004), not here.
+    const refused = await platform.call('POST', `/groups/${acmeId}/domains/${domain.id}/renew`, { token: acmeAdmin(), body: { period: 10 } })
+    expect(refused.status).toBeGreaterThanOrEqual(400)
+    expect(await balance(entity, 'USD')).toBe(before)
+    expect((await platform.call('POST', `/groups/${acmeId}/domains/${domain.id}/renew`, { token: acmeAdmin(), body: { period: 1 } })).status).toBe(200)
+    const oneYear = await (await accountPricing(platform.db, acmeId)).price({ name: 'com', list_price_minor: null, currency: '' }, 1, 'period', 'renew')
+    expect(before - (await balance(entity, 'USD'))).toBe(oneYear.price_minor)
+    // The domain's transactions as the API lists them: the ten-year charge released, never settled; the one-year one settled at its price.
+    const list = await platform.call('GET', `/groups/${acmeId}/transactions?fields=state,period,amount_minor,action&pql=${encodeURIComponent(`domain_id equals '${domain.id}'`)}`, {
+      token: acmeAdmin(),
+    })
+    expect(list.status).toBe(200)
+    const rows = (list.json.data as { state: string; period: number; amount_minor: number; action: string }[]).map((r) => ({ ...r, amount_minor: Number(r.amount_minor) }))
+    expect(rows.sort((a, b) => a.period - b.period)).toEqual([
+      { state: 'settled', period: 1, amount_minor: oneYear.price_minor, action: 'renew' },
+      { state: 'released', period: 10, amount_minor: expect.any(Number), action: 'renew' },
+    ])
+    expect(rows[1]!.amount_minor).toBeGreaterThan(oneYear.price_minor)
+    const audit = await platform.db
+      .selectFrom('audit_entries')
+      .select('action')
+      .where('entity_type', '=', 'transaction')
+      .where(
+        'entity_id',
+        'in',
+        platform.db
+          .selectFrom('transactions')
+          .select(sql<string>`id::text`.as('id'))
+          .where('domain_id', '=', domain.id)
+          .where('period', '=', 10),
+      )
+      .orderBy('occurred_at')
+      .execute()
+    expect(audit.map((a) => a.action)).toEqual(['reserve', 'release'])
+  })
+
   it('charges a registry lock its fee, each time it is set, through the same reserve and settle', async () => {
     const domain = await platform.db.selectFrom('domains').select(['id', 'version']).where('name', '=', 'billing-settle.com').executeTakeFirstOrThrow()
     const patch = async (body: Record<string, unknown>) => {
@@ -362,12 +413,29 @@ describe('invoices', () => {
     const acmeEntity = await entityOf(acmeId)
     const list = await platform.call('GET', `/groups/${acmeId}/billing-entities/${acmeEntity}/invoices`, { token: acmeAdmin() })
     const year = new Date().getUTCFullYear()
-    expect(list.json.data.map((i: { number: string }) => i.number)).toEqual([`INV-${year}-000001`])
+    // One series for the seller (issue 26): each entity's invoice a number of its own, 1…n in the order the run went (entity id).
+    const run = await platform.db.selectFrom('invoices').select(['number', 'billing_entity_id']).where('run_period', '=', `${last}-01`).where('kind', '=', 'invoice').orderBy('billing_entity_id').execute()
+    expect(run.length).toBeGreaterThan(1)
+    expect(run.map((i) => i.number)).toEqual(run.map((_, k) => `INV-${year}-${String(k + 1).padStart(6, '0')}`))
+    expect(list.json.data.map((i: { number: string }) => i.number)).toEqual([run.find((i) => i.billing_entity_id === acmeEntity)!.number])
     const invoice = list.json.data[0]
-    // Every account the entity bills hears of it by webhook (issue 20), once, written in the run's batch.
+    // Every account the entity bills hears of it by webhook (issue 20), once, written in the run's batch, in the API's form (the period YYYY-MM).
     const issued = await platform.db.selectFrom('webhook_events').select(['account_id', 'data']).where('type', '=', 'invoice.issued').execute()
     expect(issued.filter((e) => (e.data as { id?: string }).id === invoice.id)).toEqual([
-      { account_id: acmeId, data: expect.objectContaining({ id: invoice.id, number: `INV-${year}-000001`, kind: 'invoice', billing_entity_id: acmeEntity, total_minor: Number(invoice.total_minor) }) },
+      {
+        account_id: acmeId,
+        data: {
+          id: invoice.id,
+          number: invoice.number,
+          kind: 'invoice',
+          billing_entity_id: acmeEntity,
+          period: last,
+          currency: invoice.currency,
+          total_minor: Number(invoice.total_minor),
+          due_at: invoice.due_at,
+          corrects: null,
+        },
+      },
     ])
     const lines = await platform.db.selectFrom('invoice_lines').selectAll().where('invoice_id', '=', invoice.id).orderBy('position').execute()
     // One line per charge the entity settled that month, each at its amount, grouped by what was done.
@@ -416,6 +484,8 @@ describe('invoices', () => {
     expect(text).toContain('Inversión del sujeto pasivo')
     expect(text).toContain('Registrar Test B.V.')
     expect(text).toContain('NIF-IVA: NL987654321B02 · N.º de registro: 87654321')
+    // The rate written as the amounts are, in Spanish (issue 26).
+    expect(text.replace(/[ \t]+/g, ' ')).toContain('IVA 0,00 %')
     // The document keeps its seller: a later change of configuration does not rewrite it.
     Object.assign(platform.deps.config, { SELLER_NAME: 'Someone Else B.V.' })
     expect((await platform.call('GET', `/groups/${globexId}/invoices/${globexInvoice.id}/xml`, { token: tokens['admin@globex.example']! })).text).toContain(
@@ -436,9 +506,9 @@ describe('invoices', () => {
     const globexXml = (await platform.call('GET', `/groups/${globexId}/invoices/${globexInvoice.id}/xml`, { token: tokens['admin@globex.example']! })).text
     const row = await platform.db.selectFrom('invoices').selectAll().where('id', '=', invoice.id).executeTakeFirstOrThrow()
     const untaxed = { ...row, tax_rate_percent: 0, tax_minor: 0, total_minor: row.subtotal_minor }
-    const credit = { ...row, kind: 'credit-note' as const, number: 'CN-TEST', subtotal_minor: -row.subtotal_minor, tax_minor: -row.tax_minor, total_minor: -row.total_minor }
+    const credit = { ...row, kind: 'credit-note' as const, number: 'CN-TEST', due_at: null, subtotal_minor: -row.subtotal_minor, tax_minor: -row.tax_minor, total_minor: -row.total_minor }
     const negative = lines.map((l) => ({ ...l, unit_minor: -l.unit_minor, amount_minor: -l.amount_minor }))
-    expect(en16931Failures({ standard: ubl.text, reverse: globexXml, untaxed: invoiceUbl(untaxed, lines), credit: invoiceUbl(credit, negative) })).toEqual({
+    expect(en16931Failures({ standard: ubl.text, reverse: globexXml, untaxed: invoiceUbl(untaxed, lines), credit: invoiceUbl(credit, negative, row) })).toEqual({
       standard: [],
       reverse: [],
       untaxed: [],

@@ -79,7 +79,8 @@ const admin = () => tokens['admin@acme.example']!
 const DPML = 'block:dpml:order'
 const order = (label: string, token = admin(), context = acme, extra: Record<string, unknown> = {}) =>
   platform.call('POST', `/groups/${context}/blocks`, { token, body: { label, product_code: DPML, period_years: 1, trademark_ref: 'TMCH-0001', ...extra } })
-const charge = (key: string) => platform.db.selectFrom('transactions').selectAll().where('idempotency_key', '=', key).executeTakeFirstOrThrow()
+/** The charge made for `of` (block-order:{id}, block-renew:{id}:{day}), its key naming its terms after it. */
+const charge = (of: string) => platform.db.selectFrom('transactions').selectAll().where('idempotency_key', 'like', `${of}|%`).executeTakeFirstOrThrow()
 const entityOf = async (id: string) => (await platform.db.selectFrom('accounts').select('billing_entity_id').where('id', '=', id).executeTakeFirstOrThrow()).billing_entity_id!
 const balance = async (id: string) =>
   (

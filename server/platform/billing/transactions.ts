@@ -6,7 +6,7 @@ import type { DB } from '#server/db/schema.ts'
 import type { Transaction } from '#server/db/schema-billing.ts'
 import { reachOf, requirePermission } from '#server/platform/core/scope.ts'
 import { auditWriter, change, type Tx } from '#server/platform/core/change.ts'
-import { fieldError, invalid, notFound, refused } from '#server/platform/core/errors.ts'
+import { conflict, fieldError, invalid, notFound, refused } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import { listResource } from '#server/platform/list/engine.ts'
 import { accountPricing } from '#server/platform/orders/pricing.ts'
@@ -22,6 +22,22 @@ import { accountPricing } from '#server/platform/orders/pricing.ts'
  */
 
 const AREA = 'invoicing'
+
+/**
+ * The idempotency key of a charge: the action it is for (`action`, e.g. `renew:{domain}:{expiry}`:
+ * the thing acted on and the state it is acted from) followed by its billable terms — product,
+ * period, quantity and price. A retry of the same action at the same terms finds its row (and never
+ * charges twice); the same action asked with other terms (a renewal for another period after a
+ * refusal, a price changed since) is another charge, so a released charge is never reserved and
+ * settled again for something it was not.
+ */
+export function chargeKey(action: string, terms: ChargeTerms): string {
+  return `${action}|${termsOf(terms)}`
+}
+
+type ChargeTerms = { product_code: string; period: number | string; quantity?: number | string | undefined; amount_minor: number | string; currency: string }
+/** What a charge bills, as a row stores it and as a charge asks it: one key is one of these, never two. */
+const termsOf = (t: ChargeTerms) => `${t.product_code}|${Number(t.period)}|${Number(t.quantity ?? 1)}|${t.currency.trim()}${Number(t.amount_minor)}`
 
 /** One billable action to charge. */
 export type Charge = {
@@ -129,10 +145,14 @@ async function moveCharge(
   })
 }
 
+const productCodeOf = (c: Charge) => c.quote?.product_code ?? c.product_code ?? `${c.kind}:${c.action}`
+
 /**
  * Reserves the charges of one action for the scope's account, inside the action's transaction.
  * A key already reserved or settled is left as it is (a retry charges nothing); a released one is
- * reserved again (a failed item retried), with the same funds check.
+ * reserved again (a failed item retried), with the same funds check. A key already holding other
+ * terms (product, period, quantity, price) is refused whole: a charge is only ever taken again for
+ * the action it was made for (`chargeKey` names the terms in the key).
  */
 export async function reserveCharges(tx: Tx, scope: Scope, accountId: string, charges: Charge[]): Promise<void> {
   if (!charges.length) return
@@ -148,6 +168,13 @@ export async function reserveCharges(tx: Tx, scope: Scope, accountId: string, ch
     .forUpdate()
     .execute()
   const byKey = new Map(existing.map((t) => [t.idempotency_key, t]))
+  for (const c of charges) {
+    const row = byKey.get(c.key)
+    if (row && (row.account_id !== accountId || termsOf(row) !== termsOf({ ...c, product_code: productCodeOf(c) })))
+      throw conflict(`The charge ${c.key} was made for other terms (${termsOf(row)}); it is not taken again for ${termsOf({ ...c, product_code: productCodeOf(c) })}`, {
+        reason: 'billing.charge_terms',
+      })
+  }
   const fresh = charges.filter((c) => !byKey.has(c.key))
   const again = existing.filter((t) => t.state === 'released')
   await takeFunds(tx, account.billing_entity_id, [...fresh, ...again.map((t) => ({ amount_minor: Number(t.amount_minor), currency: t.currency.trim() }))])
@@ -162,7 +189,7 @@ export async function reserveCharges(tx: Tx, scope: Scope, accountId: string, ch
         kind: c.kind,
         action: c.action,
         product_id: c.quote?.product_id ?? null,
-        product_code: c.quote?.product_code ?? c.product_code ?? `${c.kind}:${c.action}`,
+        product_code: productCodeOf(c),
         object_name: c.object_name,
         domain_id: c.domain_id ?? null,
         order_id: c.order_id ?? null,
@@ -184,7 +211,7 @@ export async function reserveCharges(tx: Tx, scope: Scope, accountId: string, ch
       entityId: row.id,
       accountId,
       action: 'reserve',
-      after: { state: 'reserved', product_code: c.quote?.product_code ?? c.product_code ?? '', object_name: c.object_name, amount_minor: c.amount_minor, currency: c.currency },
+      after: { state: 'reserved', product_code: productCodeOf(c), object_name: c.object_name, amount_minor: c.amount_minor, currency: c.currency },
     })
   }
   for (const t of again) await moveCharge(tx, scope, t, 'reserved', 'reserve')
@@ -194,11 +221,12 @@ export async function reserveCharges(tx: Tx, scope: Scope, accountId: string, ch
  * A billable action done outside an order (a renewal from the domain's page, an auto-renewal, a
  * restore): priced now on the account's list, reserved in a transaction of its own BEFORE the
  * registry is asked (refused past the limit), then settled in the action's own transaction or
- * released when the registry refuses. The key names the action (renew:{domain}:{expiry}), so a
- * retried renewal finds its charge. Returns the key, or null when the account has no billing
- * entity and the product no price (nothing to charge it to, nothing to charge). A fee the
- * registrar may leave unpriced (`unpricedIsFree`: a registry lock) is not charged where no price
- * list prices it, whoever pays.
+ * released when the registry refuses. `key` names the action (renew:{domain}:{expiry}) and the
+ * charge's key adds its terms (`chargeKey`: product, period, price), so a retried renewal finds its charge
+ * and a renewal for another period is charged on its own. Returns the key to settle or release, or
+ * null when the account has no billing entity and the product no price (nothing to charge it to,
+ * nothing to charge). A fee the registrar may leave unpriced (`unpricedIsFree`: a registry lock) is
+ * not charged where no price list prices it, whoever pays.
  */
 export async function reserveDirect(
   db: Kysely<DB>,
@@ -213,22 +241,24 @@ export async function reserveDirect(
     if (account.billing_entity_id && !input.unpricedIsFree) throw error
     return null
   }
+  const quote = JSON.parse(price.quote) as Quote
+  const key = chargeKey(input.key, { product_code: quote.product_code, period: input.period, amount_minor: price.price_minor, currency: price.currency })
   await change(db, scope, (tx) =>
     reserveCharges(tx, scope, input.accountId, [
       {
-        key: input.key,
+        key,
         kind: 'domain',
         action: input.action,
         object_name: input.objectName,
         period: input.period,
         amount_minor: price.price_minor,
         currency: price.currency,
-        quote: JSON.parse(price.quote) as Quote,
+        quote,
         domain_id: input.domainId,
       },
     ]),
   )
-  return input.key
+  return key
 }
 
 /** The registry refused a direct action: its charge is released (its own transaction). */

@@ -6,7 +6,7 @@ import type { Quote } from '#common/pricing.ts'
 import type { DB } from '#server/db/schema.ts'
 import type { Block } from '#server/db/schema-blocks.ts'
 import { RegistryError, registryErrorToAppError, type BlockProvider, type BlockRecord } from '#server/integrations/registry/index.ts'
-import { releaseCharge, reserveCharges, settleCharge } from '#server/platform/billing/transactions.ts'
+import { chargeKey, releaseCharge, reserveCharges, settleCharge, type Charge } from '#server/platform/billing/transactions.ts'
 import { change, txRunner, type Audit, type Tx } from '#server/platform/core/change.ts'
 import { AppError, type CodedFieldError, fieldError, invalid, notFound, refused } from '#server/platform/core/errors.ts'
 import { reachOf, requirePermission, type Scope } from '#server/platform/core/scope.ts'
@@ -124,15 +124,23 @@ async function findBlock(db: Kysely<DB> | Tx, scope: Scope, id: string, lock = f
 export type BlockCharge = { transaction_id: string; idempotency_key: string; state: string; action: string; amount_minor: number; currency: string; period: number; created_at: Date }
 export type BlockDetail = { block: Block; state: BlockState; account_name: string; product_name: string | null; transactions: BlockCharge[] }
 
-const orderKey = (id: string) => `block-order:${id}`
-const renewKey = (id: string, expiry: Date) => `block-renew:${id}:${expiry.toISOString().slice(0, 10)}`
+/** What a block's charge is for: its order, or the renewal of the term ending at `expiry`; `blockCharge` adds the terms to the key. */
+const orderOf = (id: string) => `block-order:${id}`
+const renewalOf = (id: string, expiry: Date) => `block-renew:${id}:${expiry.toISOString().slice(0, 10)}`
+
+/** A block's charge at its quote, keyed by what it is for and its terms (product, period, price: `chargeKey`). */
+function blockCharge(of: string, action: 'order' | 'renew', label: string, years: number, price: { quote: Quote; code: string }): Charge {
+  const terms = { product_code: price.code, period: years, amount_minor: price.quote.total_minor, currency: price.quote.currency }
+  return { key: chargeKey(of, terms), kind: 'block', action, object_name: label, quote: price.quote, ...terms }
+}
 
 /** Every charge of a block (its order and its renewals), newest first. */
 async function chargesOf(db: Kysely<DB> | Tx, id: string): Promise<BlockCharge[]> {
   const rows = await db
     .selectFrom('transactions')
     .select(['id', 'idempotency_key', 'state', 'action', 'amount_minor', 'currency', 'period', 'created_at'])
-    .where((eb) => eb.or([eb('idempotency_key', '=', orderKey(id)), eb('idempotency_key', 'like', `block-renew:${id}:%`)]))
+    // An order charged before its key named its terms (block-order:{id} alone) is its order too.
+    .where((eb) => eb.or([eb('idempotency_key', '=', orderOf(id)), eb('idempotency_key', 'like', `${orderOf(id)}|%`), eb('idempotency_key', 'like', `block-renew:${id}:%`)]))
     .orderBy('created_at', 'desc')
     .execute()
   return rows.map((r) => ({
@@ -218,22 +226,10 @@ export async function orderBlock(deps: PlatformDeps, scope: Scope, input: BlockO
       .executeTakeFirst()
     if (!block)
       throw refused('block.already-blocked', `The label ${label.ascii} is already blocked by this account`, [fieldError('label', 'block.already-blocked', 'This account blocks this label already')])
-    const key = orderKey(block.id)
+    const charge = blockCharge(orderOf(block.id), 'order', label.ascii, input.period_years, price)
     // Reserved before the job that reaches the provider is queued: past the limit nothing is ordered.
-    await reserveCharges(tx, scope, accountId, [
-      {
-        key,
-        kind: 'block',
-        action: 'order',
-        object_name: label.ascii,
-        period: input.period_years,
-        amount_minor: price.quote.total_minor,
-        currency: price.quote.currency,
-        quote: price.quote,
-        product_code: price.code,
-      },
-    ])
-    const row = await tx.updateTable('blocks').set({ charge_key: key }).where('id', '=', block.id).returningAll().executeTakeFirstOrThrow()
+    await reserveCharges(tx, scope, accountId, [charge])
+    const row = await tx.updateTable('blocks').set({ charge_key: charge.key }).where('id', '=', block.id).returningAll().executeTakeFirstOrThrow()
     await audit.record({ area: AREA, entityType: 'block', entityId: row.id, accountId, action: 'order', after: auditFields(row) })
     await deps.jobs.send(BLOCK_JOBS.place, { blockId: row.id }, { runner: txRunner(tx), retryLimit: 8, singletonKey: row.id })
     return row
@@ -361,8 +357,8 @@ async function finish(deps: PlatformDeps, scope: Scope, blockId: string, outcome
 /**
  * Renews an active block by a period: priced now, reserved in a transaction of its own before the
  * provider is asked (refused past the limit), settled with the new expiry, released when the
- * provider refuses (its reason as the refusal). The key names the term renewed, so a retry of the
- * same renewal charges nothing more.
+ * provider refuses (its reason as the refusal). The key names the term renewed and the renewal's
+ * terms, so a retry of the same renewal charges nothing more and one for another period is its own.
  */
 export async function renewBlock(deps: PlatformDeps, scope: Scope, id: string, input: { period_years: number }): Promise<Block> {
   requirePermission(scope.actor, 'domain-manager')
@@ -376,23 +372,10 @@ export async function renewBlock(deps: PlatformDeps, scope: Scope, id: string, i
     throw invalid('block.renew-invalid', 'The renewal is not valid', [fieldError('period_years', 'block.period-unknown', 'Choose one of the periods offered', periods.map(String))])
   const blocks = provider(deps)
   const price = await quoteBlock(deps.db, block.account_id, block.product_code, 'renew', input.period_years, now)
-  const key = renewKey(block.id, block.expires_at)
+  const charge = blockCharge(renewalOf(block.id, block.expires_at), 'renew', block.label, input.period_years, price)
+  const key = charge.key
   const chargeScope: Scope = { ...scope, accountId: block.account_id }
-  await change(deps.db, scope, (tx) =>
-    reserveCharges(tx, chargeScope, block.account_id, [
-      {
-        key,
-        kind: 'block',
-        action: 'renew',
-        object_name: block.label,
-        period: input.period_years,
-        amount_minor: price.quote.total_minor,
-        currency: price.quote.currency,
-        quote: price.quote,
-        product_code: price.code,
-      },
-    ]),
-  )
+  await change(deps.db, scope, (tx) => reserveCharges(tx, chargeScope, block.account_id, [charge]))
   let renewed: { expiresAt: Date }
   try {
     renewed = await blocks.renewBlock({ id: block.provider_id, currentExpiry: block.expires_at, years: input.period_years })

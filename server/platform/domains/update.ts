@@ -133,30 +133,36 @@ export async function applyDomainChange(deps: ApplyDeps, scope: Scope, domain: D
   if (renewing) await checkRenewal(deps, domain, wanted.renew_years!)
 
   // Charged before the registry is asked (issue 18), each in a transaction of its own: a renewal
-  // as on the domain's page (its key names the expiry it renews from, so a resumed item finds its
-  // charge), and a registry lock's fee where the price list prices one (the lock of this version).
+  // as on the domain's page (its key names the expiry it renews from and the period and price, so a
+  // resumed item finds its charge), and a registry lock's fee where the price list prices one (the lock of this version).
   // Settled with our record, released when the registry refuses.
   const charges: string[] = []
   if (renewing) {
     const from = resume?.renewFrom ?? domain.expires_at
-    const key = `renew:${domain.id}:${from?.toISOString() ?? ''}`
-    if (
-      await reserveDirect(deps.db, itemScope, {
-        key,
-        accountId: domain.account_id,
-        tld: domain.tld,
-        action: 'renew',
-        period: wanted.renew_years!,
-        objectName: domain.unicode_name,
-        domainId: domain.id,
-      })
-    )
-      charges.push(key)
+    const key = await reserveDirect(deps.db, itemScope, {
+      key: `renew:${domain.id}:${from?.toISOString() ?? ''}`,
+      accountId: domain.account_id,
+      tld: domain.tld,
+      action: 'renew',
+      period: wanted.renew_years!,
+      objectName: domain.unicode_name,
+      domainId: domain.id,
+    })
+    if (key) charges.push(key)
   }
   if (next.registry_lock === true) {
-    const key = `registry-lock:${domain.id}:${domain.version}`
-    const lock = { key, accountId: domain.account_id, tld: domain.tld, action: 'registry-lock', period: 1, objectName: domain.unicode_name, domainId: domain.id, unpricedIsFree: true }
-    if (await reserveDirect(deps.db, itemScope, lock).catch(async (error: unknown) => Promise.reject(await releaseAll(error)))) charges.push(key)
+    const lock = {
+      key: `registry-lock:${domain.id}:${domain.version}`,
+      accountId: domain.account_id,
+      tld: domain.tld,
+      action: 'registry-lock',
+      period: 1,
+      objectName: domain.unicode_name,
+      domainId: domain.id,
+      unpricedIsFree: true,
+    }
+    const key = await reserveDirect(deps.db, itemScope, lock).catch(async (error: unknown) => Promise.reject(await releaseAll(error)))
+    if (key) charges.push(key)
   }
   async function releaseAll(error: unknown) {
     for (const key of charges) await releaseDirect(deps.db, itemScope, key, errorMessage(error))

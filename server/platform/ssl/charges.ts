@@ -3,7 +3,7 @@ import type { Quote } from '#common/pricing.ts'
 import { SSL_PERIODS, SSL_PRODUCT_IDS } from '#common/ssl.ts'
 import type { DB } from '#server/db/schema.ts'
 import type { SslCertificate } from '#server/db/schema-ssl.ts'
-import { releaseCharge, reserveCharges, settleCharge } from '#server/platform/billing/transactions.ts'
+import { chargeKey, releaseCharge, reserveCharges, settleCharge } from '#server/platform/billing/transactions.ts'
 import type { Tx } from '#server/platform/core/change.ts'
 import { AppError, fieldError, refused } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
@@ -47,9 +47,14 @@ export async function quoteSsl(db: Kysely<DB>, accountId: string, product: strin
   }
 }
 
-/** Reserves the charge of a certificate inside the transaction that stores it (refused past the limit). */
-export async function reserveSslCharge(tx: Tx, scope: Scope, cert: Pick<SslCertificate, 'account_id' | 'common_name'>, price: SslPrice, key: string, action: 'order' | 'renew') {
+/**
+ * Reserves the charge of a certificate inside the transaction that stores it (refused past the
+ * limit). `action` names what is bought (ssl-renew:{term}:{end}); the key returned adds the product,
+ * period and price (`chargeKey`), so a renewal for another period is never the charge of a refused one.
+ */
+export async function reserveSslCharge(tx: Tx, scope: Scope, cert: Pick<SslCertificate, 'account_id' | 'common_name'>, price: SslPrice, of: string, action: 'order' | 'renew') {
   if (!price) return null
+  const key = chargeKey(of, { product_code: price.code, period: price.quote.period, amount_minor: price.quote.total_minor, currency: price.quote.currency })
   await reserveCharges(tx, scope, cert.account_id, [
     {
       key,
