@@ -2,6 +2,9 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '#server/lib/logger.ts'
 import { isApiTokenSecret } from '#server/platform/api-tokens/format.ts'
+import { totpCode } from '#server/platform/auth/two-factor.ts'
+import { systemScope } from '#server/platform/core/scope.ts'
+import { createUser } from '#server/platform/users/service.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
@@ -152,5 +155,90 @@ describe('API tokens', () => {
     expect(refused.headers.get('RateLimit')).toMatch(/^"token";r=0;t=\d+$/)
     // The user's session is not limited by the token's count.
     expect((await platform.call('GET', path, { token: session['admin@acme.example'] })).status).toBe(200)
+  })
+})
+
+const userIdOf = async (email: string) => (await platform.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id
+
+describe('API token scope (issue 26)', () => {
+  it("never weakens its own user's sign-in: no reset of their second factor, and a password change ends it", async () => {
+    // Two admins of one account, each with a second factor on (enrolled through the API).
+    const acmeAdmin = await userIdOf('admin@acme.example')
+    const PASSWORD = 'token scope passphrase 26'
+    const enrol = async (email: string) => {
+      const id = (await createUser(platform.db, systemScope('test'), { account_id: acme, email, password: PASSWORD, roles: ['user-admin', 'domain-viewer'] })).id
+      const token: string = (await platform.call('POST', '/login', { body: { username: email, password: PASSWORD } })).json.access_token
+      const secret: string = (await platform.call('POST', '/profile/two_factor', { token })).json.secret
+      expect((await platform.call('POST', '/profile/two_factor/confirm', { token, body: { code: totpCode(secret, new Date()) } })).status).toBe(200)
+      return { id, token }
+    }
+    const owner = await enrol('owner.26@acme.example')
+    const other = await enrol('other.26@acme.example')
+    const secret: string = (await platform.call('POST', '/profile/api_tokens', { token: owner.token, body: { name: 'Admin script', permissions: ['user-admin', 'domain-viewer'] } })).json.secret
+    const twoFactorOf = async (id: string) => (await platform.db.selectFrom('user_two_factor').select('enabled_at').where('user_id', '=', id).execute()).length
+
+    // The token's own user: refused, the second factor stays. Another user: reset, as an admin may.
+    const own = await platform.call('POST', `/groups/${acme}/users/${owner.id}/reset-two-factor`, { token: secret, client: HOME })
+    expect(own.status).toBe(403)
+    expect(own.json.code).toBe('token.not_allowed')
+    expect(await twoFactorOf(owner.id)).toBe(1)
+    expect((await platform.call('POST', `/groups/${acme}/users/${other.id}/reset-two-factor`, { token: secret, client: HOME })).status).toBe(200)
+    expect(await twoFactorOf(other.id)).toBe(0)
+    expect(acmeAdmin).not.toBe(owner.id)
+
+    // A password change ends the user's API tokens with their sessions: the next request is refused.
+    const path = `/groups/${acme}/domains?limit=1`
+    expect((await platform.call('GET', path, { token: secret, client: HOME })).status).toBe(200)
+    const changed = await platform.call('PUT', '/profile/password', { token: owner.token, body: { current_password: PASSWORD, new_password: 'a brand new passphrase 26' } })
+    expect(changed.status).toBe(200)
+    expect((await platform.call('GET', path, { token: secret, client: HOME })).status).toBe(401)
+    const rows = await platform.db.selectFrom('api_tokens').select('revoked_at').where('user_id', '=', owner.id).execute()
+    expect(rows.map((r) => r.revoked_at !== null)).toEqual([true])
+    // The session the change answered works; the token made before it stays revoked.
+    expect((await platform.call('GET', '/profile/api_tokens', { token: changed.json.access_token })).json.data[0].revoked_at).not.toBeNull()
+  })
+
+  it('bound to one account, acts in that account only, whatever it holds (staff included)', async () => {
+    const staffUser = await userIdOf('staff@example.com')
+    // A token made before this rule with staff and a binding (the API now refuses to make one).
+    const refused = await make('staff@example.com', { name: 'Acme staff', permissions: ['staff', 'domain-viewer'], account_id: acme })
+    expect(refused.status).toBe(400)
+    expect(refused.json.errors).toEqual([expect.objectContaining({ field: 'permissions.0', code: 'token.staff_bound' })])
+    const made = await make('staff@example.com', { name: 'Acme ops', permissions: ['domain-viewer', 'account-viewer', 'invoice-viewer'], account_id: acme })
+    expect(made.status).toBe(201)
+    await platform.db
+      .updateTable('api_tokens')
+      .set({ permissions: ['staff', 'domain-viewer', 'account-viewer', 'invoice-viewer'] })
+      .where('id', '=', made.json.token.id)
+      .execute()
+    await platform.settled()
+    const token: string = made.json.secret
+    const call = (method: string, path: string, body?: unknown) => platform.call(method, path, { token, client: HOME, ...(body === undefined ? {} : { body }) })
+
+    // Acme's domains only, though the list route would show staff every account's.
+    const acmeDomains = await platform.db.selectFrom('domains').select('id').where('account_id', '=', acme).execute()
+    const listed = await call('GET', `/groups/${acme}/domains?limit=1000`)
+    expect(listed.status).toBe(200)
+    expect(listed.json.data.map((d: { id: string }) => d.id).sort()).toEqual(acmeDomains.map((d) => d.id).sort())
+    expect(listed.json.data.every((d: { account_id?: string }) => d.account_id === undefined || d.account_id === acme)).toBe(true)
+    const globexDomain = (await platform.db.selectFrom('domains').select('id').where('account_id', '=', globex).executeTakeFirstOrThrow()).id
+    expect((await call('GET', `/groups/${acme}/domains/${globexDomain}`)).status).toBe(404)
+    expect((await call('GET', `/groups/${globex}/domains`)).status).toBe(404)
+    // Globex's account is not there; Acme's is.
+    expect((await call('GET', `/accounts/${globex}`)).status).toBe(404)
+    expect((await call('GET', `/accounts/${acme}`)).status).toBe(200)
+    const accounts = await call('GET', `/groups/${acme}/accounts?limit=100`)
+    expect(accounts.json.data.map((a: { id: string }) => a.id)).toEqual([acme])
+    // Nothing of staff's: no credit limit, no account made, no change to Globex — and nothing changed.
+    const entity = (await platform.db.selectFrom('accounts').select('billing_entity_id').where('id', '=', acme).executeTakeFirstOrThrow()).billing_entity_id
+    expect(entity).not.toBeNull()
+    const balancesBefore = await platform.db.selectFrom('billing_balances').selectAll().orderBy('billing_entity_id').orderBy('currency').execute()
+    const limit = await call('PUT', `/groups/${acme}/billing-entities/${entity}/balances/EUR`, { credit_limit: '1000000.00' })
+    expect(limit.status).toBe(403)
+    expect((await call('POST', '/accounts', { name: 'Made by a bound token' })).status).toBe(403)
+    expect([403, 404]).toContain((await call('PATCH', `/accounts/${globex}`, { language: 'ja', version: 1 })).status)
+    expect(await platform.db.selectFrom('billing_balances').selectAll().orderBy('billing_entity_id').orderBy('currency').execute()).toEqual(balancesBefore)
+    expect(await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Made by a bound token').execute()).toEqual([])
+    expect(staffUser).toBeTruthy()
   })
 })

@@ -74,10 +74,13 @@ export async function createToken(db: Kysely<DB>, scope: Scope, owner: User, inp
   const creatorHolds = expandPermissions(scope.actor.roles, scope.actor.abilities)
   const ownerHolds = expandPermissions(owner.roles, owner.abilities)
   const permissions = [...new Set(input.permissions)]
+  const accountId = input.account_id?.toLowerCase() || null
   if (!permissions.length) errors.push(fieldError('permissions', 'token.permissions_required', 'Choose at least one permission'))
   permissions.forEach((p, i) => {
     if (!(creatorHolds.has(p) || creatorHolds.has('staff')) || !(ownerHolds.has(p) || ownerHolds.has('staff')))
       errors.push(fieldError(`permissions.${i}`, 'token.permission_not_held', `'${p}' is not a permission you can give this token`))
+    // A token bound to an account acts as a member of it: staff (every account) would not be bound.
+    else if (p === 'staff' && accountId) errors.push(fieldError(`permissions.${i}`, 'token.staff_bound', 'A token bound to an account cannot hold staff'))
   })
   const tags = [...new Set((input.domain_tags ?? []).map((t) => t.trim().toLowerCase()).filter(Boolean))]
   if (tags.length > API_TOKEN_MAX_TAGS) errors.push(fieldError('domain_tags', 'token.too_many', `At most ${API_TOKEN_MAX_TAGS} tags`))
@@ -96,7 +99,6 @@ export async function createToken(db: Kysely<DB>, scope: Scope, owner: User, inp
   if (cidrs.length > API_TOKEN_MAX_CIDRS) errors.push(fieldError('cidrs', 'token.too_many', `At most ${API_TOKEN_MAX_CIDRS} ranges`))
   const days = input.expires_in_days ?? API_TOKEN_DEFAULT_DAYS
   if (!Number.isInteger(days) || days < 1 || days > API_TOKEN_MAX_DAYS) errors.push(fieldError('expires_in_days', 'token.expiry_invalid', `The expiry is 1 to ${API_TOKEN_MAX_DAYS} days`))
-  const accountId = input.account_id?.toLowerCase() || null
   if (accountId) {
     // The owner must reach the account: their own, or any for staff.
     const ownerIsStaff = ownerHolds.has('staff')

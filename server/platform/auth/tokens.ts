@@ -75,8 +75,11 @@ export async function verifyBearer(db: Db, token: string, now = new Date(), cach
   const actor: Actor = { userId: row.user_id, label: row.email, homeAccountId: row.account_id, roles: row.roles, abilities: row.abilities }
   if (row.kind === 'api' && row.api) {
     // The token holds what it was given and its user still holds (staff holds every permission).
+    // A binding binds whatever the permissions: a token bound to one account acts as a member of
+    // it, so it never holds `staff` (which reaches every account and the registrar's own settings).
     const holds = expandPermissions(row.roles, row.abilities)
-    const kept = row.api.permissions.filter((p) => holds.has(p) || holds.has('staff'))
+    const bound = row.api.account_id
+    const kept = row.api.permissions.filter((p) => (holds.has(p) || holds.has('staff')) && !(bound && p === 'staff'))
     const abilities = new Set(expandAbilities(row.abilities))
     return {
       tokenId: row.id,
@@ -87,7 +90,7 @@ export async function verifyBearer(db: Db, token: string, now = new Date(), cach
         ...actor,
         label: `token ${row.api.number} of user ${row.email}`,
         // Staff's token bound to an account acts as a member of it, with the token's permissions.
-        homeAccountId: row.api.account_id && holds.has('staff') ? row.api.account_id : row.account_id,
+        homeAccountId: bound && holds.has('staff') ? bound : row.account_id,
         roles: kept.filter((p) => !abilities.has(p)),
         abilities: kept.filter((p) => abilities.has(p)),
         token: { id: row.id, number: row.api.number, accountId: row.api.account_id, domainTags: row.api.domain_tags },

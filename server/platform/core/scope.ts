@@ -35,9 +35,12 @@ export const systemScope = (label = 'system', accountId: string | null = null): 
   requestId: null,
 })
 
-/** Staff may act in any account; everyone else only in their own. */
+/**
+ * Staff may act in any account; everyone else only in their own. An API token bound to an account
+ * is never staff, whatever it holds: its reach is that account (decision 021).
+ */
 export function isStaff(actor: Actor): boolean {
-  return expandPermissions(actor.roles, actor.abilities).has('staff')
+  return !actor.token?.accountId && expandPermissions(actor.roles, actor.abilities).has('staff')
 }
 
 /** True when the actor holds the permission (roles and abilities expanded). */

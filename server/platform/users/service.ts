@@ -6,7 +6,7 @@ import { LANGUAGES } from '#server/platform/accounts/service.ts'
 import { hashPassword } from '#server/platform/auth/passwords.ts'
 import { assertPasswordPolicy } from '#server/platform/auth/password-policy.ts'
 import { auditWriter, change, type Tx } from '#server/platform/core/change.ts'
-import { type CodedFieldError, fieldError, invalid, notFound, refused, staleVersion } from '#server/platform/core/errors.ts'
+import { AppError, type CodedFieldError, fieldError, invalid, notFound, refused, staleVersion } from '#server/platform/core/errors.ts'
 import { isStaff, reachOf, requirePermission, type Scope } from '#server/platform/core/scope.ts'
 import { listResource, type ListResource } from '#server/platform/list/engine.ts'
 import { USERS_LIST } from '#common/lists/directory.ts'
@@ -340,11 +340,16 @@ export async function endSessions(db: Kysely<DB>, scope: Scope, id: string): Pro
   })
 }
 
-/** Removes a user's second factor and recovery codes, so that they enrol again at next sign-in. */
+/**
+ * Removes a user's second factor and recovery codes, so that they enrol again at next sign-in.
+ * An API token never weakens its own user's sign-in (issue 26): their second factor goes with a
+ * code of it, on their profile, in a session.
+ */
 export async function resetTwoFactor(db: Kysely<DB>, scope: Scope, id: string): Promise<UserDetail> {
   return change(db, scope, async (tx, audit) => {
     const user = await findUser(tx, scope, id, true)
     requirePermission(scope.actor, ADMIN_ROLE)
+    if (scope.actor.token && scope.actor.userId === user.id) throw new AppError(403, 'token.not_allowed', 'An API token cannot reset its own user’s second factor; sign in')
     const removed = await sql`DELETE FROM user_two_factor WHERE user_id = ${id}`.execute(tx)
     await sql`DELETE FROM two_factor_recovery_codes WHERE user_id = ${id}`.execute(tx)
     await audit.record({
