@@ -31,4 +31,18 @@ describe('RFC 5734 framing', () => {
     expect(() => reader.push(encodeFrame('x'.repeat(100)))).toThrow(FrameError)
     expect(() => new FrameReader().push(Buffer.from([0, 0, 0, 2]))).toThrow(/shorter than its own header/)
   })
+
+  it('refuses an oversized frame from its header alone, handing over the frames before it', () => {
+    const reader = new FrameReader()
+    const huge = Buffer.from([0x7f, 0xff, 0xff, 0xff, 0x3c])
+    let error: unknown
+    try {
+      reader.push(Buffer.concat([encodeFrame('<a/>'), huge]))
+    } catch (e) {
+      error = e
+    }
+    expect(error).toBeInstanceOf(FrameError)
+    expect(error).toMatchObject({ length: 0x7fffffff, frames: ['<a/>'] })
+    expect(reader.pendingBytes).toBe(huge.length)
+  })
 })

@@ -9,10 +9,13 @@ export const DEFAULT_MAX_FRAME_BYTES = 1_048_576
 
 export class FrameError extends Error {
   readonly length: number
-  constructor(message: string, length: number) {
+  /** The whole frames that came before the bad header in the same chunk: still to be answered. */
+  readonly frames: string[]
+  constructor(message: string, length: number, frames: string[] = []) {
     super(message)
     this.name = 'FrameError'
     this.length = length
+    this.frames = frames
   }
 }
 
@@ -26,7 +29,8 @@ export function encodeFrame(xml: string): Buffer {
 
 /**
  * Accumulates socket chunks and yields complete frames' XML. A length below the header size or
- * above `maxFrameBytes` throws, after which the stream is unusable (the caller closes it).
+ * above `maxFrameBytes` throws (with the frames read before it), after which the stream is
+ * unusable (the caller closes it).
  */
 export class FrameReader {
   readonly maxFrameBytes: number
@@ -44,8 +48,9 @@ export class FrameReader {
     for (;;) {
       if (this.buffered < FRAME_HEADER_BYTES) break
       const head = this.peekHeader()
-      if (head < FRAME_HEADER_BYTES) throw new FrameError(`EPP frame length ${head} is shorter than its own header`, head)
-      if (head > this.maxFrameBytes) throw new FrameError(`EPP frame of ${head} bytes exceeds the maximum of ${this.maxFrameBytes}`, head)
+      // Refused from the header alone: an oversized frame's body is never buffered.
+      if (head < FRAME_HEADER_BYTES) throw new FrameError(`EPP frame length ${head} is shorter than its own header`, head, frames)
+      if (head > this.maxFrameBytes) throw new FrameError(`EPP frame of ${head} bytes exceeds the maximum of ${this.maxFrameBytes}`, head, frames)
       if (this.buffered < head) break
       const all = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.buffered)
       frames.push(all.toString('utf8', FRAME_HEADER_BYTES, head))

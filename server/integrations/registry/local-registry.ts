@@ -762,10 +762,14 @@ export class LocalRegistry {
     if (statuses.some((s) => s === 'clientDeleteProhibited' || s === 'serverDeleteProhibited' || s === 'pendingDelete' || s === 'pendingTransfer')) {
       throw new EppFault(2304, `Domain status ${statuses.join(', ')} prohibits deletion`)
     }
-    const linkedSubordinate = Object.values(this.state.hosts).find(
-      (h) => h.name.endsWith(`.${domain.name}`) && Object.values(this.state.domains).some((d) => d.name !== domain.name && d.ns.includes(h.name)),
-    )
-    if (linkedSubordinate) throw new EppFault(2305, `Host ${linkedSubordinate.name} is used by other domains`)
+    // RFC 5731 §3.2.2: a domain with subordinate host objects is not deleted until they are deleted
+    // or renamed out of it (2305); deleting it used to remove them silently.
+    const subordinate = Object.keys(this.state.hosts)
+      .filter((h) => h.endsWith(`.${domain.name}`))
+      .sort()
+    if (subordinate.length) {
+      throw new EppFault(2305, `Subordinate host objects exist: ${subordinate.join(', ')}; delete them or rename them out of ${domain.name} first`)
+    }
     if (this.rgpStatuses(domain).includes('addPeriod')) {
       this.removeDomain(domain)
       return { code: 1000, msg: 'Command completed successfully; deleted within the add grace period, refunded' }

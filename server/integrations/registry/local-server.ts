@@ -5,7 +5,7 @@ import path from 'node:path'
 import { createServer, type Server, type TLSSocket } from 'node:tls'
 import type { Logger } from '#server/lib/logger.ts'
 import { RESULT_MESSAGES } from './errors.ts'
-import { encodeFrame, FrameReader } from './framing.ts'
+import { encodeFrame, FrameError, FrameReader } from './framing.ts'
 import { EppFault, LocalRegistry, type Answer, type LocalRegistryPolicy } from './local-registry.ts'
 import { EppSchemaValidator, checkXsdDir, defaultXsdDir } from './xsd-validator.ts'
 import { child, el, eppDocument, NS, parseXml, textOf, type XNode } from './xml.ts'
@@ -60,6 +60,8 @@ export type LocalRegistryServer = {
 const OBJ_URIS = [NS.domain, NS.host, NS.contact, NS.blk]
 const EXT_URIS = [NS.secDNS, NS.rgp]
 const MAX_FAILED_LOGINS = 3
+/** How long a session refused for its framing waits for the client to close before it is cut. */
+const UNFRAMED_LINGER_MS = 2_000
 
 /** Starts the server; resolves once it listens. Port 0 picks a free port. */
 export async function startLocalRegistry(options: LocalRegistryOptions): Promise<LocalRegistryServer> {
@@ -157,7 +159,9 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
       } catch {
         root = undefined
       }
-      const clTRID = textOf(child(root, 'epp:command'), 'epp:clTRID')
+      // Echoed only when it is a trIDStringType (RFC 5730): an answer carrying an invalid one would
+      // itself fail the schema. A command with an invalid one is answered 2001 without it.
+      const clTRID = validClTRID(textOf(child(root, 'epp:command'), 'epp:clTRID'))
       if (validator) {
         const result = await validator.check(xml, 'received')
         if (!result.valid) {
@@ -271,24 +275,49 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
       return { code: 1000 }
     }
 
+    // A length header the stream cannot be read past (below the header's own 4 bytes, or above the
+    // maximum: never buffered) ends the session: the commands before it are answered, then one 2500
+    // naming the problem, then the connection closes. What the client still sends is read and
+    // dropped, so the answer is not lost to a reset (decision 100).
+    let unframed = false
+    const refuseFrame = (error: FrameError) => {
+      unframed = true
+      options.logger?.warn('local registry: unreadable frame, answering 2500 and closing', { error: error.message })
+      queue = queue
+        .then(async () => {
+          if (closing) return
+          closing = true
+          await send(response({ code: 2500 }, undefined, `${error.message}; closing the connection`))
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          socket.end()
+          setTimeout(() => socket.destroy(), UNFRAMED_LINGER_MS).unref()
+        })
+    }
+
+    const enqueue = (xml: string) => {
+      // One command at a time per session, answered in order (RFC 5730 §2).
+      queue = queue
+        .then(() => (closing ? undefined : handle(xml)))
+        .catch((error) => {
+          options.logger?.warn('local registry: session error', { error: (error as Error).message })
+          socket.destroy()
+        })
+    }
+
     socket.on('data', (chunk: Buffer) => {
+      if (unframed) return
       let received: string[]
       try {
         received = reader.push(chunk)
       } catch (error) {
-        options.logger?.warn('local registry: unreadable frame, closing', { error: (error as Error).message })
-        socket.destroy()
+        if (!(error instanceof FrameError)) throw error
+        for (const xml of error.frames) enqueue(xml)
+        refuseFrame(error)
         return
       }
-      for (const xml of received) {
-        // One command at a time per session, answered in order (RFC 5730 §2).
-        queue = queue
-          .then(() => (closing ? undefined : handle(xml)))
-          .catch((error) => {
-            options.logger?.warn('local registry: session error', { error: (error as Error).message })
-            socket.destroy()
-          })
-      }
+      for (const xml of received) enqueue(xml)
     })
     socket.on('error', () => socket.destroy())
     socket.on('close', () => sockets.delete(socket))
@@ -323,6 +352,17 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
         server.close(() => resolve())
       }),
   }
+}
+
+/**
+ * A client transaction id as an answer may carry it: epp:trIDStringType is a token (whitespace
+ * collapsed) of 3 to 64 characters; anything else is not echoed.
+ */
+export function validClTRID(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined
+  const token = raw.replace(/[\t\n\r ]+/g, ' ').trim()
+  const length = [...token].length
+  return length >= 3 && length <= 64 ? token : undefined
 }
 
 function oneLine(text: string): string {
