@@ -2,21 +2,23 @@ import { createInstance, type i18n } from 'i18next'
 import { initReactI18next } from 'react-i18next'
 import { createContext, RouterContextProvider, type MiddlewareFunction } from 'react-router'
 import { createI18nextMiddleware } from 'remix-i18next'
-import { DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES } from './i18n.ts'
+import { DEFAULT_LANGUAGE, negotiateLanguage, UI_LANGUAGES } from './i18n.ts'
 import { serverI18nOptions } from './i18n-resources.server.ts'
 import { readCookie } from './cookies.server.ts'
 
 /**
  * Language of a request: the `lng` cookie (set by sign-in and the language switch), else
- * Accept-Language, else en. remix-i18next's negotiation, run once per distinct pair of the two
- * (see `locale`).
+ * Accept-Language, else en, among the interface's languages (`negotiateLanguage`), through
+ * remix-i18next's middleware, run once per distinct pair of the two (see `locale`).
  */
 const [negotiate, negotiated] = createI18nextMiddleware({
   detection: {
-    supportedLanguages: [...SUPPORTED_LANGUAGES],
+    // The interface's languages only: a cookie or header naming another gets the default.
+    supportedLanguages: [...UI_LANGUAGES],
     fallbackLanguage: DEFAULT_LANGUAGE,
-    order: ['custom', 'header'],
-    findLocale: async ({ request }) => readCookie(request, 'lng'),
+    // Our one rule (i18n.ts negotiateLanguage), the sign-in screens' too: the whole Accept-Language list is weighed.
+    order: ['custom'],
+    findLocale: async ({ request }) => negotiateLanguage(readCookie(request, 'lng'), request.headers.get('accept-language')),
   },
   i18next: serverI18nOptions,
   plugins: [initReactI18next],

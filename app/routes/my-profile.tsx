@@ -15,7 +15,7 @@ import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { clearCookie, readCookie, serializeCookie, YEAR_SECONDS } from '#app/lib/cookies.server.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { formRules } from '#app/lib/form-messages.ts'
-import { isSupportedLanguage, UI_LANGUAGES } from '#app/lib/i18n.ts'
+import { isUiLanguage, UI_LANGUAGES } from '#app/lib/i18n.ts'
 import { getInstance, getLocale } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
@@ -84,7 +84,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const lng = formData.get('lng')
     const theme = formData.get('theme')
     const patch: { language?: string; dark_theme?: boolean } = {}
-    if (isSupportedLanguage(lng)) {
+    if (isUiLanguage(lng)) {
       headers.append('Set-Cookie', serializeCookie('lng', lng, { maxAge: YEAR_SECONDS }))
       patch.language = lng
     }
@@ -93,7 +93,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       patch.dark_theme = theme === 'dark'
     } else headers.append('Set-Cookie', clearCookie('theme'))
     await saveProfilePreference(request, context, patch)
-    const lt = getInstance(context).getFixedT(isSupportedLanguage(lng) ? lng : getLocale(context), 'common')
+    const lt = getInstance(context).getFixedT(isUiLanguage(lng) ? lng : getLocale(context), 'common')
     headers.append('Set-Cookie', flashHeader(request, { content: lt('profile.saved'), color: 'success' }))
     return redirect(requestUrl(request).pathname + requestUrl(request).search, { headers })
   }

@@ -1,9 +1,9 @@
 import en from '../../../locales/en/auth.json' with { type: 'json' }
 import { readCookie } from '../cookies.server.ts'
+import { negotiateLanguage } from '../i18n.ts'
 import type { AuthMessages } from './messages.ts'
 
-/** Spec §9 locales; `lng` is the cookie the shell reads too. */
-export const SUPPORTED_LOCALES = ['en', 'ar', 'ca', 'cs', 'de', 'es', 'fi', 'fr', 'hu', 'id', 'it', 'ja', 'ko', 'nb', 'nl', 'pl', 'pt-BR', 'ru', 'sk', 'sv', 'th', 'zh', 'zh-TW'] as const
+/** `lng` is the cookie the shell reads too. */
 export const LANGUAGE_COOKIE = 'lng'
 export const THEME_COOKIE = 'theme'
 const YEAR_SECONDS = 365 * 24 * 3600
@@ -15,31 +15,8 @@ for (const [file, content] of Object.entries(files)) {
   if (match) byLocale.set(match[1]!, content)
 }
 
-const supported = (value: string | null | undefined): string | null => {
-  if (!value) return null
-  const exact = SUPPORTED_LOCALES.find((l) => l.toLowerCase() === value.toLowerCase())
-  if (exact) return exact
-  const base = value.split('-')[0]!.toLowerCase()
-  return SUPPORTED_LOCALES.find((l) => l === base) ?? null
-}
-
-/** The current locale: the `lng` cookie, else the best Accept-Language match, else en. */
-export function currentLocale(request: Request): string {
-  const fromCookie = supported(readCookie(request, LANGUAGE_COOKIE))
-  if (fromCookie) return fromCookie
-  const accepted = (request.headers.get('accept-language') ?? '')
-    .split(',')
-    .map((part) => {
-      const [tag, q] = part.trim().split(';q=')
-      return { tag: tag ?? '', q: q ? Number(q) : 1 }
-    })
-    .sort((a, b) => b.q - a.q)
-  for (const { tag } of accepted) {
-    const match = supported(tag)
-    if (match) return match
-  }
-  return 'en'
-}
+/** The current locale: the `lng` cookie, else the best Accept-Language match, else en (one rule: `negotiateLanguage`). */
+export const currentLocale = (request: Request): string => negotiateLanguage(readCookie(request, LANGUAGE_COOKIE), request.headers.get('accept-language'))
 
 function merge<T>(base: T, over: unknown): T {
   if (!over || typeof over !== 'object') return base
@@ -78,4 +55,3 @@ export const languageCookie = (locale: string, secure: boolean) => `${LANGUAGE_C
 /** The theme preference cookie (`light` or `dark`, 365 days). */
 export const themeCookie = (theme: 'light' | 'dark', secure: boolean) => `${THEME_COOKIE}=${theme}; Path=/; Max-Age=${YEAR_SECONDS}; SameSite=Lax${secure ? '; Secure' : ''}`
 
-export const isSupportedLocale = (value: string) => supported(value) === value

@@ -11,6 +11,7 @@ import { safeRedirect } from '../safe-redirect.ts'
 import { formatExpiry } from '../platform-client.ts'
 import { FormStrategy } from './form-strategy.ts'
 import { currentLocale, languageCookie, themeCookie } from './locale.server.ts'
+import { isUiLanguage } from '../i18n.ts'
 
 type Context = Readonly<RouterContextProvider>
 
@@ -108,7 +109,8 @@ export async function finishSignIn(request: Request, context: Context, tokens: S
   headers.append('Set-Cookie', `${TAB_MARKER_COOKIE}=1; Path=/; SameSite=Lax${secure ? '; Secure' : ''}`)
 
   const locale = currentLocale(request)
-  if (user.language !== locale) {
+  // Among the interface's languages only: a stored language the screens do not have is left as it is.
+  if (user.language !== locale && isUiLanguage(user.language)) {
     if (user.language === 'en') {
       // Spec §4: a user still on the default language takes the locale they are using now.
       const session = await readSessionRow(services(context).sql, key)
