@@ -23,6 +23,8 @@ export const DNS_ZONES_LIST = listCatalogue({
     publish_state: { type: 'enum', filterable: true, sortable: true, choices: ZONE_PUBLISH_STATES },
     last_error: { type: 'text' },
     dnssec_state: { type: 'enum', filterable: true, sortable: true, choices: ZONE_DNSSEC_STATES },
+    // Issue 26: false while a name hosted elsewhere waits for its proof of control (not published).
+    verified: { type: 'boolean', filterable: true },
     updated_at: { type: 'timestamp', filterable: true, sortable: true },
   },
 })

@@ -22,10 +22,18 @@ export interface DnsZonesTable {
   pending_deletes: Defaulted<string[]>
   drift: ColumnType<DriftReport | null, string | null, string | null>
   drift_checked_at: Date | null
+  /** How the account's control of the name was established (issue 26): its portfolio, or a proof. */
+  control: Defaulted<ZoneControl>
+  /** The token of the proof's TXT record (control 'proof'). */
+  proof_token: ColumnType<string | null, string | null | undefined, string | null>
+  /** When control was established; null: waiting for the proof (kept, never published). */
+  verified_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
   version: Defaulted<number>
   created_at: Timestamp
   updated_at: Timestamp
 }
+
+export type ZoneControl = 'portfolio' | 'proof'
 
 export interface DnsRecordsTable {
   id: Generated<string>

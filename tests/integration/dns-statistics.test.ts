@@ -4,6 +4,7 @@ import { collectStatistics, STATISTICS_JOB } from '#server/platform/dns/statisti
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 import { startPowerDns, type PowerDnsServer } from '#tests/support/powerdns.ts'
+import { liveZone } from '#tests/support/zones.ts'
 
 // Query counts per zone from a real pdns_server's statistics API, after real `dig` queries.
 let pdns: PowerDnsServer
@@ -22,7 +23,8 @@ beforeAll(async () => {
   token = (await platform.call('POST', '/login', { body: { username: 'admin@acme.example', password: DEMO_PASSWORD } })).json.access_token
   account = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
   // One published zone for both tests.
-  zoneId = (await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'stats.test' } })).json.id
+  const staff = (await platform.call('POST', '/login', { body: { username: 'staff@example.com', password: DEMO_PASSWORD } })).json.access_token
+  zoneId = (await liveZone(platform.call, account, token, staff, 'stats.test')).json.id
   await until(
     async () => (await platform.call('GET', `/groups/${account}/zones/${zoneId}`, { token })).json,
     (z) => z.published,

@@ -8,10 +8,12 @@ import { systemScope } from '#server/platform/core/scope.ts'
 import { registerDomain } from '#server/platform/domains/lifecycle.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 import { startPowerDns, type PowerDnsServer } from '#tests/support/powerdns.ts'
+import { liveZone } from '#tests/support/zones.ts'
 
 let pdns: PowerDnsServer
 let platform: Awaited<ReturnType<typeof createTestPlatform>>
 let token: string
+let staff: string
 let account: string
 const registry = () => platform.registries!.local!.registry
 
@@ -23,6 +25,7 @@ beforeAll(async () => {
   await platform.deps.jobs.start({ work: true })
   const login = await platform.call('POST', '/login', { body: { username: 'admin@acme.example', password: DEMO_PASSWORD } })
   token = login.json.access_token
+  staff = (await platform.call('POST', '/login', { body: { username: 'staff@example.com', password: DEMO_PASSWORD } })).json.access_token
   account = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
 }, 60_000)
 afterAll(async () => {
@@ -47,7 +50,7 @@ describe('publishing to a real PowerDNS', () => {
   let zoneId: string
 
   it('publishes a new zone and each change set, and dig sees them with our serial', async () => {
-    const created = await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'published.test' } })
+    const created = await liveZone(platform.call, account, token, staff, 'published.test')
     expect(created.status).toBe(201)
     zoneId = created.json.id
     const published = await until(
@@ -92,7 +95,7 @@ describe('publishing to a real PowerDNS', () => {
   })
 
   it('publishes HTTPS and SVCB records (RFC 9460) imported from a file: PowerDNS takes them, dig answers them, no drift', async () => {
-    const created = await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'svcb.test' } })
+    const created = await liveZone(platform.call, account, token, staff, 'svcb.test')
     const id = created.json.id
     await until(
       () => zoneOf(id),
@@ -127,7 +130,7 @@ describe('publishing to a real PowerDNS', () => {
   })
 
   it('marks the change failed with PowerDNS reason when PowerDNS refuses it, and keeps the edit', async () => {
-    const created = await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'refused.test' } })
+    const created = await liveZone(platform.call, account, token, staff, 'refused.test')
     expect(created.status, created.text).toBe(201)
     const zoneId = created.json.id
     await until(
@@ -155,7 +158,7 @@ describe('publishing to a real PowerDNS', () => {
   })
 
   it('signs the zone: RRSIG served, DS from the DNSKEY, and unsigns in the safe order', async () => {
-    const created = await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'signed.test' } })
+    const created = await liveZone(platform.call, account, token, staff, 'signed.test')
     const id = created.json.id
     await platform.call('POST', `/groups/${account}/zones/${id}/changes`, { token, body: { changes: [{ action: 'add', name: 'www', type: 'A', content: '192.0.2.80' }] } })
     await until(
@@ -243,7 +246,7 @@ describe('publishing to a real PowerDNS', () => {
   })
 
   it('finds drift by itself: the sweep compares the published zones checked longest ago', async () => {
-    const created = await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'swept.test' } })
+    const created = await liveZone(platform.call, account, token, staff, 'swept.test')
     const id = created.json.id
     await until(
       () => zoneOf(id),
@@ -259,7 +262,7 @@ describe('publishing to a real PowerDNS', () => {
   })
 
   it('deletes a zone: records gone, an audit entry, and PowerDNS no longer serves it', async () => {
-    const created = await platform.call('POST', `/groups/${account}/zones`, { token, body: { name: 'doomed.test' } })
+    const created = await liveZone(platform.call, account, token, staff, 'doomed.test')
     const id = created.json.id
     await platform.call('POST', `/groups/${account}/zones/${id}/changes`, { token, body: { changes: [{ action: 'add', name: 'www', type: 'A', content: '192.0.2.99' }] } })
     await until(

@@ -23,6 +23,10 @@ const Summary = z
     differences: Count.nullable().openapi({ description: 'Open differences between the registry and our records' }),
     orders: z.object({ pending: Count.openapi({ description: 'Pending or processing' }), failed: Count }).nullable(),
     material_changes: z.object({ pending: Count.openapi({ description: 'Waiting for an approver' }) }).nullable(),
+    zone_overlaps: z
+      .object({ count: Count, named: z.array(z.object({ zone: z.string(), other: z.string().openapi({ description: "The other account's domain or zone it is at, inside or above" }) })) })
+      .nullable()
+      .openapi({ description: "Staff in their own group: zones at, inside or above another account's domain or zone (GET /dns/zone-overlaps lists them all); null otherwise" }),
   })
   .openapi('AttentionSummary')
 

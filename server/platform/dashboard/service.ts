@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
-import { can, reachOf, type Scope } from '#server/platform/core/scope.ts'
+import { can, isStaff, reachOf, type Scope } from '#server/platform/core/scope.ts'
+import { findZoneOverlaps } from '#server/platform/dns/service.ts'
 
 /** The expiry windows the home page counts, in days. */
 export const EXPIRY_WINDOWS = [30, 60, 90] as const
@@ -15,6 +16,8 @@ export type Summary = {
   differences: number | null
   orders: { pending: number; failed: number } | null
   material_changes: { pending: number } | null
+  /** Staff in their own group: zones at, inside or above another account's domain or zone (issue 26), the first named. */
+  zone_overlaps: { count: number; named: { zone: string; other: string }[] } | null
 }
 
 const day = (d: Date) => d.toISOString().slice(0, 10)
@@ -89,6 +92,8 @@ export async function readSummary(db: Kysely<DB>, scope: Scope, now: Date): Prom
           .executeTakeFirstOrThrow(),
       ])
     : [null, null, null]
+  // What PowerDNS may answer for another account: staff see it across every account.
+  const overlaps = reach === null && isStaff(scope.actor) ? await findZoneOverlaps(db) : null
 
   const row = expiring as Record<string, string> | null
   return {
@@ -102,5 +107,6 @@ export async function readSummary(db: Kysely<DB>, scope: Scope, now: Date): Prom
     differences: differences ? Number(differences.n) : null,
     orders: orders ? { pending: Number(orders.pending), failed: Number(orders.failed) } : null,
     material_changes: material ? { pending: Number(material.n) } : null,
+    zone_overlaps: overlaps ? { count: overlaps.length, named: overlaps.slice(0, ZONES_NAMED).map((o) => ({ zone: o.inner.name, other: o.outer.name })) } : null,
   }
 }

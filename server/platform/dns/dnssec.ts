@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { DnsZone } from '#server/db/schema-dns.ts'
 import { change, txRunner } from '#server/platform/core/change.ts'
-import { conflict } from '#server/platform/core/errors.ts'
+import { conflict, refused } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { DNS_JOBS, getZone } from './zones.ts'
@@ -15,6 +15,7 @@ function startStep(deps: PlatformDeps, scope: Scope, zoneId: string, step: Step)
   return change(deps.db, scope, async (tx, audit) => {
     const zone = await getZone(tx, scope, zoneId, true)
     if (zone.dnssec_state !== step.from) throw conflict(`The zone is ${zone.dnssec_state}`)
+    if (!zone.verified_at) throw refused('dns.zone-unverified', 'The zone waits for its proof of control: it is not served, so it cannot be signed')
     const updated = await tx
       .updateTable('dns_zones')
       .set({ dnssec_state: step.to, version: sql<number>`version + 1`, updated_at: deps.now() })

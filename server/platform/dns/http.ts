@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { AppError, badRequest, forbidden } from '#server/platform/core/errors.ts'
 import { ZONE_FILE_MAX_BYTES, ZONE_FILE_MEDIA_TYPE } from '#common/zone-file.ts'
-import { createRouter, requireScope, type PlatformEnv } from '#server/platform/core/http.ts'
+import { createRouter, requireOwnScope, requireScope, type PlatformEnv } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { can, type Scope } from '#server/platform/core/scope.ts'
 import { listQueryFromUrl, listResource, runList } from '#server/platform/list/engine.ts'
@@ -16,7 +16,8 @@ import { applyChangeSet } from './changes.ts'
 import { requestSigning, requestUnsigning } from './dnssec.ts'
 import { exportZone } from './export.ts'
 import { importZone } from './import.ts'
-import { createZone, deleteZone, getZone, zoneView } from './zones.ts'
+import { createZone, deleteZone, getZone, verifyZone, zoneView } from './zones.ts'
+import { findZoneOverlaps } from './control.ts'
 
 export const zonesResource = listResource(DNS_ZONES_LIST, {
   from: 'dns_zones z',
@@ -30,6 +31,7 @@ export const zonesResource = listResource(DNS_ZONES_LIST, {
     publish_state: 'z.publish_state',
     last_error: 'z.last_error',
     dnssec_state: 'z.dnssec_state',
+    verified: '(z.verified_at IS NOT NULL)',
     updated_at: 'z.updated_at',
   },
 })
@@ -97,11 +99,23 @@ const Zone = z
     ds_records: z.array(z.string()),
     drift: z.any().nullable(),
     drift_checked_at: z.string().nullable(),
+    control: z
+      .enum(['portfolio', 'proof'])
+      .openapi({ description: "portfolio: a domain of the account's portfolio or a name under one (or under a live zone of its own); proof: a name hosted elsewhere, proven by a TXT record" }),
+    verified: z.boolean().openapi({ description: 'false while the proof of control is awaited: the zone is kept but not published' }),
+    verified_at: z.string().nullable(),
+    proof: z
+      .object({ name: z.string(), type: z.literal('TXT'), value: z.string() })
+      .nullable()
+      .openapi({ description: 'While the proof is awaited: the TXT record to add where the name is hosted now, then POST …/verify' }),
     version: z.number().int(),
     created_at: z.string(),
     updated_at: z.string(),
   })
   .openapi('DnsZone')
+
+const HolderSchema = z.object({ kind: z.enum(['domain', 'zone']), id: z.uuid(), account_id: z.uuid(), name: z.string() })
+const ZoneOverlapSchema = z.object({ inner: HolderSchema, outer: HolderSchema }).openapi('DnsZoneOverlap')
 
 const Record = z
   .object({
@@ -248,6 +262,8 @@ export const dnsRouter = createRouter()
       ...access('dns-admin'),
       tags: ['DNS'],
       summary: "Create a zone (for a domain of the account — the name defaults to the domain's — or standalone) with managed SOA and NS",
+      description:
+        "A zone is made for a domain of the account's portfolio or a name under one (or under a live zone of the account), and published. Any other name (hosted elsewhere) waits for a proof of control: the answer's `proof` names the TXT record to add, then POST …/verify. A name at, inside or above another account's domain or zone is refused (409 `dns.zone-name-held`), for staff too.",
       request: { params: ContextParam, body: jsonBody(z.object({ name: z.string().min(1).max(260).optional(), domain_id: z.uuid().nullable().optional() }).strict()) },
       responses: { 201: jsonResponse(Zone, 'Created'), ...ProblemResponses },
     }),
@@ -255,6 +271,39 @@ export const dnsRouter = createRouter()
       const scope = scoped(c, c.req.valid('param').context, 'dns-admin')
       const deps = c.get('deps')
       return c.json(zoneView(await createZone(deps, scope, c.req.valid('json')), deps), 201)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/zones/{zone}/verify',
+      ...access('dns-admin'),
+      tags: ['DNS'],
+      summary: 'Check the proof of control of a zone hosted elsewhere (its TXT record) and publish it',
+      description:
+        'Looks up `_registrar-portal-challenge.<zone>` TXT in the DNS; with the token of the zone the zone becomes live and is published (409 `dns.zone-proof-missing` otherwise). Staff may confirm a proof made another way (`staff_confirmed`).',
+      request: { params: ZoneParams, body: { required: false, content: { 'application/json': { schema: z.object({ staff_confirmed: z.boolean().optional() }).strict() } } } },
+      responses: { 200: jsonResponse(Zone), ...ProblemResponses },
+    }),
+    async (c) => {
+      const { context, zone } = c.req.valid('param')
+      const deps = c.get('deps')
+      const body = (c.req.valid('json') ?? {}) as { staff_confirmed?: boolean }
+      return c.json(zoneView(await verifyZone(deps, scoped(c, context, 'dns-admin'), zone, { staff: body.staff_confirmed === true }), deps), 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/dns/zone-overlaps',
+      ...access('staff'),
+      tags: ['DNS'],
+      summary: "Zones at, inside or above another account's domain or zone (staff): what PowerDNS may answer for someone else",
+      responses: { 200: jsonResponse(z.object({ data: z.array(ZoneOverlapSchema) })), ...ProblemResponses },
+    }),
+    async (c) => {
+      requireOwnScope(c)
+      return c.json({ data: await findZoneOverlaps(c.get('deps').db) }, 200)
     },
   )
   .openapi(

@@ -93,7 +93,8 @@ export async function publishZone(deps: PlatformDeps, zoneId: string): Promise<v
   const client = powerDnsClient(deps)
   if (!client) return // Not configured: the zone stays "pending", i.e. not published.
   const zone = await deps.db.selectFrom('dns_zones').selectAll().where('id', '=', zoneId).executeTakeFirst()
-  if (!zone) return
+  // A zone waiting for its proof of control is never served (issue 26).
+  if (!zone || !zone.verified_at) return
   const serial = zone.serial
   const deletes = zone.pending_deletes
   try {
@@ -239,7 +240,7 @@ async function unpublishZone(deps: PlatformDeps, name: string) {
   const client = powerDnsClient(deps)
   if (!client) return
   // A zone of that name created again in the meantime is not ours to remove.
-  if (await deps.db.selectFrom('dns_zones').select('id').where('name', '=', name).executeTakeFirst()) return
+  if (await deps.db.selectFrom('dns_zones').select('id').where('name', '=', name).where('verified_at', 'is not', null).executeTakeFirst()) return
   try {
     await client.deleteZone(name)
   } catch (error) {

@@ -52,7 +52,7 @@ export async function collectStatistics(deps: PlatformDeps, settings: PowerDnsSe
     const ringCapacity = number('ring-queries-capacity')
     const ring = (items.find((i) => i.name === 'queries' && i.type === 'RingStatisticItem')?.value ?? []) as { name: string; value: string }[]
 
-    const zones = new Map((await tx.selectFrom('dns_zones').select(['id', 'name']).execute()).map((z) => [z.name, z.id]))
+    const zones = new Map((await tx.selectFrom('dns_zones').select(['id', 'name']).where('verified_at', 'is not', null).execute()).map((z) => [z.name, z.id]))
     const ringCounts: Record<string, number> = {}
     let ringTotal = 0
     for (const entry of ring) {

@@ -2,11 +2,12 @@ import { CompiledQuery, sql, type Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
 import type { DnsZone } from '#server/db/schema-dns.ts'
 import { auditWriter, change, txRunner, type Audit, type Tx } from '#server/platform/core/change.ts'
-import { badRequest, conflict, notFound } from '#server/platform/core/errors.ts'
-import type { Scope } from '#server/platform/core/scope.ts'
+import { badRequest, conflict, fieldError, forbidden, invalid, notFound, refused } from '#server/platform/core/errors.ts'
+import { isStaff, type Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { powerDnsFromEnv, type PowerDnsSettings } from '#server/integrations/powerdns/client.ts'
 import { checkName, NameError } from './names.ts'
+import { foreignHolders, isLive, lockNames, lookupTxt, newProofToken, portfolioCovers, proofRecordName, type Holder } from './control.ts'
 
 /** DNS zones: creating one (with its managed SOA and NS), reading, deleting, and what every zone write shares. */
 
@@ -62,6 +63,11 @@ export function zoneView(zone: DnsZone, deps: Pick<PlatformDeps, 'powerdns' | 'c
     ds_records: zone.ds_records,
     drift: zone.drift,
     drift_checked_at: zone.drift_checked_at?.toISOString() ?? null,
+    control: zone.control,
+    verified: isLive(zone),
+    verified_at: zone.verified_at?.toISOString() ?? null,
+    // While the proof is awaited: the record to add where the name is hosted now.
+    proof: isLive(zone) || !zone.proof_token ? null : { name: proofRecordName(zone.name), type: 'TXT' as const, value: zone.proof_token },
     version: zone.version,
     created_at: zone.created_at.toISOString(),
     updated_at: zone.updated_at.toISOString(),
@@ -84,8 +90,20 @@ export async function getZone(db: Kysely<DB> | Tx, scope: Scope, zoneId: string,
   return zone
 }
 
+/** Queues the zone's publish, in `tx`; a zone waiting for its proof of control is never published. */
 export async function queuePublish(deps: Pick<PlatformDeps, 'jobs'>, tx: Tx, zoneId: string) {
+  const zone = await tx.selectFrom('dns_zones').select('verified_at').where('id', '=', zoneId).executeTakeFirst()
+  if (!zone || !isLive(zone)) return
   await deps.jobs.send(DNS_JOBS.publish, { zoneId }, { runner: txRunner(tx), retryLimit: 10 })
+}
+
+const nameInvalid = (message: string) => invalid('dns.zone-name-invalid', 'The zone name is not valid', [fieldError('name', 'dns.zone-name-invalid', message)])
+
+/** 409 when another account holds the name, a name above it or one below it (a domain, or a live zone). */
+function refuseHeld(name: string, held: Holder[]): void {
+  if (!held.length) return
+  const message = `${name} is at, inside or above a domain or zone of another account: it is theirs to host`
+  throw refused('dns.zone-name-held', message, [fieldError('name', 'dns.zone-name-held', message)])
 }
 
 /** Creates a zone with a managed SOA and NS records, and queues its first publish. */
@@ -98,33 +116,96 @@ export async function createZone(deps: PlatformDeps, scope: Scope, input: { name
     if (!domain) throw notFound('Domain not found')
     given = domain.name
   }
-  if (!given) throw badRequest('The zone name is not valid', [{ field: 'name', message: 'a name or a domain_id is required' }])
+  if (!given) throw invalid('field.required', 'The zone name is not valid', [fieldError('name', 'field.required', 'a name or a domain_id is required')])
   let name: string
   try {
     name = checkName(given.replace(/\.$/, ''), 'host')
   } catch (error) {
-    if (error instanceof NameError) throw badRequest('The zone name is not valid', [{ field: 'name', message: error.message }])
+    if (error instanceof NameError) throw nameInvalid(error.message)
     throw error
   }
-  if (!name.includes('.')) throw badRequest('The zone name is not valid', [{ field: 'name', message: 'a zone needs at least two labels' }])
+  if (!name.includes('.')) throw nameInvalid('a zone needs at least two labels')
   return change(deps.db, scope, async (tx, audit) => {
+    await lockNames(tx)
     if (input.domain_id) {
       const domain = await tx.selectFrom('domains').select(['id', 'name']).where('id', '=', input.domain_id).where('account_id', '=', accountId).executeTakeFirst()
       if (!domain) throw notFound('Domain not found')
       if (domain.name !== name) throw badRequest('The zone must have the domain name', [{ field: 'name', message: `the domain is ${domain.name}` }])
     }
-    const existing = await tx.selectFrom('dns_zones').select('id').where('name', '=', name).executeTakeFirst()
-    if (existing) throw conflict(`A zone for ${name} already exists`)
-    return insertZone(deps, tx, audit, accountId, name, input.domain_id ?? null)
+    const existing = await tx.selectFrom('dns_zones').select('id').where('account_id', '=', accountId).where('name', '=', name).executeTakeFirst()
+    if (existing) throw refused('dns.zone-exists', `A zone for ${name} already exists`, [fieldError('name', 'dns.zone-exists', `A zone for ${name} already exists`)])
+    // Never at, inside or above another account's domain or zone — for staff too, acting in this account.
+    refuseHeld(name, await foreignHolders(tx, accountId, name))
+    // A domain of the portfolio (or a name under it, or under a live zone of the account) needs no proof; any other name waits for one.
+    const covered = Boolean(input.domain_id) || (await portfolioCovers(tx, accountId, name))
+    return insertZone(deps, tx, audit, accountId, name, input.domain_id ?? null, covered ? 'portfolio' : 'proof')
+  })
+}
+
+/**
+ * Checks the proof of control of a zone waiting for it — the TXT record `_registrar-portal-challenge.<name>`
+ * holding the zone's token, looked up in the DNS (`lookupTxt`) — and makes the zone live: its
+ * name held, its first publish queued. Staff may confirm the proof themselves (`staff: true`: the
+ * customer proved control another way; audited as such). Either way the name must still be no
+ * other account's. A live zone is answered as it is.
+ */
+export async function verifyZone(deps: PlatformDeps, scope: Scope, zoneId: string, input: { staff?: boolean } = {}): Promise<DnsZone> {
+  const accountId = requireAccount(scope)
+  const zone = await getZone(deps.db, scope, zoneId)
+  if (isLive(zone)) return zone
+  if (input.staff && !isStaff(scope.actor)) throw forbidden('Only staff may confirm a proof of control')
+  if (!input.staff) {
+    const record = proofRecordName(zone.name)
+    const found = await lookupTxt(deps, record)
+    if (!zone.proof_token || !found.includes(zone.proof_token)) {
+      const message = `No TXT record ${record} with the zone's token was found: add it where ${zone.name} is hosted now, then check again`
+      throw refused('dns.zone-proof-missing', message, [fieldError('name', 'dns.zone-proof-missing', message)], { record: { name: record, type: 'TXT', value: zone.proof_token } })
+    }
+  }
+  return change(deps.db, scope, async (tx, audit) => {
+    await lockNames(tx)
+    const current = await getZone(tx, scope, zoneId, true)
+    if (isLive(current)) return current
+    refuseHeld(current.name, await foreignHolders(tx, accountId, current.name))
+    const verified = await tx
+      .updateTable('dns_zones')
+      .set({ verified_at: deps.now(), version: sql<number>`version + 1`, updated_at: deps.now() })
+      .where('id', '=', current.id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await audit.record({
+      area: 'dns',
+      entityType: 'dns_zone',
+      entityId: current.id,
+      action: 'verify',
+      before: { verified_at: null },
+      after: { verified_at: verified.verified_at, by: input.staff ? 'staff' : 'dns' },
+    })
+    await queuePublish(deps, tx, current.id)
+    return verified
   })
 }
 
 /** The zone row, its managed SOA and NS, the audit entry and the first publish, in `tx`. */
-async function insertZone(deps: ZoneDeps, tx: Tx, audit: Audit, accountId: string, name: string, domainId: string | null): Promise<DnsZone> {
+async function insertZone(deps: ZoneDeps, tx: Tx, audit: Audit, accountId: string, name: string, domainId: string | null, control: 'portfolio' | 'proof'): Promise<DnsZone> {
   const serial = nextSerial(0, deps.now())
+  const proof = control === 'proof'
   const zone = await tx
     .insertInto('dns_zones')
-    .values({ account_id: accountId, domain_id: domainId, name, serial, published_serial: null, published_at: null, last_error: null, drift: null, drift_checked_at: null })
+    .values({
+      account_id: accountId,
+      domain_id: domainId,
+      name,
+      serial,
+      published_serial: null,
+      published_at: null,
+      last_error: null,
+      drift: null,
+      drift_checked_at: null,
+      control,
+      proof_token: proof ? newProofToken() : null,
+      verified_at: proof ? null : deps.now(),
+    })
     .returningAll()
     .executeTakeFirstOrThrow()
   const nameservers = nameserversOf(deps)
@@ -135,7 +216,7 @@ async function insertZone(deps: ZoneDeps, tx: Tx, audit: Audit, accountId: strin
       ...nameservers.map((ns) => ({ zone_id: zone.id, account_id: accountId, name, type: 'NS', ttl: DEFAULT_TTL, content: `${ns}.`, priority: null })),
     ])
     .execute()
-  await audit.record({ area: 'dns', entityType: 'dns_zone', entityId: zone.id, action: 'create', after: { name, domain_id: zone.domain_id, serial } })
+  await audit.record({ area: 'dns', entityType: 'dns_zone', entityId: zone.id, action: 'create', after: { name, domain_id: zone.domain_id, serial, control, verified: !proof } })
   await queuePublish(deps, tx, zone.id)
   return zone
 }
@@ -157,19 +238,23 @@ export async function ensureZoneForDomain(tx: Tx, scope: Scope, domainId: string
   const own = await tx.selectFrom('dns_zones').selectAll().where('domain_id', '=', domain.id).executeTakeFirst()
   if (own) return own
   const name = domain.name.toLowerCase().replace(/\.$/, '')
-  const same = await tx.selectFrom('dns_zones').selectAll().where('name', '=', name).forUpdate().executeTakeFirst()
-  if (same && same.account_id !== accountId) throw conflict(`A zone for ${name} already exists`)
+  await lockNames(tx)
+  // Another account's live zone at, inside or above the domain: PowerDNS serves one namespace.
+  if ((await foreignHolders(tx, accountId, name)).some((h) => h.kind === 'zone')) throw conflict(`A zone for ${name} or a name of it already exists in another account`)
+  const same = await tx.selectFrom('dns_zones').selectAll().where('account_id', '=', accountId).where('name', '=', name).forUpdate().executeTakeFirst()
   if (same) {
+    // The account's own zone of the name, waiting for a proof or not: the domain is the proof now.
     const linked = await tx
       .updateTable('dns_zones')
-      .set({ domain_id: domain.id, version: sql<number>`version + 1`, updated_at: deps.now() })
+      .set({ domain_id: domain.id, control: 'portfolio', verified_at: same.verified_at ?? deps.now(), version: sql<number>`version + 1`, updated_at: deps.now() })
       .where('id', '=', same.id)
       .returningAll()
       .executeTakeFirstOrThrow()
     await audit.record({ area: 'dns', entityType: 'dns_zone', entityId: same.id, action: 'attach-domain', before: { domain_id: null }, after: { domain_id: domain.id } })
+    if (!same.verified_at) await queuePublish(deps, tx, same.id)
     return linked
   }
-  return insertZone(deps, tx, audit, accountId, name, domain.id)
+  return insertZone(deps, tx, audit, accountId, name, domain.id, 'portfolio')
 }
 
 /**
@@ -196,6 +281,6 @@ export async function deleteZone(deps: PlatformDeps, scope: Scope, zoneId: strin
       before: { name: zone.name, serial: zone.serial, records: counted?.n ?? 0, domain_id: zone.domain_id },
     })
     // Only where PowerDNS is configured: without it nothing was ever published.
-    if (powerDnsSettings(deps)) await deps.jobs.send(DNS_JOBS.unpublish, { name: zone.name }, { runner: txRunner(tx), retryLimit: 10 })
+    if (powerDnsSettings(deps) && isLive(zone)) await deps.jobs.send(DNS_JOBS.unpublish, { name: zone.name }, { runner: txRunner(tx), retryLimit: 10 })
   })
 }

@@ -193,6 +193,7 @@ async function hostedZone(deps: PlatformDeps, accountId: string, name: string) {
     .selectFrom('dns_zones')
     .select(['id', 'name'])
     .where('account_id', '=', accountId)
+    .where('verified_at', 'is not', null)
     .where('name', 'in', candidates)
     .orderBy(sql`length(name)`, 'desc')
     .executeTakeFirst()

@@ -24,6 +24,7 @@ import { AppError, type CodedFieldError, fieldError, invalid, notFound, refused 
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { listResource, type ListResource } from '#server/platform/list/engine.ts'
+import { foreignHolders } from '#server/platform/dns/service.ts'
 import { checkCaa } from './caa.ts'
 import { chargeOf, quoteSsl, releaseSslCharge, reserveSslCharge, termTransactionIds, type SslCharge } from './charges.ts'
 import { buildPkcs12, type Pkcs12Profile } from './pkcs12.ts'
@@ -172,6 +173,23 @@ async function keyMaterial(
   return { names, keyType, csr: csr!, sealedKey }
 }
 
+/**
+ * A name at or under another account's domain or live zone is that account's: it is never on a
+ * certificate of this one (issue 26), whatever the CA would be shown. A wildcard may not cover a
+ * name another account holds below its base either. A name no account here holds is proven to the
+ * CA (its DNS record or HTTP-01 file where it is hosted); a name in the account's portfolio or live
+ * zones is proven through our DNS.
+ */
+async function refuseForeignNames(db: Kysely<DB>, accountId: string, names: string[]) {
+  const errors: CodedFieldError[] = []
+  for (const [i, name] of names.entries()) {
+    const wildcard = name.startsWith('*.')
+    if ((await foreignHolders(db, accountId, wildcard ? name.slice(2) : name, { below: wildcard })).length)
+      errors.push(fieldError(`names.${i}`, 'ssl.name-not-yours', `${name} is in a domain or DNS zone of another account`))
+  }
+  if (errors.length) throw invalid('ssl.order-invalid', 'The order is not valid', errors)
+}
+
 /** A name whose CAA records forbid the CA is refused before anything goes to it (beside the name, with the record to add). */
 async function refuseByCaa(deps: PlatformDeps, accountId: string, names: string[], acme: AcmeSettings) {
   if (!acme.caaIdentities?.length) return
@@ -219,6 +237,7 @@ export async function orderCertificate(deps: PlatformDeps, scope: Scope, input: 
       errors.push(fieldError('organisation_id', 'ssl.organisation-ev-incomplete', `An EV certificate needs the organisation's ${evMissing(organisation).join(', ')}`, evMissing(organisation)))
   }
   const { names, keyType, csr, sealedKey } = await keyMaterial(settings, product, input.names, input.key_type, input.csr, errors, organisation ? organisationSubject(organisation) : {})
+  await refuseForeignNames(deps.db, accountId, names)
   await refuseByCaa(deps, accountId, names, settings.acme)
   const now = deps.now()
   // Priced now (the pricing engine's quote), charged below in the same transaction as the order.
@@ -289,6 +308,7 @@ export async function reissueCertificate(deps: PlatformDeps, scope: Scope, id: s
   if (!product) throw refused('ssl.product-unknown', 'The product of this certificate is not offered any more')
   const keyType = input.key_type ?? ((SSL_KEY_TYPES as readonly string[]).includes(cert.key_type) ? cert.key_type : DEFAULT_SSL_KEY_TYPE)
   const { names, keyType: chosen, csr, sealedKey } = await keyMaterial(settings, product, input.names?.length ? input.names : cert.names, keyType, input.csr, [], await subjectOf(deps, cert))
+  await refuseForeignNames(deps.db, cert.account_id, names)
   const now = deps.now()
   return change(deps.db, scope, async (tx, audit) => {
     const next = await insertSuccessor(

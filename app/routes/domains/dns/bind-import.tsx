@@ -25,14 +25,14 @@ import { dnsScreen, type DnsScreen } from './shared.server.ts'
 import type { ImportResult, RecordValue, ZoneIssue } from './types.ts'
 import { declaredZone, matchZone } from './zone-of-file.ts'
 
-type ZoneRef = { id: string; name: string; domain_id: string | null }
+type ZoneRef = { id: string; name: string; domain_id: string | null; verified?: boolean }
 /** One file's preview or result; `missing` is the zone a file names that the account does not have. */
 type Outcome = { label: string; zone: string | null; result: ImportResult | null; error: string | null; missing?: string }
 
 const MAX_FILES = 20
 
 async function zonesOf(screen: DnsScreen): Promise<ZoneRef[]> {
-  return (await screen.platform.get<{ data: ZoneRef[] }>(`${screen.base}/zones`, { query: { fields: 'id,name,domain_id', sort: 'name', limit: 1000 } })).data
+  return (await screen.platform.get<{ data: ZoneRef[] }>(`${screen.base}/zones`, { query: { fields: 'id,name,domain_id,verified', sort: 'name', limit: 1000 } })).data
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -92,6 +92,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (submission.status !== 'success') return refuse(400, submission.reply())
     try {
       const zone = await screen.platform.post<ZoneRef>(`${screen.base}/zones`, submission.value)
+      // A name hosted elsewhere waits for its proof of control (issue 26): its page says which record to add.
+      if (!zone.verified) return backWith(request, `/domains/zones/${zone.id}`, { content: getInstance(context).getFixedT(null, 'domains')('zoneProof.created', { name: zone.name }), color: 'info' })
       return backWith(request, `/domains/bind-import?zone=${zone.id}`, { content: t('zone.created', { name: zone.name }), color: 'success' })
     } catch (error) {
       // The name comes back as typed, the refusal beside it.
@@ -333,6 +335,7 @@ function ImportForm({ zones, selected, busy, message, lastResult }: { zones: Zon
 /** The zones for names registered elsewhere, each to its own page (records, publishing, export). */
 function StandaloneZones({ zones, canAdmin }: { zones: ZoneRef[]; canAdmin: boolean }) {
   const { t } = useTranslation('dns')
+  const { t: td } = useTranslation('domains')
   const href = useContextHref()
   if (!zones.length) return null
   return (
@@ -347,6 +350,11 @@ function StandaloneZones({ zones, canAdmin }: { zones: ZoneRef[]; canAdmin: bool
             <Link to={href(`/domains/zones/${z.id}`)} className="underline">
               {t(canAdmin ? 'import.editRecords' : 'import.showRecords')}
             </Link>
+            {z.verified === false ? (
+              <span className="ml-2 text-amber-800 dark:text-amber-300" data-testid="zone-waiting-proof">
+                ({td('zoneProof.waiting')})
+              </span>
+            ) : null}
           </li>
         ))}
       </ul>

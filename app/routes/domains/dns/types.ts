@@ -22,6 +22,10 @@ export type Zone = {
   ds_records: string[]
   drift: DriftReport | null
   drift_checked_at: string | null
+  /** Issue 26: a name of the portfolio, or one hosted elsewhere proven by a TXT record (`proof` while awaited; not published until then). */
+  control: 'portfolio' | 'proof'
+  verified: boolean
+  proof: { name: string; type: 'TXT'; value: string } | null
   version: number
 }
 

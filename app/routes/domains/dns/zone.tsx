@@ -71,6 +71,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   const { zone, here } = await screenZone(screen, params)
   if (!zone) return backWith(request, here, { content: t('zone.none'), color: 'error' })
+  if (intent === 'verify') {
+    // The proof of control of a name hosted elsewhere: its TXT record looked up, then the zone published.
+    const td = getInstance(context).getFixedT(null, 'domains')
+    try {
+      await screen.platform.post(`${screen.base}/zones/${zone.id}/verify`, {})
+      return backWith(request, here, { content: td('zoneProof.verified', { name: zone.name }), color: 'success' })
+    } catch (error) {
+      return backWith(request, here, { content: refusalTextOf(td, error), color: 'error' })
+    }
+  }
   if (intent === 'drift') {
     await screen.platform.get(`${screen.base}/zones/${zone.id}/drift`)
     return backWith(request, here, { content: t('drift.checked'), color: 'info' })
@@ -219,6 +229,39 @@ function ZoneHealth({ zone, canAdmin }: { zone: Zone; canAdmin: boolean }) {
         </Alert>
       ) : null}
     </section>
+  )
+}
+
+/**
+ * A zone for a name hosted elsewhere waits for its proof of control (issue 26): the TXT record to
+ * add where the name is hosted now, and the check that makes the zone live and published.
+ */
+function ZoneProof({ zone, canAdmin }: { zone: Zone; canAdmin: boolean }) {
+  const { t } = useTranslation('domains')
+  return (
+    <Alert variant="info" data-testid="zone-proof" className="space-y-2">
+      <p className="font-semibold">{t('zoneProof.title')}</p>
+      <p>{t('zoneProof.help', { name: zone.name })}</p>
+      {zone.proof ? (
+        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 font-mono text-xs">
+          <dt className="font-sans font-medium">{t('zoneProof.record')}</dt>
+          <dd className="break-all" data-testid="zone-proof-name">
+            {zone.proof.name}. TXT
+          </dd>
+          <dt className="font-sans font-medium">{t('zoneProof.value')}</dt>
+          <dd className="break-all" data-testid="zone-proof-value">
+            {zone.proof.value}
+          </dd>
+        </dl>
+      ) : null}
+      {canAdmin ? (
+        <Form method="post">
+          <Button type="submit" name="intent" value="verify" size="sm">
+            {t('zoneProof.check')}
+          </Button>
+        </Form>
+      ) : null}
+    </Alert>
   )
 }
 
@@ -514,6 +557,7 @@ export default function ZoneScreen({ loaderData, actionData }: Route.ComponentPr
           <div className="flex flex-wrap gap-2">{actions}</div>
         </div>
       )}
+      {zone.verified ? null : <ZoneProof zone={zone} canAdmin={canAdmin} />}
       <ZoneHealth zone={zone} canAdmin={canAdmin} />
       {canAdmin ? (
         // The form starts again from the records shown when they change (a saved change, another page), so new rows start blank again.
