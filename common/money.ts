@@ -46,6 +46,17 @@ export function formatMoney(minor: number, currency: string, locale = 'en'): str
   return format.format(minor / 10 ** decimals)
 }
 
+/** Formats a rate in percent in the locale, with two decimals (es: "21,00 %", en: "21.00%"), as amounts are. */
+const percentFormats = new Map<string, Intl.NumberFormat>()
+export function formatPercent(percent: number, locale = 'en'): string {
+  let format = percentFormats.get(locale)
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 })
+    if (percentFormats.size < 100) percentFormats.set(locale, format)
+  }
+  return format.format(percent / 100)
+}
+
 /**
  * Minor units of `from` as minor units of `to` at `rate` (one unit of `from` in `to`), rounded half
  * up once, to the minor unit of `to` (decision 103): 12.99 EUR at 1.08 → 14.03 USD.

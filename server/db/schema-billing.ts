@@ -98,10 +98,12 @@ export interface InvoiceRunsTable {
   finished_at: ColumnType<Date | null, Date | null | undefined, Date | null>
 }
 
-export interface InvoiceCountersTable {
-  billing_entity_id: string
+/** Migration 0960: each seller's numbering series (its VAT id) per kind and year; the last number taken. */
+export interface InvoiceSeriesTable {
+  series: string
+  kind: 'invoice' | 'credit-note'
   year: number
-  last_seq: Defaulted<number>
+  last_seq: number
 }
 
 export type InvoiceBuyer = { name: string; address: BillingAddress; country: string; vat_id: string | null; billing_email: string }
@@ -115,13 +117,20 @@ export interface InvoicesTable {
   kind: 'invoice' | 'credit-note'
   /** A date column: 'YYYY-MM-DD' (both drivers hand dates over as text). */
   period: string
+  /** The month of the run that issued it (migration 0960): an invoice's period, a credit note's own run. */
+  run_period: string
   year: number
   seq: number
   number: string
+  /** The series the number is unique in (migration 0960): the seller's VAT id ('entity:{id}' before, numbered per entity). */
+  series: string
+  /** A credit note's invoice it corrects (EN 16931 BG-3); null for an invoice (and a credit note of before 0960 over several). */
+  corrects_invoice_id: ColumnType<string | null, string | null | undefined, string | null>
   currency: string
   language: string
   issued_at: Timestamp
-  due_at: Timestamp
+  /** An invoice's due date; a credit note has none (migration 0960). */
+  due_at: ColumnType<Date | null, Date | null, Date | null>
   subtotal_minor: Minor
   tax_rate_percent: ColumnType<string | number, string | number, string | number>
   tax_minor: Minor

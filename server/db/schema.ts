@@ -148,7 +148,7 @@ export interface DB {
   transactions: import('./schema-billing.ts').TransactionsTable
   tax_rates: import('./schema-billing.ts').TaxRatesTable
   invoice_runs: import('./schema-billing.ts').InvoiceRunsTable
-  invoice_counters: import('./schema-billing.ts').InvoiceCountersTable
+  invoice_series: import('./schema-billing.ts').InvoiceSeriesTable
   invoices: import('./schema-billing.ts').InvoicesTable
   invoice_lines: import('./schema-billing.ts').InvoiceLinesTable
 }

@@ -25,6 +25,7 @@ const KEYS: [string, Record<string, unknown>?][] = [
   ['invoice.subject_invoice', { number: 'ACME-2026-1' }],
   ['invoice.subject_credit', { number: 'ACME-2026-2' }],
   ['invoice.body', { document: 'Invoice ACME-2026-1', seller: 'Registrar', amount: '€12.00', due: '2026-12-31', entity: 'Acme' }],
+  ['invoice.body_credit', { document: 'Credit note CN-2026-000001', seller: 'Registrar', amount: '-€12.00', entity: 'Acme' }],
   ['sslExpiry.subject', { count: 3 }],
   ['sslExpiry.line', { name: 'www.example.com', date: '2026-12-01', count: 7 }],
   ['sslExpiry.intro'],

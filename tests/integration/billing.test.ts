@@ -414,7 +414,13 @@ describe('invoices', () => {
     const list = await platform.call('GET', `/groups/${acmeId}/billing-entities/${acmeEntity}/invoices`, { token: acmeAdmin() })
     const year = new Date().getUTCFullYear()
     // One series for the seller (issue 26): each entity's invoice a number of its own, 1…n in the order the run went (entity id).
-    const run = await platform.db.selectFrom('invoices').select(['number', 'billing_entity_id']).where('run_period', '=', `${last}-01`).where('kind', '=', 'invoice').orderBy('billing_entity_id').execute()
+    const run = await platform.db
+      .selectFrom('invoices')
+      .select(['number', 'billing_entity_id'])
+      .where('run_period', '=', `${last}-01`)
+      .where('kind', '=', 'invoice')
+      .orderBy('billing_entity_id')
+      .execute()
     expect(run.length).toBeGreaterThan(1)
     expect(run.map((i) => i.number)).toEqual(run.map((_, k) => `INV-${year}-${String(k + 1).padStart(6, '0')}`))
     expect(list.json.data.map((i: { number: string }) => i.number)).toEqual([run.find((i) => i.billing_entity_id === acmeEntity)!.number])

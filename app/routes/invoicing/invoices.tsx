@@ -7,16 +7,18 @@ import { moneyOf } from './billing.tsx'
 export type InvoiceRow = {
   id: string
   number: string
-  kind: string
+  kind: 'invoice' | 'credit-note'
   period: string
   currency: string
   issued_at: string
-  due_at: string
+  due_at: string | null
   subtotal_minor: number
   tax_minor: number
   total_minor: number
   reverse_charge: boolean
   mailed_at: string | null
+  /** A credit note's invoice (its own series' number names the one it corrects). */
+  corrects: { id: string; number: string } | null
 }
 
 /** A billing entity's invoices and credit notes, each downloadable as PDF and as e-invoice XML. */
@@ -45,6 +47,7 @@ export function Invoices({ invoices }: { invoices: InvoiceRow[] }) {
                 <div className="text-xs text-slate-500 dark:text-slate-400">
                   {t(`invoices.kinds.${invoice.kind}`)}
                   {invoice.reverse_charge ? ` · ${t('invoices.reverseCharge')}` : ''}
+                  {invoice.corrects ? ` · ${t('invoices.corrects', { number: invoice.corrects.number })}` : ''}
                 </div>
               </TableCell>
               <TableCell className="tabular-nums">{invoice.period}</TableCell>

@@ -4,9 +4,9 @@ import fontkit from '@pdf-lib/fontkit'
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
 import subsetFont from 'subset-font'
 import { countryName } from '#common/countries.ts'
-import { currencyDecimals, formatMoney } from '#common/money.ts'
+import { currencyDecimals, formatMoney, formatPercent } from '#common/money.ts'
 import type { Invoice, InvoiceLine } from '#server/db/schema-billing.ts'
-import { REVERSE_CHARGE_NOTE } from './invoices.ts'
+import { REVERSE_CHARGE_NOTE, type CorrectedInvoice } from './invoices.ts'
 
 /**
  * An invoice or credit note as a PDF (pdf-lib, on the server) in the entity's language, and as an
@@ -32,6 +32,7 @@ const LABELS: Record<string, Record<string, string>> = {
     number: 'Number',
     issued: 'Date',
     due: 'Due',
+    corrects: 'Corrects invoice {number} of {date}.',
     period: 'Period',
     to: 'Bill to',
     vat: 'VAT id',
@@ -51,6 +52,7 @@ const LABELS: Record<string, Record<string, string>> = {
     number: 'Número',
     issued: 'Fecha',
     due: 'Vencimiento',
+    corrects: 'Rectifica la factura {number} del {date}.',
     period: 'Periodo',
     to: 'Facturar a',
     vat: 'NIF-IVA',
@@ -70,6 +72,7 @@ const LABELS: Record<string, Record<string, string>> = {
     number: '番号',
     issued: '発行日',
     due: '支払期限',
+    corrects: '{date} 付けの請求書 {number} を訂正します。',
     period: '対象期間',
     to: '請求先',
     vat: 'VAT番号',
@@ -90,7 +93,11 @@ const MARGIN = 50
 const ROWS_FIRST = 28
 const ROWS_NEXT = 40
 
-export async function invoicePdf(invoice: Invoice, lines: InvoiceLine[]): Promise<Uint8Array> {
+/**
+ * The PDF. A credit note names the invoice it corrects (with that invoice's date) and has no due
+ * date; amounts and the tax rate are written in the document's language (es: "IVA 21,00 %", "12,99 €").
+ */
+export async function invoicePdf(invoice: Invoice, lines: InvoiceLine[], corrects: CorrectedInvoice | null = null): Promise<Uint8Array> {
   const language = invoice.language in LABELS ? invoice.language : 'en'
   const L = LABELS[language]!
   const locale = language
@@ -143,7 +150,9 @@ export async function invoicePdf(invoice: Invoice, lines: InvoiceLine[]): Promis
   }
   const charset = new Set(font.getCharacterSet())
   const safe = (text: string) => (/^[\x20-\x7e]*$/.test(text) ? text : [...text].map((ch) => (charset.has(ch.codePointAt(0)!) ? ch : '?')).join(''))
-  const money = (minor: number) => safe(formatMoney(minor, currency, locale).replace(/\u00a0|\u202f/g, ' '))
+  // Intl's spaces (no-break, narrow no-break) are not in the standard fonts: printed as spaces.
+  const spaced = (value: string) => safe(value.replace(/\u00a0|\u202f/g, ' '))
+  const money = (minor: number) => spaced(formatMoney(minor, currency, locale))
   const text = (page: PDFPage, value: string, x: number, y: number, options: { size?: number; font?: PDFFont; right?: boolean } = {}) => {
     const f = options.font ?? font
     const size = options.size ?? 9
@@ -165,7 +174,7 @@ export async function invoicePdf(invoice: Invoice, lines: InvoiceLine[]): Promis
       const meta: [string, string][] = [
         [L.number!, invoice.number],
         [L.issued!, day(invoice.issued_at)],
-        [L.due!, day(invoice.due_at)],
+        ...(invoice.due_at ? [[L.due!, day(invoice.due_at)] as [string, string]] : []),
         [L.period!, invoice.period.slice(0, 7)],
       ]
       meta.forEach(([k, v], i) => {
@@ -179,6 +188,11 @@ export async function invoicePdf(invoice: Invoice, lines: InvoiceLine[]): Promis
       text(page, L.to!, MARGIN, y, { font: bold })
       ;[b.name, ...address, ...(b.vat_id ? [`${L.vat}: ${b.vat_id}`] : [])].forEach((line, i) => text(page, line, MARGIN, y - 12 * (i + 1)))
       y -= 12 * (address.length + 4)
+      // A credit note names the invoice it corrects, with its date.
+      if (corrects) {
+        text(page, L.corrects!.replace('{number}', corrects.number).replace('{date}', day(corrects.issued_at)), MARGIN, y, { font: bold })
+        y -= 24
+      }
     } else {
       text(page, `${L[invoice.kind]} ${invoice.number}`, MARGIN, y, { font: bold })
       y -= 24
@@ -204,7 +218,7 @@ export async function invoicePdf(invoice: Invoice, lines: InvoiceLine[]): Promis
       const rate = Number(invoice.tax_rate_percent)
       const totals: [string, number, boolean][] = [
         [L.subtotal!, Number(invoice.subtotal_minor), false],
-        [`${L.tax} ${rate.toFixed(2)} %`, Number(invoice.tax_minor), false],
+        [`${L.tax} ${spaced(formatPercent(rate, locale))}`, Number(invoice.tax_minor), false],
         [L.total!, Number(invoice.total_minor), true],
       ]
       for (const [k, v, strong] of totals) {
@@ -222,7 +236,7 @@ export async function invoicePdf(invoice: Invoice, lines: InvoiceLine[]): Promis
 const xml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
 /** The document as an EN 16931 (CIUS-free) UBL 2.1 Invoice or CreditNote. */
-export function invoiceUbl(invoice: Invoice, lines: InvoiceLine[]): string {
+export function invoiceUbl(invoice: Invoice, lines: InvoiceLine[], corrects: CorrectedInvoice | null = null): string {
   const credit = invoice.kind === 'credit-note'
   const root = credit ? 'CreditNote' : 'Invoice'
   const currency = invoice.currency.trim()
@@ -248,11 +262,17 @@ export function invoiceUbl(invoice: Invoice, lines: InvoiceLine[]): string {
     '<cbc:CustomizationID>urn:cen.eu:en16931:2017</cbc:CustomizationID>',
     `<cbc:ID>${xml(invoice.number)}</cbc:ID>`,
     `<cbc:IssueDate>${day(invoice.issued_at)}</cbc:IssueDate>`,
-    credit ? '' : `<cbc:DueDate>${day(invoice.due_at)}</cbc:DueDate>`,
+    // A credit note is not paid: it has no due date (UBL's CreditNote has no DueDate).
+    !credit && invoice.due_at ? `<cbc:DueDate>${day(invoice.due_at)}</cbc:DueDate>` : '',
     `<cbc:${credit ? 'CreditNoteTypeCode' : 'InvoiceTypeCode'}>${credit ? 381 : 380}</cbc:${credit ? 'CreditNoteTypeCode' : 'InvoiceTypeCode'}>`,
     invoice.reverse_charge ? `<cbc:Note>${xml(REVERSE_CHARGE_NOTE.en!)}</cbc:Note>` : '',
     `<cbc:DocumentCurrencyCode>${currency}</cbc:DocumentCurrencyCode>`,
-    `<cac:InvoicePeriod><cbc:StartDate>${invoice.period}</cbc:StartDate></cac:InvoicePeriod>`,
+    // The month invoiced (a credit note: its invoice's), first to last day (BG-14).
+    `<cac:InvoicePeriod><cbc:StartDate>${invoice.period}</cbc:StartDate><cbc:EndDate>${day(new Date(Date.UTC(Number(invoice.period.slice(0, 4)), Number(invoice.period.slice(5, 7)), 0)))}</cbc:EndDate></cac:InvoicePeriod>`,
+    // The invoice a credit note corrects (BG-3: its number and issue date).
+    corrects
+      ? `<cac:BillingReference><cac:InvoiceDocumentReference><cbc:ID>${xml(corrects.number)}</cbc:ID><cbc:IssueDate>${day(corrects.issued_at)}</cbc:IssueDate></cac:InvoiceDocumentReference></cac:BillingReference>`
+      : '',
     `<cac:AccountingSupplierParty>${party(invoice.seller.name, invoice.seller.street, invoice.seller.city, invoice.seller.postcode, invoice.seller.country, invoice.seller.vat_id, invoice.seller.registration)}</cac:AccountingSupplierParty>`,
     `<cac:AccountingCustomerParty>${party(b.name, b.address.street1 ?? '', b.address.city ?? '', b.address.postcode ?? '', b.country, b.vat_id)}</cac:AccountingCustomerParty>`,
     `<cac:TaxTotal>${a('TaxAmount', Number(invoice.tax_minor))}<cac:TaxSubtotal>${a('TaxableAmount', Number(invoice.subtotal_minor))}${a('TaxAmount', Number(invoice.tax_minor))}${taxCategory('TaxCategory')}</cac:TaxSubtotal></cac:TaxTotal>`,

@@ -111,19 +111,20 @@ const TransactionSchema = z
 const InvoiceSchema = z
   .object({
     id: z.uuid(),
-    number: z.string(),
-    kind: z.string(),
-    period: z.string(),
+    number: z.string().openapi({ description: "Unique among its seller's documents: INV-YYYY-NNNNNN (an invoice), CN-YYYY-NNNNNN (a credit note), one gapless series each per year" }),
+    kind: z.enum(['invoice', 'credit-note']),
+    period: z.string().openapi({ description: 'The month invoiced, YYYY-MM (a credit note: its invoice’s)', example: '2026-10' }),
     currency: z.string(),
     language: z.string(),
     issued_at: z.string(),
-    due_at: z.string(),
+    due_at: z.string().nullable().openapi({ description: "An invoice's due date; a credit note has none" }),
     subtotal_minor: z.number().int(),
     tax_rate_percent: z.number(),
     tax_minor: z.number().int(),
     total_minor: z.number().int(),
     reverse_charge: z.boolean(),
     mailed_at: z.string().nullable(),
+    corrects: z.object({ id: z.uuid(), number: z.string(), issued_at: z.string() }).nullable().openapi({ description: 'The invoice a credit note corrects (EN 16931 BG-3); null for an invoice' }),
   })
   .openapi('Invoice')
 const TaxRateSchema = z.object({ country: z.string(), rate_percent: z.number(), name: z.string() }).openapi('TaxRate')
@@ -337,10 +338,10 @@ export const billingRouter = createRouter()
     }),
     async (c) => {
       const p = c.req.valid('param')
-      const { invoice, lines } = await loadInvoice(c.get('deps').db, requireScope(c, p.context), p.id)
+      const { invoice, lines, corrects } = await loadInvoice(c.get('deps').db, requireScope(c, p.context), p.id)
       const name = `${invoice.number}.${p.format}`
-      if (p.format === 'xml') return c.body(invoiceUbl(invoice, lines), 200, { 'Content-Type': 'application/xml; charset=utf-8', 'Content-Disposition': `attachment; filename="${name}"` })
-      const pdf = await invoicePdf(invoice, lines)
+      if (p.format === 'xml') return c.body(invoiceUbl(invoice, lines, corrects), 200, { 'Content-Type': 'application/xml; charset=utf-8', 'Content-Disposition': `attachment; filename="${name}"` })
+      const pdf = await invoicePdf(invoice, lines, corrects)
       return c.body(pdf.buffer.slice(pdf.byteOffset, pdf.byteOffset + pdf.byteLength) as ArrayBuffer, 200, {
         'Content-Type': 'application/pdf',
         'Content-Disposition': `attachment; filename="${name}"`,

@@ -16,9 +16,10 @@ import { sellerOf } from './seller.ts'
 /**
  * The monthly invoice run (issue 18). For a closed month, each billing entity gets one invoice per
  * currency with a line per transaction settled that month, and a credit note for what was refunded
- * after it was invoiced. Each document is written in one transaction with the entity's counter for
- * the year (locked and advanced there): numbers have no gaps, a crash leaves no half document, and
- * the run (a job) resumes: a document already made for the month is never made twice.
+ * after it was invoiced, naming that invoice. Documents are written a batch of entities to a
+ * transaction with their seller's series for the kind and year (locked and advanced there):
+ * numbers have no gaps and are the seller's once, a crash leaves no half document, and the run (a
+ * job) resumes: a document already made for the month is never made twice.
  */
 
 export const INVOICE_JOBS = { run: 'billing.invoice-run', mail: 'billing.invoice-mail' } as const
@@ -94,7 +95,7 @@ export async function runInvoices(deps: Pick<PlatformDeps, 'db' | 'jobs' | 'logg
   const total = await deps.db
     .selectFrom('invoices')
     .select(sql<number>`count(*)::int`.as('n'))
-    .where('period', '=', isoDay(start))
+    .where('run_period', '=', isoDay(start))
     .executeTakeFirstOrThrow()
   await deps.db.updateTable('invoice_runs').set({ state: 'completed', invoices: total.n, finished_at: new Date() }).where('period', '=', isoDay(start)).execute()
   // The documents committed are the mail's outbox (mailed_at null): the mail job sends them now, and every five minutes whatever is left.
@@ -145,31 +146,43 @@ const KIND_ORDER = ['domain', 'ssl', 'block', 'service']
 const ACTION_ORDER = ['register', 'transfer', 'renew', 'restore', 'trade', 'registry-lock', 'order', 'subscribe']
 
 /**
- * The charges a document of `kind` takes for the batch's entities and the month, as SQL: an invoice
- * takes what settled in the month (refunded since or not: its credit note follows); a credit note
- * what was refunded by the month's end, was invoiced (its month's invoice exists) and is not
- * credited yet. No charge is marked when it is invoiced: the invoice of an entity, month and
- * currency is made once (unique), so the month a charge settled in says which invoice has it.
+ * Where a document of `kind` finds its charges for the batch's entities and the month, as SQL (a
+ * FROM and a WHERE): an invoice takes what settled in the month (refunded since or not: its credit
+ * note follows); a credit note what was refunded by the month's end, was invoiced and is not
+ * credited yet, joined to the invoice that has it (`c`, the one it corrects). No charge is marked
+ * when it is invoiced: the invoice of an entity, month and currency is made once (unique), so the
+ * month a charge settled in says which invoice has it.
  */
 function chargesOf(kind: 'invoice' | 'credit-note', ids: string[], start: Date, end: Date) {
   const entities = sql`t.billing_entity_id = ANY(${sql.val(ids)}::uuid[])`
   return kind === 'invoice'
-    ? sql`${entities} AND t.state IN ('settled', 'refunded') AND t.settled_at >= ${start} AND t.settled_at < ${end}`
-    : sql`${entities} AND t.state = 'refunded' AND t.credit_note_id IS NULL AND t.updated_at < ${end}
-        AND EXISTS (SELECT 1 FROM invoices i WHERE i.billing_entity_id = t.billing_entity_id AND i.kind = 'invoice' AND i.currency = t.currency
-          AND i.period = date_trunc('month', t.settled_at AT TIME ZONE 'UTC')::date)`
+    ? { from: sql`transactions t`, where: sql`${entities} AND t.state IN ('settled', 'refunded') AND t.settled_at >= ${start} AND t.settled_at < ${end}` }
+    : {
+        from: sql`transactions t JOIN invoices c ON c.billing_entity_id = t.billing_entity_id AND c.kind = 'invoice' AND c.currency = t.currency
+          AND c.period = date_trunc('month', t.settled_at AT TIME ZONE 'UTC')::date`,
+        where: sql`${entities} AND t.state = 'refunded' AND t.credit_note_id IS NULL AND t.updated_at < ${end}`,
+      }
 }
 
-type Sum = { entity: string; currency: string; n: number; total: string }
+/** A document's charges summed: its entity and currency, and for a credit note the invoice it corrects. */
+type Sum = { entity: string; currency: string; corrects: string | null; n: number; total: string }
+
+/** A document number: its series' prefix (an invoice's INV, a credit note's CN), the year, and its place in the seller's series. */
+export const documentNumber = (kind: 'invoice' | 'credit-note', year: number, seq: number) => `${kind === 'invoice' ? 'INV' : 'CN'}-${year}-${String(seq).padStart(6, '0')}`
 
 /**
  * One batch of entities' documents for the month, in one transaction: per entity and currency an
- * invoice, then a credit note. Set-based: the entities are locked (a second run waits), the sums
- * read in one statement per kind, the numbers taken from each entity's counter for the year in one
- * statement (advanced by the number of its documents: no gaps), the documents inserted in one, and
- * all their lines written from the charges by one INSERT … SELECT, which answers each document's
- * line count and sum: a document whose lines do not add up to it is refused and the batch rolled
- * back. Documents already made (a resumed run) are left.
+ * invoice, then per invoice corrected a credit note. Set-based: the entities are locked (a second
+ * run waits), the sums read in one statement per kind, the numbers taken from the seller's series
+ * for the kind and year in one statement (each series advanced by the number of its documents: no
+ * gaps, and a number is its seller's once — migration 0960), the documents inserted in one, and all
+ * their lines written from the charges by one INSERT … SELECT, which answers each document's line
+ * count and sum: a document whose lines do not add up to it is refused and the batch rolled back.
+ * Documents already made (a resumed run) are left.
+ *
+ * An invoice is issued by the seller configured now; a credit note by the seller of the invoice it
+ * corrects, in that seller's series, at that invoice's tax rate and treatment, for its period, and
+ * with no due date (it is not paid).
  */
 export async function invoiceBatch(db: Kysely<DB>, ids: string[], start: Date, now: Date, seller: InvoiceSeller): Promise<Invoice[]> {
   const end = nextMonth(start)
@@ -181,40 +194,60 @@ export async function invoiceBatch(db: Kysely<DB>, ids: string[], start: Date, n
     await sql`SET LOCAL work_mem = '64MB'`.execute(tx)
     await sql`SET LOCAL jit = off`.execute(tx)
     const entities = new Map((await tx.selectFrom('billing_entities').selectAll().where('id', 'in', ids).orderBy('id').forUpdate().execute()).map((e) => [e.id, e]))
+    // What this run made already (a resumed run): an entity's invoice of the month per currency, a credit note per invoice it corrects.
     const done = new Set(
-      (await tx.selectFrom('invoices').select(['billing_entity_id', 'currency', 'kind']).where('billing_entity_id', 'in', ids).where('period', '=', period).execute()).map(
-        (d) => `${d.billing_entity_id}:${d.currency.trim()}:${d.kind}`,
+      (await tx.selectFrom('invoices').select(['billing_entity_id', 'currency', 'kind', 'corrects_invoice_id']).where('billing_entity_id', 'in', ids).where('run_period', '=', period).execute()).map(
+        (d) => (d.kind === 'invoice' ? `${d.billing_entity_id}:${d.currency.trim()}` : `corrects:${d.corrects_invoice_id}`),
       ),
     )
     const rates = new Map((await tx.selectFrom('tax_rates').select(['country', 'rate_percent']).execute()).map((r) => [r.country.trim(), Number(r.rate_percent)]))
     const audit = auditWriter(tx, { actor: { userId: null, label: 'invoice run', homeAccountId: null, roles: ['staff'], abilities: [] }, accountId: null, requestId: null })
     const made: Invoice[] = []
     for (const kind of ['invoice', 'credit-note'] as const) {
-      const which = chargesOf(kind, ids, start, end)
+      const { from, where } = chargesOf(kind, ids, start, end)
       const sums = (
-        await sql<Sum>`SELECT t.billing_entity_id AS entity, t.currency, count(*)::int AS n, sum(t.amount_minor)::text AS total
-          FROM transactions t WHERE ${which} GROUP BY 1, 2 ORDER BY 1, 2`.execute(tx)
+        await sql<Sum>`SELECT t.billing_entity_id AS entity, t.currency, ${kind === 'invoice' ? sql`NULL::uuid` : sql`c.id`} AS corrects, count(*)::int AS n, sum(t.amount_minor)::text AS total
+          FROM ${from} WHERE ${where} GROUP BY 1, 2, 3 ORDER BY 1, 2, ${kind === 'invoice' ? sql`3` : sql`min(c.period), 3`}`.execute(tx)
       ).rows
         .map((s) => ({ ...s, currency: s.currency.trim() }))
-        .filter((s) => entities.has(s.entity) && !done.has(`${s.entity}:${s.currency}:${kind}`))
+        .filter((s) => entities.has(s.entity) && !done.has(s.corrects ? `corrects:${s.corrects}` : `${s.entity}:${s.currency}`))
       if (!sums.length) continue
-      // Each entity's counter advanced once by the number of its documents: they take the numbers up to it.
-      const perEntity = new Map<string, number>()
-      for (const s of sums) perEntity.set(s.entity, (perEntity.get(s.entity) ?? 0) + 1)
-      const counters = await sql<{ billing_entity_id: string; last_seq: number }>`
-        INSERT INTO invoice_counters (billing_entity_id, year, last_seq)
-        SELECT e, ${year}, n FROM unnest(${sql.val([...perEntity.keys()])}::uuid[], ${sql.val([...perEntity.values()])}::int[]) AS u(e, n)
-        ON CONFLICT (billing_entity_id, year) DO UPDATE SET last_seq = invoice_counters.last_seq + EXCLUDED.last_seq
-        RETURNING billing_entity_id, last_seq`.execute(tx)
-      const nextSeq = new Map(counters.rows.map((c) => [c.billing_entity_id, c.last_seq - perEntity.get(c.billing_entity_id)! + 1]))
+      const corrected = new Map(
+        kind === 'credit-note'
+          ? (
+              await tx
+                .selectFrom('invoices')
+                .selectAll()
+                .where(
+                  'id',
+                  'in',
+                  sums.map((s) => s.corrects!),
+                )
+                .execute()
+            ).map((i) => [i.id, i])
+          : [],
+      )
+      // The document's issuer: the seller configured now, or the one of the invoice a credit note corrects. Its VAT id names its series.
+      const issuerOf = (s: Sum) => (s.corrects ? corrected.get(s.corrects)!.seller : seller)
+      // Each series advanced once by the number of its documents (in series order: two runs lock them alike); they take the numbers up to it.
+      const perSeries = new Map<string, number>()
+      for (const s of sums) perSeries.set(issuerOf(s).vat_id, (perSeries.get(issuerOf(s).vat_id) ?? 0) + 1)
+      const counters = await sql<{ series: string; last_seq: number }>`
+        INSERT INTO invoice_series (series, kind, year, last_seq)
+        SELECT s, ${kind}, ${year}, n FROM unnest(${sql.val([...perSeries.keys()])}::text[], ${sql.val([...perSeries.values()])}::int[]) AS u(s, n) ORDER BY s
+        ON CONFLICT (series, kind, year) DO UPDATE SET last_seq = invoice_series.last_seq + EXCLUDED.last_seq
+        RETURNING series, last_seq`.execute(tx)
+      const nextSeq = new Map(counters.rows.map((c) => [c.series, c.last_seq - perSeries.get(c.series)! + 1]))
       const sign = kind === 'invoice' ? 1 : -1
       const rows = sums.map((s) => {
         const entity = entities.get(s.entity)!
-        const seq = nextSeq.get(s.entity)!
-        nextSeq.set(s.entity, seq + 1)
+        const invoice = s.corrects ? corrected.get(s.corrects)! : null
+        const issuer = issuerOf(s)
+        const seq = nextSeq.get(issuer.vat_id)!
+        nextSeq.set(issuer.vat_id, seq + 1)
         const country = entity.country.trim()
-        const reverse = Boolean(entity.vat_id) && EU_COUNTRIES.has(country) && country !== seller.country
-        const rate = reverse ? 0 : (rates.get(country) ?? 0)
+        const reverse = invoice ? invoice.reverse_charge : Boolean(entity.vat_id) && EU_COUNTRIES.has(country) && country !== issuer.country
+        const rate = invoice ? Number(invoice.tax_rate_percent) : reverse ? 0 : (rates.get(country) ?? 0)
         const subtotal = sign * Number(s.total)
         const tax = sign * taxOf(Math.abs(subtotal), rate)
         const buyer: InvoiceBuyer = { name: entity.name, address: entity.address, country, vat_id: entity.vat_id, billing_email: entity.billing_email }
@@ -222,34 +255,41 @@ export async function invoiceBatch(db: Kysely<DB>, ids: string[], start: Date, n
           id: randomUUID(),
           billing_entity_id: s.entity,
           kind,
-          period,
+          period: invoice?.period ?? period,
+          run_period: period,
           year,
           seq,
-          number: `${kind === 'invoice' ? 'INV' : 'CN'}-${year}-${String(seq).padStart(6, '0')}`,
+          series: issuer.vat_id,
+          number: documentNumber(kind, year, seq),
+          corrects_invoice_id: invoice?.id ?? null,
           currency: s.currency,
           language: entity.invoice_language,
           issued_at: now,
-          due_at: new Date(now.getTime() + entity.payment_terms_days * 86_400_000),
+          due_at: invoice ? null : new Date(now.getTime() + entity.payment_terms_days * 86_400_000),
           subtotal_minor: subtotal,
           tax_rate_percent: rate,
           tax_minor: tax,
           total_minor: subtotal + tax,
           reverse_charge: reverse,
           buyer: JSON.stringify(buyer),
-          seller: JSON.stringify(seller),
+          seller: JSON.stringify(issuer),
         }
       })
       const invoices = await tx.insertInto('invoices').values(rows).returningAll().execute()
-      // invoice.issued for every account the entity bills (issue 20), in the batch's transaction: one statement.
+      // invoice.issued for every account the entity bills (issue 20), in the batch's transaction: one
+      // statement. Its fields in the API's form (invoiceJson): the period YYYY-MM, a credit note's due date null.
       await sql`INSERT INTO webhook_events (account_id, type, data)
-        SELECT a.id, 'invoice.issued', jsonb_build_object('id', i.id, 'number', i.number, 'kind', i.kind, 'billing_entity_id', i.billing_entity_id, 'period', i.period,
-          'currency', trim(i.currency), 'total_minor', i.total_minor, 'due_at', to_char(i.due_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-        FROM invoices i JOIN accounts a ON a.billing_entity_id = i.billing_entity_id
+        SELECT a.id, 'invoice.issued', jsonb_build_object('id', i.id, 'number', i.number, 'kind', i.kind, 'billing_entity_id', i.billing_entity_id, 'period', to_char(i.period, 'YYYY-MM'),
+          'currency', trim(i.currency), 'total_minor', i.total_minor, 'due_at', to_char(i.due_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+          'corrects', CASE WHEN c.id IS NULL THEN NULL ELSE jsonb_build_object('id', c.id, 'number', c.number) END)
+        FROM invoices i JOIN accounts a ON a.billing_entity_id = i.billing_entity_id LEFT JOIN invoices c ON c.id = i.corrects_invoice_id
         WHERE i.id = ANY(${sql.val(invoices.map((i) => i.id))}::uuid[])`.execute(tx)
       const word = (language: string) => ({ ...ACTIONS.en, ...ACTIONS[language] })
       const words = JSON.stringify(Object.fromEntries(Object.keys(YEAR_WORDS).map((l) => [l, word(l)])))
       const years = JSON.stringify(YEAR_WORDS)
-      const docs = sql`unnest(${sql.val(rows.map((r) => r.id))}::uuid[], ${sql.val(rows.map((r) => r.billing_entity_id))}::uuid[], ${sql.val(rows.map((r) => r.currency))}::text[], ${sql.val(rows.map((r) => r.language))}::text[]) AS d(invoice_id, entity, currency, language)`
+      const docs = sql`unnest(${sql.val(rows.map((r) => r.id))}::uuid[], ${sql.val(rows.map((r) => r.billing_entity_id))}::uuid[], ${sql.val(rows.map((r) => r.currency))}::text[], ${sql.val(rows.map((r) => r.language))}::text[], ${sql.val(rows.map((r) => r.corrects_invoice_id))}::uuid[]) AS d(invoice_id, entity, currency, language, corrects)`
+      // A credit note's charges are those of the invoice it corrects.
+      const ofDocument = kind === 'invoice' ? sql`` : sql`AND c.id = d.corrects`
       const written = await sql<{ invoice_id: string; n: number; total: string }>`
         WITH ins AS (
           INSERT INTO invoice_lines (invoice_id, position, transaction_id, description, quantity, unit_minor, amount_minor)
@@ -260,8 +300,8 @@ export async function invoiceBatch(db: Kysely<DB>, ids: string[], start: Date, n
               || ' ' || coalesce(nullif(t.object_name, ''), t.product_code)
               || ' (' || t.period || ' ' || (${years}::jsonb -> d.language ->> CASE WHEN t.period = 1 THEN 0 ELSE 1 END) || ')',
             1, ${sign} * t.amount_minor, ${sign} * t.amount_minor
-          FROM ${docs} JOIN transactions t ON t.billing_entity_id = d.entity AND t.currency = d.currency
-          WHERE ${which}
+          FROM ${docs} JOIN ${from} ON t.billing_entity_id = d.entity AND t.currency = d.currency ${ofDocument}
+          WHERE ${where}
           RETURNING invoice_id, amount_minor)
         SELECT invoice_id, count(*)::int AS n, sum(amount_minor)::text AS total FROM ins GROUP BY invoice_id`.execute(tx)
       const lines = new Map(written.rows.map((w) => [w.invoice_id, w]))
@@ -271,14 +311,16 @@ export async function invoiceBatch(db: Kysely<DB>, ids: string[], start: Date, n
         if (got?.n !== sums[i]!.n || Number(got.total) !== row.subtotal_minor) throw new Error(`invoice ${row.number}: its lines do not add up to it; the batch is rolled back`)
       }
       if (kind === 'credit-note')
-        await sql`UPDATE transactions t SET credit_note_id = d.invoice_id FROM ${docs} WHERE t.billing_entity_id = d.entity AND t.currency = d.currency AND ${which}`.execute(tx)
+        await sql`UPDATE transactions t SET credit_note_id = d.invoice_id FROM ${docs} JOIN invoices c ON c.id = d.corrects
+          WHERE t.billing_entity_id = c.billing_entity_id AND t.currency = c.currency AND c.period = date_trunc('month', t.settled_at AT TIME ZONE 'UTC')::date AND ${where}`.execute(tx)
       for (const [i, invoice] of invoices.entries()) {
+        const corrects = invoice.corrects_invoice_id ? corrected.get(invoice.corrects_invoice_id)!.number : undefined
         await audit.record({
           area: 'invoicing',
           entityType: 'billing-entity',
           entityId: invoice.billing_entity_id,
           action: kind === 'invoice' ? 'invoice' : 'credit-note',
-          after: { number: invoice.number, currency: invoice.currency.trim(), total_minor: Number(invoice.total_minor), lines: sums[i]!.n },
+          after: { number: invoice.number, currency: invoice.currency.trim(), total_minor: Number(invoice.total_minor), lines: sums[i]!.n, ...(corrects ? { corrects } : {}) },
         })
       }
       made.push(...invoices)
@@ -323,11 +365,11 @@ async function mailIssued(deps: Pick<PlatformDeps, 'db' | 'mailer' | 'logger'>, 
   const amount = formatMoney(Number(invoice.total_minor), invoice.currency.trim(), invoice.language)
   const subject = t(invoice.kind === 'invoice' ? 'invoice.subject_invoice' : 'invoice.subject_credit', { number: invoice.number })
   try {
-    await deps.mailer.send({
-      to: invoice.buyer.billing_email,
-      subject,
-      text: t('invoice.body', { document: subject, seller: invoice.seller.name, amount, due: isoDay(invoice.due_at), entity: invoice.buyer.name }),
-    })
+    // A credit note is not paid: its mail names no due date.
+    const text = invoice.due_at
+      ? t('invoice.body', { document: subject, seller: invoice.seller.name, amount, due: isoDay(invoice.due_at), entity: invoice.buyer.name })
+      : t('invoice.body_credit', { document: subject, seller: invoice.seller.name, amount, entity: invoice.buyer.name })
+    await deps.mailer.send({ to: invoice.buyer.billing_email, subject, text })
     await deps.db.updateTable('invoices').set({ mailed_at: new Date() }).where('id', '=', invoice.id).execute()
     return true
   } catch (error) {
@@ -336,23 +378,27 @@ async function mailIssued(deps: Pick<PlatformDeps, 'db' | 'mailer' | 'logger'>, 
   }
 }
 
+/** The invoice a credit note corrects (EN 16931 BG-3), as the API and the documents name it. */
+export type CorrectedInvoice = Pick<Invoice, 'id' | 'number' | 'issued_at'>
+
 export type InvoiceJson = {
   id: string
   number: string
-  kind: string
+  kind: Invoice['kind']
   period: string
   currency: string
   language: string
   issued_at: string
-  due_at: string
+  due_at: string | null
   subtotal_minor: number
   tax_rate_percent: number
   tax_minor: number
   total_minor: number
   reverse_charge: boolean
   mailed_at: string | null
+  corrects: { id: string; number: string; issued_at: string } | null
 }
-export const invoiceJson = (row: Invoice): InvoiceJson => ({
+export const invoiceJson = (row: Invoice, corrects: CorrectedInvoice | null = null): InvoiceJson => ({
   id: row.id,
   number: row.number,
   kind: row.kind,
@@ -360,24 +406,34 @@ export const invoiceJson = (row: Invoice): InvoiceJson => ({
   currency: row.currency.trim(),
   language: row.language,
   issued_at: row.issued_at.toISOString(),
-  due_at: row.due_at.toISOString(),
+  due_at: row.due_at?.toISOString() ?? null,
   subtotal_minor: Number(row.subtotal_minor),
   tax_rate_percent: Number(row.tax_rate_percent),
   tax_minor: Number(row.tax_minor),
   total_minor: Number(row.total_minor),
   reverse_charge: row.reverse_charge,
   mailed_at: row.mailed_at?.toISOString() ?? null,
+  corrects: corrects ? { id: corrects.id, number: corrects.number, issued_at: corrects.issued_at.toISOString() } : null,
 })
+
+/** The invoices the credit notes among `rows` correct, by id. */
+async function correctedOf(db: Kysely<DB>, rows: Invoice[]): Promise<Map<string, CorrectedInvoice>> {
+  const ids = [...new Set(rows.flatMap((row) => (row.corrects_invoice_id ? [row.corrects_invoice_id] : [])))]
+  if (!ids.length) return new Map()
+  return new Map((await db.selectFrom('invoices').select(['id', 'number', 'issued_at']).where('id', 'in', ids).execute()).map((i) => [i.id, i]))
+}
 
 /** The documents of an entity the scope reaches, newest first. */
 export async function entityInvoices(db: Kysely<DB>, scope: Scope, entityId: string): Promise<InvoiceJson[]> {
   requirePermission(scope.actor, 'invoice-viewer')
   await findBillingEntity(db, scope, entityId)
-  return (await db.selectFrom('invoices').selectAll().where('billing_entity_id', '=', entityId).orderBy('issued_at', 'desc').orderBy('seq', 'desc').limit(200).execute()).map(invoiceJson)
+  const rows = await db.selectFrom('invoices').selectAll().where('billing_entity_id', '=', entityId).orderBy('issued_at', 'desc').orderBy('seq', 'desc').limit(200).execute()
+  const corrected = await correctedOf(db, rows)
+  return rows.map((row) => invoiceJson(row, row.corrects_invoice_id ? (corrected.get(row.corrects_invoice_id) ?? null) : null))
 }
 
-/** One document with its lines, if the scope reaches its entity. */
-export async function loadInvoice(db: Kysely<DB>, scope: Scope, id: string): Promise<{ invoice: Invoice; lines: InvoiceLine[] }> {
+/** One document with its lines (and, for a credit note, the invoice it corrects), if the scope reaches its entity. */
+export async function loadInvoice(db: Kysely<DB>, scope: Scope, id: string): Promise<{ invoice: Invoice; lines: InvoiceLine[]; corrects: CorrectedInvoice | null }> {
   requirePermission(scope.actor, 'invoice-viewer')
   const invoice = await db.selectFrom('invoices').selectAll().where('id', '=', id).executeTakeFirst()
   if (!invoice) throw notFound('Invoice not found')
@@ -385,7 +441,7 @@ export async function loadInvoice(db: Kysely<DB>, scope: Scope, id: string): Pro
     throw notFound('Invoice not found')
   })
   const lines = await db.selectFrom('invoice_lines').selectAll().where('invoice_id', '=', id).orderBy('position').execute()
-  return { invoice, lines }
+  return { invoice, lines, corrects: (await correctedOf(db, [invoice])).get(invoice.corrects_invoice_id ?? '') ?? null }
 }
 
 /** The tax table (staff keep it): rate per country. */

@@ -244,15 +244,17 @@ const TransferData = z.object({ id: z.uuid(), name: z.string(), expires_at: z.st
 const DriftData = z.object({ id: z.uuid(), name: z.string(), missing: z.number().int(), unexpected: z.number().int(), different: z.number().int() })
 const DifferenceData = z.object({ domain_id: z.uuid(), name: z.string(), field: z.enum(['exists', 'expires_at', 'statuses', 'nameservers', 'ds']), ours: z.string(), registry: z.string() })
 const SslData = z.object({ id: z.uuid(), names: z.array(z.string()), not_after: z.string().nullable().optional(), days_left: z.number().int().optional(), reason: z.string().optional() })
+// As the API's Invoice answers them (billing/http.ts): the period YYYY-MM, a credit note with no due date and the invoice it corrects.
 const InvoiceData = z.object({
   id: z.uuid(),
   number: z.string(),
-  kind: z.enum(['invoice', 'credit']),
+  kind: z.enum(['invoice', 'credit-note']),
   billing_entity_id: z.uuid(),
-  period: z.string(),
+  period: z.string().openapi({ description: 'The month invoiced, YYYY-MM (a credit note: its invoice’s)', example: '2026-10' }),
   currency: z.string(),
   total_minor: z.number().int(),
-  due_at: z.string(),
+  due_at: z.string().nullable().openapi({ description: "An invoice's due date; a credit note has none" }),
+  corrects: z.object({ id: z.uuid(), number: z.string() }).nullable().openapi({ description: 'The invoice a credit note corrects; null for an invoice' }),
 })
 const BlockData = z.object({
   id: z.uuid(),
