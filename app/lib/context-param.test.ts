@@ -27,5 +27,8 @@ describe('context parameter', () => {
   it('recognises UUIDs for route parameters', () => {
     expect(isUuid(ID)).toBe(true)
     expect(isUuid('not-a-uuid')).toBe(false)
+    // What the API's uuid refuses (no RFC 9562 version or variant) is not an id here either (issue 26).
+    expect(isUuid('12345678-1234-1234-1234-123456789abc')).toBe(false)
+    expect(isUuid('00000000-0000-4000-8000-000000000001')).toBe(true)
   })
 })

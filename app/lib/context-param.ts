@@ -28,5 +28,7 @@ export function carryContext(to: string, current: URLSearchParams | string | nul
   return url.pathname + url.search + url.hash
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+// The API's rule (zod's uuid: RFC 9562 version and variant, or the nil and max ids): an id it would
+// refuse as malformed is the screen's 404 here, never a 400 the screen passes on as a 502 (issue 26).
+const UUID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/i
 export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value)

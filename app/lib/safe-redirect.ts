@@ -1,10 +1,25 @@
+const BASE = 'http://portal.invalid'
+
 /**
  * The one check of a `redirectTo` (sign-in, preferences, the tray): only a local path that starts
  * with one '/' (never '//' or '/\'), without backslashes or control characters (a browser strips
- * those and could turn what is left into '//'); anything else gives the fallback.
+ * those and could turn what is left into '//'); anything else gives the fallback. What it answers
+ * is ASCII, ready for a Location header: a path written with other characters (`/ドメイン`) comes
+ * back percent-encoded as a browser would send it (the WHATWG URL parser's encoding), never as a
+ * header value that cannot be sent (issue 26).
  */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = '/'): string {
   if (typeof to !== 'string' || !to.startsWith('/') || to.startsWith('//') || to.startsWith('/\\')) return fallback
-  if (to.includes('\\') || [...to].some((c) => c.charCodeAt(0) < 0x20)) return fallback
-  return to
+  if (to.includes('\\') || [...to].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return fallback
+  let url: URL
+  try {
+    url = new URL(to, BASE)
+  } catch {
+    return fallback
+  }
+  if (url.origin !== BASE) return fallback
+  const local = `${url.pathname}${url.search}${url.hash}`
+  // Dot segments are resolved by the parser: `/.//evil.example` must not come out as `//evil.example`.
+  if (!local.startsWith('/') || local.startsWith('//') || !/^[\x21-\x7e]*$/.test(local)) return fallback
+  return local
 }

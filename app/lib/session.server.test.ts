@@ -11,6 +11,14 @@ describe('safeRedirect', () => {
       expect(safeRedirect(bad, '/')).toBe('/')
     }
   })
+
+  it('answers ASCII a Location header can carry: a path in another script percent-encoded, never left as it is (issue 26)', () => {
+    expect(safeRedirect('/ドメイン?q=名前#日本')).toBe('/%E3%83%89%E3%83%A1%E3%82%A4%E3%83%B3?q=%E5%90%8D%E5%89%8D#%E6%97%A5%E6%9C%AC')
+    expect(safeRedirect('/domains?sort=-name&page=2')).toBe('/domains?sort=-name&page=2')
+    expect(() => new Headers({ location: safeRedirect('/ドメイン') })).not.toThrow()
+    // Dot segments resolved by the parser may not make a protocol-relative address of what is left.
+    for (const bad of ['/.//evil.example', '/..//evil.example', '/a/../..//evil.example', '/x\u007f']) expect(safeRedirect(bad, '/')).toBe('/')
+  })
 })
 
 describe('session cookie signature', () => {

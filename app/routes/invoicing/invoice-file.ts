@@ -10,7 +10,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const format = params.format === 'xml' ? 'xml' : 'pdf'
   const groupContext = activeContext(requestUrl(request), user.group_id)
   const response = await (await getPlatform(request, context)).raw(`/groups/${encodeURIComponent(groupContext)}/invoices/${encodeURIComponent(params.id)}/${format}`)
-  if (!response.ok) throw new Response(response.status === 404 ? 'Not found' : 'The document could not be read', { status: response.status === 404 ? 404 : 502 })
+  // The API's 400 is a malformed id or context in the address: no such document, like its 404.
+  if (response.status === 400 || response.status === 404) throw new Response('Not found', { status: 404 })
+  if (!response.ok) throw new Response('The document could not be read', { status: 502 })
   return new Response(response.body, {
     headers: {
       'Content-Type': response.headers.get('content-type') ?? 'application/octet-stream',

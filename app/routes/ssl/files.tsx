@@ -1,3 +1,4 @@
+import { attachmentDisposition } from '#common/content-disposition.ts'
 import { data, Form, Link } from 'react-router'
 import { Download } from 'lucide-react'
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
@@ -39,7 +40,7 @@ export const middleware: Route.MiddlewareFunction[] = [
       try {
         const file = await platform.post<{ filename: string; content_type: string; content_base64: string }>(`/groups/${groupContext}/ssls/${certificate.id}/pkcs12`, submission.value)
         return new Response(Buffer.from(file.content_base64, 'base64'), {
-          headers: { 'content-type': file.content_type, 'content-disposition': `attachment; filename="${file.filename}"`, 'cache-control': 'private, no-store' },
+          headers: { 'content-type': file.content_type, 'content-disposition': attachmentDisposition(file.filename), 'cache-control': 'private, no-store' },
         })
       } catch {
         return next()
@@ -51,7 +52,7 @@ export const middleware: Route.MiddlewareFunction[] = [
     const format = url.searchParams.get('format') === 'der' ? 'der' : 'pem'
     const file = await platform.get<{ filename: string; content_type: string; content_base64: string }>(`/groups/${groupContext}/ssls/${certificate.id}/files/${wanted}?format=${format}`)
     return new Response(Buffer.from(file.content_base64, 'base64'), {
-      headers: { 'content-type': file.content_type, 'content-disposition': `attachment; filename="${file.filename}"`, 'cache-control': 'private, no-store' },
+      headers: { 'content-type': file.content_type, 'content-disposition': attachmentDisposition(file.filename), 'cache-control': 'private, no-store' },
     })
   },
 ]

@@ -1,3 +1,4 @@
+import { attachmentDisposition } from '#common/content-disposition.ts'
 import { getFormProps, type FormMetadata, type SubmissionResult } from '@conform-to/react'
 import { getInputProps, getSelectProps } from '#app/components/field-props.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
@@ -97,7 +98,7 @@ export const middleware: Route.MiddlewareFunction[] = [
     const { platform, base } = await screen(request, context, params)
     const file = await platform.get<{ filename: string; content_type: string; content_base64: string }>(`${base}/documents/${wanted}`)
     return new Response(Buffer.from(file.content_base64, 'base64'), {
-      headers: { 'content-type': file.content_type, 'content-disposition': `attachment; filename="${file.filename.replace(/["\\]/g, '_')}"`, 'cache-control': 'private, no-store' },
+      headers: { 'content-type': file.content_type, 'content-disposition': attachmentDisposition(file.filename), 'cache-control': 'private, no-store' },
     })
   },
 ]

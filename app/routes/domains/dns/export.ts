@@ -1,3 +1,4 @@
+import { attachmentDisposition } from '#common/content-disposition.ts'
 import { redirect } from 'react-router'
 import type { Route } from './+types/export.ts'
 import { dnsScreen, screenZone } from './shared.server.ts'
@@ -15,7 +16,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return new Response(answer.body, {
     headers: {
       'Content-Type': 'text/dns; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${zone.name}.zone"`,
+      'Content-Disposition': attachmentDisposition(`${zone.name}.zone`),
       'Cache-Control': 'no-store',
     },
   })

@@ -1,0 +1,75 @@
+import { expect, test } from '@playwright/test'
+import { BASE_URL } from './env.ts'
+import { ACME_ADMIN, PASSWORD, platform, signedIn, unique } from './support.ts'
+
+// Issue 26 item 12: input that made the portal answer 500 or 502. A Location or Content-Disposition
+// header must be ASCII (a header value outside Latin-1 cannot be sent at all), and a malformed id in
+// an address is no such page (404), not a failure.
+
+const LOCAL = '/ドメイン'
+const ENCODED = '/%E3%83%89%E3%83%A1%E3%82%A4%E3%83%B3'
+
+test.describe('signed out', () => {
+  test('/login with a redirectTo in Japanese shows the form, and signing in goes there, percent-encoded', async ({ page, request }) => {
+    const response = await page.goto(`/login?redirectTo=${encodeURIComponent(LOCAL)}`)
+    expect(response?.status()).toBe(200)
+    await page.locator('#login-username').fill(ACME_ADMIN)
+    await page.locator('#login-password').fill(PASSWORD)
+    await page.locator('#login').getByRole('button').last().click()
+    await page.waitForURL((url) => url.pathname !== '/login')
+    expect(new URL(page.url()).pathname).toBe(ENCODED)
+    // The same post without JavaScript: the redirect itself, its Location in ASCII.
+    const answer = await request.post('/login', {
+      form: { intent: 'password', username: ACME_ADMIN, password: PASSWORD, redirectTo: LOCAL },
+      headers: { origin: new URL(BASE_URL).origin },
+      maxRedirects: 0,
+    })
+    expect(answer.status()).toBe(302)
+    expect(answer.headers().location).toBe(ENCODED)
+  })
+
+  test('the theme and language actions take a redirectTo in Japanese back to it, percent-encoded', async ({ request }) => {
+    for (const [path, field] of [
+      ['/preferences/theme', { theme: 'dark' }],
+      ['/preferences/language', { lng: 'ja' }],
+    ] as const) {
+      const answer = await request.post(path, { form: { ...field, redirectTo: `${LOCAL}?q=名前` }, headers: { origin: new URL(BASE_URL).origin }, maxRedirects: 0 })
+      expect(answer.status(), path).toBe(302)
+      expect(answer.headers().location, path).toBe(`${ENCODED}?q=%E5%90%8D%E5%89%8D`)
+    }
+  })
+})
+
+test.describe('signed in', () => {
+  test.use({ storageState: signedIn(ACME_ADMIN) })
+
+  test('an organisation document named 登記簿謄本.pdf downloads with its name (RFC 6266 filename*)', async ({ request }) => {
+    const api = await platform(ACME_ADMIN)
+    const organisation = await api.post(`/groups/${api.group}/ssl-organisations`, {
+      legal_name: `Kabushiki ${unique()}`,
+      phone: '+81 3 1234 5678',
+      street1: '1-1 Marunouchi',
+      city: 'Tokyo',
+      country: 'JP',
+      approver_name: 'Hanako Yamada',
+      approver_email: 'admin@acme.example',
+    })
+    const pdf = Buffer.from('%PDF-1.4\n%%EOF\n')
+    const document = await api.post(`/groups/${api.group}/ssl-organisations/${organisation.id}/documents`, { filename: '登記簿謄本.pdf', content_base64: pdf.toString('base64') })
+    await api.dispose()
+    const answer = await request.get(`/ssls/organisations/${organisation.id}?document=${document.id}`)
+    expect(answer.status()).toBe(200)
+    expect(answer.headers()['content-disposition']).toBe(`attachment; filename="_____.pdf"; filename*=UTF-8''${encodeURIComponent('登記簿謄本.pdf')}`)
+    expect(Buffer.from(await answer.body()).equals(pdf)).toBe(true)
+  })
+
+  test('an invoice download with a malformed id or context is 404, not 502', async ({ request }) => {
+    for (const path of [
+      '/invoicing/invoices/12345678-1234-1234-1234-123456789abc/pdf',
+      '/invoicing/invoices/not-an-id/xml',
+      `/invoicing/invoices/00000000-0000-4000-8000-000000000001/pdf?context=${'x'.repeat(36)}`,
+    ]) {
+      expect((await request.get(path)).status(), path).toBe(404)
+    }
+  })
+})
