@@ -1,4 +1,5 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { groupActivity, type ActivityEntry } from './home-activity.ts'
 import { Link, redirect } from 'react-router'
 import { ArrowRight, CheckCircle2, Clock, GitCompare, Server, ShieldAlert, ShoppingCart } from 'lucide-react'
 import { PageHeader } from '#app/components/page-header.tsx'
@@ -27,9 +28,23 @@ type Summary = {
   material_changes: { pending: number } | null
   zone_overlaps: { count: number; named: { zone: string; other: string }[] } | null
 }
-type Activity = { id: string; when: string; ago: string; exact: string; area: string; entity_type: string; entity_id: string; action: string; actor_label: string }
+type Activity = {
+  id: string
+  when: string
+  ago: string
+  exact: string
+  area: string
+  entity_type: string
+  entity_id: string
+  action: string
+  actor_label: string
+  count: number
+  earliestExact: string
+}
 
 const RECENT = 8
+/** Entries read to fill RECENT lines once repeats are folded into one. */
+const READ_FOR_RECENT = RECENT * 5
 
 /** A list's address filtered as a figure counts it. */
 const filtered = (path: string, filters: Filter[], sort?: string) => {
@@ -64,14 +79,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [summary, activity] = await Promise.all([
     unlessForbidden(platform.get<Summary>(`/groups/${encodeURIComponent(group)}/summary`)),
     unlessForbidden(
-      platform.get<{ data: (Omit<Activity, 'ago' | 'exact' | 'when'> & { created_at: string })[] }>(`/groups/${encodeURIComponent(group)}/audit-entries`, {
-        query: { limit: RECENT, sort: '-created_at', fields: 'id,created_at,area,entity_type,entity_id,action,actor_label' },
+      platform.get<{ data: ActivityEntry[] }>(`/groups/${encodeURIComponent(group)}/audit-entries`, {
+        query: { limit: READ_FOR_RECENT, sort: '-created_at', fields: 'id,created_at,area,entity_type,entity_id,action,actor_label' },
       }),
     ),
   ])
   const now = Date.now()
   const recent: Activity[] | null = activity
-    ? activity.data.map(({ created_at, ...entry }) => ({ ...entry, when: created_at, ago: ago(created_at, now, lng), exact: formatDateTime(created_at, lng) }))
+    ? groupActivity(activity.data, RECENT).map(({ created_at, earliest, ...entry }) => ({
+        ...entry,
+        when: created_at,
+        ago: ago(created_at, now, lng),
+        exact: formatDateTime(created_at, lng),
+        earliestExact: formatDateTime(earliest, lng),
+      }))
     : null
   return { name: user.name, summary, recent, meta: pageMeta(request, context, null) }
 }
@@ -343,6 +364,15 @@ function RecentActivity({ entries }: { entries: Activity[] }) {
                       {what}
                     </span>
                   )}
+                  {entry.count > 1 ? (
+                    <span
+                      className="ml-1.5 rounded-full bg-slate-100 px-1.5 py-0.5 text-xs font-medium tabular-nums text-slate-600 dark:bg-slate-800 dark:text-slate-300"
+                      title={t('home.activity.repeated', { count: entry.count, from: entry.earliestExact, to: entry.exact })}
+                      data-testid="home-activity-count"
+                    >
+                      ×{entry.count}
+                    </span>
+                  ) : null}
                 </span>
                 <time dateTime={entry.when} title={entry.exact} className="shrink-0 text-xs text-slate-600 dark:text-slate-400">
                   {entry.ago}
