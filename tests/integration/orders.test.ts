@@ -245,6 +245,36 @@ describe('orders', () => {
     expect(named('domain.transferred_in')).toContain('moving-in.net')
   })
 
+  it('shows what checkout will charge after a pricing rule changes, flags the changed price, and checkout charges what the cart showed', async () => {
+    const staff = await login('staff@example.com')
+    const added = await platform.call('POST', acme('/cart/items'), { token: admin, body: { name: 'rule-changed.net' } })
+    expect(added.status).toBe(201)
+    expect(added.json).toMatchObject({ price_minor: 1599, added_price_minor: 1599, price_changed: false })
+    // Staff raise Retail's margin on .net registrations after the name went into the cart.
+    const retail = (await platform.db.selectFrom('pricing_entities').select('id').where('name', '=', 'Retail').executeTakeFirstOrThrow()).id
+    const rule = await platform.call('POST', '/pricing-rules/entity', {
+      token: staff,
+      body: { rule_name: 'net-cart-margin', pricing_entity_id: retail, selector: { tlds: ['net'], actions: ['register'] }, kind: 'margin', percent: 80 },
+    })
+    expect(rule.status).toBe(201)
+    try {
+      const cart = await platform.call('GET', acme('/cart'), { token: admin })
+      const [item] = cart.json.items
+      // Cost 10.49 EUR = 11.33 USD, 80 % margin 20.39, rounded up to 20.99: the price now, beside the price when added.
+      expect(item).toMatchObject({ name: 'rule-changed.net', price_minor: 2099, currency: 'USD', added_price_minor: 1599, added_currency: 'USD', price_changed: true })
+      expect(cart.json.totals).toEqual([{ currency: 'USD', minor: 2099 }])
+      const order = await platform.call('POST', acme('/cart/checkout'), { token: admin, body: { contacts: { registrant: olivia } } })
+      expect(order.status).toBe(201)
+      expect(order.json.totals).toEqual(cart.json.totals)
+      expect(order.json.items.map((i: { price_minor: number }) => i.price_minor)).toEqual([2099])
+      const charged = await platform.db.selectFrom('transactions').select(['amount_minor', 'currency']).where('order_id', '=', order.json.id).execute()
+      expect(charged.map((t) => [Number(t.amount_minor), t.currency.trim()])).toEqual([[2099, 'USD']])
+      await settled(order.json.id)
+    } finally {
+      expect((await platform.call('DELETE', `/pricing-rules/${rule.json.rule.id}`, { token: staff })).status).toBe(204)
+    }
+  })
+
   it('a transfer with a wrong auth code fails with the registry message; retry succeeds once the code is right', async () => {
     await other.createDomain({ name: 'guarded.com', authInfo: 'right-code-1#a' })
     const noCode = await platform.call('POST', acme('/orders'), { token: admin, body: { items: [{ type: 'transfer', name: 'guarded.com', period: 1 }] } })

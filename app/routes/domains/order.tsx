@@ -32,7 +32,21 @@ import { contactLabel } from './shared.tsx'
 import { validate } from '#common/json-schema.ts'
 import { TemplateFields, templateValuesOf, type TemplateSchema } from '../products/schema-editor.tsx'
 
-type CartItem = { id: string; type: 'register' | 'transfer' | 'renew'; name: string; unicode_name: string; tld: string; period: number; price_minor: number; currency: string; has_auth_code: boolean }
+/** A cart item at what checkout charges now (`price_minor`), beside its price when added where that changed. */
+type CartItem = {
+  id: string
+  type: 'register' | 'transfer' | 'renew'
+  name: string
+  unicode_name: string
+  tld: string
+  period: number
+  price_minor: number
+  currency: string
+  added_price_minor: number
+  added_currency: string
+  price_changed: boolean
+  has_auth_code: boolean
+}
 type Cart = { items: CartItem[]; totals: MoneyTotal[] }
 type Contact = { id: string; name: string; organisation?: string | null }
 
@@ -273,6 +287,7 @@ export default function OrderCart({ loaderData }: Route.ComponentProps) {
         </Card>
       ) : null}
 
+      {cart.items.some((item) => item.price_changed) ? <Alert data-testid="cart-prices-changed">{t('cart.pricesChanged')}</Alert> : null}
       {cart.items.length === 0 ? (
         <p data-testid="cart-empty">{t('cart.empty')}</p>
       ) : (
@@ -322,7 +337,14 @@ export default function OrderCart({ loaderData }: Route.ComponentProps) {
                       t('cart.years', { count: item.period })
                     )}
                   </TableCell>
-                  <TableCell className="text-right tabular-nums">{money(item.price_minor, item.currency)}</TableCell>
+                  <TableCell className="text-right tabular-nums">
+                    {money(item.price_minor, item.currency)}
+                    {item.price_changed ? (
+                      <span className="block text-xs text-amber-700 dark:text-amber-400" data-testid="cart-price-changed">
+                        {t('cart.priceChanged', { price: money(item.added_price_minor, item.added_currency) })}
+                      </span>
+                    ) : null}
+                  </TableCell>
                   <TableCell className="text-right">
                     {canManage ? (
                       <Form method="post">

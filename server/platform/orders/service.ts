@@ -147,29 +147,67 @@ function requireUserScope(scope: Scope): { accountId: string; userId: string } {
 
 export type CartView = { items: CartItemJson[]; totals: MoneyTotal[] }
 export type CartItemJson = Omit<CartItem, 'auth_code' | 'price_minor' | 'created_at' | 'updated_at' | 'account_id' | 'user_id'> & {
+  /** What checkout charges for it now (the account's quote at this moment). */
   price_minor: number
+  /** The price when it was added to the cart (or its period last changed). */
+  added_price_minor: number
+  added_currency: string
+  /** The price now differs from the price when it was added (a pricing rule or rate changed since). */
+  price_changed: boolean
   has_auth_code: boolean
   created_at: string
 }
 
-const cartItemJson = (row: CartItem): CartItemJson => ({
-  id: row.id,
-  type: row.type,
-  name: row.name,
-  unicode_name: row.unicode_name,
-  tld: row.tld,
-  period: row.period,
-  currency: row.currency,
-  price_minor: Number(row.price_minor),
-  has_auth_code: Boolean(row.auth_code),
-  created_at: row.created_at.toISOString(),
-})
+/** A cart item as the API shows it; `now` is its price at this moment where it was quoted again (the cart), else the price it was stored at. */
+const cartItemJson = (row: CartItem, now?: { price_minor: number; currency: string }): CartItemJson => {
+  const added = { price_minor: Number(row.price_minor), currency: row.currency.trim() }
+  const price = now ?? added
+  return {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    unicode_name: row.unicode_name,
+    tld: row.tld,
+    period: row.period,
+    currency: price.currency,
+    price_minor: price.price_minor,
+    added_price_minor: added.price_minor,
+    added_currency: added.currency,
+    price_changed: price.price_minor !== added.price_minor || price.currency !== added.currency,
+    has_auth_code: Boolean(row.auth_code),
+    created_at: row.created_at.toISOString(),
+  }
+}
 
+type AccountPricing = Awaited<ReturnType<typeof accountPricing>>
+
+/**
+ * What checkout charges for a cart item now: the account's quote of its product and period, each
+ * item quoted on its own. The cart shows it and checkout charges it — one function, so the total
+ * shown is the total charged (issue 26), whatever rule or rate changed since the item was added.
+ */
+const quoteCartItem = (pricing: AccountPricing, row: Pick<CartItem, 'tld' | 'period' | 'type'>, field = 'name') =>
+  pricing.price({ name: row.tld, list_price_minor: null, currency: '' }, row.period, field, row.type)
+
+/**
+ * The user's cart, each item at what checkout would charge now beside its price when added (flagged
+ * where they differ). An item that cannot be quoted now (its TLD no longer priced, no exchange
+ * rate) shows the price it was added at: checkout refuses it, saying why.
+ */
 export async function getCart(db: Kysely<DB>, scope: Scope): Promise<CartView> {
   requirePermission(scope.actor, 'domain-viewer')
   const { accountId, userId } = requireUserScope(scope)
   const rows = await db.selectFrom('cart_items').selectAll().where('account_id', '=', accountId).where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute()
-  return { items: rows.map(cartItemJson), totals: totalsOf(rows) }
+  if (!rows.length) return { items: [], totals: [] }
+  // A refusal (no price, no rate) leaves the stored price shown; anything else is a failure.
+  const unquoted = (error: unknown) => {
+    if (error instanceof AppError && error.status < 500) return undefined
+    throw error
+  }
+  const pricing = await accountPricing(db, accountId).catch(unquoted)
+  const items: CartItemJson[] = []
+  for (const row of rows) items.push(cartItemJson(row, pricing ? await quoteCartItem(pricing, row).catch(unquoted) : undefined))
+  return { items, totals: totalsOf(items) }
 }
 
 export async function addToCart(deps: Deps, scope: Scope, input: ItemInput): Promise<CartItemJson> {
@@ -260,6 +298,7 @@ export async function checkoutCart(
   const tlds = new Map<string, { periods: number[]; list_price_minor: number | string | null; currency: string; is_offered: boolean }>()
   const errors: FieldError[] = []
   const pricing = await accountPricing(deps.db, accountId)
+  // Each item at what the cart shows now (quoteCartItem), not the price it was added at.
   for (const [index, row] of rows.entries()) {
     let tld = tlds.get(row.tld)
     if (!tld) {
@@ -270,7 +309,7 @@ export async function checkoutCart(
     else if (!tld.periods.includes(row.period))
       errors.push({ field: `items.${index}.period`, message: `Allowed periods for .${row.tld}: ${tld.periods.join(', ')} year(s)`, allowed: tld.periods.map(String) })
     else {
-      const price = await pricing.price({ name: row.tld, list_price_minor: tld.list_price_minor, currency: tld.currency }, row.period, `items.${index}.name`, row.type)
+      const price = await quoteCartItem(pricing, row, `items.${index}.name`)
       priced.push({ type: row.type, name: row.name, unicode_name: row.unicode_name, tld: row.tld, period: row.period, auth_code: row.auth_code, ...price, template_values: null })
     }
   }
