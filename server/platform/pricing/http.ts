@@ -149,6 +149,13 @@ const PageParams = z.object({
 })
 const SetParam = z.enum(['global', 'entity'])
 const IdParam = z.object({ id: z.uuid() })
+/**
+ * /pricing-rules/{set_or_id}: one path for a set's new window (POST: global or entity) and a
+ * window's own changes (PATCH, DELETE: its id), so that the document has one path, not two that
+ * differ only by the parameter's name.
+ */
+const RuleSetParam = z.object({ set_or_id: SetParam.openapi({ description: 'The price list set the window goes into' }) })
+const RuleWindowParam = z.object({ set_or_id: z.uuid().openapi({ description: "The window's id" }) })
 
 export const pricingRouter = createRouter()
   .openapi(
@@ -275,39 +282,39 @@ export const pricingRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
-      path: '/pricing-rules/{set}',
+      path: '/pricing-rules/{set_or_id}',
       ...access('staff'),
       tags: TAGS,
       summary: 'Save a rule window; a price below cost is refused (409) unless below_cost_reason is given, an overlapping window of the rule is refused',
-      request: { params: z.object({ set: SetParam }), body: jsonBody(RuleBody) },
+      request: { params: RuleSetParam, body: jsonBody(RuleBody) },
       responses: { 201: jsonResponse(z.object({ rule: RuleSchema, preview: PreviewSchema })), ...ProblemResponses },
     }),
-    async (c) => c.json(await createRule(c.get('deps').db, requireOwnScope(c), c.req.valid('param').set, c.req.valid('json'), c.get('deps').now()), 201),
+    async (c) => c.json(await createRule(c.get('deps').db, requireOwnScope(c), c.req.valid('param').set_or_id, c.req.valid('json'), c.get('deps').now()), 201),
   )
   .openapi(
     createRoute({
       method: 'patch',
-      path: '/pricing-rules/{id}',
+      path: '/pricing-rules/{set_or_id}',
       ...access('staff'),
       tags: TAGS,
       summary: 'Change one window of a rule (its name, product and price list stay)',
-      request: { params: IdParam, body: jsonBody(RuleBody.extend({ version: z.number().int().positive() })) },
+      request: { params: RuleWindowParam, body: jsonBody(RuleBody.extend({ version: z.number().int().positive() })) },
       responses: { 200: jsonResponse(z.object({ rule: RuleSchema, preview: PreviewSchema })), ...ProblemResponses },
     }),
-    async (c) => c.json(await updateRule(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id, c.req.valid('json'), c.get('deps').now()), 200),
+    async (c) => c.json(await updateRule(c.get('deps').db, requireOwnScope(c), c.req.valid('param').set_or_id, c.req.valid('json'), c.get('deps').now()), 200),
   )
   .openapi(
     createRoute({
       method: 'delete',
-      path: '/pricing-rules/{id}',
+      path: '/pricing-rules/{set_or_id}',
       ...access('staff'),
       tags: TAGS,
       summary: 'Remove one window of a rule (staff)',
-      request: { params: IdParam },
+      request: { params: RuleWindowParam },
       responses: { 204: { description: 'Removed' }, ...ProblemResponses },
     }),
     async (c) => {
-      await deleteRule(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id)
+      await deleteRule(c.get('deps').db, requireOwnScope(c), c.req.valid('param').set_or_id)
       return c.body(null, 204)
     },
   )

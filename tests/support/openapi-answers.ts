@@ -1,0 +1,70 @@
+import Ajv2020Module, { type ValidateFunction } from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
+
+// ajv and ajv-formats are CommonJS with a `default` export; unwrap for either module system.
+type AjvClass = typeof Ajv2020Module.default
+const Ajv2020: AjvClass = (Ajv2020Module as unknown as { default?: AjvClass }).default ?? (Ajv2020Module as unknown as AjvClass)
+type AddFormats = typeof addFormatsModule.default
+const addFormats: AddFormats = (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats)
+
+type Document = {
+  paths?: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>
+  components?: unknown
+}
+
+export type Answer = { status: number; headers: Headers; json: unknown; text: string }
+
+const DOCUMENT_ID = 'https://platform.test/v1/openapi.json'
+const pointer = (...parts: string[]) => parts.map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')
+
+/**
+ * Checks the API's answers against its own OpenAPI document (issue 26): the operation exists, the
+ * status is one it declares, and a JSON body matches the schema declared for that status and media
+ * type (OpenAPI 3.1 schemas are JSON Schema 2020-12: Ajv with its formats). A path the document
+ * does not hold may only answer the edge's refusals (404 no route, 405 another method). Answers a
+ * list of what disagrees, empty when the answer is as documented.
+ */
+export function answerChecker(document: Document) {
+  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true })
+  addFormats(ajv)
+  ajv.addSchema(document as object, DOCUMENT_ID)
+  const validators = new Map<string, ValidateFunction>()
+  const validator = (ref: string) => {
+    let fn = validators.get(ref)
+    if (!fn) validators.set(ref, (fn = ajv.getSchema(`${DOCUMENT_ID}#${ref}`) ?? ajv.compile({ $ref: `${DOCUMENT_ID}#${ref}` })))
+    return fn
+  }
+  // Literal segments before parameters: /domains/imports/{job_id} before /domains/{id}/….
+  const templates = Object.keys(document.paths ?? {})
+    .map((template) => ({ template, pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`), params: (template.match(/\{/g) ?? []).length }))
+    .sort((a, b) => a.params - b.params)
+
+  return (method: string, path: string, answer: Answer): string[] => {
+    const lower = method.toLowerCase()
+    if (lower === 'head' || lower === 'options') return []
+    const template = templates.find((t) => t.pattern.test(path))?.template
+    const operation = template ? document.paths![template]![lower] : undefined
+    const where = `${method} ${path} → ${answer.status}`
+    if (!operation) {
+      if (path === '/v1/openapi.json') return []
+      if (answer.status === 404 || answer.status === 405) return problemMismatch(where, answer, validator('/components/schemas/Problem'))
+      return [`${where}: no operation ${method} ${template ?? path} in the document`]
+    }
+    const status = String(answer.status)
+    const declared = operation.responses?.[status] ?? operation.responses?.[`${status[0]}XX`] ?? operation.responses?.default
+    if (!declared) return [`${where}: the document declares ${Object.keys(operation.responses ?? {}).join(', ')} for ${lower} ${template}, not ${status}`]
+    const content = declared.content
+    if (!content || !Object.keys(content).length || answer.status === 204 || !answer.text) return []
+    const type = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim()
+    if (!(type in content)) return [`${where}: answered ${type || 'no type'}, the document declares ${Object.keys(content).join(', ')}`]
+    if (!/json/.test(type) || !content[type]!.schema) return []
+    const key = Object.keys(operation.responses!).find((k) => operation.responses![k] === declared)!
+    const fn = validator(`/${pointer('paths', template!, lower, 'responses', key, 'content', type, 'schema')}`)
+    return fn(answer.json) ? [] : [`${where}: the body does not match the document: ${ajv.errorsText(fn.errors, { separator: '; ' })}`]
+  }
+}
+
+function problemMismatch(where: string, answer: Answer, fn: ValidateFunction): string[] {
+  if ((answer.headers.get('content-type') ?? '').startsWith('application/problem+json') && fn(answer.json)) return []
+  return [`${where}: not a problem+json answer`]
+}
