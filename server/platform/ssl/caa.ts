@@ -1,18 +1,19 @@
-import { Resolver } from 'node:dns/promises'
 import { sql } from 'kysely'
 import { normaliseCertificateName } from '#common/ssl.ts'
 import { requirePermission } from '#server/platform/core/scope.ts'
 import { fieldError, invalid, notFound, refused } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
+import { outboundOf, type WithOutbound } from '#server/platform/core/outbound.ts'
 import { applyChangeSet } from '#server/platform/dns/service.ts'
 
 /**
  * The CAA check before an order (RFC 8659, with RFC 8657's accounturi and validationmethods): per
  * name, the first CAA record set found climbing from the name towards the root decides. For a name
  * in a zone we host, the zone's own records are read (down to its apex, where we are the authority);
- * a name hosted elsewhere is looked up with the system resolver (one try, a short timeout: a lookup
- * that does not answer does not hold the order back).
+ * a name hosted elsewhere is looked up through the outbound guard's resolver (DNS_RESOLVER, decision
+ * 022; a lookup that does not answer, or no resolver configured, does not hold the order back: the
+ * CA checks CAA itself).
  */
 export type CaaRecord = { flags: number; tag: string; value: string }
 export type CaaVerdict = { name: string; domain: string | null; records: CaaRecord[]; allowed: boolean; reason: string | null }
@@ -55,17 +56,20 @@ const parse = (content: string): CaaRecord | null => {
   return m ? { flags: Number(m[1]), tag: m[2]!.toLowerCase(), value: m[3]! } : null
 }
 
-async function externalCaa(domain: string): Promise<CaaRecord[]> {
-  const resolver = new Resolver({ timeout: 1500, tries: 1 })
+async function externalCaa(deps: WithOutbound, domain: string): Promise<CaaRecord[]> {
   try {
-    const rows = await resolver.resolveCaa(domain)
-    return rows.map((r) => ({ flags: r.critical, tag: Object.keys(r).find((k) => k !== 'critical') ?? '', value: String(Object.entries(r).find(([k]) => k !== 'critical')?.[1] ?? '') }))
+    const rows = await outboundOf(deps).resolveCaa(domain)
+    // node:dns answers { critical, <tag>: value } (and, in recent versions, type: 'CAA').
+    return rows.map((r) => {
+      const [tag = '', value = ''] = Object.entries(r).find(([k]) => k !== 'critical' && k !== 'type') ?? []
+      return { flags: r.critical, tag, value: String(value) }
+    })
   } catch {
     return []
   }
 }
 
-export async function checkCaa(deps: Pick<PlatformDeps, 'db'>, accountId: string, names: string[], identities: string[], accountUri: string | null): Promise<CaaVerdict[]> {
+export async function checkCaa(deps: Pick<PlatformDeps, 'db'> & WithOutbound, accountId: string, names: string[], identities: string[], accountUri: string | null): Promise<CaaVerdict[]> {
   const out: CaaVerdict[] = []
   for (const name of names) {
     const wildcard = name.startsWith('*.')
@@ -85,7 +89,7 @@ export async function checkCaa(deps: Pick<PlatformDeps, 'db'>, accountId: string
         ? (await deps.db.selectFrom('dns_records').select('content').where('zone_id', '=', zone.id).where('name', '=', domain).where('type', '=', 'CAA').execute())
             .map((r) => parse(r.content))
             .filter((r): r is CaaRecord => r !== null)
-        : await externalCaa(domain)
+        : await externalCaa(deps, domain)
       if (records.length) {
         found = { domain, records }
         break

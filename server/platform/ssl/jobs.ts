@@ -8,6 +8,7 @@ import { createCsr, splitPem, type AcmeAuthorization, type AcmeClient, type Acme
 import { change } from '#server/platform/core/change.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { listMail, mailAccountUsers } from '#server/platform/core/notices.ts'
+import { outboundOf, type WithOutbound } from '#server/platform/core/outbound.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { publishZone } from '#server/platform/dns/publish.ts'
 import { applyChangeSet, powerDnsSettings } from '#server/platform/dns/service.ts'
@@ -134,7 +135,7 @@ async function validate(deps: PlatformDeps, client: AcmeClient, cert: SslCertifi
     if (!challenge) throw new Refusal(`The CA offers no ${useHttp ? 'http-01' : 'dns-01'} challenge for ${name}`)
     if (useHttp) {
       // Looked up first: a file we can read and that is wrong waits for the customer; one we cannot reach here is the CA's to judge.
-      const seen = await httpServed(authz.identifier.value, http!.token, httpContent!)
+      const seen = await httpServed(deps, authz.identifier.value, http!.token, httpContent!)
       if (seen.state === 'wrong') {
         waiting = true
         await markValidation(deps, row.id, 'pending', { type: 'urn:registrar:ssl:http-01-not-served', detail: seen.detail })
@@ -142,7 +143,7 @@ async function validate(deps: PlatformDeps, client: AcmeClient, cert: SslCertifi
       }
     } else if (!zone) {
       // Hosted elsewhere: the record is shown to be created; "check now" answers the challenge once it is there.
-      if (!(await txtVisible(recordName, value!))) {
+      if (!(await txtVisible(deps, recordName, value!))) {
         waiting = true
         await markValidation(deps, row.id, 'pending', null)
         continue
@@ -169,17 +170,20 @@ async function validate(deps: PlatformDeps, client: AcmeClient, cert: SslCertifi
 }
 
 /**
- * The HTTP-01 file as we can read it (port 80, the system resolver, a short timeout): right,
- * wrong (an answer that is not the file: the customer must fix it), or unreachable from here
- * (the CA may see it all the same, so it is asked).
+ * The HTTP-01 file as we can read it (port 80, through the outbound guard: the configured resolver,
+ * every address and every redirect checked, followed as a CA follows them — at most 10, to ports 80
+ * and 443 — within a short timeout):
+ * right, wrong (an answer that is not the file: the customer must fix it), or unreachable from here
+ * (the CA may see it all the same, so it is asked) — which is also what a name or a redirect to an
+ * address the guard refuses is: not fetched, the CA judges.
  */
-async function httpServed(host: string, token: string, content: string): Promise<{ state: 'right' | 'wrong' | 'unreachable'; detail: string }> {
-  const url = `http://${host}/.well-known/acme-challenge/${token}`
+export async function httpServed(deps: WithOutbound, host: string, token: string, content: string, port = 80): Promise<{ state: 'right' | 'wrong' | 'unreachable'; detail: string }> {
+  const url = `http://${host}${port === 80 ? '' : `:${port}`}/.well-known/acme-challenge/${token}`
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(3000), redirect: 'follow' })
-    const body = (await res.text()).trim()
-    if (res.ok && body === content) return { state: 'right', detail: '' }
-    return { state: 'wrong', detail: res.ok ? `${url} answers other content than the file's` : `${url} answers HTTP ${res.status}` }
+    const res = await outboundOf(deps).fetch(url, { maxRedirects: 10, redirectPorts: [80, 443], timeoutMs: 3000, maxBytes: 65_536 })
+    const ok = res.status >= 200 && res.status < 300
+    if (ok && res.body.toString('utf8').trim() === content) return { state: 'right', detail: '' }
+    return { state: 'wrong', detail: ok ? `${url} answers other content than the file's` : `${url} answers HTTP ${res.status}` }
   } catch (error) {
     return { state: 'unreachable', detail: (error as Error).message }
   }
@@ -199,11 +203,10 @@ async function hostedZone(deps: PlatformDeps, accountId: string, name: string) {
     .executeTakeFirst()
 }
 
-/** A record hosted elsewhere, looked up before the CA is asked (the system resolver). */
-async function txtVisible(name: string, value: string): Promise<boolean> {
+/** A record hosted elsewhere, looked up before the CA is asked (through the outbound guard's resolver; none configured: not seen). */
+async function txtVisible(deps: WithOutbound, name: string, value: string): Promise<boolean> {
   try {
-    const { resolveTxt } = await import('node:dns/promises')
-    return (await resolveTxt(name)).some((chunks) => chunks.join('') === value)
+    return (await outboundOf(deps).resolveTxt(name)).some((chunks) => chunks.join('') === value)
   } catch {
     return false
   }
