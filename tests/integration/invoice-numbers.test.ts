@@ -1,14 +1,18 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { XMLParser } from 'fast-xml-parser'
 import { sql } from 'kysely'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openDatabase, type Database } from '#server/db/database.ts'
+import { migrate } from '#server/db/migrate.ts'
 import type { MailMessage } from '#server/integrations/mail/mailer.ts'
 import { createLogger } from '#server/lib/logger.ts'
-import { documentNumber, mailIssuedInvoices, runInvoices } from '#server/platform/billing/invoices.ts'
-import { DEMO_SELLER } from '#server/platform/billing/seller.ts'
+import { documentNumber, invoiceBatch, mailIssuedInvoices, runInvoices } from '#server/platform/billing/invoices.ts'
+import { DEMO_SELLER, sellerOf } from '#server/platform/billing/seller.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
 import { en16931Failures } from '#tests/support/en16931.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
@@ -226,4 +230,88 @@ describe('credit notes', () => {
     // The run again adds nothing: each invoice's refunds are credited once.
     expect(await runInvoices(platform.deps, `${C}-01`)).toBe(0)
   })
+})
+
+describe('documents issued before migration 0960', () => {
+  /** A new, empty database: PGlite, or one of its own on the PostgreSQL server of DATABASE_URL. */
+  async function emptyDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+    const url = process.env.DATABASE_URL
+    if (!url) {
+      const database = await openDatabase({ kind: 'pglite' })
+      return { database, drop: () => database.close() }
+    }
+    const name = `rp_invoice_numbers_${randomBytes(6).toString('hex')}`
+    const admin = new pg.Client({ connectionString: url })
+    await admin.connect()
+    await admin.query(`CREATE DATABASE ${name}`)
+    await admin.end()
+    const own = new URL(url)
+    own.pathname = `/${name}`
+    const database = await openDatabase({ kind: 'postgres', url: own.toString(), max: 2 })
+    return {
+      database,
+      drop: async () => {
+        await database.close()
+        const dropper = new pg.Client({ connectionString: url })
+        await dropper.connect()
+        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+        await dropper.end()
+      },
+    }
+  }
+
+  it("keep the numbers they were issued with (numbered per entity), and the seller's series go on above them", async () => {
+    const { database, drop } = await emptyDatabase()
+    const dir = mkdtempSync(path.join(tmpdir(), 'rp-migrations-0960-'))
+    try {
+      const real = path.join(import.meta.dirname, '../../server/db/migrations')
+      const files = readdirSync(real).filter((f) => f.endsWith('.sql'))
+      // The schema as it was before 0960, with what a run of then left: two entities' first invoices both INV-…-000001, and a credit note CN-…-000002.
+      for (const f of files.filter((f) => f < '0960')) copyFileSync(path.join(real, f), path.join(dir, f))
+      await migrate(database, dir)
+      const db = database.db
+      const [e1, e2] = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002']
+      const seller = JSON.stringify(DEMO_SELLER)
+      await sql`INSERT INTO billing_entities (id, name, country, currency, billing_email) VALUES (${e1}, 'Old One', 'NL', 'EUR', 'one@old.example'), (${e2}, 'Old Two', 'NL', 'EUR', 'two@old.example')`.execute(
+        db,
+      )
+      const a1 = (await sql<{ id: string }>`INSERT INTO accounts (name, currency, billing_entity_id) VALUES ('Old one', 'EUR', ${e1}) RETURNING id`.execute(db)).rows[0]!.id
+      const a2 = (await sql<{ id: string }>`INSERT INTO accounts (name, currency, billing_entity_id) VALUES ('Old two', 'EUR', ${e2}) RETURNING id`.execute(db)).rows[0]!.id
+      const refunded = (
+        await sql<{
+          id: string
+        }>`INSERT INTO transactions (idempotency_key, account_id, billing_entity_id, state, kind, action, product_code, unit_minor, amount_minor, currency, actor_label, settled_at)
+          VALUES ('old:1', ${a1}, ${e1}, 'refunded', 'domain', 'renew', 'domain:com:renew', 1000, 1000, 'EUR', 'test', ${`${A}-10T10:00:00Z`}) RETURNING id`.execute(db)
+      ).rows[0]!.id
+      const doc = (id: string, entity: string, kind: string, period: string, seq: number, total: number) =>
+        sql`INSERT INTO invoices (id, billing_entity_id, kind, period, year, seq, number, currency, language, issued_at, due_at, subtotal_minor, tax_rate_percent, tax_minor, total_minor, buyer, seller)
+          VALUES (${id}, ${entity}, ${kind}, ${`${period}-01`}, ${year}, ${seq}, ${documentNumber(kind as 'invoice', year, seq)}, 'EUR', 'en', now(), now() + interval '30 days', ${total}, 0, 0, ${total}, '{}', ${seller})`.execute(
+          db,
+        )
+      const [i1, i2, c1] = ['00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-0000000000c2', '00000000-0000-4000-8000-0000000000c3']
+      await doc(i1, e1, 'invoice', A, 1, 1000)
+      await doc(i2, e2, 'invoice', A, 1, 500)
+      await doc(c1, e1, 'credit-note', B, 2, -1000)
+      await sql`INSERT INTO invoice_lines (invoice_id, position, transaction_id, description, quantity, unit_minor, amount_minor) VALUES (${c1}, 1, ${refunded}, 'Renewal', 1, -1000, -1000)`.execute(
+        db,
+      )
+
+      for (const f of files.filter((f) => f >= '0960')) copyFileSync(path.join(real, f), path.join(dir, f))
+      await migrate(database, dir)
+      // Kept as issued: the same numbers (each unique in its entity's series), the credit note naming its one invoice, no due date on it.
+      expect(await db.selectFrom('invoices').select(['number', 'series', 'corrects_invoice_id', 'due_at']).orderBy('billing_entity_id').orderBy('number').execute()).toEqual([
+        { number: documentNumber('credit-note', year, 2), series: `entity:${e1}`, corrects_invoice_id: i1, due_at: null },
+        { number: documentNumber('invoice', year, 1), series: `entity:${e1}`, corrects_invoice_id: null, due_at: expect.any(Date) },
+        { number: documentNumber('invoice', year, 1), series: `entity:${e2}`, corrects_invoice_id: null, due_at: expect.any(Date) },
+      ])
+      // A new invoice of the seller takes the number after every one it issued before: none repeats an old one.
+      await sql`INSERT INTO transactions (idempotency_key, account_id, billing_entity_id, state, kind, action, product_code, unit_minor, amount_minor, currency, actor_label, settled_at)
+        VALUES ('new:1', ${a2}, ${e2}, 'settled', 'domain', 'renew', 'domain:com:renew', 700, 700, 'EUR', 'test', ${`${C}-10T10:00:00Z`})`.execute(db)
+      const made = await invoiceBatch(db, [e1, e2], new Date(`${C}-01T00:00:00Z`), new Date(), sellerOf({}))
+      expect(made.map((i) => [i.number, i.series])).toEqual([[documentNumber('invoice', year, 2), DEMO_SELLER.vat_id]])
+    } finally {
+      await drop()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 120_000)
 })
