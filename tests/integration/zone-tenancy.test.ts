@@ -114,7 +114,19 @@ describe("a zone is never made for another account's name", () => {
     expect(await createPowerDnsClient(pdns.settings).getZone('academy.com')).toBeNull()
     expect(await pdns.dig('www.academy.com', 'A')).toEqual([])
     // Another account may take the same pending name, and the one whose proof comes first holds it.
-    expect((await createZone(globex, globexAdmin, { name: 'academy.com' })).status).toBe(201)
+    const theirs = await createZone(globex, globexAdmin, { name: 'academy.com' })
+    expect(theirs.status).toBe(201)
+    expect((await platform.call('POST', `/groups/${globex}/zones/${theirs.json.id}/verify`, { token: staff, body: { staff_confirmed: true } })).json.verified).toBe(true)
+    await until(
+      () => pdns.dig('academy.com', 'SOA'),
+      (a) => a.length === 1,
+      "Globex's academy.com published",
+      30_000,
+    )
+    expect((await platform.call('POST', `/groups/${acme}/zones/${made.json.id}/verify`, { token: staff, body: { staff_confirmed: true } })).json.code).toBe('dns.zone-name-held')
+    // Acme's zone of the same name shows nothing of what PowerDNS serves under it (Globex's).
+    const drift = await platform.call('GET', `/groups/${acme}/zones/${made.json.id}/drift`, { token: acmeAdmin })
+    expect(drift.json).toMatchObject({ verified: false, drift: null, drift_checked_at: null })
     // Signing a zone that is not served is refused.
     expect((await platform.call('POST', `/groups/${acme}/zones/${made.json.id}/dnssec/sign`, { token: acmeAdmin })).json.code).toBe('dns.zone-unverified')
     // Only staff may confirm a proof made another way.
