@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
@@ -134,4 +134,28 @@ describe.skipIf(!url || !pebble)('several server processes with the local test C
         .filter(Boolean),
     ).toHaveLength(1)
   }, 90_000)
+
+  it('killed with SIGKILL, the primary takes its server processes and its Pebble along (issue 26)', async () => {
+    const { server } = cluster
+    const left = children(server.pid!)
+    expect(left.length).toBeGreaterThanOrEqual(3)
+    expect(await server.kill()).toBe(null)
+    // The server processes exit when the primary's channel closes; the Pebble by its parent-death signal.
+    await until(
+      () => left.filter(alive),
+      (running) => running.length === 0,
+      'the primary’s processes to end',
+      15_000,
+    )
+  }, 60_000)
 })
+
+/** Running (a zombie nobody reaped yet has ended). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
+  } catch {
+    return false
+  }
+}
