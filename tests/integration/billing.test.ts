@@ -538,7 +538,8 @@ describe('invoices', () => {
     const text = execFileSync('pdftotext', ['-layout', path.join(dir, 'long.pdf'), '-'], { encoding: 'utf8' })
     for (const i of [0, 27, 28, 499]) expect(text).toContain(`更新 例-${i}.jp (1 年)`)
     // The labels, the buyer's country and the legal note in Japanese, in the embedded Noto Sans JP.
-    for (const words of ['請求書', '請求先', '発行日', '支払期限', '単価', '小計', '合計', 'スペイン', 'リバースチャージ', 'ページ 13 / 13']) expect(text).toContain(words)
+    for (const words of ['請求書', '請求先', '発行日', '支払期限', '単価', '小計', '合計', 'スペイン', 'リバースチャージ', 'ページ 13 / 13', 'VAT番号: NL987654321B02 · 登記番号: 87654321'])
+      expect(text).toContain(words)
     expect(execFileSync('pdffonts', [path.join(dir, 'long.pdf')], { encoding: 'utf8' })).toMatch(/NotoSansJP/)
     // Text can be there for pdftotext with its glyphs missing from the embedded font: each font
     // embedded draws every character printed (an outline for each) and lays digits out narrow.

@@ -16,7 +16,7 @@ import { REVERSE_CHARGE_NOTE, type CorrectedInvoice } from './invoices.ts'
  */
 
 const require = createRequire(import.meta.url)
-const PRINTABLE_ASCII = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('') + '…'
+const PRINTABLE_ASCII = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('') + '…·'
 let notoSansJp: Promise<[Uint8Array, Uint8Array]> | undefined
 /** Noto Sans JP regular and bold, read once per process (5 MB each; the PDF carries only the glyphs it uses). */
 const japaneseFonts = () =>

@@ -102,6 +102,7 @@ const TransactionSchema = z
     actor_user_id: z.uuid().nullable(),
     reason: z.string(),
     settled_at: z.string().nullable(),
+    credit_note_id: z.uuid().nullable().openapi({ description: 'The credit note that gave a refunded charge back, once one has (issue 26: it names the invoice the charge was on)' }),
     version: z.number().int(),
     created_at: z.string(),
     updated_at: z.string(),
