@@ -126,7 +126,16 @@ const detailJson = (d: BlockDetail, now: Date) => ({
   ...blockJson(d.block, now),
   account_name: d.account_name,
   product_name: d.product_name,
-  transactions: d.transactions.map((t) => ({ ...t, state: t.state as 'reserved', created_at: t.created_at.toISOString() })),
+  // The charge as its schema says it; the charge's idempotency key is the ledger's own, not an answer's.
+  transactions: d.transactions.map((t) => ({
+    transaction_id: t.transaction_id,
+    state: t.state as 'reserved',
+    action: t.action,
+    period: t.period,
+    amount_minor: t.amount_minor,
+    currency: t.currency,
+    created_at: t.created_at.toISOString(),
+  })),
 })
 
 export const blocksRouter = createRouter()

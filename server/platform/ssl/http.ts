@@ -195,6 +195,9 @@ const SettingsSchema = z
     prices: z.array(z.object({ product: z.string(), action: z.enum(['order', 'renew']), period_months: z.number().int(), amount_minor: z.number().int(), currency: z.string() })).openapi({
       description: "The account's price of each product and period, to order and to renew the coverage term (the pricing engine's quote; an unpriced one left out; none for staff in their own group)",
     }),
+    organisations: z
+      .array(z.object({ id: z.uuid(), legal_name: z.string(), status: z.string() }))
+      .openapi({ description: "The account's organisations an OV or EV order may name (at most 200, by legal name)" }),
   })
   .openapi('SslSettings')
 const FileSchema = z.object({ filename: z.string(), content_type: z.string(), content_base64: z.string() }).openapi('SslFile')
