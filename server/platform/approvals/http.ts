@@ -1,7 +1,7 @@
 import { MATERIAL_STATES } from '#common/lists/material-changes.ts'
 import { createRoute, z } from '@hono/zod-openapi'
 import { createRouter } from '#server/platform/core/http.ts'
-import { access, jsonBody, jsonResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { access, ConflictResponse, jsonBody, jsonResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import type { MaterialChangeRequest } from '#server/db/schema-tray.ts'
 import { MaterialChange } from '#server/platform/material-changes/http.ts'
 import { requestForToken } from '#server/platform/material-changes/service.ts'
@@ -61,9 +61,9 @@ export const approvalsRouter = createRouter()
       path: '/approvals/{id}',
       ...access('public'),
       tags: TAGS,
-      summary: 'The request behind an approval link (token required)',
+      summary: 'The request behind an approval link (token required); a request decided already is a 409 approval.decided saying when and by whom',
       request: { params: Params, query: z.object({ token: Token }) },
-      responses: { 200: jsonResponse(ApprovalView), ...ProblemResponses },
+      responses: { 200: jsonResponse(ApprovalView), ...ProblemResponses, ...ConflictResponse },
     }),
     async (c) => {
       const deps = c.get('deps')
