@@ -3,7 +3,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAccount } from '#server/platform/accounts/service.ts'
 import { createRouter } from '#server/platform/core/http.ts'
-import { access, ListQueryParams } from '#server/platform/core/openapi.ts'
+import { access, ListQueryParams, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { COUNT_CAP, listQueryFromUrl, runList, type ListResource } from '#server/platform/list/engine.ts'
 import { createUser } from '#server/platform/users/service.ts'
@@ -88,7 +88,7 @@ beforeAll(async () => {
     ids.set(r.seq, rows[0]!.id)
   }
 
-  const listRoute = (path: string) => createRoute({ method: 'get', path, ...access('public'), request: { query: ListQueryParams }, responses: { 200: { description: 'A page' } } })
+  const listRoute = (path: string) => createRoute({ method: 'get', path, ...access('public'), request: { query: ListQueryParams }, responses: { 200: { description: 'A page' }, ...ProblemResponses } })
   const router = createRouter()
     .openapi(listRoute('/list-probes'), async (c) => c.json((await runList(c.get('deps').db, probes, listQueryFromUrl(probes, new URL(c.req.url)), { accountId: null })) as never, 200))
     .openapi(listRoute('/list-series'), async (c) => c.json((await runList(c.get('deps').db, series, listQueryFromUrl(series, new URL(c.req.url)), { accountId: null })) as never, 200))
