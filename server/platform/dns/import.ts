@@ -14,7 +14,7 @@ import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { KeySet } from './key-set.ts'
 import { type RecordType } from './rdata.ts'
-import { parseZoneBatches } from './zone-parser.ts'
+import { parseZoneBatches, ttlFloor } from './zone-parser.ts'
 import { getZone, queuePublish, requireAccount, run } from './zones.ts'
 import { bumpZone, rrKey, type RecordValue } from './changes.ts'
 
@@ -75,7 +75,7 @@ export async function importZone(
     const direct = Boolean(lease) && write && current.length <= DIRECT_MAX_CURRENT
     const ids = recordIds(deps.now())
     const file = { apexNs: 0, soaSkipped: false }
-    const batches = goodBatches(source, zone, summary, file)
+    const batches = goodBatches(source, zone, summary, file, ttlFloor(deps))
     let copied = 0
     if (direct) copied = await copyIntoRecords(tx, lease!.client, zone, batches, current, ids, summary)
     else if (lease) await copyIntoStaging(lease.client, batches)
@@ -229,9 +229,10 @@ async function* goodBatches(
   zone: DnsZone,
   summary: ImportSummary,
   file: { apexNs: number; soaSkipped: boolean },
+  ttlMin: number,
 ): AsyncGenerator<ZoneRecordRow[]> {
   let batch: ZoneRecordRow[] = []
-  for await (const events of parseZoneBatches(source, { zone: zone.name })) {
+  for await (const events of parseZoneBatches(source, { zone: zone.name, ttlMin })) {
     for (const event of events) {
       if (event.kind === 'error') {
         if (summary.errors.length < MAX_ERRORS) summary.errors.push(event.error)

@@ -1,4 +1,5 @@
 import { domainToASCII } from 'node:url'
+import { hasInvisible } from '#common/idna.ts'
 
 /**
  * Domain names inside the DNS module are absolute, lower case, ASCII (IDN labels in punycode),
@@ -9,7 +10,23 @@ import { domainToASCII } from 'node:url'
 /** What a name is used for decides which characters it may hold. */
 export type NameKind = 'owner' | 'host' | 'cname-target'
 
-export class NameError extends Error {}
+export class NameError extends Error {
+  /** A code a screen says in the user's words (dns `import.issues.<code>`), when there is one. */
+  readonly code?: string
+  constructor(message: string, code?: string) {
+    super(message)
+    if (code) this.code = code
+  }
+}
+
+/**
+ * What PowerDNS's API takes in a name (4.x, `apiCheckNameAllowedCharacters`): letters, digits,
+ * `-`, `_`, `/` and a leading `*.`; anything it would print escaped (`\.`, `\032`, `@`…) is refused
+ * with "Name '…' contains unsupported characters" and the whole publication with it. A name is
+ * checked here the same way, so that a file or a form holding one is refused before anything is
+ * stored (issue 26), never at publication.
+ */
+const POWERDNS_NAME = 'PowerDNS serves only letters, digits, hyphens, underscores and / in names'
 
 const DOT = 46
 const BACKSLASH = 92
@@ -53,48 +70,36 @@ export function checkName(input: string, kind: NameKind): string {
   let labelLength = 0
   let wire = 1
   let labelStart = 0
-  let labelHasEscape = false
   for (let i = 0; i < name.length; i++) {
     const c = name.charCodeAt(i)
     if (c === DOT) {
-      endLabel(name, labelStart, i, labelLength, kind, labelHasEscape)
+      endLabel(name, labelStart, i, labelLength, kind)
       wire += labelLength + 1
       labelLength = 0
       labelStart = i + 1
-      labelHasEscape = false
       continue
     }
     if (c === BACKSLASH) {
       if (kind !== 'owner') throw new NameError('host names cannot contain escapes')
-      labelHasEscape = true
-      const d1 = name.charCodeAt(i + 1)
-      if (d1 >= 48 && d1 <= 57) {
-        const digits = name.slice(i + 1, i + 4)
-        if (!/^\d{3}$/.test(digits) || Number(digits) > 255) throw new NameError(`bad escape \\${digits} (use \\DDD with DDD at most 255)`)
-        i += 3
-      } else if (i + 1 >= name.length) {
-        throw new NameError('the name ends with a lone backslash')
-      } else {
-        i += 1
-      }
-      labelLength++
-      continue
+      const escape = /^\\(\d{3}|[^])/.exec(name.slice(i))?.[0] ?? '\\'
+      throw new NameError(`${POWERDNS_NAME}: '${escape}' is refused`, 'owner-characters')
     }
     labelLength++
     if (!allowedChar(c, kind)) {
-      throw new NameError(`'${String.fromCharCode(c)}' is not allowed in ${kind === 'owner' ? 'a record name' : 'a host name'}`)
+      throw new NameError(`'${String.fromCharCode(c)}' is not allowed in ${kind === 'owner' ? 'a record name' : 'a host name'}`, kind === 'owner' ? 'owner-characters' : undefined)
     }
+    // `*` only as the whole leftmost label (PowerDNS refuses `a*b` and `*a` like any other character).
+    if (c === 42 && (i !== 0 || (name.length > 1 && name.charCodeAt(1) !== DOT))) throw new NameError('a wildcard * must be the whole leftmost label of a record name')
   }
-  endLabel(name, labelStart, name.length, labelLength, kind, labelHasEscape)
+  endLabel(name, labelStart, name.length, labelLength, kind)
   wire += labelLength + 1
   if (wire > 255) throw new NameError('the name is longer than 255 octets')
   return name
 }
 
-function endLabel(name: string, start: number, end: number, length: number, kind: NameKind, hasEscape: boolean) {
+function endLabel(name: string, start: number, end: number, length: number, kind: NameKind) {
   if (length === 0) throw new NameError('the name has an empty label')
   if (length > 63) throw new NameError(`the label '${name.slice(start, end)}' is longer than 63 octets`)
-  if (hasEscape) return
   if (name.charCodeAt(start) === 42 /* * */ && (length !== 1 || start !== 0 || kind !== 'owner')) {
     throw new NameError('a wildcard * must be the whole leftmost label of a record name')
   }
@@ -115,6 +120,8 @@ function toAsciiLabels(name: string): string {
     .split('.')
     .map((label) => {
       if (![...label].some((ch) => ch.charCodeAt(0) > 127)) return label
+      // Direction controls and zero-width characters are refused, not mapped away (issue 26, decision 104).
+      if (hasInvisible(label)) throw new NameError(`'${label}' holds an invisible character (a direction control or a zero-width character)`)
       const ascii = domainToASCII(label)
       if (!ascii) throw new NameError(`'${label}' is not a valid internationalised label`)
       return ascii

@@ -78,6 +78,44 @@ const toPdns = (key: string, set: RrsetValue, changetype?: 'REPLACE'): PdnsRrset
   return { name: dotted(name), type, ttl: set.ttl, ...(changetype ? { changetype } : {}), records: set.contents.map((content) => ({ content, disabled: false })) }
 }
 
+/**
+ * RRsets sent in one PATCH. PowerDNS applies a PATCH in one transaction: all of it or none, so a
+ * publication up to this size is atomic as it is. A larger one (a whole big zone replaced) goes in
+ * PATCHes of this size — PowerDNS's webserver refuses bodies above `webserver-max-bodysize`, 2 MB
+ * by default, about 16,000 RRsets — and a refused PATCH puts back what the ones before it changed,
+ * so a refusal never leaves a zone half published. Mutable for the tests.
+ */
+export const PATCH_RRSETS = { value: 10_000 }
+
+/**
+ * Sends the patch so that PowerDNS serves either all of it or, when it refuses any part, the zone
+ * as it served it before (`before`: the RRsets read just ahead of the patch). A refusal after a
+ * first PATCH went through is undone with the RRsets as they were, then thrown on.
+ */
+async function patchAtomically(client: PowerDnsClient, zone: string, patch: PdnsRrset[], before: PdnsRrset[]) {
+  if (patch.length <= PATCH_RRSETS.value) return client.patchRrsets(zone, patch)
+  const applied: PdnsRrset[] = []
+  for (let i = 0; i < patch.length; i += PATCH_RRSETS.value) {
+    const part = patch.slice(i, i + PATCH_RRSETS.value)
+    try {
+      await client.patchRrsets(zone, part)
+    } catch (error) {
+      const served = new Map(before.map((r) => [`${r.name}\t${r.type}`, r]))
+      const undo = applied.map((r): PdnsRrset => {
+        const was = served.get(`${r.name}\t${r.type}`)
+        return was ? { name: was.name, type: was.type, ttl: was.ttl, changetype: 'REPLACE', records: was.records } : { name: r.name, type: r.type, ttl: r.ttl, changetype: 'DELETE', records: [] }
+      })
+      try {
+        for (let j = 0; j < undo.length; j += PATCH_RRSETS.value) await client.patchRrsets(zone, undo.slice(j, j + PATCH_RRSETS.value))
+      } catch {
+        // PowerDNS unreachable in the middle: the refusal below is what the zone shows, and the next publication sets it right.
+      }
+      throw error
+    }
+    applied.push(...part)
+  }
+}
+
 export function powerDnsClient(deps: PlatformDeps): PowerDnsClient | null {
   const settings = powerDnsSettings(deps)
   return settings ? createPowerDnsClient(settings) : null
@@ -88,6 +126,7 @@ export function powerDnsClient(deps: PlatformDeps): PowerDnsClient | null {
  * differs and deletes the RRsets removed since the last publish. RRsets someone added in
  * PowerDNS directly are left alone and reported as drift. A refusal by PowerDNS (4xx) marks
  * the zone failed with its reason and is not retried; anything else is retried with backoff.
+ * Either way PowerDNS goes on serving the last good zone (`patchAtomically`).
  */
 export async function publishZone(deps: PlatformDeps, zoneId: string): Promise<void> {
   const client = powerDnsClient(deps)
@@ -116,7 +155,7 @@ export async function publishZone(deps: PlatformDeps, zoneId: string): Promise<v
       for (const u of before.unexpected) {
         if (pending.has(`${u.name}\t${u.type}`)) patch.push({ name: dotted(u.name), type: u.type, ttl: u.ttl, changetype: 'DELETE', records: [] })
       }
-      for (let i = 0; i < patch.length; i += 2000) await client.patchRrsets(zone.name, patch.slice(i, i + 2000))
+      await patchAtomically(client, zone.name, patch, remote.rrsets)
       drift = { missing: [], different: [], unexpected: before.unexpected.filter((u) => !pending.has(`${u.name}\t${u.type}`)) }
     }
     // Only a publish of the current serial makes the zone "published"; a newer change has its own job.

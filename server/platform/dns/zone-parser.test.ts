@@ -55,9 +55,44 @@ describe('master-file syntax (RFC 1035 §5)', () => {
     expect(r.content).toBe('"say \\"hi\\"; not a comment" "Abc" "\\226\\130\\172"')
   })
 
-  it('keeps escaped characters in names', async () => {
-    const r = await one('a\\.b A 192.0.2.1')
-    expect(r.name).toBe('a\\.b.example.com')
+  it('refuses an owner name PowerDNS refuses: an escape (a dot inside a label, \\DDD), a character it does not serve, * inside a label (issue 26)', async () => {
+    for (const [owner, column] of [
+      ['dotted\\.label', 1],
+      ['a\\032b', 1],
+      ['x\\065', 1],
+      ['a@b', 1],
+      ['a*b', 1],
+    ] as const) {
+      const { records, errors } = await parse(`$TTL 300\n${owner} A 192.0.2.1\nok A 192.0.2.2`)
+      expect(
+        records.map((r) => r.name),
+        owner,
+      ).toEqual(['ok.example.com'])
+      expect(errors, owner).toMatchObject([{ line: 2, column }])
+      expect(errors[0]!.code === 'owner-characters' || /wildcard/.test(errors[0]!.message), owner).toBe(true)
+    }
+    // What PowerDNS does take: underscores, an RFC 2317 slash, a leading wildcard label.
+    const { records, errors } = await parse('$TTL 300\n_dmarc TXT "v=DMARC1"\n0/26 NS ns1\n*.w A 192.0.2.1')
+    expect(errors).toEqual([])
+    expect(records.map((r) => r.name)).toEqual(['_dmarc.example.com', '0/26.example.com', '*.w.example.com'])
+  })
+
+  it('raises a TTL under the floor to it with a warning on its line, and $TTL likewise; the floor is an option (issue 26)', async () => {
+    const file = '$TTL 300\nhost 30 A 192.0.2.1\nother A 192.0.2.2\n$TTL 10\nlast A 192.0.2.3'
+    const { records, errors, warnings } = await parseZoneText(file, { zone: 'example.com' })
+    expect(errors).toEqual([])
+    expect(records.map((r) => [r.name, r.ttl])).toEqual([
+      ['host.example.com', 60],
+      ['other.example.com', 300],
+      ['last.example.com', 60],
+    ])
+    expect(warnings).toMatchObject([
+      { line: 2, column: 6, code: 'ttl-raised', params: { given: 30, ttl: 60 } },
+      { line: 4, column: 6, code: 'ttl-raised', params: { given: 10, ttl: 60 } },
+    ])
+    const floor = await parseZoneText(file, { zone: 'example.com', ttlMin: 5 })
+    expect(floor.warnings).toEqual([])
+    expect(floor.records.map((r) => r.ttl)).toEqual([30, 300, 10])
   })
 
   it('streams: records split across chunks in the middle of a line still parse', async () => {
@@ -70,6 +105,10 @@ describe('master-file syntax (RFC 1035 §5)', () => {
 
   it('converts IDN owners to punycode', async () => {
     expect((await one('bücher A 192.0.2.1')).name).toBe('xn--bcher-kva.example.com')
+  })
+
+  it('refuses an owner with a direction control or a zero-width character (issue 26)', async () => {
+    for (const owner of ['x\u202e', 'b\u00fccher\u200d', 'a\u200bb\u00fc']) expect((await errorOf(`$TTL 300\n${owner} A 192.0.2.1`)).message, owner).toMatch(/invisible character/)
   })
 })
 
@@ -85,7 +124,7 @@ describe('errors carry line and column', () => {
     ['$TTL 300\nwww CH A 192.0.2.1', 2, 5, /class CH is not supported/],
     ['www A 192.0.2.1', 1, 5, /no TTL/],
     ['$TTL 300\nwww 99999999999 A 192.0.2.1', 2, 5, /above 2147483647/],
-    ['$TTL 300\nwww 30 A 192.0.2.1', 2, 5, /outside the allowed 60–604800/],
+    ['$TTL 300\nwww 700000 A 192.0.2.1', 2, 5, /outside the allowed 60–604800/],
     ['$TTL 300\n  A 192.0.2.1', 2, 3, /first record needs an owner/],
     ['$TTL 300\nother.org. A 192.0.2.1', 2, 1, /outside the zone/],
     ['$TTL 300\nbad..name A 192.0.2.1', 2, 1, /empty label/],

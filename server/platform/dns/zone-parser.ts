@@ -19,9 +19,13 @@ export const SUPPORTED_TYPES_TEXT = RECORD_TYPES.join(', ')
 
 /**
  * Our TTL policy on top of RFC 2181's 0..2147483647: below a minute resolvers are hammered for
- * nothing, above a week a mistake lingers too long. See docs/decisions/200-dns-zones.md.
+ * nothing, above a week a mistake lingers too long. See docs/decisions/200-dns-zones.md. `min` is
+ * the default of the floor, which is configuration (DNS_TTL_MIN, `deps.dns.ttlMin`).
  */
 export const TTL_POLICY = { min: 60, max: 604_800 } as const
+
+/** The TTL floor the deployment configured (DNS_TTL_MIN), else the policy's. */
+export const ttlFloor = (deps: { dns?: { ttlMin?: number } }) => deps.dns?.ttlMin ?? TTL_POLICY.min
 
 export type ParseOptions = {
   /** The zone the records belong to (absolute, no trailing dot); also the initial $ORIGIN. */
@@ -30,6 +34,8 @@ export type ParseOptions = {
   defaultTtl?: number
   /** Apply TTL_POLICY (true by default); false keeps only the RFC bounds. */
   ttlPolicy?: boolean
+  /** The TTL floor (TTL_POLICY.min unless configured): a lower TTL is raised to it with a warning on its line. */
+  ttlMin?: number
 }
 
 const SPACE = 32
@@ -51,6 +57,7 @@ const CLASSES = new Set(['IN', 'CH', 'HS', 'CS', 'ANY', 'NONE'])
 export class ZoneFileParser {
   private readonly zone: string
   private readonly policy: boolean
+  private readonly ttlMin: number
   private origin: string
   private ttl: number | undefined
   private lastOwner: string | undefined
@@ -75,6 +82,7 @@ export class ZoneFileParser {
     this.origin = options.zone
     this.ttl = options.defaultTtl
     this.policy = options.ttlPolicy ?? true
+    this.ttlMin = options.ttlMin ?? TTL_POLICY.min
   }
 
   /** Reads one line (without its newline) and returns the events it completed. */
@@ -235,7 +243,7 @@ export class ZoneFileParser {
       try {
         owner = resolveName(first.text, this.origin, 'owner')
       } catch (error) {
-        if (error instanceof NameError) this.errorAt(0, `owner name: ${error.message}`)
+        if (error instanceof NameError) this.errorAt(0, `owner name: ${error.message}`, error.code ? { code: error.code, params: { name: first.text } } : undefined)
         else throw error
         return
       }
@@ -305,11 +313,17 @@ export class ZoneFileParser {
       if (ttl === undefined && type === 'SOA') ttl = Number(rdata.content.slice(rdata.content.lastIndexOf(' ') + 1))
       if (ttl === undefined) return this.errorAt(index, 'no TTL: give one on the record or set $TTL first')
     } else {
-      this.lastTtl = ttl
-      if (this.policy && (ttl < TTL_POLICY.min || ttl > TTL_POLICY.max)) {
+      if (this.policy && ttl > TTL_POLICY.max) {
         const ttlIndex = tokens.findIndex((t) => parseTtl(t.text) === ttl)
-        return this.errorAt(ttlIndex, `TTL ${ttl} is outside the allowed ${TTL_POLICY.min}–${TTL_POLICY.max} seconds`)
+        return this.errorAt(ttlIndex, `TTL ${ttl} is outside the allowed ${this.ttlMin}–${TTL_POLICY.max} seconds`)
       }
+      if (this.policy && ttl < this.ttlMin) {
+        // Below the floor: raised to it, said on its line in the preview; the file is not refused for it.
+        const ttlIndex = tokens.findIndex((t) => parseTtl(t.text) === ttl)
+        this.ttlRaised(this.tokenLines[ttlIndex] ?? this.entryLine, tokens[ttlIndex]?.column ?? 1, ttl)
+        ttl = this.ttlMin
+      }
+      this.lastTtl = ttl
     }
     const record: ZoneRecord = { name: owner, type, ttl, content: rdata.content, priority: rdata.priority, line: this.entryLine }
     const problem = checker?.check(record)
@@ -330,6 +344,13 @@ export class ZoneFileParser {
       record.ttl = adjusted.ttl
     }
     this.out.push({ kind: 'record', record })
+  }
+
+  private ttlRaised(line: number, column: number, given: number) {
+    this.out.push({
+      kind: 'warning',
+      warning: { line, column, message: `TTL ${given} is below the lowest allowed, ${this.ttlMin} seconds: raised to ${this.ttlMin}`, code: 'ttl-raised', params: { given, ttl: this.ttlMin } },
+    })
   }
 
   private directive() {
@@ -362,10 +383,15 @@ export class ZoneFileParser {
       const value = parseTtl(arg.text)
       if (value === -2) return this.errorAt(1, `TTL ${arg.text} is above ${TTL_MAX}`)
       if (value < 0) return this.errorAt(1, `$TTL '${arg.text}' is not a number of seconds`)
-      if (this.policy && (value < TTL_POLICY.min || value > TTL_POLICY.max)) {
-        return this.errorAt(1, `TTL ${value} is outside the allowed ${TTL_POLICY.min}–${TTL_POLICY.max} seconds`)
+      if (this.policy && value > TTL_POLICY.max) {
+        return this.errorAt(1, `TTL ${value} is outside the allowed ${this.ttlMin}–${TTL_POLICY.max} seconds`)
       }
       if (tokens[2]) return this.errorAt(2, `unexpected '${tokens[2].text}' after $TTL`)
+      if (this.policy && value < this.ttlMin) {
+        this.ttlRaised(this.tokenLines[1] ?? this.entryLine, arg.column, value)
+        this.ttl = this.ttlMin
+        return
+      }
       this.ttl = value
       return
     }
