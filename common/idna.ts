@@ -22,6 +22,16 @@
 
 export type IdnLabelError = 'label-invisible' | 'label-characters' | 'label-context' | 'label-bidi' | 'label-mixed-scripts'
 
+/** The English words of the IDN refusals (issue 26), for the API's messages; the portal says them from `domains:nameErrors`. */
+export const IDN_NAME_MESSAGES: Record<IdnLabelError | 'label-script', string> = {
+  'label-characters': 'A label has characters that are not allowed',
+  'label-invisible': 'The name holds an invisible character (a direction control or a zero-width character)',
+  'label-context': 'A label has a character that is not allowed where it stands (a middle dot, a Greek keraia, a Hebrew geresh, a Katakana middle dot or mixed Arabic digits)',
+  'label-bidi': 'A right-to-left label must start with a right-to-left letter and hold no left-to-right letters',
+  'label-mixed-scripts': 'A label mixes scripts (for example Latin and Cyrillic letters)',
+  'label-script': 'The TLD does not take labels in this script',
+}
+
 /** Bidirectional controls and default-ignorable code points: invisible, and refused. */
 const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/u
 

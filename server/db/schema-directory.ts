@@ -63,6 +63,8 @@ export interface TldCatalogueColumns {
   transfer_grace_days: Defaulted<number>
   redemption_days: Defaulted<number>
   required_contacts: Defaulted<ContactRole[]>
+  /** The scripts its labels may be written in (ISO 15924); null: the default of `tldScripts` (issue 26). */
+  idn_scripts: string[] | null
 }
 
 /** The tables of the directory area (accounts, users, contacts, TLDs). */

@@ -24,6 +24,7 @@ import { CONTACT_ROLES } from '#common/vocabulary.ts'
 import { RATE_FIELDS, rateSchema } from '../invoicing/pricing-forms.ts'
 import { TLD_ALIAS, TLD_FIELDS, TLD_FLAGS, TLD_GRACE, TLD_PERIODS, tldBody, tldSchema } from './forms.ts'
 import { TLD_KINDS } from '#common/lists/directory.ts'
+import { tldScripts } from '#common/idna.ts'
 
 type Tld = {
   id: string
@@ -33,6 +34,7 @@ type Tld = {
   registry_operator: string
   periods: number[]
   required_contacts: string[]
+  idn_scripts: string[] | null
   list_price_minor: number | null
   currency: string
   version: number
@@ -111,6 +113,7 @@ export default function TldDetail({ loaderData, actionData }: Route.ComponentPro
             ...TLD_GRACE.map((g): [string, React.ReactNode] => [t(`tlds.fields.${g}`), t('tlds.days', { count: tld[g] })]),
             [t('tlds.fields.dnssec'), yesNo(t, tld.dnssec)],
             [t('tlds.fields.idn'), yesNo(t, tld.idn)],
+            [t('tlds.fields.idn_scripts'), tld.idn_scripts?.join(', ') ?? t('tlds.scriptsDefault', { scripts: tldScripts(tld.name, tld.unicode_name, null).join(', ') })],
             [t('tlds.fields.registry_lock'), yesNo(t, tld.registry_lock)],
             [t('tlds.fields.required_contacts'), tld.required_contacts.map((r) => t(`tlds.contactRoles.${r}`)).join(', ')],
             [t('tlds.fields.list_price_minor'), price],
@@ -191,6 +194,7 @@ function EditTld({ tld, lastResult }: { tld: Tld; lastResult: SubmissionResult<s
       ...tld,
       list_price: tld.list_price_minor === null ? '' : (tld.list_price_minor / 10 ** decimals).toFixed(decimals),
       periods: tld.periods.map(String),
+      idn_scripts: tld.idn_scripts?.join(', ') ?? '',
     },
   })
   return (
@@ -216,6 +220,11 @@ function EditTld({ tld, lastResult }: { tld: Tld; lastResult: SubmissionResult<s
             labelProps={{ children: t('tlds.fields.list_price_minor') }}
             inputProps={{ ...getInputProps(fields.list_price, { type: 'text' }), inputMode: 'decimal' }}
             errors={fields.list_price.errors}
+          />
+          <Field
+            labelProps={{ children: t('tlds.fields.idn_scripts') }}
+            inputProps={{ ...getInputProps(fields.idn_scripts, { type: 'text' }), placeholder: tldScripts(tld.name, tld.unicode_name, null).join(', '), className: 'font-mono' }}
+            errors={fields.idn_scripts.errors}
           />
           <Field
             labelProps={{ children: t('tlds.fields.currency') }}

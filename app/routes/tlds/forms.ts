@@ -4,6 +4,7 @@ import { unless } from '#app/lib/form-messages.ts'
 import { TLD_KINDS } from '#common/lists/directory.ts'
 import { isCurrencyCode, parseMoney } from '#common/money.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
+import { SCRIPT_CODES } from '#common/idna.ts'
 
 export const TLD_GRACE = ['add_grace_days', 'renew_grace_days', 'auto_renew_grace_days', 'transfer_grace_days', 'redemption_days'] as const
 export const TLD_FLAGS = ['is_offered', 'dnssec', 'idn', 'registry_lock'] as const
@@ -15,6 +16,15 @@ const MAX_PRICE_MINOR = 100_000_000_00
 export function priceMinorOf(text: string, currency: string): number | null {
   const parsed = parseMoney(text, currency)
   return parsed.ok && parsed.minor >= 0 && parsed.minor <= MAX_PRICE_MINOR ? parsed.minor : null
+}
+
+/** ISO 15924 codes typed in any case, separated by commas or spaces (`latn, Cyrl`), as the API's list. */
+export function scriptCodesOf(text: string | undefined): string[] | null {
+  const codes = (text ?? '')
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((code) => SCRIPT_CODES.find((known) => known.toLowerCase() === code.toLowerCase()) ?? code)
+  return codes.every((code) => SCRIPT_CODES.includes(code)) ? [...new Set(codes)] : null
 }
 
 /**
@@ -55,6 +65,12 @@ export function tldSchema(t: TFunction) {
         .refine((list) => list.every((r) => (CONTACT_ROLES as readonly string[]).includes(r)), t('validation:format'))
         .transform((list) => list as (typeof CONTACT_ROLES)[number][])
         .optional(),
+      // The scripts its labels may be in (issue 26): empty is the default.
+      idn_scripts: z
+        .string()
+        .trim()
+        .optional()
+        .refine((v) => scriptCodesOf(v) !== null, t('directory:tlds.scriptsInvalid', { codes: SCRIPT_CODES.join(', ') })),
       is_offered: flag,
       dnssec: flag,
       idn: flag,
@@ -69,14 +85,16 @@ export function tldSchema(t: TFunction) {
 }
 export type TldForm = z.output<ReturnType<typeof tldSchema>>
 /** The fields of the form an API refusal can be beside (`list_price_minor` is the price's). */
-export const TLD_FIELDS = ['kind', 'registry_operator', 'periods', 'required_contacts', 'currency', 'list_price', ...TLD_GRACE, ...TLD_FLAGS] as const
+export const TLD_FIELDS = ['kind', 'registry_operator', 'periods', 'required_contacts', 'idn_scripts', 'currency', 'list_price', ...TLD_GRACE, ...TLD_FLAGS] as const
 export const TLD_ALIAS = { list_price_minor: 'list_price' }
 
 /** The form's values as the API's catalogue patch: every field, an empty price as none. */
 export function tldBody(v: TldForm) {
-  const { list_price, registry_operator, required_contacts, is_offered, dnssec, idn, registry_lock, ...rest } = v
+  const { list_price, registry_operator, required_contacts, idn_scripts, is_offered, dnssec, idn, registry_lock, ...rest } = v
+  const scripts = scriptCodesOf(idn_scripts) ?? []
   return {
     ...rest,
+    idn_scripts: scripts.length ? scripts : null,
     registry_operator: registry_operator ?? '',
     required_contacts: required_contacts ?? [],
     is_offered: Boolean(is_offered),

@@ -1,5 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import punycode from 'punycode/punycode.js'
+import { IDN_NAME_MESSAGES, idnLabelError, labelScripts, mapLabel, scriptsAllowed, tldScripts } from '#common/idna.ts'
 import { RESULT_MESSAGES } from './errors.ts'
 import type { DomainContact, DsData, HostAddress, PostalInfo, TransferStatus } from './types.ts'
 import { child, childrenOf, el, objectEl, Raw, textOf, type XNode } from './xml.ts'
@@ -11,7 +13,8 @@ import { readPostalInfo } from './commands.ts'
  * State is plain JSON, kept in memory and snapshotted to DATA_DIR/registry/state.json.
  */
 
-export type TldPolicy = { createYears: number[]; renewYears: number[]; transferYears: number[] }
+/** `scripts`: the scripts its IDN labels may be in (ISO 15924); left out, common/idna.ts's default for the TLD. */
+export type TldPolicy = { createYears: number[]; renewYears: number[]; transferYears: number[]; scripts?: string[] }
 export type LocalRegistryPolicy = {
   /** Served TLDs and their allowed periods; a TLD not listed is not served. */
   tlds: Record<string, TldPolicy>
@@ -288,6 +291,40 @@ export class LocalRegistry {
     for (const label of labels) {
       if (!LABEL.test(label)) return 'Invalid domain name'
       if (label.slice(2, 4) === '--' && !label.startsWith('xn--')) return 'Invalid domain name'
+      if (label.startsWith('xn--')) {
+        const problem = this.idnProblem(label)
+        if (problem) return problem
+      }
+    }
+    return undefined
+  }
+
+  /**
+   * An A-label must stand for a valid IDNA2008 label (RFC 5891 §5.4): decoded, mapped to itself,
+   * no invisible character, one script, CONTEXTO and the Bidi rule (common/idna.ts; issue 26).
+   */
+  private idnProblem(label: string): string | undefined {
+    let unicode: string
+    try {
+      unicode = punycode.decode(label.slice(4))
+    } catch {
+      return `Invalid IDN label ${label}`
+    }
+    if (`xn--${punycode.encode(unicode)}` !== label || mapLabel(unicode) !== unicode) return `Invalid IDN label ${label}`
+    const error = idnLabelError(unicode)
+    if (!error) return undefined
+    return `Invalid IDN label ${label}: ${IDN_NAME_MESSAGES[error]}`
+  }
+
+  /** The registry's script policy for the TLD (2306 when refused): a label in a script it does not take. */
+  private scriptProblem(name: string): string | undefined {
+    const labels = name.split('.')
+    const tld = labels.pop()!
+    const allowed = this.tldOf(name)?.scripts ?? tldScripts(tld, tld.startsWith('xn--') ? punycode.toUnicode(tld) : tld)
+    for (const label of labels) {
+      if (!label.startsWith('xn--')) continue
+      const scripts = labelScripts(punycode.decode(label.slice(4)))
+      if (!scripts || !scriptsAllowed(scripts, allowed)) return `Labels in this script are not accepted for .${tld}`
     }
     return undefined
   }
@@ -398,6 +435,8 @@ export class LocalRegistry {
     const product = this.policy.blockProducts[productId]
     if (!product) throw new EppFault(2306, `Block product ${productId} is not offered by this registry`)
     if (!LABEL.test(label) || (label.slice(2, 4) === '--' && !label.startsWith('xn--'))) throw new EppFault(2005, 'Invalid label')
+    const idnProblem = label.startsWith('xn--') ? this.idnProblem(label) : undefined
+    if (idnProblem) throw new EppFault(2005, idnProblem)
     // The holder is the trademark the block is placed under (its SMD / TMCH reference), through its registrar.
     const mark = textOf(cmd, 'blk:mark') ?? ''
     const taken = this.activeBlocks().find((b) => b.label === label && b.product === productId)
@@ -471,7 +510,7 @@ export class LocalRegistry {
   domainCheck(cmd: XNode): Answer {
     const cds = childrenOf(cmd, 'domain:name').map((n) => {
       const name = this.normalise(n.text)
-      const problem = this.nameProblem(name) ?? (this.tldOf(name) ? undefined : 'TLD not served by this registry')
+      const problem = this.nameProblem(name) ?? (this.tldOf(name) ? this.scriptProblem(name) : 'TLD not served by this registry')
       const taken = !problem && this.state.domains[name] ? 'In use' : undefined
       const reason = problem ?? taken
       return el('domain:cd', null, el('domain:name', { avail: reason ? 0 : 1 }, n.text), reason ? el('domain:reason', null, reason) : null)
@@ -485,6 +524,8 @@ export class LocalRegistry {
     if (problem) throw new EppFault(2005, problem)
     const tld = this.tldOf(name)
     if (!tld) throw new EppFault(2306, 'TLD not served by this registry')
+    const scriptProblem = this.scriptProblem(name)
+    if (scriptProblem) throw new EppFault(2306, scriptProblem)
     if (this.state.domains[name]) throw new EppFault(2302)
     const block = this.activeBlocks().find((b) => b.label === name.slice(0, name.indexOf('.')) && b.tlds.includes(name.slice(name.indexOf('.') + 1)))
     if (block) throw new EppFault(2308, `The label ${block.label} is blocked (${block.product} block ${block.id})`)

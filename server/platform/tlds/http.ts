@@ -4,6 +4,7 @@ import { createRouter, requireOwnScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
+import { SCRIPT_CODES } from '#common/idna.ts'
 import { getTld, normaliseNameFilters, TLD_KINDS, tldsResource, updateTld } from './service.ts'
 
 const TAGS = ['TLDs']
@@ -27,6 +28,13 @@ const TldSchema = z
     idn: z.boolean(),
     registry_lock: z.boolean(),
     required_contacts: z.array(z.enum(CONTACT_ROLES)),
+    idn_scripts: z
+      .array(z.string())
+      .nullable()
+      .openapi({
+        description:
+          'The scripts its labels may be written in (ISO 15924: Latn, Cyrl, Jpan…); null: the default (an IDN TLD its own script, some country codes Latin and their national script, others Latin only)',
+      }),
     list_price_minor: z.number().int().nullable().openapi({ description: 'Integer minor units of currency (JPY has none)' }),
     currency: z.string(),
     version: z.number().int(),
@@ -50,6 +58,10 @@ const PatchTldBody = z
     idn: z.boolean(),
     registry_lock: z.boolean(),
     required_contacts: z.array(z.enum(CONTACT_ROLES)).max(4),
+    idn_scripts: z
+      .array(z.enum(SCRIPT_CODES as [string, ...string[]]))
+      .max(SCRIPT_CODES.length)
+      .nullable(),
     list_price_minor: z.number().int().min(0).max(100_000_000_00).nullable(),
     currency: z.string().regex(/^[A-Z]{3}$/),
     version: z.number().int().positive(),

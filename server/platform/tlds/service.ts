@@ -142,6 +142,7 @@ export type TldPatch = {
   idn?: boolean
   registry_lock?: boolean
   required_contacts?: ContactRole[]
+  idn_scripts?: string[] | null
   list_price_minor?: number | null
   currency?: string
   version: number
@@ -162,6 +163,8 @@ export async function updateTld(db: Kysely<DB>, scope: Scope, id: string, patch:
       fields.periods = periods
     }
     if (fields.required_contacts !== undefined) fields.required_contacts = [...new Set(fields.required_contacts)]
+    // An empty list is the default, as null.
+    if (fields.idn_scripts !== undefined) fields.idn_scripts = fields.idn_scripts?.length ? [...new Set(fields.idn_scripts)] : null
     if (fields.currency !== undefined && !CURRENCIES.has(fields.currency)) errors.push(fieldError('currency', 'currency.invalid', 'Not an ISO 4217 currency code'))
     const offered = fields.is_offered ?? before.is_offered
     const price = fields.list_price_minor === undefined ? before.list_price_minor : fields.list_price_minor
