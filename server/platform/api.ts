@@ -13,6 +13,7 @@ import { AppError, toProblem } from './core/errors.ts'
 import { validationHook, type PlatformEnv } from './core/http.ts'
 import { serveOpenApiDocument } from './core/openapi.ts'
 import { refuseUnsafeText } from './core/unsafe-text.ts'
+import { withCanonicalPath } from './core/request-path.ts'
 import { ZONE_FILE_MAX_BYTES, ZONE_FILE_MEDIA_TYPE } from '#common/zone-file.ts'
 import { dnsRouter } from './dns/http.ts'
 import { ordersRouter } from './orders/http.ts'
@@ -163,6 +164,20 @@ export function createPlatformApi(deps: PlatformDeps) {
   })
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' })
   registerWebhookDocs(api.openAPIRegistry)
+
+  // Routing and every check read one spelling of the path (core/request-path.ts, decision 021):
+  // the HTTP mount and the portal's in-process calls both come in through this fetch.
+  const route = api.fetch
+  api.fetch = (request, ...rest) => {
+    let canonical: Request
+    try {
+      canonical = withCanonicalPath(request)
+    } catch (error) {
+      const problem = toProblem(error, request.headers.get('x-request-id') ?? crypto.randomUUID())
+      return new Response(JSON.stringify(problem.body), { status: problem.status, headers: { ...problem.headers, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' } })
+    }
+    return route(canonical, ...rest)
+  }
 
   api.notFound((c) => {
     const problem = toProblem(new AppError(404, 'not-found', `No route ${c.req.method} ${new URL(c.req.url).pathname}`), c.get('requestId'))

@@ -1,5 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { serve } from '@hono/node-server'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadConfig } from '#server/config.ts'
+import { createServerApp } from '#server/http/app.ts'
 import { createLogger } from '#server/lib/logger.ts'
 import { isApiTokenSecret } from '#server/platform/api-tokens/format.ts'
 import { totpCode } from '#server/platform/auth/two-factor.ts'
@@ -158,9 +166,128 @@ describe('API tokens', () => {
   })
 })
 
+/** A request whose path goes as written (no URL parser in between): over HTTP to the real server, or to the API in process. */
+type Raw = (method: string, target: string, token: string, body?: unknown) => Promise<{ status: number; code?: string }>
+const inProcess: Raw = async (method, target, token, body) => {
+  const headers = { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }
+  const res = await platform.api.fetch(new Request(`http://platform.test${target}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }), { client: HOME })
+  const text = await res.text()
+  return { status: res.status, code: /json/.test(res.headers.get('content-type') ?? '') ? JSON.parse(text).code : undefined }
+}
+function overHttp(port: number): Raw {
+  return (method, target, token, body) =>
+    new Promise((resolve, reject) => {
+      const text = body === undefined ? undefined : JSON.stringify(body)
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          method,
+          path: target,
+          headers: { authorization: `Bearer ${token}`, ...(text ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } : {}) },
+        },
+        (res) => {
+          let data = ''
+          res.on('data', (chunk: Buffer) => (data += chunk.toString()))
+          res.on('end', () => resolve({ status: res.statusCode!, code: /json/.test(res.headers['content-type'] ?? '') ? JSON.parse(data).code : undefined }))
+        },
+      )
+      req.on('error', reject)
+      req.end(text)
+    })
+}
+
+/** What a user signs in with: password, second factor, tokens, sessions, preferences. */
+async function signInState(userId: string) {
+  const db = platform.db
+  return {
+    user: await db.selectFrom('users').select(['password_hash', 'language', 'dark_theme', 'version', 'status']).where('id', '=', userId).executeTakeFirstOrThrow(),
+    twoFactor: await db.selectFrom('user_two_factor').select(['secret', 'enabled_at']).where('user_id', '=', userId).execute(),
+    apiTokens: await db.selectFrom('api_tokens').select(['id', 'revoked_at']).where('user_id', '=', userId).orderBy('id').execute(),
+    sessions: await db.selectFrom('auth_tokens').select(['id', 'revoked_at']).where('user_id', '=', userId).orderBy('id').execute(),
+  }
+}
+
 const userIdOf = async (email: string) => (await platform.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id
 
 describe('API token scope (issue 26)', () => {
+  it('reaches no profile operation (password, second factor, tokens, preferences) by any spelling of the path, even holding every permission', async () => {
+    const viewer = (await make('admin@acme.example', { name: 'Viewer', permissions: ['domain-viewer'] })).json.secret
+    const everything = (await make('staff@example.com', { name: 'Everything', permissions: ['staff'] })).json.secret
+    const owners = { [viewer]: await userIdOf('admin@acme.example'), [everything]: await userIdOf('staff@example.com') }
+    const before = { [viewer]: await signInState(owners[viewer]!), [everything]: await signInState(owners[everything]!) }
+    // One operation, many spellings: each is this path to the router, or no path at all.
+    const spellings = [
+      '/v1/profile',
+      '/v1/%70rofile',
+      '/v1/%70%72%6F%66%69%6C%65',
+      '/v1//profile',
+      '/v1/./profile',
+      '/v1/x/../profile',
+      '/v1/%2e/profile',
+      '/%76%31/profile',
+      '/V1/PROFILE',
+      '/v1/PROFILE',
+    ]
+    const operations: [string, string, unknown?][] = [
+      ['POST', '/two_factor'],
+      ['POST', '/two_factor/confirm', { code: '123456' }],
+      ['DELETE', '/two_factor', { code: '123456' }],
+      ['PUT', '/password', { current_password: DEMO_PASSWORD, new_password: 'a quite different passphrase 2026' }],
+      ['PATCH', '', { language: 'ja', dark_theme: true }],
+      ['GET', '/api_tokens'],
+      ['POST', '/api_tokens', { name: 'wider', permissions: ['domain-viewer'], expires_in_days: 365 }],
+    ]
+    const dir = mkdtempSync(path.join(tmpdir(), 'rp-token-scope-'))
+    const app = createServerApp({ config: loadConfig({ DATA_DIR: dir, NODE_ENV: 'test', APP_ENV: 'test' }), database: platform.database, logger: createLogger('silent'), platformApi: platform.api })
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' })
+    await new Promise((resolve) => server.once('listening', resolve))
+    const answers: string[] = []
+    try {
+      for (const send of [inProcess, overHttp((server.address() as AddressInfo).port)]) {
+        for (const secret of [viewer, everything]) {
+          for (const spelling of spellings) {
+            // This file's tokens may make 30 requests a minute: the count starts over for each spelling.
+            await sql`DELETE FROM rate_limits WHERE key LIKE 'api-token:%'`.execute(platform.db)
+            for (const [method, rest, body] of operations) {
+              const target = `${spelling}${spelling === '/V1/PROFILE' ? rest.toUpperCase() : rest}`
+              const { status, code } = await send(method, target, secret, body)
+              answers.push(`${method} ${target} ${status} ${code}`)
+              expect([400, 403, 404], `${method} ${target} ${code}`).toContain(status)
+              // Whatever reaches a profile operation is refused by the operation itself.
+              if (status === 403) expect(code).toBe('token.not_allowed')
+            }
+          }
+        }
+        // A segment with an encoded slash or backslash, or an encoded percent, has two readings: refused.
+        for (const target of ['/v1/profile%2Ftwo_factor', '/v1/profile%5Ctwo_factor', '/v1/%2570rofile/two_factor']) {
+          const { status, code } = await send('POST', target, viewer)
+          expect(status, target).toBe(400)
+          expect(code).toBe('path-ambiguous')
+        }
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+      rmSync(dir, { recursive: true, force: true })
+    }
+    // Nothing changed: the same password, no second factor, no new token, the sessions as they were.
+    for (const secret of [viewer, everything]) expect(await signInState(owners[secret]!)).toEqual(before[secret])
+    // The plain path, a percent-encoded one and a doubled slash land on the operation (refused by it), not on a 404.
+    expect(answers).toContain(`POST /v1/%70rofile/two_factor 403 token.not_allowed`)
+    expect(answers).toContain(`POST /v1//profile/two_factor 403 token.not_allowed`)
+    // The refusal is each operation's declared access, published in the document the reference shows.
+    const paths = (await platform.call('GET', '/openapi.json')).json.paths
+    for (const [path, method] of [
+      ['/v1/profile/password', 'put'],
+      ['/v1/profile/two_factor', 'post'],
+      ['/v1/profile/api_tokens', 'post'],
+      ['/v1/profile', 'patch'],
+      ['/v1/logout', 'post'],
+    ] as const) {
+      expect(paths[path][method]['x-session-only'], `${method} ${path}`).toBe(true)
+    }
+    expect(paths['/v1/me'].get['x-session-only']).toBeUndefined()
+  })
   it("never weakens its own user's sign-in: no reset of their second factor, and a password change ends it", async () => {
     // Two admins of one account, each with a second factor on (enrolled through the API).
     const acmeAdmin = await userIdOf('admin@acme.example')

@@ -45,6 +45,8 @@ type Operation = {
   requestBody?: { required?: boolean; description?: string; content?: Record<string, MediaObject> }
   responses?: Record<string, { description?: string; content?: Record<string, MediaObject> }>
   'x-permission'?: string
+  /** The operation takes a signed-in session only, never an API token (`access(…, { session: true })`). */
+  'x-session-only'?: boolean
 }
 export type OpenApiDocument = {
   openapi: string
@@ -67,6 +69,8 @@ export type OperationView = {
   deprecated: boolean
   /** `x-permission`: a permission name, `signed-in`, `public`, or null when the route declares none. */
   permission: string | null
+  /** `x-session-only`: a session may call it, an API token may not (403 `token.not_allowed`). */
+  sessionOnly: boolean
   parameters: ParameterView[]
   body: BodyView | null
   responses: ResponseView[]
@@ -130,6 +134,7 @@ function operationView(method: string, path: string, op: Operation): OperationVi
     description: op.description ?? null,
     deprecated: op.deprecated === true,
     permission: op['x-permission'] ?? null,
+    sessionOnly: op['x-session-only'] === true,
     parameters: (op.parameters ?? []).map((p) => ({ name: p.name, in: p.in, required: p.required === true, description: p.description ?? p.schema?.description ?? null, schema: p.schema ?? {} })),
     body: op.requestBody ? bodyOf(op.requestBody.content, op.requestBody.description ?? null, op.requestBody.required === true) : null,
     responses,

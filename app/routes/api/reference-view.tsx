@@ -29,8 +29,8 @@ export function MethodBadge({ method, className }: { method: string; className?:
   )
 }
 
-/** Who may call the operation, from its `x-permission`. */
-export function PermissionBadge({ permission, words }: { permission: string | null; words: Words }) {
+/** Who may call the operation, from its `x-permission` (and `x-session-only`: no API token). */
+export function PermissionBadge({ permission, sessionOnly = false, words }: { permission: string | null; sessionOnly?: boolean; words: Words }) {
   const text = permission === 'public' ? words.permissionPublic : permission === 'signed-in' ? words.permissionSignedIn : (permission ?? words.permissionUndeclared)
   const tone =
     permission === 'public'
@@ -40,6 +40,11 @@ export function PermissionBadge({ permission, words }: { permission: string | nu
     <span className="inline-flex items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
       {words.permission}
       <span className={cn('rounded-md px-1.5 py-0.5 font-medium ring-1 ring-inset', permission && permission !== 'public' && permission !== 'signed-in' && 'font-mono', tone)}>{text}</span>
+      {sessionOnly ? (
+        <span className="rounded-md bg-amber-50 px-1.5 py-0.5 font-medium text-amber-800 ring-1 ring-amber-200 ring-inset dark:bg-amber-950/60 dark:text-amber-200 dark:ring-amber-900">
+          {words.permissionSessionOnly}
+        </span>
+      ) : null}
     </span>
   )
 }
@@ -227,7 +232,7 @@ export function Operation({ op, schemas, words, event }: { op: OperationView; sc
       ) : null}
       {event ? null : (
         <div className="mt-3">
-          <PermissionBadge permission={op.permission} words={words} />
+          <PermissionBadge permission={op.permission} sessionOnly={op.sessionOnly} words={words} />
         </div>
       )}
       {op.parameters.length ? (

@@ -21,13 +21,13 @@ const ONE_DOMAIN = new RegExp(`^/v1/groups/([^/]+)/domains/(${UUID})(/.*)?$`)
  * address must be in the token's ranges, the token's own rate limit (429 with Retry-After and
  * the RateLimit headers), its last use, and — for a token bound to domains by tag — only the
  * domain operations, on domains carrying one of its tags. The account restriction is
- * `requireScope`'s; the permissions were cut down when the token was verified.
+ * `requireScope`'s; the permissions were cut down when the token was verified. The path read here
+ * is the one the router matches (the API's fetch gave it one spelling: core/request-path.ts).
  */
 export async function admitApiToken(c: Context<PlatformEnv>, actor: Actor, limits: ApiTokenLimits): Promise<void> {
   const deps = c.get('deps')
-  // The user's own sign-in settings (password, second factor, tokens, preferences) are the
-  // person's, not a script's: a leaked token cannot change them or lock its user out.
-  if (c.req.method !== 'GET' && new URL(c.req.url).pathname.startsWith('/v1/profile')) throw new AppError(403, 'token.not_allowed', 'An API token cannot change its user’s profile; sign in')
+  // What the person signs in with (password, second factor, tokens, preferences) is refused to a
+  // token by the operation's own declaration (`access(…, { session: true })`), not by its path here.
   const ip = c.env?.client?.ip
   if (!addressAllowed(limits.cidrs, ip)) throw new AppError(403, 'token.address_refused', 'This API token is not accepted from your address')
 

@@ -75,7 +75,7 @@ export const apiTokensRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/profile/api_tokens',
-      ...access('signed-in'),
+      ...access('signed-in', { session: true }),
       tags: TAGS,
       summary: 'Your API tokens, newest first, with their last use',
       responses: { 200: jsonResponse(List), ...ProblemResponses },
@@ -89,7 +89,7 @@ export const apiTokensRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/profile/api_tokens',
-      ...access('signed-in'),
+      ...access('signed-in', { session: true }),
       tags: TAGS,
       summary: 'Make an API token for yourself; the secret is answered this once',
       request: { body: jsonBody(NewApiTokenSchema) },
@@ -106,7 +106,7 @@ export const apiTokensRouter = createRouter()
     createRoute({
       method: 'delete',
       path: '/profile/api_tokens/{id}',
-      ...access('signed-in'),
+      ...access('signed-in', { session: true }),
       tags: TAGS,
       summary: 'Revoke one of your API tokens',
       request: { params: OwnTokenParams },
@@ -138,7 +138,7 @@ export const apiTokensRouter = createRouter()
     createRoute({
       method: 'get',
       path: '/groups/{context}/users/{id}/api_tokens',
-      ...access('user-admin'),
+      ...access('user-admin', { session: true }),
       tags: TAGS,
       summary: 'A service user’s API tokens',
       request: { params: UserParams },
@@ -155,7 +155,7 @@ export const apiTokensRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/groups/{context}/users/{id}/api_tokens',
-      ...access('user-admin'),
+      ...access('user-admin', { session: true }),
       tags: TAGS,
       summary: 'Make an API token for a service user; the secret is answered this once',
       request: { params: UserParams, body: jsonBody(NewApiTokenSchema) },
@@ -173,7 +173,7 @@ export const apiTokensRouter = createRouter()
     createRoute({
       method: 'delete',
       path: '/groups/{context}/users/{id}/api_tokens/{token_id}',
-      ...access('user-admin'),
+      ...access('user-admin', { session: true }),
       tags: TAGS,
       summary: 'Revoke a service user’s API token',
       request: { params: UserTokenParams },

@@ -132,7 +132,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/two_factor_codes',
-      ...access('signed-in'),
+      ...access('signed-in', { session: true }),
       tags: ['Authentication'],
       summary: 'The second step of a sign-in: a TOTP or recovery code, with the two-factor token as Bearer',
       request: { body: jsonBody(CodeBody) },
@@ -210,7 +210,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/logout',
-      ...access('signed-in'),
+      ...access('signed-in', { session: true }),
       tags: ['Authentication'],
       summary: 'Revoke the tokens of this sign-in',
       responses: { 204: { description: 'Signed out' }, ...ProblemResponses },
@@ -278,7 +278,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'patch',
       path: '/profile',
-      ...access('signed-in'),
+      ...access('signed-in', { session: true }),
       tags: ['Profile'],
       summary: "The signed-in user's language and theme",
       request: {
@@ -300,7 +300,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'put',
       path: '/profile/password',
-      ...access('signed-in'),
+      ...access('signed-in', { session: true }),
       tags: ['Profile'],
       summary: 'Change the password; every session ends and this one gets new tokens',
       request: {
@@ -323,7 +323,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/profile/two_factor',
-      ...access('signed-in'),
+      ...access('signed-in', { session: true }),
       tags: ['Profile'],
       summary: 'Start two-factor enrolment: a new secret, its otpauth URI and QR code (pending until confirmed)',
       responses: { 200: jsonResponse(z.object({ secret: z.string(), otpauth_uri: z.string(), qr_svg: z.string() }).openapi('TwoFactorEnrolment')), 409: ProblemResponses[400], ...ProblemResponses },
@@ -337,7 +337,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'post',
       path: '/profile/two_factor/confirm',
-      ...access('signed-in'),
+      ...access('signed-in', { session: true }),
       tags: ['Profile'],
       summary: 'Confirm enrolment with a first code; answers ten single-use recovery codes, shown once',
       request: { body: jsonBody(CodeBody) },
@@ -352,7 +352,7 @@ export const authRouter = createRouter()
     createRoute({
       method: 'delete',
       path: '/profile/two_factor',
-      ...access('signed-in'),
+      ...access('signed-in', { session: true }),
       tags: ['Profile'],
       summary: 'Turn two-factor sign-in off with a fresh code (or a recovery code)',
       request: { body: jsonBody(CodeBody) },

@@ -1,7 +1,7 @@
 import { OpenAPIHono, type Hook, type RouteConfig } from '@hono/zod-openapi'
 import type { Context, Handler } from 'hono'
 import type { PlatformDeps } from '#server/platform/deps.ts'
-import { badRequest, fieldErrorsFromZod, notFound, toProblem, unauthorized } from './errors.ts'
+import { AppError, badRequest, fieldErrorsFromZod, notFound, toProblem, unauthorized } from './errors.ts'
 import type { RouteAccess } from './openapi.ts'
 import { isStaff, requirePermission, type Actor, type Scope } from './scope.ts'
 import type { VerifiedToken } from '#server/platform/auth/tokens.ts'
@@ -51,23 +51,27 @@ export const validationHook: Hook<any, PlatformEnv, any, any> = (result, c) => {
  * A router of one area; its routes land in the OpenAPI document. Every route declares who may call
  * it (`...access(permission)`, core/openapi.ts) and the router enforces that declaration before the
  * handler runs (after the request's schemas are checked): `public` as it is, `signed-in` a 401
- * without a bearer, a permission name also a 403 naming it. A route that declares nothing is refused
+ * without a bearer, a permission name also a 403 naming it, `{ session: true }` a 403
+ * `token.not_allowed` for an API token. A route that declares nothing is refused
  * when it is registered, so the document and the check can never disagree.
  */
 export function createRouter() {
   const router = new OpenAPIHono<PlatformEnv>({ defaultHook: validationHook, strict: false })
   const register = router.openapi.bind(router) as (route: RouteConfig, handler: Handler<PlatformEnv>, hook?: unknown) => unknown
-  router.openapi = ((route: RouteConfig & { 'x-permission'?: RouteAccess }, handler: Handler<PlatformEnv>, hook?: unknown) =>
-    register(route, guarded(route, handler), hook)) as unknown as typeof router.openapi
+  router.openapi = ((route: DeclaredRoute, handler: Handler<PlatformEnv>, hook?: unknown) => register(route, guarded(route, handler), hook)) as unknown as typeof router.openapi
   return router
 }
 
-function guarded(route: RouteConfig & { 'x-permission'?: RouteAccess }, handler: Handler<PlatformEnv>): Handler<PlatformEnv> {
+type DeclaredRoute = RouteConfig & { 'x-permission'?: RouteAccess; 'x-session-only'?: true }
+
+function guarded(route: DeclaredRoute, handler: Handler<PlatformEnv>): Handler<PlatformEnv> {
   const permission = route['x-permission']
   if (!permission) throw new Error(`${route.method.toUpperCase()} ${route.path} declares no access: spread access('<permission>' | 'signed-in' | 'public') into its createRoute`)
   if (permission === 'public') return handler
+  const sessionOnly = route['x-session-only'] === true
   return (c, next) => {
     const actor = requireActor(c)
+    if (sessionOnly && actor.token) throw new AppError(403, 'token.not_allowed', 'An API token cannot do this: sign in')
     if (permission !== 'signed-in') requirePermission(actor, permission)
     return handler(c, next)
   }

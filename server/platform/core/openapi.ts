@@ -58,9 +58,14 @@ export const jsonResponse = <T extends z.ZodType>(schema: T, description = 'OK')
  */
 export type RouteAccess = 'public' | 'signed-in' | (string & {})
 
-/** The route's access, spread into `createRoute({ …, ...access('ssl-viewer') })`. */
-export function access(permission: RouteAccess) {
-  return { 'x-permission': permission, security: permission === 'public' ? [] : [{ bearer: [] }] } as const
+/**
+ * The route's access, spread into `createRoute({ …, ...access('ssl-viewer') })`. `{ session: true }`:
+ * a signed-in session only, never an API token (403 `token.not_allowed`, published as
+ * `x-session-only`): what a person signs in with — password, second factor, API tokens, their
+ * preferences, the sign-in itself — is out of a script's reach whatever the token holds (decision 021).
+ */
+export function access(permission: RouteAccess, options: { session?: true } = {}) {
+  return { 'x-permission': permission, ...(options.session ? { 'x-session-only': true as const } : {}), security: permission === 'public' ? [] : [{ bearer: [] }] } as const
 }
 
 type DocumentConfig = Parameters<OpenAPIHono['getOpenAPI31Document']>[0]

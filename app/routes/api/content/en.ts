@@ -170,6 +170,7 @@ export const en: DocsContent = {
     permission: 'Permission',
     permissionPublic: 'Public: no token',
     permissionSignedIn: 'Any signed-in user',
+    permissionSessionOnly: 'A session only: no API token',
     permissionUndeclared: 'Not declared',
     errorAnswers: 'Error answers',
     noFields: 'No fields.',

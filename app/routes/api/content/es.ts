@@ -174,6 +174,7 @@ export const es: DocsContent = {
     permission: 'Permiso',
     permissionPublic: 'Público: sin token',
     permissionSignedIn: 'Cualquier usuario con sesión',
+    permissionSessionOnly: 'Solo una sesión: ningún token de API',
     permissionUndeclared: 'No declarado',
     errorAnswers: 'Respuestas de error',
     noFields: 'Sin campos.',

@@ -174,6 +174,7 @@ export const ja: DocsContent = {
     permission: '権限',
     permissionPublic: '公開: トークン不要',
     permissionSignedIn: 'サインイン済みの全ユーザー',
+    permissionSessionOnly: 'セッションのみ (API トークン不可)',
     permissionUndeclared: '未宣言',
     errorAnswers: 'エラー応答',
     noFields: 'フィールドなし。',

@@ -54,6 +54,7 @@ export type DocsContent = {
     permission: string
     permissionPublic: string
     permissionSignedIn: string
+    permissionSessionOnly: string
     permissionUndeclared: string
     errorAnswers: string
     noFields: string
