@@ -211,6 +211,29 @@ describe('deletion under RFC 3915', () => {
   })
 })
 
+describe('deletion refused for host objects under the domain (RFC 5731 §3.2.2)', () => {
+  it('answers 2305 as domain.subordinate_hosts naming them, and nothing changes here or at the registry', async () => {
+    const scope = systemScope('test', acme)
+    const parent = await registerDomain(platform.deps, scope, { name: 'glue-parent.com', period: 1 })
+    await connection().createHost({ name: 'ns1.glue-parent.com', addresses: [{ ip: 'v4', address: '192.0.2.10' }] })
+    const before = await snapshot()
+    const res = await call('POST', '/domains/deletions', { ids: [parent.id] })
+    expect(res.status).toBe(200)
+    expect(res.json.results[0]).toMatchObject({
+      id: parent.id,
+      ok: false,
+      error: { status: 409, code: 'domain.subordinate_hosts', registry_code: 2305, hosts: ['ns1.glue-parent.com'], message: expect.stringMatching(/ns1\.glue-parent\.com/) },
+    })
+    expect(registry().state.domains['glue-parent.com']?.redemptionUntil).toBeUndefined()
+    expect(registry().state.hosts['ns1.glue-parent.com']).toBeDefined()
+    expect((await call('GET', `/domains/${parent.id}`)).json.status).toBe('active')
+    expect(await snapshot()).toEqual(before)
+    // Once the host is gone, the same delete goes through.
+    await connection().deleteHost('ns1.glue-parent.com')
+    expect((await call('POST', '/domains/deletions', { ids: [parent.id] })).json.results[0]).toMatchObject({ ok: true })
+  })
+})
+
 describe('imports', () => {
   it('runs as a job: each line validated, checked at the registry (must be ours), recorded, with a result per line', async () => {
     const c = connection()

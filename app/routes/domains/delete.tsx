@@ -71,7 +71,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
 
-type Outcome = { id: string; name?: string; ok?: boolean; outcome?: string; message?: string; error?: string | { message: string } }
+type ItemError = { status?: number; code?: string; message: string; registry_code?: number; hosts?: string[] }
+type Outcome = { id: string; name?: string; ok?: boolean; outcome?: string; message?: string; error?: string | ItemError }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
@@ -94,13 +95,17 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (form.get('confirm') !== 'yes') return data({ intent, error: t('delete.confirmRequired') }, { status: 400 })
     const result = await attempt(() => screen.platform.post<{ results?: Outcome[] } | Outcome[]>(`${screen.base}/domains/deletions`, { ids }))
     if (!result.ok) return data({ intent, error: refusalText(t, result.problem) }, { status: result.status })
-    const outcomes = Array.isArray(result.value) ? result.value : (result.value.results ?? [])
+    // Each refused domain in the user's words (a coded refusal, such as host objects under it at
+    // the registry), else the API's message.
+    const outcomes = (Array.isArray(result.value) ? result.value : (result.value.results ?? [])).map((o) =>
+      typeof o.error === 'object' ? { ...o, error: refusalText(t, { ...o.error, detail: o.error.message, hosts: o.error.hosts?.join(', ') }) } : o,
+    )
     return { intent, outcomes }
   }
   throw data('Unknown form', { status: 400 })
 }
 
-type ActionData = { intent: string; error?: string; message?: string; outcomes?: Outcome[] }
+type ActionData = { intent: string; error?: string; message?: string; outcomes?: (Omit<Outcome, 'error'> & { error?: string })[] }
 
 /** /domains/delete: choose domains, see what deleting each one does, confirm; restore from redemption. */
 export default function DeleteDomains({ loaderData }: Route.ComponentProps) {
@@ -127,8 +132,7 @@ export default function DeleteDomains({ loaderData }: Route.ComponentProps) {
           <ul className="text-sm">
             {actionData.outcomes.map((o) => (
               <li key={o.id} data-testid="delete-outcome">
-                <span className="font-mono">{o.name ?? o.id}</span>:{' '}
-                {o.ok === false ? (typeof o.error === 'object' ? o.error.message : (o.error ?? o.message)) : t(`delete.outcome.${o.outcome ?? 'done'}`, { defaultValue: o.outcome ?? '' })}
+                <span className="font-mono">{o.name ?? o.id}</span>: {o.ok === false ? (o.error ?? o.message) : t(`delete.outcome.${o.outcome ?? 'done'}`, { defaultValue: o.outcome ?? '' })}
               </li>
             ))}
           </ul>

@@ -1,7 +1,8 @@
-import { parseDomainName, type DomainNameError, type ParsedDomain } from '#common/domain-name.ts'
+import { checkTldScripts, IDN_NAME_MESSAGES, parseDomainName, type DomainNameError, type ParsedDomain } from '#common/domain-name.ts'
+import { tldScripts } from '#common/idna.ts'
 import type { DomainStatus } from '#server/db/schema.ts'
 import type { DsRecord } from '#server/db/schema-domains.ts'
-import { newAuthCode, RegistryConnectionError, registryErrorToAppError, type DomainInfo, type DsData, type RegistryConnection } from '#server/integrations/registry/index.ts'
+import { newAuthCode, RegistryConnectionError, RegistryError, registryErrorToAppError, type DomainInfo, type DsData, type RegistryConnection } from '#server/integrations/registry/index.ts'
 import { AppError, badRequest, conflict } from '#server/platform/core/errors.ts'
 import { change } from '#server/platform/core/change.ts'
 import { systemScope, type Scope } from '#server/platform/core/scope.ts'
@@ -10,6 +11,7 @@ import { createOnce, deleteOnce, renewOnce, restoreOnce } from './idempotent.ts'
 import { recordEvent } from '#server/platform/webhooks/outbox.ts'
 import { refundDomainCharges, releaseDirect, reserveDirect, settleCharge } from '#server/platform/billing/transactions.ts'
 import { findDomain, requireDomainManager, requireDomainViewer } from './portfolio.ts'
+import { subordinateHosts } from './rules.ts'
 import { accountQuoter } from '#server/platform/pricing/service.ts'
 
 /**
@@ -22,6 +24,7 @@ import { accountQuoter } from '#server/platform/pricing/service.ts'
 export type LifecycleDeps = Pick<PlatformDeps, 'db' | 'registries' | 'now' | 'logger'>
 
 const NAME_ERRORS: Record<DomainNameError, string> = {
+  ...IDN_NAME_MESSAGES,
   empty: 'The name is empty',
   'too-long': 'The name is longer than 253 characters',
   'label-empty': 'The name has an empty label',
@@ -35,7 +38,7 @@ const NAME_ERRORS: Record<DomainNameError, string> = {
 }
 
 /** A failure that belongs to one item (one name, one domain): the message is shown per line. */
-export type ItemError = { status: number; code: string; message: string; registry_code?: number }
+export type ItemError = { status: number; code: string; message: string; registry_code?: number; hosts?: string[] }
 
 /** Registry failures as AppErrors; a time-out or broken session says so instead of a generic text. */
 export function registryFailure(error: unknown): unknown {
@@ -48,8 +51,8 @@ export function registryFailure(error: unknown): unknown {
 export function itemError(error: unknown): ItemError {
   const e = registryFailure(error)
   if (e instanceof AppError) {
-    const registryCode = (e.extra as { registry_code?: number } | undefined)?.registry_code
-    return { status: e.status, code: e.code, message: e.message, ...(registryCode ? { registry_code: registryCode } : {}) }
+    const { registry_code: registryCode, hosts } = (e.extra ?? {}) as { registry_code?: number; hosts?: string[] }
+    return { status: e.status, code: e.code, message: e.message, ...(registryCode ? { registry_code: registryCode } : {}), ...(hosts ? { hosts } : {}) }
   }
   return { status: 500, code: 'internal', message: e instanceof Error ? e.message : String(e) }
 }
@@ -70,8 +73,16 @@ export async function validateName(
 ): Promise<{ domain: ParsedDomain; tld: { name: string; periods: number[]; list_price_minor: number | null; currency: string } }> {
   const parsed = parseDomainName(input)
   if (!parsed.ok) throw badRequest(`${NAME_ERRORS[parsed.error]}: ${input}`, [{ field, message: NAME_ERRORS[parsed.error] }])
-  const tld = await deps.db.selectFrom('tlds').select(['name', 'periods', 'list_price_minor', 'currency', 'is_offered']).where('name', '=', parsed.domain.tld).executeTakeFirst()
-  if (!tld || !tld.is_offered) throw badRequest(`.${parsed.domain.tld} is not offered`, [{ field, message: `The TLD .${parsed.domain.tld} is not offered` }])
+  const row = await deps.db
+    .selectFrom('tlds')
+    .select(['name', 'unicode_name', 'periods', 'list_price_minor', 'currency', 'is_offered', 'idn_scripts'])
+    .where('name', '=', parsed.domain.tld)
+    .executeTakeFirst()
+  if (!row || !row.is_offered) throw badRequest(`.${parsed.domain.tld} is not offered`, [{ field, message: `The TLD .${parsed.domain.tld} is not offered` }])
+  // The scripts the TLD takes (its catalogue entry, else the default: issue 26).
+  const scriptError = checkTldScripts(parsed.domain, tldScripts(row.name, row.unicode_name, row.idn_scripts))
+  if (scriptError) throw badRequest(`${NAME_ERRORS[scriptError]}: ${input}`, [{ field, message: NAME_ERRORS[scriptError] }])
+  const { unicode_name: _unicode, idn_scripts: _scripts, ...tld } = row
   return { domain: parsed.domain, tld }
 }
 
@@ -332,7 +343,20 @@ export async function deleteDomain(deps: LifecycleDeps, scope: Scope, domainId: 
   if (['redemption', 'pending-delete'].includes(domain.status)) throw conflict(`${domain.name} is already being deleted`)
   const registry = registryFor(deps, domain.tld)
   // A delete that already ran (gone, or in redemption) is recorded, not refused.
-  const result = await callRegistry(() => deleteOnce(registry, domain.name))
+  let result: Awaited<ReturnType<typeof deleteOnce>>
+  try {
+    result = await deleteOnce(registry, domain.name)
+  } catch (error) {
+    // Host objects under the domain exist at the registry (RFC 5731 §3.2.2): refused, naming them.
+    if (error instanceof RegistryError && error.code === 2305) {
+      const hosts = await registry.infoDomain(domain.name).then(
+        (info) => info.hosts,
+        () => [],
+      )
+      throw subordinateHosts(domain.name, hosts, error)
+    }
+    throw registryFailure(error)
+  }
   let outcome: DeletionOutcome
   let status: DomainStatus
   if (result.immediate) {

@@ -22,3 +22,15 @@ export const registryLocked = (name: string) =>
 export function refuseWhileLocked(domain: { name: string; registry_lock: boolean }, wanted: { registry_lock?: boolean; touchesRegistryRecord: boolean }): void {
   if (domain.registry_lock && wanted.registry_lock !== false && wanted.touchesRegistryRecord) throw registryLocked(domain.name)
 }
+
+/**
+ * 409 `domain.subordinate_hosts`: the registry refused the delete (EPP 2305, RFC 5731 §3.2.2)
+ * because host objects under the domain exist there, which other domains may use as name servers.
+ */
+export const subordinateHosts = (name: string, hosts: string[], cause?: unknown) =>
+  new AppError(
+    409,
+    'domain.subordinate_hosts',
+    `${name} cannot be deleted while the registry holds name servers under it${hosts.length ? ` (${hosts.join(', ')})` : ''}: delete them or rename them out of ${name} first. Nothing was deleted.`,
+    { extra: { domain: name, hosts, registry_code: 2305 }, cause },
+  )
