@@ -55,6 +55,13 @@ describe('a refusal as one sentence', () => {
     const t = await translator('en')
     expect(refusalText(t, { reason: 'period-not-allowed', allowed_periods: [1, 2] })).toContain('1 year')
     expect(refusalText(t, { code: 'domain.registry_locked', detail: 'locked' })).toMatch(/^The registry lock is on/)
+    // A domain delete the registry refuses for its host objects (EPP 2305), naming them, in each language.
+    const hosts = { code: 'domain.subordinate_hosts', detail: 'refused', domain: 'example.com', hosts: 'ns1.example.com, ns2.example.com' }
+    expect(refusalText(t, hosts)).toBe(
+      'example.com cannot be deleted: the registry holds name servers under it (ns1.example.com, ns2.example.com), which other domains may use. Delete those name servers or rename them out of example.com first, then delete it. Nothing was deleted.',
+    )
+    expect(refusalText(await translator('es'), hosts)).toMatch(/^No se puede eliminar example\.com: .*\(ns1\.example\.com, ns2\.example\.com\)/)
+    expect(refusalText(await translator('ja'), hosts)).toMatch(/^example\.com は削除できません。.*（ns1\.example\.com, ns2\.example\.com）/)
     expect(refusalText(t, { code: 'new.code', detail: 'Nope', errors: [{ field: 'name', message: 'Too long' }] })).toBe('Nope — Too long')
     expect(refusalText(t, { code: 'new.code', detail: 'Nope', errors: [{ field: 'name', message: 'Too long' }] }, { withFields: false })).toBe('Nope')
     // A class of refusal says less than the detail: the detail first, the class's words without one.

@@ -83,7 +83,15 @@ const DeletionResult = z
     name: z.string().optional(),
     outcome: z.enum(['add-grace-refund', 'deleted', 'redemption', 'pending-delete']).optional(),
     message: z.string().optional(),
-    error: z.object({ status: z.number().int(), code: z.string(), message: z.string(), registry_code: z.number().int().optional() }).optional(),
+    error: z
+      .object({
+        status: z.number().int(),
+        code: z.string(),
+        message: z.string(),
+        registry_code: z.number().int().optional(),
+        hosts: z.array(z.string()).optional().describe('`domain.subordinate_hosts`: the host objects under the domain that keep the registry from deleting it'),
+      })
+      .optional(),
   })
   .openapi('DomainDeletionResult')
 
