@@ -11,6 +11,7 @@ import { apiTokensRouter, registerApiTokenJobs } from './api-tokens/http.ts'
 import { registerWebhookDocs, registerWebhookJobs, webhooksRouter } from './webhooks/http.ts'
 import { AppError, toProblem } from './core/errors.ts'
 import { validationHook, type PlatformEnv } from './core/http.ts'
+import { allowedMethods, carriesBody, methodNotAllowed } from './core/methods.ts'
 import { serveOpenApiDocument } from './core/openapi.ts'
 import { refuseUnsafeText } from './core/unsafe-text.ts'
 import { withCanonicalPath } from './core/request-path.ts'
@@ -138,7 +139,7 @@ export function createPlatformApi(deps: PlatformDeps) {
       if (type.startsWith(ZONE_FILE_MEDIA_TYPE) && isZoneFileImport(c.req.path)) {
         // A zone file streamed to the parser: its text is the parser's to judge, line by line.
       } else if (!type.startsWith('application/json')) {
-        if (c.req.method !== 'DELETE') throw new AppError(415, 'unsupported-media-type', 'Send the request body as application/json')
+        if (c.req.method !== 'DELETE' && (await carriesBody(c))) throw new AppError(415, 'unsupported-media-type', 'Send the request body as application/json')
       } else {
         // Malformed JSON is the handler's to refuse, with its own message.
         body = await c.req.json().catch(() => undefined)
@@ -159,6 +160,7 @@ export function createPlatformApi(deps: PlatformDeps) {
       title: 'Registrar Platform API',
       version: '1.0.0',
       description: 'Lists take limit, page, sort, fields, filter[field] and pql, and answer { data, meta: { total, page, limit } }. Errors are RFC 9457 problem details.',
+      contact: { name: 'Registrar support', email: deps.config.SUPPORT_EMAIL },
     },
     servers: [{ url: '/' }],
   })
@@ -179,9 +181,13 @@ export function createPlatformApi(deps: PlatformDeps) {
     return route(canonical, ...rest)
   }
 
+  // A path that exists with other methods is a 405 naming them (Allow); one that does not, a 404.
+  const methodsOf = allowedMethods(() => api.routes)
   api.notFound((c) => {
-    const problem = toProblem(new AppError(404, 'not-found', `No route ${c.req.method} ${new URL(c.req.url).pathname}`), c.get('requestId'))
-    return c.json(problem.body, 404, problem.headers)
+    const path = new URL(c.req.url).pathname
+    const allowed = methodsOf(path)
+    const problem = toProblem(allowed.length ? methodNotAllowed(c.req.method, allowed) : new AppError(404, 'not-found', `No route ${c.req.method} ${path}`), c.get('requestId'))
+    return c.json(problem.body, problem.status as 404, problem.headers)
   })
   api.onError((error, c) => {
     const problem = toProblem(error, c.get('requestId'))

@@ -5,6 +5,7 @@ import { createPlatformApi } from '#server/platform/api.ts'
 import { TokenCache } from '#server/platform/auth/token-cache.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { createTestDatabase } from './database.ts'
+import { answerChecker, type Answer } from './openapi-answers.ts'
 import { createRegistries, type OfferedTld, type RegistryConfig } from '#server/platform/registries/registries.ts'
 
 export type TestRegistryOptions = { tlds: OfferedTld[]; port?: number; now?: () => Date; timeoutMs?: number; rateLimit?: { perSecond: number; burst: number } }
@@ -65,7 +66,24 @@ export async function createTestPlatform(overrides: Partial<PlatformDeps> = {}, 
    * One API call in process. `client`: who is at the other end, as the server in front of the API
    * would establish it (the socket, or a trusted proxy's word); headers of the request never say it.
    */
-  const call = async (method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string>; client?: { ip: string; userAgent?: string } } = {}) => {
+  // Every answer a test receives is checked against the API's own document (issue 26): a status or
+  // body the document does not declare fails the call, so a test that reaches it fails.
+  let checker: Promise<ReturnType<typeof answerChecker>> | undefined
+  const checkAnswer = async (method: string, path: string, answer: Answer) => {
+    checker ??= Promise.resolve(api.request('/v1/openapi.json')).then(async (response) => answerChecker(await response.json()))
+    const check = await checker
+    const mismatches = check(method, new URL(`http://platform.test/v1${path}`).pathname, answer)
+    if (mismatches.length) throw new Error(`The answer disagrees with the OpenAPI document:\n${mismatches.join('\n')}\n${answer.text.slice(0, 2000)}`)
+  }
+  /**
+   * `unchecked`: the answer is not checked against the document — for a request the document cannot
+   * describe (a malformed path, a method no route has), said at the call.
+   */
+  const call = async (
+    method: string,
+    path: string,
+    options: { token?: string; body?: unknown; headers?: Record<string, string>; client?: { ip: string; userAgent?: string }; unchecked?: true } = {},
+  ) => {
     const headers = new Headers(options.headers)
     if (options.token) headers.set('authorization', `Bearer ${options.token}`)
     let body: string | undefined
@@ -77,7 +95,9 @@ export async function createTestPlatform(overrides: Partial<PlatformDeps> = {}, 
     const response = await api.fetch(new Request(`http://platform.test/v1${path}`, { method, headers, body }), client ? { client } : undefined)
     const text = await response.text()
     const json = text && /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined
-    return { status: response.status, headers: response.headers, json, text }
+    const answer = { status: response.status, headers: response.headers, json, text }
+    if (!options.unchecked) await checkAnswer(method, path, answer)
+    return answer
   }
   return {
     deps,

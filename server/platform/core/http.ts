@@ -2,6 +2,7 @@ import { OpenAPIHono, type Hook, type RouteConfig } from '@hono/zod-openapi'
 import type { Context, Handler } from 'hono'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { AppError, badRequest, fieldErrorsFromZod, notFound, toProblem, unauthorized } from './errors.ts'
+import { carriesBody } from './methods.ts'
 import type { RouteAccess } from './openapi.ts'
 import { isStaff, requirePermission, type Actor, type Scope } from './scope.ts'
 import type { VerifiedToken } from '#server/platform/auth/tokens.ts'
@@ -58,7 +59,7 @@ export const validationHook: Hook<any, PlatformEnv, any, any> = (result, c) => {
 export function createRouter() {
   const router = new OpenAPIHono<PlatformEnv>({ defaultHook: validationHook, strict: false })
   const register = router.openapi.bind(router) as (route: RouteConfig, handler: Handler<PlatformEnv>, hook?: unknown) => unknown
-  router.openapi = ((route: DeclaredRoute, handler: Handler<PlatformEnv>, hook?: unknown) => register(route, guarded(route, handler), hook)) as unknown as typeof router.openapi
+  router.openapi = ((route: DeclaredRoute, handler: Handler<PlatformEnv>, hook?: unknown) => register(route, guarded(route, bodiless(route, handler)), hook)) as unknown as typeof router.openapi
   return router
 }
 
@@ -73,6 +74,24 @@ function guarded(route: DeclaredRoute, handler: Handler<PlatformEnv>): Handler<P
     const actor = requireActor(c)
     if (sessionOnly && actor.token) throw new AppError(403, 'token.not_allowed', 'An API token cannot do this: sign in')
     if (permission !== 'signed-in') requirePermission(actor, permission)
+    return handler(c, next)
+  }
+}
+
+const CHANGES = new Set(['post', 'put', 'patch', 'delete'])
+
+/**
+ * An operation that declares no request body takes none: a body sent to it (which the handler
+ * would never read) is a 400 `body-not-allowed`, so a client learns its fields went nowhere. No
+ * body at all — including `curl -X POST` with neither a length nor a type — is what it takes.
+ */
+function bodiless(route: DeclaredRoute, handler: Handler<PlatformEnv>): Handler<PlatformEnv> {
+  if (route.request?.body || !CHANGES.has(route.method)) return handler
+  return async (c, next) => {
+    if (await carriesBody(c))
+      throw new AppError(400, 'body-not-allowed', `${route.method.toUpperCase()} ${route.path} takes no request body`, {
+        errors: [{ field: '(body)', message: 'This operation takes no request body' }],
+      })
     return handler(c, next)
   }
 }
