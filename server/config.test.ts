@@ -40,6 +40,12 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ PORT: 3310, SEED_DEMO: true, WORKER: false })
   })
 
+  it('takes the DNS TTL floor from DNS_TTL_MIN, 60 by default (issue 26)', () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), SESSION_SECRET: STRONG }).DNS_TTL_MIN).toBe(60)
+    expect(loadConfig({ DATA_DIR: tempDir(), SESSION_SECRET: STRONG, DNS_TTL_MIN: '300' }).DNS_TTL_MIN).toBe(300)
+    expect(issuesOf({ DATA_DIR: tempDir(), SESSION_SECRET: STRONG, DNS_TTL_MIN: '0' }).map((i) => i.split(':')[0])).toEqual(['DNS_TTL_MIN'])
+  })
+
   it('names each bad variable once, with what is wrong', () => {
     const issues = issuesOf({ PORT: 'eighty', DATABASE_URL: 'mysql://db/x', LOG_LEVEL: 'loud', PUBLIC_URL: 'not a url', SESSION_SECRET: 'short' })
     expect(issues).toHaveLength(5)

@@ -44,6 +44,8 @@ export const EnvSchema = z.object({
   /** Seconds a worker holds a job without renewing it: a job of a process that died is retried that long after its last heartbeat. */
   JOB_LEASE_SECONDS: z.coerce.number().int().min(3).max(3600).default(30),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
+  // DNS: the lowest TTL a record gets; a zone file's lower TTL is raised to it with a warning on its line, the editor refuses one.
+  DNS_TTL_MIN: z.coerce.number().int().min(1).max(86_400).default(60),
   POWERDNS_API_URL: z.url().optional(),
   POWERDNS_API_KEY: z.string().min(1).optional(),
   // Without POWERDNS_API_URL: local = start pdns_server on loopback when it is installed (default; data under DATA_DIR/pdns), none = serve no zones.

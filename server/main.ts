@@ -87,6 +87,7 @@ async function main() {
     ssl: ssl.settings,
     ...(powerdns ? { powerdns: powerdns.settings } : {}),
     webhooks: { allowPrivateAddresses: config.WEBHOOKS_ALLOW_PRIVATE, claimSeconds: config.JOB_LEASE_SECONDS },
+    dns: { ttlMin: config.DNS_TTL_MIN },
   }
   const platformApi = createPlatformApi(deps)
   await jobs.start({ work: config.WORKER && index === 0 })

@@ -40,6 +40,8 @@ export type PlatformDeps = {
   /** Webhooks (issue 20): `allowPrivateAddresses` lets endpoints be plain HTTP on loopback or private addresses (development and tests only). */
   /** `claimSeconds`: how long a sender holds deliveries without renewing its claim (JOB_LEASE_SECONDS; 30). */
   webhooks?: { allowPrivateAddresses?: boolean; retryDelaysSeconds?: readonly number[]; claimSeconds?: number }
+  /** DNS: `ttlMin` is the lowest TTL a record gets (DNS_TTL_MIN; 60): a zone file's lower one is raised to it with a warning. */
+  dns?: { ttlMin?: number }
   /** Where this server listens (http://localhost:<port>), once it does: the base of mailed links without PUBLIC_URL. */
   listeningUrl?: () => string | undefined
 }
