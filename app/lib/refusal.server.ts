@@ -65,6 +65,8 @@ function sayReason(t: TFunction, problem: Problem): string | null {
   if (!reason || !REASONS.has(reason)) return null
   const allowed = Array.isArray(problem.allowed_periods) ? problem.allowed_periods.map((y) => t('orders:cart.years', { count: Number(y) })).join(', ') : ''
   const text = t(`orders:errors.${reason}`, { allowed, from: String(problem.from_currency ?? ''), to: String(problem.to_currency ?? '') })
+  // A name refused by a rule of its own (an invisible character, mixed scripts, …) says that rule.
+  if (reason === 'invalid-name' && typeof problem.name_error === 'string') return t(`domains:nameErrors.${problem.name_error}`, { defaultValue: text })
   // The registry's reason (e.g. "In use") adds to an unavailable name.
   return reason === 'unavailable' && typeof problem.registry_reason === 'string' ? `${text} (${problem.registry_reason})` : text
 }

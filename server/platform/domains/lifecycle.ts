@@ -1,4 +1,5 @@
-import { parseDomainName, type DomainNameError, type ParsedDomain } from '#common/domain-name.ts'
+import { checkTldScripts, IDN_NAME_MESSAGES, parseDomainName, type DomainNameError, type ParsedDomain } from '#common/domain-name.ts'
+import { tldScripts } from '#common/idna.ts'
 import type { DomainStatus } from '#server/db/schema.ts'
 import type { DsRecord } from '#server/db/schema-domains.ts'
 import { newAuthCode, RegistryConnectionError, RegistryError, registryErrorToAppError, type DomainInfo, type DsData, type RegistryConnection } from '#server/integrations/registry/index.ts'
@@ -23,6 +24,7 @@ import { accountQuoter } from '#server/platform/pricing/service.ts'
 export type LifecycleDeps = Pick<PlatformDeps, 'db' | 'registries' | 'now' | 'logger'>
 
 const NAME_ERRORS: Record<DomainNameError, string> = {
+  ...IDN_NAME_MESSAGES,
   empty: 'The name is empty',
   'too-long': 'The name is longer than 253 characters',
   'label-empty': 'The name has an empty label',
@@ -71,8 +73,16 @@ export async function validateName(
 ): Promise<{ domain: ParsedDomain; tld: { name: string; periods: number[]; list_price_minor: number | null; currency: string } }> {
   const parsed = parseDomainName(input)
   if (!parsed.ok) throw badRequest(`${NAME_ERRORS[parsed.error]}: ${input}`, [{ field, message: NAME_ERRORS[parsed.error] }])
-  const tld = await deps.db.selectFrom('tlds').select(['name', 'periods', 'list_price_minor', 'currency', 'is_offered']).where('name', '=', parsed.domain.tld).executeTakeFirst()
-  if (!tld || !tld.is_offered) throw badRequest(`.${parsed.domain.tld} is not offered`, [{ field, message: `The TLD .${parsed.domain.tld} is not offered` }])
+  const row = await deps.db
+    .selectFrom('tlds')
+    .select(['name', 'unicode_name', 'periods', 'list_price_minor', 'currency', 'is_offered', 'idn_scripts'])
+    .where('name', '=', parsed.domain.tld)
+    .executeTakeFirst()
+  if (!row || !row.is_offered) throw badRequest(`.${parsed.domain.tld} is not offered`, [{ field, message: `The TLD .${parsed.domain.tld} is not offered` }])
+  // The scripts the TLD takes (its catalogue entry, else the default: issue 26).
+  const scriptError = checkTldScripts(parsed.domain, tldScripts(row.name, row.unicode_name, row.idn_scripts))
+  if (scriptError) throw badRequest(`${NAME_ERRORS[scriptError]}: ${input}`, [{ field, message: NAME_ERRORS[scriptError] }])
+  const { unicode_name: _unicode, idn_scripts: _scripts, ...tld } = row
   return { domain: parsed.domain, tld }
 }
 

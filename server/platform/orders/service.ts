@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
-import { parseDomainName, type DomainNameError } from '#common/domain-name.ts'
+import { checkTldScripts, IDN_NAME_MESSAGES, parseDomainName, type DomainNameError } from '#common/domain-name.ts'
+import { tldScripts } from '#common/idna.ts'
 import { currencyDecimals } from '#common/money.ts'
 import { registryErrorToAppError } from '#server/integrations/registry/index.ts'
 import type { DB } from '#server/db/schema.ts'
@@ -68,6 +69,7 @@ type PricedItem = {
 }
 
 const NAME_MESSAGES: Record<DomainNameError, string> = {
+  ...IDN_NAME_MESSAGES,
   empty: 'Enter a domain name',
   'too-long': 'The name is longer than 253 characters',
   'label-empty': 'The name has an empty label',
@@ -90,8 +92,11 @@ export async function priceItem(deps: Deps, scope: Scope, input: ItemInput, pref
   const parsed = parseDomainName(input.name)
   if (!parsed.ok) throw refusal(400, 'invalid-name', `${prefix}name`, `Invalid domain name: ${NAME_MESSAGES[parsed.error]}`, { name_error: parsed.error })
   const { ascii, unicode, tld } = parsed.domain
-  const tldRow = await deps.db.selectFrom('tlds').select(['name', 'is_offered', 'periods', 'list_price_minor', 'currency']).where('name', '=', tld).executeTakeFirst()
+  const tldRow = await deps.db.selectFrom('tlds').select(['name', 'unicode_name', 'is_offered', 'periods', 'list_price_minor', 'currency', 'idn_scripts']).where('name', '=', tld).executeTakeFirst()
   if (!tldRow?.is_offered || tldRow.list_price_minor === null) throw refusal(400, 'tld-not-offered', `${prefix}name`, `.${unicode.split('.').at(-1)} is not offered`)
+  // The scripts the TLD takes (its catalogue entry, else the default: issue 26).
+  const scriptError = checkTldScripts(parsed.domain, tldScripts(tldRow.name, tldRow.unicode_name, tldRow.idn_scripts))
+  if (scriptError) throw refusal(400, 'invalid-name', `${prefix}name`, `Invalid domain name: ${NAME_MESSAGES[scriptError]}`, { name_error: scriptError })
   if (input.type !== 'renew' && !tldRow.periods.includes(input.period)) {
     throw new AppError(400, 'invalid-request', `A period of ${input.period} year(s) is not allowed for .${tld}`, {
       errors: [{ field: `${prefix}period`, message: `Allowed periods for .${tld}: ${tldRow.periods.join(', ')} year(s)`, allowed: tldRow.periods.map(String) }],
