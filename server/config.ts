@@ -101,6 +101,10 @@ export const EnvSchema = z.object({
   SELLER_VAT_ID: z.string().max(20).optional(),
   SELLER_REGISTRATION: z.string().max(50).optional(),
   SELLER_EMAIL: z.email().optional(),
+  // Where invoices are paid (printed on each invoice, its UBL PaymentMeans): the IBAN's check digits and the BIC's shape are checked at start.
+  SELLER_IBAN: z.string().max(40).optional(),
+  SELLER_BIC: z.string().max(11).optional(),
+  SELLER_BANK_NAME: z.string().max(100).optional(),
   // The secret private keys are sealed with (AES-256-GCM); generated once into the data folder when unset.
   SSL_KEY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 })

@@ -25,6 +25,7 @@ import { shareLocalCa, sslFromConfig } from './platform/ssl/setup.ts'
 import { isEmpty, seedDemo, seedDemoRenewalCharges, seedDemoZones } from './seed/demo.ts'
 import { seedDemoIntegrations } from './seed/integrations.ts'
 import { seedDemoBlocks } from './seed/blocks.ts'
+import { seedDemoInvoices } from './seed/billing.ts'
 import { preloadDemoRegistry } from './seed/registry.ts'
 import { startWebhookDispatcher } from './platform/webhooks/delivery.ts'
 
@@ -97,6 +98,8 @@ async function main() {
   if (seeding) await seedDemoZones(deps)
   if (seeding) await seedDemoIntegrations(deps, logger)
   if (seeding) await seedDemoBlocks(deps, logger)
+  // Last month's invoice run, over the demo's renewals of last month (issue 28): each client has invoices to open.
+  if (seeding) await seedDemoInvoices(deps, { wait: config.WORKER && index === 0 })
   // A zone at, inside or above another account's domain or zone (made before issue 26) is said at every start; staff see the list.
   if (index === 0) await reportZoneOverlaps(deps)
 

@@ -10,7 +10,7 @@ import { SSL_CERTIFICATES_LIST, SSL_ORGANISATIONS_LIST } from '#common/lists/ssl
 import { BLOCKS_LIST } from '#common/lists/blocks.ts'
 import type { Filter, Operator } from '#common/pql.ts'
 import { PRICING_ENTITIES_LIST, PRICING_RULES_LIST, PRODUCTS_LIST, REGISTRAR_TEMPLATES_LIST } from '#common/lists/pricing.ts'
-import { BILLING_ENTITIES_LIST, TRANSACTIONS_LIST } from '#common/lists/billing.ts'
+import { BILLING_ENTITIES_LIST, INVOICES_LIST, TRANSACTIONS_LIST } from '#common/lists/billing.ts'
 
 /** A field of a list screen: the catalogue's field (common/lists) and whether it shows by default. */
 export type ListColumn = {
@@ -455,5 +455,29 @@ LISTS.transactions = {
 }
 /** /domains/{id}/transactions and /ssls/{id}/transactions: the route fixes the domain. */
 LISTS['domain-transactions'] = { ...LISTS.transactions, id: 'domain-transactions', columns: columnsOf(TRANSACTIONS_LIST, { ...transactionColumns, object_name: false, 'account.name': false }) }
+/** /invoicing for a client (issue 28): its invoices and credit notes, each with its PDF and XML (staff in their own group: every entity's). */
+LISTS.invoices = {
+  id: 'invoices',
+  apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/invoices`,
+  columns: columnsOf(INVOICES_LIST, {
+    number: true,
+    kind: true,
+    issued_at: true,
+    period: true,
+    total_text: true,
+    due_at: true,
+    status: true,
+    currency: false,
+    total_minor: false,
+    tax_minor: false,
+    reverse_charge: false,
+    corrects_number: false,
+    'billing_entity.name': false,
+  }),
+  fixedFilters: [],
+  defaultSort: '-issued_at',
+  trayType: null,
+  rowLabel: (row) => String(row.number ?? ''),
+}
 /** The /log screens of billing entities and transactions (the invoicing trail, fixed by the route). */
 LISTS['billing-log'] = { ...auditList('billing-log', 'invoicing'), trayType: null }

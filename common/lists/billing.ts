@@ -48,3 +48,30 @@ export const TRANSACTIONS_LIST = listCatalogue({
     updated_at: { type: 'timestamp', filterable: true, sortable: true },
   },
 })
+
+/** Invoices and credit notes (issue 28): a client reads those of the entity paying for its account. */
+export const INVOICE_KINDS = ['invoice', 'credit-note'] as const
+/** Issued (its mail not sent yet) or sent to the billing address. */
+export const INVOICE_STATUSES = ['issued', 'sent'] as const
+export const INVOICES_LIST = listCatalogue({
+  name: 'invoices',
+  defaultSort: '-issued_at',
+  fields: {
+    id: { type: 'uuid', filterable: true },
+    number: { type: 'text', filterable: true, sortable: true },
+    kind: { type: 'enum', filterable: true, sortable: true, choices: INVOICE_KINDS },
+    issued_at: { type: 'timestamp', filterable: true, sortable: true },
+    period: { type: 'text', filterable: true, sortable: true },
+    currency: { type: 'text', filterable: true, sortable: true },
+    subtotal_minor: { type: 'integer', filterable: true, sortable: true },
+    tax_minor: { type: 'integer', filterable: true, sortable: true },
+    total_minor: { type: 'integer', filterable: true, sortable: true },
+    total_text: { type: 'text' },
+    due_at: { type: 'timestamp', filterable: true, sortable: true },
+    status: { type: 'enum', filterable: true, sortable: true, choices: INVOICE_STATUSES },
+    reverse_charge: { type: 'boolean', filterable: true },
+    corrects_number: { type: 'text', filterable: true },
+    billing_entity_id: { type: 'uuid', filterable: true },
+    'billing_entity.name': { type: 'text', filterable: true, sortable: true },
+  },
+})

@@ -109,7 +109,20 @@ export interface InvoiceSeriesTable {
 export type InvoiceBuyer = { name: string; address: BillingAddress; country: string; vat_id: string | null; billing_email: string }
 
 /** Who invoiced, as issued (migration 0920; configuration SELLER_*, server/platform/billing/seller.ts). */
-export type InvoiceSeller = { name: string; street: string; city: string; postcode: string; country: string; vat_id: string; registration: string; email: string }
+export type InvoiceSeller = {
+  name: string
+  street: string
+  city: string
+  postcode: string
+  country: string
+  vat_id: string
+  registration: string
+  email: string
+  /** Where to pay (issue 28): absent on documents issued before it was configured. */
+  iban?: string
+  bic?: string
+  bank_name?: string
+}
 
 export interface InvoicesTable {
   id: Generated<string>

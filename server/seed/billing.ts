@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
 import { createBillingEntity, recordPayment, setAccountEntity } from '#server/platform/billing/service.ts'
-import { setTaxRate } from '#server/platform/billing/invoices.ts'
+import { setTaxRate, startInvoiceRun } from '#server/platform/billing/invoices.ts'
+import type { PlatformDeps } from '#server/platform/deps.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { renewDomain, type LifecycleDeps } from '#server/platform/domains/lifecycle.ts'
 
@@ -57,11 +58,15 @@ export async function seedBilling(db: Kysely<DB>, accounts: { acme: string; glob
  * holds are renewed a year through the renewal service the portal and the API use (charged at the
  * account's price list, the registry renews them, the charge settles with the new expiry), and one
  * is asked for ten years, which the registry refuses (past its ten-year maximum), so its charge is
- * released. Never the quiet demo domains (the browser tests rely on them being left alone), nor a
+ * released. They are made at last month's clock, so they settle in last month. Never the quiet demo domains (the browser tests rely on them being left alone), nor a
  * brand or registry-locked name; the farthest expiries first, so no name moves into or out of the
  * 30/60/90-day windows the dashboard counts. Without a registry for .com, nothing is renewed.
  */
 export async function seedDemoRenewals(deps: LifecycleDeps, quiet: readonly string[]) {
+  // Made on the 15th of last month (issue 28): the renewal service settles a charge at its clock,
+  // so they are last month's charges, which the demo's run of that month invoices (seedDemoInvoices).
+  const today = deps.now()
+  deps = { ...deps, now: () => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 15, 12)) }
   let renewed = 0
   let refused = 0
   if (!deps.registries?.forTld('com')) return { renewed, refused }
@@ -95,4 +100,24 @@ export async function seedDemoRenewals(deps: LifecycleDeps, quiet: readonly stri
   }
   deps.logger.info('demo renewals made at the registry', { renewed, refused })
   return { renewed, refused }
+}
+
+/**
+ * Last month's invoice run (issue 28), started as staff start it (`startInvoiceRun`: the run
+ * recorded, its job queued) once the demo's charges exist, so each client has issued invoices to
+ * open from its first sign-in. It waits for the job (the same one a month's run is) while this
+ * process works jobs, a minute at most.
+ */
+export async function seedDemoInvoices(deps: Pick<PlatformDeps, 'db' | 'jobs' | 'logger' | 'now'> & { config?: object }, options: { wait: boolean }) {
+  const today = deps.now()
+  const period = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1)).toISOString().slice(0, 7)
+  await startInvoiceRun(deps, systemScope('demo-seed'), period)
+  if (!options.wait) return
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    const run = await deps.db.selectFrom('invoice_runs').select(['state', 'invoices']).where('period', '=', `${period}-01`).executeTakeFirstOrThrow()
+    if (run.state === 'completed') return void deps.logger.info('demo invoices issued', { period, invoices: run.invoices })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  deps.logger.warn('the demo invoice run is still going; its invoices appear when it ends', { period })
 }

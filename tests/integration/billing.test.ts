@@ -394,8 +394,8 @@ describe('invoices', () => {
     await platform.call('PUT', `${home}/tax-rates/US`, { token: staff(), body: { rate_percent: 7.25, name: 'Sales tax' } })
     // Who invoices is configuration (SELLER_*): the run issues under the seller configured then.
     Object.assign(platform.deps.config, { SELLER_NAME: 'Registrar Test B.V.', SELLER_VAT_ID: 'nl 987654321 b02', SELLER_REGISTRATION: '87654321' })
-    // The charges so far become last month's.
-    await sql`UPDATE transactions SET settled_at = settled_at - interval '1 month' WHERE settled_at IS NOT NULL`.execute(platform.db)
+    // The charges so far become last month's (the demo's renewals are last month's already: issue 28).
+    await sql`UPDATE transactions SET settled_at = settled_at - interval '1 month' WHERE settled_at >= date_trunc('month', now())`.execute(platform.db)
     const last = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 1, 1)).toISOString().slice(0, 7)
     const started = await platform.call('POST', `${home}/invoice-runs`, { token: staff(), body: { period: last } })
     expect(started.status).toBe(202)

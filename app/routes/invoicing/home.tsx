@@ -1,10 +1,15 @@
-import { Form, Link } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import { z } from 'zod'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { activeContext } from '#app/lib/context-param.ts'
+import { DataTable } from '#app/components/data-table.tsx'
+import { SubNav } from '#app/components/screen-parts.tsx'
+import { formatDate } from '#app/lib/dates.ts'
+import { loadListPage } from '#app/lib/list-page.server.ts'
+import { LISTS } from '#app/lib/lists.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
@@ -21,24 +26,30 @@ type ClientPrice = { product_id: string; product_code: string; product_name: str
 const QuerySchema = z.object({ q: z.string().trim().max(100).optional().catch(undefined), page: z.coerce.number().int().min(1).max(10_000).catch(1) })
 
 /**
- * /invoicing: for staff, the way to price lists and rules; for a client, the prices of its own
- * account in its currency (never a cost, a margin or a rule).
+ * /invoicing: for staff, the way to price lists and rules; for a client, two tabs (issue 28): its
+ * invoices and credit notes (the list engine's, each with its PDF and XML) — the first, what a
+ * client comes for — and the prices of its own account in its currency (`?tab=prices`: never a
+ * cost, a margin or a rule).
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
   const url = requestUrl(request)
   const t = getInstance(context).t
-  const meta = pageMeta(request, context, t('pricing:home.title'))
   const groupContext = activeContext(url, user.group_id)
   // Staff in their own group run the price lists; in a client's context they see what the client sees.
-  if (canChange(request, user, 'staff') && groupContext === user.group_id) return { staff: true as const, prices: null, query: null, meta }
+  if (canChange(request, user, 'staff') && groupContext === user.group_id)
+    return { staff: true as const, tab: null, invoices: null, prices: null, query: null, meta: pageMeta(request, context, t('pricing:home.title')) }
+  if (url.searchParams.get('tab') !== 'prices') {
+    const { page, headers } = await loadListPage(request, context, LISTS.invoices!, groupContext)
+    return data({ staff: false as const, tab: 'invoices' as const, invoices: page, prices: null, query: null, meta: pageMeta(request, context, t('billing:invoices.title')) }, { headers })
+  }
   const query = QuerySchema.parse(Object.fromEntries(url.searchParams))
   const search = new URLSearchParams({ page: String(query.page), limit: '50' })
   if (query.q) search.set('q', query.q)
   const prices = await (
     await getPlatform(request, context)
   ).get<{ currency: string; data: ClientPrice[]; meta: { total: number; page: number; limit: number } }>(`/groups/${groupContext}/prices?${search}`)
-  return { staff: false as const, prices, query, meta }
+  return { staff: false as const, tab: 'prices' as const, invoices: null, prices, query, meta: pageMeta(request, context, t('pricing:home.yourPrices')) }
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
@@ -80,26 +91,59 @@ export default function InvoicingHome({ loaderData }: Route.ComponentProps) {
       </div>
     )
   }
+  // A client's two tabs: its documents (the default) and its prices.
+  const tabs = (
+    <SubNav
+      links={[
+        { to: '/invoicing', label: tb('invoices.tab'), current: loaderData.tab === 'invoices' },
+        { to: '/invoicing?tab=prices', label: t('home.yourPrices'), current: loaderData.tab === 'prices' },
+      ]}
+    />
+  )
+  const cards = (
+    <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+      {billingCards.map((c) => (
+        <Card key={c.to}>
+          <CardTitle>
+            <Link className="hover:underline" to={href(c.to)}>
+              {c.title}
+            </Link>
+          </CardTitle>
+          <p className="text-sm text-slate-600 dark:text-slate-400">{c.text}</p>
+        </Card>
+      ))}
+    </div>
+  )
+  if (loaderData.tab === 'invoices') {
+    return (
+      <div className="space-y-4">
+        <h1 className="text-2xl font-semibold">{t('common:nav.invoicing')}</h1>
+        {cards}
+        {tabs}
+        <p className="text-sm text-slate-600 dark:text-slate-400">{tb('invoices.intro')}</p>
+        <DataTable
+          def={LISTS.invoices!}
+          page={loaderData.invoices}
+          labels={(key) => tb(`invoices.fields.${key}`, { defaultValue: key })}
+          empty={tb('invoices.empty')}
+          valueLabel={(key, value) => (key === 'kind' ? tb(`invoices.kinds.${value}`, { defaultValue: value }) : key === 'status' ? tb(`invoices.statuses.${value}`, { defaultValue: value }) : value)}
+          renderCell={(row, key) => <InvoiceCell row={row} column={key} />}
+        />
+      </div>
+    )
+  }
   const { prices, query } = loaderData
   const pages = Math.max(1, Math.ceil(prices.meta.total / prices.meta.limit))
-  const pageLink = (page: number) => href(`/invoicing?${new URLSearchParams({ ...(query.q ? { q: query.q } : {}), page: String(page) })}`)
+  const pageLink = (page: number) => href(`/invoicing?${new URLSearchParams({ tab: 'prices', ...(query.q ? { q: query.q } : {}), page: String(page) })}`)
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-semibold">{t('home.yourPrices')}</h1>
+      <h1 className="text-2xl font-semibold">{t('common:nav.invoicing')}</h1>
+      {cards}
+      {tabs}
+      <h2 className="text-lg font-semibold">{t('home.yourPrices')}</h2>
       <p className="text-sm text-slate-600 dark:text-slate-400">{t('home.yourPricesIntro', { currency: prices.currency })}</p>
-      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-        {billingCards.map((c) => (
-          <Card key={c.to}>
-            <CardTitle>
-              <Link className="hover:underline" to={href(c.to)}>
-                {c.title}
-              </Link>
-            </CardTitle>
-            <p className="text-sm text-slate-600 dark:text-slate-400">{c.text}</p>
-          </Card>
-        ))}
-      </div>
       <Form method="get" className="flex items-end gap-2" role="search">
+        <input type="hidden" name="tab" value="prices" />
         <label className="flex flex-col gap-1 text-sm">
           {t('applicable.search')}
           <Input name="q" defaultValue={query.q ?? ''} placeholder="domain:com" className="w-56 font-mono" />
@@ -151,4 +195,32 @@ export default function InvoicingHome({ loaderData }: Route.ComponentProps) {
       ) : null}
     </div>
   )
+}
+
+/** A cell of the client's invoice list: the number with its PDF and XML, the kind and status in the user's words, dates in its format. */
+function InvoiceCell({ row, column }: { row: Record<string, unknown>; column: string }) {
+  const { t, i18n } = useTranslation('billing')
+  const href = useContextHref()
+  const value = column.includes('.') ? (row[column.split('.')[0]!] as Record<string, unknown> | null | undefined)?.[column.split('.')[1]!] : row[column]
+  if (column === 'number') {
+    const number = String(value ?? '')
+    const id = encodeURIComponent(String(row.id))
+    return (
+      <span className="flex flex-wrap items-baseline gap-x-3">
+        <span className="font-mono">{number}</span>
+        <a className="text-blue-700 hover:underline dark:text-blue-400" href={href(`/invoicing/invoices/${id}/pdf`)} aria-label={t('invoices.download', { number, format: 'PDF' })} download>
+          PDF
+        </a>
+        <a className="text-blue-700 hover:underline dark:text-blue-400" href={href(`/invoicing/invoices/${id}/xml`)} aria-label={t('invoices.download', { number, format: 'XML' })} download>
+          XML
+        </a>
+      </span>
+    )
+  }
+  if (column === 'kind') return <>{t(`invoices.kinds.${String(value)}`, { defaultValue: String(value) })}</>
+  if (column === 'status') return <>{t(`invoices.statuses.${String(value)}`, { defaultValue: String(value) })}</>
+  if (column === 'issued_at' || column === 'due_at') return value ? <time dateTime={String(value)}>{formatDate(String(value), i18n.language)}</time> : <span className="text-slate-500">—</span>
+  if (column === 'total_text' || column.endsWith('_minor')) return <span className="tabular-nums">{String(value ?? '')}</span>
+  if (column === 'reverse_charge') return <>{value ? t('invoices.reverseCharge') : ''}</>
+  return <>{String(value ?? '')}</>
 }

@@ -7,6 +7,7 @@ import { countryName } from '#common/countries.ts'
 import { currencyDecimals, formatMoney, formatPercent } from '#common/money.ts'
 import type { Invoice, InvoiceLine } from '#server/db/schema-billing.ts'
 import { REVERSE_CHARGE_NOTE, type CorrectedInvoice } from './invoices.ts'
+import { compactIban, printedIban } from './seller.ts'
 
 /**
  * An invoice or credit note as a PDF (pdf-lib, on the server) in the entity's language, and as an
@@ -45,6 +46,8 @@ const LABELS: Record<string, Record<string, string>> = {
     tax: 'VAT',
     total: 'Total',
     page: 'Page',
+    pay: 'Please pay by bank transfer by {due}, quoting {number}.',
+    holder: 'Account holder',
   },
   es: {
     invoice: 'Factura',
@@ -65,6 +68,8 @@ const LABELS: Record<string, Record<string, string>> = {
     tax: 'IVA',
     total: 'Total',
     page: 'Página',
+    pay: 'Pague por transferencia bancaria antes del {due}, indicando {number}.',
+    holder: 'Titular',
   },
   ja: {
     invoice: '請求書',
@@ -85,6 +90,8 @@ const LABELS: Record<string, Record<string, string>> = {
     tax: '税',
     total: '合計',
     page: 'ページ',
+    pay: '{due} までに、{number} を記載のうえ銀行振込でお支払いください。',
+    holder: '口座名義',
   },
 }
 
@@ -226,7 +233,16 @@ export async function invoicePdf(invoice: Invoice, lines: InvoiceLine[], correct
         text(page, money(v), A4[0] - MARGIN, y, { right: true, ...(strong ? { font: bold } : {}) })
         y -= 14
       }
-      if (invoice.reverse_charge) text(page, REVERSE_CHARGE_NOTE[language] ?? REVERSE_CHARGE_NOTE.en!, MARGIN, y - 10, { size: 8 })
+      if (invoice.reverse_charge) {
+        text(page, REVERSE_CHARGE_NOTE[language] ?? REVERSE_CHARGE_NOTE.en!, MARGIN, y - 10, { size: 8 })
+        y -= 14
+      }
+      // How to pay (issue 28): an invoice names the seller's account it was issued with; a credit note is not paid.
+      if (invoice.kind === 'invoice' && seller.iban) {
+        text(page, L.pay!.replace('{due}', invoice.due_at ? day(invoice.due_at) : day(invoice.issued_at)).replace('{number}', invoice.number), MARGIN, y - 18, { font: bold })
+        const account = [`${L.holder}: ${seller.name}`, `IBAN: ${printedIban(seller.iban)}`, ...(seller.bic ? [`BIC: ${seller.bic}`] : []), ...(seller.bank_name ? [seller.bank_name] : [])]
+        text(page, account.join(' · '), MARGIN, y - 30)
+      }
     }
     text(page, `${L.page} ${p + 1} / ${pages}`, A4[0] - MARGIN, 30, { size: 8, right: true })
   }
@@ -275,6 +291,10 @@ export function invoiceUbl(invoice: Invoice, lines: InvoiceLine[], corrects: Cor
       : '',
     `<cac:AccountingSupplierParty>${party(invoice.seller.name, invoice.seller.street, invoice.seller.city, invoice.seller.postcode, invoice.seller.country, invoice.seller.vat_id, invoice.seller.registration)}</cac:AccountingSupplierParty>`,
     `<cac:AccountingCustomerParty>${party(b.name, b.address.street1 ?? '', b.address.city ?? '', b.address.postcode ?? '', b.country, b.vat_id)}</cac:AccountingCustomerParty>`,
+    // How to pay (BG-16/BG-17): a credit transfer (SEPA's, code 58, in euros; else 30) to the seller's account (BT-84), its BIC (BT-86), the invoice's number as the remittance reference (BT-83).
+    !credit && invoice.seller.iban
+      ? `<cac:PaymentMeans><cbc:PaymentMeansCode>${currency === 'EUR' ? 58 : 30}</cbc:PaymentMeansCode><cbc:PaymentID>${xml(invoice.number)}</cbc:PaymentID><cac:PayeeFinancialAccount><cbc:ID>${xml(compactIban(invoice.seller.iban))}</cbc:ID><cbc:Name>${xml(invoice.seller.name)}</cbc:Name>${invoice.seller.bic ? `<cac:FinancialInstitutionBranch><cbc:ID>${xml(invoice.seller.bic)}</cbc:ID></cac:FinancialInstitutionBranch>` : ''}</cac:PayeeFinancialAccount></cac:PaymentMeans>`
+      : '',
     `<cac:TaxTotal>${a('TaxAmount', Number(invoice.tax_minor))}<cac:TaxSubtotal>${a('TaxableAmount', Number(invoice.subtotal_minor))}${a('TaxAmount', Number(invoice.tax_minor))}${taxCategory('TaxCategory')}</cac:TaxSubtotal></cac:TaxTotal>`,
     `<cac:LegalMonetaryTotal>${a('LineExtensionAmount', Number(invoice.subtotal_minor))}${a('TaxExclusiveAmount', Number(invoice.subtotal_minor))}${a('TaxInclusiveAmount', Number(invoice.total_minor))}${a('PayableAmount', Number(invoice.total_minor))}</cac:LegalMonetaryTotal>`,
     ...lines.map(

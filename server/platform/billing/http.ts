@@ -6,7 +6,7 @@ import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemR
 import { billingEntitiesResource, createBillingEntity, getBillingEntity, recordPayment, scopedBillingEntitiesResource, setAccountEntity, setBalanceTerms, updateBillingEntity } from './service.ts'
 import { getTransaction, refundTransaction, scopedTransactionsResource, transactionsResource } from './transactions.ts'
 import { invoicePdf, invoiceUbl } from './documents.ts'
-import { entityInvoices, listTaxRates, loadInvoice, setTaxRate, startInvoiceRun } from './invoices.ts'
+import { entityInvoices, invoicesResource, listTaxRates, loadInvoice, scopedInvoicesResource, setTaxRate, startInvoiceRun } from './invoices.ts'
 
 const TAGS = ['Billing']
 const ContextParam = z.object({ context: z.string() })
@@ -325,6 +325,21 @@ export const billingRouter = createRouter()
     async (c) => {
       const p = c.req.valid('param')
       return c.json({ data: await entityInvoices(c.get('deps').db, requireScope(c, p.context), p.id) }, 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/invoices',
+      ...access('invoice-viewer'),
+      tags: TAGS,
+      summary: "Invoices and credit notes (staff in their own group: every entity's; otherwise those of the entity paying for the account), newest first",
+      request: { params: ContextParam, query: ListQueryParams },
+      responses: { 200: ListResponse(z.record(z.string(), z.unknown())), ...ProblemResponses },
+    }),
+    async (c) => {
+      const scope = requireScope(c, c.req.valid('param').context)
+      return c.json(await listPage(c, scope, { whole: invoicesResource, scoped: scopedInvoicesResource }), 200)
     },
   )
   .openapi(

@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely'
 import { mailTexts } from '#server/lib/mail-texts.ts'
 import { EU_COUNTRIES } from '#common/billing.ts'
 import { formatMoney } from '#common/money.ts'
+import { INVOICES_LIST } from '#common/lists/billing.ts'
 import type { DB } from '#server/db/schema.ts'
 import type { Invoice, InvoiceBuyer, InvoiceLine, InvoiceSeller } from '#server/db/schema-billing.ts'
 import { requirePermission } from '#server/platform/core/scope.ts'
@@ -10,6 +11,7 @@ import { auditWriter, change, txRunner } from '#server/platform/core/change.ts'
 import { fieldError, invalid, notFound, refused } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
+import { listResource } from '#server/platform/list/engine.ts'
 import { findBillingEntity } from './service.ts'
 import { sellerOf } from './seller.ts'
 
@@ -475,3 +477,38 @@ export async function listTaxRates(db: Kysely<DB>, scope: Scope) {
   requirePermission(scope.actor, 'invoice-viewer')
   return (await db.selectFrom('tax_rates').selectAll().orderBy('country').execute()).map((r) => ({ country: r.country.trim(), rate_percent: Number(r.rate_percent), name: r.name }))
 }
+
+const invoiceTotalText = `i.currency || ' ' || CASE WHEN i.currency = 'JPY' THEN i.total_minor::text ELSE to_char(i.total_minor / 100.0, 'FM999999999990.00') END`
+const invoiceColumns = {
+  id: 'i.id',
+  number: 'i.number',
+  kind: 'i.kind',
+  issued_at: 'i.issued_at',
+  period: `to_char(i.period, 'YYYY-MM')`,
+  currency: 'i.currency',
+  subtotal_minor: 'i.subtotal_minor',
+  tax_minor: 'i.tax_minor',
+  total_minor: 'i.total_minor',
+  total_text: invoiceTotalText,
+  due_at: 'i.due_at',
+  status: `CASE WHEN i.mailed_at IS NULL THEN 'issued' ELSE 'sent' END`,
+  reverse_charge: 'i.reverse_charge',
+  corrects_number: { column: '(SELECT c.number FROM invoices c WHERE c.id = i.corrects_invoice_id)', joined: true },
+  billing_entity_id: 'i.billing_entity_id',
+  'billing_entity.name': { column: 'be.name', joined: true },
+} as const
+const INVOICES_FROM = 'invoices i LEFT JOIN billing_entities be ON be.id = i.billing_entity_id'
+
+/** Every invoice and credit note (staff in their own group). */
+export const invoicesResource = listResource(INVOICES_LIST, { from: INVOICES_FROM, tiebreak: 'i.id', columns: invoiceColumns })
+/**
+ * The documents of the entity paying for the scope's account (issue 28): reached through that
+ * account only, as its billing entity is (`scopedBillingEntitiesResource`), so another account's
+ * documents are never in the page.
+ */
+export const scopedInvoicesResource = listResource(INVOICES_LIST, {
+  from: `${INVOICES_FROM} JOIN accounts scoped ON scoped.billing_entity_id = i.billing_entity_id`,
+  accountColumn: 'scoped.id',
+  tiebreak: 'i.id',
+  columns: invoiceColumns,
+})

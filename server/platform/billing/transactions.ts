@@ -283,11 +283,14 @@ export async function reserveAgain(tx: Tx, scope: Scope, key: string): Promise<v
   await moveCharge(tx, scope, row, 'reserved', 'reserve')
 }
 
-/** The registry or CA confirmed: the reserved charge is settled (the money was taken at reservation). */
-export async function settleCharge(tx: Tx, scope: Scope, key: string, domainId: string | null = null): Promise<void> {
+/**
+ * The registry or CA confirmed: the reserved charge is settled (the money was taken at reservation),
+ * at the caller's clock (`deps.now()` where it has one: the month it settles in is the invoice it goes on).
+ */
+export async function settleCharge(tx: Tx, scope: Scope, key: string, domainId: string | null = null, at: Date = new Date()): Promise<void> {
   const row = await tx.selectFrom('transactions').selectAll().where('idempotency_key', '=', key).forUpdate().executeTakeFirst()
   if (row?.state !== 'reserved') return
-  await moveCharge(tx, scope, row, 'settled', 'settle', '', { settled_at: new Date(), domain_id: domainId ?? row.domain_id })
+  await moveCharge(tx, scope, row, 'settled', 'settle', '', { settled_at: at, domain_id: domainId ?? row.domain_id })
 }
 
 /** The action failed or was cancelled: a reserved charge is released and its money given back. */

@@ -307,7 +307,7 @@ export async function renewDomain(deps: LifecycleDeps, scope: Scope, domainId: s
     throw error
   })
   return change(deps.db, scope, async (tx, audit) => {
-    if (charge) await settleCharge(tx, scope, charge, domain.id)
+    if (charge) await settleCharge(tx, scope, charge, domain.id, deps.now())
     const row = await tx
       .updateTable('domains')
       .set((eb) => ({ expires_at: renewed.expiresAt, status: 'active', version: eb('version', '+', 1), updated_at: deps.now() }))
