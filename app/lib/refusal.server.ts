@@ -58,6 +58,7 @@ const REASONS = new Set([
   'not-retryable',
   'nothing-to-cancel',
   'no-exchange-rate',
+  'price-changed',
 ])
 
 function sayReason(t: TFunction, problem: Problem): string | null {

@@ -263,7 +263,14 @@ describe('orders', () => {
       // Cost 10.49 EUR = 11.33 USD, 80 % margin 20.39, rounded up to 20.99: the price now, beside the price when added.
       expect(item).toMatchObject({ name: 'rule-changed.net', price_minor: 2099, currency: 'USD', added_price_minor: 1599, added_currency: 'USD', price_changed: true })
       expect(cart.json.totals).toEqual([{ currency: 'USD', minor: 2099 }])
-      const order = await platform.call('POST', acme('/cart/checkout'), { token: admin, body: { contacts: { registrant: olivia } } })
+      // A page that showed the old total is refused (409 price-changed) and nothing is ordered: the cart stays.
+      const orders = await platform.db.selectFrom('orders').select('id').where('account_id', '=', acmeId).execute()
+      const stale = await platform.call('POST', acme('/cart/checkout'), { token: admin, body: { contacts: { registrant: olivia }, expected_totals: [{ currency: 'USD', minor: 1599 }] } })
+      expect(stale.status).toBe(409)
+      expect(stale.json).toMatchObject({ reason: 'price-changed', totals: [{ currency: 'USD', minor: 2099 }] })
+      expect(await platform.db.selectFrom('orders').select('id').where('account_id', '=', acmeId).execute()).toHaveLength(orders.length)
+      expect((await platform.call('GET', acme('/cart'), { token: admin })).json.items).toHaveLength(1)
+      const order = await platform.call('POST', acme('/cart/checkout'), { token: admin, body: { contacts: { registrant: olivia }, expected_totals: cart.json.totals } })
       expect(order.status).toBe(201)
       expect(order.json.totals).toEqual(cart.json.totals)
       expect(order.json.items.map((i: { price_minor: number }) => i.price_minor)).toEqual([2099])

@@ -5,7 +5,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import type { TFunction } from 'i18next'
 import { Fragment } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, Link, redirect, useActionData, useNavigation } from 'react-router'
+import { data, Form, Link, redirect, useActionData, useNavigation, type ShouldRevalidateFunctionArgs } from 'react-router'
 import { z } from 'zod'
 import { ErrorList, Field, useZodForm } from '#app/components/forms.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -51,6 +51,18 @@ type Cart = { items: CartItem[]; totals: MoneyTotal[] }
 type Contact = { id: string; name: string; organisation?: string | null }
 
 const hasRegistration = (cart: Cart) => cart.items.some((i) => i.type === 'register')
+
+/** The totals the checkout form was shown with (its hidden field), or undefined when absent or not that shape. */
+const ShownTotals = z.array(z.object({ currency: z.string().max(3), minor: z.number().int() }).strict()).max(50)
+function shownTotals(value: FormDataEntryValue | null): MoneyTotal[] | undefined {
+  if (typeof value !== 'string' || !value) return undefined
+  try {
+    const parsed = ShownTotals.safeParse(JSON.parse(value))
+    return parsed.success ? parsed.data : undefined
+  } catch {
+    return undefined
+  }
+}
 
 const ALL_PERIODS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 
@@ -190,7 +202,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       }
     }
     if (Object.keys(templateErrors).length) return data({ intent, result: submission.reply(), templateErrors, templateTexts }, { status: 400 })
-    const body = { ...(needsContacts ? { contacts } : {}), ...(Object.keys(templateValues).length ? { template_values: templateValues } : {}) }
+    // The totals the page showed: the API refuses the order when the cart totals otherwise now (a price changed since).
+    const shown = shownTotals(form.get('expected_totals'))
+    const body = {
+      ...(needsContacts ? { contacts } : {}),
+      ...(Object.keys(templateValues).length ? { template_values: templateValues } : {}),
+      ...(shown ? { expected_totals: shown } : {}),
+    }
     // Transfers and renewals need no contacts: without a registration the body stays empty, as before.
     const ordered = await attempt(() => screen.platform.post<{ id: string }>(`${screen.base}/cart/checkout`, Object.keys(body).length ? body : undefined))
     if (!ordered.ok) {
@@ -203,11 +221,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       // The form comes back with the refusal and the user's choices, under the select it is about.
       const fieldErrors = contactRefusals(t, ordered.problem, chosen)
       const reply = fieldErrors ? submission.reply({ fieldErrors }) : submission.reply({ formErrors: [refusalText(t, ordered.problem)] })
-      return data({ intent, result: reply }, { status: ordered.status })
+      return data({ intent, result: reply, priceChanged: ordered.problem.reason === 'price-changed' }, { status: ordered.status })
     }
     return redirect(carryContext(`/domains/orders/${ordered.value.id}`, url.searchParams), { headers: flash(t('cart.ordered')) })
   }
   throw data('Unknown action', { status: 400 })
+}
+
+/** A checkout refused because a price changed since the page was shown reads the cart again (a refusal otherwise keeps the page's data). */
+export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return (actionResult as { priceChanged?: boolean } | undefined)?.priceChanged === true || defaultShouldRevalidate
 }
 
 export default function OrderCart({ loaderData }: Route.ComponentProps) {
@@ -361,6 +384,7 @@ export default function OrderCart({ loaderData }: Route.ComponentProps) {
           </Table>
           {canManage ? (
             <Checkout
+              totals={cart.totals}
               needsContacts={hasRegistration(cart)}
               contacts={contacts}
               lastResult={actionData?.intent === 'checkout' ? actionData.result : undefined}
@@ -381,6 +405,7 @@ export default function OrderCart({ loaderData }: Route.ComponentProps) {
 }
 
 type CheckoutProps = {
+  totals: MoneyTotal[]
   needsContacts: boolean
   contacts: Contact[] | null
   lastResult: SubmissionResult<string[]> | undefined
@@ -392,7 +417,7 @@ type CheckoutProps = {
 }
 
 /** Places the order; with a registration in the cart, its contacts are chosen here first. */
-function Checkout({ needsContacts, contacts, lastResult, busy, children, templates, templateErrors, templateTexts }: CheckoutProps) {
+function Checkout({ totals, needsContacts, contacts, lastResult, busy, children, templates, templateErrors, templateTexts }: CheckoutProps) {
   const { t, i18n } = useTranslation('orders')
   const href = useContextHref()
   const schema = checkoutSchema(t, needsContacts)
@@ -407,6 +432,7 @@ function Checkout({ needsContacts, contacts, lastResult, busy, children, templat
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4">
       <input type="hidden" name="intent" value="checkout" />
+      <input type="hidden" name="expected_totals" value={JSON.stringify(totals)} />
       {needsContacts ? (
         <Card>
           <fieldset data-testid="checkout-contacts" className="space-y-3">

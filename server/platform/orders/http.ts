@@ -23,8 +23,11 @@ const CartItem = z
     unicode_name: z.string(),
     tld: z.string(),
     period: z.number().int(),
-    price_minor: z.number().int(),
+    price_minor: z.number().int().openapi({ description: 'What checkout charges for it now: the account’s quote at this moment' }),
     currency: z.string(),
+    added_price_minor: z.number().int().openapi({ description: 'Its price when it was added to the cart (or its period last changed)' }),
+    added_currency: z.string(),
+    price_changed: z.boolean().openapi({ description: 'The price now differs from the price when it was added (a pricing rule or exchange rate changed since)' }),
     has_auth_code: z.boolean(),
     created_at: z.string(),
   })
@@ -118,6 +121,11 @@ const Checkout = z
       .record(z.uuid(), z.record(z.string().max(100), z.unknown()))
       .optional()
       .openapi({ description: "By cart item id: the values of the registrar template of the item's product, validated against its JSON Schema" }),
+    expected_totals: z
+      .array(Money)
+      .max(50)
+      .optional()
+      .openapi({ description: 'The totals the cart showed: when the cart now totals otherwise (a price changed since), checkout is refused (409, reason price-changed) and nothing is ordered' }),
   })
   .strict()
   .openapi('Checkout')
@@ -173,7 +181,7 @@ export const ordersRouter = createRouter()
       path: '/groups/{context}/cart',
       ...access('domain-viewer'),
       tags: TAGS,
-      summary: "The signed-in user's cart in this account, with totals per currency",
+      summary: "The signed-in user's cart in this account, each item at what checkout charges now (flagged where that differs from its price when added), with totals per currency",
       request: { params: Context },
       responses: { 200: jsonResponse(Cart), ...ProblemResponses },
     }),
@@ -234,7 +242,10 @@ export const ordersRouter = createRouter()
     }),
     async (c) => {
       const body = (c.req.valid('json') as z.infer<typeof Checkout> | undefined) ?? {}
-      return c.json(await checkoutCart(c.get('deps'), requireScope(c, c.req.valid('param').context), { contacts: body.contacts, template_values: body.template_values }), 201)
+      return c.json(
+        await checkoutCart(c.get('deps'), requireScope(c, c.req.valid('param').context), { contacts: body.contacts, template_values: body.template_values, expected_totals: body.expected_totals }),
+        201,
+      )
     },
   )
   .openapi(

@@ -50,6 +50,7 @@ export type RefusalReason =
   | 'registrant-required'
   | 'unknown-contact'
   | 'no-exchange-rate'
+  | 'price-changed'
 
 const refusal = (status: number, reason: RefusalReason, field: string, message: string, extra: Record<string, unknown> = {}) =>
   new AppError(status, status === 409 ? 'conflict' : 'invalid-request', message, { errors: [{ field, message }], extra: { reason, ...extra } })
@@ -289,11 +290,15 @@ export async function removeCartItem(db: Kysely<DB>, scope: Scope, id: string): 
   })
 }
 
-/** Turns the user's cart into an order (prices and periods checked again now) and empties it. */
+/**
+ * Turns the user's cart into an order (prices and periods checked again now) and empties it. With
+ * `expected_totals` (the totals the cart showed), a cart whose quote changed since is refused
+ * (409 price-changed, the new totals stated) and nothing is ordered: what is charged is what was shown.
+ */
 export async function checkoutCart(
   deps: Deps,
   scope: Scope,
-  input: { contacts?: ContactsInput | undefined; template_values?: Record<string, Record<string, unknown>> | undefined } = {},
+  input: { contacts?: ContactsInput | undefined; template_values?: Record<string, Record<string, unknown>> | undefined; expected_totals?: MoneyTotal[] | undefined } = {},
 ): Promise<OrderView> {
   requirePermission(scope.actor, 'domain-manager')
   const { accountId, userId } = requireUserScope(scope)
@@ -323,6 +328,15 @@ export async function checkoutCart(
   errors.push(...templates.errors)
   for (const [index, item] of priced.entries()) item.template_values = templates.kept.get(rows[index]!.id) ?? null
   if (errors.length) throw badRequest('Some items of the cart cannot be ordered', errors)
+  if (input.expected_totals) {
+    const totals = totalsOf(priced)
+    const key = (list: MoneyTotal[]) =>
+      list
+        .map((t) => `${t.currency} ${t.minor}`)
+        .sort()
+        .join('; ')
+    if (key(totals) !== key(input.expected_totals)) throw refusal(409, 'price-changed', '(body)', `The cart's prices changed since it was shown: it now totals ${totalsText(totals)}`, { totals })
+  }
   const contacts = await orderContacts(deps.db, accountId, priced, input.contacts)
   return createOrderFromItems(deps, scope, priced, contacts, async (tx) => {
     await tx
