@@ -99,7 +99,7 @@ async function main() {
   if (seeding) await seedDemoIntegrations(deps, logger)
   if (seeding) await seedDemoBlocks(deps, logger)
   // Last month's invoice run, over the demo's renewals of last month (issue 28): each client has invoices to open.
-  if (seeding) await seedDemoInvoices(deps, { wait: config.WORKER && index === 0 })
+  if (seeding) await seedDemoInvoices(deps)
   // A zone at, inside or above another account's domain or zone (made before issue 26) is said at every start; staff see the list.
   if (index === 0) await reportZoneOverlaps(deps)
 

@@ -52,7 +52,7 @@ beforeAll(async () => {
   await preloadDemoRegistry(platform.db, { ...registries, local: registry, clientId: US.id }, createLogger('silent'))
   expect(await seedDemoRenewalCharges(platform.deps)).toEqual({ renewed: 2, refused: 1 })
   await platform.deps.jobs.start({ work: true })
-  await seedDemoInvoices(platform.deps, { wait: true })
+  expect(await seedDemoInvoices(platform.deps)).toBe(2)
   for (const email of ['staff@example.com', 'admin@acme.example', 'admin@globex.example']) {
     tokens[email] = (await platform.call('POST', '/login', { body: { username: email, password: DEMO_PASSWORD } })).json.access_token
   }
