@@ -341,6 +341,58 @@ describe('transactions', () => {
     expect(audit.map((a) => a.action)).toEqual(['reserve', 'release'])
   })
 
+  it('a renewal confirmed at a price that is no longer the quote is refused (409 billing.quote_changed) and charges nothing; confirmed at the quote it charges exactly that (issue 28)', async () => {
+    const domain = await platform.db
+      .selectFrom('domains')
+      .select(['id', 'name', 'expires_at'])
+      .where('account_id', '=', acmeId)
+      .where('tld', '=', 'com')
+      .where('status', '=', 'active')
+      .where('registry', 'is not', null)
+      .where('name', 'not in', ['acme-archive.com', 'acme-legacy.com'])
+      .orderBy('name', 'desc')
+      .executeTakeFirstOrThrow()
+    const entity = await entityOf(acmeId)
+    const before = await balance(entity, 'USD')
+    const earlier = (await platform.db.selectFrom('transactions').select('id').where('domain_id', '=', domain.id).execute()).map((t) => t.id)
+    const charges = () =>
+      platform.db
+        .selectFrom('transactions')
+        .select('state')
+        .where('domain_id', '=', domain.id)
+        .$if(earlier.length > 0, (q) => q.where('id', 'not in', earlier))
+        .execute()
+    // The quote the confirmation shows: the engine's price for exactly this renewal, nothing reserved.
+    const quote = await platform.call('GET', `/groups/${acmeId}/domains/${domain.id}/renew/quote?period=1`, { token: acmeAdmin() })
+    expect(quote.status).toBe(200)
+    const oneYear = await (await accountPricing(platform.db, acmeId)).price({ name: 'com', list_price_minor: null, currency: '' }, 1, 'period', 'renew')
+    expect(quote.json).toMatchObject({ action: 'renew', period: 1, price: { amount_minor: oneYear.price_minor, currency: 'USD' }, quote: { product_code: 'domain:com:renew' } })
+    expect(await charges()).toEqual([])
+    // The viewer may not ask for it, another account's domain is not found.
+    expect((await platform.call('GET', `/groups/${acmeId}/domains/${domain.id}/renew/quote?period=1`, { token: tokens['viewer@acme.example']! })).status).toBe(403)
+    expect((await platform.call('GET', `/groups/${globexId}/domains/${domain.id}/renew/quote?period=1`, { token: tokens['admin@globex.example']! })).status).toBe(404)
+    // Confirmed at a price the quote no longer is (a rule changed in between): refused, nothing charged, nothing renewed.
+    const stale = await platform.call('POST', `/groups/${acmeId}/domains/${domain.id}/renew`, {
+      token: acmeAdmin(),
+      body: { period: 1, expected: { amount_minor: oneYear.price_minor - 100, currency: 'USD' } },
+    })
+    expect(stale.status).toBe(409)
+    expect(stale.json).toMatchObject({ code: 'billing.quote_changed', amount_minor: oneYear.price_minor, currency: 'USD' })
+    expect(stale.json.detail).toContain(`USD ${(oneYear.price_minor / 100).toFixed(2)}`)
+    const stillNoCharge = await platform.call('POST', `/groups/${acmeId}/domains/${domain.id}/renew`, { token: acmeAdmin(), body: { period: 1, expected: null } })
+    expect(stillNoCharge.status).toBe(409)
+    expect(await charges()).toEqual([])
+    expect(await balance(entity, 'USD')).toBe(before)
+    expect((await platform.db.selectFrom('domains').select('expires_at').where('id', '=', domain.id).executeTakeFirstOrThrow()).expires_at).toEqual(domain.expires_at)
+    // Confirmed at the quote: charged exactly what was shown.
+    const renewed = await platform.call('POST', `/groups/${acmeId}/domains/${domain.id}/renew`, { token: acmeAdmin(), body: { period: 1, expected: quote.json.price } })
+    expect(renewed.status).toBe(200)
+    expect(before - (await balance(entity, 'USD'))).toBe(quote.json.price.amount_minor)
+    expect(await charges()).toEqual([{ state: 'settled' }])
+    // A restore is quoted only for a domain in redemption.
+    expect((await platform.call('GET', `/groups/${acmeId}/domains/${domain.id}/restore/quote`, { token: acmeAdmin() })).status).toBe(409)
+  })
+
   it('charges a registry lock its fee, each time it is set, through the same reserve and settle', async () => {
     const domain = await platform.db.selectFrom('domains').select(['id', 'version']).where('name', '=', 'billing-settle.com').executeTakeFirstOrThrow()
     const patch = async (body: Record<string, unknown>) => {

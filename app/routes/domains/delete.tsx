@@ -17,6 +17,8 @@ import type { Route } from './+types/delete.ts'
 import { attempt, refusalText } from '#app/lib/refusal.server.ts'
 import { domainScreen, splitNames, type DomainScreen } from './shared.server.ts'
 import { StatusBadge } from './shared.tsx'
+import { ChargeConfirmation, type ChargeQuote } from './charge-confirmation.tsx'
+import { confirmCharge, quoteCharge } from './charge.server.ts'
 
 const MAX_DELETE = 500
 const DAY = 86_400_000
@@ -81,10 +83,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const t = getInstance(context).getFixedT(null, 'domains')
   const form = await request.formData()
   const intent = form.get('intent')
+  // A restore charges its fee: asked once, at the engine's price (charge.server.ts, issue 28).
   if (intent === 'restore') {
-    const id = String(form.get('id') ?? '')
-    const result = await attempt(() => screen.platform.post(`${screen.base}/domains/${encodeURIComponent(id)}/restore`))
-    return result.ok ? { intent, message: t('detail.restored') } : data({ intent, error: refusalText(t, result.problem) }, { status: result.status })
+    const quoted = await quoteCharge(screen, String(form.get('id') ?? ''), 'restore')
+    return quoted.ok ? { intent, confirm: quoted.value } : data({ intent, error: refusalText(t, quoted.problem) }, { status: quoted.status })
+  }
+  if (intent === 'restore-confirmed') {
+    const charged = await confirmCharge(screen, t, form, String(form.get('id') ?? ''))
+    return charged.ok ? { intent, message: t('detail.restored') } : data({ intent, error: charged.error, confirm: charged.confirm }, { status: charged.status })
   }
   if (intent === 'delete') {
     const ids = form
@@ -105,7 +111,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   throw data('Unknown form', { status: 400 })
 }
 
-type ActionData = { intent: string; error?: string; message?: string; outcomes?: (Omit<Outcome, 'error'> & { error?: string })[] }
+type ActionData = { intent: string; error?: string; message?: string; confirm?: ChargeQuote; outcomes?: (Omit<Outcome, 'error'> & { error?: string })[] }
 
 /** /domains/delete: choose domains, see what deleting each one does, confirm; restore from redemption. */
 export default function DeleteDomains({ loaderData }: Route.ComponentProps) {
@@ -210,6 +216,7 @@ export default function DeleteDomains({ loaderData }: Route.ComponentProps) {
       ) : null}
       <Card>
         <CardTitle>{t('delete.redemptionTitle')}</CardTitle>
+        {actionData?.confirm ? <ChargeConfirmation quote={actionData.confirm} busy={navigation.state !== 'idle'} /> : null}
         {redemption.length ? (
           <ul className="space-y-1 text-sm" data-testid="redemption-list">
             {redemption.map((d) => (

@@ -19,6 +19,8 @@ import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/overview.ts'
 import { useDomainFrame } from './frame.tsx'
 import { renewSchema, toggleSchema } from './schemas.ts'
+import { ChargeConfirmation, type ChargeQuote } from './charge-confirmation.tsx'
+import { confirmCharge, quoteCharge } from './charge.server.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
 import { attempt, refusalText, type Problem } from '#app/lib/refusal.server.ts'
 import { domainScreen } from './shared.server.ts'
@@ -70,17 +72,23 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const result = await attempt(() => screen.platform.post<{ auth_code: string }>(`${path}/auth-code`))
     return result.ok ? { intent, authCode: result.value.auth_code } : data({ intent, error: refusalText(t, result.problem) }, { status: result.status })
   }
+  // A renewal or a restore charges: asked once, at the engine's price (charge.server.ts, issue 28).
   if (intent === 'renew') {
     const submission = parseWithZod(form, { schema: renewSchema(t) })
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
-    const result = await attempt(() => screen.platform.post(`${path}/renew`, { period: submission.value.period }))
-    if (!result.ok) return data({ intent, result: submission.reply({ formErrors: [refusalText(t, result.problem)] }) }, { status: result.status })
-    return back(t('detail.renewed', { count: submission.value.period }))
+    const quoted = await quoteCharge(screen, String(params.id), 'renew', submission.value.period)
+    if (!quoted.ok) return data({ intent, result: submission.reply({ formErrors: [refusalText(t, quoted.problem)] }) }, { status: quoted.status })
+    return { intent, confirm: quoted.value }
   }
   if (intent === 'restore') {
-    const result = await attempt(() => screen.platform.post(`${path}/restore`))
-    if (!result.ok) return data({ intent, error: refusalText(t, result.problem) }, { status: result.status })
-    return back(t('detail.restored'))
+    const quoted = await quoteCharge(screen, String(params.id), 'restore')
+    if (!quoted.ok) return data({ intent, error: refusalText(t, quoted.problem) }, { status: quoted.status })
+    return { intent, confirm: quoted.value }
+  }
+  if (intent === 'renew-confirmed' || intent === 'restore-confirmed') {
+    const charged = await confirmCharge(screen, t, form, String(params.id))
+    if (charged.ok) return back(charged.action === 'renew' ? t('detail.renewed', { count: charged.period }) : t('detail.restored'))
+    return data({ intent: charged.action, error: charged.error, confirm: charged.confirm }, { status: charged.status })
   }
   if (intent === 'material') {
     const on = form.get('value') === 'on'
@@ -122,7 +130,7 @@ function refusal(t: TFunction, result: { problem: Problem }) {
   return { error: refusalText(t, result.problem), conflict: false }
 }
 
-type ActionData = { intent: string; error?: string; conflict?: boolean; authCode?: string; result?: unknown }
+type ActionData = { intent: string; error?: string; conflict?: boolean; authCode?: string; result?: unknown; confirm?: ChargeQuote }
 
 function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
   return (
@@ -426,6 +434,7 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
       {canManage ? (
         <Card className="lg:col-span-2">
           <CardTitle>{t('detail.actions')}</CardTitle>
+          {actionData?.confirm ? <ChargeConfirmation quote={actionData.confirm} busy={busy} /> : null}
           <div className="flex flex-wrap items-start gap-6">
             <div className="space-y-2">
               <Form method="post">

@@ -20,6 +20,14 @@ const period = (t: TFunction) => formRules(t).integer().min(1, t('validation:for
 
 export const renewSchema = (t: TFunction) => z.object({ intent: z.literal('renew'), period: period(t) })
 
+/** A confirmed charge (a renewal, a restore): the period and the price the confirmation showed (empty: no charge). */
+export const confirmChargeSchema = z.object({
+  intent: z.enum(['renew-confirmed', 'restore-confirmed']),
+  period: z.coerce.number().int().min(1).max(10).default(1),
+  amount_minor: z.string().regex(/^\d*$/),
+  currency: z.string().max(3),
+})
+
 export const toggleSchema = z.object({
   intent: z.enum(['auto-renew', 'lock']),
   value: z.enum(['on', 'off']),

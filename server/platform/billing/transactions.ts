@@ -217,48 +217,81 @@ export async function reserveCharges(tx: Tx, scope: Scope, accountId: string, ch
   for (const t of again) await moveCharge(tx, scope, t, 'reserved', 'reserve')
 }
 
+/** What a direct action asks to charge (a renewal, a restore, a lock fee): the quote and the charge read it alike. */
+export type DirectAction = { accountId: string; tld: string; action: string; period: number; unpricedIsFree?: boolean }
+
+/** The price of a direct action as the engine quotes it for the account now, or null when nothing is charged. */
+export type DirectPrice = { amount_minor: number; currency: string; quote: Quote } | null
+
+/** What the person was shown and confirmed (null: no charge); the charge is refused when its quote is now otherwise. */
+export type ExpectedPrice = { amount_minor: number; currency: string } | null
+
 /**
- * A billable action done outside an order (a renewal from the domain's page, an auto-renewal, a
- * restore): priced now on the account's list, reserved in a transaction of its own BEFORE the
- * registry is asked (refused past the limit), then settled in the action's own transaction or
- * released when the registry refuses. `key` names the action (renew:{domain}:{expiry}) and the
- * charge's key adds its terms (`chargeKey`: product, period, price), so a retried renewal finds its charge
- * and a renewal for another period is charged on its own. Returns the key to settle or release, or
- * null when the account has no billing entity and the product no price (nothing to charge it to,
- * nothing to charge). A fee the registrar may leave unpriced (`unpricedIsFree`: a registry lock) is
- * not charged where no price list prices it, whoever pays.
+ * The one price of a direct action: the account's quote (its price list, in its currency) for the
+ * action's TLD, action and period — what the confirmation shows (GET …/renew/quote) and what the
+ * charge takes (`reserveDirect`). Null when the account has no billing entity and the product no
+ * price (nothing to charge it to), or for a fee the registrar may leave unpriced (`unpricedIsFree`).
  */
-export async function reserveDirect(
-  db: Kysely<DB>,
-  scope: Scope,
-  input: { key: string; accountId: string; tld: string; action: string; period: number; objectName: string; domainId: string; unpricedIsFree?: boolean },
-): Promise<string | null> {
+export async function quoteDirect(db: Kysely<DB>, input: DirectAction): Promise<DirectPrice> {
   const account = await db.selectFrom('accounts').select('billing_entity_id').where('id', '=', input.accountId).executeTakeFirstOrThrow()
-  let price: { price_minor: number; currency: string; quote: string }
   try {
-    price = await (await accountPricing(db, input.accountId)).price({ name: input.tld, list_price_minor: null, currency: '' }, input.period, 'period', input.action)
+    const price = await (await accountPricing(db, input.accountId)).price({ name: input.tld, list_price_minor: null, currency: '' }, input.period, 'period', input.action)
+    return { amount_minor: price.price_minor, currency: price.currency, quote: JSON.parse(price.quote) as Quote }
   } catch (error) {
     if (account.billing_entity_id && !input.unpricedIsFree) throw error
     return null
   }
-  const quote = JSON.parse(price.quote) as Quote
-  const key = chargeKey(input.key, { product_code: quote.product_code, period: input.period, amount_minor: price.price_minor, currency: price.currency })
-  await change(db, scope, (tx) =>
-    reserveCharges(tx, scope, input.accountId, [
+}
+
+const priceText = (p: ExpectedPrice) => (p ? moneyText(p.amount_minor, p.currency.trim()) : 'no charge')
+
+/**
+ * A billable action done outside an order (a renewal from the domain's page, an auto-renewal, a
+ * restore): priced on the account's list (`quoteDirect`), reserved in a transaction of its own
+ * BEFORE the registry is asked (refused past the limit), then settled in the action's own
+ * transaction or released when the registry refuses. `key` names the action
+ * (renew:{domain}:{expiry}) and the charge's key adds its terms (`chargeKey`: product, period,
+ * price), so a retried renewal finds its charge and a renewal for another period is charged on its
+ * own. `expected` is the price the person confirmed: the quote taken in the charge's transaction
+ * must be that one, else nothing is charged (409 billing.quote_changed, both prices stated): a
+ * rule or rate changed between the confirmation and the charge. Returns the key to settle or
+ * release, or null when nothing is charged.
+ */
+export async function reserveDirect(db: Kysely<DB>, scope: Scope, input: DirectAction & { key: string; objectName: string; domainId: string; expected?: ExpectedPrice }): Promise<string | null> {
+  return change(db, scope, async (tx) => {
+    const price = await quoteDirect(tx, input)
+    if (input.expected !== undefined && priceText(input.expected) !== priceText(price)) {
+      const quoted = priceText(input.expected)
+      const now = priceText(price)
+      throw refused(
+        'billing.quote_changed',
+        `The price changed since it was shown: ${quoted} was confirmed, the charge is now ${now}; nothing was charged`,
+        [fieldError('(body)', 'billing.quote_changed', `Now ${now}`)],
+        {
+          quoted,
+          now,
+          amount_minor: price?.amount_minor ?? null,
+          currency: price?.currency ?? null,
+        },
+      )
+    }
+    if (!price) return null
+    const key = chargeKey(input.key, { product_code: price.quote.product_code, period: input.period, amount_minor: price.amount_minor, currency: price.currency })
+    await reserveCharges(tx, scope, input.accountId, [
       {
         key,
         kind: 'domain',
         action: input.action,
         object_name: input.objectName,
         period: input.period,
-        amount_minor: price.price_minor,
+        amount_minor: price.amount_minor,
         currency: price.currency,
-        quote,
+        quote: price.quote,
         domain_id: input.domainId,
       },
-    ]),
-  )
-  return key
+    ])
+    return key
+  })
 }
 
 /** The registry refused a direct action: its charge is released (its own transaction). */

@@ -2,9 +2,9 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { reachOf } from '#server/platform/core/scope.ts'
 import { listPage } from '#server/platform/core/list-route.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
-import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { access, ConflictResponse, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { getImport, MAX_IMPORT_NAMES, startImport } from './jobs.ts'
-import { checkAvailability, deleteDomains, registryInfo, renewDomain, restoreDomain, revealAuthCode } from './lifecycle.ts'
+import { checkAvailability, deleteDomains, quoteRenewal, quoteRestore, registryInfo, renewDomain, restoreDomain, revealAuthCode } from './lifecycle.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
 import { differencesResourceFor, DOMAIN_STATUSES, domainsResourceFor, getDomainDetail, requireDomainManager, requireDomainViewer } from './portfolio.ts'
 import { updateDomain } from './update.ts'
@@ -12,6 +12,30 @@ import { updateDomain } from './update.ts'
 const TAGS = ['Domains']
 const ContextParam = z.object({ context: z.string() })
 const Params = z.object({ context: z.string(), id: z.uuid() })
+
+/** The price a person confirmed (issue 28): the charge is refused (409 billing.quote_changed) when its quote is now otherwise. */
+const ExpectedPrice = z
+  .object({ amount_minor: z.number().int().min(0), currency: z.string().length(3) })
+  .strict()
+  .nullable()
+  .openapi({
+    description:
+      'The price the confirmation showed (the quote endpoint’s price; null: no charge). When the charge’s own quote is now otherwise, nothing is charged (409 billing.quote_changed, both prices stated). Omitted: charged at the quote of the moment',
+  })
+
+const DirectQuote = z
+  .object({
+    action: z.enum(['renew', 'restore']),
+    domain_id: z.uuid(),
+    name: z.string(),
+    period: z.number().int(),
+    price: z
+      .object({ amount_minor: z.number().int(), currency: z.string() })
+      .nullable()
+      .openapi({ description: 'What the action charges now, in the account’s currency; null when nothing is charged (no billing entity and no price)' }),
+    quote: z.record(z.string(), z.unknown()).nullable().openapi({ description: 'The pricing engine’s quote: the rules and rates that made the price' }),
+  })
+  .openapi('DirectQuote')
 
 export const DomainRow = z
   .object({
@@ -201,14 +225,15 @@ export const domainsRouter = createRouter()
       path: '/groups/{context}/domains/{id}/restore',
       ...access('domain-manager'),
       tags: TAGS,
-      summary: 'Restore a domain in redemption (RFC 3915)',
-      request: { params: Params },
+      summary: 'Restore a domain in redemption (RFC 3915), charging the restore fee (at the price confirmed, when `expected` is given)',
+      request: { params: Params, body: { content: { 'application/json': { schema: z.object({ expected: ExpectedPrice.optional() }).strict() } }, required: false } },
       responses: { 200: jsonResponse(DomainDetailSchema), ...ProblemResponses },
     }),
     async (c) => {
       const { context, id } = c.req.valid('param')
       const scope = requireScope(c, context)
-      await restoreDomain(c.get('deps'), scope, id)
+      const body = (c.req.valid('json') as { expected?: z.infer<typeof ExpectedPrice> } | undefined) ?? {}
+      await restoreDomain(c.get('deps'), scope, id, body.expected)
       return c.json(await getDomainDetail(c.get('deps').db, scope, id), 200)
     },
   )
@@ -218,15 +243,46 @@ export const domainsRouter = createRouter()
       path: '/groups/{context}/domains/{id}/renew',
       ...access('domain-manager'),
       tags: TAGS,
-      summary: 'Renew for a period the TLD allows',
-      request: { params: Params, body: jsonBody(z.object({ period: z.number().int().min(1).max(10) }).strict()) },
+      summary: 'Renew for a period the TLD allows, charging the renewal (at the price confirmed, when `expected` is given)',
+      request: { params: Params, body: jsonBody(z.object({ period: z.number().int().min(1).max(10), expected: ExpectedPrice.optional() }).strict()) },
       responses: { 200: jsonResponse(DomainDetailSchema), ...ProblemResponses },
     }),
     async (c) => {
       const { context, id } = c.req.valid('param')
       const scope = requireScope(c, context)
-      await renewDomain(c.get('deps'), scope, id, c.req.valid('json').period)
+      const body = c.req.valid('json')
+      await renewDomain(c.get('deps'), scope, id, body.period, body.expected)
       return c.json(await getDomainDetail(c.get('deps').db, scope, id), 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/domains/{id}/renew/quote',
+      ...access('domain-manager'),
+      tags: TAGS,
+      summary: 'What renewing for a period charges now (the pricing engine’s quote, the one the renewal charges); nothing is reserved',
+      request: { params: Params, query: z.object({ period: z.coerce.number().int().min(1).max(10) }) },
+      responses: { 200: jsonResponse(DirectQuote), ...ProblemResponses, ...ConflictResponse },
+    }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      return c.json(await quoteRenewal(c.get('deps'), requireScope(c, context), id, c.req.valid('query').period), 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/domains/{id}/restore/quote',
+      ...access('domain-manager'),
+      tags: TAGS,
+      summary: 'What restoring a domain in redemption charges now (the restore fee the restore charges); nothing is reserved',
+      request: { params: Params },
+      responses: { 200: jsonResponse(DirectQuote), ...ProblemResponses, ...ConflictResponse },
+    }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      return c.json(await quoteRestore(c.get('deps'), requireScope(c, context), id), 200)
     },
   )
   .openapi(

@@ -9,7 +9,7 @@ import { systemScope, type Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { createOnce, deleteOnce, renewOnce, restoreOnce } from './idempotent.ts'
 import { recordEvent } from '#server/platform/webhooks/outbox.ts'
-import { refundDomainCharges, releaseDirect, reserveDirect, settleCharge } from '#server/platform/billing/transactions.ts'
+import { quoteDirect, refundDomainCharges, releaseDirect, reserveDirect, settleCharge, type DirectPrice, type ExpectedPrice } from '#server/platform/billing/transactions.ts'
 import { findDomain, requireDomainManager, requireDomainViewer } from './portfolio.ts'
 import { subordinateHosts } from './rules.ts'
 import { accountQuoter } from '#server/platform/pricing/service.ts'
@@ -284,22 +284,56 @@ export async function checkRenewal(deps: Pick<LifecycleDeps, 'db'>, domain: { na
   if (!RENEWABLE_STATUSES.includes(domain.status)) throw conflict(`${domain.name} is ${domain.status} and cannot be renewed`)
 }
 
-export async function renewDomain(deps: LifecycleDeps, scope: Scope, domainId: string, period: number) {
+/** What renewing a domain for `period` years charges: the one description the quote and the charge price alike. */
+const renewalCharge = (domain: { id: string; account_id: string; tld: string; name: string; unicode_name: string | null; expires_at: Date | null }, period: number) => ({
+  key: `renew:${domain.id}:${domain.expires_at?.toISOString() ?? ''}`,
+  accountId: domain.account_id,
+  tld: domain.tld,
+  action: 'renew',
+  period,
+  objectName: domain.unicode_name ?? domain.name,
+  domainId: domain.id,
+})
+
+/** What a direct action on a domain would charge now (issue 28): shown and confirmed before the charge. */
+export type DirectQuote = {
+  action: 'renew' | 'restore'
+  domain_id: string
+  name: string
+  period: number
+  price: { amount_minor: number; currency: string } | null
+  quote: Record<string, unknown> | null
+}
+
+const directQuote = (action: DirectQuote['action'], domain: { id: string; name: string; unicode_name: string | null }, period: number, price: DirectPrice): DirectQuote => ({
+  action,
+  domain_id: domain.id,
+  name: domain.unicode_name ?? domain.name,
+  period,
+  price: price ? { amount_minor: price.amount_minor, currency: price.currency } : null,
+  quote: price ? (price.quote as unknown as Record<string, unknown>) : null,
+})
+
+/** The price a renewal for `period` years charges now, under the renewal's own rules (read-only: nothing is reserved). */
+export async function quoteRenewal(deps: LifecycleDeps, scope: Scope, domainId: string, period: number): Promise<DirectQuote> {
+  requireDomainManager(scope)
+  const domain = await findDomain(deps.db, scope, domainId)
+  await checkRenewal(deps, domain, period)
+  return directQuote('renew', domain, period, await quoteDirect(deps.db, renewalCharge(domain, period)))
+}
+
+/**
+ * Renews at the registry. `expected` is the price the person confirmed (the quote above): when the
+ * charge's own quote is now otherwise, nothing is charged or renewed (409 billing.quote_changed).
+ */
+export async function renewDomain(deps: LifecycleDeps, scope: Scope, domainId: string, period: number, expected?: ExpectedPrice) {
   requireDomainManager(scope)
   const domain = await findDomain(deps.db, scope, domainId)
   await checkRenewal(deps, domain, period)
   const registry = registryFor(deps, domain.tld)
   // Charged before the registry is asked (refused past the balance or credit limit), settled with
   // the new expiry, released if the registry refuses (issue 18).
-  const charge = await reserveDirect(deps.db, scope, {
-    key: `renew:${domain.id}:${domain.expires_at?.toISOString() ?? ''}`,
-    accountId: domain.account_id,
-    tld: domain.tld,
-    action: 'renew',
-    period,
-    objectName: domain.unicode_name ?? domain.name,
-    domainId: domain.id,
-  })
+  const charge = await reserveDirect(deps.db, scope, { ...renewalCharge(domain, period), ...(expected !== undefined ? { expected } : {}) })
   // Renewed once: a renewal the registry already made (its answer lost, our record not written)
   // is recorded from the registry's expiry instead of refused or made twice (decision 102).
   const renewed = await callRegistry(() => renewOnce(registry, { name: domain.name, from: domain.expires_at!, years: period })).catch(async (error: unknown) => {
@@ -409,22 +443,37 @@ export async function deleteDomains(deps: LifecycleDeps, scope: Scope, ids: stri
   return results
 }
 
-/** RGP restore (RFC 3915) of a domain in redemption; it comes back active with its expiry. */
-export async function restoreDomain(deps: LifecycleDeps, scope: Scope, domainId: string) {
+/** What restoring a domain charges: the restore fee, priced as a renewal is (issue 18), for the quote and the charge alike. */
+const restoreCharge = (domain: { id: string; account_id: string; tld: string; name: string; unicode_name: string | null; deletion_requested_at: Date | null }) => ({
+  key: `restore:${domain.id}:${domain.deletion_requested_at?.toISOString() ?? ''}`,
+  accountId: domain.account_id,
+  tld: domain.tld,
+  action: 'restore',
+  period: 1,
+  objectName: domain.unicode_name ?? domain.name,
+  domainId: domain.id,
+})
+
+function checkRestorable(domain: { name: string; status: DomainStatus }) {
+  if (domain.status !== 'redemption') throw conflict(`${domain.name} is ${domain.status}; only a domain in redemption can be restored`)
+}
+
+/** The restore fee charged now (read-only: nothing is reserved). */
+export async function quoteRestore(deps: LifecycleDeps, scope: Scope, domainId: string): Promise<DirectQuote> {
   requireDomainManager(scope)
   const domain = await findDomain(deps.db, scope, domainId)
-  if (domain.status !== 'redemption') throw conflict(`${domain.name} is ${domain.status}; only a domain in redemption can be restored`)
+  checkRestorable(domain)
+  return directQuote('restore', domain, 1, await quoteDirect(deps.db, restoreCharge(domain)))
+}
+
+/** RGP restore (RFC 3915) of a domain in redemption; it comes back active with its expiry. `expected` as for a renewal. */
+export async function restoreDomain(deps: LifecycleDeps, scope: Scope, domainId: string, expected?: ExpectedPrice) {
+  requireDomainManager(scope)
+  const domain = await findDomain(deps.db, scope, domainId)
+  checkRestorable(domain)
   const registry = registryFor(deps, domain.tld)
   // The restore fee, charged as a renewal is (issue 18): reserved first, settled with the restore.
-  const charge = await reserveDirect(deps.db, scope, {
-    key: `restore:${domain.id}:${domain.deletion_requested_at?.toISOString() ?? ''}`,
-    accountId: domain.account_id,
-    tld: domain.tld,
-    action: 'restore',
-    period: 1,
-    objectName: domain.unicode_name ?? domain.name,
-    domainId: domain.id,
-  })
+  const charge = await reserveDirect(deps.db, scope, { ...restoreCharge(domain), ...(expected !== undefined ? { expected } : {}) })
   await callRegistry(() => restoreOnce(registry, domain.name)).catch(async (error: unknown) => {
     await releaseDirect(deps.db, scope, charge, error instanceof Error ? error.message : String(error))
     throw error
