@@ -46,6 +46,15 @@ describe('loadConfig', () => {
     expect(issuesOf({ DATA_DIR: tempDir(), SESSION_SECRET: STRONG, DNS_TTL_MIN: '0' }).map((i) => i.split(':')[0])).toEqual(['DNS_TTL_MIN'])
   })
 
+  it('takes the outbound resolver from DNS_RESOLVER: resolvers by address or system, nothing else (decision 022)', () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), SESSION_SECRET: STRONG }).DNS_RESOLVER).toBeUndefined()
+    expect(loadConfig({ DATA_DIR: tempDir(), SESSION_SECRET: STRONG, DNS_RESOLVER: '127.0.0.1:5300,[::1]' }).DNS_RESOLVER).toBe('127.0.0.1:5300,[::1]')
+    expect(loadConfig({ DATA_DIR: tempDir(), SESSION_SECRET: STRONG, DNS_RESOLVER: 'system' }).DNS_RESOLVER).toBe('system')
+    expect(issuesOf({ DATA_DIR: tempDir(), SESSION_SECRET: STRONG, DNS_RESOLVER: 'dns.example:53' })).toEqual([
+      "DNS_RESOLVER: 'dns.example:53' is not an IP address with an optional port (or 'system')",
+    ])
+  })
+
   it('names each bad variable once, with what is wrong', () => {
     const issues = issuesOf({ PORT: 'eighty', DATABASE_URL: 'mysql://db/x', LOG_LEVEL: 'loud', PUBLIC_URL: 'not a url', SESSION_SECRET: 'short' })
     expect(issues).toHaveLength(5)

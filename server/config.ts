@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { parseTrustProxy } from './http/client-address.ts'
 import { MAX_HASH_COST, MIN_HASH_COST, PRODUCTION_HASH_COST } from './platform/auth/passwords.ts'
 import { sellerProblem } from './platform/billing/seller.ts'
+import { parseResolverSetting } from './platform/core/outbound.ts'
 
 const booleanFlag = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -39,6 +40,19 @@ export const EnvSchema = z.object({
   WORKER: booleanFlag.default(true),
   // Webhooks: 1 lets endpoints be plain HTTP on loopback or private addresses (development and tests only; never in production).
   WEBHOOKS_ALLOW_PRIVATE: booleanFlag.default(false),
+  // Where the outbound guard resolves names a user gave (decision 022): resolvers by address (host:port, comma-separated) or `system`.
+  // Unset: our own PowerDNS when the server started one (the demo), else names are not resolved and only addresses are reached.
+  DNS_RESOLVER: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      if (value === undefined) return
+      try {
+        parseResolverSetting(value)
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message })
+      }
+    }),
   // Server processes sharing the port (node:cluster); more than one needs PostgreSQL and no embedded registry.
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /** Seconds a worker holds a job without renewing it: a job of a process that died is retried that long after its last heartbeat. */

@@ -17,6 +17,7 @@ import { createLogger, type Logger } from './lib/logger.ts'
 import { createMailer } from './integrations/mail/mailer.ts'
 import { powerDnsInstalled, startPowerDns, type PowerDnsServer } from './integrations/powerdns/local-server.ts'
 import { TokenCache } from '#server/platform/auth/token-cache.ts'
+import { createOutbound, parseResolverSetting } from '#server/platform/core/outbound.ts'
 import { createPlatformApi } from './platform/api.ts'
 import { listeningUrlOf } from './platform/deps.ts'
 import { DEFAULT_NAMESERVERS, reportZoneOverlaps } from './platform/dns/service.ts'
@@ -73,6 +74,7 @@ async function main() {
   const ssl = await sslFromConfig(config, logger, powerdns ? `127.0.0.1:${powerdns.dnsPort}` : config.POWERDNS_DNS_ADDRESS)
   const tokenCache = new TokenCache()
   await tokenCache.start(database)
+  const outbound = outboundFromConfig(config, powerdns, logger)
   let listeningUrl: string | undefined
   const deps = {
     config,
@@ -88,6 +90,7 @@ async function main() {
     ssl: ssl.settings,
     ...(powerdns ? { powerdns: powerdns.settings } : {}),
     webhooks: { allowPrivateAddresses: config.WEBHOOKS_ALLOW_PRIVATE, claimSeconds: config.JOB_LEASE_SECONDS },
+    outbound,
     dns: { ttlMin: config.DNS_TTL_MIN },
   }
   const platformApi = createPlatformApi(deps)
@@ -165,6 +168,19 @@ async function localPowerDns(config: Config, logger: Logger): Promise<PowerDnsSe
 }
 
 /**
+ * The guard of requests to addresses users give (decision 022): names resolved through
+ * DNS_RESOLVER; unset, through our own PowerDNS when this process started one (the demo: names we
+ * serve resolve, others do not); else no name is resolved — only addresses are reached — and it
+ * is said at start. Never silently the system's resolver (DNS_RESOLVER=system chooses it).
+ */
+function outboundFromConfig(config: Config, powerdns: PowerDnsServer | undefined, logger: Logger) {
+  const resolver = config.DNS_RESOLVER ? parseResolverSetting(config.DNS_RESOLVER) : powerdns ? [`127.0.0.1:${powerdns.dnsPort}`] : null
+  if (resolver) logger.info('outbound requests resolve names through', { resolver, from: config.DNS_RESOLVER ? 'DNS_RESOLVER' : 'the local PowerDNS' })
+  else logger.warn('DNS_RESOLVER is not set: names users give (webhook endpoints, HTTP-01 and DNS pre-checks of names hosted elsewhere) are not resolved; set it to resolvers or to system')
+  return createOutbound({ resolver })
+}
+
+/**
  * WEB_CONCURRENCY > 1: this process migrates and seeds once, then runs that many server processes
  * on the same port (node:cluster hands them connections in turn), replaces one that dies, and
  * passes SIGTERM/SIGINT on, exiting when they have stopped.
@@ -178,6 +194,8 @@ async function runPrimary(config: Config, logger: Logger) {
   // One local PowerDNS for every server process, handed to them as if configured.
   const powerdns = await localPowerDns(config, logger)
   if (powerdns) Object.assign(process.env, { POWERDNS_API_URL: powerdns.settings.apiUrl, POWERDNS_API_KEY: powerdns.settings.apiKey })
+  // Its DNS resolves the names users give, as in one process (decision 022), unless DNS_RESOLVER says otherwise.
+  if (powerdns && !config.DNS_RESOLVER) process.env.DNS_RESOLVER = `127.0.0.1:${powerdns.dnsPort}`
   // And one local test CA (when no CA is configured and Pebble is installed), checking DNS-01 there.
   const ssl = await sslFromConfig(config, logger, powerdns ? `127.0.0.1:${powerdns.dnsPort}` : config.POWERDNS_DNS_ADDRESS)
   shareLocalCa(ssl)

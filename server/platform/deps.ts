@@ -42,6 +42,8 @@ export type PlatformDeps = {
   webhooks?: { allowPrivateAddresses?: boolean; retryDelaysSeconds?: readonly number[]; claimSeconds?: number }
   /** DNS: `ttlMin` is the lowest TTL a record gets (DNS_TTL_MIN; 60): a zone file's lower one is raised to it with a warning. */
   dns?: { ttlMin?: number }
+  /** The guard of every request to an address a user gave (decision 022); absent, names are not resolved (addresses only). */
+  outbound?: import('#server/platform/core/outbound.ts').Outbound
   /** Where this server listens (http://localhost:<port>), once it does: the base of mailed links without PUBLIC_URL. */
   listeningUrl?: () => string | undefined
 }
