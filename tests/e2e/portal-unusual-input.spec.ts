@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test'
 import { BASE_URL } from './env.ts'
-import { ACME_ADMIN, PASSWORD, platform, signedIn, unique } from './support.ts'
+import { ACME_ADMIN, GLOBEX_ADMIN, hydrated, PASSWORD, platform, signedIn, unique } from './support.ts'
 
+// Issue 26 item 11: names no registry should take, refused in the user's words beside the name.
 // Issue 26 item 12: input that made the portal answer 500 or 502. A Location or Content-Disposition
 // header must be ASCII (a header value outside Latin-1 cannot be sent at all), and a malformed id in
 // an address is no such page (404), not a failure.
@@ -71,5 +72,34 @@ test.describe('signed in', () => {
     ]) {
       expect((await request.get(path)).status(), path).toBe(404)
     }
+  })
+})
+
+test.describe('names no registry should take (issue 26 item 11)', () => {
+  test.describe('in English', () => {
+    test.use({ storageState: signedIn(ACME_ADMIN) })
+    test('the availability check says why each name is refused', async ({ page }) => {
+      await page.goto('/domains/add')
+      await hydrated(page)
+      await page.getByTestId('availability-names').fill(['x\u202e.com', 'p\u0430ypal-check.com', 'a\u00b7b.com'].join('\n'))
+      await page.getByRole('button', { name: 'Check availability' }).click()
+      const rows = page.getByTestId('availability-row')
+      await expect(rows).toHaveCount(3)
+      await expect(rows.nth(0)).toContainText('invisible character')
+      await expect(rows.nth(1)).toContainText('mixes scripts')
+      await expect(rows.nth(2)).toContainText('stands where it is not allowed')
+    })
+  })
+  test.describe('in Spanish', () => {
+    test.use({ storageState: signedIn(GLOBEX_ADMIN) })
+    test('a transfer of x\u202e.com is refused beside the name', async ({ page }) => {
+      await page.goto('/domains/add?mode=transfer')
+      await hydrated(page)
+      const form = page.locator('form', { has: page.locator('input[name="intent"][value="transfer"]') })
+      await form.locator('input[name="name"]').fill('x\u202e.com')
+      await form.locator('input[name="auth_code"]').fill('secret-A1x')
+      await form.getByRole('button').click()
+      await expect(form).toContainText('El nombre contiene un carácter invisible')
+    })
   })
 })

@@ -16,6 +16,7 @@ import { flashHeader } from '#app/lib/flash.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { formatMoney } from '#common/money.ts'
+import { parseDomainName } from '#common/domain-name.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
@@ -63,7 +64,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const names = splitNames(submission.value.names, 100)
     const result = await attempt(() => screen.platform.post<{ results: Availability[] }>(`${screen.base}/domains/availability`, { names }))
     if (!result.ok) return data({ intent, result: submission.reply({ formErrors: [refusalText(t, result.problem)] }) }, { status: result.status })
-    return { intent, result: submission.reply(), availability: result.value.results }
+    // A name refused by the name rules (an invisible character, mixed scripts, …) says so in the user's words (issue 26).
+    const availability = result.value.results.map((a) => {
+      const parsed = a.available ? null : parseDomainName(a.name)
+      return parsed && !parsed.ok ? { ...a, reason: t(`domains:nameErrors.${parsed.error}`, { defaultValue: a.reason ?? '' }) } : a
+    })
+    return { intent, result: submission.reply(), availability }
   }
   if (intent === 'cart') {
     // The cart belongs to the orders screens (/domains/order); this only puts names in it.
