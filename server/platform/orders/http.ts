@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { ORDER_ITEM_STATES, ORDER_ITEM_TYPES, ORDER_STATES } from '#server/db/schema-orders.ts'
 import { createRouter, requireOwnScope, requireScope } from '#server/platform/core/http.ts'
-import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses, RegistryProblemResponses } from '#server/platform/core/openapi.ts'
 import { listPage } from '#server/platform/core/list-route.ts'
 import { listRates, setRate } from './pricing.ts'
 import { addToCart, cancelOrder, checkoutCart, createOrder, getCart, getOrder, ordersResource, removeCartItem, retryItem, updateCartItem } from './service.ts'
@@ -195,7 +195,7 @@ export const ordersRouter = createRouter()
       tags: TAGS,
       summary: 'Add a name to the cart (name rules, TLD periods, availability at the registry, price from the TLD list price)',
       request: { params: Context, body: jsonBody(AddCartItem) },
-      responses: { 201: jsonResponse(CartItem, 'Added'), 409: ProblemResponses[400], ...ProblemResponses },
+      responses: { 201: jsonResponse(CartItem, 'Added'), 409: ProblemResponses[400], ...ProblemResponses, ...RegistryProblemResponses },
     }),
     async (c) => c.json(await addToCart(c.get('deps'), requireScope(c, c.req.valid('param').context), c.req.valid('json')), 201),
   )
@@ -207,7 +207,7 @@ export const ordersRouter = createRouter()
       tags: TAGS,
       summary: 'Change the period or auth code of a cart item',
       request: { params: WithId, body: jsonBody(PatchCartItem) },
-      responses: { 200: jsonResponse(CartItem), ...ProblemResponses },
+      responses: { 200: jsonResponse(CartItem), ...ProblemResponses, ...RegistryProblemResponses },
     }),
     async (c) => {
       const { context, id } = c.req.valid('param')
@@ -238,7 +238,7 @@ export const ordersRouter = createRouter()
       tags: TAGS,
       summary: 'Submit the cart as an order; the cart is emptied. A cart with a registration needs its contacts',
       request: { params: Context, body: { content: { 'application/json': { schema: Checkout } }, required: false } },
-      responses: { 201: jsonResponse(Order, 'Ordered'), ...ProblemResponses },
+      responses: { 201: jsonResponse(Order, 'Ordered'), ...ProblemResponses, ...RegistryProblemResponses },
     }),
     async (c) => {
       const body = (c.req.valid('json') as z.infer<typeof Checkout> | undefined) ?? {}
@@ -256,7 +256,7 @@ export const ordersRouter = createRouter()
       tags: TAGS,
       summary: 'Order names directly (register, transfer with auth code, renew); every item runs as a job',
       request: { params: Context, body: jsonBody(CreateOrder) },
-      responses: { 201: jsonResponse(Order, 'Ordered'), ...ProblemResponses },
+      responses: { 201: jsonResponse(Order, 'Ordered'), ...ProblemResponses, ...RegistryProblemResponses },
     }),
     async (c) => {
       const body = c.req.valid('json')
@@ -271,7 +271,14 @@ export const ordersRouter = createRouter()
       tags: TAGS,
       summary: 'Orders of the account (list engine)',
       request: { params: Context, query: ListQueryParams },
-      responses: { 200: ListResponse(Order.omit({ items: true, account_id: true, version: true }).partial()), ...ProblemResponses },
+      responses: {
+        200: ListResponse(
+          Order.omit({ items: true, account_id: true, version: true })
+            .extend({ item_name: z.array(z.string()).openapi({ description: 'The names of its items (a filter: item_name contains …)' }) })
+            .partial(),
+        ),
+        ...ProblemResponses,
+      },
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
@@ -301,7 +308,7 @@ export const ordersRouter = createRouter()
       tags: TAGS,
       summary: 'Run a failed item again',
       request: { params: WithItem },
-      responses: { 200: jsonResponse(Order), 409: ProblemResponses[400], ...ProblemResponses },
+      responses: { 200: jsonResponse(Order), 409: ProblemResponses[400], ...ProblemResponses, ...RegistryProblemResponses },
     }),
     async (c) => {
       const { context, id, item_id } = c.req.valid('param')
