@@ -88,15 +88,17 @@ describe('availability', () => {
     await registerDomain(platform.deps, systemScope('test', acme), { name: 'taken-already.com', period: 1 })
     const notRoundTrip = `xn--${punycode.encode('e\u0301x')}.com`
     const res = await call('POST', '/domains/availability', {
-      names: ['fresh-name.com', 'taken-already.com', 'bad..com', 'ab--cd.com', 'xn--80ak6aa92e.com', 'name.notatld', notRoundTrip, '-edge.com', 'plain.org'],
+      names: ['fresh-name.com', 'taken-already.com', 'bad..com', 'ab--cd.com', 'xn--bcher-kva.com', 'name.notatld', notRoundTrip, '-edge.com', 'plain.org', 'xn--80ak6aa92e.com'],
     })
     expect(res.status).toBe(200)
-    const [fresh, taken, empty, hyphens, validIdn, unknownTld, idn, edge, unoffered] = res.json.results
+    const [fresh, taken, empty, hyphens, validIdn, unknownTld, idn, edge, unoffered, cyrillic] = res.json.results
     expect(fresh).toEqual({ name: 'fresh-name.com', available: true, price: { minor: 1499, currency: 'USD' } }) // Acme's price list, in Acme's currency (issue 17)
     expect(taken).toMatchObject({ name: 'taken-already.com', available: false })
     expect(empty.reason).toMatch(/empty label/)
     expect(hyphens.reason).toMatch(/hyphens in places 3 and 4/)
-    expect(validIdn).toMatchObject({ name: 'xn--80ak6aa92e.com', available: true })
+    expect(validIdn).toMatchObject({ name: 'xn--bcher-kva.com', available: true })
+    // .com takes Latin labels unless its catalogue entry says more (issue 26, decision 104).
+    expect(cyrillic).toMatchObject({ name: 'xn--80ak6aa92e.com', available: false, reason: expect.stringMatching(/does not take labels in this script/) })
     expect(unknownTld.reason).toMatch(/not in the list of TLDs/)
     expect(idn.reason).toMatch(/does not round-trip/)
     expect(edge.reason).toMatch(/starts or ends with a hyphen/)
