@@ -230,13 +230,16 @@ test('a zone for a name registered elsewhere: created on the BIND import page, t
   const name = `elsewhere-${Date.now()}.example`
   await page.getByTestId('create-zone').getByLabel('Zone name').fill(name)
   await page.getByTestId('create-zone').getByRole('button', { name: 'Create zone' }).click()
-  // A name no account here holds waits for its proof of control (issue 26): its page names the record to add.
+  // A name no account here holds waits for its proof of control (issue 26): said, marked in the list, and its page names the record to add.
   await expect(page.getByText(`Zone ${name} created: it waits for the proof that you control the name.`)).toBeVisible()
-  await expect(page).toHaveURL(/\/domains\/zones\/[0-9a-f-]{36}/)
-  const zoneId = page.url().split('/').pop()!
+  await expect(page.locator('#import-zone option:checked')).toHaveText(name)
+  const waiting = page.getByTestId('standalone-zones').getByRole('listitem').filter({ hasText: name })
+  await expect(waiting.getByTestId('zone-waiting-proof')).toHaveText('(waiting for proof of control)')
+  await waiting.getByRole('link', { name: 'Edit records' }).click()
   const proof = page.getByTestId('zone-proof')
   await expect(proof.getByTestId('zone-proof-name')).toHaveText(`_registrar-portal-challenge.${name}. TXT`)
   await expect(proof.getByTestId('zone-proof-value')).toHaveText(/^registrar-portal-verification=[\w-]+$/)
+  await hydrated(page)
   await proof.getByRole('button', { name: 'Check now' }).click()
   await expect(page.getByText('The TXT record proving control of this name was not found yet', { exact: false })).toBeVisible()
   await expect(page.getByTestId('zone-proof')).toBeVisible()
@@ -247,11 +250,7 @@ test('a zone for a name registered elsewhere: created on the BIND import page, t
   await create.getByLabel('Zone name').fill('www.globex-archive.com')
   await create.getByRole('button', { name: 'Create zone' }).click()
   await expect(page.getByTestId('create-zone').getByTestId('field-error')).toHaveText('This name is at, inside or above a domain or DNS zone of another account: a zone for it can only be made there.')
-  await expect(page.getByTestId('standalone-zones').getByRole('listitem').filter({ hasText: name }).getByTestId('zone-waiting-proof')).toBeVisible()
-
-  await page.goto(`/domains/bind-import?zone=${zoneId}`)
-  await hydrated(page)
-  await expect(page.locator('#import-zone option:checked')).toHaveText(name)
+  await page.locator('#import-zone').selectOption({ label: name })
 
   await page.locator('#import-text').fill(`$ORIGIN ${name}.\n$TTL 300\nwww IN A 192.0.2.44\n@ IN MX 10 mail\n`)
   await page.getByRole('button', { name: 'Import', exact: true }).click()

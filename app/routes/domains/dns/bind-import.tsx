@@ -92,9 +92,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (submission.status !== 'success') return refuse(400, submission.reply())
     try {
       const zone = await screen.platform.post<ZoneRef>(`${screen.base}/zones`, submission.value)
-      // A name hosted elsewhere waits for its proof of control (issue 26): its page says which record to add.
-      if (!zone.verified) return backWith(request, `/domains/zones/${zone.id}`, { content: getInstance(context).getFixedT(null, 'domains')('zoneProof.created', { name: zone.name }), color: 'info' })
-      return backWith(request, `/domains/bind-import?zone=${zone.id}`, { content: t('zone.created', { name: zone.name }), color: 'success' })
+      // A name hosted elsewhere waits for its proof of control (issue 26): said, and its page (linked in the list below) names the record to add.
+      const said = zone.verified ? t('zone.created', { name: zone.name }) : getInstance(context).getFixedT(null, 'domains')('zoneProof.created', { name: zone.name })
+      return backWith(request, `/domains/bind-import?zone=${zone.id}`, { content: said, color: zone.verified ? 'success' : 'info' })
     } catch (error) {
       // The name comes back as typed, the refusal beside it.
       const refused = refusalOf(error)
