@@ -1,7 +1,8 @@
-import { lazy, useEffect } from 'react'
+import { useEffect } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Links, Meta, Outlet, redirect, Scripts, ScrollRestoration, useRouteLoaderData, type MiddlewareFunction } from 'react-router'
 import type { Route } from './+types/root.ts'
+import { ErrorScreen } from './components/error-screen.tsx'
 import { Toaster } from './components/toaster.tsx'
 import { appServicesContext } from './lib/app-context.ts'
 import { browserTranslator, inlineNamespaces } from './lib/browser-translator.ts'
@@ -10,6 +11,7 @@ import { contextCarryMiddleware } from './lib/context-carry.server.ts'
 import { carryContext } from './lib/context-param.ts'
 import { readCookie } from './lib/cookies.server.ts'
 import { takeFlash } from './lib/flash.server.ts'
+import { sameOriginReferer } from './lib/safe-redirect.ts'
 import { documentI18nScript, languageDirection } from './lib/i18n.ts'
 import { getLocale, i18nextMiddleware } from './lib/i18n.server.ts'
 import { isTheme, SYSTEM_THEME_SCRIPT, type Theme } from './lib/theme.ts'
@@ -51,6 +53,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       theme: isTheme(themeCookie) ? themeCookie : null,
       supportEmail: services.env.supportEmail,
       appEnv: services.env.appEnv,
+      // Where the error screen's Back leads without JavaScript: the page this request came from, when it is ours.
+      back: sameOriginReferer(request),
       flash: flash.messages,
     },
     flash.header ? { headers: { 'Set-Cookie': flash.header } } : undefined,
@@ -143,11 +147,9 @@ export default function App({ loaderData }: Route.ComponentProps) {
   )
 }
 
-// Only an error page needs it (and the Trans machinery it brings): not part of every first load.
-// The server render waits for it (no Suspense boundary, so pages without JavaScript get it whole);
-// hydration waits for the chunk before it takes over the page.
-const ErrorScreen = lazy(() => import('./components/error-screen.tsx').then((m) => ({ default: m.ErrorScreen })))
-
+// A static import: every screen of the default layout carries the error screen anyway (layouts/shell-errors.tsx),
+// and a lazy one rendered after the document's texts were written the first time after a start, so the browser
+// lacked its words (the title read "error.heading", and hydration failed with #418).
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return <ErrorScreen error={error} />
 }

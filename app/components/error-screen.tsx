@@ -5,7 +5,7 @@ import { TriangleAlert } from 'lucide-react'
 import { isUnsafeTextRefusal } from '#app/lib/unsafe-text.ts'
 import { Button } from './ui/button.tsx'
 
-type RootLike = { supportEmail?: string } | undefined
+type RootLike = { supportEmail?: string; back?: string | null } | undefined
 
 /** What the error screen knows about an error: its status (when any) and its raw value. */
 export function describeError(error: unknown): { status: number | null; raw: string | null } {
@@ -21,9 +21,10 @@ export function describeError(error: unknown): { status: number | null; raw: str
 /**
  * The error screen of spec §2 and §8: warning icon, status, heading (403 access denied, else
  * "an error has occurred"), the text for the code, Back and Home only with a status, and the raw
- * error. The document title is the heading.
+ * error. The document title is always "an error has occurred" (spec §2). `inShell`: shown inside the default layout (a signed-in
+ * person stays in the app: header and navigation around it), else a page of its own.
  */
-export function ErrorScreen({ error }: { error: unknown }) {
+export function ErrorScreen({ error, inShell = false }: { error: unknown; inShell?: boolean }) {
   const { t } = useTranslation('common')
   const root = useRouteLoaderData('root') as RootLike
   const supportEmail = root?.supportEmail ?? 'support@registrar.example'
@@ -40,9 +41,14 @@ export function ErrorScreen({ error }: { error: unknown }) {
   else if (status === 429) text = <Trans t={t} i18nKey="error.429" components={{ mail: <a className="underline" href={mail('429 error')} /> }} />
   else if (unsafe) text = <span data-testid="error-unsafe-text">{t('error.unsafeText', { count: unsafe.length, fields: unsafe.map((field) => `“${field}”`).join(', ') })}</span>
   else text = t('error.500')
+  const Frame = inShell ? 'section' : 'main'
   return (
-    <main className="mx-auto flex min-h-screen max-w-2xl flex-col items-start justify-center gap-4 p-8" data-testid="error-screen">
-      <title>{heading}</title>
+    <Frame
+      className={inShell ? 'mx-auto flex max-w-2xl flex-col items-start gap-4 py-12' : 'mx-auto flex min-h-screen max-w-2xl flex-col items-start justify-center gap-4 p-8'}
+      data-testid="error-screen"
+    >
+      {/* Spec §2: the page title is the "an error has occurred" text for every code, 403 too (its heading says access was denied). */}
+      <title>{t('error.heading')}</title>
       <TriangleAlert aria-hidden className="size-12 text-amber-500" />
       {status !== null ? (
         <p className="text-5xl font-bold tabular-nums" data-testid="error-status">
@@ -53,8 +59,19 @@ export function ErrorScreen({ error }: { error: unknown }) {
       <p className="text-slate-700 dark:text-slate-300">{text}</p>
       {status !== null ? (
         <div className="flex gap-2">
-          <Button type="button" variant="outline" onClick={() => window.history.back()}>
-            {t('error.back')}
+          {/* The previous page: the browser's history with JavaScript, the address it came from (same origin) without. */}
+          <Button asChild variant="outline">
+            <a
+              href={root?.back ?? '/'}
+              onClick={(event) => {
+                if (window.history.length > 1) {
+                  event.preventDefault()
+                  window.history.back()
+                }
+              }}
+            >
+              {t('error.back')}
+            </a>
           </Button>
           <Button asChild>
             <Link to="/" reloadDocument>
@@ -68,6 +85,6 @@ export function ErrorScreen({ error }: { error: unknown }) {
           <code>{raw}</code>
         </pre>
       ) : null}
-    </main>
+    </Frame>
   )
 }

@@ -23,3 +23,18 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
   if (!local.startsWith('/') || local.startsWith('//') || !/^[\x21-\x7e]*$/.test(local)) return fallback
   return local
 }
+
+/** The path of the page a request came from when it is this portal's (its Referer, same origin), as a safe local path; else null. */
+export function sameOriginReferer(request: Request): string | null {
+  const referer = request.headers.get('referer')
+  if (!referer) return null
+  let from: URL
+  try {
+    from = new URL(referer)
+  } catch {
+    return null
+  }
+  if (from.origin !== new URL(request.url).origin) return null
+  const local = safeRedirect(`${from.pathname}${from.search}`, '')
+  return local || null
+}

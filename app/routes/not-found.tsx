@@ -7,9 +7,9 @@ export function loader({ request }: Route.LoaderArgs) {
   throw data(`Page Not Found ${requestUrl(request).pathname}`, { status: 404 })
 }
 
-// Renders itself (translated through the request's i18n instance) if the root boundary is not reached.
+// Inside the shell (a signed-in person; signed out, the default layout answers the 404 first).
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <ErrorScreen error={error} />
+  return <ErrorScreen error={error} inShell />
 }
 
 export default function NotFound() {

@@ -10,12 +10,38 @@ test.describe('error screens', () => {
     await expect(page).toHaveTitle('An error has occurred')
     await expect(page.locator('pre code')).toHaveText('Page Not Found /no-such-page')
     await expect(page.locator('a[href^="mailto:"]')).toHaveAttribute('href', /subject=404%20error/)
-    await expect(page.getByRole('button', { name: 'Back' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Back' })).toBeVisible()
     await expect(page.getByRole('link', { name: 'Home' })).toBeVisible()
+    // Signed out there is no shell around it.
+    await expect(page.getByTestId('side-nav')).toHaveCount(0)
   })
 
   test.describe('as the Acme admin', () => {
     test.use({ storageState: signedIn(ACME_ADMIN) })
+
+    test('a mistyped address keeps a signed-in person in the app: the 404 inside the shell, and Back to where they were', async ({ page }) => {
+      await page.goto('/contacts')
+      await hydrated(page)
+      const response = await page.goto('/contacs', { referer: new URL('/contacts', page.url()).href })
+      expect(response?.status()).toBe(404)
+      await expect(page.getByTestId('error-status')).toHaveText('404')
+      await expect(page.locator('pre code')).toHaveText('Page Not Found /contacs')
+      await expect(page.getByTestId('side-nav').getByRole('link', { name: 'Domains' })).toBeVisible()
+      await page.getByRole('link', { name: 'Back' }).click()
+      await expect(page).toHaveURL(/\/contacts$/)
+    })
+
+    test('without JavaScript, Back on an error screen leads to the page the person came from', async ({ browser }) => {
+      const context = await browser.newContext({ storageState: signedIn(ACME_ADMIN), javaScriptEnabled: false })
+      const page = await context.newPage()
+      await page.goto('/domains')
+      await page.goto('/domains/not-a-uuid', { referer: new URL('/domains', page.url()).href })
+      await expect(page.getByTestId('error-status')).toHaveText('404')
+      await expect(page.getByTestId('side-nav')).toBeAttached()
+      await page.getByRole('link', { name: 'Back' }).click()
+      await expect(page).toHaveURL(/\/domains$/)
+      await context.close()
+    })
 
     test('a non-UUID id fails route validation with 404', async ({ page }) => {
       const response = await page.goto('/domains/not-a-uuid/dns')
@@ -32,7 +58,10 @@ test.describe('error screens', () => {
       expect(response?.status()).toBe(403)
       await expect(page.getByTestId('error-status')).toHaveText('403')
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Access denied')
-      await expect(page).toHaveTitle('Access denied')
+      // Spec §2: the title is the "an error has occurred" text for every code.
+      await expect(page).toHaveTitle('An error has occurred')
+      // Inside the app: the navigation stays.
+      await expect(page.getByTestId('side-nav')).toBeAttached()
       await expect(page.getByText('You do not have permission to open this page')).toBeVisible()
     })
   })

@@ -54,4 +54,3 @@ export const languageCookie = (locale: string, secure: boolean) => `${LANGUAGE_C
 
 /** The theme preference cookie (`light` or `dark`, 365 days). */
 export const themeCookie = (theme: 'light' | 'dark', secure: boolean) => `${THEME_COOKIE}=${theme}; Path=/; Max-Age=${YEAR_SECONDS}; SameSite=Lax${secure ? '; Secure' : ''}`
-

@@ -1,4 +1,4 @@
-import { Outlet } from 'react-router'
+import { data, Outlet } from 'react-router'
 import { DefaultFooter } from '#app/components/shell/footers.tsx'
 import { DefaultHeader } from '#app/components/shell/default-header.tsx'
 import { SideNav } from '#app/components/shell/side-nav.tsx'
@@ -9,15 +9,17 @@ import { getLocale } from '#app/lib/i18n.server.ts'
 import { visibleAreas } from '#app/lib/navigation.ts'
 import { readPermissionView } from '#app/lib/permission-view.server.ts'
 import { hasPermission } from '#common/permissions.ts'
-import { requireUser } from '#app/lib/session.server.ts'
+import { getUser, requireUser } from '#app/lib/session.server.ts'
 import { isTheme } from '#app/lib/theme.ts'
 import { trayCount } from '#app/lib/tray.server.ts'
 import type { Route } from './+types/default.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context)
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   const url = requestUrl(request)
+  // An unmatched path (the splat of not-found.tsx) is Page Not Found for everyone; only a signed-in person sees it in the shell.
+  if (params['*'] !== undefined && !(await getUser(request, context))) throw data(`Page Not Found ${url.pathname}`, { status: 404 })
+  const user = await requireUser(request, context)
   const view = readPermissionView(request)
   const isStaff = hasPermission(user, 'staff', { view })
   const theme = readCookie(request, 'theme')
