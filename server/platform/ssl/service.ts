@@ -407,6 +407,8 @@ export async function renewTerm(deps: PlatformDeps, scope: Scope, id: string, in
   const price = await quoteSsl(deps.db, cert.account_id, product, input.period_months, 'renew', now)
   const keyType = (SSL_KEY_TYPES as readonly string[]).includes(cert.key_type) ? cert.key_type : DEFAULT_SSL_KEY_TYPE
   const material = await keyMaterial(settings, product, cert.names, keyType, cert.key_source === 'csr' ? cert.csr_pem : undefined, [], await subjectOf(deps, cert))
+  // A name that has become another account's since is not renewed for this one (issue 26).
+  await refuseForeignNames(deps.db, cert.account_id, cert.names)
   return change(deps.db, scope, async (tx, audit) => {
     const chargeKey = await reserveSslCharge(tx, scope, cert, price, `ssl-renew:${cert.term_id}:${term.ends_at.toISOString()}`, 'renew')
     const next = await insertSuccessor(
