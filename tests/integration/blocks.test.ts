@@ -205,8 +205,24 @@ describe('blocks', () => {
 
   it('renews an active block at the provider, charged and settled', async () => {
     const before = (await platform.call('GET', `/groups/${acme}/blocks/${acmeBlock}`, { token: admin() })).json
-    const res = await platform.call('POST', `/groups/${acme}/blocks/${acmeBlock}/renew`, { token: admin(), body: { period_years: 1 } })
+    // The renewal's price as the screen shows it (the engine's quote); confirmed at another price, nothing is charged or renewed (issue 28).
+    const offer = (await platform.call('GET', `/groups/${acme}/block-products`, { token: admin() })).json.data.find((o: { code: string }) => o.code === DPML)
+    const price = offer.prices.find((p: { period_years: number }) => p.period_years === 1)
+    const balanceBefore = await balance(acme)
+    const stale = await platform.call('POST', `/groups/${acme}/blocks/${acmeBlock}/renew`, {
+      token: admin(),
+      body: { period_years: 1, expected: { amount_minor: price.renew_minor + 100, currency: price.currency } },
+    })
+    expect(stale.status).toBe(409)
+    expect(stale.json).toMatchObject({ code: 'billing.quote_changed', amount_minor: price.renew_minor, currency: price.currency })
+    expect(await balance(acme)).toBe(balanceBefore)
+    expect((await platform.call('GET', `/groups/${acme}/blocks/${acmeBlock}`, { token: admin() })).json.expires_at).toBe(before.expires_at)
+    const res = await platform.call('POST', `/groups/${acme}/blocks/${acmeBlock}/renew`, {
+      token: admin(),
+      body: { period_years: 1, expected: { amount_minor: price.renew_minor, currency: price.currency } },
+    })
     expect(res.status).toBe(200)
+    expect(balanceBefore - (await balance(acme))).toBe(price.renew_minor)
     expect(new Date(res.json.expires_at).getUTCFullYear()).toBe(new Date(before.expires_at).getUTCFullYear() + 1)
     const renew = await charge(`block-renew:${acmeBlock}:${before.expires_at.slice(0, 10)}`)
     expect(renew).toMatchObject({ state: 'settled', action: 'renew' })

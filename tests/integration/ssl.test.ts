@@ -281,6 +281,15 @@ describe('charges (decision 301)', () => {
 
   it('charges an order at its quote: reserved when ordered, settled when issued; a renewal of the term likewise, extending it', async () => {
     const before = await position()
+    // Confirmed at a price that is no longer the quote (issue 28): refused, nothing ordered or charged.
+    const stale = await platform.call('POST', `/groups/${acme}/ssls`, {
+      token: admin,
+      body: { product: 'dv-single', period_months: 12, names: [`pay.${ZONE}`], expected: { amount_minor: 1, currency: 'USD' } },
+    })
+    expect(stale.status).toBe(409)
+    expect(stale.json.code).toBe('billing.quote_changed')
+    expect(Number((await position()).balance_minor)).toBe(Number(before.balance_minor))
+    expect(await platform.db.selectFrom('ssl_certificates').select('id').where('common_name', '=', `pay.${ZONE}`).execute()).toEqual([])
     const ordered = await platform.call('POST', `/groups/${acme}/ssls`, { token: admin, body: { product: 'dv-single', period_months: 12, names: [`pay.${ZONE}`] } })
     expect(ordered.status, JSON.stringify(ordered.json)).toBe(201)
     const charge = await transaction(ordered.json.price.transaction_id)

@@ -246,6 +246,29 @@ export async function quoteDirect(db: Kysely<DB>, input: DirectAction): Promise<
 const priceText = (p: ExpectedPrice) => (p ? moneyText(p.amount_minor, p.currency.trim()) : 'no charge')
 
 /**
+ * Refuses a charge whose price is not the one the person confirmed (`expected`, issue 28): 409
+ * billing.quote_changed with both prices, thrown inside the charge's transaction so nothing is
+ * charged. `charged` is the charge's own quote (null: nothing charged); an omitted `expected` is no
+ * confirmation to hold to.
+ */
+export function refuseChangedPrice(expected: ExpectedPrice | undefined, charged: ExpectedPrice): void {
+  if (expected === undefined || priceText(expected) === priceText(charged)) return
+  const quoted = priceText(expected)
+  const now = priceText(charged)
+  throw refused(
+    'billing.quote_changed',
+    `The price changed since it was shown: ${quoted} was confirmed, the charge is now ${now}; nothing was charged`,
+    [fieldError('(body)', 'billing.quote_changed', `Now ${now}`)],
+    {
+      quoted,
+      now,
+      amount_minor: charged?.amount_minor ?? null,
+      currency: charged?.currency ?? null,
+    },
+  )
+}
+
+/**
  * A billable action done outside an order (a renewal from the domain's page, an auto-renewal, a
  * restore): priced on the account's list (`quoteDirect`), reserved in a transaction of its own
  * BEFORE the registry is asked (refused past the limit), then settled in the action's own
@@ -260,21 +283,7 @@ const priceText = (p: ExpectedPrice) => (p ? moneyText(p.amount_minor, p.currenc
 export async function reserveDirect(db: Kysely<DB>, scope: Scope, input: DirectAction & { key: string; objectName: string; domainId: string; expected?: ExpectedPrice }): Promise<string | null> {
   return change(db, scope, async (tx) => {
     const price = await quoteDirect(tx, input)
-    if (input.expected !== undefined && priceText(input.expected) !== priceText(price)) {
-      const quoted = priceText(input.expected)
-      const now = priceText(price)
-      throw refused(
-        'billing.quote_changed',
-        `The price changed since it was shown: ${quoted} was confirmed, the charge is now ${now}; nothing was charged`,
-        [fieldError('(body)', 'billing.quote_changed', `Now ${now}`)],
-        {
-          quoted,
-          now,
-          amount_minor: price?.amount_minor ?? null,
-          currency: price?.currency ?? null,
-        },
-      )
-    }
+    refuseChangedPrice(input.expected, price)
     if (!price) return null
     const key = chargeKey(input.key, { product_code: price.quote.product_code, period: input.period, amount_minor: price.amount_minor, currency: price.currency })
     await reserveCharges(tx, scope, input.accountId, [

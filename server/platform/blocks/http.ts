@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { BLOCK_STATES } from '#common/blocks.ts'
 import type { Block } from '#server/db/schema-blocks.ts'
+import { ExpectedPriceSchema } from '#server/platform/billing/expected-price.ts'
 import { listPage } from '#server/platform/core/list-route.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
@@ -93,10 +94,11 @@ const OrderBody = z
     product_code: z.string().max(100).openapi({ description: 'A block product on sale (kind block, action order), e.g. block:dpml:order' }),
     period_years: z.number().int(),
     trademark_ref: z.string().max(300),
+    expected: ExpectedPriceSchema.optional(),
   })
   .strict()
   .openapi('BlockOrder')
-const RenewBody = z.object({ period_years: z.number().int() }).strict().openapi('BlockRenew')
+const RenewBody = z.object({ period_years: z.number().int(), expected: ExpectedPriceSchema.optional() }).strict().openapi('BlockRenew')
 
 function blockJson(b: Block, now: Date) {
   return {

@@ -6,7 +6,7 @@ import type { Quote } from '#common/pricing.ts'
 import type { DB } from '#server/db/schema.ts'
 import type { Block } from '#server/db/schema-blocks.ts'
 import { RegistryError, registryErrorToAppError, type BlockProvider, type BlockRecord } from '#server/integrations/registry/index.ts'
-import { chargeKey, releaseCharge, reserveCharges, settleCharge, type Charge } from '#server/platform/billing/transactions.ts'
+import { chargeKey, refuseChangedPrice, releaseCharge, reserveCharges, settleCharge, type Charge, type ExpectedPrice } from '#server/platform/billing/transactions.ts'
 import { change, txRunner, type Audit, type Tx } from '#server/platform/core/change.ts'
 import { AppError, type CodedFieldError, fieldError, invalid, notFound, refused } from '#server/platform/core/errors.ts'
 import { reachOf, requirePermission, type Scope } from '#server/platform/core/scope.ts'
@@ -164,7 +164,7 @@ export async function getBlock(deps: Pick<PlatformDeps, 'db' | 'now'>, scope: Sc
 
 // --- ordering ------------------------------------------------------------------------------------
 
-export type BlockOrderInput = { label: string; product_code: string; period_years: number; trademark_ref: string }
+export type BlockOrderInput = { label: string; product_code: string; period_years: number; trademark_ref: string; expected?: ExpectedPrice }
 
 /**
  * Orders a block: the label is one DNS label (an IDN converted to punycode), the product a block
@@ -227,6 +227,8 @@ export async function orderBlock(deps: PlatformDeps, scope: Scope, input: BlockO
     if (!block)
       throw refused('block.already-blocked', `The label ${label.ascii} is already blocked by this account`, [fieldError('label', 'block.already-blocked', 'This account blocks this label already')])
     const charge = blockCharge(orderOf(block.id), 'order', label.ascii, input.period_years, price)
+    // The price the person confirmed, else nothing is ordered (issue 28).
+    refuseChangedPrice(input.expected, { amount_minor: charge.amount_minor, currency: charge.currency })
     // Reserved before the job that reaches the provider is queued: past the limit nothing is ordered.
     await reserveCharges(tx, scope, accountId, [charge])
     const row = await tx.updateTable('blocks').set({ charge_key: charge.key }).where('id', '=', block.id).returningAll().executeTakeFirstOrThrow()
@@ -360,7 +362,7 @@ async function finish(deps: PlatformDeps, scope: Scope, blockId: string, outcome
  * provider refuses (its reason as the refusal). The key names the term renewed and the renewal's
  * terms, so a retry of the same renewal charges nothing more and one for another period is its own.
  */
-export async function renewBlock(deps: PlatformDeps, scope: Scope, id: string, input: { period_years: number }): Promise<Block> {
+export async function renewBlock(deps: PlatformDeps, scope: Scope, id: string, input: { period_years: number; expected?: ExpectedPrice }): Promise<Block> {
   requirePermission(scope.actor, 'domain-manager')
   const block = await findBlock(deps.db, scope, id)
   const now = deps.now()
@@ -375,7 +377,11 @@ export async function renewBlock(deps: PlatformDeps, scope: Scope, id: string, i
   const charge = blockCharge(renewalOf(block.id, block.expires_at), 'renew', block.label, input.period_years, price)
   const key = charge.key
   const chargeScope: Scope = { ...scope, accountId: block.account_id }
-  await change(deps.db, scope, (tx) => reserveCharges(tx, chargeScope, block.account_id, [charge]))
+  await change(deps.db, scope, async (tx) => {
+    // The price the person confirmed, else nothing is charged or renewed (issue 28).
+    refuseChangedPrice(input.expected, { amount_minor: charge.amount_minor, currency: charge.currency })
+    await reserveCharges(tx, chargeScope, block.account_id, [charge])
+  })
   let renewed: { expiresAt: Date }
   try {
     renewed = await blocks.renewBlock({ id: block.provider_id, currentExpiry: block.expires_at, years: input.period_years })

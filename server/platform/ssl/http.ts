@@ -8,6 +8,7 @@ import { organisationChoices } from './organisations.ts'
 import { reachOf } from '#server/platform/core/scope.ts'
 import { badRequest } from '#server/platform/core/errors.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
+import { ExpectedPriceSchema } from '#server/platform/billing/expected-price.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
 import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
 import {
@@ -161,6 +162,7 @@ const OrderBody = z
     key_type: z.string().max(20).optional(),
     csr: z.string().max(20_000).optional().openapi({ description: 'A PEM CSR instead of a key generated on the server' }),
     organisation_id: z.uuid().nullable().optional().openapi({ description: 'OV and EV: the organisation the certificate names; the order waits (draft) until it is validated' }),
+    expected: ExpectedPriceSchema.optional(),
   })
   .strict()
   .openapi('SslOrder')
@@ -372,7 +374,7 @@ export const sslRouter = createRouter()
       ...access('ssl-manager'),
       tags: TAGS,
       summary: 'Renew the coverage term for another period: charged at the quote (refused past the balance or credit limit), the term extended when the CA issues',
-      request: { params: Params, body: jsonBody(z.object({ period_months: z.number().int() }).strict().openapi('SslRenewTerm')) },
+      request: { params: Params, body: jsonBody(z.object({ period_months: z.number().int(), expected: ExpectedPriceSchema.optional() }).strict().openapi('SslRenewTerm')) },
       responses: { 201: jsonResponse(CertificateSchema, 'Renewal ordered'), ...ProblemResponses, ...Conflict },
     }),
     async (c) => {

@@ -27,6 +27,7 @@ import { listResource, type ListResource } from '#server/platform/list/engine.ts
 import { foreignHolders } from '#server/platform/dns/service.ts'
 import { checkCaa } from './caa.ts'
 import { chargeOf, quoteSsl, releaseSslCharge, reserveSslCharge, termTransactionIds, type SslCharge } from './charges.ts'
+import { refuseChangedPrice, type ExpectedPrice } from '#server/platform/billing/transactions.ts'
 import { buildPkcs12, type Pkcs12Profile } from './pkcs12.ts'
 import { evMissing, evSubject, findOrganisation, organisationSubject } from './organisations.ts'
 import { publicFields, queueIssue } from './queue.ts'
@@ -114,7 +115,7 @@ function spkiOfCsr(der: Buffer): Buffer {
 
 // --- ordering ------------------------------------------------------------------------------------
 
-export type OrderInput = { product: string; period_months: number; names: string[]; key_type?: string; csr?: string; organisation_id?: string | null }
+export type OrderInput = { product: string; period_months: number; names: string[]; key_type?: string; csr?: string; organisation_id?: string | null; expected?: ExpectedPrice }
 
 /** Checks an order's names against its product: count, wildcards, duplicates. */
 function cleanNames(product: SslProduct, names: string[], errors: CodedFieldError[]): string[] {
@@ -252,6 +253,7 @@ export async function orderCertificate(deps: PlatformDeps, scope: Scope, input: 
       .returning('id')
       .executeTakeFirstOrThrow()
     // Reserved before the job that reaches the CA is queued: past the limit nothing is ordered (the shortfall stated).
+    refuseChangedPrice(input.expected, price && { amount_minor: price.quote.total_minor, currency: price.quote.currency })
     const chargeKey = await reserveSslCharge(tx, scope, { account_id: accountId, common_name: names[0]! }, price, `ssl-order:${term.id}`, 'order')
     const cert = await tx
       .insertInto('ssl_certificates')
@@ -379,7 +381,7 @@ export async function subjectOf(deps: Pick<PlatformDeps, 'db'>, cert: Pick<SslCe
   return organisation ? organisationSubject(organisation) : {}
 }
 
-export type RenewTermInput = { period_months: number }
+export type RenewTermInput = { period_months: number; expected?: ExpectedPrice }
 
 /**
  * Renews the coverage term (the customer buys another period): a successor certificate with the
@@ -410,6 +412,7 @@ export async function renewTerm(deps: PlatformDeps, scope: Scope, id: string, in
   // A name that has become another account's since is not renewed for this one (issue 26).
   await refuseForeignNames(deps.db, cert.account_id, cert.names)
   return change(deps.db, scope, async (tx, audit) => {
+    refuseChangedPrice(input.expected, price && { amount_minor: price.quote.total_minor, currency: price.quote.currency })
     const chargeKey = await reserveSslCharge(tx, scope, cert, price, `ssl-renew:${cert.term_id}:${term.ends_at.toISOString()}`, 'renew')
     const next = await insertSuccessor(
       tx,
