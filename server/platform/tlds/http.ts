@@ -28,13 +28,10 @@ const TldSchema = z
     idn: z.boolean(),
     registry_lock: z.boolean(),
     required_contacts: z.array(z.enum(CONTACT_ROLES)),
-    idn_scripts: z
-      .array(z.string())
-      .nullable()
-      .openapi({
-        description:
-          'The scripts its labels may be written in (ISO 15924: Latn, Cyrl, Jpan…); null: the default (an IDN TLD its own script, some country codes Latin and their national script, others Latin only)',
-      }),
+    idn_scripts: z.array(z.string()).nullable().openapi({
+      description:
+        'The scripts its labels may be written in (ISO 15924: Latn, Cyrl, Jpan…); null: the default (an IDN TLD its own script, some country codes Latin and their national script, others Latin only)',
+    }),
     list_price_minor: z.number().int().nullable().openapi({ description: 'Integer minor units of currency (JPY has none)' }),
     currency: z.string(),
     version: z.number().int(),
