@@ -38,6 +38,7 @@ const SCREENS: Screen[] = [
   { name: 'login', user: '', path: '/login' },
   { name: 'home-admin', user: 'admin@acme.example', path: '/' },
   { name: 'home-staff', user: 'staff@example.com', path: '/' },
+  { name: 'not-found-signed-in', user: 'admin@acme.example', path: '/no-such-page' },
   { name: 'domains', user: 'admin@acme.example', path: '/domains' },
   { name: 'domains-filtered', user: 'admin@acme.example', path: '/domains?pql=status%20%3D%20active' },
   { name: 'domains-staff', user: 'staff@example.com', path: '/domains' },

@@ -117,42 +117,45 @@ export function SideNav({ areas, staff }: { areas: NavArea[]; staff: { accounts:
         id="side-nav"
         className={cn(
           'fixed bottom-0 left-0 top-14 z-40 w-72 max-w-[85vw] -translate-x-full overflow-y-auto border-r border-slate-200 bg-white shadow-xl transition-transform duration-150 invisible peer-checked:visible peer-checked:translate-x-0 dark:border-slate-800 dark:bg-slate-950 rtl:left-auto rtl:right-0 rtl:translate-x-full rtl:border-l rtl:border-r-0',
-          'lg:visible lg:sticky lg:top-14 lg:z-auto lg:h-[calc(100dvh-3.5rem)] lg:w-60 lg:max-w-none lg:shrink-0 lg:translate-x-0 lg:bg-slate-50/60 lg:shadow-none lg:transition-none dark:lg:bg-slate-950 rtl:lg:translate-x-0',
+          // From lg the column runs the page's whole height (its border and tint), and what it holds stays in view.
+          'lg:visible lg:static lg:z-auto lg:w-60 lg:max-w-none lg:shrink-0 lg:self-stretch lg:overflow-visible lg:translate-x-0 lg:bg-slate-50/60 lg:shadow-none lg:transition-none dark:lg:bg-slate-950 rtl:lg:translate-x-0',
         )}
         data-testid="side-nav"
       >
-        {staff ? <AccountSwitcher accounts={staff.accounts} context={staff.context} ownGroup={staff.ownGroup} /> : null}
-        <nav aria-label={t('nav.main')} className="flex flex-col gap-4 p-3">
-          <ul className="flex flex-col gap-0.5">
-            <li>
-              <Link to={href('/')} className={linkClass(pathname === '/')} aria-current={pathname === '/' ? 'page' : undefined}>
-                <House className="size-4 shrink-0" aria-hidden />
-                {t('nav.home')}
-              </Link>
-            </li>
+        <div className="lg:sticky lg:top-14 lg:max-h-[calc(100dvh-3.5rem)] lg:overflow-y-auto">
+          {staff ? <AccountSwitcher accounts={staff.accounts} context={staff.context} ownGroup={staff.ownGroup} /> : null}
+          <nav aria-label={t('nav.main')} className="flex flex-col gap-4 p-3">
+            <ul className="flex flex-col gap-0.5">
+              <li>
+                <Link to={href('/')} className={linkClass(pathname === '/')} aria-current={pathname === '/' ? 'page' : undefined}>
+                  <House className="size-4 shrink-0" aria-hidden />
+                  {t('nav.home')}
+                </Link>
+              </li>
+              {sections
+                .filter((s) => s.group === 'overview')
+                .flatMap((s) => s.areas)
+                .map((area) => (
+                  <AreaLink key={area.key} area={area} current={active === area.key} to={href(area.href)} />
+                ))}
+            </ul>
             {sections
-              .filter((s) => s.group === 'overview')
-              .flatMap((s) => s.areas)
-              .map((area) => (
-                <AreaLink key={area.key} area={area} current={active === area.key} to={href(area.href)} />
+              .filter((s) => s.group !== 'overview')
+              .map((section) => (
+                <details key={section.group} open className="group/section" data-testid={`nav-section-${section.group}`}>
+                  <summary className="flex cursor-pointer list-none items-center justify-between rounded px-2.5 py-1 text-xs font-semibold uppercase tracking-wide text-slate-500 hover:text-slate-800 dark:text-slate-400 dark:hover:text-slate-200 [&::-webkit-details-marker]:hidden">
+                    {t(`nav.groups.${section.group}`)}
+                    <ChevronDown className="size-3.5 transition-transform group-open/section:rotate-0 -rotate-90" aria-hidden />
+                  </summary>
+                  <ul className="mt-1 flex flex-col gap-0.5">
+                    {section.areas.map((area) => (
+                      <AreaLink key={area.key} area={area} current={active === area.key} to={href(area.href)} />
+                    ))}
+                  </ul>
+                </details>
               ))}
-          </ul>
-          {sections
-            .filter((s) => s.group !== 'overview')
-            .map((section) => (
-              <details key={section.group} open className="group/section" data-testid={`nav-section-${section.group}`}>
-                <summary className="flex cursor-pointer list-none items-center justify-between rounded px-2.5 py-1 text-xs font-semibold uppercase tracking-wide text-slate-500 hover:text-slate-800 dark:text-slate-400 dark:hover:text-slate-200 [&::-webkit-details-marker]:hidden">
-                  {t(`nav.groups.${section.group}`)}
-                  <ChevronDown className="size-3.5 transition-transform group-open/section:rotate-0 -rotate-90" aria-hidden />
-                </summary>
-                <ul className="mt-1 flex flex-col gap-0.5">
-                  {section.areas.map((area) => (
-                    <AreaLink key={area.key} area={area} current={active === area.key} to={href(area.href)} />
-                  ))}
-                </ul>
-              </details>
-            ))}
-        </nav>
+          </nav>
+        </div>
       </aside>
     </>
   )
