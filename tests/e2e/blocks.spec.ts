@@ -31,7 +31,22 @@ test('orders a block, sees it placed and charged, and cancels it', async ({ page
   await expect(page.getByTestId('block-tlds')).toContainText('.com')
   await expect(page.getByTestId('block-charge')).toContainText('Settled')
 
+  // Renewing asks once with the engine's renewal price (the one its period shows): Cancel charges
+  // nothing, Confirm charges it (issue 28).
   await hydrated(page)
+  const period = (await page.getByTestId('block-renew-period').locator('option:checked').textContent())!
+  const [years, price] = period.split(' — ')
+  await page.getByTestId('block-renew').click()
+  await expect(page.getByTestId('charge-question')).toHaveText(`Renew the block of ${label} for ${years}: ${price}`)
+  await expect(page.getByTestId('block-charge')).toHaveCount(1)
+  await page.getByTestId('block-renew-cancel').click()
+  await expect(page.getByTestId('confirm-block-renew')).toHaveCount(0)
+  await expect(page.getByTestId('block-charge')).toHaveCount(1)
+  await page.getByTestId('block-renew').click()
+  await page.getByTestId('block-renew-confirm').click()
+  await expect(page.getByTestId('block-charge')).toHaveCount(2)
+  await expect(page.getByTestId('block-charge').filter({ hasText: 'Renew' }).filter({ hasText: price! })).toHaveCount(1)
+
   await page.getByTestId('confirm-cancel').locator('summary').click()
   await page.getByTestId('confirm-cancel').getByRole('button', { name: 'Cancel the block' }).click()
   await expect(page.getByTestId('block-status')).toHaveText('Cancelled')

@@ -121,7 +121,12 @@ test('a DV certificate for a demo domain whose zone is ours: ordered, validated 
   const reissued = new URL(page.url()).pathname
   await hydrated(page)
   await page.getByTestId('ssl-renew-open').locator('summary').click()
+  // Renewing asks once with the engine's price of the period chosen, and charges nothing until confirmed (issue 28).
+  const period = (await page.getByTestId('ssl-renew-period').locator('option:checked').textContent())!
   await page.getByTestId('ssl-renew').click()
+  await expect(page.getByTestId('charge-question')).toContainText(`for ${period.split(' — ')[0]}: ${period.split(' — ')[1]}`)
+  expect(new URL(page.url()).pathname).toBe(reissued)
+  await page.getByTestId('ssl-renew-confirm').click()
   await expect(page).toHaveURL((url) => /\/ssls\/[0-9a-f-]{36}$/.test(url.pathname) && url.pathname !== reissued)
   await expect(page.getByTestId('ssl-status').first()).toHaveText('Issued', { timeout: 60_000 })
   await expect(page.getByTestId('ssl-charge')).toContainText('charged')

@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect } from 'react-router'
+import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { FormErrors } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { CardTable, CardTableRow, ConfirmAction, DetailList } from '#app/components/screen-parts.tsx'
@@ -24,6 +24,11 @@ import { formatMoney } from '#common/money.ts'
 import { canChange, requireChange } from '../accounts/directory.server.ts'
 import { BlockStatus, useRefreshWhile, type Block, type BlockOffer } from './shared.tsx'
 import type { Route } from './+types/detail.ts'
+import { PlatformError } from '#app/lib/platform-client.ts'
+import { ChargeConfirmation, shownPriceOf, type ShownPrice } from '#app/components/charge-confirmation.tsx'
+
+/** A renewal's period and the engine's price for it, shown to confirm before it is charged. */
+type RenewQuote = { period_years: number; price: ShownPrice }
 
 /** The block of /blocks/{id} for a screen (another account's or a missing one: the 404 screen). */
 async function loadBlock(request: Request, context: Route.LoaderArgs['context'], params: Route.LoaderArgs['params']) {
@@ -53,14 +58,26 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const form = await request.formData()
   const intent = String(form.get('intent') ?? '')
   const path = `/groups/${groupContext}/blocks/${block.id}`
+  // A renewal charges: the first submit shows the period and the engine's price for it (the block
+  // products' quotes, the ones the charge takes) and charges nothing; the confirmation posts the
+  // price shown, which the API holds the charge to (issue 28).
+  const period_years = Number(form.get('period_years'))
+  const quoteOf = async (years: number): Promise<RenewQuote> => {
+    const offers = (await platform.get<{ data: BlockOffer[] }>(`/groups/${groupContext}/block-products`)).data
+    const row = offers.find((o) => o.code === block.product_code)?.prices.find((p) => p.period_years === years)
+    return { period_years: years, price: row ? { amount_minor: row.renew_minor, currency: row.currency } : null }
+  }
+  if (intent === 'renew') return { errors: undefined, confirm: await quoteOf(period_years) }
   try {
-    if (intent === 'renew') await platform.post(`${path}/renew`, { period_years: Number(form.get('period_years')) })
+    if (intent === 'renew-confirmed') await platform.post(`${path}/renew`, { period_years, expected: shownPriceOf(form) ?? null })
     else if (intent === 'cancel') await platform.post(`${path}/cancel`)
     else return data({ errors: [t('blocks:errors.unknown')] }, { status: 400 })
   } catch (error) {
-    return data({ errors: formErrorsOf(t, error, [], {}, 'blocks').formErrors }, { status: 400 })
+    // The price changed in between: nothing was charged; the new price is asked again.
+    const changed = error instanceof PlatformError && (error.data as { code?: string } | null)?.code === 'billing.quote_changed'
+    return data({ errors: formErrorsOf(t, error, [], {}, 'blocks').formErrors, ...(changed ? { confirm: await quoteOf(period_years) } : {}) }, { status: 400 })
   }
-  return redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t(`blocks:done.${intent}`), color: 'success' }) } })
+  return redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t(`blocks:done.${intent === 'cancel' ? 'cancel' : 'renew'}`), color: 'success' }) } })
 }
 
 export default function BlockDetail({ loaderData, actionData }: Route.ComponentProps) {
@@ -69,6 +86,8 @@ export default function BlockDetail({ loaderData, actionData }: Route.ComponentP
   const { block: b, offer } = loaderData
   const when = (value: string | null) => (value ? formatDateTime(value, i18n.language) : '')
   useRefreshWhile(b.status === 'pending')
+  const navigation = useNavigation()
+  const confirm = actionData && 'confirm' in actionData ? (actionData.confirm as RenewQuote | undefined) : undefined
   const live = b.status === 'active' || b.status === 'expiring'
   return (
     <div className="space-y-4">
@@ -156,6 +175,23 @@ export default function BlockDetail({ loaderData, actionData }: Route.ComponentP
         <Card>
           <CardTitle>{t('actions')}</CardTitle>
           <div className="flex flex-wrap items-start gap-4">
+            {live && confirm ? (
+              <ChargeConfirmation
+                question={t('renew.confirm', {
+                  label: b.label_unicode,
+                  count: confirm.period_years,
+                  price: confirm.price ? formatMoney(confirm.price.amount_minor, confirm.price.currency, i18n.language) : t('renew.noCharge'),
+                })}
+                note={t('renew.chargeNote')}
+                confirmLabel={t('renew.confirmCharge')}
+                cancelLabel={t('renew.cancelCharge')}
+                intent="renew-confirmed"
+                fields={{ period_years: confirm.period_years }}
+                price={confirm.price}
+                busy={navigation.state !== 'idle'}
+                testId="block-renew"
+              />
+            ) : null}
             {live ? (
               <Form method="post" className="flex flex-wrap items-end gap-3" data-testid="block-renew-form">
                 <input type="hidden" name="intent" value="renew" />

@@ -1,7 +1,7 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { getSelectProps, getTextareaProps } from '#app/components/field-props.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirect } from 'react-router'
+import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { FormErrors, LabelledField, SelectField, useZodForm } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
@@ -23,6 +23,11 @@ import { namesOf, reissueSchema, renewSchema, revokeSchema } from './forms.ts'
 import { ChargeText, OrganisationStatus, SslHeader, SslStatus } from './shared.tsx'
 import type { Route } from './+types/detail.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
+import { PlatformError } from '#app/lib/platform-client.ts'
+import { ChargeConfirmation, shownPriceOf, type ShownPrice } from '#app/components/charge-confirmation.tsx'
+
+/** A renewal's period and the engine's price for it, shown to confirm before it is charged. */
+type RenewQuote = { period_months: number; price: ShownPrice }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user, certificate, platform, groupContext } = await loadCertificate(request, context, params)
@@ -45,14 +50,32 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const done = (key: string, to = url.pathname) => redirect(to + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t(`ssl:done.${key}`), color: 'success' }) } })
   const onward = (id: string) => url.pathname.replace(/[^/]+$/, id)
   // Renew, reissue and revoke are forms (conform + zod): their errors beside their fields, what was typed kept.
+  // A renewal charges: the first submit shows the period and the engine's price for it (the
+  // settings' quotes, the ones the charge takes) and charges nothing; the confirmation posts the
+  // price shown, which the API holds the charge to (issue 28).
+  const quoteOf = async (months: number): Promise<RenewQuote> => {
+    const { prices } = await platform.get<Settings>(`/groups/${groupContext}/ssl-settings`)
+    const row = prices.find((p) => p.product === certificate.product && p.period_months === months && p.action === 'renew')
+    return { period_months: months, price: row ? { amount_minor: row.amount_minor, currency: row.currency } : null }
+  }
   if (intent === 'renew') {
     const submission = parseWithZod(form, { schema: renewSchema(t) })
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+    return { intent, confirm: await quoteOf(submission.value.period_months) }
+  }
+  if (intent === 'renew-confirmed') {
+    const submission = parseWithZod(form, { schema: renewSchema(t) })
+    if (submission.status !== 'success') return data({ intent: 'renew', result: submission.reply() }, { status: 400 })
     try {
-      const next = await platform.post<{ id: string }>(`${path}/renew`, { period_months: submission.value.period_months })
+      const next = await platform.post<{ id: string }>(`${path}/renew`, { period_months: submission.value.period_months, expected: shownPriceOf(form) ?? null })
       return done('renew', onward(next.id))
     } catch (error) {
-      return data({ intent, result: submission.reply(formErrorsOf(t, error, ['period_months'], {}, 'ssl')) }, { status: 400 })
+      // The price changed in between: nothing was charged; the new price is asked again.
+      const changed = error instanceof PlatformError && (error.data as { code?: string } | null)?.code === 'billing.quote_changed'
+      return data(
+        { intent: 'renew', result: submission.reply(formErrorsOf(t, error, ['period_months'], {}, 'ssl')), ...(changed ? { confirm: await quoteOf(submission.value.period_months) } : {}) },
+        { status: 400 },
+      )
     }
   }
   if (intent === 'reissue') {
@@ -94,6 +117,8 @@ export default function SslDetail({ loaderData, actionData }: Route.ComponentPro
   const when = (value: string | null) => (value ? formatDateTime(value, i18n.language) : '')
   const inFlight = c.status === 'pending_validation' || c.status === 'issuing'
   const resultOf = (intent: string) => (actionData && 'result' in actionData && actionData.intent === intent ? actionData.result : undefined)
+  const confirm = actionData && 'confirm' in actionData ? (actionData.confirm as RenewQuote | undefined) : undefined
+  const navigation = useNavigation()
   const originLabel = (origin: string) => (origin === 'renewal' ? t('term.renewal') : origin === 'reissue' ? t('term.reissue') : origin === 'import' ? t('term.import') : t('term.first'))
   return (
     <div className="space-y-4">
@@ -200,8 +225,25 @@ export default function SslDetail({ loaderData, actionData }: Route.ComponentPro
               </Form>
             ) : null}
             {['issued', 'expiring', 'expired'].includes(c.status) && c.key_source !== 'imported' && !c.term.certificates.some((x) => x.renewal_of === c.id) ? (
-              <details className="w-full rounded-md border border-slate-200 p-2 dark:border-slate-800" data-testid="ssl-renew-open" open={resultOf('renew') ? true : undefined}>
+              <details className="w-full rounded-md border border-slate-200 p-2 dark:border-slate-800" data-testid="ssl-renew-open" open={resultOf('renew') || confirm ? true : undefined}>
                 <summary className="cursor-pointer text-sm font-medium">{t('renew.title')}…</summary>
+                {confirm ? (
+                  <ChargeConfirmation
+                    question={t('renew.confirm', {
+                      name: c.common_name,
+                      count: confirm.period_months,
+                      price: confirm.price ? formatMoney(confirm.price.amount_minor, confirm.price.currency, i18n.language) : t('renew.noCharge'),
+                    })}
+                    note={t('renew.chargeNote')}
+                    confirmLabel={t('renew.confirmCharge')}
+                    cancelLabel={t('renew.cancelCharge')}
+                    intent="renew-confirmed"
+                    fields={{ period_months: confirm.period_months }}
+                    price={confirm.price}
+                    busy={navigation.state !== 'idle'}
+                    testId="ssl-renew"
+                  />
+                ) : null}
                 <RenewForm certificate={c} prices={loaderData.prices} lastResult={resultOf('renew')} />
               </details>
             ) : null}

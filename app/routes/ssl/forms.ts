@@ -27,7 +27,7 @@ export const pkcs12Schema = (t: TFunction) =>
 /** Another period of the coverage term. */
 export const renewSchema = (t: TFunction) =>
   z.object({
-    intent: z.literal('renew'),
+    intent: z.enum(['renew', 'renew-confirmed']),
     period_months: z.coerce.number().refine((n) => (SSL_PERIODS as readonly number[]).includes(n), t('ssl:errors.ssl.period-unknown')),
   })
 
