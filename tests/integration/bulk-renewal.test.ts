@@ -70,8 +70,24 @@ describe('bulk renewal follows the single renewal rules', () => {
     expect(singleStatus.status).toBe(409)
     expect(singleStatus.json.detail).toBe('renew-redemption.com is redemption and cannot be renewed')
 
-    // The tray's bulk renewal of the same domains, and one that may renew.
-    const job = await platform.call('POST', `/groups/${acme}/bulk-actions`, { token: admin, body: { action: 'renew', ids: [wrongPeriod.id, inRedemption.id, renewable.id], params: { period: 4 } } })
+    // The tray's bulk renewal of the same domains, and one that may renew: first its price, which
+    // only the one that may renew is charged (issue 28) — the total of its renewal's quote.
+    const ids = [wrongPeriod.id, inRedemption.id, renewable.id]
+    const quote = await platform.call('POST', `/groups/${acme}/bulk-actions/quote`, { token: admin, body: { action: 'renew', ids, params: { period: 4 } } })
+    expect(quote.status, JSON.stringify(quote.json)).toBe(200)
+    const single = await platform.call('GET', `/groups/${acme}/domains/${renewable.id}/renew/quote?period=4`, { token: admin })
+    expect(single.json.price).not.toBeNull()
+    expect(quote.json).toEqual({ action: 'renew', count: 3, charged: 1, period: 4, totals: [single.json.price] })
+    // Confirmed at totals that are no longer the quote: refused, nothing started.
+    const jobsBefore = await platform.db.selectFrom('bulk_jobs').select('id').execute()
+    const stale = await platform.call('POST', `/groups/${acme}/bulk-actions`, {
+      token: admin,
+      body: { action: 'renew', ids, params: { period: 4 }, expected_totals: [{ amount_minor: 1, currency: 'USD' }] },
+    })
+    expect(stale.status).toBe(409)
+    expect(stale.json.code).toBe('billing.quote_changed')
+    expect(await platform.db.selectFrom('bulk_jobs').select('id').execute()).toEqual(jobsBefore)
+    const job = await platform.call('POST', `/groups/${acme}/bulk-actions`, { token: admin, body: { action: 'renew', ids, params: { period: 4 }, expected_totals: quote.json.totals } })
     expect(job.status, JSON.stringify(job.json)).toBe(202)
     const done = await vi.waitFor(
       async () => {

@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { BULK_ACTIONS } from '#server/db/schema-tray.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
-import { access, jsonBody, jsonResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
-import { createBulkJob, getBulkJob } from './service.ts'
+import { access, ConflictResponse, jsonBody, jsonResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { createBulkJob, getBulkJob, quoteBulk } from './service.ts'
 
 const TAGS = ['Bulk actions']
 const ContextParam = z.object({ context: z.string() })
@@ -20,9 +20,24 @@ const BulkBody = z
       })
       .strict()
       .optional(),
+    expected_totals: z
+      .array(z.object({ amount_minor: z.number().int().min(0), currency: z.string().length(3) }).strict())
+      .max(10)
+      .optional()
+      .openapi({ description: 'The totals the confirmation showed (POST …/bulk-actions/quote): when the action now totals otherwise, nothing is started (409 billing.quote_changed)' }),
   })
   .strict()
   .openapi('BulkAction')
+
+const BulkQuoteSchema = z
+  .object({
+    action: z.enum(BULK_ACTIONS),
+    count: z.number().int().openapi({ description: 'The domains the action is for' }),
+    charged: z.number().int().openapi({ description: 'Those of them it charges (a domain the renewal rules refuse, or unpriced, is refused at its item and never charged)' }),
+    period: z.number().int().nullable(),
+    totals: z.array(z.object({ amount_minor: z.number().int(), currency: z.string() })).openapi({ description: 'What the action charges, per currency; empty when it charges nothing' }),
+  })
+  .openapi('BulkQuote')
 
 const BulkResult = z.object({
   id: z.uuid(),
@@ -62,6 +77,21 @@ export const bulkRouter = createRouter()
       const scope = requireScope(c, c.req.valid('param').context)
       const job = await createBulkJob(c.get('deps'), scope, c.req.valid('json'))
       return c.json({ job_id: job.id }, 202)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/bulk-actions/quote',
+      ...access('domain-manager'),
+      tags: TAGS,
+      summary: 'What an action over many domains (default: the tray) charges now, to confirm before it starts; nothing is reserved or started',
+      request: { params: ContextParam, body: jsonBody(BulkBody.omit({ expected_totals: true })) },
+      responses: { 200: jsonResponse(BulkQuoteSchema), ...ProblemResponses, ...ConflictResponse },
+    }),
+    async (c) => {
+      const scope = requireScope(c, c.req.valid('param').context)
+      return c.json(await quoteBulk(c.get('deps'), scope, c.req.valid('json')), 200)
     },
   )
   .openapi(

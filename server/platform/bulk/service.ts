@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import { BULK_ACTIONS, type BulkAction, type BulkJob, type BulkJobAction, type BulkJobItem } from '#server/db/schema-tray.ts'
-import type { DB } from '#server/db/schema.ts'
+import type { DB, DomainStatus } from '#server/db/schema.ts'
 import { reachOf } from '#server/platform/core/scope.ts'
 import { change, txRunner, type Tx } from '#server/platform/core/change.ts'
-import { badRequest, notFound } from '#server/platform/core/errors.ts'
+import { badRequest, notFound, refused } from '#server/platform/core/errors.ts'
+import { quoteDirect } from '#server/platform/billing/transactions.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { trayDomainIds } from '#server/platform/tray/service.ts'
 import { reconcileDomains } from '#server/platform/domains/jobs.ts'
+import { checkRenewal } from '#server/platform/domains/lifecycle.ts'
 import { errorMessage, updateDomain, type DomainChange, type Resume } from '#server/platform/domains/update.ts'
 
 export const BULK_JOB = 'bulk-actions.run'
@@ -55,32 +57,95 @@ function checkParams(action: BulkAction, params: BulkParams): BulkParams {
   return {}
 }
 
-/**
- * Starts one bulk action over many domains (the given ids, or the user's tray) as one job; each
- * domain gets its own result. Another account's id is 404 and nothing is queued.
- */
-export async function createBulkJob(deps: Pick<PlatformDeps, 'db' | 'jobs'>, scope: Scope, input: { action: BulkAction; ids?: string[]; params?: BulkParams }): Promise<BulkJob> {
-  const params = checkParams(input.action, input.params ?? {})
-  const ids = [...new Set((input.ids ?? (await trayDomainIds(deps.db, scope))).map((i) => i.toLowerCase()))]
+/** The domains a bulk action acts on (the given ids, or the user's tray), in the scope: another account's id is 404. */
+async function bulkDomains(db: Kysely<DB>, scope: Scope, given: string[] | undefined) {
+  const ids = [...new Set((given ?? (await trayDomainIds(db, scope))).map((i) => i.toLowerCase()))]
   if (ids.length === 0) throw badRequest('No domains chosen: the tray is empty', [{ field: 'ids', message: 'Choose at least one domain' }])
   if (ids.length > BULK_LIMIT) throw badRequest(`At most ${BULK_LIMIT} domains at once`, [{ field: 'ids', message: `At most ${BULK_LIMIT}` }])
   const reach = reachOf(scope)
-  const found: { id: string; name: string }[] = []
+  const found: { id: string; name: string; account_id: string; tld: string; status: DomainStatus; expires_at: Date | null }[] = []
   for (let i = 0; i < ids.length; i += 1000) {
-    let query = deps.db
+    let query = db
       .selectFrom('domains')
-      .select(['id', 'name'])
+      .select(['id', 'name', 'account_id', 'tld', 'status', 'expires_at'])
       .where('id', 'in', ids.slice(i, i + 1000))
       .where('status', '<>', 'deleted')
     if (reach) query = query.where('account_id', '=', reach)
     found.push(...(await query.execute()))
   }
-  const byId = new Map(found.map((d) => [d.id, d.name]))
+  const byId = new Map(found.map((d) => [d.id, d]))
   const missing = ids.filter((id) => !byId.has(id))
   if (missing.length) throw notFound(`Domain not found: ${missing.slice(0, 5).join(', ')}`)
+  return ids.map((id) => byId.get(id)!)
+}
+
+/** What a bulk action charges over its domains (issue 28): a total per currency, nothing for an action that charges nothing. */
+export type BulkQuote = { action: BulkAction; count: number; charged: number; period: number | null; totals: { amount_minor: number; currency: string }[] }
+
+/**
+ * The price of a bulk renewal now: each domain's renewal quoted as its charge will be
+ * (`quoteDirect`, the function the renewal's charge prices with), once per account and TLD, summed
+ * per currency. Read-only: nothing is reserved. The other actions charge nothing here.
+ */
+async function bulkTotals(db: Kysely<DB>, action: BulkAction, params: BulkParams, domains: { account_id: string; tld: string; name: string; status: DomainStatus; expires_at: Date | null }[]) {
+  const totals = new Map<string, number>()
+  if (action !== 'renew') return { charged: 0, totals: [] }
+  const groups = new Map<string, { accountId: string; tld: string; count: number }>()
+  let charged = 0
+  for (const d of domains) {
+    // A domain the renewal rules refuse (its status, the period) is refused at its item, never charged.
+    const renewable = await checkRenewal({ db }, d, params.period ?? 1).then(
+      () => true,
+      () => false,
+    )
+    if (!renewable) continue
+    const key = `${d.account_id}|${d.tld}`
+    const group = groups.get(key) ?? { accountId: d.account_id, tld: d.tld, count: 0 }
+    group.count += 1
+    groups.set(key, group)
+  }
+  for (const g of groups.values()) {
+    // Unpriced: its item is refused at its charge (no-price), never charged.
+    const price = await quoteDirect(db, { accountId: g.accountId, tld: g.tld, action: 'renew', period: params.period ?? 1 }).catch(() => null)
+    if (!price) continue
+    totals.set(price.currency, (totals.get(price.currency) ?? 0) + price.amount_minor * g.count)
+    charged += g.count
+  }
+  return { charged, totals: [...totals.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([currency, amount_minor]) => ({ amount_minor, currency })) }
+}
+
+export async function quoteBulk(deps: Pick<PlatformDeps, 'db'>, scope: Scope, input: { action: BulkAction; ids?: string[]; params?: BulkParams }): Promise<BulkQuote> {
+  const params = checkParams(input.action, input.params ?? {})
+  const domains = await bulkDomains(deps.db, scope, input.ids)
+  return { action: input.action, count: domains.length, period: input.action === 'renew' ? (params.period ?? 1) : null, ...(await bulkTotals(deps.db, input.action, params, domains)) }
+}
+
+const totalsText = (totals: { amount_minor: number; currency: string }[]) => totals.map((t) => `${t.currency} ${t.amount_minor}`).join(', ') || 'no charge'
+
+/**
+ * Starts one bulk action over many domains (the given ids, or the user's tray) as one job; each
+ * domain gets its own result. Another account's id is 404 and nothing is queued. `expected_totals`
+ * is what the confirmation showed (`quoteBulk`): when the action now totals otherwise, nothing is
+ * queued (409 billing.quote_changed).
+ */
+export async function createBulkJob(
+  deps: Pick<PlatformDeps, 'db' | 'jobs'>,
+  scope: Scope,
+  input: { action: BulkAction; ids?: string[]; params?: BulkParams; expected_totals?: { amount_minor: number; currency: string }[] },
+): Promise<BulkJob> {
+  const params = checkParams(input.action, input.params ?? {})
+  const domains = await bulkDomains(deps.db, scope, input.ids)
+  if (input.expected_totals !== undefined) {
+    const { totals: now } = await bulkTotals(deps.db, input.action, params, domains)
+    const shown = [...input.expected_totals].sort((a, b) => a.currency.localeCompare(b.currency))
+    if (totalsText(now) !== totalsText(shown))
+      throw refused('billing.quote_changed', `The price changed since it was shown: ${totalsText(shown)} was confirmed, the action now totals ${totalsText(now)}; nothing was started`, undefined, {
+        totals: now,
+      })
+  }
   return change(deps.db, scope, async (tx, audit) => {
-    const job = await queueBulkJob(deps, tx, scope, { job: BULK_JOB, action: input.action, params, items: ids.map((id) => ({ domain_id: id, name: byId.get(id)! })) })
-    await audit.record({ area: 'domains', entityType: 'bulk-job', entityId: job.id, action: 'create', after: { action: input.action, params, total: ids.length } })
+    const job = await queueBulkJob(deps, tx, scope, { job: BULK_JOB, action: input.action, params, items: domains.map((d) => ({ domain_id: d.id, name: d.name })) })
+    await audit.record({ area: 'domains', entityType: 'bulk-job', entityId: job.id, action: 'create', after: { action: input.action, params, total: domains.length } })
     return job
   })
 }
