@@ -3,7 +3,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestPlatform } from '#tests/support/platform.ts'
 import { createRouter } from './http.ts'
-import { access } from './openapi.ts'
+import { access, ProblemResponses } from './openapi.ts'
 import { check, hit, pruneRateLimits, rateLimiter, resetRateLimit } from './rate-limit.ts'
 
 let platform: Awaited<ReturnType<typeof createTestPlatform>>
@@ -14,7 +14,7 @@ beforeAll(async () => {
   // A route of this test only, to see the 429 as a client does.
   platform.api.route(
     '/',
-    createRouter().openapi(createRoute({ method: 'post', path: '/rate-probe', ...access('public'), responses: { 200: { description: 'OK' } } }), async (c) => {
+    createRouter().openapi(createRoute({ method: 'post', path: '/rate-probe', ...access('public'), responses: { 200: { description: 'OK' }, ...ProblemResponses } }), async (c) => {
       const result = await hit(c.get('deps').db, 'probe:http', 2, 60, c.get('deps').now())
       return c.json({ remaining: result.remaining }, 200)
     }),

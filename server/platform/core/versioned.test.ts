@@ -4,7 +4,7 @@ import { createAccount } from '#server/platform/accounts/service.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 import { change } from './change.ts'
 import { createRouter } from './http.ts'
-import { access, jsonBody } from './openapi.ts'
+import { access, jsonBody, ProblemResponses } from './openapi.ts'
 import { systemScope } from './scope.ts'
 import { etagOf, expectedVersion, updateVersioned } from './versioned.ts'
 
@@ -24,7 +24,7 @@ beforeAll(async () => {
           params: z.object({ id: z.string() }),
           body: jsonBody(z.object({ name: z.string().min(1), version: z.number().int().optional() }).strict()),
         },
-        responses: { 200: { description: 'Updated' } },
+        responses: { 200: { description: 'Updated' }, ...ProblemResponses },
       }),
       async (c) => {
         const { name, version } = c.req.valid('json')
