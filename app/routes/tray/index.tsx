@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { ErrorList, FormErrors, useZodForm } from '#app/components/forms.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { PageHeader } from '#app/components/page-header.tsx'
-import { data, Form, redirect, useLocation } from 'react-router'
+import { data, Form, redirect, useLocation, useNavigation } from 'react-router'
 import { DataTable } from '#app/components/data-table.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { JobPanel, JobRefresh } from '#app/components/job-panel.tsx'
@@ -25,6 +25,8 @@ import { refusalErrors, refusalOf, refusalText } from '#app/lib/refusal.server.t
 import { requestUrl } from '#app/lib/request-url.ts'
 import type { Route } from './+types/index.ts'
 import { DateText } from '#app/components/date-text.tsx'
+import { ChargeConfirmation, shownPriceOf, type ShownPrice } from '#app/components/charge-confirmation.tsx'
+import { formatMoney } from '#common/money.ts'
 
 /** The domains in the user's server-side tray (GET /groups/{context}/tray, entity_type domain). */
 const TRAY_LIST = LISTS.tray!
@@ -72,16 +74,30 @@ export async function action({ request, context }: Route.ActionArgs) {
   const url = requestUrl(request)
   const groupContext = activeContext(url, user.group_id)
   const t = getInstance(context).getFixedT(null, 'tray')
-  const submission = parseWithZod(await request.formData(), { schema: bulkSchema(t) })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const form = await request.formData()
+  const submission = parseWithZod(form, { schema: bulkSchema(t) })
+  if (submission.status !== 'success') return data({ result: submission.reply(), confirm: undefined }, { status: 400 })
   const { action, period, nameservers } = submission.value
   const params: Record<string, unknown> = {}
   if (action === 'renew') params.period = period
   if (action === 'set_contacts') params.contacts = Object.fromEntries(ROLES.flatMap((role) => (submission.value[role] ? [[role, submission.value[role]]] : [])))
   if (action === 'set_nameservers') params.nameservers = (nameservers ?? '').split(/[\s,]+/).filter(Boolean)
+  const base = `/groups/${encodeURIComponent(groupContext)}/bulk-actions`
+  // An action that charges asks once: its total at the engine's quotes first, nothing started; the
+  // confirmation posts the total it showed, which the API holds the action to (issue 28).
+  const confirmed = form.get('intent') === 'bulk-confirmed'
+  const quoteOf = async (): Promise<BulkConfirm | undefined> => {
+    const quote = await (await getPlatform(request, context)).post<{ charged: number; totals: { amount_minor: number; currency: string }[] }>(`${base}/quote`, { action, params })
+    return quote.totals.length ? { action, period, count: quote.charged, price: quote.totals[0]! } : undefined
+  }
   try {
+    if (!confirmed) {
+      const confirm = await quoteOf()
+      if (confirm) return { result: undefined, confirm }
+    }
     const platform = await getPlatform(request, context)
-    const started = await platform.post<{ job_id: string }>(`/groups/${encodeURIComponent(groupContext)}/bulk-actions`, { action, params })
+    const shown = shownPriceOf(form)
+    const started = await platform.post<{ job_id: string }>(base, { action, params, ...(confirmed ? { expected_totals: shown ? [shown] : [] } : {}) })
     return redirect(carryContext(`/tray?job=${started.job_id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('started'), color: 'info' }) } })
   } catch (error) {
     // The choices come back as made, the refusal above the form and each field's error beside it.
@@ -89,9 +105,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     const alias = { 'params.period': 'period', 'params.nameservers': 'nameservers', ...Object.fromEntries(ROLES.map((role) => [`params.contacts.${role}`, role])) }
     const { fieldErrors, formErrors } = refusalErrors(t, problem, ['action', 'period', 'nameservers', ...ROLES], alias)
     const whole = refusalText(t, problem, { fallback: t('errors.action'), withFields: false })
-    return data({ result: submission.reply({ fieldErrors, formErrors: [...new Set([whole, ...(problem.errors?.length ? formErrors : [])])] }) }, { status })
+    // The total changed in between: nothing was started; the new total is asked again.
+    const confirm = problem.code === 'billing.quote_changed' ? await quoteOf() : undefined
+    return data({ result: submission.reply({ fieldErrors, formErrors: [...new Set([whole, ...(problem.errors?.length ? formErrors : [])])] }), confirm }, { status })
   }
 }
+
+/** A charging bulk action's total at the engine's quotes, shown to confirm before it starts. */
+type BulkConfirm = { action: string; period: number; count: number; price: ShownPrice }
 
 export default function TrayScreen({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation('tray')
@@ -145,7 +166,10 @@ export default function TrayScreen({ loaderData, actionData }: Route.ComponentPr
 
       {page.meta.total > 0 ? (
         <div className="flex flex-wrap items-start gap-6">
-          <BulkForm count={page.meta.total} contacts={contacts} lastResult={actionData?.result} />
+          <div className="max-w-xl flex-1 space-y-3">
+            {actionData?.confirm ? <BulkConfirmation confirm={actionData.confirm} /> : null}
+            <BulkForm count={page.meta.total} contacts={contacts} lastResult={actionData?.result} />
+          </div>
           <Form method="post" action="/tray/items">
             <input type="hidden" name="redirectTo" value={here} />
             <input type="hidden" name="entity_type" value="domain" />
@@ -158,6 +182,29 @@ export default function TrayScreen({ loaderData, actionData }: Route.ComponentPr
         <p data-testid="tray-empty">{t('empty')}</p>
       )}
     </div>
+  )
+}
+
+/** The tray's renewal asked once, at its total (the shared ChargeConfirmation). */
+function BulkConfirmation({ confirm }: { confirm: BulkConfirm }) {
+  const { t, i18n } = useTranslation('tray')
+  const navigation = useNavigation()
+  return (
+    <ChargeConfirmation
+      question={t('confirm.renew', {
+        count: confirm.count,
+        years: t('years', { count: confirm.period }),
+        price: confirm.price ? formatMoney(confirm.price.amount_minor, confirm.price.currency, i18n.language) : t('confirm.noCharge'),
+      })}
+      note={t('confirm.note')}
+      confirmLabel={t('confirm.confirm')}
+      cancelLabel={t('confirm.cancel')}
+      intent="bulk-confirmed"
+      fields={{ action: confirm.action, period: confirm.period }}
+      price={confirm.price}
+      busy={navigation.state !== 'idle'}
+      testId="bulk"
+    />
   )
 }
 
