@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link, useLocation } from 'react-router'
 import { ListFilter, X } from 'lucide-react'
@@ -64,6 +64,31 @@ export function FilterBar({ columns, query, errors, labels, valueLabel, children
   }
   const shown = (key: string, value: string) => valueLabel?.(key, value) ?? value
   const hasPqlError = errors.some((e) => e.kind === 'pql')
+  // Without JavaScript a value cannot follow the chosen field, so a field with known values (an
+  // enum, a boolean) is offered as "field = value" choices in one select (f_pick), beside the
+  // field/operator/text builder; the loader turns it into `field equals value` (canonicalListParams).
+  const enumerable = filterable.filter((c) => c.choices?.length)
+  // With JavaScript the panel is a popover: Escape closes it (focus back on its button), as does a
+  // press anywhere outside it — a sort header included, which then sorts as usual.
+  const panel = useRef<HTMLDetailsElement>(null)
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const details = panel.current
+      if (e.key !== 'Escape' || !details?.open) return
+      details.open = false
+      details.querySelector('summary')?.focus()
+    }
+    const onPointer = (e: PointerEvent) => {
+      const details = panel.current
+      if (details?.open && e.target instanceof Node && !details.contains(e.target)) details.open = false
+    }
+    document.addEventListener('keydown', onKey)
+    document.addEventListener('pointerdown', onPointer)
+    return () => {
+      document.removeEventListener('keydown', onKey)
+      document.removeEventListener('pointerdown', onPointer)
+    }
+  }, [])
   return (
     <section aria-label={t('list.filter')} className="space-y-2" data-testid="filter-bar">
       {/* Above the toolbar, so the open panel (where the text is corrected) never covers it. */}
@@ -86,7 +111,7 @@ export function FilterBar({ columns, query, errors, labels, valueLabel, children
       </div>
       <div className="flex flex-wrap items-center gap-2">
         {/* A new key per address: the panel closes once a filter is applied, and opens on an unreadable one. */}
-        <details key={search} open={hasPqlError || undefined} className="group relative" data-testid="filter-panel">
+        <details ref={panel} key={search} open={hasPqlError || undefined} className="group relative" data-testid="filter-panel">
           <summary
             className="inline-flex h-8 cursor-pointer list-none items-center gap-1.5 rounded-md border border-slate-300 bg-white px-3 text-xs font-medium shadow-sm hover:bg-slate-50 group-open:bg-slate-100 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800 dark:group-open:bg-slate-800 [&::-webkit-details-marker]:hidden"
             data-testid="filter-toggle"
@@ -97,7 +122,7 @@ export function FilterBar({ columns, query, errors, labels, valueLabel, children
           </summary>
           <div className="absolute left-0 z-20 mt-1 w-[min(40rem,calc(100vw-2rem))] space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-xl dark:border-slate-800 dark:bg-slate-900">
             <Form method="get" className="grid gap-2 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end" data-testid="filter-builder">
-              <ExistingParams exclude={['f_field', 'f_op', 'f_value', 'f_value2', 'page']} />
+              <ExistingParams exclude={['f_field', 'f_op', 'f_value', 'f_value2', 'f_pick', 'page']} />
               <label className="flex flex-col gap-1 text-xs font-medium text-slate-600 dark:text-slate-400">
                 {t('list.field')}
                 <Select name="f_field" value={chosen?.key} onChange={(e) => setField(e.currentTarget.value)}>
@@ -138,12 +163,29 @@ export function FilterBar({ columns, query, errors, labels, valueLabel, children
                   <Input name="f_value2" type={isDate(column) ? 'date' : 'text'} />
                 </label>
               ) : null}
+              {!column && enumerable.length ? (
+                <label className="flex flex-col gap-1 text-xs font-medium text-slate-600 sm:col-span-3 dark:text-slate-400">
+                  {t('list.knownValue')}
+                  <Select name="f_pick" defaultValue="" data-testid="filter-pick">
+                    <option value="">{t('list.knownValueNone')}</option>
+                    {enumerable.map((c) => (
+                      <optgroup key={c.key} label={labels(c.key)}>
+                        {c.choices!.map((v) => (
+                          <option key={v} value={`${c.key}=${v}`}>
+                            {labels(c.key)} = {shown(c.key, v)}
+                          </option>
+                        ))}
+                      </optgroup>
+                    ))}
+                  </Select>
+                </label>
+              ) : null}
               <Button type="submit" size="sm" className="h-9 sm:col-start-4 sm:row-start-1">
                 {t('list.addFilter')}
               </Button>
             </Form>
             <Form method="get" className="space-y-1 border-t border-slate-200 pt-3 dark:border-slate-800">
-              <ExistingParams exclude={['pql', 'page', 'f_field', 'f_op', 'f_value', 'f_value2']} />
+              <ExistingParams exclude={['pql', 'page', 'f_field', 'f_op', 'f_value', 'f_value2', 'f_pick']} />
               <label htmlFor="list-pql" className="text-xs font-medium text-slate-600 dark:text-slate-400">
                 {t('list.pql')}
               </label>

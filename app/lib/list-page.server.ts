@@ -59,17 +59,21 @@ const readMemory = (request: Request) =>
  * `fields` checkboxes into the canonical URL. Null when the URL is canonical already.
  */
 export function canonicalListParams(def: ListDefinition, params: URLSearchParams): { params: URLSearchParams; error: string | null } | null {
-  const builderField = params.get('f_field')
+  // f_pick is the builder's "field=value" select of known values, offered without JavaScript
+  // (app/components/filter-bar.tsx): when chosen, it stands for f_field, f_op=equals and f_value.
+  const pick = params.get('f_pick') ?? ''
+  const picked = pick.includes('=') ? { field: pick.slice(0, pick.indexOf('=')), value: pick.slice(pick.indexOf('=') + 1) } : null
+  const builderField = picked?.field ?? params.get('f_field')
   const fieldValues = params.getAll('fields')
-  if (builderField === null && fieldValues.length <= 1 && !params.has('f_op')) return null
+  if (builderField === null && fieldValues.length <= 1 && !params.has('f_op') && !params.has('f_pick')) return null
   const next = new URLSearchParams(params)
-  for (const key of ['f_field', 'f_op', 'f_value', 'f_value2']) next.delete(key)
+  for (const key of ['f_field', 'f_op', 'f_value', 'f_value2', 'f_pick']) next.delete(key)
   let error: string | null = null
   if (fieldValues.length > 1) next.set('fields', fieldValues.join(','))
   if (builderField) {
     const column = def.columns.find((c) => c.key === builderField && c.filterable)
-    const op = params.get('f_op') as Operator | null
-    const value = (params.get('f_value') ?? '').trim()
+    const op = picked ? 'equals' : (params.get('f_op') as Operator | null)
+    const value = (picked?.value ?? params.get('f_value') ?? '').trim()
     const value2 = (params.get('f_value2') ?? '').trim()
     if (!column) error = `Unknown filter field ${builderField}`
     else if (!op || !builderOperators(column.type).includes(op)) error = `The operator ${op ?? ''} does not apply to ${builderField}`

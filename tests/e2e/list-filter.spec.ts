@@ -41,3 +41,58 @@ test.describe('a filter text that cannot be read, in Spanish', () => {
     await expect(page.getByTestId('list-total')).toHaveText('Corrija el filtro para ver las entradas.')
   })
 })
+
+// Issue 28 item 9: the filter panel is a popover — Escape and a press outside close it — and a
+// field with known values is filtered from a select of them, without JavaScript too.
+test.describe('the filter panel', () => {
+  test.use({ storageState: signedIn(ACME_ADMIN) })
+
+  test('closes on Escape, focus back on its button, and on a click outside', async ({ page }) => {
+    await page.goto('/domains')
+    await hydrated(page)
+    const toggle = page.getByTestId('filter-toggle')
+    const builder = page.getByTestId('filter-builder')
+    await toggle.click()
+    await expect(builder).toBeVisible()
+    await page.locator('select[name="f_field"]').focus()
+    await page.keyboard.press('Escape')
+    await expect(builder).toBeHidden()
+    await expect(toggle).toBeFocused()
+
+    await toggle.click()
+    await expect(builder).toBeVisible()
+    await page.getByRole('heading', { level: 1 }).click()
+    await expect(builder).toBeHidden()
+  })
+
+  test('filters a status from a select of its known values, in the user’s words', async ({ page }) => {
+    await page.goto('/domains')
+    await hydrated(page)
+    await page.getByTestId('filter-toggle').click()
+    await page.locator('select[name="f_field"]').selectOption('status')
+    await expect(page.locator('select[name="f_value"] option', { hasText: 'Pending delete' })).toHaveCount(1)
+    await page.locator('select[name="f_value"]').selectOption('active')
+    await page.getByRole('button', { name: 'Add filter' }).click()
+    await expect(page).toHaveURL(/pql=status\+equals\+%27active%27/)
+    await expect(page.getByTestId('filter-chip')).toHaveText('Status equals Active')
+  })
+})
+
+test('without JavaScript, a status filter is chosen from a select of known values', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, storageState: signedIn(ACME_ADMIN) })
+  const page = await context.newPage()
+  await page.goto('/domains?pql=')
+  const total = await page.getByTestId('data-row').count()
+  await page.getByTestId('filter-toggle').click()
+  const pick = page.getByTestId('filter-pick')
+  await expect(pick.locator('option', { hasText: 'Status = Pending delete' })).toHaveCount(1)
+  await pick.selectOption('status=active')
+  await page.getByRole('button', { name: 'Add filter' }).click()
+  await expect(page).toHaveURL(/pql=status\+equals\+%27active%27/)
+  await expect(page.getByTestId('filter-chip')).toHaveText('Status equals Active')
+  const rows = page.getByTestId('data-row')
+  await expect(rows.first()).toBeVisible()
+  expect(await rows.count()).toBeLessThanOrEqual(total)
+  for (const code of await rows.locator('[data-code]').evaluateAll((els) => els.map((e) => e.getAttribute('data-code')))) expect(code).toBe('active')
+  await context.close()
+})
