@@ -24,7 +24,12 @@ test('orders a block, sees it placed and charged, and cancels it', async ({ page
   // The refusal above is a 400 by design; from here on nothing may fail.
   const problems = pageProblems(page)
   await form.getByLabel('Label', { exact: true }).fill(label)
+  const quoted = /Charged now: ([^ ]+) /.exec((await page.getByTestId('block-quote').textContent())!)![1]!
   await form.getByRole('button', { name: 'Order the block' }).click()
+  // An order charges: it asks once, with what is ordered and the engine's price (issue 28).
+  await expect(page.getByTestId('charge-question')).toContainText(`Order a block of ${label} (`)
+  await expect(page.getByTestId('charge-question')).toContainText(`: ${quoted}`)
+  await page.getByTestId('block-order-confirm').click()
   await expect(page.getByTestId('block-title')).toHaveText(label)
   // The job places it with the registry; the page refreshes itself while it is pending.
   await expect(page.getByTestId('block-status')).toHaveText('Active', { timeout: 60_000 })

@@ -1,7 +1,7 @@
 import { type SubmissionResult } from '@conform-to/react'
 import { getInputProps, getSelectProps } from '#app/components/field-props.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect } from 'react-router'
+import { data, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
 import type { TFunction } from 'i18next'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
@@ -30,6 +30,8 @@ import { isStaffInContext } from '#common/permissions.ts'
 import { canChange, requireChange } from '../accounts/directory.server.ts'
 import { BlockStatus, type BlockOffer } from './shared.tsx'
 import type { Route } from './+types/index.ts'
+import { PlatformError } from '#app/lib/platform-client.ts'
+import { ChargeConfirmation, shownPriceOf, type ShownPrice } from '#app/components/charge-confirmation.tsx'
 
 const ORDER_FIELDS = ['label', 'product_code', 'period_years', 'trademark_ref'] as const
 
@@ -74,15 +76,55 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   requireChange(request, user, 'domain-manager')
   const t = getInstance(context).t
   const url = requestUrl(request)
-  const submission = parseWithZod(await request.formData(), { schema: orderSchema(t) })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  const form = await request.formData()
+  const submission = parseWithZod(form, { schema: orderSchema(t) })
+  if (submission.status !== 'success') return data({ result: submission.reply(), confirm: undefined }, { status: 400 })
   const platform = await getPlatform(request, context)
+  const groupContext = activeContext(url, user.group_id)
+  // An order charges: the first submit shows what is ordered and the engine's price for it (the
+  // block products' quotes, the ones the charge takes) and orders nothing; the confirmation posts the
+  // price shown, which the API holds the order to (issue 28).
+  const quoteOf = async (): Promise<OrderConfirm> => {
+    const offers = (await platform.get<{ data: BlockOffer[] }>(`/groups/${groupContext}/block-products`)).data
+    const offer = offers.find((o) => o.code === submission.value.product_code)
+    const row = offer?.prices.find((p) => p.period_years === submission.value.period_years)
+    return { ...submission.value, product: offer?.name ?? submission.value.product_code, price: row ? { amount_minor: row.order_minor, currency: row.currency } : null }
+  }
+  if (form.get('intent') !== 'order-confirmed') return { result: undefined, confirm: await quoteOf() }
   try {
-    const created = await platform.post<{ id: string }>(`/groups/${activeContext(url, user.group_id)}/blocks`, submission.value)
+    const created = await platform.post<{ id: string }>(`/groups/${groupContext}/blocks`, { ...submission.value, expected: shownPriceOf(form) ?? null })
     return redirect(carryContext(`/blocks/${created.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('blocks:done.order'), color: 'success' }) } })
   } catch (error) {
-    return data({ result: submission.reply(formErrorsOf(t, error, ORDER_FIELDS, {}, 'blocks')) }, { status: 400 })
+    // The price changed in between: nothing was ordered; the new price is asked again.
+    const changed = error instanceof PlatformError && (error.data as { code?: string } | null)?.code === 'billing.quote_changed'
+    return data({ result: submission.reply(formErrorsOf(t, error, ORDER_FIELDS, {}, 'blocks')), confirm: changed ? await quoteOf() : undefined }, { status: 400 })
   }
+}
+
+/** A block order as typed, with the engine's price for it, shown to confirm before it is charged. */
+type OrderConfirm = { label: string; product_code: string; period_years: number; trademark_ref: string; product: string; price: ShownPrice }
+
+function OrderConfirmation({ confirm }: { confirm: OrderConfirm }) {
+  const { t, i18n } = useTranslation('blocks')
+  const navigation = useNavigation()
+  return (
+    <ChargeConfirmation
+      question={t('order.confirm', {
+        label: confirm.label,
+        product: confirm.product,
+        years: t('years', { count: confirm.period_years }),
+        price: confirm.price ? formatMoney(confirm.price.amount_minor, confirm.price.currency, i18n.language) : t('renew.noCharge'),
+      })}
+      note={t('renew.chargeNote')}
+      confirmLabel={t('renew.confirmCharge')}
+      cancelLabel={t('renew.cancelCharge')}
+      intent="order-confirmed"
+      fields={{ label: confirm.label, product_code: confirm.product_code, period_years: confirm.period_years, trademark_ref: confirm.trademark_ref }}
+      price={confirm.price}
+      busy={navigation.state !== 'idle'}
+      testId="block-order"
+    />
+  )
 }
 
 export default function BlocksList({ loaderData, actionData }: Route.ComponentProps) {
@@ -91,6 +133,7 @@ export default function BlocksList({ loaderData, actionData }: Route.ComponentPr
   return (
     <div className="space-y-4">
       <PageHeader title={t('title')} description={t('description')} />
+      {loaderData.canOrder && actionData?.confirm ? <OrderConfirmation confirm={actionData.confirm} /> : null}
       {loaderData.canOrder ? <OrderBlock offers={loaderData.offers} lastResult={actionData?.result} /> : null}
       <DataTable
         def={LISTS.blocks!}
