@@ -4,6 +4,13 @@
  * - a role ending in "-admin" grants "-manager" and "-viewer" of the same prefix;
  * - a role ending in "-manager" grants "-viewer".
  */
+/** The roles a client admin hands out: an -admin grants -manager and -viewer, a -manager -viewer. */
+export const ROLE_PREFIXES = ['account', 'user', 'domain', 'dns', 'ssl', 'contact', 'invoice'] as const
+export const ROLE_LEVELS = ['admin', 'manager', 'viewer'] as const
+export const GRANTABLE_ROLES = ROLE_PREFIXES.flatMap((p) => ROLE_LEVELS.map((l) => `${p}-${l}`))
+/** Every role the platform knows (an invitation grants only these): staff, the grantable ones, and the read-only views. */
+export const KNOWN_ROLES: ReadonlySet<string> = new Set(['staff', ...GRANTABLE_ROLES, 'prospect-viewer', 'brand-viewer'])
+
 export function expandRoles(roles: readonly string[]): string[] {
   const out = new Set<string>()
   for (const role of roles) {

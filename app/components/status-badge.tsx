@@ -34,7 +34,7 @@ const COLORS: Record<string, Record<string, Color>> = {
   publish: { pending: 'amber', published: 'green', failed: 'red' },
   dnssec: { unsigned: 'grey', signing: 'blue', signed: 'green', unsigning: 'amber' },
   account: { active: 'green', suspended: 'red' },
-  user: { active: 'green', disabled: 'red' },
+  user: { active: 'green', invited: 'amber', disabled: 'red' },
   handle: { pending: 'blue', synced: 'green', failed: 'red' },
   role: {},
 }

@@ -4,7 +4,8 @@ import { UI_LANGUAGES } from '../vocabulary.ts'
 /** Field catalogues of the directory lists: accounts, users, contacts, registry handles, TLDs. */
 
 export const ACCOUNT_STATUSES = ['active', 'suspended'] as const
-export const USER_STATUSES = ['active', 'disabled'] as const
+/** A user's status in the list: 'invited' is an active user who has not accepted the invitation yet. */
+export const USER_STATUSES = ['active', 'invited', 'disabled'] as const
 export const HANDLE_SYNC_STATES = ['pending', 'synced', 'failed'] as const
 export const TLD_KINDS = ['generic', 'country-code', 'sponsored', 'new-generic', 'infrastructure'] as const
 

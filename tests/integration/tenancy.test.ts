@@ -55,7 +55,7 @@ function endpoints(context: string, ids: Ids): Endpoint[] {
     { method: 'PATCH', path: `/accounts/${ids.account}`, body: { language: 'ja', version: 1 }, change: true },
     { method: 'GET', path: `/groups/${context}/users`, change: false },
     { method: 'GET', path: user, change: false },
-    { method: 'POST', path: `/groups/${context}/users`, body: { email: `probe-${context.slice(0, 8)}@example.com`, name: 'Probe', roles: [] }, change: true },
+    { method: 'POST', path: `/groups/${context}/users`, body: { email: `probe-${context.slice(0, 8)}@example.com`, name: 'Probe', roles: ['domain-viewer'] }, change: true },
     { method: 'PATCH', path: user, body: { name: 'Probe', version: 1 }, change: true },
     { method: 'POST', path: `${user}/disable`, change: true },
     { method: 'POST', path: `${user}/enable`, change: true },
@@ -189,7 +189,12 @@ describe('bad input: a clear error with a stable code, and nothing written', () 
   const admin = () => tokens['admin@acme.example']!
 
   it('refuses a duplicate email', async () => {
-    await refused(() => platform.call('POST', `/groups/${A.account}/users`, { token: admin(), body: { email: 'ADMIN@globex.example', name: 'Dup', roles: [] } }), 409, 'user.email_taken', 'email')
+    await refused(
+      () => platform.call('POST', `/groups/${A.account}/users`, { token: admin(), body: { email: 'ADMIN@globex.example', name: 'Dup', roles: ['domain-viewer'] } }),
+      409,
+      'user.email_taken',
+      'email',
+    )
   })
 
   it('refuses an invalid phone number and an invalid country', async () => {

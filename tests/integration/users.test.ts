@@ -108,6 +108,36 @@ describe('users', () => {
     expect(escalate.json.errors[0]).toMatchObject({ field: 'roles.0', code: 'permission.not_grantable' })
   })
 
+  it('refuses an invitation without a role or with an unknown role, inviting nobody (issue 28, item 7)', async () => {
+    const admin = await login('admin@acme.example')
+    const none = await platform.call('POST', `/groups/${acme}/users`, { token: admin, body: { email: 'nobody@acme.example', name: 'No Role', roles: [] } })
+    expect(none.status).toBe(400)
+    expect(none.json.code).toBe('user.roles_required')
+    expect(none.json.errors).toContainEqual(expect.objectContaining({ field: 'roles', code: 'user.roles_required' }))
+    const unknown = await platform.call('POST', `/groups/${acme}/users`, { token: admin, body: { email: 'nobody@acme.example', name: 'No Role', roles: ['domain-viewer', 'wizard-admin'] } })
+    expect(unknown.status).toBe(400)
+    expect(unknown.json.errors).toContainEqual(expect.objectContaining({ field: 'roles.1', code: 'user.role_unknown' }))
+    const found = await platform.call('GET', `/groups/${acme}/users?${pql(`email equals 'nobody@acme.example'`)}`, { token: admin })
+    expect(found.json.data).toEqual([])
+  })
+
+  it('lists a pending invitation as invited, and as active once accepted (issue 28, item 7)', async () => {
+    const admin = await login('admin@acme.example')
+    const res = await platform.call('POST', `/groups/${acme}/users`, { token: admin, body: { email: 'pending@acme.example', name: 'Pending', roles: ['dns-viewer'] } })
+    expect(res.status).toBe(201)
+    const statusOf = async () => (await platform.call('GET', `/groups/${acme}/users?${pql(`email equals 'pending@acme.example'`)}`, { token: admin })).json.data[0]?.status
+    expect(await statusOf()).toBe('invited')
+    const invitedOnes = await platform.call('GET', `/groups/${acme}/users?${pql(`status equals 'invited'`)}`, { token: admin })
+    expect(invitedOnes.json.data.map((u: { email: string }) => u.email)).toContain('pending@acme.example')
+    expect(invitedOnes.json.data.every((u: { status: string }) => u.status === 'invited')).toBe(true)
+    const active = await platform.call('GET', `/groups/${acme}/users?${pql(`status equals 'active'`)}`, { token: admin })
+    expect(active.json.data.map((u: { email: string }) => u.email)).not.toContain('pending@acme.example')
+    const mail = mails.find((m) => m.to === 'pending@acme.example')
+    const token = decodeURIComponent(/http:\/\/portal\.test\/invitations\/(\S+)/.exec(mail!.text)![1]!)
+    expect((await platform.call('PUT', `/user_invites/${encodeURIComponent(token)}`, { body: { password: 'a long enough passphrase 42' } })).status).toBe(204)
+    expect(await statusOf()).toBe('active')
+  })
+
   it('edits roles with optimistic concurrency, keeps an admin, disables and enables', async () => {
     const admin = await login('admin@acme.example')
     const invited = await platform.call('POST', `/groups/${acme}/users`, { token: admin, body: { email: 'second.admin@acme.example', name: 'Second', roles: ['domain-viewer'] } })

@@ -6,7 +6,7 @@ import { data, Form, redirect } from 'react-router'
 import { Field, FormErrors, useZodForm } from '#app/components/forms.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { HeaderAction, PageHeader } from '#app/components/page-header.tsx'
-import { StatusBadge } from '#app/components/status-badge.tsx'
+import { StatusBadge, useRoleLabel } from '#app/components/status-badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
@@ -112,6 +112,9 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
   const base = `/users/${detail.id}`
   const editResult = actionData && 'result' in actionData ? actionData.result : undefined
   const grants = Object.entries(detail.role_grants ?? {}).filter(([, list]) => list.length)
+  const roleLabel = useRoleLabel()
+  // A person who has not accepted the invitation yet is a pending invitation, not an active user (as in the list).
+  const status = detail.status === 'active' && detail.invited && !service ? 'invited' : detail.status
   return (
     <div className="space-y-4">
       <PageHeader
@@ -119,7 +122,7 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
         title={detail.name || detail.email}
         status={
           <span className="flex flex-wrap gap-1">
-            <StatusBadge kind="user" code={detail.status} />
+            <StatusBadge kind="user" code={status} />
             {detail.kind === 'service' ? <Badge color="blue">{tt('serviceUsers.badge')}</Badge> : null}
           </span>
         }
@@ -148,7 +151,7 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
             [t('users.fields.email'), detail.email],
             [t('users.fields.name'), detail.name],
             [t('users.fields.account.name'), detail.account.name],
-            [t('users.fields.status'), <StatusBadge kind="user" code={detail.status} />],
+            [t('users.fields.status'), <StatusBadge kind="user" code={status} />],
             // A service user never signs in: no second factor, invitation or sign-in to show.
             ...(service
               ? []
@@ -175,7 +178,7 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
           <ul className="list-disc pl-5 text-sm">
             {grants.map(([role, list]) => (
               <li key={role}>
-                <span className="font-mono">{role}</span> → <span className="font-mono">{list.join(', ')}</span>
+                <span title={role}>{roleLabel(role)}</span> → <span>{list.map(roleLabel).join(', ')}</span>
               </li>
             ))}
           </ul>

@@ -2,13 +2,12 @@ import type { TFunction } from 'i18next'
 import { z } from 'zod'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { ErrorList } from '#app/components/forms.tsx'
+import { useRoleLabel } from '#app/components/status-badge.tsx'
 import { formRules } from '#app/lib/form-messages.ts'
-import { expandRoles } from '#common/permissions.ts'
+import { sayCode } from '#app/lib/coded-words.ts'
+import { expandRoles, GRANTABLE_ROLES } from '#common/permissions.ts'
 
-/** The roles a client admin hands out: an -admin grants -manager and -viewer, a -manager -viewer. */
-export const ROLE_PREFIXES = ['account', 'user', 'domain', 'dns', 'ssl', 'contact', 'invoice'] as const
-export const ROLE_LEVELS = ['admin', 'manager', 'viewer'] as const
-export const GRANTABLE_ROLES = ROLE_PREFIXES.flatMap((p) => ROLE_LEVELS.map((l) => `${p}-${l}`))
+export { GRANTABLE_ROLES, ROLE_LEVELS, ROLE_PREFIXES } from '#common/permissions.ts'
 
 const ROLE_NAME = /^[a-z][a-z0-9-]{0,63}$/
 /** A form's repeated field as a list (one checked box arrives as one value). */
@@ -37,7 +36,16 @@ export function grantsSchema(staffOffered: boolean) {
 }
 
 /** The invitation form: an email, an optional name and the grants. */
-export const inviteSchema = (t: TFunction, staffOffered: boolean) => z.object({ email: formRules(t).email(), name: z.string().trim().max(200).optional().default(''), ...grantsSchema(staffOffered) })
+export const inviteSchema = (t: TFunction, staffOffered: boolean) => {
+  const grants = grantsSchema(staffOffered)
+  return z.object({
+    email: formRules(t).email(),
+    name: z.string().trim().max(200).optional().default(''),
+    ...grants,
+    // An invitation grants at least one role (the API refuses none as user.roles_required, on roles).
+    roles: grants.roles.pipe(z.array(z.string()).min(1, sayCode(t, 'user.roles_required', 'Choose at least one role', {}, 'directory'))),
+  })
+}
 
 /** The edit form of a user: the name and the grants. */
 export const userSchema = (t: TFunction, staffOffered: boolean) =>
@@ -83,6 +91,7 @@ export function RolesEditor({
   readOnly?: boolean
 }) {
   const { t } = useTranslation('directory')
+  const roleLabel = useRoleLabel()
   const held = new Set(roles)
   const expanded = new Set(expandRoles(roles))
   const options = [...(staffOffered || held.has('staff') ? ['staff'] : []), ...GRANTABLE_ROLES, ...roles.filter((r) => r !== 'staff' && !GRANTABLE_ROLES.includes(r))]
@@ -97,10 +106,10 @@ export function RolesEditor({
             <label key={role} className="flex items-start gap-2 rounded border border-slate-200 p-2 text-sm dark:border-slate-800" data-testid={`role-${role}`}>
               <input type="checkbox" name="roles" value={role} defaultChecked={held.has(role)} disabled={readOnly} className="mt-1" />
               <span>
-                <span className="font-mono">{role}</span>
+                <span title={role}>{roleLabel(role)}</span>
                 {grants.length ? (
                   <span className="block text-xs text-slate-500" data-testid={`grants-${role}`}>
-                    {t('users.grants', { list: grants.join(', ') })}
+                    {t('users.grants', { list: grants.map(roleLabel).join(', ') })}
                   </span>
                 ) : null}
                 {implied ? <span className="block text-xs text-green-700 dark:text-green-400">{t('users.impliedBy')}</span> : null}

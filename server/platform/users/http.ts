@@ -3,6 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { mailTexts } from '#server/lib/mail-texts.ts'
 import type { Context } from 'hono'
 import { LANGUAGES } from '#server/platform/accounts/service.ts'
+import { USER_STATUSES } from '#common/lists/directory.ts'
 import { listPage } from '#server/platform/core/list-route.ts'
 import { createRouter, requireScope, type PlatformEnv } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
@@ -25,7 +26,7 @@ const UserRow = z
     roles: z.array(z.string()),
     abilities: z.array(z.string()),
     language: z.string(),
-    status: z.enum(['active', 'disabled']),
+    status: z.enum(USER_STATUSES).openapi({ description: "'invited' is a pending invitation: an active user who has not set a password yet" }),
     two_factor: z.boolean(),
     invited: z.boolean(),
     last_sign_in_at: z.string().nullable(),
@@ -67,7 +68,7 @@ const InviteBody = z
   .object({
     email: z.string().min(3).max(320),
     name: z.string().max(200).default(''),
-    roles: PermissionNames,
+    roles: PermissionNames.openapi({ description: 'At least one known role; none is a 400 user.roles_required, an unknown one user.role_unknown (on roles)' }),
     abilities: PermissionNames.optional(),
     language: z.enum(LANGUAGES).optional(),
   })

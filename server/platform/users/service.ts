@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
-import { expandAbilities, expandPermissions, expandRoles } from '#common/permissions.ts'
+import { expandAbilities, expandPermissions, expandRoles, KNOWN_ROLES } from '#common/permissions.ts'
 import type { DB, User } from '#server/db/schema.ts'
 import { LANGUAGES } from '#server/platform/accounts/service.ts'
 import { hashPassword } from '#server/platform/auth/passwords.ts'
@@ -50,6 +50,9 @@ export function publicUser(user: User) {
 // The second factor lives in the sign-in area's table; "on" means an enrolment confirmed by a code.
 const TWO_FACTOR_ON = `EXISTS (SELECT 1 FROM user_two_factor tf WHERE tf.user_id = u.id AND tf.enabled_at IS NOT NULL)`
 
+/** A user's status as the list shows it: an active person who never set a password is a pending invitation. */
+const USER_STATUS = `(CASE WHEN u.status = 'active' AND u.password_hash IS NULL AND u.kind = 'person' THEN 'invited' ELSE u.status END)`
+
 /** Users as a list resource; a client scope adds the account column, staff in their group see all. */
 export const usersResource = listResource(USERS_LIST, {
   from: 'users u JOIN accounts a ON a.id = u.account_id',
@@ -63,7 +66,7 @@ export const usersResource = listResource(USERS_LIST, {
     roles: 'u.roles',
     abilities: 'u.abilities',
     language: 'u.language',
-    status: 'u.status',
+    status: USER_STATUS,
     two_factor: TWO_FACTOR_ON,
     invited: '(u.password_hash IS NULL)',
     last_sign_in_at: 'u.last_sign_in_at',
@@ -185,6 +188,11 @@ export async function inviteUser(db: Kysely<DB>, scope: Scope, input: InviteInpu
   const errors: CodedFieldError[] = []
   if (!EMAIL.test(email)) errors.push(fieldError('email', 'email.invalid', 'Please enter a valid email'))
   errors.push(...checkGrants(scope, input))
+  // An invitation grants at least one role, each one the platform knows (a held role outside the list stays editable).
+  if (!input.roles.length) errors.push(fieldError('roles', 'user.roles_required', 'Choose at least one role'))
+  input.roles.forEach((name, index) => {
+    if (!KNOWN_ROLES.has(name) && !errors.some((e) => e.field === `roles.${index}`)) errors.push(fieldError(`roles.${index}`, 'user.role_unknown', `'${name}' is not a known role`))
+  })
   if (errors.length) throw invalid(errors[0]!.code, 'The invitation is not valid', errors)
   const accountId = scope.accountId
   return change(db, scope, async (tx, audit) => {
