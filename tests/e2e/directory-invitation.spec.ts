@@ -25,9 +25,19 @@ test('an invited user sets a password through the mailed link (once) and signs i
   await page.getByTestId('user-invite-open').click()
   await page.locator('#invite-email').fill(email)
   await page.locator('#invite-name').fill('Invited Person')
+  // Roles read by their names, not their codes (issue 28, item 7).
+  const invite = page.locator('#user-invite')
+  await expect(invite.getByTestId('role-domain-viewer')).toContainText('Domain viewer')
+  await expect(invite.getByTestId('grants-domain-admin')).toHaveText('also grants Domain manager, Domain viewer')
   await page.getByTestId('role-domain-viewer').getByRole('checkbox').check()
   await page.getByTestId('user-invite-submit').click()
   await page.waitForURL(/\/users\/[0-9a-f-]{36}$/)
+  // A pending invitation reads Invited, on the user's page and in the list (issue 28, item 7).
+  const userPage = page.url()
+  await expect(page.locator('main').getByText('Invited', { exact: true }).first()).toBeVisible()
+  await expect(page.locator('main').getByText('Active', { exact: true })).toHaveCount(0)
+  await page.goto('/users')
+  await expect(page.getByRole('row').filter({ hasText: email })).toContainText('Invited')
 
   const mail = await smtp.waitFor((m) => m.envelopeTo.includes(email))
   const link = /https?:\/\/\S+\/invitations\/[\w%-]+/.exec(mail.text ?? mail.html ?? '')?.[0]
@@ -56,4 +66,24 @@ test('an invited user sets a password through the mailed link (once) and signs i
   await tab.locator('#login').getByRole('button').last().click()
   await tab.waitForURL((url) => url.pathname !== '/login')
   await invitee.close()
+  // Accepted, the user is active.
+  await page.goto(userPage)
+  await expect(page.locator('main').getByText('Active', { exact: true }).first()).toBeVisible()
+})
+
+test('an invitation without a role is refused beside the roles and invites nobody (issue 28, item 7)', async ({ page }) => {
+  const email = 'roleless.person@acme.example'
+  await page.goto('/login?redirectTo=%2Fusers')
+  await page.locator('#login-username').fill('admin@acme.example')
+  await page.locator('#login-password').fill(PASSWORD)
+  await page.locator('#login').getByRole('button').last().click()
+  await page.waitForURL((url) => url.pathname === '/users')
+  await page.getByTestId('user-invite-open').click()
+  await page.locator('#invite-email').fill(email)
+  await page.locator('#invite-name').fill('Roleless Person')
+  await page.getByTestId('user-invite-submit').click()
+  await expect(page.locator('#roles-error')).toHaveText('Choose at least one role')
+  await page.goto('/users')
+  await expect(page.getByText(email)).toHaveCount(0)
+  expect(smtp.messages.some((m) => m.envelopeTo.includes(email))).toBe(false)
 })

@@ -84,12 +84,12 @@ test.describe('directory (issue 5)', () => {
       await page.locator('#invite-email').fill(email)
       await page.locator('#invite-name').fill('New Colleague')
       await page.getByTestId('role-contact-admin').getByRole('checkbox').check()
-      await expect(page.getByTestId('grants-contact-admin').first()).toHaveText('also grants contact-manager, contact-viewer')
+      await expect(page.getByTestId('grants-contact-admin').first()).toHaveText('also grants Contact manager, Contact viewer')
       await page.getByTestId('user-invite-submit').click()
       await page.waitForURL(/\/users\/[0-9a-f-]{36}$/)
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('New Colleague')
       await expect(page.getByTestId('detail-Invitation pending')).toHaveText('Yes')
-      await expect(page.getByTestId('user-expansion')).toContainText('contact-admin → contact-manager, contact-viewer')
+      await expect(page.getByTestId('user-expansion')).toContainText('Contact admin → Contact manager, Contact viewer')
 
       // The same address twice: the duplicate is refused beside the email field.
       await page.goto('/users')
