@@ -96,6 +96,7 @@ test.describe('directory (issue 5)', () => {
       await hydrated(page)
       await page.getByTestId('user-invite-open').click()
       await page.locator('#invite-email').fill(email)
+      await page.locator('#user-invite').getByTestId('role-contact-viewer').getByRole('checkbox').check()
       await page.getByTestId('user-invite-submit').click()
       await expect(page.locator('#invite-email-error')).toHaveText('A user with this email already exists')
     })
