@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { reachOf } from '#server/platform/core/scope.ts'
 import { listPage } from '#server/platform/core/list-route.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
-import { access, ConflictResponse, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
+import { access, ConflictResponse, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses, RegistryProblemResponses } from '#server/platform/core/openapi.ts'
 import { ExpectedPriceSchema } from '#server/platform/billing/expected-price.ts'
 import { getImport, MAX_IMPORT_NAMES, startImport } from './jobs.ts'
 import { checkAvailability, deleteDomains, quoteRenewal, quoteRestore, registryInfo, renewDomain, restoreDomain, revealAuthCode } from './lifecycle.ts'
@@ -158,6 +158,7 @@ export const domainsRouter = createRouter()
           }),
         ),
         ...ProblemResponses,
+        ...RegistryProblemResponses,
       },
     }),
     async (c) => {
@@ -203,7 +204,7 @@ export const domainsRouter = createRouter()
       tags: TAGS,
       summary: 'Delete domains under the registry rules: add-grace refund, or redemption then pending delete',
       request: { params: ContextParam, body: jsonBody(z.object({ ids: z.array(z.uuid()).min(1).max(1000) }).strict()) },
-      responses: { 200: jsonResponse(z.object({ results: z.array(DeletionResult) })), ...ProblemResponses },
+      responses: { 200: jsonResponse(z.object({ results: z.array(DeletionResult) })), ...ProblemResponses, ...RegistryProblemResponses },
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
@@ -218,7 +219,7 @@ export const domainsRouter = createRouter()
       tags: TAGS,
       summary: 'Restore a domain in redemption (RFC 3915), charging the restore fee (at the price confirmed, when `expected` is given)',
       request: { params: Params, body: { content: { 'application/json': { schema: z.object({ expected: ExpectedPriceSchema.optional() }).strict() } }, required: false } },
-      responses: { 200: jsonResponse(DomainDetailSchema), ...ProblemResponses },
+      responses: { 200: jsonResponse(DomainDetailSchema), ...ProblemResponses, ...RegistryProblemResponses },
     }),
     async (c) => {
       const { context, id } = c.req.valid('param')
@@ -236,7 +237,7 @@ export const domainsRouter = createRouter()
       tags: TAGS,
       summary: 'Renew for a period the TLD allows, charging the renewal (at the price confirmed, when `expected` is given)',
       request: { params: Params, body: jsonBody(z.object({ period: z.number().int().min(1).max(10), expected: ExpectedPriceSchema.optional() }).strict()) },
-      responses: { 200: jsonResponse(DomainDetailSchema), ...ProblemResponses },
+      responses: { 200: jsonResponse(DomainDetailSchema), ...ProblemResponses, ...RegistryProblemResponses },
     }),
     async (c) => {
       const { context, id } = c.req.valid('param')
@@ -284,7 +285,7 @@ export const domainsRouter = createRouter()
       tags: TAGS,
       summary: 'Reveal the transfer auth code (read from the registry; audited)',
       request: { params: Params },
-      responses: { 200: jsonResponse(z.object({ auth_code: z.string() })), ...ProblemResponses },
+      responses: { 200: jsonResponse(z.object({ auth_code: z.string() })), ...ProblemResponses, ...RegistryProblemResponses },
     }),
     async (c) => {
       const { context, id } = c.req.valid('param')
@@ -299,7 +300,7 @@ export const domainsRouter = createRouter()
       tags: ['Platform calls'],
       summary: 'Registry operations as platform calls (spec §7); registrar.domain.info answers { platform: { status: 2000, result } }, throttled → 429',
       request: { params: ContextParam, body: jsonBody(z.object({ operation: z.enum(['registrar.domain.info']), domain: z.string().min(1).max(300) }).passthrough()) },
-      responses: { 200: jsonResponse(z.object({ platform: z.object({ status: z.number().int(), result: z.record(z.string(), z.unknown()) }) })), ...ProblemResponses },
+      responses: { 200: jsonResponse(z.object({ platform: z.object({ status: z.number().int(), result: z.record(z.string(), z.unknown()) }) })), ...ProblemResponses, ...RegistryProblemResponses },
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
@@ -337,6 +338,7 @@ export const domainsRouter = createRouter()
         200: jsonResponse(DomainDetailSchema),
         202: jsonResponse(z.object({ material_change_request_id: z.uuid() }), 'A material change request awaits approval (other fields were applied)'),
         ...ProblemResponses,
+        ...RegistryProblemResponses,
       },
     }),
     async (c) => {
