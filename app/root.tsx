@@ -1,8 +1,8 @@
-import { useEffect } from 'react'
+import { lazy, useEffect } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Links, Meta, Outlet, redirect, Scripts, ScrollRestoration, useRouteLoaderData, type MiddlewareFunction } from 'react-router'
 import type { Route } from './+types/root.ts'
-import { ErrorScreen } from './components/error-screen.tsx'
+import { useErrorTexts } from './components/error-texts.ts'
 import { Toaster } from './components/toaster.tsx'
 import { appServicesContext } from './lib/app-context.ts'
 import { browserTranslator, inlineNamespaces } from './lib/browser-translator.ts'
@@ -147,9 +147,13 @@ export default function App({ loaderData }: Route.ComponentProps) {
   )
 }
 
-// A static import: every screen of the default layout carries the error screen anyway (layouts/shell-errors.tsx),
-// and a lazy one rendered after the document's texts were written the first time after a start, so the browser
-// lacked its words (the title read "error.heading", and hydration failed with #418).
+// Only an error page needs it (and the Trans machinery it brings): not part of every first load.
+// The server render waits for it (no Suspense boundary, so pages without JavaScript get it whole);
+// hydration waits for the chunk before it takes over the page. Its texts are asked for first
+// (useErrorTexts), so the document carries them even when the chunk arrives after they were written.
+const ErrorScreen = lazy(() => import('./components/error-screen.tsx').then((m) => ({ default: m.ErrorScreen })))
+
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  useErrorTexts()
   return <ErrorScreen error={error} />
 }

@@ -1,6 +1,6 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link, useLocation, useNavigate, useRouteLoaderData } from 'react-router'
-import { ArrowDown, ArrowUp, ArrowUpDown, Columns3, Download, Inbox, SearchX } from 'lucide-react'
+import { Icon } from './icon.tsx'
 import type { ListPage } from '#app/lib/list-page.server.ts'
 import { writeListQuery, type SortKey } from '#common/list-query.ts'
 import type { ListColumn, ListDefinition } from '#app/lib/lists.ts'
@@ -76,7 +76,7 @@ export function DataTable({ def, page, labels, renderCell, rowLabel, valueLabel,
         ) : null}
         <details className="relative">
           <summary className="inline-flex h-8 cursor-pointer list-none items-center gap-1.5 rounded-md border border-slate-300 bg-white px-3 text-xs font-medium shadow-sm hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden">
-            <Columns3 className="size-3.5" aria-hidden />
+            <Icon name="columns-3" className="size-3.5" />
             {t('list.columns')}
           </summary>
           <Form method="get" className="absolute right-0 z-20 mt-1 w-56 space-y-1 rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-xl dark:border-slate-800 dark:bg-slate-900">
@@ -94,13 +94,13 @@ export function DataTable({ def, page, labels, renderCell, rowLabel, valueLabel,
         </details>
         <Button asChild variant="outline" size="sm" className="bg-white shadow-sm dark:bg-slate-900">
           <a href={exportHref} download>
-            <Download className="size-3.5" /> {t('list.export')}
+            <Icon name="download" className="size-3.5" /> {t('list.export')}
           </a>
         </Button>
       </FilterBar>
       {hasErrors ? null : rows.length === 0 ? (
         <div className="flex flex-col items-center gap-2 rounded-lg border border-dashed border-slate-300 px-4 py-12 text-center dark:border-slate-700" data-testid="list-empty">
-          {filtered ? <SearchX className="size-6 text-slate-400" aria-hidden /> : <Inbox className="size-6 text-slate-400" aria-hidden />}
+          {filtered ? <Icon name="search-x" className="size-6 text-slate-400" /> : <Icon name="inbox" className="size-6 text-slate-400" />}
           <p className="text-sm font-medium">{filtered ? t('list.empty') : (empty ?? t('list.emptyAll'))}</p>
           {filtered ? (
             <Link to={link({ filters: [], page: 1 })} className="text-sm text-blue-700 hover:underline dark:text-blue-400">
@@ -134,11 +134,11 @@ export function DataTable({ def, page, labels, renderCell, rowLabel, valueLabel,
                         >
                           {labels(c.key)}
                           {sorted === 'asc' ? (
-                            <ArrowUp className="size-3" />
+                            <Icon name="arrow-up" className="size-3" />
                           ) : sorted === 'desc' ? (
-                            <ArrowDown className="size-3" />
+                            <Icon name="arrow-down" className="size-3" />
                           ) : (
-                            <ArrowUpDown className="size-3 opacity-0 group-hover/sort:opacity-60" />
+                            <Icon name="arrow-up-down" className="size-3 opacity-0 group-hover/sort:opacity-60" />
                           )}
                         </Link>
                       ) : (

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link, useLocation } from 'react-router'
-import { ListFilter, X } from 'lucide-react'
+import { Icon } from './icon.tsx'
 import type { ListError } from '#app/lib/list-page.server.ts'
 import { writeListQuery, type ListQuery } from '#common/list-query.ts'
 import { builderOperators, type ListColumn } from '#app/lib/lists.ts'
@@ -116,7 +116,7 @@ export function FilterBar({ columns, query, errors, labels, valueLabel, children
             className="inline-flex h-8 cursor-pointer list-none items-center gap-1.5 rounded-md border border-slate-300 bg-white px-3 text-xs font-medium shadow-sm hover:bg-slate-50 group-open:bg-slate-100 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800 dark:group-open:bg-slate-800 [&::-webkit-details-marker]:hidden"
             data-testid="filter-toggle"
           >
-            <ListFilter className="size-3.5" aria-hidden />
+            <Icon name="list-filter" className="size-3.5" />
             {t('list.filter')}
             {query.filters.length ? <span className="rounded-full bg-blue-700 px-1.5 text-[10px] leading-4 text-white dark:bg-blue-500">{query.filters.length}</span> : null}
           </summary>
@@ -211,7 +211,7 @@ export function FilterBar({ columns, query, errors, labels, valueLabel, children
                   {f.values.map((v) => shown(f.field, v)).join(f.operator === 'between' ? ` ${t('list.valueTo')} ` : ', ')}
                 </span>
                 <Link to={removeHref(i)} aria-label={`${t('list.clear')} ${labels(f.field)}`} className="rounded p-0.5 hover:bg-blue-100 dark:hover:bg-blue-900">
-                  <X className="size-3" aria-hidden />
+                  <Icon name="x" className="size-3" />
                 </Link>
               </li>
             ))}

@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { ChevronRight } from 'lucide-react'
+import { Icon } from './icon.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { Button } from './ui/button.tsx'
@@ -38,7 +38,7 @@ export function PageHeader({
                 <Link to={href(crumb.to)} className="hover:text-slate-900 hover:underline dark:hover:text-slate-100">
                   {crumb.label}
                 </Link>
-                <ChevronRight className="size-3" aria-hidden />
+                <Icon name="chevron-right" className="size-3 rtl:rotate-180" />
               </li>
             ))}
           </ol>

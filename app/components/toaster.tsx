@@ -1,7 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Link } from 'react-router'
-import { X } from 'lucide-react'
+import { Icon } from './icon.tsx'
 import { SNACKBAR_DEFAULT_TIMEOUT, type Snackbar } from '#app/lib/snackbar.ts'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 import { cn } from '#app/lib/utils.ts'
@@ -90,7 +90,7 @@ function SnackbarItem({ message, closeLabel }: { message: Shown; closeLabel: str
         </div>
         {message.key >= 0 ? (
           <button type="button" aria-label={closeLabel} onClick={() => dismiss(message.key)}>
-            <X className="size-4" />
+            <Icon name="x" className="size-4" />
           </button>
         ) : null}
       </div>

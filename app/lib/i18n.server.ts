@@ -2,7 +2,7 @@ import { createInstance, type i18n } from 'i18next'
 import { initReactI18next } from 'react-i18next'
 import { createContext, RouterContextProvider, type MiddlewareFunction } from 'react-router'
 import { createI18nextMiddleware } from 'remix-i18next'
-import { DEFAULT_LANGUAGE, negotiateLanguage, UI_LANGUAGES } from './i18n.ts'
+import { DEFAULT_LANGUAGE, UI_LANGUAGES, type UiLanguage } from './i18n.ts'
 import { serverI18nOptions } from './i18n-resources.server.ts'
 import { readCookie } from './cookies.server.ts'
 
@@ -11,12 +11,45 @@ import { readCookie } from './cookies.server.ts'
  * Accept-Language, else en, among the interface's languages (`negotiateLanguage`), through
  * remix-i18next's middleware, run once per distinct pair of the two (see `locale`).
  */
+const uiLanguage = (value: string | null | undefined): UiLanguage | null => {
+  if (!value) return null
+  const exact = UI_LANGUAGES.find((l) => l.toLowerCase() === value.toLowerCase())
+  if (exact) return exact
+  const base = value.split('-')[0]!.toLowerCase()
+  return UI_LANGUAGES.find((l) => l === base) ?? null
+}
+
+/**
+ * The language a request is shown in, the one rule of the sign-in screens and the shell: the `lng`
+ * cookie when it names an interface language, else the first interface language of Accept-Language
+ * by its q-values (`de-DE,de;q=0.9,es;q=0.5` is Spanish), else en.
+ */
+export function negotiateLanguage(cookie: string | null | undefined, acceptLanguage: string | null | undefined): UiLanguage {
+  const fromCookie = uiLanguage(cookie)
+  if (fromCookie) return fromCookie
+  const accepted = (acceptLanguage ?? '')
+    .split(',')
+    .map((part, index) => {
+      const [tag, ...params] = part.trim().split(';')
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='))
+      const weight = q ? Number(q.slice(2)) : 1
+      return { tag: tag!.trim(), q: Number.isFinite(weight) ? weight : 0, index }
+    })
+    .filter((a) => a.tag && a.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index)
+  for (const { tag } of accepted) {
+    const match = uiLanguage(tag)
+    if (match) return match
+  }
+  return 'en'
+}
+
 const [negotiate, negotiated] = createI18nextMiddleware({
   detection: {
     // The interface's languages only: a cookie or header naming another gets the default.
     supportedLanguages: [...UI_LANGUAGES],
     fallbackLanguage: DEFAULT_LANGUAGE,
-    // Our one rule (i18n.ts negotiateLanguage), the sign-in screens' too: the whole Accept-Language list is weighed.
+    // Our one rule (negotiateLanguage above), the sign-in screens' too: the whole Accept-Language list is weighed.
     order: ['custom'],
     findLocale: async ({ request }) => negotiateLanguage(readCookie(request, 'lng'), request.headers.get('accept-language')),
   },

@@ -20,39 +20,6 @@ export const isSupportedLanguage = (value: unknown): value is Language => typeof
  */
 export const isUiLanguage = (value: unknown): value is UiLanguage => typeof value === 'string' && (UI_LANGUAGES as readonly string[]).includes(value)
 
-const uiLanguage = (value: string | null | undefined): UiLanguage | null => {
-  if (!value) return null
-  const exact = UI_LANGUAGES.find((l) => l.toLowerCase() === value.toLowerCase())
-  if (exact) return exact
-  const base = value.split('-')[0]!.toLowerCase()
-  return UI_LANGUAGES.find((l) => l === base) ?? null
-}
-
-/**
- * The language a request is shown in, the one rule of the sign-in screens and the shell: the `lng`
- * cookie when it names an interface language, else the first interface language of Accept-Language
- * by its q-values (`de-DE,de;q=0.9,es;q=0.5` is Spanish), else en.
- */
-export function negotiateLanguage(cookie: string | null | undefined, acceptLanguage: string | null | undefined): UiLanguage {
-  const fromCookie = uiLanguage(cookie)
-  if (fromCookie) return fromCookie
-  const accepted = (acceptLanguage ?? '')
-    .split(',')
-    .map((part, index) => {
-      const [tag, ...params] = part.trim().split(';')
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='))
-      const weight = q ? Number(q.slice(2)) : 1
-      return { tag: tag!.trim(), q: Number.isFinite(weight) ? weight : 0, index }
-    })
-    .filter((a) => a.tag && a.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index)
-  for (const { tag } of accepted) {
-    const match = uiLanguage(tag)
-    if (match) return match
-  }
-  return 'en'
-}
-
 export const languageDirection = (lng: string): 'rtl' | 'ltr' => (RTL_LANGUAGES.has(lng.split('-')[0]!) ? 'rtl' : 'ltr')
 
 /**

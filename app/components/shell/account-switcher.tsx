@@ -1,6 +1,6 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, useLocation } from 'react-router'
-import { Building2 } from 'lucide-react'
+import { Icon } from '#app/components/icon.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Select } from '#app/components/ui/select.tsx'
 import type { AccountChoice } from '#app/lib/accounts.server.ts'
@@ -63,7 +63,7 @@ export function AccountBadge({ accounts, context, ownGroup }: { accounts: Accoun
       data-testid="account-badge"
       data-acting={acting ? 'true' : 'false'}
     >
-      <Building2 className="size-3.5 shrink-0" aria-hidden />
+      <Icon name="building-2" className="size-3.5 shrink-0" />
       <span className="sr-only">{t('client.label')}: </span>
       <span className="truncate">{name}</span>
     </label>

@@ -1,10 +1,10 @@
 import { useEffect, useRef } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link, useLocation } from 'react-router'
-import { LogOut, Menu, Moon, Sun, User } from 'lucide-react'
 import { BrandIcon, BulkTrayEmptyIcon, BulkTrayFullIcon, LanguageIcon } from '#app/components/icons.tsx'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { LanguageForm } from './language-form.tsx'
+import { Icon } from '#app/components/icon.tsx'
 import { AccountBadge } from './account-switcher.tsx'
 import { NAV_TOGGLE_ID } from './side-nav.tsx'
 import type { AccountChoice } from '#app/lib/accounts.server.ts'
@@ -54,7 +54,7 @@ export function DefaultHeader({ shell }: { shell: Shell }) {
           title={t('nav.openMenu')}
           data-testid="nav-open"
         >
-          <Menu className="size-5" aria-hidden />
+          <Icon name="menu" className="size-5" />
         </label>
         <Link to={href('/')} className="flex items-center gap-2 font-semibold" aria-label={t('app.name')}>
           <BrandIcon className="size-6 text-blue-700 dark:text-blue-400" />
@@ -78,7 +78,7 @@ export function DefaultHeader({ shell }: { shell: Shell }) {
           </Link>
           <details ref={userMenu} className="relative" data-testid="user-menu">
             <summary className="flex h-9 cursor-pointer list-none items-center gap-2 rounded px-2 hover:bg-slate-100 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden">
-              <User className="size-5" aria-hidden />
+              <Icon name="user" className="size-5" />
               {/* The name shown is part of the accessible name (WCAG 2.5.3), after what the control is. */}
               <span className="sr-only">{t('user.menu')}: </span>
               <span className="hidden max-w-40 truncate text-sm md:inline">{shell.user.name}</span>
@@ -86,7 +86,7 @@ export function DefaultHeader({ shell }: { shell: Shell }) {
             <div className="absolute right-0 z-40 mt-1 w-64 rounded-md border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-800 dark:bg-slate-900 rtl:left-0 rtl:right-auto">
               <p className="truncate px-2 py-1 text-xs text-slate-500">{shell.user.email}</p>
               <Link to={href('/my-profile')} className="flex items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
-                <User className="size-4" aria-hidden /> {t('user.profile')}
+                <Icon name="user" className="size-4" /> {t('user.profile')}
               </Link>
               <LanguageForm id="menu-language" value={shell.locale} redirectTo={here} className="flex items-center gap-2 px-2 py-1.5" selectClassName="flex-1 text-sm" submitTestId="language-submit">
                 <LanguageIcon className="size-4" />
@@ -94,7 +94,7 @@ export function DefaultHeader({ shell }: { shell: Shell }) {
               <Form method="post" action="/preferences/theme" className="px-2 py-1.5">
                 <input type="hidden" name="redirectTo" value={here} />
                 <button type="submit" name="theme" value={shell.theme === 'dark' ? 'light' : 'dark'} className="flex w-full items-center gap-2 rounded text-sm" data-testid="theme-toggle">
-                  {shell.theme === 'dark' ? <Sun className="size-4" aria-hidden /> : <Moon className="size-4" aria-hidden />}
+                  {shell.theme === 'dark' ? <Icon name="sun" className="size-4" /> : <Icon name="moon" className="size-4" />}
                   {shell.theme === 'dark' ? t('user.themeLight') : t('user.themeDark')}
                 </button>
               </Form>
@@ -102,7 +102,7 @@ export function DefaultHeader({ shell }: { shell: Shell }) {
                   full page load, since it may end at the single sign-on provider's logout. */}
               <Form method="post" action="/logout" reloadDocument>
                 <button type="submit" className="flex w-full items-center gap-2 rounded px-2 py-1.5 text-start text-sm hover:bg-slate-100 dark:hover:bg-slate-800" data-testid="menu-logout">
-                  <LogOut className="size-4" aria-hidden /> {t('user.logout')}
+                  <Icon name="log-out" className="size-4" /> {t('user.logout')}
                 </button>
               </Form>
             </div>

@@ -1,30 +1,12 @@
 import { useEffect, useRef } from 'react'
 import { Link, useLocation } from 'react-router'
-import {
-  Activity,
-  Ban,
-  Building2,
-  ChartColumn,
-  Contact,
-  Eye,
-  Globe,
-  House,
-  ListTree,
-  Network,
-  Package,
-  Radar,
-  Receipt,
-  ShieldAlert,
-  ShieldCheck,
-  Users,
-  ChevronDown,
-  type LucideIcon,
-} from 'lucide-react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { AREA_GROUPS, type AreaGroup, type AreaKey } from '#app/lib/navigation.ts'
 import { cn } from '#app/lib/utils.ts'
 import { AccountSwitcher } from './account-switcher.tsx'
+import { Icon } from '#app/components/icon.tsx'
+import type { IconName } from '#app/components/icon-names.ts'
 import type { AccountChoice } from '#app/lib/accounts.server.ts'
 
 export type NavArea = { key: AreaKey; group: AreaGroup; href: string; prefixes: string[] }
@@ -32,22 +14,22 @@ export type NavArea = { key: AreaKey; group: AreaGroup; href: string; prefixes: 
 /** The id of the checkbox that opens the navigation as a drawer below lg (works without JavaScript). */
 export const NAV_TOGGLE_ID = 'nav-toggle'
 
-const ICONS: Record<AreaKey, LucideIcon> = {
-  pulse: Activity,
-  domains: Globe,
-  dns: Network,
-  ssl: ShieldCheck,
-  blocks: Ban,
-  tlds: ListTree,
-  watch: Eye,
-  brandProtection: ShieldAlert,
-  intelligence: Radar,
-  products: Package,
-  invoicing: Receipt,
-  reports: ChartColumn,
-  accounts: Building2,
-  users: Users,
-  contacts: Contact,
+const ICONS: Record<AreaKey, IconName> = {
+  pulse: 'activity',
+  domains: 'globe',
+  dns: 'network',
+  ssl: 'shield-check',
+  blocks: 'ban',
+  tlds: 'list-tree',
+  watch: 'eye',
+  brandProtection: 'shield-alert',
+  intelligence: 'radar',
+  products: 'package',
+  invoicing: 'receipt',
+  reports: 'chart-column',
+  accounts: 'building-2',
+  users: 'users',
+  contacts: 'contact',
 }
 
 /** The area a path belongs to among those shown: the longest matching prefix, as areaForPath. */
@@ -128,7 +110,7 @@ export function SideNav({ areas, staff }: { areas: NavArea[]; staff: { accounts:
             <ul className="flex flex-col gap-0.5">
               <li>
                 <Link to={href('/')} className={linkClass(pathname === '/')} aria-current={pathname === '/' ? 'page' : undefined}>
-                  <House className="size-4 shrink-0" aria-hidden />
+                  <Icon name="house" className="size-4 shrink-0" />
                   {t('nav.home')}
                 </Link>
               </li>
@@ -145,7 +127,7 @@ export function SideNav({ areas, staff }: { areas: NavArea[]; staff: { accounts:
                 <details key={section.group} open className="group/section" data-testid={`nav-section-${section.group}`}>
                   <summary className="flex cursor-pointer list-none items-center justify-between rounded px-2.5 py-1 text-xs font-semibold uppercase tracking-wide text-slate-500 hover:text-slate-800 dark:text-slate-400 dark:hover:text-slate-200 [&::-webkit-details-marker]:hidden">
                     {t(`nav.groups.${section.group}`)}
-                    <ChevronDown className="size-3.5 transition-transform group-open/section:rotate-0 -rotate-90" aria-hidden />
+                    <Icon name="chevron-down" className="size-3.5 -rotate-90 transition-transform group-open/section:rotate-0" />
                   </summary>
                   <ul className="mt-1 flex flex-col gap-0.5">
                     {section.areas.map((area) => (
@@ -163,11 +145,10 @@ export function SideNav({ areas, staff }: { areas: NavArea[]; staff: { accounts:
 
 function AreaLink({ area, current, to }: { area: NavArea; current: boolean; to: string }) {
   const { t } = useTranslation('common')
-  const Icon = ICONS[area.key]
   return (
     <li>
       <Link to={to} aria-current={current ? 'page' : undefined} className={linkClass(current)}>
-        <Icon className="size-4 shrink-0" aria-hidden />
+        <Icon name={ICONS[area.key]} className="size-4 shrink-0" />
         {t(`nav.${area.key}`)}
       </Link>
     </li>

@@ -1,6 +1,6 @@
 import en from '../../../locales/en/auth.json' with { type: 'json' }
 import { readCookie } from '../cookies.server.ts'
-import { negotiateLanguage } from '../i18n.ts'
+import { negotiateLanguage } from '../i18n.server.ts'
 import type { AuthMessages } from './messages.ts'
 
 /** `lng` is the cookie the shell reads too. */

@@ -1,5 +1,6 @@
+import { lazy } from 'react'
 import { Outlet } from 'react-router'
-import { ErrorScreen } from '#app/components/error-screen.tsx'
+import { useErrorTexts } from '#app/components/error-texts.ts'
 import type { Route } from './+types/shell-errors.ts'
 
 /**
@@ -11,6 +12,10 @@ export default function ShellErrors() {
   return <Outlet />
 }
 
+// Lazy, as the root's: the error screen is not part of every page's first load (its texts asked for first, see useErrorTexts).
+const ErrorScreen = lazy(() => import('#app/components/error-screen.tsx').then((m) => ({ default: m.ErrorScreen })))
+
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  useErrorTexts()
   return <ErrorScreen error={error} inShell />
 }
