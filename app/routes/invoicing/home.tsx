@@ -76,18 +76,7 @@ export default function InvoicingHome({ loaderData }: Route.ComponentProps) {
       <div className="space-y-4">
         <h1 className="text-2xl font-semibold">{t('home.title')}</h1>
         <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400">{t('rules.precedence')}</p>
-        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-          {cards.map((c) => (
-            <Card key={c.to}>
-              <CardTitle>
-                <Link className="hover:underline" to={href(c.to)}>
-                  {c.title}
-                </Link>
-              </CardTitle>
-              <p className="text-sm text-slate-600 dark:text-slate-400">{c.text}</p>
-            </Card>
-          ))}
-        </div>
+        <LinkCards cards={cards} />
       </div>
     )
   }
@@ -100,20 +89,7 @@ export default function InvoicingHome({ loaderData }: Route.ComponentProps) {
       ]}
     />
   )
-  const cards = (
-    <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-      {billingCards.map((c) => (
-        <Card key={c.to}>
-          <CardTitle>
-            <Link className="hover:underline" to={href(c.to)}>
-              {c.title}
-            </Link>
-          </CardTitle>
-          <p className="text-sm text-slate-600 dark:text-slate-400">{c.text}</p>
-        </Card>
-      ))}
-    </div>
-  )
+  const cards = <LinkCards cards={billingCards} />
   if (loaderData.tab === 'invoices') {
     return (
       <div className="space-y-4">
@@ -223,4 +199,23 @@ function InvoiceCell({ row, column }: { row: Record<string, unknown>; column: st
   if (column === 'total_text' || column.endsWith('_minor')) return <span className="tabular-nums">{String(value ?? '')}</span>
   if (column === 'reverse_charge') return <>{value ? t('invoices.reverseCharge') : ''}</>
   return <>{String(value ?? '')}</>
+}
+
+/** The area's entries as cards: a title linking to the screen (the context carried) and what it is for. */
+function LinkCards({ cards }: { cards: readonly { to: string; title: string; text: string }[] }) {
+  const href = useContextHref()
+  return (
+    <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+      {cards.map((c) => (
+        <Card key={c.to}>
+          <CardTitle>
+            <Link className="hover:underline" to={href(c.to)}>
+              {c.title}
+            </Link>
+          </CardTitle>
+          <p className="text-sm text-slate-600 dark:text-slate-400">{c.text}</p>
+        </Card>
+      ))}
+    </div>
+  )
 }
