@@ -1,8 +1,9 @@
-import { useEffect, useRef } from 'react'
+import { useRef } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { Form, Link, useLocation } from 'react-router'
 import { BrandIcon, BulkTrayEmptyIcon, BulkTrayFullIcon, LanguageIcon } from '#app/components/icons.tsx'
 import { useContextHref } from '#app/lib/use-context-href.ts'
+import { useAfterNavigation } from '#app/lib/use-after-navigation.ts'
 import { LanguageForm } from './language-form.tsx'
 import { Icon } from '#app/components/icon.tsx'
 import { AccountBadge } from './account-switcher.tsx'
@@ -19,21 +20,12 @@ type Shell = {
   theme: 'light' | 'dark'
 }
 
-/**
- * Closes a <details> menu after a client navigation (without JavaScript the page reloads anyway).
- * Not on the first render: a menu a person opened while the page was still loading stays open
- * when the scripts arrive.
- */
+/** Closes a <details> menu after a client navigation (useAfterNavigation). */
 function useCloseOnNavigate() {
   const ref = useRef<HTMLDetailsElement>(null)
-  const location = useLocation()
-  const shown = useRef(`${location.pathname}${location.search}`)
-  useEffect(() => {
-    const now = `${location.pathname}${location.search}`
-    if (shown.current === now) return
-    shown.current = now
+  useAfterNavigation(() => {
     if (ref.current) ref.current.open = false
-  }, [location.pathname, location.search])
+  })
   return ref
 }
 

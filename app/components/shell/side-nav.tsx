@@ -1,7 +1,8 @@
-import { useEffect, useRef } from 'react'
+import { useEffect } from 'react'
 import { Link, useLocation } from 'react-router'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
+import { useAfterNavigation } from '#app/lib/use-after-navigation.ts'
 import { AREA_GROUPS, type AreaGroup, type AreaKey } from '#app/lib/navigation.ts'
 import { cn } from '#app/lib/utils.ts'
 import { AccountSwitcher } from './account-switcher.tsx'
@@ -58,15 +59,10 @@ const linkClass = (current: boolean) =>
  * page reloads, and the backdrop — a label of the same checkbox — closes it).
  */
 function useDrawerClosing() {
-  const location = useLocation()
-  const shown = useRef(`${location.pathname}${location.search}`)
-  useEffect(() => {
-    const now = `${location.pathname}${location.search}`
-    if (shown.current === now) return
-    shown.current = now
+  useAfterNavigation(() => {
     const toggle = document.getElementById(NAV_TOGGLE_ID)
     if (toggle instanceof HTMLInputElement) toggle.checked = false
-  }, [location.pathname, location.search])
+  })
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const toggle = document.getElementById(NAV_TOGGLE_ID)
