@@ -1,9 +1,8 @@
 import type { RouterContextProvider } from 'react-router'
 import { activeContext } from '#app/lib/context-param.ts'
-import { requireScreen } from '#app/lib/guards.server.ts'
+import { requireScreen, canChange } from '#app/lib/guards.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
-import { canChange } from '../accounts/directory.server.ts'
 import type { BillingEntity } from './billing.tsx'
 
 /**

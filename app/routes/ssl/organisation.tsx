@@ -12,7 +12,7 @@ import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { activeContext } from '#app/lib/context-param.ts'
 import { formatDate, formatDateTime } from '#app/lib/dates.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
-import { requireScreen } from '#app/lib/guards.server.ts'
+import { requireScreen, canChange, requireChange } from '#app/lib/guards.server.ts'
 import { getInstance, getLocale } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
@@ -35,7 +35,6 @@ import {
   type SslOrganisationCheck,
   type SslState,
 } from '#common/ssl.ts'
-import { canChange, requireChange } from '../accounts/directory.server.ts'
 import { countryOptions } from '../contacts/countries.server.ts'
 import { organisationBody, OrganisationForm, organisationSchema } from './organisation-form.tsx'
 import { markCheckSchema, uploadSchema } from './forms.ts'
