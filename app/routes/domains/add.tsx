@@ -11,6 +11,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { requireChange } from '#app/lib/guards.server.ts'
 import { carryContext } from '#app/lib/context-param.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
@@ -52,7 +53,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
   const screen = await domainScreen(request, context, params)
-  if (!screen.canManage) throw data('This action needs domain-manager', { status: 403 })
+  requireChange(request, screen.user, 'domain-manager')
   const t = getInstance(context).getFixedT(null, 'domains')
   const url = requestUrl(request)
   const form = await request.formData()

@@ -6,6 +6,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { requireChange } from '#app/lib/guards.server.ts'
 import { parseDomainName } from '#common/domain-name.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
@@ -79,7 +80,7 @@ type Outcome = { id: string; name?: string; ok?: boolean; outcome?: string; mess
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
   const screen = await domainScreen(request, context, params)
-  if (!screen.canManage) throw data('This action needs domain-manager', { status: 403 })
+  requireChange(request, screen.user, 'domain-manager')
   const t = getInstance(context).getFixedT(null, 'domains')
   const form = await request.formData()
   const intent = form.get('intent')

@@ -15,6 +15,7 @@ import { Label } from '#app/components/ui/label.tsx'
 import { Select } from '#app/components/ui/select.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { requireChange } from '#app/lib/guards.server.ts'
 import { carryContext } from '#app/lib/context-param.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
@@ -145,7 +146,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
   const screen = await domainScreen(request, context, params)
-  if (!screen.canManage) throw data('This action needs domain-manager', { status: 403 })
+  requireChange(request, screen.user, 'domain-manager')
   const t = getInstance(context).getFixedT(null, 'orders')
   const url = requestUrl(request)
   const here = carryContext('/domains/order', url.searchParams)

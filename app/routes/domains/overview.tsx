@@ -11,6 +11,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { requireChange } from '#app/lib/guards.server.ts'
 import { formatDate, formatDateTime } from '#app/lib/dates.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
@@ -60,7 +61,7 @@ const named = (n: unknown, names: Record<number, string>) => (typeof n === 'numb
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
   const screen = await domainScreen(request, context, params)
-  if (!screen.canManage) throw data('This action needs domain-manager', { status: 403 })
+  requireChange(request, screen.user, 'domain-manager')
   const t = getInstance(context).getFixedT(null, 'domains')
   const form = await request.formData()
   const intent = form.get('intent')

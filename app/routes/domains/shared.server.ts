@@ -1,8 +1,6 @@
 import type { RouterContextProvider } from 'react-router'
 import { activeContext } from '#app/lib/context-param.ts'
-import { requireScreen } from '#app/lib/guards.server.ts'
-import { readPermissionView } from '#app/lib/permission-view.server.ts'
-import { hasPermission } from '#common/permissions.ts'
+import { canChange, requireScreen } from '#app/lib/guards.server.ts'
 import { getPlatform, type PlatformClient } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import type { SessionUser } from '#app/lib/session.server.ts'
@@ -16,6 +14,7 @@ export type DomainScreen = {
   groupContext: string
   /** `/groups/{context}` for platform paths. */
   base: string
+  /** domain-manager (or staff): the controls shown; actions check again with `requireChange`. */
   canManage: boolean
 }
 
@@ -24,8 +23,7 @@ export async function domainScreen(request: Request, context: Context, params: R
   const user = await requireScreen(request, context, params)
   const groupContext = activeContext(requestUrl(request), user.group_id)
   const platform = await getPlatform(request, context)
-  const view = readPermissionView(request)
-  const canManage = hasPermission(user, 'domain-manager', { view }) || hasPermission(user, 'staff', { view })
+  const canManage = canChange(request, user, 'domain-manager')
   return { user, platform, groupContext, base: `/groups/${encodeURIComponent(groupContext)}`, canManage }
 }
 

@@ -1,8 +1,6 @@
 import { redirect, type RouterContextProvider } from 'react-router'
 import { activeContext, carryContext, isUuid } from '#app/lib/context-param.ts'
-import { pageNotFound, requireScreen } from '#app/lib/guards.server.ts'
-import { readPermissionView } from '#app/lib/permission-view.server.ts'
-import { hasPermission } from '#common/permissions.ts'
+import { canChange, pageNotFound, requireScreen } from '#app/lib/guards.server.ts'
 import { getPlatform, PlatformError, type PlatformClient } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import type { SessionUser } from '#app/lib/session.server.ts'
@@ -18,8 +16,7 @@ export async function dnsScreen(request: Request, context: Context, params: Reco
   const url = requestUrl(request)
   const groupContext = activeContext(url, user.group_id)
   const platform = await getPlatform(request, context)
-  const view = readPermissionView(request)
-  const canAdmin = hasPermission(user, 'dns-admin', { view }) || hasPermission(user, 'staff', { view })
+  const canAdmin = canChange(request, user, 'dns-admin')
   return { user, platform, groupContext, base: `/groups/${encodeURIComponent(groupContext)}`, canAdmin, url }
 }
 

@@ -6,6 +6,7 @@ import { StatusBadge } from '#app/components/status-badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { requireChange } from '#app/lib/guards.server.ts'
 import { carryContext } from '#app/lib/context-param.ts'
 import { formatDateTime } from '#app/lib/dates.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
@@ -65,7 +66,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
   const screen = await domainScreen(request, context, params)
-  if (!screen.canManage) throw data('This action needs domain-manager', { status: 403 })
+  requireChange(request, screen.user, 'domain-manager')
   const t = getInstance(context).getFixedT(null, 'orders')
   const url = requestUrl(request)
   const form = await request.formData()
