@@ -47,6 +47,15 @@ export default tseslint.config(
     },
   },
   {
+    // One way for jobs (decision 026): an area queues, registers and schedules through
+    // `deps.jobs`; pg-boss itself is the wrapper's alone.
+    files: ['server/**/*.ts'],
+    ignores: ['server/jobs/jobs.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'pg-boss', message: 'Queue, register and schedule jobs through deps.jobs (server/jobs/jobs.ts, decision 026).' }] }],
+    },
+  },
+  {
     files: ['tests/**', 'bench/**', '**/*.test.ts'],
     rules: { 'no-console': 'off' },
   },

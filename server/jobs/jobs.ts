@@ -4,17 +4,36 @@ import type { Logger } from '#server/lib/logger.ts'
 
 export type JobHandler<T> = (data: T, job: { id: string; name: string }) => Promise<void>
 
-/** Background work persisted in the database (pg-boss), on PGlite and PostgreSQL alike. */
+/** How a job is queued (decision 026): every option a caller needs, so nothing reaches the engine past this wrapper. */
+export type SendOptions = {
+  /** The caller's transaction (`txRunner(tx)`): the job is queued only if that transaction commits, never without it. */
+  runner?: SqlRunner
+  /** Retries after a failure (5 unless told). */
+  retryLimit?: number
+  /** Waits longer before each retry (pg-boss's exponential backoff); true unless told. */
+  retryBackoff?: boolean
+  /** One queued job per key: a second send with the same key is not queued. */
+  singletonKey?: string
+  /** Runs no sooner than this many seconds from now (a delayed job). */
+  startAfterSeconds?: number
+}
+
+/**
+ * Background work persisted in the database (pg-boss), on PGlite and PostgreSQL alike: what an
+ * area sees (`PlatformDeps.jobs`). Its jobs are registered once, by its `jobs.ts` (decision 026).
+ */
 export type Jobs = {
-  /** Queues a job; pass a transaction's runner to make the job part of that transaction. */
-  send<T extends object>(name: string, data: T, options?: { runner?: SqlRunner; retryLimit?: number; singletonKey?: string; startAfterSeconds?: number }): Promise<string | null>
+  /** Queues a job; returns its id (null when a singleton key already holds one). */
+  send<T extends object>(name: string, data: T, options?: SendOptions): Promise<string | null>
   register<T>(name: string, handler: JobHandler<T>, options?: { batchSize?: number }): void
   /** Runs a registered job on a cron schedule (UTC), set up when the engine starts. */
-  schedule?(name: string, cron: string): void
+  schedule(name: string, cron: string): void
   start(options: { work: boolean }): Promise<void>
   stop(): Promise<void>
-  boss: PgBoss
 }
+
+/** The engine as the process (and tests acting as another worker) hold it: the wrapper and pg-boss itself, which no area reaches. */
+export type JobEngine = Jobs & { readonly boss: PgBoss }
 
 /**
  * A job taken by a worker is leased for LEASE seconds; while its handler runs, the worker renews
@@ -30,7 +49,7 @@ const asDb = (runner: SqlRunner) => ({
 })
 
 /** Creates the job engine over the database's own pool; it keeps its tables in schema pgboss. */
-export function createJobs(database: Database, logger: Logger, options: { lease?: { seconds: number; heartbeatSeconds: number } } = {}): Jobs {
+export function createJobs(database: Database, logger: Logger, options: { lease?: { seconds: number; heartbeatSeconds: number } } = {}): JobEngine {
   const lease = options.lease ?? JOB_LEASE
   const boss = new PgBoss({
     db: asDb(database.pool) as never,
@@ -92,7 +111,7 @@ export function createJobs(database: Database, logger: Logger, options: { lease?
       // statement outside that transaction would wait for it forever.
       return boss.send(name, data, {
         retryLimit: options.retryLimit ?? 5,
-        retryBackoff: true,
+        retryBackoff: options.retryBackoff ?? true,
         ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
         ...(options.startAfterSeconds ? { startAfter: Math.ceil(options.startAfterSeconds) } : {}),
         ...(options.runner ? { db: asDb(options.runner) as never } : {}),

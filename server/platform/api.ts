@@ -7,8 +7,10 @@ import { dashboardRouter } from './dashboard/http.ts'
 import { authRouter } from './auth/http.ts'
 import { verifyBearer } from './auth/tokens.ts'
 import { admitApiToken } from './api-tokens/edge.ts'
-import { apiTokensRouter, registerApiTokenJobs } from './api-tokens/http.ts'
-import { registerWebhookDocs, registerWebhookJobs, webhooksRouter } from './webhooks/http.ts'
+import { apiTokensRouter } from './api-tokens/http.ts'
+import { registerApiTokenJobs } from './api-tokens/jobs.ts'
+import { registerWebhookDocs, webhooksRouter } from './webhooks/http.ts'
+import { registerWebhookJobs } from './webhooks/jobs.ts'
 import { AppError, toProblem } from './core/errors.ts'
 import { validationHook, type PlatformEnv } from './core/http.ts'
 import { allowedMethods, carriesBody, methodNotAllowed } from './core/methods.ts'
@@ -21,16 +23,21 @@ import { ordersRouter } from './orders/http.ts'
 import { registerOrderJobs } from './orders/jobs.ts'
 import { domainsRouter } from './domains/http.ts'
 import { registerDomainJobs } from './domains/jobs.ts'
-import { registerDnsJobs } from './dns/publish.ts'
-import { registerContactJobs } from './contacts/registry-sync.ts'
-import { trayArea } from './bulk/area.ts'
+import { registerDnsJobs } from './dns/jobs.ts'
+import { registerContactJobs } from './contacts/jobs.ts'
+import { trayRouter } from './tray/http.ts'
+import { bulkRouter } from './bulk/http.ts'
+import { registerBulkJobs } from './bulk/jobs.ts'
+import { materialRouter } from './material-changes/http.ts'
+import { registerMaterialJobs } from './material-changes/jobs.ts'
+import { approvalsRouter } from './approvals/http.ts'
 import { sslRouter } from './ssl/http.ts'
 import { sslOrganisationsRouter } from './ssl/organisations-http.ts'
 import { blocksRouter } from './blocks/http.ts'
 import { registerBlockJobs } from './blocks/jobs.ts'
 import { billingRouter } from './billing/http.ts'
 import { registerBillingJobs } from './billing/jobs.ts'
-import { registerPricingJobs } from './pricing/notices.ts'
+import { registerPricingJobs } from './pricing/jobs.ts'
 import { registerSslJobs } from './ssl/jobs.ts'
 import { productsRouter } from './products/http.ts'
 import { pricingRouter } from './pricing/http.ts'
@@ -41,7 +48,8 @@ const isZoneFileImport = (path: string) => /^\/v1\/groups\/[^/]+\/zones\/[^/]+\/
 
 /**
  * Every area of the API: its routes (mounted in this order) and the registration of its jobs and
- * their schedules. A new area is one line here (ARCHITECTURE.md).
+ * their schedules, the one its `jobs.ts` exports (decision 026). A new area is one line here
+ * (ARCHITECTURE.md).
  */
 const AREAS: { routes: OpenAPIHono<PlatformEnv>; jobs?: (deps: PlatformDeps) => void }[] = [
   { routes: authRouter },
@@ -52,7 +60,10 @@ const AREAS: { routes: OpenAPIHono<PlatformEnv>; jobs?: (deps: PlatformDeps) => 
   { routes: ordersRouter, jobs: registerOrderJobs },
   { routes: domainsRouter, jobs: registerDomainJobs },
   { routes: dashboardRouter },
-  trayArea,
+  { routes: trayRouter },
+  { routes: bulkRouter, jobs: registerBulkJobs },
+  { routes: materialRouter, jobs: registerMaterialJobs },
+  { routes: approvalsRouter },
   { routes: productsRouter },
   { routes: pricingRouter, jobs: registerPricingJobs },
   { routes: sslRouter, jobs: registerSslJobs },

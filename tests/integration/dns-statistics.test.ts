@@ -19,7 +19,7 @@ beforeAll(async () => {
   await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [1, 1] })
   await platform.deps.jobs.start({ work: true })
   // The test collects by hand: the every-minute schedule would take some of the counts in between.
-  await platform.deps.jobs.boss.unschedule(STATISTICS_JOB)
+  await platform.jobs.boss.unschedule(STATISTICS_JOB)
   token = (await platform.call('POST', '/login', { body: { username: 'admin@acme.example', password: DEMO_PASSWORD } })).json.access_token
   account = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
   // One published zone for both tests.

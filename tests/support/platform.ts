@@ -106,6 +106,8 @@ export async function createTestPlatform(overrides: Partial<PlatformDeps> = {}, 
     api,
     call,
     registries,
+    /** The job engine itself (pg-boss within), for a test acting on it; the API's areas see only `deps.jobs`. */
+    jobs,
     /** After tokens or users were changed by SQL (as another process would): waits until the API has heard of it (decision 011). */
     settled: () => tokenCache.caughtUp(database),
     async close() {

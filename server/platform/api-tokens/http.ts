@@ -3,8 +3,6 @@ import { API_TOKEN_DEFAULT_DAYS, API_TOKEN_MAX_CIDRS, API_TOKEN_MAX_DAYS, API_TO
 import { PublicUser } from '#server/platform/auth/http.ts'
 import { createRouter, requireActor, requireOwnScope, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
-import { pruneRateLimits } from '#server/platform/core/rate-limit.ts'
-import type { PlatformDeps } from '#server/platform/deps.ts'
 import { publicUser } from '#server/platform/users/service.ts'
 import { createServiceUser, createToken, listTokensOf, revokeToken, selfOf, serviceUserOf } from './service.ts'
 
@@ -187,14 +185,3 @@ export const apiTokensRouter = createRouter()
       return c.json(await revokeToken(deps.db, scope, user, token_id, deps.now()), 200)
     },
   )
-
-const PRUNE_JOB = 'api-tokens.prune-rate-limits'
-
-/** The tokens' per-minute counters are dropped once a day old (hourly), so the table stays small. */
-export function registerApiTokenJobs(deps: PlatformDeps): void {
-  deps.jobs.register(PRUNE_JOB, async () => {
-    const pruned = await pruneRateLimits(deps.db, new Date(deps.now().getTime() - 24 * 3600_000))
-    if (pruned) deps.logger.info('rate-limit windows pruned', { pruned })
-  })
-  deps.jobs.schedule?.(PRUNE_JOB, '17 * * * *')
-}

@@ -11,9 +11,9 @@ export function registerBillingJobs(deps: PlatformDeps) {
     await runInvoices(deps, data.period)
   })
   deps.jobs.register<object>(BILLING_JOBS.mail, async () => void (await mailIssuedInvoices(deps)))
-  deps.jobs.schedule?.(BILLING_JOBS.mail, '*/5 * * * *')
+  deps.jobs.schedule(BILLING_JOBS.mail, '*/5 * * * *')
   deps.jobs.register<object>(BILLING_JOBS.lowBalance, async () => void (await runLowBalanceWarnings(deps)))
-  deps.jobs.schedule?.(BILLING_JOBS.lowBalance, '*/5 * * * *')
+  deps.jobs.schedule(BILLING_JOBS.lowBalance, '*/5 * * * *')
 }
 
 /**

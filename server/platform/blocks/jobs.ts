@@ -68,5 +68,5 @@ export function registerBlockJobs(deps: PlatformDeps) {
     await sweepExpiredBlocks(deps)
     await runBlockExpiryNotices(deps)
   })
-  deps.jobs.schedule?.(BLOCK_JOBS.expiry, '25 * * * *')
+  deps.jobs.schedule(BLOCK_JOBS.expiry, '25 * * * *')
 }

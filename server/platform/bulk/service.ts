@@ -374,7 +374,3 @@ export async function bulkJobView<Action extends BulkJobAction, Stored = Record<
 }
 
 export const getBulkJob = (db: Kysely<DB>, scope: Scope, jobId: string) => bulkJobView(db, jobId, reachOf(scope), BULK_ACTIONS)
-
-export function registerBulkJobs(deps: PlatformDeps) {
-  deps.jobs.register<{ jobId: string }>(BULK_JOB, (data) => runBulkJob(deps, data.jobId))
-}

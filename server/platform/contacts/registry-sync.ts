@@ -54,12 +54,6 @@ export function eppContactFields(contact: Contact): { postalInfo: PostalInfo[]; 
   return { postalInfo: postalInfoOf(contact), email: contact.email, ...(voice ? { voice } : {}), ...(fax ? { fax } : {}) }
 }
 
-export function registerContactJobs(deps: Deps & Pick<PlatformDeps, 'jobs'>) {
-  deps.jobs.register<object>(CONTACT_SYNC_JOB, async () => void (await syncContactHandles(deps)))
-  // Edited contacts to the registries that hold a copy, every two minutes.
-  deps.jobs.schedule?.(CONTACT_SYNC_JOB, '*/2 * * * *')
-}
-
 /**
  * Pushes edited contacts to the registries that hold a copy (EPP contact:update of the handle):
  * every handle marked pending by a contact change, oldest first. A handle is marked synced only if

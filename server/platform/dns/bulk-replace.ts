@@ -159,7 +159,3 @@ export async function runReplaceJob(deps: PlatformDeps, jobId: string): Promise<
 export async function getReplaceJob(db: Kysely<DB>, scope: Scope, jobId: string) {
   return bulkJobView(db, jobId, accountOf(scope), ['replace_record_content'] as const, ({ record_ids: _ids, ...params }: ReplaceParams) => params)
 }
-
-export function registerReplaceJobs(deps: PlatformDeps) {
-  deps.jobs.register<{ jobId: string }>(BULK_REPLACE_JOB, (data) => runReplaceJob(deps, data.jobId))
-}

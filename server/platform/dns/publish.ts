@@ -3,10 +3,8 @@ import type { DnsZone, DriftReport } from '#server/db/schema-dns.ts'
 import { createPowerDnsClient, dotted, PowerDnsError, type PdnsRrset, type PowerDnsClient } from '#server/integrations/powerdns/client.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { isRecordType, parseRdata } from './rdata.ts'
-import { registerReplaceJobs } from './bulk-replace.ts'
 import { setDelegationSigner } from '#server/platform/domains/lifecycle.ts'
 import { DNS_JOBS, powerDnsSettings } from './zones.ts'
-import { collectStatistics, STATISTICS_JOB } from './statistics.ts'
 import { tokenizeRdata } from './zone-parser.ts'
 import { recordEvent } from '#server/platform/webhooks/outbox.ts'
 
@@ -222,7 +220,7 @@ export async function detectDrift(deps: PlatformDeps, zone: DnsZone): Promise<Dr
   return report
 }
 
-async function signZone(deps: PlatformDeps, zoneId: string) {
+export async function signZone(deps: PlatformDeps, zoneId: string) {
   const client = powerDnsClient(deps)
   const zone = await deps.db.selectFrom('dns_zones').selectAll().where('id', '=', zoneId).executeTakeFirst()
   if (!zone || zone.dnssec_state !== 'signing') return
@@ -250,15 +248,15 @@ async function signZone(deps: PlatformDeps, zoneId: string) {
 /** Seconds to wait between removing the DS at the parent and unsigning: the DS TTL. */
 export const DS_TTL_SECONDS = { value: 86_400 }
 
-async function removeDs(deps: PlatformDeps, zoneId: string) {
+export async function removeDs(deps: PlatformDeps, zoneId: string) {
   const zone = await deps.db.selectFrom('dns_zones').selectAll().where('id', '=', zoneId).executeTakeFirst()
   if (!zone || zone.dnssec_state !== 'unsigning') return
   // The DS leaves the parent before anything else; a failure retries this step.
   if (zone.domain_id) await setDelegationSigner(deps, zone.domain_id, [])
-  await deps.jobs.boss.send(DNS_JOBS.unsign, { zoneId }, { startAfter: DS_TTL_SECONDS.value, retryLimit: 10, retryBackoff: true })
+  await deps.jobs.send(DNS_JOBS.unsign, { zoneId }, { startAfterSeconds: DS_TTL_SECONDS.value, retryLimit: 10 })
 }
 
-async function unsignZone(deps: PlatformDeps, zoneId: string) {
+export async function unsignZone(deps: PlatformDeps, zoneId: string) {
   const client = powerDnsClient(deps)
   const zone = await deps.db.selectFrom('dns_zones').selectAll().where('id', '=', zoneId).executeTakeFirst()
   if (!zone || zone.dnssec_state !== 'unsigning') return
@@ -275,7 +273,7 @@ async function unsignZone(deps: PlatformDeps, zoneId: string) {
 }
 
 /** Removes a deleted zone from PowerDNS (already gone is done). */
-async function unpublishZone(deps: PlatformDeps, name: string) {
+export async function unpublishZone(deps: PlatformDeps, name: string) {
   const client = powerDnsClient(deps)
   if (!client) return
   // A zone of that name created again in the meantime is not ours to remove.
@@ -313,20 +311,4 @@ export async function sweepDrift(deps: PlatformDeps, limit = DRIFT_SWEEP_ZONES):
     }
   }
   return zones.length
-}
-
-/** Registers the DNS job handlers; called once when the Platform API is built. */
-export function registerDnsJobs(deps: PlatformDeps) {
-  deps.jobs.register<{ zoneId: string }>(DNS_JOBS.publish, (data) => publishZone(deps, data.zoneId))
-  deps.jobs.register<{ zoneId: string }>(DNS_JOBS.sign, (data) => signZone(deps, data.zoneId))
-  deps.jobs.register<{ zoneId: string }>(DNS_JOBS.removeDs, (data) => removeDs(deps, data.zoneId))
-  deps.jobs.register<{ zoneId: string }>(DNS_JOBS.unsign, (data) => unsignZone(deps, data.zoneId))
-  deps.jobs.register<{ name: string }>(DNS_JOBS.unpublish, (data) => unpublishZone(deps, data.name))
-  deps.jobs.register(DNS_JOBS.driftSweep, async () => void (await sweepDrift(deps)))
-  deps.jobs.register(STATISTICS_JOB, async () => void (await collectStatistics(deps)))
-  registerReplaceJobs(deps)
-  // Every minute, and only where PowerDNS is configured: without it there is nothing to count.
-  if (powerDnsSettings(deps)) deps.jobs.schedule?.(STATISTICS_JOB, '* * * * *')
-  // Drift: every 10 minutes, DRIFT_SWEEP_ZONES zones at a time.
-  if (powerDnsSettings(deps)) deps.jobs.schedule?.(DNS_JOBS.driftSweep, '*/10 * * * *')
 }

@@ -301,9 +301,9 @@ export function registerDomainJobs(deps: PlatformDeps) {
   deps.jobs.register<object>(DOMAIN_JOBS.expiryNotices, async () => void (await runExpiryNotices(deps)))
   deps.jobs.register<object>(DOMAIN_JOBS.reconcile, async () => void (await reconcileDomains(deps)))
   deps.jobs.register<object>(DOMAIN_JOBS.poll, async () => void (await pollRegistries(deps)))
-  deps.jobs.schedule?.(DOMAIN_JOBS.autoRenew, '0 2 * * *')
-  deps.jobs.schedule?.(DOMAIN_JOBS.expiryNotices, '0 8 * * *')
-  deps.jobs.schedule?.(DOMAIN_JOBS.reconcile, '0 3 * * *')
+  deps.jobs.schedule(DOMAIN_JOBS.autoRenew, '0 2 * * *')
+  deps.jobs.schedule(DOMAIN_JOBS.expiryNotices, '0 8 * * *')
+  deps.jobs.schedule(DOMAIN_JOBS.reconcile, '0 3 * * *')
   // The registries' message queues (transfers to and from us), every two minutes.
-  deps.jobs.schedule?.(DOMAIN_JOBS.poll, '*/2 * * * *')
+  deps.jobs.schedule(DOMAIN_JOBS.poll, '*/2 * * * *')
 }

@@ -272,12 +272,3 @@ export async function unnotifiedRequests(db: Kysely<DB>): Promise<string[]> {
     .execute()
   return rows.map((r) => r.id)
 }
-
-export function registerMaterialJobs(deps: PlatformDeps) {
-  deps.jobs.register<{ requestId: string }>(MATERIAL_JOBS.notify, (data) => notifyApprovers(deps, data.requestId))
-  deps.jobs.register(MATERIAL_JOBS.sweep, async () => {
-    await expireRequests(deps.db, deps.now())
-    for (const id of await unnotifiedRequests(deps.db)) await notifyApprovers(deps, id)
-  })
-  deps.jobs.schedule?.(MATERIAL_JOBS.sweep, '*/10 * * * *')
-}

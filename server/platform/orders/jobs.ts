@@ -1,5 +1,4 @@
 import { newAuthCode, RegistryError, type RegistryConnection, type TransferResult } from '#server/integrations/registry/index.ts'
-import type { SqlRunner } from '#server/db/database.ts'
 import type { OrderContacts, OrderItem } from '#server/db/schema-orders.ts'
 import { ensureRegistryHandle } from '#server/platform/contacts/registry-handles.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
@@ -119,10 +118,8 @@ async function scheduleCheck(deps: Deps, tx: Tx, item: OrderItem) {
   const checks = item.transfer_checks + 1
   await tx.updateTable('order_items').set({ transfer_checks: checks, updated_at: new Date() }).where('id', '=', item.id).execute()
   // In the same transaction as the state, so a crash never leaves a transfer nobody follows.
-  await deps.jobs.boss.send(ORDER_JOBS.transferCheck, { itemId: item.id }, { startAfter: transferCheckDelay(checks), retryLimit: 3, db: asDb(txRunner(tx)) as never })
+  await deps.jobs.send(ORDER_JOBS.transferCheck, { itemId: item.id }, { runner: txRunner(tx), startAfterSeconds: transferCheckDelay(checks), retryLimit: 3, retryBackoff: false })
 }
-
-const asDb = (runner: SqlRunner) => ({ executeSql: async (text: string, values: unknown[]) => runner.query(text, values) })
 
 /** The contacts chosen at checkout for the item's order (null for orders from before they were asked). */
 async function orderContactsOf(deps: Deps, item: OrderItem): Promise<OrderContacts | null> {

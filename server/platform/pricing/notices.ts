@@ -7,12 +7,6 @@ import { engineProduct } from './store.ts'
 
 export const PRICING_JOBS = { priceRise: 'pricing.price-rise-notices' } as const
 
-/** The pricing area's background work: the price-rise notices, hourly. */
-export function registerPricingJobs(deps: PlatformDeps) {
-  deps.jobs.register<object>(PRICING_JOBS.priceRise, async () => void (await runPriceRiseNotices(deps)))
-  deps.jobs.schedule?.(PRICING_JOBS.priceRise, '23 * * * *')
-}
-
 const DAY = 86_400_000
 
 /**

@@ -556,7 +556,7 @@ export async function runSslExpiryNotices(deps: Pick<PlatformDeps, 'db' | 'maile
 export function registerSslJobs(deps: PlatformDeps) {
   deps.jobs.register<{ certificateId: string }>(SSL_JOBS.issue, (data) => runIssuance(deps, data.certificateId))
   deps.jobs.register(SSL_JOBS.sweep, async () => void (await sweepRenewals(deps)))
-  deps.jobs.schedule?.(SSL_JOBS.sweep, '*/10 * * * *')
+  deps.jobs.schedule(SSL_JOBS.sweep, '*/10 * * * *')
   deps.jobs.register(SSL_JOBS.notices, async () => void (await runSslExpiryNotices(deps)))
-  deps.jobs.schedule?.(SSL_JOBS.notices, '15 * * * *')
+  deps.jobs.schedule(SSL_JOBS.notices, '15 * * * *')
 }

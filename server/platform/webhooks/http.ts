@@ -3,8 +3,6 @@ import { BLOCK_EXPIRING_DAYS } from '#common/blocks.ts'
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_URL_MAX } from '#common/webhooks.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
-import type { PlatformDeps } from '#server/platform/deps.ts'
-import { DELIVER_JOB, dispatchPending, SWEEP_JOB } from './delivery.ts'
 import { createEndpoint, deleteEndpoint, getEndpoint, listAttempts, listEndpoints, replayDelivery, rotateSecret, sendTestPing, updateEndpoint } from './service.ts'
 
 const TAGS = ['Webhooks']
@@ -210,14 +208,6 @@ export const webhooksRouter = createRouter()
       return c.json(await replayDelivery(c.get('deps'), requireScope(c, context), id, delivery_id), 202)
     },
   )
-
-/** The delivery job and the minute's sweep of the outbox (what no process heard at commit). */
-export function registerWebhookJobs(deps: PlatformDeps): void {
-  // Deliveries are sent by the worker's sender (delivery.ts); a job queued for one before 0890 is done by it too.
-  deps.jobs.register(DELIVER_JOB, async () => {})
-  deps.jobs.register(SWEEP_JOB, async () => void (await dispatchPending(deps)))
-  deps.jobs.schedule?.(SWEEP_JOB, '* * * * *')
-}
 
 const DomainData = z.object({
   id: z.uuid(),
