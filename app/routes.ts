@@ -6,19 +6,19 @@ import { type RouteConfig, index, layout, prefix, route } from '@react-router/de
  * module when the area lands. Ids are explicit because one module serves many paths.
  */
 const AREA = 'routes/area-placeholder.tsx'
-const AUDIT_LOG = 'routes/audit-log.tsx'
 const placeholder = (path: string) => route(path, AREA, { id: `placeholder:${path}` })
-const auditLog = (path: string) => route(path, AUDIT_LOG, { id: `audit-log:${path}` })
+/** Every log screen is the one module; what differs per route (list, columns, title, way back) is its data, by pattern (routes/entity-log.server.ts). */
+const log = (path: string, id = path) => route(path, 'routes/entity-log.tsx', { id: `log:${id}` })
 
 // One module per screen of both rule sets (global, per pricing entity); the set is the path's.
 const pricingRules = (base: string) => [
   route(base, 'routes/invoicing/rules.tsx', { id: `rules:${base}` }),
   route(`${base}/custom`, 'routes/invoicing/rules.tsx', { id: `rules:${base}/custom` }),
   route(`${base}/custom/:ruleName`, 'routes/invoicing/rule.tsx', { id: `rule:${base}/custom` }),
-  route(`${base}/custom/:ruleName/log`, 'routes/invoicing/pricing-log.tsx', { id: `pricing-log:${base}/custom` }),
+  log(`${base}/custom/:ruleName/log`),
   route(`${base}/:id`, 'routes/invoicing/rules.tsx', { id: `rules:${base}/product` }),
   route(`${base}/:id/:ruleName`, 'routes/invoicing/rule.tsx', { id: `rule:${base}/product` }),
-  route(`${base}/:id/:ruleName/log`, 'routes/invoicing/pricing-log.tsx', { id: `pricing-log:${base}/product` }),
+  log(`${base}/:id/:ruleName/log`),
 ]
 
 export default [
@@ -67,7 +67,7 @@ export default [
       route('ssls/:id', 'routes/ssl/detail.tsx'),
       route('ssls/:id/validation', 'routes/ssl/validation.tsx'),
       route('ssls/:id/files', 'routes/ssl/files.tsx'),
-      route('ssls/:id/log', 'routes/ssl/log.tsx'),
+      log('ssls/:id/log'),
       route('ssls/:id/transactions', 'routes/ssl/transactions.tsx'),
       route('ssls/organisations', 'routes/ssl/organisations.tsx'),
       route('ssls/organisations/:id', 'routes/ssl/organisation.tsx'),
@@ -76,11 +76,11 @@ export default [
 
       route('domains/material-change-requests', 'routes/domains/material-change-requests/list.tsx'),
       route('domains/material-change-requests/:id', 'routes/domains/material-change-requests/detail.tsx'),
-      auditLog('domains/log'),
+      log('domains/log'),
       route('domains/order', 'routes/domains/order.tsx'),
       route('domains/orders', 'routes/domains/orders/index.tsx'),
       route('domains/orders/:id', 'routes/domains/orders/detail.tsx'),
-      route('domains/dns-log', 'routes/domains/dns/dns-log.tsx', { id: 'dns-log:all' }),
+      log('domains/dns-log'),
       route('domains/bind-import', 'routes/domains/dns/bind-import.tsx'),
       route('domains/zones/:zoneId', 'routes/domains/dns/zone.tsx', { id: 'dns-zone:standalone' }),
       route('domains/search/records', 'routes/domains/dns/search-records.tsx'),
@@ -92,32 +92,32 @@ export default [
       route('domains/reconciliation', 'routes/domains/reconciliation.tsx'),
       route('domains/:id', 'routes/domains/frame.tsx', { id: 'domain-frame' }, [
         index('routes/domains/overview.tsx'),
-        route('log', 'routes/domains/domain-log.tsx'),
+        log('log', 'domains/:id/log'),
         route('orders', 'routes/domains/orders-tab.tsx'),
         route('transactions', 'routes/domains/transactions-tab.tsx'),
         route('dns', 'routes/domains/dns/zone.tsx'),
         route('dnssec', 'routes/domains/dns/dnssec.tsx'),
-        route('dns-log', 'routes/domains/dns/dns-log.tsx', { id: 'dns-log:zone' }),
+        log('dns-log', 'domains/:id/dns-log'),
         route('dns-statistics', 'routes/domains/dns/statistics.tsx'),
       ]),
 
       route('users', 'routes/users/index.tsx'),
-      route('users/authentication-log', 'routes/users/authentication-log.tsx', { id: 'users-auth-log' }),
+      log('users/authentication-log'),
       route('users/:id', 'routes/users/detail.tsx'),
-      route('users/:id/log', 'routes/entity-log.tsx', { id: 'entity-log:users' }),
-      route('users/:id/authentication-log', 'routes/users/authentication-log.tsx', { id: 'users-auth-log:id' }),
-      auditLog('users/log'),
+      log('users/:id/log'),
+      log('users/:id/authentication-log'),
+      log('users/log'),
       route('accounts', 'routes/accounts/index.tsx'),
       route('accounts/:id', 'routes/accounts/detail.tsx'),
       route('accounts/:id/webhooks', 'routes/accounts/webhooks.tsx'),
       route('accounts/:id/webhooks/:endpointId', 'routes/accounts/webhook.tsx'),
-      route('accounts/:id/log', 'routes/entity-log.tsx', { id: 'entity-log:accounts' }),
-      auditLog('accounts/log'),
+      log('accounts/:id/log'),
+      log('accounts/log'),
       route('contacts', 'routes/contacts/index.tsx'),
       route('contacts/:id', 'routes/contacts/detail.tsx'),
-      route('contacts/:id/log', 'routes/entity-log.tsx', { id: 'entity-log:contacts' }),
+      log('contacts/:id/log'),
       route('contacts/:id/registry-handles', 'routes/contacts/registry-handles.tsx'),
-      auditLog('contacts/log'),
+      log('contacts/log'),
 
       ...['watch', 'watch/log', 'watch/overview', 'watch/templates', 'watch/:id', 'watch/:id/log', 'watch/:id/cases', 'watch/:id/domains', 'watch/:id/contacts', 'watch/:id/monitored'].map(
         placeholder,
@@ -142,17 +142,17 @@ export default [
       route('products/registrar-templates/:id', 'routes/products/template.tsx'),
       route('invoicing', 'routes/invoicing/home.tsx'),
       route('invoicing/transactions', 'routes/invoicing/transactions.tsx'),
-      route('invoicing/transactions/log', 'routes/invoicing/billing-log.tsx', { id: 'billing-log:transactions' }),
+      log('invoicing/transactions/log'),
       route('invoicing/transactions/:id', 'routes/invoicing/transaction.tsx'),
-      route('invoicing/transactions/:id/log', 'routes/invoicing/billing-log.tsx', { id: 'billing-log:transaction' }),
+      log('invoicing/transactions/:id/log'),
       route('invoicing/billing-entities', 'routes/invoicing/billing-entities.tsx'),
       route('invoicing/billing-entities/:id', 'routes/invoicing/billing-entity.tsx'),
-      route('invoicing/billing-entities/:id/log', 'routes/invoicing/billing-log.tsx', { id: 'billing-log:entity' }),
+      log('invoicing/billing-entities/:id/log'),
       route('invoicing/billing-entities/:id/accounts', 'routes/invoicing/billing-accounts.tsx'),
       route('invoicing/exchange-rates', 'routes/invoicing/exchange-rates.tsx'),
       route('invoicing/pricing-entities', 'routes/invoicing/pricing-entities.tsx'),
       route('invoicing/pricing-entities/:id', 'routes/invoicing/pricing-entity.tsx'),
-      route('invoicing/pricing-entities/:id/log', 'routes/invoicing/pricing-log.tsx', { id: 'pricing-log:entity' }),
+      log('invoicing/pricing-entities/:id/log'),
       route('invoicing/pricing-entities/:id/applicable-rules', 'routes/invoicing/applicable-rules.tsx'),
       ...pricingRules('invoicing/global-pricing-rules'),
       ...pricingRules('invoicing/pricing-entity-rules'),

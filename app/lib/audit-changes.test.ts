@@ -13,4 +13,8 @@ describe('changesText', () => {
     expect(changesText(changes, { max: 1 })).toBe('name: "a" → "b"')
     expect(changesText(null)).toBe('')
   })
+
+  it('shows a field the entity did not have before by its new value alone, when asked', () => {
+    expect(changesText(changes, { skip: ['version', 'note'], addedAsValue: true })).toBe('name: "a" → "b"; tags: ["x"]')
+  })
 })

@@ -1,101 +1,223 @@
-import { useTranslation } from '#app/lib/use-translation.ts'
-import { data } from 'react-router'
+import type { TFunction } from 'i18next'
+import type { ReactNode } from 'react'
+import { data, Link } from 'react-router'
 import { DataTable } from '#app/components/data-table.tsx'
-import { activeContext } from '#app/lib/context-param.ts'
+import { PageHeader } from '#app/components/page-header.tsx'
+import { SubNav, useColumnLabels } from '#app/components/screen-parts.tsx'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { changesText } from '#app/lib/audit-changes.ts'
 import { formatDateTime } from '#app/lib/dates.ts'
-import { requireScreen } from '#app/lib/guards.server.ts'
-import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS, type ListDefinition } from '#app/lib/lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
-import { getPlatform } from '#app/lib/platform.server.ts'
-import { requestUrl } from '#app/lib/request-url.ts'
-import { SubNav } from '#app/components/screen-parts.tsx'
+import { useContextHref } from '#app/lib/use-context-href.ts'
+import { useTranslation } from '#app/lib/use-translation.ts'
+import { NoZone } from './domains/dns/no-zone.tsx'
+import { EntityTabs as BillingEntityTabs, TransactionTabs } from './invoicing/billing.tsx'
+import { EntityTabs as PricingEntityTabs } from './invoicing/pricing-entity.tsx'
+import { SslHeader } from './ssl/shared.tsx'
+import { readLog, type LogKind, type LogView } from './entity-log.server.ts'
 import type { Route } from './+types/entity-log.ts'
-import { PageHeader } from '#app/components/page-header.tsx'
-import { changesText } from '#app/lib/audit-changes.ts'
-
-type Area = 'accounts' | 'users' | 'contacts'
 
 /**
- * /accounts/{id}/log, /users/{id}/log and /contacts/{id}/log: the audit list fixed to one entity
- * (an account's log is every entry of that account). The entity is read first, so another
- * account's id is a 404 like everywhere else.
+ * The one log screen: every audit trail (an area's, an entity's, an invoicing entity's, a domain's,
+ * a zone's, a certificate's) and the sign-in log, each route of app/routes.ts pointing here. What
+ * differs — the API list and columns, the entity read first, the permission, the title and the way
+ * back — is data (entity-log.server.ts); the page draws it with the one list (`DataTable`).
  */
-async function entityName(request: Request, context: Route.LoaderArgs['context'], area: Area, id: string, groupContext: string): Promise<string> {
-  const platform = await getPlatform(request, context)
-  if (area === 'accounts') return (await platform.get<{ name: string }>(`/accounts/${id}`)).name
-  const row = await platform.get<{ name: string; email?: string }>(`/groups/${groupContext}/${area}/${id}`)
-  return row.name || row.email || id
+export async function loader({ request, context, params, pattern }: Route.LoaderArgs) {
+  const { def, groupContext, view, exportSearch } = await readLog({ request, context, params, pattern })
+  const page: LogView = { breadcrumb: [], description: null, back: null, links: [], tabs: null, certificate: null, noZone: null, ...view }
+  const table = { id: def.id, columns: def.columns, trayType: def.trayType }
+  const meta = view.title === null ? null : pageMeta(request, context, view.title)
+  if (page.noZone) return data({ view: page, table, list: null, meta })
+  const { page: list, headers } = await loadListPage(request, context, def, groupContext)
+  return data({ view: page, table, list: exportSearch ? { ...list, search: exportSearch(list.search) } : list, meta }, { headers })
 }
 
-function listFor(area: Area, id: string): ListDefinition {
-  if (area === 'accounts') return { ...LISTS['accounts-log']!, apiPath: () => `/groups/${encodeURIComponent(id)}/audit-entries` }
-  return entityLogList(area === 'users' ? 'users-log' : 'contacts-log', id)
+// Under a domain the frame's title stays (the domain's name); every other log has its own.
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+  const frame = matches.find((m) => m?.id === 'domain-frame')
+  return frame && !loaderData?.meta ? frame.meta : metaTags(loaderData?.meta)
 }
 
-export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const user = await requireScreen(request, context, params)
-  const url = requestUrl(request)
-  const area = url.pathname.split('/')[1] as Area
-  const id = params.id!
-  const groupContext = activeContext(url, user.group_id)
-  const name = await entityName(request, context, area, id, groupContext)
-  const def = listFor(area, id)
-  const { page, headers } = await loadListPage(request, context, def, groupContext)
-  const t = getInstance(context).t
-  const pageName = t('directory:entityLog', { name })
-  return data({ area, id, listId: def.id, page, name, pageName, meta: pageMeta(request, context, pageName) }, { headers })
+type Row = Record<string, unknown>
+
+/** The cells of a log: the time and the area for every kind, then each kind's own (`changes`, outcomes, actions). */
+type Cells = (row: Row, key: string, t: { common: TFunction; area: TFunction; language: string }) => ReactNode | undefined
+
+const INVOICING_SKIP = ['version', 'updated_at', 'created_at', 'id'] as const
+
+/** Per kind: where the column labels are, and how its cells differ. */
+const KINDS: Record<LogKind, { ns: 'common' | 'dns' | 'ssl' | 'directory'; labels: string; cells: Cells; time?: 'plain' }> = {
+  audit: {
+    ns: 'common',
+    labels: 'audit',
+    cells: (row, key) => (key === 'changes' ? <span className="line-clamp-2 max-w-md break-all font-mono text-xs">{changesText(row.changes, { max: 6 })}</span> : undefined),
+  },
+  entity: {
+    ns: 'common',
+    labels: 'audit',
+    cells: (row, key) =>
+      key === 'changes' ? (
+        <span className="line-clamp-3 max-w-xl break-all font-mono text-xs" data-testid="log-changes">
+          {changesText(row.changes, { skip: ['version', 'updated_at'], changedOnly: true, max: 8 })}
+        </span>
+      ) : undefined,
+  },
+  domain: {
+    ns: 'common',
+    labels: 'audit',
+    cells: (row, key) => (key === 'changes' ? <span className="line-clamp-2 max-w-md break-all font-mono text-xs">{changesText(row.changes, { max: 6 })}</span> : undefined),
+  },
+  billing: {
+    ns: 'common',
+    labels: 'audit',
+    cells: (row, key) =>
+      key === 'changes' ? (
+        <span className="line-clamp-4 max-w-2xl break-all font-mono text-xs" data-testid="log-changes">
+          {changesText(row.changes, { skip: INVOICING_SKIP, addedAsValue: true })}
+        </span>
+      ) : undefined,
+  },
+  pricing: {
+    ns: 'common',
+    labels: 'audit',
+    cells: (row, key) =>
+      key === 'changes' ? (
+        <span className="line-clamp-4 max-w-2xl break-all font-mono text-xs" data-testid="log-changes">
+          {changesText(row.changes, { skip: INVOICING_SKIP })}
+        </span>
+      ) : undefined,
+  },
+  auth: {
+    ns: 'directory',
+    labels: 'authLog',
+    cells: (row, key, { area: t }) => {
+      if (key === 'outcome') return <Badge color={row.outcome === 'success' ? 'green' : 'red'}>{t(`authLog.outcomes.${String(row.outcome)}`, { defaultValue: String(row.outcome) })}</Badge>
+      if (key === 'kind') return t(`authLog.kinds.${String(row.kind)}`, { defaultValue: String(row.kind) })
+      return undefined
+    },
+  },
+  dns: { ns: 'dns', labels: 'log.fields', cells: (row, key) => (key === 'changes' ? <DnsChanges changes={row.changes} /> : undefined) },
+  ssl: {
+    ns: 'ssl',
+    labels: 'log',
+    time: 'plain',
+    cells: (row, key, { area: t }) => {
+      if (key === 'action') return t(`log.actions.${String(row.action)}`, { defaultValue: String(row.action ?? '') })
+      if (key === 'changes') return <span className="text-xs">{sslSummary(row.changes, t)}</span>
+      return undefined
+    },
+  },
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
+/** An audit entry in the tray: what it is about and what was done. */
+const auditRowLabel = (row: Row) => `${String(row.entity_type ?? '')} ${String(row.action ?? '')}`
 
 export default function EntityLog({ loaderData }: Route.ComponentProps) {
-  const { t, i18n } = useTranslation('common')
-  const { t: d } = useTranslation('directory')
-  const { t: w } = useTranslation('webhooks')
-  const { area, id } = loaderData
-  const base = `/${area}/${id}`
-  const links = [
-    { to: base, label: d('details') },
-    { to: `${base}/log`, label: d('log'), current: true },
-  ]
-  if (area === 'users') links.push({ to: `${base}/authentication-log`, label: d('users.authLog') })
-  if (area === 'contacts') links.push({ to: `${base}/registry-handles`, label: d('contacts.registryHandles') })
-  if (area === 'accounts') links.push({ to: `${base}/webhooks`, label: w('title') })
+  const { view, table, list } = loaderData
+  const kind = KINDS[view.kind]
+  const { t: common, i18n } = useTranslation('common')
+  const { t: area } = useTranslation(kind.ns)
+  const directoryLabels = useColumnLabels(kind.labels)
+  const labels = kind.ns === 'directory' ? directoryLabels : (key: string) => area(`${kind.labels}.${key}`, { defaultValue: key })
+  const body = list ? (
+    <DataTable
+      def={table}
+      page={list}
+      labels={labels}
+      rowLabel={table.trayType === 'audit-entry' ? auditRowLabel : undefined}
+      renderCell={(row, key) => {
+        const own = kind.cells(row, key, { common, area, language: i18n.language })
+        if (own !== undefined) return own
+        if (key === 'created_at') {
+          const text = formatDateTime(String(row.created_at ?? ''), i18n.language)
+          return kind.time === 'plain' ? text : <time dateTime={String(row.created_at)}>{text}</time>
+        }
+        if (key === 'area') return common(`audit.areas.${String(row.area)}`, { defaultValue: String(row.area) })
+        return String(row[key] ?? '')
+      }}
+    />
+  ) : null
+  if (view.kind === 'domain') return body
   return (
     <div className="space-y-4">
-      <PageHeader
-        breadcrumb={[
-          { label: d(`${area}.title`), to: `/${area}` },
-          { label: String(loaderData.name), to: base },
-        ]}
-        title={loaderData.pageName}
-      />
-      <SubNav links={links} />
-      <DataTable
-        def={LISTS[loaderData.listId]!}
-        page={loaderData.page}
-        labels={(key) => t(`audit.${key}`, { defaultValue: key })}
-        renderCell={(row, key) => {
-          if (key === 'created_at') return <time dateTime={String(row.created_at)}>{formatDateTime(String(row.created_at), i18n.language)}</time>
-          if (key === 'area') return t(`audit.areas.${String(row.area)}`, { defaultValue: String(row.area) })
-          if (key === 'changes')
-            return (
-              <span className="line-clamp-3 max-w-xl break-all font-mono text-xs" data-testid="log-changes">
-                {changesText(row.changes, { skip: ['version', 'updated_at'], changedOnly: true, max: 8 })}
-              </span>
-            )
-          return String(row[key] ?? '')
-        }}
-      />
+      <LogHeader view={view} />
+      {view.noZone ? <NoZone domainId={view.noZone.domainId} /> : body}
     </div>
   )
 }
 
-/** An audit list fixed to one entity (the /…/{id}/log screens). */
-export function entityLogList(listId: 'users-log' | 'contacts-log' | 'accounts-log', entityId: string): ListDefinition {
-  const base = LISTS[listId]!
-  return { ...base, fixedFilters: [...base.fixedFilters, { field: 'entity_id', operator: 'equals', values: [entityId] }] }
+/** What stands above a log's table: its header, way back and tabs, as its entity's other screens have them. */
+function LogHeader({ view }: { view: LogView }) {
+  const { t } = useTranslation('dns')
+  const { t: pricing } = useTranslation('pricing')
+  const href = useContextHref()
+  if (view.kind === 'ssl' && view.certificate) return <SslHeader certificate={view.certificate} current="log" />
+  if (view.kind === 'dns') {
+    if (view.noZone) return null
+    return view.title === null ? <h2 className="text-lg font-semibold">{t('log.title')}</h2> : <h1 className="text-2xl font-semibold">{view.title}</h1>
+  }
+  const tabs = view.tabs
+  const tabNav =
+    tabs?.kind === 'billing-entity' ? (
+      <BillingEntityTabs id={tabs.id} current="log" staff={tabs.staff} />
+    ) : tabs?.kind === 'transaction' ? (
+      <TransactionTabs id={tabs.id} current="log" />
+    ) : tabs?.kind === 'pricing-entity' ? (
+      <PricingEntityTabs id={tabs.id} current="log" />
+    ) : null
+  if (view.back) {
+    return (
+      <>
+        <p className="text-xs text-slate-500">
+          <Link className="hover:underline" to={href(view.back)}>
+            {pricing('back')}
+          </Link>
+        </p>
+        <h1 className="text-2xl font-semibold">{view.title}</h1>
+        {tabNav}
+      </>
+    )
+  }
+  return (
+    <>
+      <PageHeader title={view.title ?? ''} breadcrumb={view.breadcrumb.length ? view.breadcrumb : undefined} description={view.description} />
+      {view.links.length ? <SubNav links={view.links} /> : null}
+      {tabNav}
+    </>
+  )
+}
+
+/** A DNS entry's change: before → after of each field (the zone goes without saying). */
+function DnsChanges({ changes }: { changes: unknown }) {
+  if (!changes || typeof changes !== 'object') return null
+  const { before, after } = changes as { before?: Row; after?: Row }
+  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])].filter((k) => k !== 'zone_id')
+  return (
+    <ul className="font-mono text-xs">
+      {keys.map((k) => (
+        <li key={k} className="break-all">
+          {k}: {before && k in before ? JSON.stringify(before[k]) : '—'} → {after && k in after ? JSON.stringify(after[k]) : '—'}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/** A certificate's change in words: the status as the badge says it, the other fields as they were and are; empty fields are left out. */
+function sslSummary(changes: unknown, t: TFunction): string {
+  if (!changes || typeof changes !== 'object') return ''
+  const { before, after } = changes as { before?: Row; after?: Row }
+  const say = (k: string, v: unknown) =>
+    k === 'status' ? t(`status.${String(v)}`, { defaultValue: String(v) }) : k === 'revocation_reason' ? t(`reasons.${String(v)}`, { defaultValue: String(v) }) : String(v)
+  return Object.keys(after ?? {})
+    .filter((k) => ['status', 'failure_reason', 'revocation_reason', 'serial', 'format'].includes(k) && after?.[k] !== null && after?.[k] !== undefined)
+    .map((k) => {
+      const was = before?.[k]
+      const label = t(`fields.${k}`, { defaultValue: k })
+      return `${label}: ${was === undefined || was === null ? '' : `${say(k, was)} → `}${say(k, after?.[k])}`
+    })
+    .join(' · ')
 }
