@@ -2,7 +2,13 @@ import type { RouterContextProvider } from 'react-router'
 import { activeContext } from '#app/lib/context-param.ts'
 import { pageNotFound, requireChange, requireScreen } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
-import { LISTS, type ListDefinition } from '#app/lib/lists.ts'
+import type { ListDefinition } from '#app/lib/lists.ts'
+import { accountsLogList } from './accounts/lists.ts'
+import { contactsLogList } from './contacts/lists.ts'
+import { dnsLogList, dnsZoneLogList } from './domains/dns/lists.ts'
+import { domainLogList, domainsLogList } from './domains/lists.ts'
+import { billingLogList, pricingLogList } from './invoicing/lists.ts'
+import { usersAuthenticationLogList, usersLogList } from './users/lists.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import type { Filter } from '#common/pql.ts'
@@ -60,6 +66,9 @@ const fixed = (def: ListDefinition, filters: Filter[]): ListDefinition => ({ ...
 const entityIs = (id: string): Filter => ({ field: 'entity_id', operator: 'equals', values: [id] })
 const tOf = (context: Args['context']) => getInstance(context).t
 
+/** The audit trail of each directory area and of the domains. */
+const AREA_LOGS = { accounts: accountsLogList, domains: domainsLogList, users: usersLogList, contacts: contactsLogList }
+
 /** /accounts/log (every area) and /domains|users|contacts/log (their area fixed). */
 const areaLog =
   (area: 'accounts' | 'domains' | 'users' | 'contacts'): Reader =>
@@ -67,7 +76,7 @@ const areaLog =
     const user = await requireScreen(request, context, params)
     const t = tOf(context)
     const title = area === 'accounts' ? t('audit.title') : t('audit.titleArea', { area: t(`audit.areas.${area}`) })
-    return { def: LISTS[`${area}-log`]!, groupContext: activeContext(requestUrl(request), user.group_id), view: { kind: 'audit', title } }
+    return { def: AREA_LOGS[area], groupContext: activeContext(requestUrl(request), user.group_id), view: { kind: 'audit', title } }
   }
 
 /** /accounts/{id}/log, /users/{id}/log, /contacts/{id}/log: the audit list fixed to one entity (an account's: every entry of that account). */
@@ -82,11 +91,11 @@ const directoryLog =
     let def: ListDefinition
     if (area === 'accounts') {
       name = (await platform.get<{ name: string }>(`/accounts/${id}`)).name
-      def = { ...LISTS['accounts-log']!, apiPath: () => `/groups/${encodeURIComponent(id)}/audit-entries` }
+      def = { ...accountsLogList, apiPath: () => `/groups/${encodeURIComponent(id)}/audit-entries` }
     } else {
       const row = await platform.get<{ name: string; email?: string }>(`/groups/${groupContext}/${area}/${id}`)
       name = row.name || row.email || id
-      def = fixed(LISTS[`${area}-log`]!, [entityIs(id)])
+      def = fixed(AREA_LOGS[area], [entityIs(id)])
     }
     const t = tOf(context)
     const base = `/${area}/${id}`
@@ -110,7 +119,7 @@ const authLog: Reader = async ({ request, context, params }) => {
   const groupContext = activeContext(requestUrl(request), user.group_id)
   const t = tOf(context)
   const breadcrumb = [{ label: t('directory:users.title'), to: '/users' }]
-  const def = LISTS['users-authentication-log']!
+  const def = usersAuthenticationLogList
   if (!params.id) {
     const links = [
       { to: '/users', label: t('directory:users.title') },
@@ -140,7 +149,7 @@ const billingLog =
     const t = tOf(context)
     const home = { to: '/invoicing', label: t('common:nav.invoicing') }
     const transactions = { to: '/invoicing/transactions', label: t('billing:transactions.title') }
-    const def = LISTS['billing-log']!
+    const def = billingLogList
     if (of === 'billing-entity') {
       requireChange(request, screen.user, 'staff')
       const entity = await loadEntity(screen, params.id)
@@ -174,7 +183,7 @@ const pricingLog =
     const platform = await getPlatform(request, context)
     const t = tOf(context)
     const groupContext = activeContext(url, user.group_id)
-    const def = LISTS['pricing-log']!
+    const def = pricingLogList
     if (of === 'pricing-entity') {
       const entity = await platform.get<PricingEntity>(`/pricing-entities/${params.id}`)
       const view = { kind: 'pricing' as const, title: t('pricing:logOf', { name: entity.name }), back: `/invoicing/pricing-entities/${entity.id}`, tabs: { kind: of, id: entity.id, staff: true } }
@@ -194,23 +203,23 @@ const domainLog: Reader = async ({ request, context, params }) => {
   const id = params.id!
   // The CSV export reads only the URL: the domain's filter travels there in its legacy form.
   const exportSearch = (search: string) => `${search}${search ? '&' : ''}${encodeURIComponent('filter[entity_id]')}=${id}`
-  return { def: fixed(LISTS['domain-log']!, [entityIs(id)]), groupContext: screen.groupContext, view: { kind: 'domain', title: null }, exportSearch }
+  return { def: fixed(domainLogList, [entityIs(id)]), groupContext: screen.groupContext, view: { kind: 'domain', title: null }, exportSearch }
 }
 
 /** /domains/dns-log (every zone, audit area dns) and /domains/{id}/dns-log (the domain's zone, a tab of its frame). */
 const dnsLog: Reader = async ({ request, context, params }) => {
   const screen = await dnsScreen(request, context, params)
   const t = tOf(context)
-  if (!params.id) return { def: { ...LISTS['dns-log']!, trayType: null }, groupContext: screen.groupContext, view: { kind: 'dns', title: t('dns:log.title') } }
+  if (!params.id) return { def: { ...dnsLogList, trayType: null }, groupContext: screen.groupContext, view: { kind: 'dns', title: t('dns:log.title') } }
   const zone = await zoneOfDomain(screen, params.id)
-  const def: ListDefinition = { ...LISTS['dns-zone-log']!, trayType: null, apiPath: (ctx) => `/groups/${encodeURIComponent(ctx)}/zones/${zone?.id}/log` }
+  const def: ListDefinition = { ...dnsZoneLogList, trayType: null, apiPath: (ctx) => `/groups/${encodeURIComponent(ctx)}/zones/${zone?.id}/log` }
   return { def, groupContext: screen.groupContext, view: { kind: 'dns', title: null, noZone: zone ? null : { domainId: params.id } } }
 }
 
 /** /ssls/{id}/log: the trail (area ssl) of one certificate; which entity it is about goes without saying. */
 const sslLog: Reader = async ({ request, context, params }) => {
   const { groupContext, certificate } = await loadCertificate(request, context, params)
-  const base = LISTS['contacts-log']!
+  const base = contactsLogList
   const def: ListDefinition = {
     ...base,
     id: 'ssl-log',

@@ -11,7 +11,7 @@ import { requireScreen, canChange, requireChange } from '#app/lib/guards.server.
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS } from '#app/lib/lists.ts'
+import { accountsList } from './lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
@@ -25,7 +25,7 @@ import { DateText } from '#app/components/date-text.tsx'
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
   const url = requestUrl(request)
-  const { page, headers } = await loadListPage(request, context, LISTS.accounts!, activeContext(url, user.group_id))
+  const { page, headers } = await loadListPage(request, context, accountsList, activeContext(url, user.group_id))
   const t = getInstance(context).t
   return data({ page, canCreate: canChange(request, user, 'staff'), meta: pageMeta(request, context, t('directory:accounts.title')) }, { headers })
 }
@@ -72,7 +72,7 @@ export default function Accounts({ loaderData, actionData }: Route.ComponentProp
         </Card>
       ) : null}
       <DataTable
-        def={LISTS.accounts!}
+        def={accountsList}
         page={loaderData.page}
         labels={labels}
         renderCell={(row, key) => {

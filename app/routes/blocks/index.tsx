@@ -15,7 +15,7 @@ import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen, canChange, requireChange } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS } from '#app/lib/lists.ts'
+import { blocksList } from './lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
@@ -60,7 +60,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const url = requestUrl(request)
   const groupContext = activeContext(url, user.group_id)
   const platform = await getPlatform(request, context)
-  const [{ page, headers }, offers] = await Promise.all([loadListPage(request, context, LISTS.blocks!, groupContext), platform.get<{ data: BlockOffer[] }>(`/groups/${groupContext}/block-products`)])
+  const [{ page, headers }, offers] = await Promise.all([loadListPage(request, context, blocksList, groupContext), platform.get<{ data: BlockOffer[] }>(`/groups/${groupContext}/block-products`)])
   const t = getInstance(context).t
   // Staff in their own group act for no account: they see every block, and order in a client's context.
   const ordering = canChange(request, user, 'domain-manager') && !isStaffInContext(user, groupContext)
@@ -135,7 +135,7 @@ export default function BlocksList({ loaderData, actionData }: Route.ComponentPr
       {loaderData.canOrder && actionData?.confirm ? <OrderConfirmation confirm={actionData.confirm} /> : null}
       {loaderData.canOrder ? <OrderBlock offers={loaderData.offers} lastResult={actionData?.result} /> : null}
       <DataTable
-        def={LISTS.blocks!}
+        def={blocksList}
         page={loaderData.page}
         labels={(key) => t(`fields.${key.replace('.', '_')}`, { defaultValue: key })}
         renderCell={(row, key) => {

@@ -13,7 +13,7 @@ import { requireScreen, canChange, requireChange } from '#app/lib/guards.server.
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { getInstance, getLocale } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS } from '#app/lib/lists.ts'
+import { contactsList } from './lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
@@ -28,7 +28,7 @@ import type { Route } from './+types/index.ts'
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
   const url = requestUrl(request)
-  const { page, headers } = await loadListPage(request, context, LISTS.contacts!, activeContext(url, user.group_id))
+  const { page, headers } = await loadListPage(request, context, contactsList, activeContext(url, user.group_id))
   const t = getInstance(context).t
   const canEdit = canChange(request, user, 'contact-manager')
   return data({ page, canEdit, countries: canEdit ? countryOptions(getLocale(context)) : [], meta: pageMeta(request, context, t('directory:contacts.title')) }, { headers })
@@ -72,7 +72,7 @@ export default function Contacts({ loaderData, actionData }: Route.ComponentProp
       />
       {loaderData.canEdit ? <CreateContact countries={loaderData.countries} lastResult={actionData?.result} /> : null}
       <DataTable
-        def={LISTS.contacts!}
+        def={contactsList}
         page={loaderData.page}
         labels={labels}
         renderCell={(row, key) => {

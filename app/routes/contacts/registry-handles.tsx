@@ -7,7 +7,7 @@ import { formatDateTime } from '#app/lib/dates.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS } from '#app/lib/lists.ts'
+import { contactRegistryHandlesList } from './lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
@@ -23,7 +23,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const groupContext = activeContext(url, user.group_id)
   const platform = await getPlatform(request, context)
   const contact = await platform.get<{ id: string; name: string }>(`/groups/${groupContext}/contacts/${params.id}`)
-  const def = { ...LISTS['contact-registry-handles']!, apiPath: (ctx: string) => `/groups/${encodeURIComponent(ctx)}/contacts/${contact.id}/registry-handles` }
+  const def = { ...contactRegistryHandlesList, apiPath: (ctx: string) => `/groups/${encodeURIComponent(ctx)}/contacts/${contact.id}/registry-handles` }
   const { page, headers } = await loadListPage(request, context, def, groupContext)
   const t = getInstance(context).t
   const pageName = `${t('directory:contacts.registryHandles')} — ${contact.name}`
@@ -49,7 +49,7 @@ export default function RegistryHandles({ loaderData }: Route.ComponentProps) {
         ]}
       />
       <DataTable
-        def={LISTS['contact-registry-handles']!}
+        def={contactRegistryHandlesList}
         page={loaderData.page}
         labels={labels}
         renderCell={(row, key) => {

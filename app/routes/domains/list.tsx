@@ -5,7 +5,7 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { HeaderAction, PageHeader } from '#app/components/page-header.tsx'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS } from '#app/lib/lists.ts'
+import { domainsList } from './lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
@@ -16,7 +16,7 @@ import { DateText } from '#app/components/date-text.tsx'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await domainScreen(request, context, params)
-  const { page, headers } = await loadListPage(request, context, LISTS.domains!, screen.groupContext)
+  const { page, headers } = await loadListPage(request, context, domainsList, screen.groupContext)
   const t = getInstance(context).getFixedT(null, 'domains')
   // The API stops counting at 10,000 rows and says so; the page must not pretend to be exact.
   const capped = (page.meta as { total_capped?: boolean }).total_capped === true
@@ -34,7 +34,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?
 export default function DomainsList({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('domains')
   const href = useContextHref()
-  const def = LISTS.domains!
+  const def = domainsList
   const { page, capped } = loaderData
   return (
     <div className="space-y-4">

@@ -2,7 +2,8 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Link } from 'react-router'
 import { DataTable } from '#app/components/data-table.tsx'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS, type ListDefinition } from '#app/lib/lists.ts'
+import type { ListDefinition } from '#app/lib/lists.ts'
+import { domainTabOrdersList } from './lists.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/orders-tab.ts'
 import { domainScreen, type DomainDetail } from './shared.server.ts'
@@ -10,7 +11,7 @@ import { useOrderCell } from './orders/order-cell.tsx'
 
 /** The orders list narrowed to the orders with an item for this domain (exact ASCII name). */
 function domainOrders(name: string): ListDefinition {
-  const base = LISTS['domain-tab-orders']!
+  const base = domainTabOrdersList
   return { ...base, fixedFilters: [{ field: 'item_name', operator: 'equals', values: [name] }] }
 }
 
@@ -28,7 +29,7 @@ export default function DomainOrdersTab({ loaderData }: Route.ComponentProps) {
   const { t: td } = useTranslation('domains')
   const href = useContextHref()
   const orderCell = useOrderCell()
-  const def = LISTS['domain-tab-orders']!
+  const def = domainTabOrdersList
   const { page } = loaderData
   return (
     <section aria-labelledby="domain-orders-heading" className="space-y-3">

@@ -5,7 +5,7 @@ import { DataTable, RowLink } from '#app/components/data-table.tsx'
 import { formatDateTime } from '#app/lib/dates.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS } from '#app/lib/lists.ts'
+import { reconciliationDifferencesList } from './lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
@@ -14,7 +14,7 @@ import { domainScreen } from './shared.server.ts'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await domainScreen(request, context, params)
-  const { page, headers } = await loadListPage(request, context, LISTS['reconciliation-differences']!, screen.groupContext)
+  const { page, headers } = await loadListPage(request, context, reconciliationDifferencesList, screen.groupContext)
   const t = getInstance(context).getFixedT(null, 'domains')
   return data({ page, meta: pageMeta(request, context, t('reconciliation.title'), t('reconciliation.description')) }, { headers })
 }
@@ -29,7 +29,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?
 export default function ReconciliationDifferences({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('domains')
   const href = useContextHref()
-  const def = LISTS['reconciliation-differences']!
+  const def = reconciliationDifferencesList
   const { page } = loaderData
   return (
     <div className="space-y-4">

@@ -1,6 +1,7 @@
 import { data, Link } from 'react-router'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS, type ListDefinition } from '#app/lib/lists.ts'
+import type { ListDefinition } from '#app/lib/lists.ts'
+import { domainTransactionsList } from '#app/routes/invoicing/lists.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { canChange } from '#app/lib/guards.server.ts'
@@ -10,7 +11,7 @@ import { domainScreen, type DomainDetail } from './shared.server.ts'
 
 /** The transactions list narrowed to one domain. */
 function domainTransactions(domainId: string): ListDefinition {
-  const base = LISTS['domain-transactions']!
+  const base = domainTransactionsList
   return { ...base, fixedFilters: [{ field: 'domain_id', operator: 'equals', values: [domainId] }] }
 }
 
@@ -39,7 +40,7 @@ export default function DomainTransactionsTab({ loaderData }: Route.ComponentPro
           {t('transactions.all')}
         </Link>
       </div>
-      {loaderData.page ? <TransactionTable def={LISTS['domain-transactions']!} page={loaderData.page} /> : <p className="text-sm text-slate-500">{t('transactions.noAccess')}</p>}
+      {loaderData.page ? <TransactionTable def={domainTransactionsList} page={loaderData.page} /> : <p className="text-sm text-slate-500">{t('transactions.noAccess')}</p>}
     </section>
   )
 }

@@ -11,7 +11,7 @@ import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { getInstance, getLocale } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS } from '#app/lib/lists.ts'
+import { billingEntitiesList } from './lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
@@ -27,7 +27,7 @@ import type { Route } from './+types/billing-entities.ts'
 /** /invoicing/billing-entities: who pays (staff: every entity and a form to make one; a client: its own). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await billingScreen(request, context, params)
-  const { page, headers } = await loadListPage(request, context, LISTS['billing-entities']!, screen.groupContext)
+  const { page, headers } = await loadListPage(request, context, billingEntitiesList, screen.groupContext)
   const t = getInstance(context).t
   const taxRates = screen.staff ? (await screen.platform.get<{ data: { country: string; rate_percent: number; name: string }[] }>(`${screen.base}/tax-rates`)).data : []
   const now = new Date()
@@ -160,7 +160,7 @@ export default function BillingEntities({ loaderData, actionData }: Route.Compon
         description={loaderData.staff ? t('entities.intro') : t('entities.clientIntro')}
       />
       <DataTable
-        def={LISTS['billing-entities']!}
+        def={billingEntitiesList}
         page={loaderData.page}
         labels={(key) => t(`entities.fields.${key}`, { defaultValue: key })}
         empty={loaderData.staff ? undefined : t('entities.none')}

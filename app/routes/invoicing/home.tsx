@@ -9,7 +9,7 @@ import { DataTable } from '#app/components/data-table.tsx'
 import { SubNav } from '#app/components/screen-parts.tsx'
 import { formatDate } from '#app/lib/dates.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS } from '#app/lib/lists.ts'
+import { invoicesList } from './lists.ts'
 import { requireScreen, canChange } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
@@ -39,7 +39,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (canChange(request, user, 'staff') && groupContext === user.group_id)
     return { staff: true as const, tab: null, invoices: null, prices: null, query: null, meta: pageMeta(request, context, t('pricing:home.title')) }
   if (url.searchParams.get('tab') !== 'prices') {
-    const { page, headers } = await loadListPage(request, context, LISTS.invoices!, groupContext)
+    const { page, headers } = await loadListPage(request, context, invoicesList, groupContext)
     return data({ staff: false as const, tab: 'invoices' as const, invoices: page, prices: null, query: null, meta: pageMeta(request, context, t('billing:invoices.title')) }, { headers })
   }
   const query = QuerySchema.parse(Object.fromEntries(url.searchParams))
@@ -97,7 +97,7 @@ export default function InvoicingHome({ loaderData }: Route.ComponentProps) {
         {tabs}
         <p className="text-sm text-slate-600 dark:text-slate-400">{tb('invoices.intro')}</p>
         <DataTable
-          def={LISTS.invoices!}
+          def={invoicesList}
           page={loaderData.invoices}
           labels={(key) => tb(`invoices.fields.${key}`, { defaultValue: key })}
           empty={tb('invoices.empty')}

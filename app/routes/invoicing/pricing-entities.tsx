@@ -12,7 +12,7 @@ import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen, requireChange } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS } from '#app/lib/lists.ts'
+import { pricingEntitiesList } from './lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
@@ -28,7 +28,7 @@ import { PRICING_ENTITY_FIELDS, pricingEntitySchema } from './pricing-forms.ts'
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
   requireChange(request, user, 'staff')
-  const { page, headers } = await loadListPage(request, context, LISTS['pricing-entities']!, activeContext(requestUrl(request), user.group_id))
+  const { page, headers } = await loadListPage(request, context, pricingEntitiesList, activeContext(requestUrl(request), user.group_id))
   const t = getInstance(context).t
   return data({ page, meta: pageMeta(request, context, t('pricing:entities.title')) }, { headers })
 }
@@ -81,7 +81,7 @@ export default function PricingEntities({ loaderData, actionData }: Route.Compon
       <h1 className="text-2xl font-semibold">{t('entities.title')}</h1>
       <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400">{t('entities.intro')}</p>
       <DataTable
-        def={LISTS['pricing-entities']!}
+        def={pricingEntitiesList}
         page={loaderData.page}
         labels={(key) => t(`entities.fields.${key}`, { defaultValue: key })}
         renderCell={(row, key) => {

@@ -7,7 +7,8 @@ import { formatDateTime } from '#app/lib/dates.ts'
 import { requireScreen, requireChange } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS, type ListDefinition } from '#app/lib/lists.ts'
+import type { ListDefinition } from '#app/lib/lists.ts'
+import { pricingRulesList } from './lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
@@ -47,7 +48,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     product = await platform.get<Product>(`/products/${params.id}`)
     fixed.push({ field: 'product_id', operator: 'equals', values: [product.id] })
   }
-  const def: ListDefinition = { ...LISTS['pricing-rules']!, fixedFilters: fixed }
+  const def: ListDefinition = { ...pricingRulesList, fixedFilters: fixed }
   const { page, headers } = await loadListPage(request, context, def, activeContext(url, user.group_id))
   const entities = set === 'entity' && mode !== 'all' ? (await platform.get<{ data: { id: string; name: string }[] }>('/pricing-entities?limit=200&fields=id,name&sort=name')).data : null
   const t = getInstance(context).t
@@ -74,7 +75,7 @@ export default function Rules({ loaderData, actionData }: Route.ComponentProps) 
   const describe = useDescribeRule()
   const { set, mode, product, entities } = loaderData
   const base = SET_BASE[set]
-  const def: ListDefinition = { ...LISTS['pricing-rules']!, fixedFilters: loaderData.fixed }
+  const def: ListDefinition = { ...pricingRulesList, fixedFilters: loaderData.fixed }
   const links = [
     { to: SET_BASE.global, label: t('rules.title.global'), current: set === 'global' && mode === 'all' },
     { to: `${SET_BASE.global}/custom`, label: t('rules.title.globalCustom'), current: set === 'global' && mode === 'custom' },

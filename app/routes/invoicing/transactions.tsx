@@ -2,7 +2,7 @@ import { data, Link } from 'react-router'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS } from '#app/lib/lists.ts'
+import { transactionsList } from './lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
@@ -14,7 +14,7 @@ import type { Route } from './+types/transactions.ts'
 /** /invoicing/transactions: every charge (staff: of every account; a client: its own), with the list engine's filters and CSV. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await billingScreen(request, context, params)
-  const { page, headers } = await loadListPage(request, context, LISTS.transactions!, screen.groupContext)
+  const { page, headers } = await loadListPage(request, context, transactionsList, screen.groupContext)
   const t = getInstance(context).t
   return data({ page, meta: pageMeta(request, context, t('billing:transactions.title')) }, { headers })
 }
@@ -36,7 +36,7 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
           </Link>
         }
       />
-      <TransactionTable def={LISTS.transactions!} page={loaderData.page} />
+      <TransactionTable def={transactionsList} page={loaderData.page} />
     </div>
   )
 }

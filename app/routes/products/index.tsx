@@ -15,7 +15,7 @@ import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen, requireChange } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS } from '#app/lib/lists.ts'
+import { productsList } from './lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
@@ -38,7 +38,7 @@ type CostAnswer = { upload: Upload | null; csv: string; result: SubmissionResult
 /** /products: what the registrar sells (staff), and costs by CSV with a preview before they are stored. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
-  const { page, headers } = await loadListPage(request, context, LISTS.products!, activeContext(requestUrl(request), user.group_id))
+  const { page, headers } = await loadListPage(request, context, productsList, activeContext(requestUrl(request), user.group_id))
   const t = getInstance(context).t
   return data({ page, meta: pageMeta(request, context, t('pricing:products.title')) }, { headers })
 }
@@ -123,7 +123,7 @@ export default function Products({ loaderData, actionData }: Route.ComponentProp
       />
       <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400">{t('products.intro')}</p>
       <DataTable
-        def={LISTS.products!}
+        def={productsList}
         page={loaderData.page}
         labels={(key) => t(`products.fields.${key}`, { defaultValue: key })}
         renderCell={(row, key) => {

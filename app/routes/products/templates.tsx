@@ -8,7 +8,7 @@ import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen, requireChange } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS } from '#app/lib/lists.ts'
+import { registrarTemplatesList } from './lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
@@ -33,7 +33,7 @@ const STARTER = JSON.stringify(
 /** /products/registrar-templates: the extra fields registries need, as JSON Schemas with ui keys (staff). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
-  const { page, headers } = await loadListPage(request, context, LISTS['registrar-templates']!, activeContext(requestUrl(request), user.group_id))
+  const { page, headers } = await loadListPage(request, context, registrarTemplatesList, activeContext(requestUrl(request), user.group_id))
   const t = getInstance(context).t
   return data({ page, meta: pageMeta(request, context, t('pricing:templates.title')) }, { headers })
 }
@@ -69,7 +69,7 @@ export default function Templates({ loaderData, actionData }: Route.ComponentPro
       />
       <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400">{t('templates.intro')}</p>
       <DataTable
-        def={LISTS['registrar-templates']!}
+        def={registrarTemplatesList}
         page={loaderData.page}
         labels={(key) => t(`templates.fields.${key}`, { defaultValue: key })}
         renderCell={(row, key) => {

@@ -19,7 +19,7 @@ import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen, canChange, requireChange } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS } from '#app/lib/lists.ts'
+import { sslsList } from './lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
@@ -71,7 +71,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const url = requestUrl(request)
   const groupContext = activeContext(url, user.group_id)
   const platform = await getPlatform(request, context)
-  const [{ page, headers }, settings] = await Promise.all([loadListPage(request, context, LISTS.ssls!, groupContext), platform.get<Settings>(`/groups/${groupContext}/ssl-settings`)])
+  const [{ page, headers }, settings] = await Promise.all([loadListPage(request, context, sslsList, groupContext), platform.get<Settings>(`/groups/${groupContext}/ssl-settings`)])
   const t = getInstance(context).t
   return data({ page, settings, canOrder: canChange(request, user, 'ssl-manager'), meta: pageMeta(request, context, t('ssl:title')) }, { headers })
 }
@@ -151,7 +151,7 @@ export default function SslList({ loaderData, actionData }: Route.ComponentProps
       ) : null}
       {loaderData.canOrder ? <ImportCertificate lastResult={actionData && 'importResult' in actionData ? actionData.importResult : undefined} /> : null}
       <DataTable
-        def={LISTS.ssls!}
+        def={sslsList}
         page={loaderData.page}
         labels={(key) => t(`fields.${key.replace('.', '_')}`, { defaultValue: key })}
         renderCell={(row, key) => {

@@ -10,7 +10,7 @@ import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen, canChange, requireChange } from '#app/lib/guards.server.ts'
 import { getInstance, getLocale } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS } from '#app/lib/lists.ts'
+import { sslOrganisationsList } from './lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
@@ -32,7 +32,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
   const url = requestUrl(request)
   const groupContext = activeContext(url, user.group_id)
-  const { page, headers } = await loadListPage(request, context, LISTS['ssl-organisations']!, groupContext)
+  const { page, headers } = await loadListPage(request, context, sslOrganisationsList, groupContext)
   const t = getInstance(context).t
   // An organisation belongs to an account: staff in their own group see every one and add none.
   const canAdd = canChange(request, user, 'ssl-manager') && !(hasPermission(user, 'staff', { ignoreHidden: true }) && groupContext === user.group_id)
@@ -82,7 +82,7 @@ export default function SslOrganisations({ loaderData, actionData }: Route.Compo
         </FoldedFormCard>
       ) : null}
       <DataTable
-        def={LISTS['ssl-organisations']!}
+        def={sslOrganisationsList}
         page={loaderData.page}
         labels={(key) => t(`organisations.fields.${key.replace('.', '_')}`, { defaultValue: key })}
         empty={t('organisations.none')}

@@ -1,7 +1,8 @@
 import { data, Link } from 'react-router'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS, type ListDefinition } from '#app/lib/lists.ts'
+import type { ListDefinition } from '#app/lib/lists.ts'
+import { domainTransactionsList } from '#app/routes/invoicing/lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
@@ -17,7 +18,7 @@ const NONE = '00000000-0000-0000-0000-000000000000'
 
 /** The transactions list (the domain tab's) narrowed to the charges of one coverage term. */
 function termTransactions(ids: string[]): ListDefinition {
-  const base = LISTS['domain-transactions']!
+  const base = domainTransactionsList
   return { ...base, fixedFilters: [{ field: 'id', operator: 'equals', values: ids.length ? ids : [NONE] }] }
 }
 
@@ -52,7 +53,7 @@ export default function SslTransactions({ loaderData }: Route.ComponentProps) {
             {t('billing:transactions.all')}
           </Link>
         </div>
-        {loaderData.page ? <TransactionTable def={LISTS['domain-transactions']!} page={loaderData.page} /> : <p className="text-sm text-slate-500">{t('billing:transactions.noAccess')}</p>}
+        {loaderData.page ? <TransactionTable def={domainTransactionsList} page={loaderData.page} /> : <p className="text-sm text-slate-500">{t('billing:transactions.noAccess')}</p>}
       </section>
     </div>
   )

@@ -6,7 +6,7 @@ import { activeContext } from '#app/lib/context-param.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS } from '#app/lib/lists.ts'
+import { tldsList } from './lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { formatMoney } from '#common/money.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
@@ -17,7 +17,7 @@ import type { Route } from './+types/index.ts'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
-  const { page, headers } = await loadListPage(request, context, LISTS.tlds!, activeContext(requestUrl(request), user.group_id))
+  const { page, headers } = await loadListPage(request, context, tldsList, activeContext(requestUrl(request), user.group_id))
   const t = getInstance(context).t
   return data({ page, meta: pageMeta(request, context, t('directory:tlds.title')) }, { headers })
 }
@@ -32,7 +32,7 @@ export default function Tlds({ loaderData }: Route.ComponentProps) {
     <div className="space-y-4">
       <PageHeader title={t('tlds.title')} />
       <DataTable
-        def={LISTS.tlds!}
+        def={tldsList}
         page={loaderData.page}
         labels={labels}
         renderCell={(row, key) => {

@@ -17,7 +17,7 @@ import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS } from '#app/lib/lists.ts'
+import { trayList } from './lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
@@ -29,7 +29,7 @@ import { ChargeConfirmation, shownPriceOf, type ShownPrice } from '#app/componen
 import { formatMoney } from '#common/money.ts'
 
 /** The domains in the user's server-side tray (GET /groups/{context}/tray, entity_type domain). */
-const TRAY_LIST = LISTS.tray!
+const TRAY_LIST = trayList
 
 export const ACTIONS = ['renew', 'auto_renew_on', 'auto_renew_off', 'lock', 'unlock', 'set_contacts', 'set_nameservers'] as const
 const ROLES = ['registrant', 'admin', 'tech', 'billing'] as const

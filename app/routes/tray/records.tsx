@@ -16,7 +16,7 @@ import { formRules } from '#app/lib/form-messages.ts'
 import { backWith, flashHeader } from '#app/lib/flash.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS } from '#app/lib/lists.ts'
+import { dnsTrayRecordsList } from './lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
@@ -46,7 +46,7 @@ const replaceSchema = (t: TFunction) => {
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await dnsScreen(request, context, params)
   const t = getInstance(context).getFixedT(null, 'dns')
-  const { page, headers } = await loadListPage(request, context, LISTS['dns-tray-records']!, screen.groupContext)
+  const { page, headers } = await loadListPage(request, context, dnsTrayRecordsList, screen.groupContext)
   const jobId = screen.url.searchParams.get('job')
   const job = jobId && JOB_ID.test(jobId) ? await screen.platform.get<ReplaceJob>(`${screen.base}/record-bulk-actions/${jobId}`) : null
   return data({ page, job, canAdmin: screen.canAdmin, meta: pageMeta(request, context, t('tray.title')) }, { headers })
@@ -80,7 +80,7 @@ export default function TrayRecords({ loaderData, actionData }: Route.ComponentP
   const { t, i18n } = useTranslation('dns')
   const href = useContextHref()
   const { pathname, search } = useLocation()
-  const def = LISTS['dns-tray-records']!
+  const def = dnsTrayRecordsList
   const { page, job, canAdmin } = loaderData
   const empty = page.meta.total === 0 && page.query.filters.length === 0
   const running = job !== null && (job.state === 'queued' || job.state === 'running')

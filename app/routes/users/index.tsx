@@ -15,7 +15,7 @@ import { requireScreen, canChange, requireChange } from '#app/lib/guards.server.
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS } from '#app/lib/lists.ts'
+import { usersList } from './lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { hasPermission } from '#common/permissions.ts'
@@ -32,7 +32,7 @@ import { DateText } from '#app/components/date-text.tsx'
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
   const url = requestUrl(request)
-  const { page, headers } = await loadListPage(request, context, LISTS.users!, activeContext(url, user.group_id))
+  const { page, headers } = await loadListPage(request, context, usersList, activeContext(url, user.group_id))
   const t = getInstance(context).t
   return data(
     { page, canInvite: canChange(request, user, 'user-admin'), isStaff: hasPermission(user, 'staff', { ignoreHidden: true }), meta: pageMeta(request, context, t('directory:users.title')) },
@@ -103,7 +103,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
         </Card>
       ) : null}
       <DataTable
-        def={LISTS.users!}
+        def={usersList}
         page={loaderData.page}
         labels={labels}
         renderCell={(row, key) => {

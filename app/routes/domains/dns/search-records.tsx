@@ -4,7 +4,7 @@ import { DataTable } from '#app/components/data-table.tsx'
 import { formatDateTime } from '#app/lib/dates.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS } from '#app/lib/lists.ts'
+import { dnsRecordsList } from './lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
@@ -15,7 +15,7 @@ import { dnsScreen } from './shared.server.ts'
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await dnsScreen(request, context, params)
   const t = getInstance(context).getFixedT(null, 'dns')
-  const { page, headers } = await loadListPage(request, context, LISTS['dns-records']!, screen.groupContext)
+  const { page, headers } = await loadListPage(request, context, dnsRecordsList, screen.groupContext)
   return data({ page, meta: pageMeta(request, context, t('search.title')) }, { headers })
 }
 
@@ -24,7 +24,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?
 export default function SearchRecords({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('dns')
   const href = useContextHref()
-  const def = LISTS['dns-records']!
+  const def = dnsRecordsList
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{t('search.title')}</h1>

@@ -23,7 +23,8 @@ import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage, type ListPage } from '#app/lib/list-page.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
-import { LISTS, type ListDefinition } from '#app/lib/lists.ts'
+import type { ListDefinition } from '#app/lib/lists.ts'
+import { dnsZoneRecordsList } from './lists.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { cn } from '#app/lib/utils.ts'
 import type { Route } from './+types/zone.ts'
@@ -33,7 +34,7 @@ import { backWith } from '#app/lib/flash.server.ts'
 import { dnsScreen, screenZone } from './shared.server.ts'
 import { RECORD_TYPES, relativeName, type ChangeDiff, type RecordValue, type Zone } from './types.ts'
 
-const zoneRecordsList = (zoneId: string): ListDefinition => ({ ...LISTS['dns-zone-records']!, fixedFilters: [{ field: 'zone_id', operator: 'equals', values: [zoneId] }] })
+const zoneRecordsList = (zoneId: string): ListDefinition => ({ ...dnsZoneRecordsList, fixedFilters: [{ field: 'zone_id', operator: 'equals', values: [zoneId] }] })
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await dnsScreen(request, context, params)
@@ -331,7 +332,7 @@ function RecordsEditor({ zone, page, rows: savedRows, actionData }: { zone: Zone
   const [form, fields] = useZodForm(schema, { id: 'record-editor', lastResult: actionData?.result, defaultValue: { records: [...savedRows, NEW_ROW] } })
   const rows = fields.records.getFieldList()
   const formErrors = [...(form.errors ?? []), ...(fields.records.errors ?? [])]
-  const def = LISTS['dns-zone-records']!
+  const def = dnsZoneRecordsList
   const hasFilterErrors = page.errors.length > 0
   return (
     <section className="space-y-3" aria-labelledby="records-title">
@@ -520,7 +521,7 @@ export default function ZoneScreen({ loaderData, actionData }: Route.ComponentPr
       </section>
     )
   }
-  const def = LISTS['dns-zone-records']!
+  const def = dnsZoneRecordsList
   const editable = page.rows.filter((r) => r.type !== 'SOA').map((r) => rowOf(r, zone.name))
   const actions = (
     <>

@@ -7,7 +7,7 @@ import { activeContext } from '#app/lib/context-param.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS } from '#app/lib/lists.ts'
+import { materialChangeRequestsList } from '#app/routes/domains/lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
@@ -15,7 +15,7 @@ import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/list.ts'
 import { DateText } from '#app/components/date-text.tsx'
 
-const MATERIAL_LIST = LISTS['material-change-requests']!
+const MATERIAL_LIST = materialChangeRequestsList
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)

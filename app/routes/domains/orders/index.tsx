@@ -4,7 +4,7 @@ import { DataTable } from '#app/components/data-table.tsx'
 import { HeaderAction, PageHeader } from '#app/components/page-header.tsx'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
-import { LISTS } from '#app/lib/lists.ts'
+import { domainOrdersList } from '#app/routes/domains/lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { domainScreen } from '../shared.server.ts'
@@ -13,7 +13,7 @@ import { useOrderCell } from './order-cell.tsx'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await domainScreen(request, context, params)
-  const { page, headers } = await loadListPage(request, context, LISTS['domain-orders']!, screen.groupContext)
+  const { page, headers } = await loadListPage(request, context, domainOrdersList, screen.groupContext)
   const t = getInstance(context).getFixedT(null, 'orders')
   return data({ page, canManage: screen.canManage, meta: pageMeta(request, context, t('list.title')) }, { headers })
 }
@@ -25,7 +25,7 @@ export default function OrdersList({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('orders')
   const { t: tDomains } = useTranslation('domains')
   const orderCell = useOrderCell()
-  const def = LISTS['domain-orders']!
+  const def = domainOrdersList
   return (
     <div className="space-y-4">
       <PageHeader
