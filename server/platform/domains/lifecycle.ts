@@ -2,12 +2,14 @@ import { checkTldScripts, IDN_NAME_MESSAGES, parseDomainName, type DomainNameErr
 import { tldScripts } from '#common/idna.ts'
 import type { DomainStatus } from '#server/db/schema.ts'
 import type { DsRecord } from '#server/db/schema-domains.ts'
-import { newAuthCode, RegistryConnectionError, RegistryError, registryErrorToAppError, type DomainInfo, type DsData, type RegistryConnection } from '#server/integrations/registry/index.ts'
+import { newAuthCode, RegistryConnectionError, RegistryError, registryErrorToAppError, type DomainInfo, type DsData } from '#server/integrations/registry/index.ts'
 import { AppError, badRequest, conflict } from '#server/platform/core/errors.ts'
 import { change } from '#server/platform/core/change.ts'
 import { systemScope, type Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
-import { createOnce, deleteOnce, renewOnce, restoreOnce } from './idempotent.ts'
+import { deleteOnce, renewOnce, restoreOnce } from './idempotent.ts'
+import { registerAtRegistry, requestTransfer } from './registration.ts'
+import { registryFor } from '#server/platform/registries/connection.ts'
 import { recordEvent } from '#server/platform/webhooks/outbox.ts'
 import { quoteDirect, refundDomainCharges, releaseDirect, reserveDirect, settleCharge, type DirectPrice, type ExpectedPrice } from '#server/platform/billing/transactions.ts'
 import { findDomain, requireDomainManager, requireDomainViewer } from './portfolio.ts'
@@ -90,12 +92,6 @@ function checkPeriod(period: number, tld: { name: string; periods: number[] }, f
   if (!tld.periods.includes(period)) {
     throw badRequest(`.${tld.name} does not allow a period of ${period} years`, [{ field, message: `Allowed periods for .${tld.name}: ${tld.periods.join(', ')}`, allowed: tld.periods.map(String) }])
   }
-}
-
-function registryFor(deps: LifecycleDeps, tld: string): RegistryConnection {
-  const registry = deps.registries?.forTld(tld) ?? null
-  if (!registry) throw new AppError(422, 'no-registry', `No registry connection serves .${tld}`)
-  return registry
 }
 
 export const dsToRecord = (d: DsData): DsRecord => ({ key_tag: d.keyTag, alg: d.alg, digest_type: d.digestType, digest: d.digest.toUpperCase() })
@@ -205,9 +201,9 @@ export async function registerDomain(deps: LifecycleDeps, scope: Scope, input: R
   checkPeriod(input.period, tld)
   await assertNotManaged(deps, domain.ascii)
   const registry = registryFor(deps, domain.tld)
-  // A create whose answer is lost is recognised by its auth code (createOnce), not made twice.
+  // The one registration path (decision 026): a create whose answer is lost is recognised by its auth code, not made twice.
   const created = await callRegistry(() =>
-    createOnce(registry, { name: domain.ascii, years: input.period, authInfo: newAuthCode(), ...(input.nameservers?.length ? { nameservers: input.nameservers } : {}) }),
+    registerAtRegistry(registry, { name: domain.ascii, period: input.period, authCode: newAuthCode(), ...(input.nameservers ? { nameservers: input.nameservers } : {}) }),
   )
   const now = deps.now()
   // Record what the registry holds (statuses such as inactive, its dates); the create answer is
@@ -245,7 +241,7 @@ export async function transferInDomain(deps: LifecycleDeps, scope: Scope, input:
   if (input.period !== undefined) checkPeriod(input.period, tld)
   await assertNotManaged(deps, domain.ascii)
   const registry = registryFor(deps, domain.tld)
-  const transfer = await callRegistry(() => registry.transferDomain({ op: 'request', name: domain.ascii, authInfo: input.auth_code!.trim(), ...(input.period ? { years: input.period } : {}) }))
+  const transfer = await callRegistry(() => requestTransfer(registry, { name: domain.ascii, authCode: input.auth_code!.trim(), ...(input.period !== undefined ? { period: input.period } : {}) }))
   const done = transfer.status === 'serverApproved' || transfer.status === 'clientApproved'
   return change(deps.db, scope, async (tx, audit) => {
     const row = await tx

@@ -27,7 +27,7 @@ import { ORDERS_LIST } from '#common/lists/orders.ts'
 import { releaseCharge, reserveAgain, reserveCharges, type Charge } from '#server/platform/billing/transactions.ts'
 import { checkTemplateValues } from '#server/platform/products/templates.ts'
 import { accountPricing } from './pricing.ts'
-import { registryFor } from './registry.ts'
+import { registryFor } from '#server/platform/registries/connection.ts'
 
 export const ORDER_JOBS = { item: 'orders.item', transferCheck: 'orders.transfer-check' } as const
 /** Automatic runs of an item before a transient failure becomes final (pg-boss retries = this − 1). */
