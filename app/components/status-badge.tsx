@@ -1,4 +1,5 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { isPermission, permissionLabel } from '#common/permissions.ts'
 import { Badge } from './ui/badge.tsx'
 
 type Color = 'green' | 'amber' | 'red' | 'blue' | 'grey' | 'teal' | 'yellow'
@@ -50,17 +51,13 @@ export function statusColor(kind: StatusKind, code: string): Color {
   return 'grey'
 }
 
-/** A role slug ("domain-admin") as people say it ("Domain admin"), from its area and its level. */
+/**
+ * A role or ability ("domain-admin") as people say it ("Domain admin"): its label from the
+ * permission registry (common/permissions.ts); a held name outside the registry shows as it is.
+ */
 export function useRoleLabel() {
   const { t } = useTranslation('common')
-  return (role: string) => {
-    const known = t(`status.role.${role}`, { defaultValue: '' })
-    if (known) return known
-    const match = /^([a-z]+)-(admin|manager|viewer)$/.exec(role)
-    if (!match) return role
-    const area = t(`status.roleArea.${match[1]}`, { defaultValue: match[1] })
-    return t('status.roleLabel', { area, level: t(`status.roleLevel.${match[2]}`) })
-  }
+  return (name: string) => (isPermission(name) ? t(permissionLabel(name), { defaultValue: name }) : name)
 }
 
 /**

@@ -1,5 +1,5 @@
 import { data, type RouterContextProvider } from 'react-router'
-import { hasPermission } from '#common/permissions.ts'
+import { hasPermission, type Permission } from '#common/permissions.ts'
 import { isUuid } from './context-param.ts'
 import { areaForPath, canSeeArea } from './navigation.ts'
 import { readPermissionView } from './permission-view.server.ts'
@@ -32,12 +32,12 @@ export async function requireScreen(request: Request, context: Readonly<RouterCo
 }
 
 /** Whether the user may change things needing `permission` (staff may change everything). */
-export function canChange(request: Request, user: SessionUser, permission: string): boolean {
+export function canChange(request: Request, user: SessionUser, permission: Permission): boolean {
   const view = readPermissionView(request)
   return hasPermission(user, permission, { view }) || hasPermission(user, 'staff', { view })
 }
 
 /** A change by someone without the permission is the 403 screen, before any form is read. */
-export function requireChange(request: Request, user: SessionUser, permission: string): void {
+export function requireChange(request: Request, user: SessionUser, permission: Permission): void {
   if (!canChange(request, user, permission)) throw data(`This needs the ${permission} permission`, { status: 403 })
 }

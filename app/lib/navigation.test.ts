@@ -12,6 +12,14 @@ describe('area navigation', () => {
     expect(visibleAreas({ roles: ['staff'], abilities: [] }, { hiddenPermissions: { staff: true }, highlightColors: {} })).toHaveLength(0)
   })
 
+  it('shows watch and brand protection to brand-viewer, intelligence to prospect-viewer, reports to a reader of the portfolio (decision 025)', () => {
+    const keys = (roles: string[]) => visibleAreas({ roles, abilities: [] }).map((a) => a.key)
+    expect(keys(['brand-manager'])).toEqual(['watch', 'brandProtection'])
+    expect(keys(['prospect-viewer'])).toEqual(['intelligence'])
+    expect(keys(['ssl-viewer'])).toEqual(['ssl', 'reports'])
+    expect(keys(['watch-viewer', 'report-viewer', 'intelligence-viewer'])).toEqual([])
+  })
+
   it('finds the area of a path by its longest prefix', () => {
     expect(areaForPath('/domains/search/records')?.key).toBe('dns')
     expect(areaForPath('/domains/abc/log')?.key).toBe('domains')

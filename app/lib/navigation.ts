@@ -1,4 +1,4 @@
-import { hasPermission, type PermissionView } from '#common/permissions.ts'
+import { hasPermission, type Permission, type PermissionView } from '#common/permissions.ts'
 
 export type AreaKey = 'pulse' | 'domains' | 'dns' | 'ssl' | 'tlds' | 'contacts' | 'accounts' | 'users' | 'watch' | 'brandProtection' | 'blocks' | 'intelligence' | 'reports' | 'products' | 'invoicing'
 
@@ -14,15 +14,17 @@ export type Area = {
   href: string
   /** Path prefixes that belong to the area (for the active mark and the area's permission check). */
   prefixes: string[]
-  /** Any one of these permissions shows the area; "staff" alone marks a staff-only area. */
-  anyOf: string[]
+  /** Any one of these permissions (names of the registry, common/permissions.ts) shows the area; "staff" alone marks a staff-only area. */
+  anyOf: Permission[]
 }
 
 /**
  * THE map of which permission shows which area (spec §6 leaves per-route permissions open, so
  * this is our decision): a viewer role of the area (managers and admins expand to it), or staff.
  * Products is staff-only. The same map guards the area's routes, so hiding a permission in the
- * view settings hides the entry and closes the screens alike.
+ * view settings hides the entry and closes the screens alike. Watch and brand protection are
+ * brand-viewer's, intelligence prospect-viewer's (spec §6's names); pulse and reports add no role:
+ * they show the portfolio's data to whoever reads it (decision 025).
  */
 export const AREAS: readonly Area[] = [
   { key: 'pulse', group: 'overview', href: '/pulse', prefixes: ['/pulse'], anyOf: ['domain-viewer', 'staff'] },
@@ -31,12 +33,12 @@ export const AREAS: readonly Area[] = [
   { key: 'ssl', group: 'portfolio', href: '/ssls', prefixes: ['/ssls'], anyOf: ['ssl-viewer', 'staff'] },
   { key: 'blocks', group: 'portfolio', href: '/blocks', prefixes: ['/blocks'], anyOf: ['domain-viewer', 'staff'] },
   { key: 'tlds', group: 'portfolio', href: '/tlds', prefixes: ['/tlds'], anyOf: ['domain-viewer', 'staff'] },
-  { key: 'watch', group: 'protection', href: '/watch', prefixes: ['/watch'], anyOf: ['watch-viewer', 'staff'] },
+  { key: 'watch', group: 'protection', href: '/watch', prefixes: ['/watch'], anyOf: ['brand-viewer', 'staff'] },
   { key: 'brandProtection', group: 'protection', href: '/brand-protection', prefixes: ['/brand-protection'], anyOf: ['brand-viewer', 'staff'] },
-  { key: 'intelligence', group: 'protection', href: '/intelligence', prefixes: ['/intelligence'], anyOf: ['prospect-viewer', 'intelligence-viewer', 'staff'] },
+  { key: 'intelligence', group: 'protection', href: '/intelligence', prefixes: ['/intelligence'], anyOf: ['prospect-viewer', 'staff'] },
   { key: 'products', group: 'business', href: '/products', prefixes: ['/products'], anyOf: ['staff'] },
   { key: 'invoicing', group: 'business', href: '/invoicing', prefixes: ['/invoicing'], anyOf: ['invoice-viewer', 'staff'] },
-  { key: 'reports', group: 'business', href: '/reports', prefixes: ['/reports'], anyOf: ['report-viewer', 'domain-viewer', 'staff'] },
+  { key: 'reports', group: 'business', href: '/reports', prefixes: ['/reports'], anyOf: ['domain-viewer', 'dns-viewer', 'ssl-viewer', 'staff'] },
   { key: 'accounts', group: 'directory', href: '/accounts', prefixes: ['/accounts'], anyOf: ['account-viewer', 'staff'] },
   { key: 'users', group: 'directory', href: '/users', prefixes: ['/users'], anyOf: ['user-viewer', 'staff'] },
   { key: 'contacts', group: 'directory', href: '/contacts', prefixes: ['/contacts'], anyOf: ['contact-viewer', 'staff'] },

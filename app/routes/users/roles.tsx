@@ -5,22 +5,23 @@ import { ErrorList } from '#app/components/forms.tsx'
 import { useRoleLabel } from '#app/components/status-badge.tsx'
 import { formRules } from '#app/lib/form-messages.ts'
 import { sayCode } from '#app/lib/coded-words.ts'
-import { expandRoles, GRANTABLE_ROLES } from '#common/permissions.ts'
+import { expandRoles, onlyStaffGrants, rolesGrantableBy } from '#common/permissions.ts'
 
-export { GRANTABLE_ROLES, ROLE_LEVELS, ROLE_PREFIXES } from '#common/permissions.ts'
+export { GRANTABLE_ROLES } from '#common/permissions.ts'
 
 const ROLE_NAME = /^[a-z][a-z0-9-]{0,63}$/
 /** A form's repeated field as a list (one checked box arrives as one value). */
 const asList = (value: unknown) => (value === undefined || value === null || value === '' ? [] : Array.isArray(value) ? value : [value])
 
 /**
- * The roles and abilities of a form: the checked role names (held roles outside the known list
- * stay possible; staff only when the editor may grant it) and the abilities typed as a list.
+ * The roles and abilities of a form: the checked role names (held roles outside the registry
+ * stay possible; a role only staff grant — staff, prospect-* — only when the editor is staff:
+ * the API keeps such a role held through anyone else's edit) and the abilities typed as a list.
  * The API checks the names again.
  */
 export function grantsSchema(staffOffered: boolean) {
   return {
-    roles: z.preprocess(asList, z.array(z.string())).transform((roles) => [...new Set(roles)].filter((r) => ROLE_NAME.test(r) && (r !== 'staff' || staffOffered))),
+    roles: z.preprocess(asList, z.array(z.string())).transform((roles) => [...new Set(roles)].filter((r) => ROLE_NAME.test(r) && (staffOffered || !onlyStaffGrants(r)))),
     abilities: z
       .string()
       .optional()
@@ -72,8 +73,10 @@ export const submittedGrants = (initial: Record<string, unknown> | null | undefi
     : fallback
 
 /**
- * The roles editor: a checkbox per role, each showing what it grants besides itself, and the
- * whole expansion of the current choice (what the user will hold).
+ * The roles editor: a checkbox per role the editor may grant (every role of the registry
+ * for staff, the grantable ones for an account's admin, common/permissions.ts) by its name, each
+ * showing what it grants besides itself, and the whole expansion of the current choice (what the
+ * user will hold). A held role the editor may not grant shows checked, disabled: the API keeps it.
  */
 export function RolesEditor({
   roles,
@@ -94,7 +97,8 @@ export function RolesEditor({
   const roleLabel = useRoleLabel()
   const held = new Set(roles)
   const expanded = new Set(expandRoles(roles))
-  const options = [...(staffOffered || held.has('staff') ? ['staff'] : []), ...GRANTABLE_ROLES, ...roles.filter((r) => r !== 'staff' && !GRANTABLE_ROLES.includes(r))]
+  const offered: readonly string[] = rolesGrantableBy(staffOffered)
+  const options = [...offered, ...roles.filter((r) => !offered.includes(r))]
   return (
     <fieldset className="space-y-3" aria-describedby={errors?.length ? 'roles-error' : undefined}>
       <legend className="text-sm font-medium">{t('users.fields.roles')}</legend>
@@ -102,9 +106,10 @@ export function RolesEditor({
         {options.map((role) => {
           const grants = expandRoles([role]).filter((r) => r !== role)
           const implied = !held.has(role) && expanded.has(role)
+          const kept = !staffOffered && onlyStaffGrants(role)
           return (
             <label key={role} className="flex items-start gap-2 rounded border border-slate-200 p-2 text-sm dark:border-slate-800" data-testid={`role-${role}`}>
-              <input type="checkbox" name="roles" value={role} defaultChecked={held.has(role)} disabled={readOnly} className="mt-1" />
+              <input type="checkbox" name="roles" value={role} defaultChecked={held.has(role)} disabled={readOnly || kept} className="mt-1" />
               <span>
                 <span title={role}>{roleLabel(role)}</span>
                 {grants.length ? (

@@ -7,12 +7,16 @@ import { access, ListQueryParams, ListResponse, ProblemResponses } from '#server
 import { listQueryFromUrl, listResource, runList } from '#server/platform/list/engine.ts'
 import { AUDIT_AREAS, type AuditArea } from '#common/vocabulary.ts'
 import { AUDIT_LIST } from '#common/lists/audit.ts'
+import type { Permission } from '#common/permissions.ts'
 
 const AREAS = AUDIT_AREAS
 type Area = AuditArea
 
-/** The permission that reads an area's trail: the area's viewer (the catalogue and products are staff's). */
-const AREA_VIEWER: Record<Area, string> = {
+/**
+ * The permission that reads an area's trail: the area's viewer (the catalogue and products are
+ * staff's; watch is read under brand-viewer, intelligence under prospect-viewer: decision 025).
+ */
+const AREA_VIEWER: Record<Area, Permission> = {
   accounts: 'account-viewer',
   users: 'user-viewer',
   contacts: 'contact-viewer',

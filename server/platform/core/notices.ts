@@ -1,4 +1,4 @@
-import { expandPermissions } from '#common/permissions.ts'
+import { expandPermissions, type Permission } from '#common/permissions.ts'
 import type { TFunction } from '#common/translator.ts'
 import { mailTexts } from '#server/lib/mail-texts.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
@@ -8,7 +8,12 @@ import type { PlatformDeps } from '#server/platform/deps.ts'
  * (`mailTexts`): the expiry notices of domains, certificates and blocks go to the ones who may
  * renew. `write` makes the mail from the user's texts. Returns how many mails were sent.
  */
-export async function mailAccountUsers(deps: Pick<PlatformDeps, 'db' | 'mailer'>, accountId: string, permission: string, write: (t: TFunction) => { subject: string; text: string }): Promise<number> {
+export async function mailAccountUsers(
+  deps: Pick<PlatformDeps, 'db' | 'mailer'>,
+  accountId: string,
+  permission: Permission,
+  write: (t: TFunction) => { subject: string; text: string },
+): Promise<number> {
   const users = await deps.db.selectFrom('users').select(['email', 'roles', 'abilities', 'language']).where('account_id', '=', accountId).where('status', '=', 'active').execute()
   let sent = 0
   for (const user of users) {

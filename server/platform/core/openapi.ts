@@ -1,4 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
+import type { Permission } from '#common/permissions.ts'
 
 /** The list query of every list resource (spec §7 "List requests"). */
 export const ListQueryParams = z
@@ -105,13 +106,14 @@ export const jsonResponse = <T extends z.ZodType>(schema: T, description = 'OK')
 
 /**
  * Who may call an operation, declared on its route and published as the operation's
- * `x-permission` (the /api/reference page shows it): a permission name (roles and abilities
+ * `x-permission` (the /api/reference page shows it): a name of the permission registry
+ * (`Permission`, common/permissions.ts: an unknown one is a type error; roles and abilities
  * expanded, staff holds every one), `signed-in` for any bearer, or `public` for no credential.
  * The area's router (`createRouter`, core/http.ts) refuses a request that lacks it before the
  * handler runs (401, or 403 problem+json naming the permission); a rule that needs more (a row's
  * own account, the user's own events) narrows further in the service.
  */
-export type RouteAccess = 'public' | 'signed-in' | (string & {})
+export type RouteAccess = 'public' | 'signed-in' | Permission
 
 /**
  * The route's access, spread into `createRoute({ …, ...access('ssl-viewer') })`. `{ session: true }`:

@@ -1,4 +1,4 @@
-import { expandPermissions } from '#common/permissions.ts'
+import { expandPermissions, type Permission } from '#common/permissions.ts'
 import { AppError } from './errors.ts'
 
 /** Who is acting. System work (seed, jobs) acts without a user. */
@@ -44,13 +44,13 @@ export function isStaff(actor: Actor): boolean {
 }
 
 /** True when the actor holds the permission (roles and abilities expanded). */
-export function can(actor: Actor, permission: string): boolean {
+export function can(actor: Actor, permission: Permission): boolean {
   const granted = expandPermissions(actor.roles, actor.abilities)
   return granted.has(permission) || granted.has('staff')
 }
 
 /** 403 unless the actor holds the permission (the route's declared access checks it first; a rule may again). */
-export function requirePermission(actor: Actor, permission: string): void {
+export function requirePermission(actor: Actor, permission: Permission): void {
   if (!can(actor, permission)) throw new AppError(403, 'forbidden', `This needs the ${permission} permission`, { extra: { permission } })
 }
 
