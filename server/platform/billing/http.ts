@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { INVOICE_LANGUAGES, PAYMENT_KINDS, TRANSACTION_STATES } from '#common/billing.ts'
+import { PRICING_RULE_KINDS, RULE_LEVELS } from '#common/pricing.ts'
 import { listPage } from '#server/platform/core/list-route.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
@@ -72,6 +73,38 @@ const EntitySchema = z
     accounts: z.array(z.object({ id: z.uuid(), name: z.string(), currency: z.string() })),
   })
   .openapi('BillingEntity')
+/** The quote a charge was made at (common/pricing.ts Quote): staff read all of it, a client the price only, so every field may be absent. */
+const ChargedQuoteSchema = z
+  .object({
+    product_id: z.string(),
+    product_code: z.string(),
+    currency: z.string(),
+    period: z.number().int(),
+    quantity: z.number().int(),
+    unit_minor: z.number().int(),
+    regular_minor: z.number().int(),
+    total_minor: z.number().int(),
+    cost_minor: z.number().int(),
+    cost_currency: z.string(),
+    below_cost: z.boolean(),
+    rates: z.array(z.object({ from: z.string(), to: z.string(), rate: z.number(), date: z.string() })),
+    chain: z.array(
+      z.object({
+        rule_id: z.string(),
+        rule_name: z.string(),
+        level: z.enum(RULE_LEVELS),
+        kind: z.enum(PRICING_RULE_KINDS),
+        effect: z.enum(['applied', 'overridden', 'not-reached']),
+        before_minor: z.number().int().nullable(),
+        after_minor: z.number().int().nullable(),
+      }),
+    ),
+    priced_at: z.string(),
+    pricing_entity_id: z.string(),
+  })
+  .partial()
+  .openapi('ChargedQuote')
+
 const TransactionSchema = z
   .object({
     id: z.uuid(),
@@ -97,7 +130,7 @@ const TransactionSchema = z
     tax_minor: z.number().int(),
     currency: z.string(),
     amount_text: z.string(),
-    quote: z.record(z.string(), z.unknown()).nullable(),
+    quote: ChargedQuoteSchema.nullable(),
     actor_label: z.string(),
     actor_user_id: z.uuid().nullable(),
     reason: z.string(),

@@ -82,6 +82,17 @@ function scoped(c: Context<PlatformEnv>, context: string, permission: 'dns-viewe
   return scope
 }
 
+const Rrset = z.object({ name: z.string(), type: z.string(), ttl: z.number().int(), contents: z.array(z.string()) })
+const RrsetValue = z.object({ ttl: z.number().int(), contents: z.array(z.string()) })
+/** A drift check's answer (publish.ts compareRrsets): rrsets missing from PowerDNS, there only, or held otherwise. */
+const DriftReport = z
+  .object({
+    missing: z.array(Rrset),
+    unexpected: z.array(Rrset),
+    different: z.array(z.object({ name: z.string(), type: z.string(), ours: RrsetValue, powerdns: RrsetValue })),
+  })
+  .openapi('DnsDriftReport')
+
 const Zone = z
   .object({
     id: z.uuid(),
@@ -97,7 +108,7 @@ const Zone = z
     powerdns_configured: z.boolean(),
     dnssec_state: z.enum(ZONE_DNSSEC_STATES),
     ds_records: z.array(z.string()),
-    drift: z.any().nullable(),
+    drift: DriftReport.nullable().openapi({ description: 'What PowerDNS held otherwise than our records at the last check, or null' }),
     drift_checked_at: z.string().nullable(),
     control: z
       .enum(['portfolio', 'proof'])

@@ -70,6 +70,19 @@ const RuleBody = z
   })
   .strict()
   .openapi('PricingRuleInput')
+/** A rule's figures (common/pricing.ts RuleParams): which ones a rule has depends on its kind. */
+const RuleParamsSchema = z
+  .object({
+    percent: z.number().optional().openapi({ description: 'margin, minimum-margin: percent over cost' }),
+    amount_minor: z.number().int().optional().openapi({ description: "markup, fixed, promotion: an amount in minor units of the rule's currency" }),
+    first_year_only: z.boolean().optional().openapi({ description: 'promotion: the first year of a registration only' }),
+    mode: z.enum(ROUNDING_MODES).optional().openapi({ description: 'rounding' }),
+    tiers: z
+      .array(z.object({ min_quantity: z.number().int(), percent_off: z.number() }))
+      .optional()
+      .openapi({ description: 'volume: percent off from a quantity on' }),
+  })
+  .openapi('PricingRuleParams')
 const RuleSchema = z
   .object({
     id: z.uuid(),
@@ -78,6 +91,29 @@ const RuleSchema = z
     pricing_entity_id: z.uuid().nullable(),
     product_id: z.uuid().nullable(),
     selector: Selector.nullable(),
+    kind: z.enum(PRICING_RULE_KINDS),
+    params: RuleParamsSchema,
+    currency: z.string().nullable(),
+    starts_at: z.string().nullable(),
+    ends_at: z.string().nullable(),
+    below_cost_reason: z.string().nullable(),
+    version: z.number().int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('PricingRuleWindow')
+/** A row of the pricing rules list (common/lists/pricing.ts): `fields` may leave any field out. */
+const PricingRuleRow = z
+  .object({
+    id: z.uuid(),
+    rule_name: z.string(),
+    level: z.enum(RULE_LEVELS),
+    is_custom: z.boolean(),
+    pricing_entity_id: z.uuid().nullable(),
+    'pricing_entity.name': z.string().nullable(),
+    product_id: z.uuid().nullable(),
+    'product.code': z.string().nullable(),
+    selector: z.record(z.string(), z.unknown()).nullable(),
     kind: z.enum(PRICING_RULE_KINDS),
     params: z.record(z.string(), z.unknown()),
     currency: z.string().nullable(),
@@ -88,7 +124,8 @@ const RuleSchema = z
     created_at: z.string(),
     updated_at: z.string(),
   })
-  .openapi('PricingRuleWindow')
+  .partial()
+  .openapi('PricingRuleRow')
 const ChainStepSchema = z.object({
   rule_id: z.string(),
   rule_name: z.string(),
@@ -246,7 +283,7 @@ export const pricingRouter = createRouter()
       tags: TAGS,
       summary: 'Pricing rule windows, global and per price list (staff)',
       request: { query: ListQueryParams },
-      responses: { 200: ListResponse(z.record(z.string(), z.unknown())), ...ProblemResponses },
+      responses: { 200: ListResponse(PricingRuleRow), ...ProblemResponses },
     }),
     async (c) => {
       return c.json(await runList(c.get('deps').db, pricingRulesResource, listQueryFromUrl(pricingRulesResource, new URL(c.req.url)), { accountId: null }), 200)

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { REVOCATION_REASONS, SSL_FILE_FORMATS, SSL_FILES, SSL_STATES, SSL_VALIDATION_STATES, type RevocationReason } from '#common/ssl.ts'
+import { REVOCATION_REASONS, SSL_CHECK_STATES, SSL_FILE_FORMATS, SSL_FILES, SSL_STATES, SSL_VALIDATION_STATES, type RevocationReason } from '#common/ssl.ts'
 import type { SslCertificate, SslValidation } from '#server/db/schema-ssl.ts'
 import { PKCS12_PROFILES } from './pkcs12.ts'
 import { allowCaByCaa } from './caa.ts'
@@ -198,7 +198,7 @@ const SettingsSchema = z
       description: "The account's price of each product and period, to order and to renew the coverage term (the pricing engine's quote; an unpriced one left out; none for staff in their own group)",
     }),
     organisations: z
-      .array(z.object({ id: z.uuid(), legal_name: z.string(), status: z.string() }))
+      .array(z.object({ id: z.uuid(), legal_name: z.string(), status: z.enum(SSL_CHECK_STATES) }))
       .openapi({ description: "The account's organisations an OV or EV order may name (at most 200, by legal name)" }),
   })
   .openapi('SslSettings')

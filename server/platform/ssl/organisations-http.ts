@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { SSL_BUSINESS_CATEGORIES, SSL_CHECK_STATES, SSL_ORGANISATION_CHECKS, SSL_ORGANISATION_STATES } from '#common/ssl.ts'
+import { SSL_BUSINESS_CATEGORIES, SSL_CHECK_STATES, SSL_ORGANISATION_CHECKS, SSL_ORGANISATION_STATES, type SslOrganisationCheck } from '#common/ssl.ts'
 import type { SslOrganisation } from '#server/db/schema-ssl.ts'
 import { reachOf } from '#server/platform/core/scope.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
@@ -25,6 +25,8 @@ const ContextParam = z.object({ context: z.string() })
 const Params = z.object({ context: z.string(), id: z.uuid() })
 
 const CheckSchema = z.object({ state: z.enum(SSL_CHECK_STATES), note: z.string(), by: z.string(), at: z.string().nullable() })
+/** Every check of the organisation, each named (a record would leave a reader unsure which are there). */
+const ChecksSchema = z.object(Object.fromEntries(SSL_ORGANISATION_CHECKS.map((check) => [check, CheckSchema])) as Record<SslOrganisationCheck, typeof CheckSchema>)
 
 const Details = {
   legal_name: z.string().max(300),
@@ -76,7 +78,7 @@ const OrganisationSchema = z
     business_category: z.enum(['', ...SSL_BUSINESS_CATEGORIES]),
     incorporation_date: z.string().nullable(),
     status: z.enum(SSL_ORGANISATION_STATES).openapi({ description: 'validated when every check is; attention when one needs the customer' }),
-    checks: z.record(z.enum(SSL_ORGANISATION_CHECKS), CheckSchema),
+    checks: ChecksSchema,
     subject: z.record(z.string(), z.string()).openapi({ description: "What an OV/EV CA receives: the CSR subject's organisation fields (O, C, L, ST)" }),
     ev: z.record(z.string(), z.string()).openapi({ description: 'What an EV CA receives besides, from its vetting: business category, serial number, jurisdiction, incorporation date' }),
     validated_at: z.string().nullable(),
