@@ -27,6 +27,27 @@ export default tseslint.config(
     },
   },
   {
+    // The portal's platform calls are typed by the API's OpenAPI document (decision 023): the
+    // answer comes from the operation's path and method, so a type argument — an answer written by
+    // hand — is refused on any platform client's call.
+    files: ['app/**/*.{ts,tsx}', 'tests/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          '[callee.object.name=/[pP]latform$/]',
+          '[callee.object.property.name=/[pP]latform$/]',
+          '[callee.object.argument.callee.name=/^(getPlatform|platformForSession)$/]',
+          '[callee.object.callee.name=/^(getPlatform|platformForSession)$/]',
+        ].map((client) => ({
+          selector: `CallExpression[typeArguments][callee.type='MemberExpression'][callee.property.name=/^(get|post|put|patch|delete|call|all|list|raw)$/]${client}`,
+          message:
+            "A platform call's answer is the OpenAPI document's (decision 023): name the operation's path, e.g. platform.get('/groups/{context}/domains/{id}', { path }), and derive narrower shapes with Answer<…>/Row<…> from app/lib/platform-api.ts.",
+        })),
+      ],
+    },
+  },
+  {
     // A form control's attributes come from field-props.ts (decision 014, item 9): the same as
     // conform's helpers, at a fraction of their cost on the server.
     files: ['app/**/*.{ts,tsx}'],

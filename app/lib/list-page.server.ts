@@ -155,7 +155,7 @@ export async function loadListPage(request: Request, context: Readonly<RouterCon
   if (errors.some((e) => e.kind === 'pql')) return { page: empty, headers }
   try {
     const platform = await getPlatform(request, context)
-    const body = await platform.get<{ data: Record<string, unknown>[]; meta: { total: number; page: number; limit: number } }>(def.apiPath(groupContext), {
+    const body = await platform.list(def.apiPath(groupContext), {
       query: apiQuery(def, query),
     })
     return { page: { ...empty, rows: body.data, meta: body.meta }, headers }

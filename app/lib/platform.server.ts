@@ -6,6 +6,7 @@
  */
 import { data, redirect, type RouterContextProvider } from 'react-router'
 import type { AppServices } from './app-context.ts'
+import { fillPath, type Answer, type BarePath, type ApiPath, type Init, type InitArgs, type ListPage, type Operation, type Projected, type ProjectedRow, type RequestBody } from './platform-api.ts'
 import {
   PlatformError,
   SessionChannel,
@@ -154,36 +155,57 @@ export class PlatformClient {
     }
   }
 
-  /** A call with the answer handling of spec §8; returns the parsed body. */
-  async call<T = unknown>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
-    const response = await this.raw(path, { ...options, method, body })
-    return (await this.handle(response, path)) as T
+  /** A call with the answer handling of spec §8; returns the parsed body (typed by the methods below). */
+  private async send(method: string, template: string, init: object | undefined): Promise<unknown> {
+    const { path: params, body, ...options } = (init ?? {}) as Omit<Init<unknown>, 'path' | 'body'> & { path?: Record<string, string | number>; body?: unknown }
+    const path = fillPath(template, params)
+    const response = await this.raw(path, { ...options, query: options.query as CallOptions['query'], method, body })
+    return this.handle(response, path)
   }
 
-  get<T = unknown>(path: string, options?: RequestOptions) {
-    return this.call<T>('GET', path, undefined, options)
+  /**
+   * The operations of the Platform API's OpenAPI document (decision 023), by path template and
+   * method: `platform.get('/groups/{context}/domains/{id}', { path: { context, id } })` answers that
+   * operation's success body as the document types it.
+   */
+  get<P extends BarePath<'get'>>(path: P): Promise<Projected<Answer<P, 'get'>, never>>
+  get<P extends ApiPath<'get'>, const F extends string = never>(path: P, init: Init<Operation<P, 'get'>, F>): Promise<Projected<Answer<P, 'get'>, F>>
+  get(path: string, init?: object): Promise<unknown> {
+    return this.send('GET', path, init)
   }
-  post<T = unknown>(path: string, body?: unknown, options?: RequestOptions) {
-    return this.call<T>('POST', path, body, options)
+  post<P extends ApiPath<'post'>>(path: P, ...[init]: InitArgs<Operation<P, 'post'>>) {
+    return this.send('POST', path, init) as Promise<Answer<P, 'post'>>
   }
-  put<T = unknown>(path: string, body?: unknown, options?: RequestOptions) {
-    return this.call<T>('PUT', path, body, options)
+  put<P extends ApiPath<'put'>>(path: P, ...[init]: InitArgs<Operation<P, 'put'>>) {
+    return this.send('PUT', path, init) as Promise<Answer<P, 'put'>>
   }
-  patch<T = unknown>(path: string, body?: unknown, options?: RequestOptions) {
-    return this.call<T>('PATCH', path, body, options)
+  patch<P extends ApiPath<'patch'>>(path: P, ...[init]: InitArgs<Operation<P, 'patch'>>) {
+    return this.send('PATCH', path, init) as Promise<Answer<P, 'patch'>>
   }
-  delete<T = unknown>(path: string, options?: RequestOptions) {
-    return this.call<T>('DELETE', path, undefined, options)
+  delete<P extends ApiPath<'delete'>>(path: P, ...[init]: InitArgs<Operation<P, 'delete'>>) {
+    return this.send('DELETE', path, init) as Promise<Answer<P, 'delete'>>
   }
 
-  /** The paged loop of spec §7 (page size 1000 while a full page returns). */
-  all<T = unknown>(path: string, options: RequestOptions = {}): Promise<T[]> {
-    return fetchAllPages<T>((page) => this.get(path, { ...options, query: { ...options.query, ...page } }))
+  /** Every row of a list operation: the paged loop of spec §7 (page size 1000 while a full page returns). */
+  all<P extends ApiPath<'get'>, const F extends string = never>(path: P, init: Init<Operation<P, 'get'>, F>): Promise<ProjectedRow<Answer<P, 'get'>, F>[]> {
+    const base: { query?: object } = init ?? {}
+    return fetchAllPages<ProjectedRow<Answer<P, 'get'>, F>>((page) => this.send('GET', path, { ...base, query: { ...base.query, ...page } }))
+  }
+
+  /**
+   * A page of a list resource for the list engine, whose definitions name their resource's address
+   * (app/lib/lists.ts) and project rows by `fields`: the rows are records, the meta the document's.
+   */
+  list(path: string, options: Pick<CallOptions, 'query' | 'signal'> = {}): Promise<ListPage> {
+    return this.raw(path, { ...options, method: 'GET' }).then((response) => this.handle(response, path) as Promise<ListPage>)
   }
 
   /** POST /groups/{context}/platform_calls with the answer handling of spec §7. */
   async platformCall(groupContext: string, operation: string, fields: Record<string, unknown> = {}) {
-    const answer = await this.post<PlatformCallAnswer>(`/groups/${encodeURIComponent(groupContext)}/platform_calls`, { operation, ...fields })
+    const answer = (await this.post('/groups/{context}/platform_calls', {
+      path: { context: groupContext },
+      body: { operation, ...fields } as RequestBody<'/groups/{context}/platform_calls', 'post'>,
+    })) as PlatformCallAnswer
     return handlePlatformCallAnswer(answer)
   }
 

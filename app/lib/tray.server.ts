@@ -9,7 +9,7 @@ import { getPlatform } from './platform.server.ts'
 export async function trayCount(request: Request, context: Readonly<RouterContextProvider>, groupContext: string): Promise<number> {
   try {
     const platform = await getPlatform(request, context)
-    const sizes = await platform.get<{ domain: number; record: number }>(`/groups/${encodeURIComponent(groupContext)}/tray/size`)
+    const sizes = await platform.get('/groups/{context}/tray/size', { path: { context: groupContext } })
     return (sizes?.domain ?? 0) + (sizes?.record ?? 0)
   } catch (error) {
     if (error instanceof Response) throw error

@@ -15,8 +15,6 @@ import type { Filter } from '#common/pql.ts'
 import { domainScreen } from './domains/shared.server.ts'
 import { dnsScreen, zoneOfDomain } from './domains/dns/shared.server.ts'
 import { billingScreen, loadEntity } from './invoicing/billing.server.ts'
-import type { Transaction } from './invoicing/billing.tsx'
-import type { PricingEntity } from './invoicing/pricing-entity.tsx'
 import { setOfPath } from './invoicing/shared.tsx'
 import { loadCertificate } from './ssl/detail.server.ts'
 import type { Certificate } from './ssl/shared.tsx'
@@ -90,11 +88,14 @@ const directoryLog =
     let name: string
     let def: ListDefinition
     if (area === 'accounts') {
-      name = (await platform.get<{ name: string }>(`/accounts/${id}`)).name
+      name = (await platform.get('/accounts/{id}', { path: { id } })).name
       def = { ...accountsLogList, apiPath: () => `/groups/${encodeURIComponent(id)}/audit-entries` }
     } else {
-      const row = await platform.get<{ name: string; email?: string }>(`/groups/${groupContext}/${area}/${id}`)
-      name = row.name || row.email || id
+      const row =
+        area === 'users'
+          ? await platform.get('/groups/{context}/users/{id}', { path: { context: groupContext, id } })
+          : await platform.get('/groups/{context}/contacts/{id}', { path: { context: groupContext, id } })
+      name = row.name || ('email' in row ? row.email : '') || id
       def = fixed(AREA_LOGS[area], [entityIs(id)])
     }
     const t = tOf(context)
@@ -128,7 +129,7 @@ const authLog: Reader = async ({ request, context, params }) => {
     ]
     return { def, groupContext, view: { kind: 'auth', title: t('directory:users.authLog'), breadcrumb, links } }
   }
-  const row = await (await getPlatform(request, context)).get<{ id: string; name: string; email: string }>(`/groups/${groupContext}/users/${params.id}`)
+  const row = await (await getPlatform(request, context)).get('/groups/{context}/users/{id}', { path: { context: groupContext, id: params.id } })
   const links = [
     { to: `/users/${row.id}`, label: t('directory:details') },
     { to: `/users/${row.id}/log`, label: t('directory:log') },
@@ -163,7 +164,7 @@ const billingLog =
     }
     const isTransaction: Filter = { field: 'entity_type', operator: 'equals', values: ['transaction'] }
     if (of === 'transaction') {
-      const transaction = await screen.platform.get<Transaction>(`${screen.base}/transactions/${params.id}`)
+      const transaction = await screen.platform.get('/groups/{context}/transactions/{id}', { path: { context: screen.groupContext, id: params.id } })
       // The trail of the account the transaction belongs to (staff read it from their own group too).
       const groupContext = screen.staff ? transaction.account_id : screen.groupContext
       const tabs = { kind: of, id: transaction.id, staff: screen.staff }
@@ -185,14 +186,14 @@ const pricingLog =
     const groupContext = activeContext(url, user.group_id)
     const def = pricingLogList
     if (of === 'pricing-entity') {
-      const entity = await platform.get<PricingEntity>(`/pricing-entities/${params.id}`)
+      const entity = await platform.get('/pricing-entities/{id}', { path: { id: params.id } })
       const view = { kind: 'pricing' as const, title: t('pricing:logOf', { name: entity.name }), back: `/invoicing/pricing-entities/${entity.id}`, tabs: { kind: of, id: entity.id, staff: true } }
       return { def: fixed(def, [entityIs(entity.id)]), groupContext, view }
     }
     const set = setOfPath(url.pathname)
     const product = params.id ?? 'custom'
     const ruleName = params.ruleName!
-    await platform.get(`/pricing-rules/${set}/${product}/${encodeURIComponent(ruleName)}`)
+    await platform.get('/pricing-rules/{set}/{product}/{ruleName}', { path: { set, product, ruleName } })
     const view = { kind: 'pricing' as const, title: t('pricing:logOf', { name: ruleName }), back: url.pathname.replace(/\/log$/, '') }
     return { def: fixed(def, [entityIs(`${set}/${product}/${ruleName}`)]), groupContext, view }
   }

@@ -1,5 +1,5 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { groupActivity, type ActivityEntry } from './home-activity.ts'
+import { groupActivity } from './home-activity.ts'
 import { Link, redirect } from 'react-router'
 import { ArrowRight, CheckCircle2, Clock, GitCompare, Server, ShieldAlert, ShoppingCart } from 'lucide-react'
 import { PageHeader } from '#app/components/page-header.tsx'
@@ -17,17 +17,10 @@ import { cn } from '#app/lib/utils.ts'
 import { printPql, type Filter } from '#common/pql.ts'
 import type { Route } from './+types/home.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
+import type { Answer } from '#app/lib/platform-api.ts'
 
 /** GET /groups/{context}/summary (server/platform/dashboard): each part null when the user may not read it. */
-type Summary = {
-  today: string
-  expiring: { days: number; until: string; total: number; auto_renew_off: number }[] | null
-  zones: { failing: number; drifting: number; named: { id: string; name: string; domain_id: string | null; problem: 'failing' | 'drifting' }[] } | null
-  differences: number | null
-  orders: { pending: number; failed: number } | null
-  material_changes: { pending: number } | null
-  zone_overlaps: { count: number; named: { zone: string; other: string }[] } | null
-}
+type Summary = Answer<'/groups/{context}/summary'>
 type Activity = {
   id: string
   when: string
@@ -77,9 +70,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A part the user may not read (403) is left out; anything else is the error screen.
   const unlessForbidden = <T,>(call: Promise<T>) => call.catch((error: unknown) => (error instanceof PlatformError && error.status === 403 ? null : Promise.reject(error)))
   const [summary, activity] = await Promise.all([
-    unlessForbidden(platform.get<Summary>(`/groups/${encodeURIComponent(group)}/summary`)),
+    unlessForbidden(platform.get('/groups/{context}/summary', { path: { context: group } })),
     unlessForbidden(
-      platform.get<{ data: ActivityEntry[] }>(`/groups/${encodeURIComponent(group)}/audit-entries`, {
+      platform.get('/groups/{context}/audit-entries', {
+        path: { context: group },
         query: { limit: READ_FOR_RECENT, sort: '-created_at', fields: 'id,created_at,area,entity_type,entity_id,action,actor_label' },
       }),
     ),

@@ -32,6 +32,7 @@ import type { Route } from './+types/my-profile.ts'
 import { ApiTokensCard, type TokenActionData } from './users/api-tokens.tsx'
 import { grantablePermissions, loadTokens, tokenAction } from './users/api-tokens.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
+import type { RequestBody } from '#app/lib/platform-api.ts'
 
 /** The password form's schema, with the default messages in the user's language. */
 export function passwordSchema(t: TFunction) {
@@ -60,14 +61,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     isStaff,
     permissions: isStaff ? [...expandPermissions(user.roles, user.abilities)].sort() : [],
     view,
-    apiTokens: { ...(await loadTokens(request, context, user, '/profile/api_tokens')), permissions: grantablePermissions(user) },
+    apiTokens: { ...(await loadTokens(request, context, user, null)), permissions: grantablePermissions(user) },
     meta: pageMeta(request, context, t('profile.title')),
   }
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
-
-type TwoFactorStart = { secret: string; otpauth_uri: string; qr_svg: string }
 
 export async function action({ request, context }: Route.ActionArgs) {
   assertSameOrigin(request)
@@ -76,14 +75,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData()
   const intent = formData.get('intent')
   const platform = await getPlatform(request, context)
-  const tokenAnswer = await tokenAction(request, context, t, formData, '/profile/api_tokens')
+  const tokenAnswer = await tokenAction(request, context, t, formData, null)
   if (tokenAnswer) return tokenAnswer
 
   if (intent === 'preferences') {
     const headers = new Headers()
     const lng = formData.get('lng')
     const theme = formData.get('theme')
-    const patch: { language?: string; dark_theme?: boolean } = {}
+    const patch: RequestBody<'/profile', 'patch'> = {}
     if (isUiLanguage(lng)) {
       headers.append('Set-Cookie', serializeCookie('lng', lng, { maxAge: YEAR_SECONDS }))
       patch.language = lng
@@ -103,9 +102,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (submission.status !== 'success')
       return data({ intent: 'password' as const, result: submission.reply({ hideFields: ['current_password', 'new_password', 'confirm_password'] }) }, { status: 400 })
     try {
-      const tokens = await platform.put<{ access_token: string; refresh_token: string }>('/profile/password', {
-        current_password: submission.value.current_password,
-        new_password: submission.value.new_password,
+      const tokens = await platform.put('/profile/password', {
+        body: {
+          current_password: submission.value.current_password,
+          new_password: submission.value.new_password,
+        },
       })
       await replaceSessionTokens(request, context, tokens)
     } catch (error) {
@@ -117,7 +118,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === 'two-factor-start') {
     try {
-      const start = await platform.post<TwoFactorStart>('/profile/two_factor')
+      const start = await platform.post('/profile/two_factor')
       return { intent: 'two-factor-start' as const, start }
     } catch (error) {
       const refused = refusalOf(error)
@@ -130,7 +131,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const start = { secret: String(formData.get('secret') ?? ''), otpauth_uri: String(formData.get('otpauth_uri') ?? ''), qr_svg: '' }
     if (submission.status !== 'success') return data({ intent: 'two-factor-confirm' as const, result: submission.reply(), start }, { status: 400 })
     try {
-      const { recovery_codes } = await platform.post<{ recovery_codes: string[] }>('/profile/two_factor/confirm', { code: submission.value.code })
+      const { recovery_codes } = await platform.post('/profile/two_factor/confirm', { body: { code: submission.value.code } })
       return { intent: 'two-factor-done' as const, recoveryCodes: recovery_codes }
     } catch (error) {
       return data({ intent: 'two-factor-confirm' as const, result: submission.reply({ fieldErrors: { code: [refusalTextOf(t, error)] } }), start }, { status: 400 })

@@ -57,7 +57,7 @@ describe('portal session against the real Platform API', () => {
     const refreshesBefore = await countRefreshes(user.id)
 
     const client = await getPlatform(requestWith(cookie), contextFor())
-    const answers = await Promise.all(Array.from({ length: 20 }, () => client.get<{ id: string }>('/me')))
+    const answers = await Promise.all(Array.from({ length: 20 }, () => client.get('/me')))
     expect(answers.every((a) => a.id === user.id)).toBe(true)
     expect((await countRefreshes(user.id)) - refreshesBefore).toBe(1)
 
@@ -161,11 +161,11 @@ describe('portal session against the real Platform API', () => {
     const other = await signIn('admin@globex.example')
     const fresh = 'a long and quiet afternoon 2026'
     const client = await getPlatform(requestWith(mine.cookie), contextFor())
-    const tokens = await client.put<{ access_token: string; refresh_token: string }>('/profile/password', { current_password: DEMO_PASSWORD, new_password: fresh })
+    const tokens = await client.put('/profile/password', { body: { current_password: DEMO_PASSWORD, new_password: fresh } })
     const context = contextFor()
     await replaceSessionTokens(requestWith(mine.cookie), context, tokens)
     expect((await getSession(requestWith(mine.cookie), context))?.tokens.accessToken).toBe(tokens.access_token)
-    expect(await (await getPlatform(requestWith(mine.cookie), contextFor())).get<{ id: string }>('/me')).toMatchObject({ id: mine.user.id })
+    expect(await (await getPlatform(requestWith(mine.cookie), contextFor())).get('/me')).toMatchObject({ id: mine.user.id })
 
     const refused = await (await getPlatform(requestWith(other.cookie), contextFor())).get('/me').catch((e: unknown) => e)
     expect((refused as Response).headers.get('location')).toMatch(/^\/login/)

@@ -110,12 +110,12 @@ export async function finishSignIn(request: Request, context: Context, tokens: S
 
   const locale = currentLocale(request)
   // Among the interface's languages only: a stored language the screens do not have is left as it is.
-  if (user.language !== locale && isUiLanguage(user.language)) {
+  if (user.language !== locale && isUiLanguage(user.language) && isUiLanguage(locale)) {
     if (user.language === 'en') {
       // Spec §4: a user still on the default language takes the locale they are using now.
       const session = await readSessionRow(services(context).sql, key)
       try {
-        await platformForSession(request, context, session).patch('/profile', { language: locale })
+        await platformForSession(request, context, session).patch('/profile', { body: { language: locale } })
         await updateSessionUserByKey(context, key, { language: locale })
       } catch (error) {
         log('warn', 'could not store the language in the profile', { error: String(error) })

@@ -19,23 +19,9 @@ import { DateText } from '#app/components/date-text.tsx'
 import { HeaderAction, PageHeader } from '#app/components/page-header.tsx'
 import { StatusBadge } from '#app/components/status-badge.tsx'
 
-type Account = {
-  id: string
-  name: string
-  status: 'active' | 'suspended'
-  currency: string
-  language: string
-  is_registrar: boolean
-  version: number
-  created_at: string
-  user_count: number
-  domain_count: number
-  contact_count: number
-}
-
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
-  const account = await (await getPlatform(request, context)).get<Account>(`/accounts/${params.id}`)
+  const account = await (await getPlatform(request, context)).get('/accounts/{id}', { path: { id: params.id } })
   const isStaff = hasPermission(user, 'staff', { ignoreHidden: true })
   return { account, isStaff, canEdit: canChange(request, user, 'account-manager'), meta: pageMeta(request, context, account.name) }
 }
@@ -53,7 +39,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const body = accountBody(submission.value, hasPermission(user, 'staff', { ignoreHidden: true }))
   try {
-    await (await getPlatform(request, context)).patch(`/accounts/${params.id}`, { ...body, version: Number(formData.get('version')) })
+    await (await getPlatform(request, context)).patch('/accounts/{id}', { path: { id: params.id }, body: { ...body, version: Number(formData.get('version')) } })
   } catch (error) {
     return data({ result: submission.reply(formErrorsOf(t, error, ACCOUNT_FIELDS)) }, { status: 400 })
   }

@@ -41,7 +41,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: accountSchema(t) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
-    const created = await (await getPlatform(request, context)).post<{ id: string }>('/accounts', accountBody(submission.value, false))
+    const created = await (await getPlatform(request, context)).post('/accounts', { body: accountBody(submission.value, false) })
     return redirect(carryContext(`/accounts/${created.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('directory:accounts.created'), color: 'success' }) } })
   } catch (error) {
     return data({ result: submission.reply(formErrorsOf(t, error, ACCOUNT_FIELDS)) }, { status: 400 })

@@ -17,20 +17,19 @@ import { getPlatform } from '#app/lib/platform.server.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import type { WebhookAttemptView, WebhookEndpointView } from '#common/webhooks.ts'
 import { CardTable, CardTableRow, ConfirmAction, DetailList, SubNav } from '#app/components/screen-parts.tsx'
-import { ENDPOINT_FIELDS, EndpointForm, endpointSchema, endpointsPath, EndpointState, SecretShown } from './webhooks-shared.tsx'
+import { ENDPOINT_FIELDS, EndpointForm, endpointSchema, EndpointState, SecretShown } from './webhooks-shared.tsx'
 import type { Route } from './+types/webhook.ts'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
   validateIds({ id: params.endpointId }, requestUrl(request).pathname)
   const platform = await getPlatform(request, context)
-  const path = `${endpointsPath(params.id)}/${params.endpointId}`
+  const path = { context: params.id, id: params.endpointId }
   const [account, endpoint, attempts] = await Promise.all([
-    platform.get<{ id: string; name: string }>(`/accounts/${params.id}`),
-    platform.get<WebhookEndpointView>(path),
-    platform.get<{ data: WebhookAttemptView[] }>(`${path}/attempts`),
+    platform.get('/accounts/{id}', { path: { id: params.id } }),
+    platform.get('/groups/{context}/webhook_endpoints/{id}', { path }),
+    platform.get('/groups/{context}/webhook_endpoints/{id}/attempts', { path }),
   ])
   return { account, endpoint, attempts: attempts.data, canEdit: canChange(request, user, 'account-admin'), meta: pageMeta(request, context, endpoint.url) }
 }
@@ -49,7 +48,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const formData = await request.formData()
   const intent = String(formData.get('intent') ?? '')
   const platform = await getPlatform(request, context)
-  const path = `${endpointsPath(params.id)}/${params.endpointId}`
+  const path = { context: params.id, id: params.endpointId }
   const version = Number(formData.get('version'))
   const done = (message: string, to = url.pathname + url.search) => redirect(to, { headers: { 'Set-Cookie': flashHeader(request, { content: message, color: 'success' }) } })
 
@@ -58,7 +57,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
     const { intent: _intent, ...values } = submission.value
     try {
-      await platform.patch(path, { ...values, version })
+      await platform.patch('/groups/{context}/webhook_endpoints/{id}', { path, body: { ...values, version } })
     } catch (error) {
       return data({ intent, result: submission.reply(formErrorsOf(t, error, ENDPOINT_FIELDS)) }, { status: 400 })
     }
@@ -66,15 +65,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   if (!(ACTIONS as readonly string[]).includes(intent)) throw data('Unknown form', { status: 400 })
   try {
-    if (intent === 'enable' || intent === 'disable') await platform.patch(path, { enabled: intent === 'enable', version })
-    else if (intent === 'test') await platform.post(`${path}/test`)
-    else if (intent === 'replay') await platform.post(`${path}/deliveries/${encodeURIComponent(String(formData.get('delivery_id') ?? ''))}/replay`)
+    if (intent === 'enable' || intent === 'disable') await platform.patch('/groups/{context}/webhook_endpoints/{id}', { path, body: { enabled: intent === 'enable', version } })
+    else if (intent === 'test') await platform.post('/groups/{context}/webhook_endpoints/{id}/test', { path })
+    else if (intent === 'replay')
+      await platform.post('/groups/{context}/webhook_endpoints/{id}/deliveries/{delivery_id}/replay', { path: { ...path, delivery_id: String(formData.get('delivery_id') ?? '') } })
     else if (intent === 'delete') {
-      await platform.delete(path)
+      await platform.delete('/groups/{context}/webhook_endpoints/{id}', { path })
       return done(t('webhooks:done.delete'), carryContext(`/accounts/${params.id}/webhooks`, url.searchParams))
     } else {
       // The new secret is in this answer only.
-      const rotated = await platform.post<{ secret: string }>(`${path}/rotate_secret`)
+      const rotated = await platform.post('/groups/{context}/webhook_endpoints/{id}/rotate_secret', { path })
       return data({ intent, secret: rotated.secret }, { headers: { 'Cache-Control': 'no-store' } })
     }
   } catch (error) {

@@ -12,15 +12,14 @@ import { getPlatform } from '#app/lib/platform.server.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import type { WebhookEndpointView } from '#common/webhooks.ts'
 import { CardTable, CardTableRow, SubNav } from '#app/components/screen-parts.tsx'
-import { ENDPOINT_FIELDS, EndpointForm, endpointSchema, endpointsPath, EndpointState, SecretShown } from './webhooks-shared.tsx'
+import { ENDPOINT_FIELDS, EndpointForm, endpointSchema, EndpointState, SecretShown } from './webhooks-shared.tsx'
 import type { Route } from './+types/webhooks.ts'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
   const platform = await getPlatform(request, context)
-  const [account, endpoints] = await Promise.all([platform.get<{ id: string; name: string }>(`/accounts/${params.id}`), platform.get<{ data: WebhookEndpointView[] }>(endpointsPath(params.id))])
+  const [account, endpoints] = await Promise.all([platform.get('/accounts/{id}', { path: { id: params.id } }), platform.get('/groups/{context}/webhook_endpoints', { path: { context: params.id } })])
   const t = getInstance(context).t
   return { account, endpoints: endpoints.data, canEdit: canChange(request, user, 'account-admin'), meta: pageMeta(request, context, t('webhooks:title')) }
 }
@@ -36,7 +35,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (submission.status !== 'success') return data({ result: submission.reply(), made: null }, { status: 400 })
   const { intent: _intent, ...values } = submission.value
   try {
-    const made = await (await getPlatform(request, context)).post<{ endpoint: WebhookEndpointView; secret: string }>(endpointsPath(params.id), values)
+    const made = await (await getPlatform(request, context)).post('/groups/{context}/webhook_endpoints', { path: { context: params.id }, body: values })
     // The secret is in this answer only: never in a page that can be reloaded.
     return data({ result: submission.reply({ resetForm: true }), made }, { headers: { 'Cache-Control': 'no-store' } })
   } catch (error) {

@@ -14,19 +14,9 @@ import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform, PlatformError } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import type { Route } from './+types/approval.ts'
+import type { Answer } from '#app/lib/platform-api.ts'
 
-type Approval = {
-  id: string
-  domain_name: string
-  change: { contacts?: Record<string, string>; nameservers?: string[] }
-  state: 'pending' | 'approved' | 'rejected' | 'expired' | 'applied'
-  requested_by_label: string
-  approver: string
-  expires_at: string
-  decided_by: string | null
-  comment: string | null
-  error: string | null
-}
+type Approval = Answer<'/approvals/{id}'>
 
 /** The decision form: the mailed token, approve or reject (the button pressed), an optional comment. */
 const decisionSchema = (t: (key: string, options?: Record<string, unknown>) => string) =>
@@ -56,7 +46,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!UUID.test(params.id ?? '') || token.length < 20) throw notFound(url.pathname)
   const platform = await getPlatform(request, context)
   try {
-    const approval = await platform.get<Approval>(`/approvals/${params.id}`, { query: { token } })
+    const approval = await platform.get('/approvals/{id}', { path: { id: params.id }, query: { token } })
     return { approval, token, decided: null as Approval | null, meta: pageMeta(request, context, getInstance(context).getFixedT(null, 'material')('approval.title')) }
   } catch (error) {
     // A used link: the API says what became of the request and when (409 approval.decided).
@@ -82,7 +72,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { token, decision, comment } = submission.value
   const platform = await getPlatform(request, context)
   try {
-    const decided = await platform.post<Approval>(`/approvals/${params.id}`, { token, decision, comment: comment ?? '' })
+    const decided = await platform.post('/approvals/{id}', { path: { id: params.id }, body: { token, decision, comment: comment ?? '' } })
     // A document POST (no JavaScript) is followed by a full render whose loader would meet the spent
     // token: send the browser to the thank-you address instead. Client submissions go to `.data`.
     if (!new URL(request.url).pathname.endsWith('.data')) {

@@ -21,7 +21,7 @@ import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { toUnicodeName } from '#common/domain-name.ts'
 import { formatMoney } from '#common/money.ts'
-import { BlockStatus, useRefreshWhile, type Block, type BlockOffer } from './shared.tsx'
+import { BlockStatus, useRefreshWhile } from './shared.tsx'
 import type { Route } from './+types/detail.ts'
 import { PlatformError } from '#app/lib/platform-client.ts'
 import { ChargeConfirmation, shownPriceOf, type ShownPrice } from '#app/components/charge-confirmation.tsx'
@@ -35,7 +35,7 @@ async function loadBlock(request: Request, context: Route.LoaderArgs['context'],
   const url = requestUrl(request)
   const groupContext = activeContext(url, user.group_id)
   const platform = await getPlatform(request, context)
-  const block = await platform.get<Block>(`/groups/${groupContext}/blocks/${params.id}`)
+  const block = await platform.get('/groups/{context}/blocks/{id}', { path: { context: groupContext, id: params.id } })
   return { user, url, groupContext, platform, block }
 }
 
@@ -43,7 +43,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user, block, platform, groupContext } = await loadBlock(request, context, params)
   const manager = canChange(request, user, 'domain-manager')
   // The renewal's price per period (the pricing engine's quote for the account), for whoever can renew.
-  const offers = manager ? (await platform.get<{ data: BlockOffer[] }>(`/groups/${groupContext}/block-products`)).data : []
+  const offers = manager ? (await platform.get('/groups/{context}/block-products', { path: { context: groupContext } })).data : []
   return { block, offer: offers.find((o) => o.code === block.product_code) ?? null, canChange: manager, meta: pageMeta(request, context, block.label_unicode) }
 }
 
@@ -56,20 +56,20 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const t = getInstance(context).t
   const form = await request.formData()
   const intent = String(form.get('intent') ?? '')
-  const path = `/groups/${groupContext}/blocks/${block.id}`
   // A renewal charges: the first submit shows the period and the engine's price for it (the block
   // products' quotes, the ones the charge takes) and charges nothing; the confirmation posts the
   // price shown, which the API holds the charge to (issue 28).
   const period_years = Number(form.get('period_years'))
   const quoteOf = async (years: number): Promise<RenewQuote> => {
-    const offers = (await platform.get<{ data: BlockOffer[] }>(`/groups/${groupContext}/block-products`)).data
+    const offers = (await platform.get('/groups/{context}/block-products', { path: { context: groupContext } })).data
     const row = offers.find((o) => o.code === block.product_code)?.prices.find((p) => p.period_years === years)
     return { period_years: years, price: row ? { amount_minor: row.renew_minor, currency: row.currency } : null }
   }
   if (intent === 'renew') return { errors: undefined, confirm: await quoteOf(period_years) }
   try {
-    if (intent === 'renew-confirmed') await platform.post(`${path}/renew`, { period_years, expected: shownPriceOf(form) ?? null })
-    else if (intent === 'cancel') await platform.post(`${path}/cancel`)
+    if (intent === 'renew-confirmed')
+      await platform.post('/groups/{context}/blocks/{id}/renew', { path: { context: groupContext, id: block.id }, body: { period_years, expected: shownPriceOf(form) ?? null } })
+    else if (intent === 'cancel') await platform.post('/groups/{context}/blocks/{id}/cancel', { path: { context: groupContext, id: block.id } })
     else return data({ errors: [t('blocks:errors.unknown')] }, { status: 400 })
   } catch (error) {
     // The price changed in between: nothing was charged; the new price is asked again.

@@ -60,7 +60,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const url = requestUrl(request)
   const groupContext = activeContext(url, user.group_id)
   const platform = await getPlatform(request, context)
-  const [{ page, headers }, offers] = await Promise.all([loadListPage(request, context, blocksList, groupContext), platform.get<{ data: BlockOffer[] }>(`/groups/${groupContext}/block-products`)])
+  const [{ page, headers }, offers] = await Promise.all([
+    loadListPage(request, context, blocksList, groupContext),
+    platform.get('/groups/{context}/block-products', { path: { context: groupContext } }),
+  ])
   const t = getInstance(context).t
   // Staff in their own group act for no account: they see every block, and order in a client's context.
   const ordering = canChange(request, user, 'domain-manager') && !isStaffInContext(user, groupContext)
@@ -84,14 +87,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   // block products' quotes, the ones the charge takes) and orders nothing; the confirmation posts the
   // price shown, which the API holds the order to (issue 28).
   const quoteOf = async (): Promise<OrderConfirm> => {
-    const offers = (await platform.get<{ data: BlockOffer[] }>(`/groups/${groupContext}/block-products`)).data
+    const offers = (await platform.get('/groups/{context}/block-products', { path: { context: groupContext } })).data
     const offer = offers.find((o) => o.code === submission.value.product_code)
     const row = offer?.prices.find((p) => p.period_years === submission.value.period_years)
     return { ...submission.value, product: offer?.name ?? submission.value.product_code, price: row ? { amount_minor: row.order_minor, currency: row.currency } : null }
   }
   if (form.get('intent') !== 'order-confirmed') return { result: undefined, confirm: await quoteOf() }
   try {
-    const created = await platform.post<{ id: string }>(`/groups/${groupContext}/blocks`, { ...submission.value, expected: shownPriceOf(form) ?? null })
+    const created = await platform.post('/groups/{context}/blocks', { path: { context: groupContext }, body: { ...submission.value, expected: shownPriceOf(form) ?? null } })
     return redirect(carryContext(`/blocks/${created.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('blocks:done.order'), color: 'success' }) } })
   } catch (error) {
     // The price changed in between: nothing was ordered; the new price is asked again.

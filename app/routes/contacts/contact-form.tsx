@@ -5,6 +5,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { z } from 'zod'
 import { Field, SelectField } from '#app/components/forms.tsx'
 import { formRules } from '#app/lib/form-messages.ts'
+import type { Schema } from '#app/lib/platform-api.ts'
 
 export const CONTACT_FIELDS = ['name', 'organisation', 'email', 'phone', 'mobile', 'fax', 'street1', 'street2', 'street3', 'city', 'state', 'postcode', 'country_code'] as const
 export const PHONE_FIELDS = ['phone', 'mobile', 'fax'] as const
@@ -34,7 +35,7 @@ export function contactSchema(t: TFunction) {
 export type ContactValues = z.infer<ReturnType<typeof contactSchema>>
 
 /** The API body: empty phones are null (none), other empty texts are ''. */
-export function contactBody(values: ContactValues, creating: boolean): Record<string, string | null> {
+export function contactBody(values: ContactValues, creating: boolean): Schema<'CreateContact'> {
   const out: Record<string, string | null> = {}
   for (const key of CONTACT_FIELDS) {
     const value = values[key] ?? ''
@@ -43,7 +44,8 @@ export function contactBody(values: ContactValues, creating: boolean): Record<st
       else if (!creating) out[key] = null
     } else if (value || !creating) out[key] = value
   }
-  return out
+  // name, email and country_code are required by the form's schema, so always present.
+  return out as Schema<'CreateContact'>
 }
 
 type Fields = { [K in (typeof CONTACT_FIELDS)[number]]: FieldMetadata<string | undefined, any, string[]> }

@@ -22,34 +22,15 @@ import { ConfirmAction, DetailList, SubNav, yesNo } from '#app/components/screen
 import { CONTACT_FIELDS, contactBody, ContactInputs, contactSchema, type ContactValues } from './contact-form.tsx'
 import { countryOptions } from './countries.server.ts'
 import type { Route } from './+types/detail.ts'
+import type { Answer } from '#app/lib/platform-api.ts'
 
-export type Contact = {
-  id: string
-  name: string
-  organisation: string
-  email: string
-  phone: string | null
-  mobile: string | null
-  fax: string | null
-  street1: string
-  street2: string
-  street3: string
-  city: string
-  state: string
-  postcode: string
-  country_code: string
-  in_use: boolean
-  domain_count: number
-  registry_handles: { registry: string; handle: string; sync_state: string }[]
-  version: number
-  updated_at: string
-}
+export type Contact = Answer<'/groups/{context}/contacts/{id}'>
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
   const url = requestUrl(request)
   const platform = await getPlatform(request, context)
-  const contact = await platform.get<Contact>(`/groups/${activeContext(url, user.group_id)}/contacts/${params.id}`)
+  const contact = await platform.get('/groups/{context}/contacts/{id}', { path: { context: activeContext(url, user.group_id), id: params.id } })
   const canEdit = canChange(request, user, 'contact-manager')
   return { contact, canEdit, countries: canEdit ? countryOptions(getLocale(context)) : [], meta: pageMeta(request, context, contact.name) }
 }
@@ -64,11 +45,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const url = requestUrl(request)
   const formData = await request.formData()
   const platform = await getPlatform(request, context)
-  const path = `/groups/${activeContext(url, user.group_id)}/contacts/${params.id}`
 
   if (formData.get('intent') === 'delete') {
     try {
-      await platform.delete(path)
+      await platform.delete('/groups/{context}/contacts/{id}', { path: { context: activeContext(url, user.group_id), id: params.id } })
     } catch (error) {
       const { formErrors } = formErrorsOf(t, error, [])
       return data({ intent: 'delete' as const, errors: formErrors, result: undefined }, { status: 409 })
@@ -79,7 +59,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: contactSchema(t) })
   if (submission.status !== 'success') return data({ intent: 'update' as const, errors: [], result: submission.reply() }, { status: 400 })
   try {
-    await platform.patch(path, { ...contactBody(submission.value, false), version: Number(formData.get('version')) })
+    await platform.patch('/groups/{context}/contacts/{id}', {
+      path: { context: activeContext(url, user.group_id), id: params.id },
+      body: { ...contactBody(submission.value, false), version: Number(formData.get('version')) },
+    })
   } catch (error) {
     const errors = formErrorsOf(t, error, CONTACT_FIELDS)
     return data({ intent: 'update' as const, errors: [], result: submission.reply(errors) }, { status: 400 })

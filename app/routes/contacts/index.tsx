@@ -47,7 +47,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const platform = await getPlatform(request, context)
   try {
-    const created = await platform.post<{ id: string }>(`/groups/${activeContext(url, user.group_id)}/contacts`, contactBody(submission.value, true))
+    const created = await platform.post('/groups/{context}/contacts', { path: { context: activeContext(url, user.group_id) }, body: contactBody(submission.value, true) })
     return redirect(carryContext(`/contacts/${created.id}`, url.searchParams), {
       headers: { 'Set-Cookie': flashHeader(request, { content: t('directory:contacts.created'), color: 'success' }) },
     })

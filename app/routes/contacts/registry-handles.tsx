@@ -22,7 +22,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const url = requestUrl(request)
   const groupContext = activeContext(url, user.group_id)
   const platform = await getPlatform(request, context)
-  const contact = await platform.get<{ id: string; name: string }>(`/groups/${groupContext}/contacts/${params.id}`)
+  const contact = await platform.get('/groups/{context}/contacts/{id}', { path: { context: groupContext, id: params.id } })
   const def = { ...contactRegistryHandlesList, apiPath: (ctx: string) => `/groups/${encodeURIComponent(ctx)}/contacts/${contact.id}/registry-handles` }
   const { page, headers } = await loadListPage(request, context, def, groupContext)
   const t = getInstance(context).t

@@ -26,14 +26,15 @@ import type { Route } from './+types/add.ts'
 import { availabilitySchema, importSchema, transferSchema } from './schemas.ts'
 import { attempt, refusalText } from '#app/lib/refusal.server.ts'
 import { domainScreen, splitNames } from './shared.server.ts'
+import type { Answer } from '#app/lib/platform-api.ts'
 
 const MODES = ['register', 'transfer', 'import'] as const
 type Mode = (typeof MODES)[number]
 const JOB_ID = /^[0-9a-f-]{36}$/i
 const MAX_NAMES = 10_000
 
-export type ImportJob = { state: string; total: number; done: number; results: { line: number; name: string; ok: boolean | null; error?: string }[] }
-export type Availability = { name: string; available: boolean; reason?: string; price?: { minor: number; currency: string } }
+export type ImportJob = Answer<'/groups/{context}/domains/imports/{job_id}'>
+export type Availability = Answer<'/groups/{context}/domains/availability', 'post'>['results'][number]
 
 const isRunning = (state: string) => state === 'pending' || state === 'queued' || state === 'running' || state === 'processing'
 
@@ -43,7 +44,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const mode: Mode = (MODES as readonly string[]).includes(url.searchParams.get('mode') ?? '') ? (url.searchParams.get('mode') as Mode) : 'register'
   const jobId = url.searchParams.get('job')
   let job: ImportJob | null = null
-  if (mode === 'import' && jobId && JOB_ID.test(jobId)) job = await screen.platform.get<ImportJob>(`${screen.base}/domains/imports/${jobId}`)
+  if (mode === 'import' && jobId && JOB_ID.test(jobId)) job = await screen.platform.get('/groups/{context}/domains/imports/{job_id}', { path: { context: screen.groupContext, job_id: jobId } })
   const t = getInstance(context).getFixedT(null, 'domains')
   return { mode, job, jobId: job ? jobId : null, canManage: screen.canManage, meta: pageMeta(request, context, t('add.title')) }
 }
@@ -63,7 +64,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const submission = parseWithZod(form, { schema: availabilitySchema(t) })
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
     const names = splitNames(submission.value.names, 100)
-    const result = await attempt(() => screen.platform.post<{ results: Availability[] }>(`${screen.base}/domains/availability`, { names }))
+    const result = await attempt(() => screen.platform.post('/groups/{context}/domains/availability', { path: { context: screen.groupContext }, body: { names } }))
     if (!result.ok) return data({ intent, result: submission.reply({ formErrors: [refusalText(t, result.problem)] }) }, { status: result.status })
     // A name refused by the name rules (an invisible character, mixed scripts, …) says so in the user's words (issue 26).
     const availability = result.value.results.map((a) => {
@@ -81,7 +82,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const period = Number(form.get('period') ?? 1) || 1
     const failures: string[] = []
     for (const name of names) {
-      const added = await attempt(() => screen.platform.post(`${screen.base}/cart/items`, { type: 'register', name, period }))
+      const added = await attempt(() => screen.platform.post('/groups/{context}/cart/items', { path: { context: screen.groupContext }, body: { type: 'register', name, period } }))
       if (!added.ok) failures.push(`${name}: ${refusalText(t, added.problem)}`)
     }
     if (failures.length) return data({ intent, cartErrors: failures }, { status: 400 })
@@ -91,7 +92,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const submission = parseWithZod(form, { schema: transferSchema(t) })
     if (submission.status !== 'success') return data({ intent, result: submission.reply({ hideFields: ['auth_code'] }) }, { status: 400 })
     const { name, auth_code, period } = submission.value
-    const added = await attempt(() => screen.platform.post(`${screen.base}/cart/items`, { type: 'transfer', name, period, auth_code }))
+    const added = await attempt(() => screen.platform.post('/groups/{context}/cart/items', { path: { context: screen.groupContext }, body: { type: 'transfer', name, period, auth_code } }))
     if (!added.ok) return data({ intent, result: submission.reply({ formErrors: [refusalText(t, added.problem)], hideFields: ['auth_code'] }) }, { status: added.status })
     return redirect(carryContext('/domains/order', url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('add.addedToCart', { count: 1 }), color: 'success' }) } })
   }
@@ -108,7 +109,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         .filter(Boolean)
         .slice(0, MAX_NAMES)
     if (csv && csv.size > 0) body.csv = await csv.text()
-    const started = await attempt(() => screen.platform.post<{ job_id: string }>(`${screen.base}/domains/imports`, body))
+    const started = await attempt(() => screen.platform.post('/groups/{context}/domains/imports', { path: { context: screen.groupContext }, body }))
     if (!started.ok) return data({ intent, result: submission.reply({ formErrors: [refusalText(t, started.problem)] }) }, { status: started.status })
     const next = new URLSearchParams(url.searchParams)
     next.set('mode', 'import')

@@ -1,9 +1,10 @@
 import { ChargeConfirmation as Confirmation } from '#app/components/charge-confirmation.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { formatMoney } from '#common/money.ts'
+import type { Answer } from '#app/lib/platform-api.ts'
 
 /** The engine's quote of a renewal or a restore (GET …/renew/quote, …/restore/quote): what the confirmation shows and posts back. */
-export type ChargeQuote = { action: 'renew' | 'restore'; domain_id: string; name: string; period: number; price: { amount_minor: number; currency: string } | null }
+export type ChargeQuote = Answer<'/groups/{context}/domains/{id}/renew/quote'>
 
 /** A domain's renewal or restore asked once, at the engine's price (the shared ChargeConfirmation, issue 28). */
 export function ChargeConfirmation({ quote, busy }: { quote: ChargeQuote; busy: boolean }) {

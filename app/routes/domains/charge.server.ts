@@ -12,8 +12,8 @@ import type { DomainScreen } from './shared.server.ts'
  * quote is now otherwise — then the new quote is answered to confirm again.
  */
 export function quoteCharge(screen: DomainScreen, domainId: string, action: ChargeQuote['action'], period = 1) {
-  const path = `${screen.base}/domains/${encodeURIComponent(domainId)}/${action}/quote`
-  return attempt(() => screen.platform.get<ChargeQuote>(path, action === 'renew' ? { query: { period: String(period) } } : {}))
+  const path = { context: screen.groupContext, id: domainId }
+  return attempt(() => screen.platform.get(`/groups/{context}/domains/{id}/${action}/quote`, { path, ...(action === 'renew' ? { query: { period } } : {}) }))
 }
 
 /** The confirmed charge (intent `renew-confirmed` or `restore-confirmed`), or why it was refused with the new quote to confirm. */
@@ -29,8 +29,12 @@ export async function confirmCharge(
   const { period, amount_minor, currency } = confirmed
   const action = confirmed.intent === 'renew-confirmed' ? 'renew' : 'restore'
   const expected = amount_minor === '' ? null : { amount_minor: Number(amount_minor), currency }
-  const path = `${screen.base}/domains/${encodeURIComponent(domainId)}/${action}`
-  const result = await attempt(() => screen.platform.post(path, action === 'renew' ? { period, expected } : { expected }))
+  const path = { context: screen.groupContext, id: domainId }
+  const result = await attempt(() =>
+    action === 'renew'
+      ? screen.platform.post('/groups/{context}/domains/{id}/renew', { path, body: { period, expected } })
+      : screen.platform.post('/groups/{context}/domains/{id}/restore', { path, body: { expected } }),
+  )
   if (result.ok) return { ok: true, action, period }
   // The price changed in between: nothing was charged; the new quote is shown to confirm again.
   const again = result.problem.code === 'billing.quote_changed' ? await quoteCharge(screen, domainId, action, period) : null

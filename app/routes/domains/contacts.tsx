@@ -26,16 +26,14 @@ import { domainScreen, splitNames } from './shared.server.ts'
 
 const MAX_DOMAINS = 1000
 const JOB_ID = /^[0-9a-f-]{36}$/i
-type Contact = { id: string; name: string; organisation?: string | null; email?: string | null }
 type ItemResult = { id?: string; name: string; ok: boolean; error?: string }
-type BulkJob = { state: string; total: number; done: number; results: ItemResult[] }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await domainScreen(request, context, params)
   const url = requestUrl(request)
-  const contacts = await screen.platform.get<{ data: Contact[] }>(`${screen.base}/contacts`, { query: { limit: 250, sort: 'name' } })
+  const contacts = await screen.platform.get('/groups/{context}/contacts', { path: { context: screen.groupContext }, query: { limit: 250, sort: 'name' } })
   const jobId = url.searchParams.get('job')
-  const job = jobId && JOB_ID.test(jobId) ? await screen.platform.get<BulkJob>(`${screen.base}/bulk-actions/${jobId}`) : null
+  const job = jobId && JOB_ID.test(jobId) ? await screen.platform.get('/groups/{context}/bulk-actions/{job_id}', { path: { context: screen.groupContext, job_id: jobId } }) : null
   const t = getInstance(context).getFixedT(null, 'domains')
   return { contacts: contacts.data, job, canManage: screen.canManage, meta: pageMeta(request, context, t('contacts.title')) }
 }
@@ -60,7 +58,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       }),
     ),
   ]
-  const found = await screen.platform.get<{ data: { id: string; name: string }[] }>(`${screen.base}/domains`, {
+  const found = await screen.platform.get('/groups/{context}/domains', {
+    path: { context: screen.groupContext },
     query: { pql: printPql([{ field: 'name', operator: 'equals', values: ascii }]), limit: MAX_DOMAINS, fields: 'id,name' },
   })
   const contacts = Object.fromEntries(CONTACT_ROLES.flatMap((role) => (submission.value[role] ? [[role, submission.value[role]]] : [])))
@@ -81,10 +80,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const results: ItemResult[] = [...missing]
   for (const domain of found.data) {
     const outcome = await attempt(async () => {
-      const detail = await screen.platform.get<{ version: number }>(`${screen.base}/domains/${domain.id}`)
-      return screen.platform.patch<{ material_change_request_id?: string }>(`${screen.base}/domains/${domain.id}`, { version: detail.version, contacts })
+      const detail = await screen.platform.get('/groups/{context}/domains/{id}', { path: { context: screen.groupContext, id: domain.id } })
+      return screen.platform.patch('/groups/{context}/domains/{id}', { path: { context: screen.groupContext, id: domain.id }, body: { version: detail.version, contacts } })
     })
-    if (outcome.ok) results.push({ id: domain.id, name: domain.name, ok: true, ...(outcome.value?.material_change_request_id ? { error: t('contacts.approvalNeeded') } : {}) })
+    if (outcome.ok) results.push({ id: domain.id, name: domain.name, ok: true, ...('material_change_request_id' in outcome.value ? { error: t('contacts.approvalNeeded') } : {}) })
     else results.push({ id: domain.id, name: domain.name, ok: false, error: refusalText(t, outcome.problem) })
   }
   return { result: submission.reply({ resetForm: false }), results }

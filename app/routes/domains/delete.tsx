@@ -20,12 +20,14 @@ import { domainScreen, splitNames, type DomainScreen } from './shared.server.ts'
 import { StatusBadge } from './shared.tsx'
 import { ChargeConfirmation, type ChargeQuote } from './charge-confirmation.tsx'
 import { confirmCharge, quoteCharge } from './charge.server.ts'
+import type { Row as DomainRow, Schema } from '#app/lib/platform-api.ts'
 
 const MAX_DELETE = 500
 const DAY = 86_400_000
 
-type Row = { id: string; name: string; unicode_name: string; tld: string; status: string; created_at: string; expires_at: string | null }
-type Tld = { name: string; add_grace_days: number; redemption_days: number }
+type Row = Pick<DomainRow<'/groups/{context}/domains'>, 'id' | 'name' | 'unicode_name' | 'tld' | 'status' | 'created_at' | 'expires_at'>
+type Tld = Pick<Schema<'Tld'>, 'name' | 'add_grace_days' | 'redemption_days'>
+type Outcome = Schema<'DomainDeletionResult'>
 
 /** What deleting a domain does under the registry rules (RFC 3915), before anyone confirms. */
 export type Consequence = { kind: 'refund'; graceDays: number } | { kind: 'redemption'; redemptionDays: number } | { kind: 'already'; status: string }
@@ -41,7 +43,8 @@ export function consequenceOf(domain: Pick<Row, 'status' | 'created_at'>, tld: T
 async function findByNames(screen: DomainScreen, names: string[]): Promise<Row[]> {
   if (!names.length) return []
   const pql = printPql([{ field: 'name', operator: 'equals', values: names }])
-  const body = await screen.platform.get<{ data: Row[] }>(`${screen.base}/domains`, {
+  const body = await screen.platform.get('/groups/{context}/domains', {
+    path: { context: screen.groupContext },
     query: { pql, limit: MAX_DELETE, sort: 'name', fields: 'id,name,unicode_name,tld,status,created_at,expires_at' },
   })
   return body.data
@@ -50,7 +53,7 @@ async function findByNames(screen: DomainScreen, names: string[]): Promise<Row[]
 async function tldRules(screen: DomainScreen, tlds: string[]): Promise<Record<string, Tld>> {
   if (!tlds.length) return {}
   const pql = printPql([{ field: 'name', operator: 'equals', values: tlds }])
-  const body = await screen.platform.get<{ data: Tld[] }>('/tlds', { query: { pql, limit: 1000 } })
+  const body = await screen.platform.get('/tlds', { query: { pql, limit: 1000 } })
   return Object.fromEntries(body.data.map((t) => [t.name, t]))
 }
 
@@ -67,15 +70,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const rules = await tldRules(screen, [...new Set(found.map((d) => d.tld))])
   const plan = found.map((d) => ({ ...d, consequence: consequenceOf(d, rules[d.tld]) }))
   const missing = wanted.filter((_, i) => !found.some((d) => d.name === ascii[i]))
-  const redemption = await screen.platform.get<{ data: Row[] }>(`${screen.base}/domains`, { query: { pql: "status equals 'redemption'", limit: 50, sort: 'name' } })
+  const redemption = await screen.platform.get('/groups/{context}/domains', { path: { context: screen.groupContext }, query: { pql: "status equals 'redemption'", limit: 50, sort: 'name' } })
   const t = getInstance(context).getFixedT(null, 'domains')
   return { input, plan, missing, redemption: redemption.data, canManage: screen.canManage, meta: pageMeta(request, context, t('delete.title')) }
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
-
-type ItemError = { status?: number; code?: string; message: string; registry_code?: number; hosts?: string[] }
-type Outcome = { id: string; name?: string; ok?: boolean; outcome?: string; message?: string; error?: string | ItemError }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
@@ -100,7 +100,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       .slice(0, MAX_DELETE)
     if (!ids.length) return data({ intent, error: t('delete.noneChosen') }, { status: 400 })
     if (form.get('confirm') !== 'yes') return data({ intent, error: t('delete.confirmRequired') }, { status: 400 })
-    const result = await attempt(() => screen.platform.post<{ results?: Outcome[] } | Outcome[]>(`${screen.base}/domains/deletions`, { ids }))
+    const result = await attempt(() => screen.platform.post('/groups/{context}/domains/deletions', { path: { context: screen.groupContext }, body: { ids } }))
     if (!result.ok) return data({ intent, error: refusalText(t, result.problem) }, { status: result.status })
     // Each refused domain in the user's words (a coded refusal, such as host objects under it at
     // the registry), else the API's message.

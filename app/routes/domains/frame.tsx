@@ -6,7 +6,7 @@ import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { cn } from '#app/lib/utils.ts'
 import type { Route } from './+types/frame.ts'
-import { domainScreen, type DomainDetail } from './shared.server.ts'
+import { domainScreen } from './shared.server.ts'
 import { StatusBadge } from './shared.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 
@@ -18,7 +18,7 @@ export const DOMAIN_TABS = ['', 'dns', 'dnssec', 'log', 'orders', 'dns-log', 'dn
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await domainScreen(request, context, params)
   // An id of another account (or none at all) answers 404 from the platform: the error screen.
-  const domain = await screen.platform.get<DomainDetail>(`${screen.base}/domains/${params.id}`)
+  const domain = await screen.platform.get('/groups/{context}/domains/{id}', { path: { context: screen.groupContext, id: params.id } })
   const t = getInstance(context).getFixedT(null, 'domains')
   return { domain, canManage: screen.canManage, meta: pageMeta(request, context, domain.unicode_name || domain.name, t('detail.description')) }
 }

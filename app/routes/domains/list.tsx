@@ -22,7 +22,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const capped = (page.meta as { total_capped?: boolean }).total_capped === true
   // Differences the reconciliation found stay visible on the portfolio: never a silent wrong expiry.
   const differences = await screen.platform
-    .get<{ meta: { total: number } }>(`${screen.base}/domains/reconciliation-differences`, { query: { limit: 1, fields: 'id' } })
+    .get('/groups/{context}/domains/reconciliation-differences', { path: { context: screen.groupContext }, query: { limit: 1, fields: 'id' } })
     .then((r) => r.meta.total)
     .catch(() => 0)
   return data({ page, capped, differences, canManage: screen.canManage, meta: pageMeta(request, context, t('list.title')) }, { headers })

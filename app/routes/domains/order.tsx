@@ -32,24 +32,12 @@ import { domainScreen } from './shared.server.ts'
 import { contactLabel } from './shared.tsx'
 import { validate } from '#common/json-schema.ts'
 import { TemplateFields, templateValuesOf, type TemplateSchema } from '../products/schema-editor.tsx'
+import type { Row, Schema } from '#app/lib/platform-api.ts'
 
 /** A cart item at what checkout charges now (`price_minor`), beside its price when added where that changed. */
-type CartItem = {
-  id: string
-  type: 'register' | 'transfer' | 'renew'
-  name: string
-  unicode_name: string
-  tld: string
-  period: number
-  price_minor: number
-  currency: string
-  added_price_minor: number
-  added_currency: string
-  price_changed: boolean
-  has_auth_code: boolean
-}
-type Cart = { items: CartItem[]; totals: MoneyTotal[] }
-type Contact = { id: string; name: string; organisation?: string | null }
+type CartItem = Schema<'CartItem'>
+type Cart = Schema<'Cart'>
+type Contact = Pick<Row<'/groups/{context}/contacts'>, 'id' | 'name' | 'organisation'>
 
 const hasRegistration = (cart: Cart) => cart.items.some((i) => i.type === 'register')
 
@@ -109,17 +97,17 @@ function contactRefusals(t: TFunction, body: unknown, sent: Partial<Record<Conta
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await domainScreen(request, context, params)
-  const cart = await screen.platform.get<Cart>(`${screen.base}/cart`)
+  const cart = await screen.platform.get('/groups/{context}/cart', { path: { context: screen.groupContext } })
   // Each row offers the periods its TLD allows (the catalogue's list).
   const periods: Record<string, number[]> = {}
   for (const tld of new Set(cart.items.map((i) => i.tld))) {
-    const entry = await attempt(() => screen.platform.get<{ periods: number[] }>(`/tlds/${encodeURIComponent(tld)}`))
+    const entry = await attempt(() => screen.platform.get('/tlds/{id}', { path: { id: tld } }))
     periods[tld] = entry.ok ? entry.value.periods : ALL_PERIODS
   }
   // A registration needs its contacts chosen at checkout; null when the user may not read them.
   let contacts: Contact[] | null = []
   if (screen.canManage && hasRegistration(cart)) {
-    const listed = await attempt(() => screen.platform.get<{ data: Contact[] }>(`${screen.base}/contacts`, { query: { limit: 250, sort: 'name' } }))
+    const listed = await attempt(() => screen.platform.get('/groups/{context}/contacts', { path: { context: screen.groupContext }, query: { limit: 250, sort: 'name' } }))
     contacts = listed.ok ? listed.value.data.map(({ id, name, organisation }) => ({ id, name, organisation })) : null
   }
   const t = getInstance(context).getFixedT(null, 'orders')
@@ -130,7 +118,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 async function cartTemplates(screen: Awaited<ReturnType<typeof domainScreen>>, cart: Cart): Promise<Record<string, TemplateSchema>> {
   if (!cart.items.length) return {}
   const codes = [...new Set(cart.items.map((i) => `domain:${i.tld}:${i.type}`))].join(',')
-  const found = await attempt(() => screen.platform.get<{ data: { product_code: string; schema: TemplateSchema }[] }>(`${screen.base}/registrar-templates/of-products`, { query: { codes } }))
+  const found = await attempt(() => screen.platform.get('/groups/{context}/registrar-templates/of-products', { path: { context: screen.groupContext }, query: { codes } }))
   if (!found.ok) return {}
   const byCode = new Map(found.value.data.map((d) => [d.product_code, d.schema]))
   return Object.fromEntries(
@@ -158,7 +146,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const submission = parseWithZod(form, { schema: addSchema(t) })
     if (submission.status !== 'success') return data({ intent, result: submission.reply({ hideFields: ['auth_code'] }) }, { status: 400 })
     const { name, type, period, auth_code } = submission.value
-    const added = await attempt(() => screen.platform.post<CartItem>(`${screen.base}/cart/items`, { name, type, period, ...(auth_code ? { auth_code } : {}) }))
+    const added = await attempt(() =>
+      screen.platform.post('/groups/{context}/cart/items', { path: { context: screen.groupContext }, body: { name, type, period, ...(auth_code ? { auth_code } : {}) } }),
+    )
     if (!added.ok) {
       return data({ intent, result: submission.reply({ ...refusalErrors(t, added.problem, ['name', 'period', 'auth_code']), hideFields: ['auth_code'] }) }, { status: added.status })
     }
@@ -170,19 +160,20 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (!/^[0-9a-f-]{36}$/i.test(id)) throw data('Unknown cart item', { status: 400 })
     const done =
       intent === 'update'
-        ? await attempt(() => screen.platform.patch(`${screen.base}/cart/items/${id}`, { period: Number(form.get('period')) || 1 }))
-        : await attempt(() => screen.platform.delete(`${screen.base}/cart/items/${id}`))
+        ? await attempt(() => screen.platform.patch('/groups/{context}/cart/items/{id}', { path: { context: screen.groupContext, id }, body: { period: Number(form.get('period')) || 1 } }))
+        : await attempt(() => screen.platform.delete('/groups/{context}/cart/items/{id}', { path: { context: screen.groupContext, id } }))
     if (!done.ok) return redirect(here, { headers: flash(refusalText(t, done.problem), 'error') })
     return redirect(here, { headers: flash(t(intent === 'update' ? 'cart.updated' : 'cart.removed')) })
   }
 
   if (intent === 'checkout') {
-    const cart = await screen.platform.get<Cart>(`${screen.base}/cart`)
+    const cart = await screen.platform.get('/groups/{context}/cart', { path: { context: screen.groupContext } })
     const needsContacts = hasRegistration(cart)
     const submission = parseWithZod(form, { schema: checkoutSchema(t, needsContacts) })
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
     const { intent: _, ...chosen } = submission.value
-    const contacts = Object.fromEntries(CONTACT_ROLES.flatMap((role) => (chosen[role] ? [[role, chosen[role]]] : [])))
+    // The checkout schema requires a registrant whenever contacts are asked for.
+    const contacts = Object.fromEntries(CONTACT_ROLES.flatMap((role) => (chosen[role] ? [[role, chosen[role]]] : []))) as Schema<'OrderContactsInput'>
     // The registrar template's fields of each item (issue 17): checked here in the user's language, again by the API.
     const templates = await cartTemplates(screen, cart)
     const lng = getInstance(context).language
@@ -211,7 +202,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       ...(shown ? { expected_totals: shown } : {}),
     }
     // Transfers and renewals need no contacts: without a registration the body stays empty, as before.
-    const ordered = await attempt(() => screen.platform.post<{ id: string }>(`${screen.base}/cart/checkout`, Object.keys(body).length ? body : undefined))
+    const ordered = await attempt(() => screen.platform.post('/groups/{context}/cart/checkout', { path: { context: screen.groupContext }, body: Object.keys(body).length ? body : undefined }))
     if (!ordered.ok) {
       const refusedTemplates: Record<string, Record<string, string[]>> = {}
       for (const e of ordered.problem.errors ?? []) {

@@ -6,7 +6,7 @@ import type { ListDefinition } from '#app/lib/lists.ts'
 import { domainTabOrdersList } from './lists.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/orders-tab.ts'
-import { domainScreen, type DomainDetail } from './shared.server.ts'
+import { domainScreen } from './shared.server.ts'
 import { useOrderCell } from './orders/order-cell.tsx'
 
 /** The orders list narrowed to the orders with an item for this domain (exact ASCII name). */
@@ -18,7 +18,7 @@ function domainOrders(name: string): ListDefinition {
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await domainScreen(request, context, params)
   // Another account's id answers 404 here as in the frame.
-  const domain = await screen.platform.get<DomainDetail>(`${screen.base}/domains/${params.id}`)
+  const domain = await screen.platform.get('/groups/{context}/domains/{id}', { path: { context: screen.groupContext, id: params.id } })
   const { page, headers } = await loadListPage(request, context, domainOrders(domain.name), screen.groupContext)
   return data({ page }, { headers })
 }

@@ -31,26 +31,16 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await domainScreen(request, context, params)
   // The account's approvers of material changes, shown beside the domain's material flag.
   const approvers = await screen.platform
-    .get<{ emails: string[] }>(`${screen.base}/material-approvers`)
+    .get('/groups/{context}/material-approvers', { path: { context: screen.groupContext } })
     .then((r) => r.emails)
     .catch(() => [] as string[])
   // Material changes of this domain still waiting for an approver, or approved but refused by the registry.
   const requests = await screen.platform
-    .get<{ data: { id: string; state: string }[] }>(`${screen.base}/material-change-requests`, { query: { 'filter[domain_id]': String(params.id), sort: '-created_at', limit: 5, fields: 'id,state' } })
+    .get('/groups/{context}/material-change-requests', { path: { context: screen.groupContext }, query: { 'filter[domain_id]': String(params.id), sort: '-created_at', limit: 5, fields: 'id,state' } })
     .then((r) => r.data.filter((item) => item.state === 'pending' || item.state === 'approved'))
     .catch(() => [])
-  const pending = await Promise.all(requests.map((item) => screen.platform.get<PendingChange>(`${screen.base}/material-change-requests/${item.id}`)))
+  const pending = await Promise.all(requests.map((item) => screen.platform.get('/groups/{context}/material-change-requests/{id}', { path: { context: screen.groupContext, id: item.id } })))
   return { approvers, pending: pending.filter((item) => item.state === 'pending' || item.error) }
-}
-
-type PendingChange = {
-  id: string
-  state: string
-  change: { contacts?: Record<string, string>; nameservers?: string[] }
-  requested_by_label: string
-  created_at: string
-  expires_at: string
-  error: string | null
 }
 
 /** DNSSEC algorithm and digest numbers (IANA registries) as people know them. */
@@ -65,12 +55,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const t = getInstance(context).getFixedT(null, 'domains')
   const form = await request.formData()
   const intent = form.get('intent')
-  const path = `${screen.base}/domains/${params.id}`
   const url = requestUrl(request)
   const back = (message: string) => redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: message, color: 'success' }) } })
 
   if (intent === 'auth-code') {
-    const result = await attempt(() => screen.platform.post<{ auth_code: string }>(`${path}/auth-code`))
+    const result = await attempt(() => screen.platform.post('/groups/{context}/domains/{id}/auth-code', { path: { context: screen.groupContext, id: params.id } }))
     return result.ok ? { intent, authCode: result.value.auth_code } : data({ intent, error: refusalText(t, result.problem) }, { status: result.status })
   }
   // A renewal or a restore charges: asked once, at the engine's price (charge.server.ts, issue 28).
@@ -93,7 +82,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   if (intent === 'material') {
     const on = form.get('value') === 'on'
-    const result = await attempt(() => screen.platform.call('PUT', `${screen.base}/material-domains`, { ids: [params.id], is_material: on }))
+    const result = await attempt(() => screen.platform.put('/groups/{context}/material-domains', { path: { context: screen.groupContext }, body: { ids: [params.id], is_material: on } }))
     if (!result.ok) return data({ intent, error: refusalText(t, result.problem) }, { status: result.status })
     return back(t(on ? 'material.marked' : 'material.unmarked'))
   }
@@ -101,7 +90,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const emails = String(form.get('emails') ?? '')
       .split(/[\s,;]+/)
       .filter(Boolean)
-    const result = await attempt(() => screen.platform.call('PUT', `${screen.base}/material-approvers`, { emails }))
+    const result = await attempt(() => screen.platform.put('/groups/{context}/material-approvers', { path: { context: screen.groupContext }, body: { emails } }))
     if (!result.ok) return data({ intent, error: refusalText(t, result.problem) }, { status: result.status })
     return back(t('material.approversSaved'))
   }
@@ -110,7 +99,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       .split(/[\s,;]+/)
       .filter(Boolean)
     const version = Number(form.get('version'))
-    const result = await attempt(() => screen.platform.patch(path, { version, nameservers }))
+    const result = await attempt(() => screen.platform.patch('/groups/{context}/domains/{id}', { path: { context: screen.groupContext, id: params.id }, body: { version, nameservers } }))
     if (!result.ok) return data({ intent, ...refusal(t, result) }, { status: result.status })
     if (result.value && typeof result.value === 'object' && 'material_change_request_id' in result.value) return back(t('detail.materialRequested'))
     return back(t('material.nameserversSaved'))
@@ -119,7 +108,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!toggle.success) throw data('Unknown form', { status: 400 })
   const field = toggle.data.intent === 'lock' ? 'registry_lock' : 'auto_renew'
   // Versioned: another change since this page was loaded answers 409 and nothing is written.
-  const result = await attempt(() => screen.platform.patch(path, { version: toggle.data.version, [field]: toggle.data.value === 'on' }))
+  const result = await attempt(() =>
+    screen.platform.patch('/groups/{context}/domains/{id}', { path: { context: screen.groupContext, id: params.id }, body: { version: toggle.data.version, [field]: toggle.data.value === 'on' } }),
+  )
   if (!result.ok) return data({ intent: toggle.data.intent, ...refusal(t, result) }, { status: result.status })
   if (result.value && typeof result.value === 'object' && 'material_change_request_id' in result.value) return back(t('detail.materialRequested'))
   return back(t(`detail.${field}.${toggle.data.value}`))

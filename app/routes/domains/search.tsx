@@ -16,9 +16,10 @@ import { attempt, refusalText } from '#app/lib/refusal.server.ts'
 import { domainScreen } from './shared.server.ts'
 import { StatusBadge } from './shared.tsx'
 import { DateText } from '#app/components/date-text.tsx'
+import type { Answer, Row } from '#app/lib/platform-api.ts'
 
-type Held = { id: string; name: string; unicode_name: string; status: string; expires_at: string | null }
-type Availability = { name: string; available: boolean; reason?: string; price?: { minor: number; currency: string } }
+type Held = Pick<Row<'/groups/{context}/domains'>, 'id' | 'name' | 'unicode_name' | 'status' | 'expires_at'>
+type Availability = Answer<'/groups/{context}/domains/availability', 'post'>['results'][number]
 
 /** The label a search term asks about: the part before the first dot, as the user typed it. */
 export function searchLabel(term: string): string {
@@ -40,15 +41,18 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!q) return { q, held: [] as Held[], availability: [] as Availability[], availabilityError: null as string | null, meta }
   const label = searchLabel(q)
   const [held, offered] = await Promise.all([
-    screen.platform.get<{ data: Held[] }>(`${screen.base}/domains`, { query: { pql: printPql([{ field: 'name', operator: 'contains', values: [q.toLowerCase()] }]), limit: 50, sort: 'name' } }),
-    screen.platform.get<{ data: { name: string }[] }>('/tlds', { query: { pql: "is_offered equals 'true'", limit: 100, sort: 'name', fields: 'name' } }),
+    screen.platform.get('/groups/{context}/domains', {
+      path: { context: screen.groupContext },
+      query: { pql: printPql([{ field: 'name', operator: 'contains', values: [q.toLowerCase()] }]), limit: 50, sort: 'name' },
+    }),
+    screen.platform.get('/tlds', { query: { pql: "is_offered equals 'true'", limit: 100, sort: 'name', fields: 'name' } }),
   ])
   // Names not in the portfolio: ask the registries about the label under every offered TLD.
   const candidates = label ? offered.data.map((tld) => `${label}.${tld.name}`).filter((name) => !held.data.some((d) => d.name === name)) : []
   let availability: Availability[] = []
   let availabilityError: string | null = null
   if (candidates.length) {
-    const result = await attempt(() => screen.platform.post<{ results: Availability[] }>(`${screen.base}/domains/availability`, { names: candidates }))
+    const result = await attempt(() => screen.platform.post('/groups/{context}/domains/availability', { path: { context: screen.groupContext }, body: { names: candidates } }))
     if (result.ok) availability = result.value.results
     else availabilityError = refusalText(t, result.problem)
   }

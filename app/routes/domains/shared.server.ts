@@ -4,6 +4,7 @@ import { canChange, requireScreen } from '#app/lib/guards.server.ts'
 import { getPlatform, type PlatformClient } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import type { SessionUser } from '#app/lib/session.server.ts'
+import type { Answer } from '#app/lib/platform-api.ts'
 
 type Context = Readonly<RouterContextProvider>
 
@@ -36,24 +37,4 @@ export function splitNames(text: string, max = 10_000): string[] {
     .slice(0, max)
 }
 
-export type DomainDetail = {
-  id: string
-  name: string
-  unicode_name: string
-  tld: string
-  status: string
-  statuses: string[]
-  expires_at: string | null
-  created_at: string
-  updated_at: string
-  auto_renew: boolean
-  registry_lock: boolean
-  dnssec: boolean
-  tags: string[]
-  is_material?: boolean
-  version: number
-  nameservers: string[]
-  contacts: Record<'registrant' | 'admin' | 'tech' | 'billing', { id: string; name: string; organisation?: string | null; email?: string | null } | null>
-  ds: Record<string, unknown>[]
-  reconciliation: { checked_at: string | null; differences: { field: string; ours: unknown; registry: unknown }[] } | null
-}
+export type DomainDetail = Answer<'/groups/{context}/domains/{id}'>

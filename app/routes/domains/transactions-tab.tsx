@@ -7,7 +7,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { canChange } from '#app/lib/guards.server.ts'
 import { TransactionTable } from '../invoicing/billing.tsx'
 import type { Route } from './+types/transactions-tab.ts'
-import { domainScreen, type DomainDetail } from './shared.server.ts'
+import { domainScreen } from './shared.server.ts'
 
 /** The transactions list narrowed to one domain. */
 function domainTransactions(domainId: string): ListDefinition {
@@ -18,7 +18,7 @@ function domainTransactions(domainId: string): ListDefinition {
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await domainScreen(request, context, params)
   // Another account's id answers 404 here as in the frame.
-  const domain = await screen.platform.get<DomainDetail>(`${screen.base}/domains/${params.id}`)
+  const domain = await screen.platform.get('/groups/{context}/domains/{id}', { path: { context: screen.groupContext, id: params.id } })
   // Charges are the invoice viewer's to see; a domain manager without it is told so, not refused the domain.
   if (!canChange(request, screen.user, 'invoice-viewer')) return data({ page: null })
   const def = domainTransactions(domain.id)

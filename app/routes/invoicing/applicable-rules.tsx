@@ -12,25 +12,10 @@ import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { PRODUCT_KINDS, type ChainStep } from '#common/pricing.ts'
-import { EntityTabs, type PricingEntity } from './pricing-entity.tsx'
+import { PRODUCT_KINDS } from '#common/pricing.ts'
+import { EntityTabs } from './pricing-entity.tsx'
 import { Margin, money, RuleChain } from './shared.tsx'
 import type { Route } from './+types/applicable-rules.ts'
-
-type PricedRow = {
-  product_id: string
-  product_code: string
-  product_name: string
-  currency: string
-  price_minor: number | null
-  regular_minor: number | null
-  cost_minor: number | null
-  margin_percent: number | null
-  below_cost: boolean
-  no_price: string | null
-  chain: ChainStep[]
-  rates: { from: string; to: string; rate: number; date: string }[]
-}
 
 const QuerySchema = z.object({
   q: z.string().trim().max(100).optional().catch(undefined),
@@ -52,13 +37,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
   requireChange(request, user, 'staff')
   const query = QuerySchema.parse(Object.fromEntries(requestUrl(request).searchParams))
-  const search = new URLSearchParams({ page: String(query.page), limit: String(LIMIT) })
-  if (query.q) search.set('q', query.q)
-  if (query.kind) search.set('kind', query.kind)
-  if (query.currency) search.set('currency', query.currency)
   const answer = await (
     await getPlatform(request, context)
-  ).get<{ entity: PricingEntity; data: PricedRow[]; meta: { total: number; page: number; limit: number } }>(`/pricing-entities/${params.id}/applicable-rules?${search}`)
+  ).get('/pricing-entities/{id}/applicable-rules', { path: { id: params.id }, query: { page: query.page, limit: LIMIT, q: query.q, kind: query.kind, currency: query.currency } })
   const t = getInstance(context).t
   return { ...answer, query, meta: pageMeta(request, context, t('pricing:applicable.title')), listMeta: answer.meta }
 }

@@ -27,7 +27,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const entity = await loadEntity(screen, params.id)
   const paid = new Set(entity.accounts.map((a) => a.id))
   const others = screen.staff
-    ? (await screen.platform.get<{ data: { id: string; name: string }[] }>(`${screen.base}/accounts`, { query: { limit: '1000', fields: 'id,name', sort: 'name' } })).data.filter(
+    ? (await screen.platform.get('/groups/{context}/accounts', { path: { context: screen.groupContext }, query: { limit: '1000', fields: 'id,name', sort: 'name' } })).data.filter(
         (a) => !paid.has(a.id),
       )
     : []
@@ -47,11 +47,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     redirect(screen.url.pathname + screen.url.search, {
       headers: { 'Set-Cookie': flashHeader(request, { content: t(intent === 'remove' ? 'billing:accounts.removed' : 'billing:accounts.added'), color: 'success' }) },
     })
-  const pathOf = (account: string) => `${screen.base}/billing-entities/${params.id}/accounts/${encodeURIComponent(account)}`
+  const pathOf = (account: string) => ({ path: { context: screen.groupContext, id: params.id, account } })
   if (form.get('intent') === 'remove') {
     // A one-button post beside its account: a refusal is the page's alert.
     try {
-      await screen.platform.delete(pathOf(String(form.get('account_id') ?? '')))
+      await screen.platform.delete('/groups/{context}/billing-entities/{id}/accounts/{account}', pathOf(String(form.get('account_id') ?? '')))
     } catch (error) {
       return data({ errors: [refusalText(t, refusalOf(error, { screens: [403] }).problem)], result: undefined }, { status: 400 })
     }
@@ -60,7 +60,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = parseWithZod(form, { schema: addAccountSchema(t) })
   if (submission.status !== 'success') return data({ errors: [], result: submission.reply() }, { status: 400 })
   try {
-    await screen.platform.put(pathOf(submission.value.account_id))
+    await screen.platform.put('/groups/{context}/billing-entities/{id}/accounts/{account}', pathOf(submission.value.account_id))
   } catch (error) {
     return data({ errors: [], result: submission.reply(formErrorsOf(t, error, ['account_id'], {}, 'billing')) }, { status: 400 })
   }

@@ -29,7 +29,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await billingScreen(request, context, params)
   const { page, headers } = await loadListPage(request, context, billingEntitiesList, screen.groupContext)
   const t = getInstance(context).t
-  const taxRates = screen.staff ? (await screen.platform.get<{ data: { country: string; rate_percent: number; name: string }[] }>(`${screen.base}/tax-rates`)).data : []
+  const taxRates = screen.staff ? (await screen.platform.get('/groups/{context}/tax-rates', { path: { context: screen.groupContext } })).data : []
   const now = new Date()
   const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7)
   return data(
@@ -55,7 +55,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const submission = parseWithZod(form, { schema: runSchema(t) })
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
     try {
-      await screen.platform.post(`${screen.base}/invoice-runs`, submission.value)
+      await screen.platform.post('/groups/{context}/invoice-runs', { path: { context: screen.groupContext }, body: submission.value })
     } catch (error) {
       return data({ intent, result: submission.reply(formErrorsOf(t, error, ['period'], {}, 'billing')) }, { status: 400 })
     }
@@ -65,7 +65,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const submission = parseWithZod(form, { schema: taxSchema(t) })
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
     try {
-      await screen.platform.put(`${screen.base}/tax-rates/${encodeURIComponent(submission.value.country)}`, { rate_percent: submission.value.rate_percent })
+      await screen.platform.put('/groups/{context}/tax-rates/{country}', {
+        path: { context: screen.groupContext, country: submission.value.country },
+        body: { rate_percent: submission.value.rate_percent },
+      })
     } catch (error) {
       return data({ intent, result: submission.reply(formErrorsOf(t, error, ['country', 'rate_percent'], {}, 'billing')) }, { status: 400 })
     }
@@ -74,7 +77,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = parseWithZod(form, { schema: entitySchema(t, true) })
   if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
   try {
-    const made = await screen.platform.post<{ id: string }>(`${screen.base}/billing-entities`, entityBody(submission.value))
+    const made = await screen.platform.post('/groups/{context}/billing-entities', { path: { context: screen.groupContext }, body: entityBody(submission.value) })
     return back(t('billing:entities.saved'), `/invoicing/billing-entities/${made.id}${screen.url.search}`)
   } catch (error) {
     return data({ intent, result: submission.reply(formErrorsOf(t, error, ENTITY_FIELDS, {}, 'billing')) }, { status: 400 })

@@ -21,7 +21,7 @@ import { DetailList } from '#app/components/screen-parts.tsx'
 import { requireChange } from '#app/lib/guards.server.ts'
 import { countryOptions } from '../contacts/countries.server.ts'
 import { billingScreen, loadEntity } from './billing.server.ts'
-import { Invoices, type InvoiceRow } from './invoices.tsx'
+import { Invoices } from './invoices.tsx'
 import { EntityFields, EntityTabs, moneyOf, type BillingEntity } from './billing.tsx'
 import { entityBody, entitySchema, ENTITY_FIELDS, PAYMENT_FIELDS, paymentSchema, TERMS_FIELDS, termsSchema } from './billing-forms.ts'
 import { moneyText } from './shared.tsx'
@@ -31,7 +31,7 @@ import type { Route } from './+types/billing-entity.ts'
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await billingScreen(request, context, params)
   const entity = await loadEntity(screen, params.id)
-  const invoices = (await screen.platform.get<{ data: InvoiceRow[] }>(`${screen.base}/billing-entities/${entity.id}/invoices`)).data
+  const invoices = (await screen.platform.get('/groups/{context}/billing-entities/{id}/invoices', { path: { context: screen.groupContext, id: entity.id } })).data
   return { entity, invoices, staff: screen.staff, countries: screen.staff ? countryOptions(getLocale(context)) : [], meta: pageMeta(request, context, entity.name) }
 }
 
@@ -47,14 +47,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const t = getInstance(context).t
   const form = await request.formData()
   const intent: Intent = INTENTS.find((i) => i === form.get('intent')) ?? 'edit'
-  const path = `${screen.base}/billing-entities/${params.id}`
   const refused = (submission: { reply: (options?: { fieldErrors?: Record<string, string[]>; formErrors?: string[] }) => SubmissionResult<string[]> }, error: unknown, fields: readonly string[]) =>
     data({ intent, result: submission.reply(formErrorsOf(t, error, fields, {}, 'billing')) }, { status: 400 })
   if (intent === 'payment') {
     const submission = parseWithZod(form, { schema: paymentSchema(t) })
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
     try {
-      await screen.platform.post(`${path}/payments`, submission.value)
+      await screen.platform.post('/groups/{context}/billing-entities/{id}/payments', { path: { context: screen.groupContext, id: params.id }, body: submission.value })
     } catch (error) {
       return refused(submission, error, PAYMENT_FIELDS)
     }
@@ -63,7 +62,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
     const { currency, credit_limit, low_balance } = submission.value
     try {
-      await screen.platform.put(`${path}/balances/${encodeURIComponent(currency)}`, { credit_limit: credit_limit ?? '0', low_balance: low_balance ?? null })
+      await screen.platform.put('/groups/{context}/billing-entities/{id}/balances/{currency}', {
+        path: { context: screen.groupContext, id: params.id, currency },
+        body: { credit_limit: credit_limit ?? '0', low_balance: low_balance ?? null },
+      })
     } catch (error) {
       return refused(submission, error, TERMS_FIELDS)
     }
@@ -71,7 +73,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const submission = parseWithZod(form, { schema: entitySchema(t, false) })
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
     try {
-      await screen.platform.patch(path, { ...entityBody(submission.value), version: submission.value.version })
+      await screen.platform.patch('/groups/{context}/billing-entities/{id}', {
+        path: { context: screen.groupContext, id: params.id },
+        body: { ...entityBody(submission.value), version: submission.value.version! },
+      })
     } catch (error) {
       return refused(submission, error, ENTITY_FIELDS)
     }

@@ -3,7 +3,6 @@ import { activeContext } from '#app/lib/context-param.ts'
 import { requireScreen, canChange } from '#app/lib/guards.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
-import type { BillingEntity } from './billing.tsx'
 
 /**
  * What every billing screen starts with: the signed-in user, the account context, the platform
@@ -20,5 +19,5 @@ export async function billingScreen(request: Request, context: Readonly<RouterCo
 
 /** A billing entity the user may read (another's is the 404 screen). */
 export async function loadEntity(screen: Awaited<ReturnType<typeof billingScreen>>, id: string | undefined) {
-  return screen.platform.get<BillingEntity>(`${screen.base}/billing-entities/${id}`)
+  return screen.platform.get('/groups/{context}/billing-entities/{id}', { path: { context: screen.groupContext, id } })
 }

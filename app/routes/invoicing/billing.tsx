@@ -10,64 +10,14 @@ import { INVOICE_LANGUAGES } from '#common/billing.ts'
 import { formatMoney } from '#common/money.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { SubNav } from '#app/components/screen-parts.tsx'
+import type { Answer } from '#app/lib/platform-api.ts'
 
 /** Pieces shared by the billing screens (issue 18): the answers they read and their tabs. */
 
-export type Balance = { currency: string; balance_minor: number; credit_limit_minor: number; available_minor: number; low_balance_minor: number | null; version: number }
-export type Payment = {
-  id: string
-  kind: 'payment' | 'adjustment'
-  currency: string
-  amount_minor: number
-  reference: string
-  reason: string
-  balance_after_minor: number
-  created_by: string
-  created_at: string
-}
-export type BillingEntity = {
-  id: string
-  name: string
-  address: Record<string, string>
-  country: string
-  vat_id: string | null
-  currency: string
-  payment_terms_days: number
-  invoice_language: 'en' | 'es' | 'ja'
-  billing_email: string
-  version: number
-  updated_at: string
-  balances: Balance[]
-  payments: Payment[]
-  accounts: { id: string; name: string; currency: string }[]
-}
-export type Transaction = {
-  id: string
-  idempotency_key: string
-  account_id: string
-  account_name: string
-  billing_entity_id: string | null
-  billing_entity_name: string | null
-  state: string
-  kind: string
-  action: string
-  product_id: string | null
-  product_code: string
-  object_name: string
-  domain_id: string | null
-  order_id: string | null
-  order_state: string | null
-  period: number
-  unit_minor: number
-  amount_minor: number
-  tax_minor: number
-  currency: string
-  quote: Record<string, unknown> | null
-  actor_label: string
-  reason: string
-  settled_at: string | null
-  created_at: string
-}
+export type Balance = BillingEntity['balances'][number]
+export type Payment = BillingEntity['payments'][number]
+export type BillingEntity = Answer<'/groups/{context}/billing-entities/{id}'>
+export type Transaction = Answer<'/groups/{context}/transactions/{id}'>
 
 /** Money in minor units in the user's language. */
 export const moneyOf = (minor: number, currency: string, lng: string) => formatMoney(minor, currency, lng)

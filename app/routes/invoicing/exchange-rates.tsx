@@ -17,10 +17,9 @@ import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { ecbUploadSchema, uploadedText } from './pricing-forms.ts'
 import type { Route } from './+types/exchange-rates.ts'
+import type { Answer as ApiAnswer } from '#app/lib/platform-api.ts'
 
-type Rate = { from_currency: string; to_currency: string; rate: number; updated_at: string; rate_date?: string | null }
-type EcbRow = { from_currency: 'EUR'; to_currency: string; rate: number; previous: number | null; previous_date: string | null; status: 'new' | 'changed' | 'unchanged' }
-type EcbUpload = { date: string; rows: EcbRow[]; committed: boolean }
+type EcbUpload = ApiAnswer<'/currency_rates/ecb', 'post'>
 type Answer = { result: SubmissionResult<string[]>; xml: string; upload: EcbUpload | null }
 
 /** /invoicing/exchange-rates: the rates staff keep, and the ECB's daily file previewed then applied. */
@@ -28,7 +27,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
   requireChange(request, user, 'staff')
   const t = getInstance(context).t
-  const rates = (await (await getPlatform(request, context)).get<{ data: Rate[] }>('/currency_rates')).data
+  const rates = (await (await getPlatform(request, context)).get('/currency_rates')).data
   return { rates, meta: pageMeta(request, context, t('pricing:rates.title')) }
 }
 
@@ -47,7 +46,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const xml = await uploadedText(file, carried)
   const commit = intent === 'commit'
   try {
-    const upload = await (await getPlatform(request, context)).post<EcbUpload>('/currency_rates/ecb', { xml, commit })
+    const upload = await (await getPlatform(request, context)).post('/currency_rates/ecb', { body: { xml, commit } })
     const headers = commit ? { 'Set-Cookie': flashHeader(request, { content: t('pricing:rates.applied', { count: upload.rows.length, date: upload.date }), color: 'success' }) } : undefined
     return data({ result: submission.reply({ resetForm: true }), xml, upload } satisfies Answer, headers ? { headers } : undefined)
   } catch (error) {

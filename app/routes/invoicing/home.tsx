@@ -21,7 +21,6 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { money } from './shared.tsx'
 import type { Route } from './+types/home.ts'
 
-type ClientPrice = { product_id: string; product_code: string; product_name: string; currency: string; price_minor: number | null; regular_minor: number | null; promotion: boolean }
 const QuerySchema = z.object({ q: z.string().trim().max(100).optional().catch(undefined), page: z.coerce.number().int().min(1).max(10_000).catch(1) })
 
 /**
@@ -43,11 +42,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     return data({ staff: false as const, tab: 'invoices' as const, invoices: page, prices: null, query: null, meta: pageMeta(request, context, t('billing:invoices.title')) }, { headers })
   }
   const query = QuerySchema.parse(Object.fromEntries(url.searchParams))
-  const search = new URLSearchParams({ page: String(query.page), limit: '50' })
-  if (query.q) search.set('q', query.q)
-  const prices = await (
-    await getPlatform(request, context)
-  ).get<{ currency: string; data: ClientPrice[]; meta: { total: number; page: number; limit: number } }>(`/groups/${groupContext}/prices?${search}`)
+  const prices = await (await getPlatform(request, context)).get('/groups/{context}/prices', { path: { context: groupContext }, query: { page: query.page, limit: 50, q: query.q } })
   return { staff: false as const, tab: 'prices' as const, invoices: null, prices, query, meta: pageMeta(request, context, t('pricing:home.yourPrices')) }
 }
 

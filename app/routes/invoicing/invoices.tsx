@@ -3,23 +3,9 @@ import { formatDate } from '#app/lib/dates.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { moneyOf } from './billing.tsx'
+import type { Row } from '#app/lib/platform-api.ts'
 
-export type InvoiceRow = {
-  id: string
-  number: string
-  kind: 'invoice' | 'credit-note'
-  period: string
-  currency: string
-  issued_at: string
-  due_at: string | null
-  subtotal_minor: number
-  tax_minor: number
-  total_minor: number
-  reverse_charge: boolean
-  mailed_at: string | null
-  /** A credit note's invoice (its own series' number names the one it corrects). */
-  corrects: { id: string; number: string } | null
-}
+export type InvoiceRow = Row<'/groups/{context}/billing-entities/{id}/invoices'>
 
 /** A billing entity's invoices and credit notes, each downloadable as PDF and as e-invoice XML. */
 export function Invoices({ invoices }: { invoices: InvoiceRow[] }) {

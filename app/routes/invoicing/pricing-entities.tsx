@@ -43,7 +43,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: pricingEntitySchema(t) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
-    const made = await (await getPlatform(request, context)).post<{ id: string }>('/pricing-entities', submission.value)
+    const made = await (await getPlatform(request, context)).post('/pricing-entities', { body: submission.value })
     const url = requestUrl(request)
     return redirect(`/invoicing/pricing-entities/${made.id}${url.search}`, { headers: { 'Set-Cookie': flashHeader(request, { content: t('pricing:saved'), color: 'success' }) } })
   } catch (error) {

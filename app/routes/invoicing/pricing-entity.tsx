@@ -20,8 +20,9 @@ import { FormErrors } from '#app/components/forms.tsx'
 import type { Route } from './+types/pricing-entity.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { editPricingEntitySchema, PRICING_ENTITY_FIELDS } from './pricing-forms.ts'
+import type { Answer } from '#app/lib/platform-api.ts'
 
-export type PricingEntity = { id: string; name: string; currencies: string[]; is_default: boolean; notice_days: number; version: number; updated_at: string }
+export type PricingEntity = Answer<'/pricing-entities/{id}'>
 
 /** The tabs of a price list: details, applicable rules, log. */
 export function EntityTabs({ id, current }: { id: string; current: 'details' | 'rules' | 'log' }) {
@@ -41,7 +42,7 @@ export function EntityTabs({ id, current }: { id: string; current: 'details' | '
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
   requireChange(request, user, 'staff')
-  const entity = await (await getPlatform(request, context)).get<PricingEntity>(`/pricing-entities/${params.id}`)
+  const entity = await (await getPlatform(request, context)).get('/pricing-entities/{id}', { path: { id: params.id } })
   return { entity, meta: pageMeta(request, context, entity.name) }
 }
 
@@ -56,7 +57,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const { is_default, ...value } = submission.value
   try {
-    await (await getPlatform(request, context)).patch(`/pricing-entities/${params.id}`, { ...value, ...(is_default ? { is_default: true } : {}) })
+    await (await getPlatform(request, context)).patch('/pricing-entities/{id}', { path: { id: params.id }, body: { ...value, ...(is_default ? { is_default: true } : {}) } })
   } catch (error) {
     return data({ result: submission.reply(formErrorsOf(t, error, PRICING_ENTITY_FIELDS, {}, 'pricing')) }, { status: 400 })
   }

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { unless } from '#app/lib/form-messages.ts'
 import { isCurrencyCode, isMonetaryValue } from '#common/money.ts'
 import { PRICING_RULE_KINDS, PRODUCT_KINDS, ROUNDING_MODES, RULE_NAME } from '#common/pricing.ts'
+import type { Schema } from '#app/lib/platform-api.ts'
 
 /**
  * The price lists' form (conform + zod, as the billing forms): a new list (name, currencies) and an
@@ -145,7 +146,7 @@ export const RULE_FIELDS = ['rule_name', 'pricing_entity_id', 'kinds', 'kind', '
 export const RULE_ALIAS = { selector: 'kinds' }
 
 /** The form's values as the API's rule body: the fields its kind reads. */
-export function ruleBody(v: RuleForm): Record<string, unknown> {
+export function ruleBody(v: RuleForm): Schema<'PricingRuleInput'> {
   const body: Record<string, unknown> = { rule_name: v.rule_name, kind: v.kind, starts_at: v.starts_at ?? null, ends_at: v.ends_at ?? null }
   if (v.pricing_entity_id) body.pricing_entity_id = v.pricing_entity_id
   if (v.product_id) body.product_id = v.product_id
@@ -155,7 +156,8 @@ export function ruleBody(v: RuleForm): Record<string, unknown> {
   if (v.kind === 'rounding') body.mode = v.mode
   if (v.kind === 'volume') body.tiers = tiersOf(v.tiers)
   if (v.below_cost_reason) body.below_cost_reason = v.below_cost_reason
-  return body
+  // Built field by field from the validated form: the rule's shape as the API takes it.
+  return body as Schema<'PricingRuleInput'>
 }
 
 /**

@@ -11,7 +11,6 @@ import type { RulePreview } from './rule-form.tsx'
 import { RULE_ALIAS, RULE_FIELDS, ruleBody, ruleSchema } from './pricing-forms.ts'
 
 type Platform = Awaited<ReturnType<typeof getPlatform>>
-type Saved = { rule: { product_id: string | null; rule_name: string; pricing_entity_id: string | null } }
 
 /**
  * The one action of the rule forms (conform + zod, `ruleSchema`): `preview` shows the prices the
@@ -28,10 +27,12 @@ export async function ruleAction(request: Request, platform: Platform, t: TFunct
   const body = ruleBody(value)
   try {
     if (value.intent === 'preview') {
-      const preview = await platform.post<RulePreview>(`/pricing-rules/${set}/preview${value.window_id ? `?replacing=${value.window_id}` : ''}`, body)
+      const preview = await platform.post('/pricing-rules/{set}/preview', { path: { set }, query: value.window_id ? { replacing: value.window_id } : {}, body })
       return data({ window_id, result: submission.reply(), preview })
     }
-    const saved = value.window_id ? await platform.patch<Saved>(`/pricing-rules/${value.window_id}`, { ...body, version: value.version }) : await platform.post<Saved>(`/pricing-rules/${set}`, body)
+    const saved = value.window_id
+      ? await platform.patch('/pricing-rules/{set_or_id}', { path: { set_or_id: value.window_id }, body: { ...body, version: value.version! } })
+      : await platform.post('/pricing-rules/{set_or_id}', { path: { set_or_id: set }, body })
     const to = carryContext(rulePath({ ...saved.rule, level: set }), requestUrl(request).searchParams)
     return redirect(to, { headers: { 'Set-Cookie': flashHeader(request, { content: t('pricing:saved'), color: 'success' }) } })
   } catch (error) {

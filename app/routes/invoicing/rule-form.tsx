@@ -5,9 +5,10 @@ import { ErrorList, Field, FormErrors, SelectField, useZodForm } from '#app/comp
 import { Button } from '#app/components/ui/button.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { PRICING_RULE_KINDS, PRODUCT_KINDS, ROUNDING_MODES, type RuleParams, type RuleSelector } from '#common/pricing.ts'
+import { PRICING_RULE_KINDS, PRODUCT_KINDS, ROUNDING_MODES } from '#common/pricing.ts'
 import { ruleSchema } from './pricing-forms.ts'
 import { Margin, money, moneyText } from './shared.tsx'
+import type { Answer, Row } from '#app/lib/platform-api.ts'
 
 export type RuleValues = {
   rule_name: string
@@ -31,39 +32,9 @@ export type RuleValues = {
   version: string
 }
 
-export type RuleWindow = {
-  id: string
-  rule_name: string
-  pricing_entity_id: string | null
-  product_id: string | null
-  selector: RuleSelector | null
-  kind: string
-  params: RuleParams
-  currency: string | null
-  starts_at: string | null
-  ends_at: string | null
-  below_cost_reason: string | null
-  version: number
-}
+export type RuleWindow = Row<'/pricing-rules/{set}/{product}/{ruleName}'>
 
-export type RulePreview = {
-  at: string
-  changed: number
-  below_cost: number
-  no_price: number
-  changes: {
-    product_id: string
-    product_code: string
-    pricing_entity_name: string
-    currency: string
-    old_minor: number | null
-    new_minor: number | null
-    cost_minor: number | null
-    margin_percent: number | null
-    below_cost: boolean
-    no_price: string | null
-  }[]
-}
+export type RulePreview = Answer<'/pricing-rules/{set}/preview', 'post'>
 
 /** A rule form's answer: conform's result (what was typed, each refusal beside its field), the preview, and which window's form it is (none: a new one). */
 export type RuleResult = { window_id: string; result: SubmissionResult<string[]>; preview: RulePreview | null }

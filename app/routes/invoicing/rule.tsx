@@ -31,11 +31,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const set = setOfPath(url.pathname)
   const platform = await getPlatform(request, context)
   const product = params.id ?? 'custom'
-  const windows = (await platform.get<{ data: RuleWindow[] }>(`/pricing-rules/${set}/${product}/${encodeURIComponent(params.ruleName!)}`)).data
+  const windows = (await platform.get('/pricing-rules/{set}/{product}/{ruleName}', { path: { set, product, ruleName: params.ruleName! } })).data
   const first = windows[0]!
   const [productRow, entity] = await Promise.all([
-    first.product_id ? platform.get<{ id: string; code: string; name: string }>(`/products/${first.product_id}`) : null,
-    first.pricing_entity_id ? platform.get<{ id: string; name: string }>(`/pricing-entities/${first.pricing_entity_id}`) : null,
+    first.product_id ? platform.get('/products/{id}', { path: { id: first.product_id } }) : null,
+    first.pricing_entity_id ? platform.get('/pricing-entities/{id}', { path: { id: first.pricing_entity_id } }) : null,
   ])
   return { set, windows, product: productRow, entity, ruleName: params.ruleName!, meta: pageMeta(request, context, params.ruleName!) }
 }
@@ -54,13 +54,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (form.get('intent') === 'delete') {
     const id = String(form.get('window_id') ?? '')
     try {
-      await platform.delete(`/pricing-rules/${id}`)
+      await platform.delete('/pricing-rules/{set_or_id}', { path: { set_or_id: id } })
     } catch (error) {
       const refusal = formErrorsOf(t, error, [], {}, 'pricing')
       return data({ deleteErrors: refusal.formErrors }, { status: 400 })
     }
     // The last window gone, the rule is gone: back to its list.
-    const left = await platform.get<{ data: RuleWindow[] }>(`/pricing-rules/${set}/${params.id ?? 'custom'}/${encodeURIComponent(params.ruleName!)}`).then(
+    const left = await platform.get('/pricing-rules/{set}/{product}/{ruleName}', { path: { set, product: params.id ?? 'custom', ruleName: params.ruleName! } }).then(
       (r) => r.data.length,
       () => 0,
     )

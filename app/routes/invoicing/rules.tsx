@@ -21,8 +21,9 @@ import { newRuleValues, RuleForm, useDescribeRule, type RuleResult } from './rul
 import { ruleAction } from './rule-form.server.ts'
 import { rulePath, SET_BASE, setOfPath, type RuleSet } from './shared.tsx'
 import type { Route } from './+types/rules.ts'
+import type { Answer } from '#app/lib/platform-api.ts'
 
-type Product = { id: string; code: string; name: string }
+type Product = Answer<'/products/{id}'>
 type Mode = 'all' | 'custom' | 'product'
 
 function modeOf(pathname: string, set: RuleSet): Mode {
@@ -45,12 +46,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const fixed: Filter[] = [{ field: 'level', operator: 'equals', values: mode === 'all' ? levels : [levels[mode === 'custom' ? 1 : 0]!] }]
   let product: Product | null = null
   if (mode === 'product') {
-    product = await platform.get<Product>(`/products/${params.id}`)
+    product = await platform.get('/products/{id}', { path: { id: params.id } })
     fixed.push({ field: 'product_id', operator: 'equals', values: [product.id] })
   }
   const def: ListDefinition = { ...pricingRulesList, fixedFilters: fixed }
   const { page, headers } = await loadListPage(request, context, def, activeContext(url, user.group_id))
-  const entities = set === 'entity' && mode !== 'all' ? (await platform.get<{ data: { id: string; name: string }[] }>('/pricing-entities?limit=200&fields=id,name&sort=name')).data : null
+  const entities = set === 'entity' && mode !== 'all' ? (await platform.get('/pricing-entities', { query: { limit: 200, fields: 'id,name', sort: 'name' } })).data : null
   const t = getInstance(context).t
   const title = mode === 'product' ? t('pricing:rules.productTitle', { product: product!.code }) : t(`pricing:rules.title.${set}${mode === 'custom' ? 'Custom' : ''}`)
   return data({ set, mode, product, page, fixed, entities, title, meta: pageMeta(request, context, title) }, { headers })
@@ -111,7 +112,7 @@ export default function Rules({ loaderData, actionData }: Route.ComponentProps) 
           if (key === 'kind')
             return (
               <span title={t(`kinds.${String(row.kind)}`)}>
-                {describe({ kind: String(row.kind), params: (row.params ?? {}) as never, currency: (row.currency as string | null) ?? null }) || t(`kinds.${String(row.kind)}`)}
+                {describe({ kind: String(row.kind) as never, params: (row.params ?? {}) as never, currency: (row.currency as string | null) ?? null }) || t(`kinds.${String(row.kind)}`)}
               </span>
             )
           if (key === 'product.code')

@@ -16,19 +16,19 @@ import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import type { ChainStep } from '#common/pricing.ts'
 import { DetailList } from '#app/components/screen-parts.tsx'
 import { requireChange } from '#app/lib/guards.server.ts'
 import { billingScreen } from './billing.server.ts'
-import { moneyOf, TransactionTabs, type Transaction } from './billing.tsx'
+import { moneyOf, TransactionTabs } from './billing.tsx'
 import { RuleChain } from './shared.tsx'
 import { refundSchema } from './billing-forms.ts'
 import type { Route } from './+types/transaction.ts'
+import type { Answer } from '#app/lib/platform-api.ts'
 
 /** /invoicing/transactions/{id}: one charge, where its price came from (staff: the chain of rules, cost and rates), and a refund (staff). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await billingScreen(request, context, params)
-  const transaction = await screen.platform.get<Transaction>(`${screen.base}/transactions/${params.id}`)
+  const transaction = await screen.platform.get('/groups/{context}/transactions/{id}', { path: { context: screen.groupContext, id: params.id } })
   const t = getInstance(context).t
   const title = t('billing:transactions.title_one', {
     action: t(`billing:transactions.actions.${transaction.action}`, { defaultValue: transaction.action }),
@@ -47,24 +47,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: refundSchema(t) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
-    await screen.platform.post(`${screen.base}/transactions/${params.id}/refund`, submission.value)
+    await screen.platform.post('/groups/{context}/transactions/{id}/refund', { path: { context: screen.groupContext, id: params.id }, body: submission.value })
   } catch (error) {
     return data({ result: submission.reply(formErrorsOf(t, error, ['reason'], {}, 'billing')) }, { status: 400 })
   }
   return redirect(screen.url.pathname + screen.url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('billing:transactions.refunded'), color: 'success' }) } })
 }
 
-type QuoteView = {
-  product_id?: string
-  unit_minor?: number
-  total_minor?: number
-  cost_minor?: number
-  cost_currency?: string
-  currency?: string
-  priced_at?: string
-  chain?: ChainStep[]
-  rates?: { from: string; to: string; rate: number; date: string }[]
-}
+type QuoteView = NonNullable<Answer<'/groups/{context}/transactions/{id}'>['quote']>
 
 export default function TransactionDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('billing')

@@ -25,31 +25,15 @@ import { money, rulePath, SET_BASE } from '../invoicing/shared.tsx'
 import type { Route } from './+types/detail.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 
-type Product = {
-  id: string
-  code: string
-  name: string
-  kind: string
-  action: string
-  tld: string | null
-  tags: string[]
-  periods: number[]
-  is_active: boolean
-  registrar_template_id: string | null
-  version: number
-}
-type Cost = { id: string; currency: string; amount_minor: number; effective_from: string; in_force: boolean }
-type RuleRow = { id: string; rule_name: string; level: string; pricing_entity_id: string | null; product_id: string | null; 'pricing_entity.name': string | null; kind: string }
-
 /** /products/{id}: a product, its costs over time (one entered here), and the rules written for it. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
   requireChange(request, user, 'staff')
   const platform = await getPlatform(request, context)
   const [product, costs, rules] = await Promise.all([
-    platform.get<Product>(`/products/${params.id}`),
-    platform.get<{ data: Cost[] }>(`/products/${params.id}/costs`),
-    platform.get<{ data: RuleRow[] }>(`/pricing-rules?filter[product_id]=${params.id}&limit=100&sort=rule_name`),
+    platform.get('/products/{id}', { path: { id: params.id } }),
+    platform.get('/products/{id}/costs', { path: { id: params.id } }),
+    platform.get('/pricing-rules', { query: { 'filter[product_id]': params.id, limit: 100, sort: 'rule_name' } }),
   ])
   return { product, costs: costs.data, rules: rules.data, meta: pageMeta(request, context, product.code) }
 }
@@ -80,7 +64,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: costSchema(t) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
-    await (await getPlatform(request, context)).post(`/products/${params.id}/costs`, submission.value)
+    await (await getPlatform(request, context)).post('/products/{id}/costs', { path: { id: params.id }, body: submission.value })
   } catch (error) {
     return data({ result: submission.reply(formErrorsOf(t, error, ['currency', 'amount', 'effective_from'], {}, 'pricing')) }, { status: 400 })
   }

@@ -25,13 +25,13 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { SubNav } from '#app/components/screen-parts.tsx'
 import { FormErrors } from '#app/components/forms.tsx'
 import { money } from '../invoicing/shared.tsx'
-import { PRODUCT_KINDS, type CostUploadRow } from '#common/pricing.ts'
+import { PRODUCT_KINDS } from '#common/pricing.ts'
 import type { Route } from './+types/index.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { costUploadSchema, uploadedText } from '../invoicing/pricing-forms.ts'
+import type { Answer } from '#app/lib/platform-api.ts'
 
-type UploadRow = CostUploadRow
-type Upload = { rows: UploadRow[]; counts: Record<string, number>; committed: boolean }
+type Upload = Answer<'/product-costs/upload', 'post'>
 /** The cost upload's answer: the preview (or what was stored), the text carried on to the store, and conform's result. */
 type CostAnswer = { upload: Upload | null; csv: string; result: SubmissionResult<string[]> }
 
@@ -59,7 +59,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { file, csv: carried, intent } = submission.value
   const csv = await uploadedText(file, carried)
   try {
-    const upload = await (await getPlatform(request, context)).post<Upload>('/product-costs/upload', { csv, commit: intent === 'commit' })
+    const upload = await (await getPlatform(request, context)).post('/product-costs/upload', { body: { csv, commit: intent === 'commit' } })
     return data({ upload, csv, result: submission.reply({ resetForm: true }) } satisfies CostAnswer)
   } catch (error) {
     return data({ upload: null, csv: '', result: submission.reply(formErrorsOf(t, error, ['file'], {}, 'pricing')) } satisfies CostAnswer, { status: 400 })
@@ -83,7 +83,7 @@ const newProductSchema = (t: TFunction) => {
   return z.object({
     code: text(100),
     name: text(200),
-    kind: z.string().default('ssl'),
+    kind: z.enum(PRODUCT_KINDS).default('ssl'),
     action: text(40),
     periods: z
       .string()
@@ -102,7 +102,7 @@ async function newProduct(request: Request, context: Route.ActionArgs['context']
   const submission = parseWithZod(form, { schema: newProductSchema(t) })
   if (submission.status !== 'success') return data({ newProduct: submission.reply() }, { status: 400 })
   try {
-    const made = await (await getPlatform(request, context)).post<{ id: string }>('/products', submission.value)
+    const made = await (await getPlatform(request, context)).post('/products', { body: submission.value })
     return redirect(`/products/${made.id}${requestUrl(request).search}`, { headers: { 'Set-Cookie': flashHeader(request, { content: t('pricing:saved'), color: 'success' }) } })
   } catch (error) {
     return data({ newProduct: submission.reply(formErrorsOf(t, error, NEW_PRODUCT_FIELDS, {}, 'pricing')) }, { status: 400 })

@@ -16,15 +16,13 @@ import { templateSchema, TemplateForm } from './template-form.tsx'
 import type { Route } from './+types/template.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 
-type Template = { id: string; name: string; schema: Record<string, unknown>; version: number }
-
 /** /products/registrar-templates/{id}: a template's schema in its editor, and the form it makes. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
   requireChange(request, user, 'staff')
   const platform = await getPlatform(request, context)
-  const template = await platform.get<Template>(`/registrar-templates/${params.id}`)
-  const products = (await platform.get<{ data: { id: string; code: string }[] }>(`/products?filter[registrar_template_id]=${template.id}&fields=id,code&limit=100`)).data
+  const template = await platform.get('/registrar-templates/{id}', { path: { id: params.id } })
+  const products = (await platform.get('/products', { query: { 'filter[registrar_template_id]': template.id, fields: 'id,code', limit: 100 } })).data
   return { template, products, meta: pageMeta(request, context, template.name) }
 }
 
@@ -39,7 +37,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const { name, schema, version } = submission.value
   try {
-    await (await getPlatform(request, context)).patch(`/registrar-templates/${params.id}`, { name, schema, version })
+    await (await getPlatform(request, context)).patch('/registrar-templates/{id}', { path: { id: params.id }, body: { name, schema, version: version! } })
   } catch (error) {
     return data({ result: submission.reply(formErrorsOf(t, error, ['name', 'schema'], {}, 'pricing')) }, { status: 400 })
   }

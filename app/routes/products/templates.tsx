@@ -48,7 +48,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: templateSchema(t) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
-    const made = await (await getPlatform(request, context)).post<{ id: string }>('/registrar-templates', { name: submission.value.name, schema: submission.value.schema })
+    const made = await (await getPlatform(request, context)).post('/registrar-templates', { body: { name: submission.value.name, schema: submission.value.schema } })
     return redirect(`/products/registrar-templates/${made.id}${requestUrl(request).search}`, { headers: { 'Set-Cookie': flashHeader(request, { content: t('pricing:saved'), color: 'success' }) } })
   } catch (error) {
     return data({ result: submission.reply(formErrorsOf(t, error, ['name', 'schema'], {}, 'pricing')) }, { status: 400 })

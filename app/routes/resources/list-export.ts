@@ -24,7 +24,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const columns = query.fields?.filter((f) => def.columns.some((c) => c.key === f)) ?? def.columns.map((c) => c.key)
   const platform = await getPlatform(request, context)
   // The first page is read before answering, so a refusal becomes a proper status, not a cut file.
-  const first = await platform.get<{ data: Record<string, unknown>[] }>(def.apiPath(groupContext), { query: apiQuery(def, query, { page: 1, limit: PAGE_SIZE }) })
+  const first = await platform.list(def.apiPath(groupContext), { query: apiQuery(def, query, { page: 1, limit: PAGE_SIZE }) })
   const encoder = new TextEncoder()
   const line = (cells: unknown[]) => encoder.encode(`${cells.map(csvCell).join(',')}\r\n`)
   const stream = new ReadableStream<Uint8Array>({
@@ -35,7 +35,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
         for (const row of rows) controller.enqueue(line(columns.map((c) => row[c])))
         if (rows.length < PAGE_SIZE) break
         page++
-        rows = (await platform.get<{ data: Record<string, unknown>[] }>(def.apiPath(groupContext), { query: apiQuery(def, query, { page, limit: PAGE_SIZE }) })).data
+        rows = (await platform.list(def.apiPath(groupContext), { query: apiQuery(def, query, { page, limit: PAGE_SIZE }) })).data
       }
       controller.close()
     },

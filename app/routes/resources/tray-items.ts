@@ -9,7 +9,8 @@ import { getPlatform } from '#app/lib/platform.server.ts'
 import { requireUser } from '#app/lib/session.server.ts'
 import type { Route } from './+types/tray-items.ts'
 
-const TRAY_TYPES = new Set<string>(TRAY_ENTITY_TYPES)
+type TrayType = (typeof TRAY_ENTITY_TYPES)[number]
+const isTrayType = (type: string): type is TrayType => (TRAY_ENTITY_TYPES as readonly string[]).includes(type)
 
 /**
  * The selection form of every list: POST item=<type>|<id>|<label> (repeated) adds rows to the
@@ -24,25 +25,24 @@ export async function action({ request, context }: Route.ActionArgs) {
   const redirectTo = safeRedirect(form.get('redirectTo'))
   const groupContext = activeContext(new URL(redirectTo, 'http://portal.local').searchParams, user.group_id)
   const platform = await getPlatform(request, context)
-  const path = `/groups/${encodeURIComponent(groupContext)}/tray`
   const intent = form.get('intent')
-  const byType = new Map<string, string[]>()
+  const byType = new Map<TrayType, string[]>()
   for (const value of form.getAll('item')) {
     if (typeof value !== 'string') continue
     const [type, id] = value.split('|')
-    if (type && id && TRAY_TYPES.has(type)) byType.set(type, [...(byType.get(type) ?? []), id])
+    if (type && id && isTrayType(type)) byType.set(type, [...(byType.get(type) ?? []), id])
   }
   const headers = new Headers()
   if (intent === 'clear') {
     const type = form.get('entity_type') === 'record' ? 'record' : 'domain'
-    await platform.call('DELETE', path, { entity_type: type })
+    await platform.delete('/groups/{context}/tray', { path: { context: groupContext }, body: { entity_type: type } })
     headers.append('Set-Cookie', flashHeader(request, { content: t('tray.cleared'), color: 'info' }))
   } else if (intent === 'remove') {
-    for (const [type, ids] of byType) await platform.call('DELETE', path, { entity_type: type, ids })
+    for (const [type, ids] of byType) await platform.delete('/groups/{context}/tray', { path: { context: groupContext }, body: { entity_type: type, ids } })
   } else {
     let count = 0
     for (const [type, ids] of byType) {
-      await platform.post(path, { entity_type: type, ids })
+      await platform.post('/groups/{context}/tray', { path: { context: groupContext }, body: { entity_type: type, ids } })
       count += ids.length
     }
     headers.append('Set-Cookie', flashHeader(request, { content: t('tray.added', { count }), color: 'success', deepLink: '/tray', deepLinkText: t('tray.title') }))

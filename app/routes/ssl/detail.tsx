@@ -15,7 +15,6 @@ import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { formatMoney } from '#common/money.ts'
 import { REVOCATION_REASONS, SSL_KEY_TYPES, SSL_PERIODS } from '#common/ssl.ts'
-import type { Settings } from './index.tsx'
 import { canChange, requireChange } from '#app/lib/guards.server.ts'
 import { DetailList } from '#app/components/screen-parts.tsx'
 import { loadCertificate } from './detail.server.ts'
@@ -33,7 +32,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user, certificate, platform, groupContext } = await loadCertificate(request, context, params)
   const manager = canChange(request, user, 'ssl-manager')
   // The renewal's prices (the pricing engine's quote per period), for whoever can renew.
-  const prices = manager ? (await platform.get<Settings>(`/groups/${groupContext}/ssl-settings`)).prices : []
+  const prices = manager ? (await platform.get('/groups/{context}/ssl-settings', { path: { context: groupContext } })).prices : []
   return { certificate, prices, canChange: manager, meta: pageMeta(request, context, certificate.common_name) }
 }
 
@@ -46,7 +45,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const t = getInstance(context).t
   const form = await request.formData()
   const intent = String(form.get('intent') ?? '')
-  const path = `/groups/${groupContext}/ssls/${certificate.id}`
   const done = (key: string, to = url.pathname) => redirect(to + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t(`ssl:done.${key}`), color: 'success' }) } })
   const onward = (id: string) => url.pathname.replace(/[^/]+$/, id)
   // Renew, reissue and revoke are forms (conform + zod): their errors beside their fields, what was typed kept.
@@ -54,7 +52,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   // settings' quotes, the ones the charge takes) and charges nothing; the confirmation posts the
   // price shown, which the API holds the charge to (issue 28).
   const quoteOf = async (months: number): Promise<RenewQuote> => {
-    const { prices } = await platform.get<Settings>(`/groups/${groupContext}/ssl-settings`)
+    const { prices } = await platform.get('/groups/{context}/ssl-settings', { path: { context: groupContext } })
     const row = prices.find((p) => p.product === certificate.product && p.period_months === months && p.action === 'renew')
     return { period_months: months, price: row ? { amount_minor: row.amount_minor, currency: row.currency } : null }
   }
@@ -67,7 +65,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const submission = parseWithZod(form, { schema: renewSchema(t) })
     if (submission.status !== 'success') return data({ intent: 'renew', result: submission.reply() }, { status: 400 })
     try {
-      const next = await platform.post<{ id: string }>(`${path}/renew`, { period_months: submission.value.period_months, expected: shownPriceOf(form) ?? null })
+      const next = await platform.post('/groups/{context}/ssls/{id}/renew', {
+        path: { context: groupContext, id: certificate.id },
+        body: { period_months: submission.value.period_months, expected: shownPriceOf(form) ?? null },
+      })
       return done('renew', onward(next.id))
     } catch (error) {
       // The price changed in between: nothing was charged; the new price is asked again.
@@ -83,7 +84,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
     const { names, csr, key_type } = submission.value
     try {
-      const next = await platform.post<{ id: string }>(`${path}/reissue`, { names: namesOf(names), ...(csr ? { csr } : { key_type }) })
+      const next = await platform.post('/groups/{context}/ssls/{id}/reissue', {
+        path: { context: groupContext, id: certificate.id },
+        body: { names: namesOf(names), ...(csr ? { csr } : { key_type }) },
+      })
       return done('reissue', onward(next.id))
     } catch (error) {
       return data({ intent, result: submission.reply(formErrorsOf(t, error, ['names', 'key_type', 'csr'], {}, 'ssl')) }, { status: 400 })
@@ -93,7 +97,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const submission = parseWithZod(form, { schema: revokeSchema(t) })
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
     try {
-      await platform.post(`${path}/revoke`, { reason: submission.value.reason })
+      await platform.post('/groups/{context}/ssls/{id}/revoke', { path: { context: groupContext, id: certificate.id }, body: { reason: submission.value.reason } })
     } catch (error) {
       return data({ intent, result: submission.reply(formErrorsOf(t, error, ['reason'], {}, 'ssl')) }, { status: 400 })
     }
@@ -101,8 +105,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   // Cancel and check are one-button posts.
   try {
-    if (intent === 'cancel') await platform.post(`${path}/cancel`)
-    else if (intent === 'check') await platform.post(`${path}/check`)
+    if (intent === 'cancel') await platform.post('/groups/{context}/ssls/{id}/cancel', { path: { context: groupContext, id: certificate.id } })
+    else if (intent === 'check') await platform.post('/groups/{context}/ssls/{id}/check', { path: { context: groupContext, id: certificate.id } })
     else return data({ intent, errors: [t('ssl:errors.unknown')] }, { status: 400 })
   } catch (error) {
     return data({ intent, errors: formErrorsOf(t, error, [], {}, 'ssl').formErrors }, { status: 400 })

@@ -38,7 +38,7 @@ export const middleware: Route.MiddlewareFunction[] = [
       const { user, groupContext, platform, certificate } = await loadCertificate(request, context, params)
       requireChange(request, user, 'ssl-manager')
       try {
-        const file = await platform.post<{ filename: string; content_type: string; content_base64: string }>(`/groups/${groupContext}/ssls/${certificate.id}/pkcs12`, submission.value)
+        const file = await platform.post('/groups/{context}/ssls/{id}/pkcs12', { path: { context: groupContext, id: certificate.id }, body: submission.value })
         return new Response(Buffer.from(file.content_base64, 'base64'), {
           headers: { 'content-type': file.content_type, 'content-disposition': attachmentDisposition(file.filename), 'cache-control': 'private, no-store' },
         })
@@ -50,7 +50,7 @@ export const middleware: Route.MiddlewareFunction[] = [
     if (request.method !== 'GET' || !wanted || !(SSL_FILES as readonly string[]).includes(wanted)) return next()
     const { groupContext, platform, certificate } = await loadCertificate(request, context, params)
     const format = url.searchParams.get('format') === 'der' ? 'der' : 'pem'
-    const file = await platform.get<{ filename: string; content_type: string; content_base64: string }>(`/groups/${groupContext}/ssls/${certificate.id}/files/${wanted}?format=${format}`)
+    const file = await platform.get('/groups/{context}/ssls/{id}/files/{file}', { path: { context: groupContext, id: certificate.id, file: wanted as (typeof SSL_FILES)[number] }, query: { format } })
     return new Response(Buffer.from(file.content_base64, 'base64'), {
       headers: { 'content-type': file.content_type, 'content-disposition': attachmentDisposition(file.filename), 'cache-control': 'private, no-store' },
     })
@@ -73,7 +73,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: pkcs12Schema(t) })
   if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
   try {
-    await platform.post(`/groups/${groupContext}/ssls/${certificate.id}/pkcs12`, submission.value)
+    await platform.post('/groups/{context}/ssls/{id}/pkcs12', { path: { context: groupContext, id: certificate.id }, body: submission.value })
     return data({ result: submission.reply({ hideFields: ['password'] }) })
   } catch (error) {
     return data({ result: submission.reply({ ...formErrorsOf(t, error, ['password', 'profile'], {}, 'ssl'), hideFields: ['password'] }) }, { status: 400 })

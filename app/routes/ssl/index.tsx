@@ -31,6 +31,7 @@ import { SslStatus } from './shared.tsx'
 import type { Route } from './+types/index.ts'
 import { formErrorsOf, refusalOf } from '#app/lib/refusal.server.ts'
 import { PlatformError } from '#app/lib/platform-client.ts'
+import type { Answer } from '#app/lib/platform-api.ts'
 
 const ORDER_FIELDS = ['product', 'period_months', 'names', 'key_type', 'csr', 'organisation_id'] as const
 
@@ -62,16 +63,16 @@ const importSchema = (t: TFunction) =>
   })
 type ImportValues = z.infer<ReturnType<typeof importSchema>>
 
-export type SslPriceRow = { product: string; action: 'order' | 'renew'; period_months: number; amount_minor: number; currency: string }
-export type SslOrganisationChoice = { id: string; legal_name: string; status: 'waiting' | 'attention' | 'validated' }
-export type Settings = { ca: string | null; ca_configured: boolean; missing: string | null; dv_only: boolean; prices: SslPriceRow[]; organisations: SslOrganisationChoice[] }
+export type Settings = Answer<'/groups/{context}/ssl-settings'>
+export type SslPriceRow = Settings['prices'][number]
+export type SslOrganisationChoice = Settings['organisations'][number]
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
   const url = requestUrl(request)
   const groupContext = activeContext(url, user.group_id)
   const platform = await getPlatform(request, context)
-  const [{ page, headers }, settings] = await Promise.all([loadListPage(request, context, sslsList, groupContext), platform.get<Settings>(`/groups/${groupContext}/ssl-settings`)])
+  const [{ page, headers }, settings] = await Promise.all([loadListPage(request, context, sslsList, groupContext), platform.get('/groups/{context}/ssl-settings', { path: { context: groupContext } })])
   const t = getInstance(context).t
   return data({ page, settings, canOrder: canChange(request, user, 'ssl-manager'), meta: pageMeta(request, context, t('ssl:title')) }, { headers })
 }
@@ -91,10 +92,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (submission.status !== 'success') return data({ importResult: submission.reply() }, { status: 400 })
     const { certificate, chain, private_key } = submission.value
     try {
-      const created = await platform.post<{ id: string }>(`/groups/${activeContext(url, user.group_id)}/ssl-imports`, {
-        certificate,
-        ...(chain?.trim() ? { chain } : {}),
-        ...(private_key?.trim() ? { private_key } : {}),
+      const created = await platform.post('/groups/{context}/ssl-imports', {
+        path: { context: activeContext(url, user.group_id) },
+        body: {
+          certificate,
+          ...(chain?.trim() ? { chain } : {}),
+          ...(private_key?.trim() ? { private_key } : {}),
+        },
       })
       return redirect(carryContext(`/ssls/${created.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('ssl:done.import'), color: 'success' }) } })
     } catch (error) {
@@ -107,14 +111,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const names = value.names.split(/[\s,]+/).filter(Boolean)
   try {
     // "Allow our CA and order": the CAA record naming the CA first, for each name whose CAA forbade it.
-    if (form.get('intent') === 'caa-allow') for (const name of form.getAll('caa_name')) await platform.post(`/groups/${activeContext(url, user.group_id)}/ssl-caa`, { name: String(name) })
-    const created = await platform.post<{ id: string }>(`/groups/${activeContext(url, user.group_id)}/ssls`, {
-      product: value.product,
-      period_months: value.period_months,
-      names,
-      ...(value.csr?.trim() ? { csr: value.csr } : { key_type: value.key_type || DEFAULT_SSL_KEY_TYPE }),
-      // OV and EV name an organisation; DV none.
-      ...(SSL_PRODUCTS[value.product as keyof typeof SSL_PRODUCTS].level !== 'dv' ? { organisation_id: value.organisation_id || null } : {}),
+    if (form.get('intent') === 'caa-allow')
+      for (const name of form.getAll('caa_name')) await platform.post('/groups/{context}/ssl-caa', { path: { context: activeContext(url, user.group_id) }, body: { name: String(name) } })
+    const created = await platform.post('/groups/{context}/ssls', {
+      path: { context: activeContext(url, user.group_id) },
+      body: {
+        product: value.product,
+        period_months: value.period_months,
+        names,
+        ...(value.csr?.trim() ? { csr: value.csr } : { key_type: value.key_type || DEFAULT_SSL_KEY_TYPE }),
+        // OV and EV name an organisation; DV none.
+        ...(SSL_PRODUCTS[value.product as keyof typeof SSL_PRODUCTS].level !== 'dv' ? { organisation_id: value.organisation_id || null } : {}),
+      },
     })
     return redirect(carryContext(`/ssls/${created.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('ssl:ordered'), color: 'success' }) } })
   } catch (error) {

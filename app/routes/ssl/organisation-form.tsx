@@ -9,13 +9,15 @@ import { sayCodes } from '#app/lib/coded-words.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { SSL_BUSINESS_CATEGORIES } from '#common/ssl.ts'
 import { organisationWords, SSL_ORGANISATION_FIELDS, sslOrganisationSchema, type SslOrganisationField } from '#common/ssl-organisation.ts'
+import type { Schema } from '#app/lib/platform-api.ts'
 
 /** The organisation form's rules: the API's own (common/ssl-organisation.ts), said in the user's language beside each field. */
 export const organisationSchema = (t: TFunction) => sslOrganisationSchema(sayCodes(t, 'ssl', organisationWords))
 export type OrganisationValues = z.output<ReturnType<typeof organisationSchema>>
 
 /** The body the API takes: every field as the form made it (empty clears it). */
-export const organisationBody = (v: OrganisationValues) => Object.fromEntries(SSL_ORGANISATION_FIELDS.map((k) => [k, v[k] ?? '']))
+/** The API body: every field of the validated form ('' where left empty). */
+export const organisationBody = (v: OrganisationValues) => Object.fromEntries(SSL_ORGANISATION_FIELDS.map((k) => [k, v[k] ?? ''])) as Schema<'SslOrganisationInput'>
 
 /**
  * The organisation's form, to add one (/ssls/organisations) or change its details (its page): the

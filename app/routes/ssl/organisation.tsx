@@ -25,21 +25,13 @@ import { cn } from '#app/lib/utils.ts'
 import { countryName } from '#common/countries.ts'
 import { SSL_ORGANISATION_FIELDS, type SslOrganisationField } from '#common/ssl-organisation.ts'
 import { hasPermission } from '#common/permissions.ts'
-import {
-  SSL_CHECK_STATES,
-  SSL_DOCUMENT_MAX_BYTES,
-  SSL_DOCUMENT_TYPES,
-  SSL_ORGANISATION_CHECKS,
-  type SslBusinessCategory,
-  type SslCheckState,
-  type SslOrganisationCheck,
-  type SslState,
-} from '#common/ssl.ts'
+import { SSL_CHECK_STATES, SSL_DOCUMENT_MAX_BYTES, SSL_DOCUMENT_TYPES, SSL_ORGANISATION_CHECKS, type SslOrganisationCheck, type SslState } from '#common/ssl.ts'
 import { countryOptions } from '../contacts/countries.server.ts'
 import { organisationBody, OrganisationForm, organisationSchema } from './organisation-form.tsx'
 import { markCheckSchema, uploadSchema } from './forms.ts'
 import { OrganisationStatus, SslStatus } from './shared.tsx'
 import type { Route } from './+types/organisation.ts'
+import type { Answer } from '#app/lib/platform-api.ts'
 
 /** The EV attributes as a certificate's subject names them (EV Guidelines §7.1.4.2), in the order shown. */
 const EV_ATTRIBUTES = [
@@ -50,43 +42,15 @@ const EV_ATTRIBUTES = [
   ['jurisdiction_country', 'jurisdictionC'],
 ] as const
 
-type Check = { state: SslCheckState; note: string; by: string; at: string | null }
-type Organisation = {
-  id: string
-  legal_name: string
-  registration_number: string
-  street1: string
-  street2: string
-  city: string
-  region: string
-  postcode: string
-  country: string
-  phone: string
-  approver_name: string
-  approver_email: string
-  approver_phone: string
-  jurisdiction_country: string
-  jurisdiction_state: string
-  jurisdiction_locality: string
-  business_category: SslBusinessCategory | ''
-  incorporation_date: string | null
-  status: SslCheckState
-  checks: Record<SslOrganisationCheck, Check>
-  subject: Record<string, string>
-  ev: Record<string, string>
-  validated_at: string | null
-  version: number
-  documents: { id: string; filename: string; content_type: string; size_bytes: number; uploaded_by: string; created_at: string }[]
-  certificates: { id: string; common_name: string; status: SslState; product: string; created_at: string }[]
-}
+type Check = Organisation['checks'][keyof Organisation['checks']]
+type Organisation = Answer<'/groups/{context}/ssl-organisations/{id}'>
 
 async function screen(request: Request, context: Parameters<typeof getPlatform>[1], params: Record<string, string | undefined>) {
   const user = await requireScreen(request, context, params)
   const url = requestUrl(request)
   const groupContext = activeContext(url, user.group_id)
   const platform = await getPlatform(request, context)
-  const base = `/groups/${groupContext}/ssl-organisations/${params.id}`
-  return { user, url, groupContext, platform, base }
+  return { user, url, groupContext, platform }
 }
 
 /** `?document=<id>` answers the uploaded file itself (from the middleware: a loader's Response would be the page's data). */
@@ -94,8 +58,8 @@ export const middleware: Route.MiddlewareFunction[] = [
   async ({ request, context, params }, next) => {
     const wanted = requestUrl(request).searchParams.get('document')
     if (request.method !== 'GET' || !wanted || !/^[0-9a-f-]{36}$/i.test(wanted)) return next()
-    const { platform, base } = await screen(request, context, params)
-    const file = await platform.get<{ filename: string; content_type: string; content_base64: string }>(`${base}/documents/${wanted}`)
+    const { platform, groupContext } = await screen(request, context, params)
+    const file = await platform.get('/groups/{context}/ssl-organisations/{id}/documents/{document}', { path: { context: groupContext, id: params.id, document: wanted } })
     return new Response(Buffer.from(file.content_base64, 'base64'), {
       headers: { 'content-type': file.content_type, 'content-disposition': attachmentDisposition(file.filename), 'cache-control': 'private, no-store' },
     })
@@ -103,9 +67,9 @@ export const middleware: Route.MiddlewareFunction[] = [
 ]
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { user, platform, base, groupContext } = await screen(request, context, params)
-  const organisation = await platform.get<Organisation>(base)
-  const settings = await platform.get<{ ca: string | null; dv_only: boolean }>(`/groups/${groupContext}/ssl-settings`)
+  const { user, platform, groupContext } = await screen(request, context, params)
+  const organisation = await platform.get('/groups/{context}/ssl-organisations/{id}', { path: { context: groupContext, id: params.id } })
+  const settings = await platform.get('/groups/{context}/ssl-settings', { path: { context: groupContext } })
   const manager = canChange(request, user, 'ssl-manager')
   return {
     organisation,
@@ -122,7 +86,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   assertSameOrigin(request)
-  const { user, url, platform, base } = await screen(request, context, params)
+  const { user, url, platform, groupContext } = await screen(request, context, params)
   const t = getInstance(context).t
   const form = await request.formData()
   const intent = String(form.get('intent') ?? '')
@@ -133,7 +97,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const check = String(form.get('check') ?? '')
     if (submission.status !== 'success') return data({ intent, check, result: submission.reply() }, { status: 400 })
     try {
-      await platform.put(`${base}/checks/${encodeURIComponent(submission.value.check)}`, { state: submission.value.state, note: submission.value.note ?? '' })
+      await platform.put('/groups/{context}/ssl-organisations/{id}/checks/{check}', {
+        path: { context: groupContext, id: params.id, check: submission.value.check },
+        body: { state: submission.value.state, note: submission.value.note ?? '' },
+      })
     } catch (error) {
       return data({ intent, check, result: submission.reply(formErrorsOf(t, error, ['state', 'note'], {}, 'ssl')) }, { status: 400 })
     }
@@ -143,7 +110,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (intent === 'delete-document') {
     const document = String(form.get('document') ?? '')
     try {
-      await platform.delete(`${base}/documents/${encodeURIComponent(document)}`)
+      await platform.delete('/groups/{context}/ssl-organisations/{id}/documents/{document}', { path: { context: groupContext, id: params.id, document } })
     } catch (error) {
       const { formErrors, fieldErrors } = formErrorsOf(t, error, [], {}, 'ssl')
       return data({ intent, errors: [...formErrors, ...Object.values(fieldErrors).flat()] }, { status: 400 })
@@ -155,7 +122,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
     const file = submission.value.file
     try {
-      await platform.post(`${base}/documents`, { filename: file.name, content_base64: Buffer.from(await file.arrayBuffer()).toString('base64') })
+      await platform.post('/groups/{context}/ssl-organisations/{id}/documents', {
+        path: { context: groupContext, id: params.id },
+        body: { filename: file.name, content_base64: Buffer.from(await file.arrayBuffer()).toString('base64') },
+      })
     } catch (error) {
       return data({ intent, result: submission.reply(formErrorsOf(t, error, ['file'], {}, 'ssl')) }, { status: 400 })
     }
@@ -164,7 +134,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = parseWithZod(form, { schema: organisationSchema(t) })
   if (submission.status !== 'success') return data({ intent: 'update', result: submission.reply() }, { status: 400 })
   try {
-    await platform.put(base, { ...organisationBody(submission.value), version: Number(form.get('version')) })
+    await platform.put('/groups/{context}/ssl-organisations/{id}', {
+      path: { context: groupContext, id: params.id },
+      body: { ...organisationBody(submission.value), version: Number(form.get('version')) },
+    })
   } catch (error) {
     return data({ intent: 'update', result: submission.reply(formErrorsOf(t, error, [...SSL_ORGANISATION_FIELDS], {}, 'ssl')) }, { status: 400 })
   }
@@ -315,7 +288,7 @@ export default function SslOrganisation({ loaderData, actionData }: Route.Compon
                   <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/ssls/${c.id}`)}>
                     {c.common_name}
                   </Link>
-                  <SslStatus status={c.status} />
+                  <SslStatus status={c.status as SslState} />
                   <span className="text-slate-500 dark:text-slate-400">{t(`products.${c.product}`, { defaultValue: c.product })}</span>
                 </li>
               ))}

@@ -50,7 +50,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: organisationSchema(t) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
-    const made = await (await getPlatform(request, context)).post<{ id: string }>(`/groups/${activeContext(url, user.group_id)}/ssl-organisations`, organisationBody(submission.value))
+    const made = await (
+      await getPlatform(request, context)
+    ).post('/groups/{context}/ssl-organisations', { path: { context: activeContext(url, user.group_id) }, body: organisationBody(submission.value) })
     return redirect(carryContext(`/ssls/organisations/${made.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('ssl:organisations.added'), color: 'success' }) } })
   } catch (error) {
     return data({ result: submission.reply(formErrorsOf(t, error, SSL_ORGANISATION_FIELDS, {}, 'ssl')) }, { status: 400 })

@@ -7,63 +7,10 @@ import { Badge } from '#app/components/ui/badge.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { cn } from '#app/lib/utils.ts'
+import type { Answer } from '#app/lib/platform-api.ts'
 
 /** A certificate as /groups/{context}/ssls/{id} answers it. */
-export type Certificate = {
-  id: string
-  status: SslState
-  product: string
-  validation_level: string
-  organisation_id: string | null
-  /** OV/EV: the organisation named, its state, and the subject an OV/EV CA receives. */
-  organisation: { id: string; legal_name: string; status: SslOrganisationStatus; subject: Record<string, string> } | null
-  common_name: string
-  names: string[]
-  key_type: string
-  key_source: 'generated' | 'csr' | 'imported'
-  has_private_key: boolean
-  ca: string
-  serial: string | null
-  not_before: string | null
-  not_after: string | null
-  issued_at: string | null
-  renew_after: string | null
-  renewal_of: string | null
-  origin: 'order' | 'renewal' | 'reissue' | 'import'
-  revoked_at: string | null
-  revocation_reason: string | null
-  failure_reason: string | null
-  created_by: string
-  /** What it is charged (its order, a renewal of its term); null when free. */
-  price: { transaction_id: string; state: 'reserved' | 'settled' | 'released' | 'refunded'; action: string; amount_minor: number; currency: string } | null
-  created_at: string
-  validations: {
-    id: string
-    name: string
-    method: string
-    state: 'pending' | 'valid' | 'invalid'
-    record_name: string | null
-    record_type: string
-    record_value: string | null
-    /** HTTP-01: the file's path under the name and its exact content. */
-    http_path: string | null
-    http_content: string | null
-    hosted: boolean
-    published: boolean
-    problem: { detail?: string; type?: string } | null
-    checked_at: string | null
-  }[]
-  term: {
-    id: string
-    product: string
-    period_months: number
-    starts_at: string
-    ends_at: string
-    notices_sent: number[]
-    transaction_ids: string[]
-    certificates: { id: string; status: SslState; not_after: string | null; created_at: string; renewal_of: string | null; origin: 'order' | 'renewal' | 'reissue' | 'import' }[]
-  }
-}
+export type Certificate = Answer<'/groups/{context}/ssls/{id}'>
 
 /** What a certificate is charged, in the user's words: the amount and where the charge stands, linked to its transaction. */
 export function ChargeText({ charge }: { charge: NonNullable<Certificate['price']> }) {

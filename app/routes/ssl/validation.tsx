@@ -39,7 +39,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (submission.status !== 'success') return data({ key: key(submission.payload), result: submission.reply() }, { status: 400 })
   const { name, method } = submission.value
   try {
-    await platform.post(`/groups/${groupContext}/ssls/${certificate.id}/check`, { methods: { [name]: method } })
+    await platform.post('/groups/{context}/ssls/{id}/check', { path: { context: groupContext, id: certificate.id }, body: { methods: { [name]: method } } })
   } catch (error) {
     // The API names the name's field `methods.<name>`: it is this form's name.
     return data({ key: key(submission.value), result: submission.reply(formErrorsOf(t, error, ['name', 'method'], { [`methods.${name}`]: 'name' }, 'ssl')) }, { status: 400 })

@@ -24,45 +24,33 @@ import { RATE_FIELDS, rateSchema } from '../invoicing/pricing-forms.ts'
 import { TLD_ALIAS, TLD_FIELDS, TLD_FLAGS, TLD_GRACE, TLD_PERIODS, tldBody, tldSchema } from './forms.ts'
 import { TLD_KINDS } from '#common/lists/directory.ts'
 import { tldScripts } from '#common/idna.ts'
+import type { Answer, Row } from '#app/lib/platform-api.ts'
 
-type Tld = {
-  id: string
-  name: string
-  unicode_name: string
-  kind: (typeof TLD_KINDS)[number]
-  registry_operator: string
-  periods: number[]
-  required_contacts: string[]
-  idn_scripts: string[] | null
-  list_price_minor: number | null
-  currency: string
-  version: number
-} & Record<(typeof TLD_GRACE)[number], number> &
-  Record<(typeof TLD_FLAGS)[number], boolean>
+type Tld = Answer<'/tlds/{id}'>
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
   const platform = await getPlatform(request, context)
-  const tld = await platform.get<Tld>(`/tlds/${params.id}`)
+  const tld = await platform.get('/tlds/{id}', { path: { id: params.id } })
   const canEdit = canChange(request, user, 'staff')
   // Staff keep the rates that price this TLD for accounts billed in another currency (decision 103).
-  const rates = canEdit ? (await platform.get<{ data: Rate[] }>('/currency_rates')).data.filter((r) => r.from_currency === tld.currency) : []
+  const rates = canEdit ? (await platform.get('/currency_rates')).data.filter((r) => r.from_currency === tld.currency) : []
   return { tld, canEdit, rates, meta: pageMeta(request, context, `.${tld.unicode_name || tld.name}`) }
 }
 
-type Rate = { from_currency: string; to_currency: string; rate: number; updated_at: string }
+type Rate = Row<'/currency_rates'>
 type RateAnswer = { intent: 'rate'; result: SubmissionResult<string[]> }
 
 /** Sets the rate of one unit of the TLD's currency in another (staff; conform + zod, `rateSchema`). */
 async function setRate(request: Request, context: Route.ActionArgs['context'], params: Route.ActionArgs['params'], formData: FormData) {
   const t = getInstance(context).t
   const platform = await getPlatform(request, context)
-  const tld = await platform.get<Tld>(`/tlds/${params.id}`)
+  const tld = await platform.get('/tlds/{id}', { path: { id: params.id } })
   const submission = parseWithZod(formData, { schema: rateSchema(t, tld.currency) })
   if (submission.status !== 'success') return data({ intent: 'rate', result: submission.reply() } satisfies RateAnswer, { status: 400 })
   const { to, rate } = submission.value
   try {
-    await platform.put(`/currency_rates/${tld.currency}/${to}`, { rate })
+    await platform.put('/currency_rates/{from}/{to}', { path: { from: tld.currency, to }, body: { rate } })
   } catch (error) {
     return data({ intent: 'rate', result: submission.reply(formErrorsOf(t, error, RATE_FIELDS)) } satisfies RateAnswer, { status: 400 })
   }
@@ -85,7 +73,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: tldSchema(t) })
   if (submission.status !== 'success') return data({ intent: 'tld', result: submission.reply() } satisfies TldAnswer, { status: 400 })
   try {
-    await (await getPlatform(request, context)).patch(`/tlds/${params.id}`, tldBody(submission.value))
+    await (await getPlatform(request, context)).patch('/tlds/{id}', { path: { id: params.id }, body: tldBody(submission.value) })
   } catch (error) {
     return data({ intent: 'tld', result: submission.reply(formErrorsOf(t, error, TLD_FIELDS, TLD_ALIAS)) } satisfies TldAnswer, { status: 400 })
   }

@@ -5,6 +5,7 @@ import { TLD_KINDS } from '#common/lists/directory.ts'
 import { isCurrencyCode, parseMoney } from '#common/money.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
 import { SCRIPT_CODES } from '#common/idna.ts'
+import type { Schema } from '#app/lib/platform-api.ts'
 
 export const TLD_GRACE = ['add_grace_days', 'renew_grace_days', 'auto_renew_grace_days', 'transfer_grace_days', 'redemption_days'] as const
 export const TLD_FLAGS = ['is_offered', 'dnssec', 'idn', 'registry_lock'] as const
@@ -89,12 +90,13 @@ export const TLD_FIELDS = ['kind', 'registry_operator', 'periods', 'required_con
 export const TLD_ALIAS = { list_price_minor: 'list_price' }
 
 /** The form's values as the API's catalogue patch: every field, an empty price as none. */
-export function tldBody(v: TldForm) {
+export function tldBody(v: TldForm): Schema<'PatchTld'> {
   const { list_price, registry_operator, required_contacts, idn_scripts, is_offered, dnssec, idn, registry_lock, ...rest } = v
   const scripts = scriptCodesOf(idn_scripts) ?? []
   return {
     ...rest,
-    idn_scripts: scripts.length ? scripts : null,
+    // scriptCodesOf answers only codes of the script list the API takes.
+    idn_scripts: scripts.length ? (scripts as NonNullable<Schema<'PatchTld'>['idn_scripts']>) : null,
     registry_operator: registry_operator ?? '',
     required_contacts: required_contacts ?? [],
     is_offered: Boolean(is_offered),

@@ -27,6 +27,7 @@ import type { Route } from './+types/index.ts'
 import { DateText } from '#app/components/date-text.tsx'
 import { ChargeConfirmation, shownPriceOf, type ShownPrice } from '#app/components/charge-confirmation.tsx'
 import { formatMoney } from '#common/money.ts'
+import type { Answer, Row } from '#app/lib/platform-api.ts'
 
 /** The domains in the user's server-side tray (GET /groups/{context}/tray, entity_type domain). */
 const TRAY_LIST = trayList
@@ -46,8 +47,8 @@ const bulkSchema = (t: TFunction) =>
     nameservers: z.string().optional(),
   })
 
-type Job = { id: string; action: string; state: string; total: number; done: number; results: { id: string; name: string; state: string; ok: boolean | null; outcome?: string; error?: string }[] }
-type ContactRow = { id: string; name: string; organisation?: string }
+type Job = Answer<'/groups/{context}/bulk-actions/{job_id}'>
+type ContactRow = Pick<Row<'/groups/{context}/contacts'>, 'id' | 'name' | 'organisation'>
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
@@ -57,9 +58,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const platform = await getPlatform(request, context)
   const jobId = url.searchParams.get('job')
   let job: Job | null = null
-  if (jobId && /^[0-9a-f-]{36}$/i.test(jobId)) job = await platform.get<Job>(`/groups/${encodeURIComponent(groupContext)}/bulk-actions/${jobId}`)
+  if (jobId && /^[0-9a-f-]{36}$/i.test(jobId)) job = await platform.get('/groups/{context}/bulk-actions/{job_id}', { path: { context: groupContext, job_id: jobId } })
   const contacts = await platform
-    .get<{ data: ContactRow[] }>(`/groups/${encodeURIComponent(groupContext)}/contacts`, { query: { limit: 250, sort: 'name', fields: 'id,name,organisation' } })
+    .get('/groups/{context}/contacts', { path: { context: groupContext }, query: { limit: 250, sort: 'name', fields: 'id,name,organisation' } })
     .then((r) => r.data)
     .catch(() => [] as ContactRow[])
   const t = getInstance(context).getFixedT(null, 'tray')
@@ -82,12 +83,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (action === 'renew') params.period = period
   if (action === 'set_contacts') params.contacts = Object.fromEntries(ROLES.flatMap((role) => (submission.value[role] ? [[role, submission.value[role]]] : [])))
   if (action === 'set_nameservers') params.nameservers = (nameservers ?? '').split(/[\s,]+/).filter(Boolean)
-  const base = `/groups/${encodeURIComponent(groupContext)}/bulk-actions`
   // An action that charges asks once: its total at the engine's quotes first, nothing started; the
   // confirmation posts the total it showed, which the API holds the action to (issue 28).
   const confirmed = form.get('intent') === 'bulk-confirmed'
   const quoteOf = async (): Promise<BulkConfirm | undefined> => {
-    const quote = await (await getPlatform(request, context)).post<{ charged: number; totals: { amount_minor: number; currency: string }[] }>(`${base}/quote`, { action, params })
+    const quote = await (await getPlatform(request, context)).post('/groups/{context}/bulk-actions/quote', { path: { context: groupContext }, body: { action, params } })
     return quote.totals.length ? { action, period, count: quote.charged, price: quote.totals[0]! } : undefined
   }
   try {
@@ -97,7 +97,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     const platform = await getPlatform(request, context)
     const shown = shownPriceOf(form)
-    const started = await platform.post<{ job_id: string }>(base, { action, params, ...(confirmed ? { expected_totals: shown ? [shown] : [] } : {}) })
+    const started = await platform.post('/groups/{context}/bulk-actions', {
+      path: { context: groupContext },
+      body: { action, params, ...(confirmed ? { expected_totals: shown ? [shown] : [] } : {}) },
+    })
     return redirect(carryContext(`/tray?job=${started.job_id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('started'), color: 'info' }) } })
   } catch (error) {
     // The choices come back as made, the refusal above the form and each field's error beside it.

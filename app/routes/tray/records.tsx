@@ -24,16 +24,6 @@ import type { Route } from './+types/records.ts'
 import { refusalErrors, refusalOf, refusalText } from '#app/lib/refusal.server.ts'
 import { dnsScreen } from '../domains/dns/shared.server.ts'
 
-/** A record bulk job as GET /groups/{context}/record-bulk-actions/{id} answers it: an item per zone. */
-type ReplaceJob = {
-  id: string
-  state: 'queued' | 'running' | 'completed' | 'failed'
-  total: number
-  done: number
-  params: { from: string; to: string; kind: string; where: 'tray' | 'all' }
-  results: { id: string; name: string; state: 'pending' | 'done'; ok: boolean | null; outcome?: 'applied' | 'unchanged'; records?: number; error?: string }[]
-}
-
 const JOB_ID = /^[0-9a-f-]{36}$/i
 
 /** "Replace an address everywhere": what to replace, with what, and where (the tray's records, or every zone). */
@@ -48,7 +38,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const t = getInstance(context).getFixedT(null, 'dns')
   const { page, headers } = await loadListPage(request, context, dnsTrayRecordsList, screen.groupContext)
   const jobId = screen.url.searchParams.get('job')
-  const job = jobId && JOB_ID.test(jobId) ? await screen.platform.get<ReplaceJob>(`${screen.base}/record-bulk-actions/${jobId}`) : null
+  const job = jobId && JOB_ID.test(jobId) ? await screen.platform.get('/groups/{context}/record-bulk-actions/{job_id}', { path: { context: screen.groupContext, job_id: jobId } }) : null
   return data({ page, job, canAdmin: screen.canAdmin, meta: pageMeta(request, context, t('tray.title')) }, { headers })
 }
 
@@ -64,7 +54,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = parseWithZod(form, { schema: replaceSchema(t) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
-    const started = await screen.platform.post<{ job_id: string }>(`${screen.base}/record-bulk-actions`, { action: 'replace_record_content', params: submission.value })
+    const started = await screen.platform.post('/groups/{context}/record-bulk-actions', {
+      path: { context: screen.groupContext },
+      body: { action: 'replace_record_content', params: submission.value },
+    })
     return redirect(carryContext(`/tray/records?job=${started.job_id}`, screen.url.searchParams), {
       headers: { 'Set-Cookie': flashHeader(request, { content: t('tray.replace.started'), color: 'info' }) },
     })

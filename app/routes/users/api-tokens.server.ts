@@ -7,7 +7,6 @@ import { getPlatform } from '#app/lib/platform.server.ts'
 import { formErrorsOf, refusalErrors, refusalOf } from '#app/lib/refusal.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import type { SessionUser } from '#app/lib/session.server.ts'
-import type { ApiTokenView } from '#common/api-tokens.ts'
 import { expandPermissions } from '#common/permissions.ts'
 import { GRANTABLE_ROLES } from './roles.tsx'
 import { serviceUserSchema, tokenSchema, type TokenActionData } from './api-tokens.tsx'
@@ -23,10 +22,16 @@ export function grantablePermissions(creator: SessionUser, owner?: { roles: stri
   return [...mine].filter((p) => theirs.has(p)).sort()
 }
 
-/** The card's data: the user's tokens (`base` is their collection in the API) and the accounts a token may be bound to. */
-export async function loadTokens(request: Request, context: Readonly<RouterContextProvider>, user: SessionUser, base: string) {
+/** Whose tokens a card shows: a service user's (`{ context, id }`), or null for the signed-in user's own (/profile/api_tokens). */
+export type TokenOwner = { context: string; id: string } | null
+
+/** The card's data: the owner's tokens and the accounts a token may be bound to. */
+export async function loadTokens(request: Request, context: Readonly<RouterContextProvider>, user: SessionUser, owner: TokenOwner) {
   const platform = await getPlatform(request, context)
-  const [tokens, accounts] = await Promise.all([platform.get<{ data: ApiTokenView[] }>(base), listAccountChoices(request, context, user)])
+  const [tokens, accounts] = await Promise.all([
+    owner ? platform.get('/groups/{context}/users/{id}/api_tokens', { path: owner }) : platform.get('/profile/api_tokens'),
+    listAccountChoices(request, context, user),
+  ])
   return { tokens: tokens.data, accounts, now: Date.now() }
 }
 
@@ -35,7 +40,7 @@ export async function loadTokens(request: Request, context: Readonly<RouterConte
  * page that can be reloaded or cached) and revoke one (behind its confirmation).
  * Answers null for another intent.
  */
-export async function tokenAction(request: Request, context: Readonly<RouterContextProvider>, t: TFunction, formData: FormData, base: string) {
+export async function tokenAction(request: Request, context: Readonly<RouterContextProvider>, t: TFunction, formData: FormData, owner: TokenOwner) {
   const intent = formData.get('intent')
   const platform = await getPlatform(request, context)
   if (intent === 'token-create') {
@@ -43,7 +48,8 @@ export async function tokenAction(request: Request, context: Readonly<RouterCont
     if (submission.status !== 'success') return data<TokenActionData>({ intent: 'token-create', result: submission.reply() }, { status: 400 })
     const { intent: _intent, account_id, ...values } = submission.value
     try {
-      const made = await platform.post<{ secret: string; token: ApiTokenView }>(base, { ...values, account_id: account_id || null })
+      const body = { ...values, account_id: account_id || null }
+      const made = owner ? await platform.post('/groups/{context}/users/{id}/api_tokens', { path: owner, body }) : await platform.post('/profile/api_tokens', { body })
       return data<TokenActionData>({ intent: 'token-created', secret: made.secret, name: made.token.name }, { headers: { 'Cache-Control': 'no-store' } })
     } catch (error) {
       return data<TokenActionData>({ intent: 'token-create', result: submission.reply(refusalErrors(t, refusalOf(error, { screens: [404] }).problem, TOKEN_FIELDS)) }, { status: 400 })
@@ -52,7 +58,7 @@ export async function tokenAction(request: Request, context: Readonly<RouterCont
   if (intent === 'token-revoke') {
     const id = String(formData.get('token_id') ?? '')
     try {
-      await platform.delete(`${base}/${encodeURIComponent(id)}`)
+      await (owner ? platform.delete('/groups/{context}/users/{id}/api_tokens/{token_id}', { path: { ...owner, token_id: id } }) : platform.delete('/profile/api_tokens/{id}', { path: { id } }))
     } catch (error) {
       return data<TokenActionData>({ intent: 'token-revoke', formErrors: formErrorsOf(t, error, []).formErrors }, { status: 409 })
     }
@@ -68,7 +74,7 @@ export async function serviceUserAction(request: Request, context: Readonly<Rout
   if (submission.status !== 'success') return { result: submission.reply() }
   const { intent: _intent, ...values } = submission.value
   try {
-    const made = await (await getPlatform(request, context)).post<{ id: string; name: string }>(`/groups/${account}/service_users`, values)
+    const made = await (await getPlatform(request, context)).post('/groups/{context}/service_users', { path: { context: account }, body: values })
     const url = requestUrl(request)
     return {
       redirect: redirect(carryContext(`/users/${made.id}`, url.searchParams), {

@@ -26,24 +26,9 @@ import { RolesEditor, submittedGrants, userSchema } from './roles.tsx'
 import { ApiTokensCard, type TokenActionData } from './api-tokens.tsx'
 import { grantablePermissions, loadTokens, tokenAction } from './api-tokens.server.ts'
 import type { Route } from './+types/detail.ts'
+import type { Answer } from '#app/lib/platform-api.ts'
 
-type UserDetail = {
-  id: string
-  account: { id: string; name: string }
-  email: string
-  name: string
-  roles: string[]
-  abilities: string[]
-  role_grants: Record<string, string[]>
-  permissions: string[]
-  language: string
-  status: 'active' | 'disabled'
-  kind: 'person' | 'service'
-  two_factor: boolean
-  invited: boolean
-  last_sign_in_at: string | null
-  version: number
-}
+type UserDetail = Answer<'/groups/{context}/users/{id}'>
 
 const ACTIONS = ['disable', 'enable', 'reset-two-factor', 'end-sessions'] as const
 type ActionIntent = (typeof ACTIONS)[number]
@@ -51,11 +36,13 @@ type ActionIntent = (typeof ACTIONS)[number]
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
   const url = requestUrl(request)
-  const path = `/groups/${activeContext(url, user.group_id)}/users/${params.id}`
-  const detail = await (await getPlatform(request, context)).get<UserDetail>(path)
+  const detail = await (await getPlatform(request, context)).get('/groups/{context}/users/{id}', { path: { context: activeContext(url, user.group_id), id: params.id } })
   const canEdit = canChange(request, user, 'user-admin')
   // A service user's tokens are its admins' to manage (a person's are their own, on /my-profile).
-  const apiTokens = detail.kind === 'service' && canEdit ? { ...(await loadTokens(request, context, user, `${path}/api_tokens`)), permissions: grantablePermissions(user, detail) } : null
+  const apiTokens =
+    detail.kind === 'service' && canEdit
+      ? { ...(await loadTokens(request, context, user, { context: activeContext(url, user.group_id), id: params.id })), permissions: grantablePermissions(user, detail) }
+      : null
   return {
     detail,
     apiTokens,
@@ -76,15 +63,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const url = requestUrl(request)
   const formData = await request.formData()
   const intent = String(formData.get('intent') ?? '')
-  const path = `/groups/${activeContext(url, user.group_id)}/users/${params.id}`
   const platform = await getPlatform(request, context)
   const done = (message: string) => redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: message, color: 'success' }) } })
-  const tokenAnswer = await tokenAction(request, context, t, formData, `${path}/api_tokens`)
+  const tokenAnswer = await tokenAction(request, context, t, formData, { context: activeContext(url, user.group_id), id: params.id })
   if (tokenAnswer) return tokenAnswer
 
   if ((ACTIONS as readonly string[]).includes(intent)) {
     try {
-      await platform.post(`${path}/${intent}`)
+      await platform.post(`/groups/{context}/users/{id}/${intent as ActionIntent}`, { path: { context: activeContext(url, user.group_id), id: params.id } })
     } catch (error) {
       const { formErrors } = formErrorsOf(t, error, [])
       return data({ intent, formErrors }, { status: 409 })
@@ -96,7 +82,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
   const { intent: _intent, ...values } = submission.value
   try {
-    await platform.patch(path, { ...values, version: Number(formData.get('version')) })
+    await platform.patch('/groups/{context}/users/{id}', { path: { context: activeContext(url, user.group_id), id: params.id }, body: { ...values, version: Number(formData.get('version')) } })
   } catch (error) {
     return data({ intent, result: submission.reply(formErrorsOf(t, error, ['name', 'roles', 'abilities'])) }, { status: 400 })
   }

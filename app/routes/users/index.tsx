@@ -58,7 +58,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const values = submission.value
   try {
-    const invited = await (await getPlatform(request, context)).post<{ id: string }>(`/groups/${activeContext(url, user.group_id)}/users`, values)
+    const invited = await (await getPlatform(request, context)).post('/groups/{context}/users', { path: { context: activeContext(url, user.group_id) }, body: values })
     return redirect(carryContext(`/users/${invited.id}`, url.searchParams), {
       headers: { 'Set-Cookie': flashHeader(request, { content: t('directory:users.invited', { email: values.email }), color: 'success' }) },
     })

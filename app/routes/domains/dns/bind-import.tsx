@@ -25,14 +25,14 @@ import { dnsScreen, type DnsScreen } from './shared.server.ts'
 import type { ImportResult, RecordValue, ZoneIssue } from './types.ts'
 import { declaredZone, matchZone } from './zone-of-file.ts'
 
-type ZoneRef = { id: string; name: string; domain_id: string | null; verified?: boolean }
+type ZoneRef = Awaited<ReturnType<typeof zonesOf>>[number]
 /** One file's preview or result; `missing` is the zone a file names that the account does not have. */
 type Outcome = { label: string; zone: string | null; result: ImportResult | null; error: string | null; missing?: string }
 
 const MAX_FILES = 20
 
-async function zonesOf(screen: DnsScreen): Promise<ZoneRef[]> {
-  return (await screen.platform.get<{ data: ZoneRef[] }>(`${screen.base}/zones`, { query: { fields: 'id,name,domain_id,verified', sort: 'name', limit: 1000 } })).data
+async function zonesOf(screen: DnsScreen) {
+  return (await screen.platform.get('/groups/{context}/zones', { path: { context: screen.groupContext }, query: { fields: 'id,name,domain_id,verified', sort: 'name', limit: 1000 } })).data
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -91,7 +91,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const refuse = (status: number, create: SubmissionResult<string[]>) => data({ intent: 'create-zone' as const, text: '', zone: '', outcomes: [] as Outcome[], message: null, create }, { status })
     if (submission.status !== 'success') return refuse(400, submission.reply())
     try {
-      const zone = await screen.platform.post<ZoneRef>(`${screen.base}/zones`, submission.value)
+      const zone = await screen.platform.post('/groups/{context}/zones', { path: { context: screen.groupContext }, body: submission.value })
       // A name hosted elsewhere waits for its proof of control (issue 26): said, and its page (linked in the list below) names the record to add.
       const said = zone.verified ? t('zone.created', { name: zone.name }) : getInstance(context).getFixedT(null, 'domains')('zoneProof.created', { name: zone.name })
       return backWith(request, `/domains/bind-import?zone=${zone.id}`, { content: said, color: zone.verified ? 'success' : 'info' })
@@ -141,11 +141,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         continue
       }
       try {
-        const path = `${screen.base}/zones/${s.zone.id}/bind-import`
         const result =
           typeof s.body === 'string'
-            ? await screen.platform.post<ImportResult>(path, { text: s.body, dry_run: dryRun })
-            : await screen.platform.post<ImportResult>(path, s.body, { headers: { 'content-type': ZONE_FILE_MEDIA_TYPE }, query: { dry_run: dryRun } })
+            ? await screen.platform.post('/groups/{context}/zones/{zone}/bind-import', { path: { context: screen.groupContext, zone: s.zone.id }, body: { text: s.body, dry_run: dryRun } })
+            : await screen.platform.post('/groups/{context}/zones/{zone}/bind-import', {
+                path: { context: screen.groupContext, zone: s.zone.id },
+                body: s.body,
+                headers: { 'content-type': ZONE_FILE_MEDIA_TYPE },
+                query: { dry_run: dryRun ? 'true' : 'false' },
+              })
         out.push({ label: s.label, zone: s.zone.name, result, error: null })
       } catch (error) {
         const body = error instanceof PlatformError ? (error.data as ImportResult | null) : null

@@ -11,19 +11,11 @@ import { refusalTextOf } from '#app/lib/refusal.server.ts'
 import { backWith } from '#app/lib/flash.server.ts'
 import { dnsScreen, zoneOfDomain } from './shared.server.ts'
 
-type DnssecView = {
-  state: 'unsigned' | 'signing' | 'signed' | 'unsigning'
-  ds_records: string[]
-  powerdns_configured: boolean
-  keys: { id: number; keytype: string; algorithm: string; bits: number; flags: number | null; active: boolean; dnskey: string; ds: string[] }[]
-  keys_error: string | null
-}
-
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await dnsScreen(request, context, params)
   const zone = await zoneOfDomain(screen, params.id)
   if (!zone) return data({ zone: null, dnssec: null, canAdmin: screen.canAdmin })
-  const dnssec = await screen.platform.get<DnssecView>(`${screen.base}/zones/${zone.id}/dnssec`)
+  const dnssec = await screen.platform.get('/groups/{context}/zones/{zone}/dnssec', { path: { context: screen.groupContext, zone: zone.id } })
   return data({ zone: { id: zone.id, name: zone.name }, dnssec, canAdmin: screen.canAdmin })
 }
 
@@ -39,7 +31,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const intent = String((await request.formData()).get('intent') ?? '')
   if (intent !== 'sign' && intent !== 'unsign') return backWith(request, here, { content: t('editor.unknownIntent'), color: 'error' })
   try {
-    await screen.platform.post(`${screen.base}/zones/${zone.id}/dnssec/${intent}`)
+    await screen.platform.post(`/groups/{context}/zones/{zone}/dnssec/${intent}`, { path: { context: screen.groupContext, zone: zone.id } })
     return backWith(request, here, { content: t(`dnssec.${intent}Queued`), color: 'success' })
   } catch (error) {
     return backWith(request, here, { content: refusalTextOf(t, error), color: 'error' })

@@ -22,9 +22,9 @@ export async function dnsScreen(request: Request, context: Context, params: Reco
 
 /** The zone of a domain (one per domain), or null when it has none yet. */
 export async function zoneOfDomain(screen: DnsScreen, domainId: string): Promise<Zone | null> {
-  const list = await screen.platform.get<{ data: { id: string }[] }>(`${screen.base}/zones`, { query: { 'filter[domain_id]': domainId, limit: 1, fields: 'id' } })
+  const list = await screen.platform.get('/groups/{context}/zones', { path: { context: screen.groupContext }, query: { 'filter[domain_id]': domainId, limit: 1, fields: 'id' } })
   const id = list.data[0]?.id
-  return id ? screen.platform.get<Zone>(`${screen.base}/zones/${id}`) : null
+  return id ? screen.platform.get('/groups/{context}/zones/{zone}', { path: { context: screen.groupContext, zone: id } }) : null
 }
 
 /**
@@ -38,7 +38,7 @@ export async function screenZone(screen: DnsScreen, params: { id?: string; zoneI
     return { zone: await zoneOfDomain(screen, params.id!), here: `/domains/${params.id}/dns` }
   }
   if (!isUuid(params.zoneId)) pageNotFound(screen.url.pathname)
-  const zone = await screen.platform.get<Zone>(`${screen.base}/zones/${params.zoneId}`).catch((error: unknown) => {
+  const zone = await screen.platform.get('/groups/{context}/zones/{zone}', { path: { context: screen.groupContext, zone: params.zoneId } }).catch((error: unknown) => {
     if (error instanceof PlatformError && error.status === 404) pageNotFound(screen.url.pathname)
     throw error
   })

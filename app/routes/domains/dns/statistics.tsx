@@ -10,8 +10,6 @@ import { dnsScreen, zoneOfDomain } from './shared.server.ts'
 import { StatisticsChart } from './statistics-chart-view.tsx'
 import { RANGES, rangeOf, toBars, windowOf, type RangeKey } from './statistics-chart.ts'
 
-type ZoneStatistics = { zone_id: string; from: string; to: string; bucket_seconds: number; total: number; buckets: { start: string; queries: number }[] }
-
 /** /domains/{id}/dns-statistics: queries answered for the domain's zone, as a chart and a table. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await dnsScreen(request, context, params)
@@ -19,7 +17,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const zone = await zoneOfDomain(screen, params.id)
   if (!zone) return data({ zone: null, range, stats: null, bars: [], configured: false })
   const { from, to } = windowOf(range, new Date())
-  const stats = await screen.platform.get<ZoneStatistics>(`${screen.base}/zones/${zone.id}/statistics`, { query: { from: from.toISOString(), to: to.toISOString() } })
+  const stats = await screen.platform.get('/groups/{context}/zones/{zone}/statistics', {
+    path: { context: screen.groupContext, zone: zone.id },
+    query: { from: from.toISOString(), to: to.toISOString() },
+  })
   const bars = toBars(stats.buckets, from, to, RANGES[range].barMinutes)
   return data({ zone: { id: zone.id, name: zone.name }, range, stats: { total: stats.total, from: stats.from, to: stats.to }, bars, configured: zone.powerdns_configured })
 }

@@ -64,7 +64,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (intent === 'create-zone' && params.id) {
     const here = `/domains/${params.id}/dns`
     try {
-      const zone = await screen.platform.post<Zone>(`${screen.base}/zones`, { domain_id: params.id })
+      const zone = await screen.platform.post('/groups/{context}/zones', { path: { context: screen.groupContext }, body: { domain_id: params.id } })
       return backWith(request, here, { content: t('zone.created', { name: zone.name }), color: 'success' })
     } catch (error) {
       return backWith(request, here, { content: refusalTextOf(t, error), color: 'error' })
@@ -76,14 +76,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     // The proof of control of a name hosted elsewhere: its TXT record looked up, then the zone published.
     const td = getInstance(context).getFixedT(null, 'domains')
     try {
-      await screen.platform.post(`${screen.base}/zones/${zone.id}/verify`, {})
+      await screen.platform.post('/groups/{context}/zones/{zone}/verify', { path: { context: screen.groupContext, zone: zone.id }, body: {} })
       return backWith(request, here, { content: td('zoneProof.verified', { name: zone.name }), color: 'success' })
     } catch (error) {
       return backWith(request, here, { content: refusalTextOf(td, error), color: 'error' })
     }
   }
   if (intent === 'drift') {
-    await screen.platform.get(`${screen.base}/zones/${zone.id}/drift`)
+    await screen.platform.get('/groups/{context}/zones/{zone}/drift', { path: { context: screen.groupContext, zone: zone.id } })
     return backWith(request, here, { content: t('drift.checked'), color: 'info' })
   }
   if (intent === 'delete-zone') {
@@ -95,7 +95,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     )
       return backWith(request, here, { content: t('zone.deleteMismatch', { name: zone.name }), color: 'error' })
     try {
-      await screen.platform.delete(`${screen.base}/zones/${zone.id}`)
+      await screen.platform.delete('/groups/{context}/zones/{zone}', { path: { context: screen.groupContext, zone: zone.id } })
       // A standalone zone's page is gone with it: back to where such zones are made and listed.
       return backWith(request, zone.domain_id ? here : '/domains/bind-import', { content: t('zone.deleted', { name: zone.name }), color: 'success' })
     } catch (error) {
@@ -112,7 +112,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!changes.length) return answer(400, submission.reply({ formErrors: [t('editor.nothing')] }))
   const preview = submission.value.intent !== 'apply'
   try {
-    const result = await screen.platform.post<{ applied: boolean; diff: ChangeDiff; zone: Zone }>(`${screen.base}/zones/${zone.id}/changes`, { dry_run: preview, changes })
+    const result = await screen.platform.post('/groups/{context}/zones/{zone}/changes', { path: { context: screen.groupContext, zone: zone.id }, body: { dry_run: preview, changes } })
     if (preview) return answer(200, submission.reply(), result.diff)
     return backWith(request, here, { content: t('editor.applied', { count: changes.length, serial: result.zone.serial }), color: 'success' })
   } catch (error) {

@@ -10,27 +10,11 @@ import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import type { Route } from './+types/detail.ts'
 
-type Request = {
-  id: string
-  domain_name: string
-  change: { contacts?: Record<string, string>; nameservers?: string[] }
-  state: string
-  requested_by_label: string
-  approvers: string[]
-  created_at: string
-  expires_at: string
-  decided_at: string | null
-  decided_by: string | null
-  comment: string | null
-  applied_at: string | null
-  error: string | null
-}
-
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
   const groupContext = activeContext(requestUrl(request), user.group_id)
   const platform = await getPlatform(request, context)
-  const item = await platform.get<Request>(`/groups/${encodeURIComponent(groupContext)}/material-change-requests/${params.id}`)
+  const item = await platform.get('/groups/{context}/material-change-requests/{id}', { path: { context: groupContext, id: params.id } })
   return { item, meta: pageMeta(request, context, item.domain_name) }
 }
 

@@ -21,40 +21,18 @@ import { attempt, refusalText } from '#app/lib/refusal.server.ts'
 import { domainScreen } from '../shared.server.ts'
 import { contactLabel } from '../shared.tsx'
 import type { Route } from './+types/detail.ts'
-import { isRunning, type MoneyTotal } from './shared.ts'
-
-type LogEntry = { occurred_at: string; state: string; message: string; registry_code: number | null; actor_label: string }
-type Item = {
-  id: string
-  type: string
-  name: string
-  unicode_name: string
-  period: number
-  price_minor: number
-  currency: string
-  state: string
-  attempts: number
-  last_error: string | null
-  registry_code: number | null
-  domain_id: string | null
-  template_values?: Record<string, unknown> | null
-  retryable: boolean
-  cancellable: boolean
-  log: LogEntry[]
-}
-type Order = { id: string; state: string; created_by: string; created_at: string; totals: MoneyTotal[]; items: Item[]; contacts?: Record<ContactRole, string> | null }
-type Contact = { id: string; name: string; organisation?: string | null }
+import { isRunning } from './shared.ts'
 
 /** Seconds between refreshes while items run. */
 const REFRESH_SECONDS = 3
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await domainScreen(request, context, params)
-  const order = await screen.platform.get<Order>(`${screen.base}/orders/${params.id}`)
+  const order = await screen.platform.get('/groups/{context}/orders/{id}', { path: { context: screen.groupContext, id: params.id } })
   // The order holds contact ids; their names come from the account's contacts, when the user may read them.
   let contactNames: Record<string, string> = {}
   if (order.contacts) {
-    const listed = await attempt(() => screen.platform.get<{ data: Contact[] }>(`${screen.base}/contacts`, { query: { limit: 250, sort: 'name' } }))
+    const listed = await attempt(() => screen.platform.get('/groups/{context}/contacts', { path: { context: screen.groupContext }, query: { limit: 250, sort: 'name' } }))
     if (listed.ok) contactNames = Object.fromEntries(listed.value.data.map((c) => [c.id, contactLabel(c)]))
   }
   const t = getInstance(context).getFixedT(null, 'orders')
@@ -73,12 +51,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const intent = form.get('intent')
   const itemId = String(form.get('item_id') ?? '')
   if (itemId && !/^[0-9a-f-]{36}$/i.test(itemId)) throw data('Unknown item', { status: 400 })
-  const path = `${screen.base}/orders/${params.id}`
   const done =
     intent === 'retry'
-      ? await attempt(() => screen.platform.post(`${path}/items/${itemId}/retry`))
+      ? await attempt(() => screen.platform.post('/groups/{context}/orders/{id}/items/{item_id}/retry', { path: { context: screen.groupContext, id: params.id, item_id: itemId } }))
       : intent === 'cancel'
-        ? await attempt(() => screen.platform.post(`${path}/cancel`, itemId ? { item_ids: [itemId] } : {}))
+        ? await attempt(() => screen.platform.post('/groups/{context}/orders/{id}/cancel', { path: { context: screen.groupContext, id: params.id }, body: itemId ? { item_ids: [itemId] } : {} }))
         : null
   if (!done) throw data('Unknown action', { status: 400 })
   const flash = done.ok ? { content: t(intent === 'retry' ? 'detail.retried' : 'detail.cancelled'), color: 'success' as const } : { content: refusalText(t, done.problem), color: 'error' as const }
