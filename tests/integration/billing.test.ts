@@ -8,8 +8,7 @@ import { sql } from 'kysely'
 import { PDFDict, PDFDocument, PDFName, type PDFRawStream, decodePDFRawStream } from 'pdf-lib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '#server/lib/logger.ts'
-import { startLocalRegistry, EppRegistryConnection, type LocalRegistryServer, type RegistryConnection } from '#server/integrations/registry/index.ts'
-import type { Registries } from '#server/platform/deps.ts'
+import type { LocalRegistryServer, RegistryConnection } from '#server/integrations/registry/index.ts'
 import { loadConfig } from '#server/config.ts'
 import { invoicePdf, invoiceUbl } from '#server/platform/billing/documents.ts'
 import { DEMO_SELLER, sellerOf } from '#server/platform/billing/seller.ts'
@@ -20,6 +19,7 @@ import { accountPricing } from '#server/platform/orders/pricing.ts'
 import { DEMO_PASSWORD, seedDemo, seedDemoRenewalCharges } from '#server/seed/demo.ts'
 import { preloadDemoRegistry } from '#server/seed/registry.ts'
 import { en16931Failures } from '#tests/support/en16931.ts'
+import { localRegistryConnection, type LocalRegistryConnection } from '#tests/support/local-registry.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 /**
@@ -33,6 +33,7 @@ type FontkitFont = {
   layout(text: string): { glyphs: { advanceWidth: number }[] }
 }
 const US = { id: 'registrar-portal', password: 'portal-secret-1' }
+let local: LocalRegistryConnection
 let registry: LocalRegistryServer
 let ours: RegistryConnection
 let platform: Awaited<ReturnType<typeof createTestPlatform>>
@@ -43,16 +44,10 @@ let staffHome = ''
 let olivia = ''
 
 beforeAll(async () => {
-  registry = await startLocalRegistry({ port: 0, clients: [US], policy: { tlds: { com: { createYears: [1, 2], renewYears: [1, 2], transferYears: [1] } }, addGraceDays: 0 } })
-  ours = new EppRegistryConnection({
-    registry: 'local',
-    client: { host: '127.0.0.1', port: registry.port, tls: { ca: registry.certificate, servername: 'localhost' }, timeoutMs: 10_000 },
-    clientId: US.id,
-    password: US.password,
-    sessions: 1,
-    rateLimit: { perSecond: 1000, burst: 1000 },
-  })
-  const registries: Registries = { forTld: (tld) => (tld === 'com' ? ours : null), clientIdFor: () => US.id, close: async () => {} }
+  local = await localRegistryConnection({ client: US, policy: { tlds: { com: { createYears: [1, 2], renewYears: [1, 2], transferYears: [1] } }, addGraceDays: 0 }, sessions: 1 })
+  registry = local.registry
+  ours = local.connection
+  const registries = local.registries
   platform = await createTestPlatform({ registries })
   await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [3, 2] })
   // As the server seeds: the registry holds the demo's domains, and the demo's charges are real renewals there.
@@ -69,8 +64,7 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(async () => {
   await platform?.close()
-  await ours?.close()
-  await registry?.close()
+  await local?.close()
 })
 void registerOrderJobs
 

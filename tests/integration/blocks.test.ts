@@ -5,11 +5,11 @@ import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { referenceView, type OpenApiDocument } from '#app/routes/api/reference-model.ts'
 import { createLogger } from '#server/lib/logger.ts'
-import { EppBlockProvider, EppRegistryConnection, startLocalRegistry, type LocalRegistryServer, type RegistryConnection } from '#server/integrations/registry/index.ts'
+import { EppBlockProvider, type LocalRegistryServer, type RegistryConnection } from '#server/integrations/registry/index.ts'
 import { runBlockExpiryNotices, sweepExpiredBlocks } from '#server/platform/blocks/jobs.ts'
-import type { Registries } from '#server/platform/deps.ts'
 import { startWebhookDispatcher } from '#server/platform/webhooks/delivery.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { localRegistryConnection, type LocalRegistryConnection } from '#tests/support/local-registry.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 /**
@@ -22,6 +22,7 @@ import { createTestPlatform } from '#tests/support/platform.ts'
  * expiring block is mailed to the account's domain managers once per term, in their language.
  */
 const US = { id: 'registrar-portal', password: 'portal-secret-1' }
+let local: LocalRegistryConnection
 let registry: LocalRegistryServer
 let ours: RegistryConnection
 let blocks: EppBlockProvider
@@ -37,15 +38,15 @@ let dispatcher: { close(): Promise<void> } | undefined
 let hookSecret = ''
 
 beforeAll(async () => {
-  registry = await startLocalRegistry({
-    port: 0,
-    clients: [US],
+  local = await localRegistryConnection({
+    client: US,
     policy: { tlds: { com: { createYears: [1], renewYears: [1], transferYears: [1] }, net: { createYears: [1], renewYears: [1], transferYears: [1] } } },
+    sessions: 1,
   })
-  const client = { host: '127.0.0.1', port: registry.port, tls: { ca: registry.certificate, servername: 'localhost' }, timeoutMs: 10_000 }
-  ours = new EppRegistryConnection({ registry: 'local', client, clientId: US.id, password: US.password, sessions: 1, rateLimit: { perSecond: 1000, burst: 1000 } })
-  blocks = new EppBlockProvider({ provider: 'local', client, clientId: US.id, password: US.password, rateLimit: { perSecond: 1000, burst: 1000 } })
-  const registries: Registries = { forTld: (tld) => (['com', 'net'].includes(tld) ? ours : null), clientIdFor: () => US.id, blocks, close: async () => {} }
+  registry = local.registry
+  ours = local.connection
+  blocks = new EppBlockProvider({ provider: 'local', client: local.client, clientId: US.id, password: US.password, rateLimit: { perSecond: 1000, burst: 1000 } })
+  const registries = { ...local.registries, blocks }
   receiver = createServer((req, res) => {
     let body = ''
     req.on('data', (c: Buffer) => (body += c.toString()))
@@ -71,8 +72,7 @@ afterAll(async () => {
   receiver?.close()
   await platform?.close()
   await blocks?.close()
-  await ours?.close()
-  await registry?.close()
+  await local?.close()
 })
 
 const admin = () => tokens['admin@acme.example']!

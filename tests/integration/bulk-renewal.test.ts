@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { EppRegistryConnection } from '#server/integrations/registry/connection.ts'
 import { DEFAULT_TLD_POLICY } from '#server/integrations/registry/local-registry.ts'
-import { startLocalRegistry, type LocalRegistryServer } from '#server/integrations/registry/local-server.ts'
 import { createLogger } from '#server/lib/logger.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { addManagedDomains } from '#server/platform/domains/service.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { localRegistryConnection, type LocalRegistryConnection } from '#tests/support/local-registry.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 // One renewal rule set (issue 14): a bulk renewal refuses, item by item, exactly what the domain's
@@ -13,7 +13,7 @@ import { createTestPlatform } from '#tests/support/platform.ts'
 // message, before anything reaches the registry. The local EPP registry over TLS serves .com and .org.
 
 const CLIENT = { id: 'renew-registrar', password: 'renew-secret-123' }
-let registry: LocalRegistryServer
+let local: LocalRegistryConnection
 let connection: EppRegistryConnection
 let platform: Awaited<ReturnType<typeof createTestPlatform>>
 let acme: string
@@ -28,15 +28,9 @@ async function registered(name: string) {
 const registryExpiry = async (name: string) => (await connection.infoDomain(name)).expiresAt?.toISOString()
 
 beforeAll(async () => {
-  registry = await startLocalRegistry({ port: 0, clients: [CLIENT], policy: { tlds: { com: DEFAULT_TLD_POLICY, org: DEFAULT_TLD_POLICY } } })
-  connection = new EppRegistryConnection({
-    registry: 'local',
-    client: { host: '127.0.0.1', port: registry.port, tls: { ca: registry.certificate, servername: 'localhost' }, timeoutMs: 10_000 },
-    clientId: CLIENT.id,
-    password: CLIENT.password,
-    rateLimit: { perSecond: 100, burst: 100 },
-  })
-  platform = await createTestPlatform({ registries: { forTld: (tld) => (tld === 'com' || tld === 'org' ? connection : null), close: async () => {} } })
+  local = await localRegistryConnection({ client: CLIENT, policy: { tlds: { com: DEFAULT_TLD_POLICY, org: DEFAULT_TLD_POLICY } } })
+  connection = local.connection
+  platform = await createTestPlatform({ registries: local.registries })
   await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [2, 1] })
   await platform.deps.jobs.start({ work: true })
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
@@ -45,8 +39,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await platform?.close()
-  await connection?.close()
-  await registry?.close()
+  await local?.close()
 })
 
 describe('bulk renewal follows the single renewal rules', () => {

@@ -5,14 +5,14 @@ import path from 'node:path'
 import { XMLParser } from 'fast-xml-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '#server/lib/logger.ts'
-import { startLocalRegistry, EppRegistryConnection, type LocalRegistryServer, type RegistryConnection } from '#server/integrations/registry/index.ts'
-import type { Registries } from '#server/platform/deps.ts'
+import type { LocalRegistryServer } from '#server/integrations/registry/index.ts'
 import { loadConfig } from '#server/config.ts'
 import { DEMO_SELLER, ibanValid, sellerOf } from '#server/platform/billing/seller.ts'
 import { seedDemoInvoices } from '#server/seed/billing.ts'
 import { DEMO_PASSWORD, seedDemo, seedDemoRenewalCharges } from '#server/seed/demo.ts'
 import { preloadDemoRegistry } from '#server/seed/registry.ts'
 import { en16931Failures } from '#tests/support/en16931.ts'
+import { localRegistryConnection, type LocalRegistryConnection } from '#tests/support/local-registry.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 /**
@@ -22,8 +22,8 @@ import { createTestPlatform } from '#tests/support/platform.ts'
  * says how to pay it (the seller's bank account from configuration, on the PDF and in the UBL).
  */
 const US = { id: 'registrar-portal', password: 'portal-secret-1' }
+let local: LocalRegistryConnection
 let registry: LocalRegistryServer
-let ours: RegistryConnection
 let platform: Awaited<ReturnType<typeof createTestPlatform>>
 const tokens: Record<string, string> = {}
 let acmeId = ''
@@ -36,16 +36,9 @@ const lastMonth = () => {
 type Row = { id: string; number: string; kind: string; period: string; total_text: string; due_at: string | null; status: string; billing_entity_id: string }
 
 beforeAll(async () => {
-  registry = await startLocalRegistry({ port: 0, clients: [US], policy: { tlds: { com: { createYears: [1, 2], renewYears: [1, 2], transferYears: [1] } }, addGraceDays: 0 } })
-  ours = new EppRegistryConnection({
-    registry: 'local',
-    client: { host: '127.0.0.1', port: registry.port, tls: { ca: registry.certificate, servername: 'localhost' }, timeoutMs: 10_000 },
-    clientId: US.id,
-    password: US.password,
-    sessions: 1,
-    rateLimit: { perSecond: 1000, burst: 1000 },
-  })
-  const registries: Registries = { forTld: (tld) => (tld === 'com' ? ours : null), clientIdFor: () => US.id, close: async () => {} }
+  local = await localRegistryConnection({ client: US, policy: { tlds: { com: { createYears: [1, 2], renewYears: [1, 2], transferYears: [1] } }, addGraceDays: 0 }, sessions: 1 })
+  registry = local.registry
+  const registries = local.registries
   platform = await createTestPlatform({ registries })
   // As the server seeds on its first start: the demo, its registry, its renewals, then the jobs and last month's run.
   await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [3, 2] })
@@ -62,8 +55,7 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(async () => {
   await platform?.close()
-  await ours?.close()
-  await registry?.close()
+  await local?.close()
 })
 
 const acme = () => tokens['admin@acme.example']!

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EppRegistryConnection } from '#server/integrations/registry/connection.ts'
 import type { RegistryConnection } from '#server/integrations/registry/index.ts'
 import { DEFAULT_TLD_POLICY } from '#server/integrations/registry/local-registry.ts'
-import { startLocalRegistry, type LocalRegistryServer } from '#server/integrations/registry/local-server.ts'
 import { createLogger } from '#server/lib/logger.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { addManagedDomains } from '#server/platform/domains/service.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { localRegistryConnection, type LocalRegistryConnection } from '#tests/support/local-registry.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 // Decision 006 on domain edits (issue 14): the version a user edited from is checked before
@@ -15,7 +15,7 @@ import { createTestPlatform } from '#tests/support/platform.ts'
 // Real database (PGlite, or PostgreSQL with DATABASE_URL) and the local EPP registry over TLS.
 
 const CLIENT = { id: 'race-registrar', password: 'race-secret-123' }
-let registry: LocalRegistryServer
+let local: LocalRegistryConnection
 let connection: EppRegistryConnection
 let platform: Awaited<ReturnType<typeof createTestPlatform>>
 let acme: string
@@ -54,16 +54,9 @@ const row = (id: string) => platform.db.selectFrom('domains').select(['version',
 const updates = (id: string) => platform.db.selectFrom('audit_entries').select(['action', 'changes']).where('entity_id', '=', id).where('action', '=', 'update').execute()
 
 beforeAll(async () => {
-  registry = await startLocalRegistry({ port: 0, clients: [CLIENT], policy: { tlds: { com: DEFAULT_TLD_POLICY } } })
-  connection = new EppRegistryConnection({
-    registry: 'local',
-    client: { host: '127.0.0.1', port: registry.port, tls: { ca: registry.certificate, servername: 'localhost' }, timeoutMs: 10_000 },
-    clientId: CLIENT.id,
-    password: CLIENT.password,
-    rateLimit: { perSecond: 100, burst: 100 },
-  })
-  const seen = observed(connection)
-  platform = await createTestPlatform({ registries: { forTld: (tld) => (tld === 'com' ? seen : null), close: async () => {} } })
+  local = await localRegistryConnection({ client: CLIENT, policy: { tlds: { com: DEFAULT_TLD_POLICY } }, through: observed })
+  connection = local.connection
+  platform = await createTestPlatform({ registries: local.registries })
   await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [2, 1] })
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
   admin = (await platform.call('POST', '/login', { body: { username: 'admin@acme.example', password: DEMO_PASSWORD } })).json.access_token
@@ -71,8 +64,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await platform?.close()
-  await connection?.close()
-  await registry?.close()
+  await local?.close()
 })
 
 describe('concurrent edits of one domain', () => {

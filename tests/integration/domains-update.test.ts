@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EppRegistryConnection } from '#server/integrations/registry/connection.ts'
 import { DEFAULT_TLD_POLICY } from '#server/integrations/registry/local-registry.ts'
-import { startLocalRegistry, type LocalRegistryServer } from '#server/integrations/registry/local-server.ts'
 import { createLogger } from '#server/lib/logger.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { addManagedDomains } from '#server/platform/domains/service.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { localRegistryConnection, type LocalRegistryConnection } from '#tests/support/local-registry.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 // PATCH /groups/{context}/domains/{id}: the one domain update service (bulk actions use it too)
 // against the real Platform API, a real database and the local EPP registry over TLS for `.com`.
 
 const CLIENT = { id: 'patch-registrar', password: 'patch-secret-123' }
-let registry: LocalRegistryServer
+let local: LocalRegistryConnection
 let connection: EppRegistryConnection
 let platform: Awaited<ReturnType<typeof createTestPlatform>>
 let acme: string
@@ -34,15 +34,9 @@ async function registered(name: string) {
 const detail = async (id: string) => (await platform.call('GET', `/groups/${acme}/domains/${id}`, { token: admin })).json
 
 beforeAll(async () => {
-  registry = await startLocalRegistry({ port: 0, clients: [CLIENT], policy: { tlds: { com: DEFAULT_TLD_POLICY } } })
-  connection = new EppRegistryConnection({
-    registry: 'local',
-    client: { host: '127.0.0.1', port: registry.port, tls: { ca: registry.certificate, servername: 'localhost' }, timeoutMs: 10_000 },
-    clientId: CLIENT.id,
-    password: CLIENT.password,
-    rateLimit: { perSecond: 100, burst: 100 },
-  })
-  platform = await createTestPlatform({ registries: { forTld: (tld) => (tld === 'com' ? connection : null), close: async () => {} } })
+  local = await localRegistryConnection({ client: CLIENT, policy: { tlds: { com: DEFAULT_TLD_POLICY } } })
+  connection = local.connection
+  platform = await createTestPlatform({ registries: local.registries })
   await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [4, 2] })
   await platform.deps.jobs.start({ work: true })
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
@@ -52,8 +46,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await platform?.close()
-  await connection?.close()
-  await registry?.close()
+  await local?.close()
 })
 
 describe('PATCH /groups/{context}/domains/{id}', () => {

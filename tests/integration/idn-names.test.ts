@@ -1,9 +1,9 @@
 import punycode from 'punycode/punycode.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '#server/lib/logger.ts'
-import { EppRegistryConnection, RegistryError, startLocalRegistry, type LocalRegistryServer, type RegistryConnection } from '#server/integrations/registry/index.ts'
-import type { Registries } from '#server/platform/deps.ts'
+import { RegistryError, type RegistryConnection } from '#server/integrations/registry/index.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { localRegistryConnection, type LocalRegistryConnection } from '#tests/support/local-registry.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 // Issue 26 item 11: `x\u202e.com` (a right-to-left override) was registered and active; zero-width
@@ -16,7 +16,7 @@ const US = { id: 'registrar-portal', password: 'portal-secret-1' }
 const TEN = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 const YEARS = { createYears: TEN, renewYears: TEN, transferYears: [1] }
 
-let registry: LocalRegistryServer
+let local: LocalRegistryConnection
 let ours: RegistryConnection
 let platform: Awaited<ReturnType<typeof createTestPlatform>>
 let admin: string
@@ -24,17 +24,9 @@ let staff: string
 let acmeId: string
 
 beforeAll(async () => {
-  registry = await startLocalRegistry({ port: 0, clients: [US], policy: { tlds: { com: YEARS, net: { ...YEARS, scripts: ['Latn', 'Arab'] }, jp: YEARS }, addGraceDays: 0 } })
-  ours = new EppRegistryConnection({
-    registry: 'local',
-    client: { host: '127.0.0.1', port: registry.port, tls: { ca: registry.certificate, servername: 'localhost' }, timeoutMs: 10_000 },
-    clientId: US.id,
-    password: US.password,
-    sessions: 1,
-    rateLimit: { perSecond: 1000, burst: 1000 },
-  })
-  const registries: Registries = { forTld: (tld) => (['com', 'net', 'jp'].includes(tld) ? ours : null), clientIdFor: () => US.id, close: async () => {} }
-  platform = await createTestPlatform({ registries })
+  local = await localRegistryConnection({ client: US, policy: { tlds: { com: YEARS, net: { ...YEARS, scripts: ['Latn', 'Arab'] }, jp: YEARS }, addGraceDays: 0 }, sessions: 1 })
+  ours = local.connection
+  platform = await createTestPlatform({ registries: local.registries })
   await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [1, 1] })
   await platform.deps.jobs.start({ work: false })
   const login = async (username: string) => (await platform.call('POST', '/login', { body: { username, password: DEMO_PASSWORD } })).json.access_token as string
@@ -44,8 +36,7 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(async () => {
   await platform?.close()
-  await ours?.close()
-  await registry?.close()
+  await local?.close()
 })
 
 const addToCart = (name: string) => platform.call('POST', `/groups/${acmeId}/cart/items`, { token: admin, body: { type: 'register', name, period: 1 } })

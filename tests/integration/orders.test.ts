@@ -2,12 +2,12 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createJobs } from '#server/jobs/jobs.ts'
 import { createLogger } from '#server/lib/logger.ts'
-import { EppRegistryConnection, startLocalRegistry, type LocalRegistryServer, type RegistryConnection } from '#server/integrations/registry/index.ts'
-import type { Registries } from '#server/platform/deps.ts'
+import type { RegistryConnection } from '#server/integrations/registry/index.ts'
 import { reconcileDomains } from '#server/platform/domains/jobs.ts'
 import { pollRegistries } from '#server/platform/domains/poll.ts'
 import { registerOrderJobs } from '#server/platform/orders/jobs.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { localRegistryConnection, type LocalRegistryConnection } from '#tests/support/local-registry.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 // The real local registry over TLS (frames validated against the RFC schemas) serves com, net
@@ -19,7 +19,7 @@ const OTHER = { id: 'registrar-other', password: 'other-secret-1' }
 const TEN = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 const YEARS = { createYears: TEN, renewYears: TEN, transferYears: [1] }
 
-let registry: LocalRegistryServer
+let local: LocalRegistryConnection
 let ours: RegistryConnection
 let other: RegistryConnection
 let platform: Awaited<ReturnType<typeof createTestPlatform>>
@@ -33,27 +33,17 @@ let olivia: string
 let jonas: string
 let globexContact: string
 
-const connect = (who: typeof US) =>
-  new EppRegistryConnection({
-    registry: 'local',
-    client: { host: '127.0.0.1', port: registry.port, tls: { ca: registry.certificate, servername: 'localhost' }, timeoutMs: 10_000 },
-    clientId: who.id,
-    password: who.password,
-    sessions: 1,
-    rateLimit: { perSecond: 1000, burst: 1000 },
-  })
-
 beforeAll(async () => {
-  registry = await startLocalRegistry({
-    port: 0,
-    clients: [US, OTHER],
+  local = await localRegistryConnection({
+    client: US,
+    others: [OTHER],
     // No add grace (so names can be transferred at once) and transfers approved by the registry at the next command.
     policy: { tlds: { com: YEARS, net: YEARS, jp: YEARS }, addGraceDays: 0, transferAutoApproveSeconds: 0 },
+    sessions: 1,
   })
-  ours = connect(US)
-  other = connect(OTHER)
-  const registries: Registries = { forTld: (tld) => (['com', 'net', 'jp'].includes(tld) ? ours : null), clientIdFor: () => US.id, close: async () => {} }
-  platform = await createTestPlatform({ registries })
+  ours = local.connection
+  other = local.connect(OTHER)
+  platform = await createTestPlatform({ registries: local.registries })
   await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [3, 2] })
   await platform.deps.jobs.start({ work: true })
   admin = await login('admin@acme.example')
@@ -70,9 +60,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await platform?.close()
-  await ours?.close()
-  await other?.close()
-  await registry?.close()
+  await local?.close()
 })
 
 async function login(username: string) {

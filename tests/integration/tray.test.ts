@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { EppRegistryConnection } from '#server/integrations/registry/connection.ts'
 import { DEFAULT_TLD_POLICY } from '#server/integrations/registry/local-registry.ts'
-import { startLocalRegistry, type LocalRegistryServer } from '#server/integrations/registry/local-server.ts'
 import { createLogger } from '#server/lib/logger.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { addManagedDomains } from '#server/platform/domains/service.ts'
 import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { localRegistryConnection, type LocalRegistryConnection } from '#tests/support/local-registry.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 // The tray and bulk actions against the real Platform API, a real database and the local EPP
 // registry over TLS; `.com` is served by the local registry here, every other TLD by none.
 
 const CLIENT = { id: 'bulk-registrar', password: 'bulk-secret-123' }
-let registry: LocalRegistryServer
+let local: LocalRegistryConnection
 let connection: EppRegistryConnection
 let platform: Awaited<ReturnType<typeof createTestPlatform>>
 let acme: string
@@ -25,15 +25,9 @@ async function login(username: string) {
 }
 
 beforeAll(async () => {
-  registry = await startLocalRegistry({ port: 0, clients: [CLIENT], policy: { tlds: { com: DEFAULT_TLD_POLICY } } })
-  connection = new EppRegistryConnection({
-    registry: 'local',
-    client: { host: '127.0.0.1', port: registry.port, tls: { ca: registry.certificate, servername: 'localhost' }, timeoutMs: 10_000 },
-    clientId: CLIENT.id,
-    password: CLIENT.password,
-    rateLimit: { perSecond: 100, burst: 100 },
-  })
-  platform = await createTestPlatform({ registries: { forTld: (tld) => (tld === 'com' ? connection : null), close: async () => {} } })
+  local = await localRegistryConnection({ client: CLIENT, policy: { tlds: { com: DEFAULT_TLD_POLICY } } })
+  connection = local.connection
+  platform = await createTestPlatform({ registries: local.registries })
   await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [12, 4] })
   await platform.deps.jobs.start({ work: true })
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
@@ -42,8 +36,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await platform?.close()
-  await connection?.close()
-  await registry?.close()
+  await local?.close()
 })
 
 const domainIds = async (account: string, limit: number) =>
