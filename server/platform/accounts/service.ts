@@ -4,9 +4,12 @@ import { change } from '#server/platform/core/change.ts'
 import { type CodedFieldError, fieldError, invalid, notFound, refused, staleVersion } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import { listResource } from '#server/platform/list/engine.ts'
+import { liveDomainsOf } from '#server/platform/domains/reads.ts'
 import { reachOf, requirePermission } from '#server/platform/core/scope.ts'
 import { ACCOUNTS_LIST } from '#common/lists/directory.ts'
 import { UI_LANGUAGES } from '#common/vocabulary.ts'
+import { usersOfAccount } from '#server/platform/users/reads.ts'
+import { contactsOfAccount } from '#server/platform/contacts/reads.ts'
 
 export const LANGUAGES = UI_LANGUAGES
 export type Language = (typeof LANGUAGES)[number]
@@ -79,22 +82,15 @@ export async function getAccount(db: Kysely<DB>, scope: Scope, id: string): Prom
   if (!account) throw notFound('Account not found')
   requirePermission(scope.actor, 'account-viewer')
   const counts = await db
-    .selectNoFrom((eb) => [
-      eb
-        .selectFrom('users')
+    .selectNoFrom(() => [
+      usersOfAccount(db, id)
         .select(sql<number>`count(*)::int`.as('n'))
-        .where('account_id', '=', id)
         .as('user_count'),
-      eb
-        .selectFrom('domains')
+      liveDomainsOf(db, id)
         .select(sql<number>`count(*)::int`.as('n'))
-        .where('account_id', '=', id)
-        .where('status', '<>', 'deleted')
         .as('domain_count'),
-      eb
-        .selectFrom('contacts')
+      contactsOfAccount(db, id)
         .select(sql<number>`count(*)::int`.as('n'))
-        .where('account_id', '=', id)
         .as('contact_count'),
     ])
     .executeTakeFirstOrThrow()

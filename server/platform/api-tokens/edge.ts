@@ -1,11 +1,11 @@
 import type { Context } from 'hono'
-import { sql } from 'kysely'
 import { API_TOKEN_RATE_LIMIT, API_TOKEN_RATE_WINDOW_SECONDS } from '#common/api-tokens.ts'
 import type { ApiTokenLimits } from '#server/platform/auth/token-cache.ts'
 import { AppError, forbidden, notFound } from '#server/platform/core/errors.ts'
 import { countHit } from '#server/platform/core/rate-limit.ts'
 import type { PlatformEnv } from '#server/platform/core/http.ts'
 import type { Actor } from '#server/platform/core/scope.ts'
+import { domainCarryingTags } from '#server/platform/domains/reads.ts'
 import { addressAllowed } from './format.ts'
 
 /** Last use is written at most once a minute per token and process: a use is not a change. */
@@ -72,13 +72,7 @@ async function admitDomainScope(c: Context<PlatformEnv>, tags: string[]): Promis
   if (DOMAIN_LIST.test(path)) return
   const one = ONE_DOMAIN.exec(path)
   if (!one) throw forbidden('This API token reaches only the domains carrying its tags')
-  const found = await c
-    .get('deps')
-    .db.selectFrom('domains')
-    .select('id')
-    .where('id', '=', one[2]!.toLowerCase())
-    .where(sql<boolean>`tags && ${sql.val(tags)}::text[]`)
-    .executeTakeFirst()
+  const found = await domainCarryingTags(c.get('deps').db, one[2]!.toLowerCase(), tags).select('id').executeTakeFirst()
   if (!found) throw notFound('Domain not found')
 }
 

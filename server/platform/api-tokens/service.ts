@@ -10,6 +10,7 @@ import { AppError, type CodedFieldError, fieldError, invalid, notFound } from '#
 import { type Actor, isStaff, reachOf, requirePermission, type Scope } from '#server/platform/core/scope.ts'
 import { ADMIN_ROLE, publicUser } from '#server/platform/users/service.ts'
 import { hintOf, newApiTokenSecret, parseCidr } from './format.ts'
+import { accountById } from '#server/platform/accounts/reads.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -102,7 +103,7 @@ export async function createToken(db: Kysely<DB>, scope: Scope, owner: User, inp
   if (accountId) {
     // The owner must reach the account: their own, or any for staff.
     const ownerIsStaff = ownerHolds.has('staff')
-    const exists = await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst()
+    const exists = await accountById(db, accountId).select('id').executeTakeFirst()
     if (!exists || (accountId !== owner.account_id && !ownerIsStaff) || (accountId !== scope.actor.homeAccountId && !isStaff(scope.actor))) {
       errors.push(fieldError('account_id', 'token.account_invalid', 'The token cannot be bound to this account'))
     }

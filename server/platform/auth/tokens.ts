@@ -64,7 +64,6 @@ export async function verifyBearer(db: Db, token: string, now = new Date(), cach
       : await db
           .selectFrom('auth_tokens as t')
           .innerJoin('users as u', 'u.id', 't.user_id')
-          .innerJoin('accounts as a', 'a.id', 'u.account_id')
           .select(['t.id', 't.kind', 't.family_id', 't.expires_at', 'u.id as user_id', 'u.email', 'u.account_id', 'u.roles', 'u.abilities', 'u.status'])
           .where('t.token_hash', '=', hash)
           .where('t.revoked_at', 'is', null)

@@ -14,6 +14,8 @@ import type { PlatformDeps } from '#server/platform/deps.ts'
 import { listResource } from '#server/platform/list/engine.ts'
 import { findBillingEntity } from './service.ts'
 import { sellerOf } from './seller.ts'
+import { joinAccounts } from '#server/platform/accounts/reads.ts'
+import { recordEventsSelected } from '#server/platform/webhooks/outbox.ts'
 
 /**
  * The monthly invoice run (issue 18). For a closed month, each billing entity gets one invoice per
@@ -280,12 +282,14 @@ export async function invoiceBatch(db: Kysely<DB>, ids: string[], start: Date, n
       const invoices = await tx.insertInto('invoices').values(rows).returningAll().execute()
       // invoice.issued for every account the entity bills (issue 20), in the batch's transaction: one
       // statement. Its fields in the API's form (invoiceJson): the period YYYY-MM, a credit note's due date null.
-      await sql`INSERT INTO webhook_events (account_id, type, data)
-        SELECT a.id, 'invoice.issued', jsonb_build_object('id', i.id, 'number', i.number, 'kind', i.kind, 'billing_entity_id', i.billing_entity_id, 'period', to_char(i.period, 'YYYY-MM'),
+      await recordEventsSelected(
+        tx,
+        sql`SELECT a.id, 'invoice.issued', jsonb_build_object('id', i.id, 'number', i.number, 'kind', i.kind, 'billing_entity_id', i.billing_entity_id, 'period', to_char(i.period, 'YYYY-MM'),
           'currency', trim(i.currency), 'total_minor', i.total_minor, 'due_at', to_char(i.due_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
           'corrects', CASE WHEN c.id IS NULL THEN NULL ELSE jsonb_build_object('id', c.id, 'number', c.number) END)
-        FROM invoices i JOIN accounts a ON a.billing_entity_id = i.billing_entity_id LEFT JOIN invoices c ON c.id = i.corrects_invoice_id
-        WHERE i.id = ANY(${sql.val(invoices.map((i) => i.id))}::uuid[])`.execute(tx)
+        FROM invoices i ${sql.raw(joinAccounts('a', 'i.billing_entity_id', { by: 'billing_entity_id' }))} LEFT JOIN invoices c ON c.id = i.corrects_invoice_id
+        WHERE i.id = ANY(${sql.val(invoices.map((i) => i.id))}::uuid[])`,
+      )
       const word = (language: string) => ({ ...ACTIONS.en, ...ACTIONS[language] })
       const words = JSON.stringify(Object.fromEntries(Object.keys(YEAR_WORDS).map((l) => [l, word(l)])))
       const years = JSON.stringify(YEAR_WORDS)
@@ -507,7 +511,7 @@ export const invoicesResource = listResource(INVOICES_LIST, { from: INVOICES_FRO
  * documents are never in the page.
  */
 export const scopedInvoicesResource = listResource(INVOICES_LIST, {
-  from: `${INVOICES_FROM} JOIN accounts scoped ON scoped.billing_entity_id = i.billing_entity_id`,
+  from: `${INVOICES_FROM} ${joinAccounts('scoped', 'i.billing_entity_id', { by: 'billing_entity_id' })}`,
   accountColumn: 'scoped.id',
   tiebreak: 'i.id',
   columns: invoiceColumns,

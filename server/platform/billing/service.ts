@@ -10,6 +10,8 @@ import { change, type Tx } from '#server/platform/core/change.ts'
 import { type CodedFieldError, fieldError, invalid, notFound, staleVersion } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import { listResource } from '#server/platform/list/engine.ts'
+import { accountById, accountsPaidBy, countAccounts, joinAccounts } from '#server/platform/accounts/reads.ts'
+import { setAccountBillingEntity } from '#server/platform/accounts/writes.ts'
 
 /**
  * Billing entities (issue 18): the legal entity that pays for one or more accounts, with a money
@@ -38,7 +40,7 @@ const columns = {
   payment_terms_days: 'be.payment_terms_days',
   invoice_language: 'be.invoice_language',
   billing_email: 'be.billing_email',
-  accounts: { column: '(SELECT count(*)::int FROM accounts a WHERE a.billing_entity_id = be.id)', joined: true },
+  accounts: { column: countAccounts('a', 'a.billing_entity_id = be.id'), joined: true },
   balance_text: { column: balanceText, joined: true },
   version: 'be.version',
   created_at: 'be.created_at',
@@ -49,7 +51,7 @@ const columns = {
 export const billingEntitiesResource = listResource(BILLING_ENTITIES_LIST, { from: 'billing_entities be', tiebreak: 'be.id', columns })
 /** The entity that pays for the scope's account: the join reaches it through that account only. */
 export const scopedBillingEntitiesResource = listResource(BILLING_ENTITIES_LIST, {
-  from: 'billing_entities be JOIN accounts scoped ON scoped.billing_entity_id = be.id',
+  from: `billing_entities be ${joinAccounts('scoped', 'be.id', { by: 'billing_entity_id' })}`,
   accountColumn: 'scoped.id',
   tiebreak: 'be.id',
   columns,
@@ -101,7 +103,7 @@ const paymentJson = (row: BillingPayment): PaymentJson => ({
 export async function findBillingEntity(db: Kysely<DB> | Tx, scope: Scope, id: string, lock = false): Promise<BillingEntity> {
   const reach = reachOf(scope)
   let query = db.selectFrom('billing_entities as be').selectAll('be').where('be.id', '=', id)
-  if (reach !== null) query = query.where((eb) => eb.exists(eb.selectFrom('accounts').select('accounts.id').where('accounts.id', '=', reach).whereRef('accounts.billing_entity_id', '=', 'be.id')))
+  if (reach !== null) query = query.where('be.id', 'in', accountById(db, reach).select('accounts.billing_entity_id'))
   const row = await (lock ? query.forUpdate() : query).executeTakeFirst()
   if (!row) throw notFound('Billing entity not found')
   return row
@@ -113,7 +115,7 @@ export async function getBillingEntity(db: Kysely<DB>, scope: Scope, id: string)
   const balances = await db.selectFrom('billing_balances').selectAll().where('billing_entity_id', '=', id).orderBy('currency').execute()
   const payments = await db.selectFrom('billing_payments').selectAll().where('billing_entity_id', '=', id).orderBy('created_at', 'desc').orderBy('id').limit(50).execute()
   const reach = reachOf(scope)
-  let accounts = db.selectFrom('accounts').select(['id', 'name', 'currency']).where('billing_entity_id', '=', id).orderBy('name')
+  let accounts = accountsPaidBy(db, id).select(['id', 'name', 'currency']).orderBy('name')
   if (reach !== null) accounts = accounts.where('id', '=', reach)
   return { ...entityJson(row), balances: balances.map(balanceJson), payments: payments.map(paymentJson), accounts: (await accounts.execute()).map((a) => ({ ...a, currency: a.currency.trim() })) }
 }
@@ -397,14 +399,10 @@ export async function setAccountEntity(db: Kysely<DB>, scope: Scope, id: string,
   requirePermission(scope.actor, 'staff')
   await change(db, scope, async (tx, audit) => {
     await findBillingEntity(tx, scope, id, true)
-    const account = await tx.selectFrom('accounts').select(['id', 'name', 'billing_entity_id']).where('id', '=', accountId).forUpdate().executeTakeFirst()
+    const account = await accountById(tx, accountId).select(['id', 'name', 'billing_entity_id']).forUpdate().executeTakeFirst()
     if (!account) throw invalid('account.not_found', 'No such account', [fieldError('account_id', 'account.not_found', 'No such account')])
     if (!attach && account.billing_entity_id !== id) throw notFound('The account is not paid for by this entity')
-    await tx
-      .updateTable('accounts')
-      .set({ billing_entity_id: attach ? id : null })
-      .where('id', '=', accountId)
-      .execute()
+    await setAccountBillingEntity(tx, accountId, attach ? id : null)
     await audit.record({
       area: AREA,
       entityType: 'billing-entity',

@@ -10,6 +10,8 @@ import { conflict, fieldError, invalid, notFound, refused } from '#server/platfo
 import type { Scope } from '#server/platform/core/scope.ts'
 import { listResource } from '#server/platform/list/engine.ts'
 import { accountPricing } from '#server/platform/orders/pricing.ts'
+import { orderState } from '#server/platform/orders/reads.ts'
+import { accountById, joinAccounts } from '#server/platform/accounts/reads.ts'
 
 /**
  * Transactions (issue 18): one per billable action, written in the database transaction of the
@@ -156,7 +158,7 @@ const productCodeOf = (c: Charge) => c.quote?.product_code ?? c.product_code ?? 
  */
 export async function reserveCharges(tx: Tx, scope: Scope, accountId: string, charges: Charge[]): Promise<void> {
   if (!charges.length) return
-  const account = await tx.selectFrom('accounts').select('billing_entity_id').where('id', '=', accountId).executeTakeFirstOrThrow()
+  const account = await accountById(tx, accountId).select('billing_entity_id').executeTakeFirstOrThrow()
   const existing = await tx
     .selectFrom('transactions')
     .selectAll()
@@ -233,7 +235,7 @@ export type ExpectedPrice = { amount_minor: number; currency: string } | null
  * price (nothing to charge it to), or for a fee the registrar may leave unpriced (`unpricedIsFree`).
  */
 export async function quoteDirect(db: Kysely<DB>, input: DirectAction): Promise<DirectPrice> {
-  const account = await db.selectFrom('accounts').select('billing_entity_id').where('id', '=', input.accountId).executeTakeFirstOrThrow()
+  const account = await accountById(db, input.accountId).select('billing_entity_id').executeTakeFirstOrThrow()
   try {
     const price = await (await accountPricing(db, input.accountId)).price({ name: input.tld, list_price_minor: null, currency: '' }, input.period, 'period', input.action)
     return { amount_minor: price.price_minor, currency: price.currency, quote: JSON.parse(price.quote) as Quote }
@@ -386,9 +388,9 @@ export type TransactionDetail = Omit<Transaction, 'unit_minor' | 'amount_minor' 
 export async function getTransaction(db: Kysely<DB>, scope: Scope, id: string): Promise<TransactionDetail> {
   requirePermission(scope.actor, 'invoice-viewer')
   const row = await findTransaction(db, scope, id)
-  const account = await db.selectFrom('accounts').select('name').where('id', '=', row.account_id).executeTakeFirstOrThrow()
+  const account = await accountById(db, row.account_id).select('name').executeTakeFirstOrThrow()
   const entity = row.billing_entity_id ? await db.selectFrom('billing_entities').select('name').where('id', '=', row.billing_entity_id).executeTakeFirst() : null
-  const order = row.order_id ? await db.selectFrom('orders').select('state').where('id', '=', row.order_id).executeTakeFirst() : null
+  const order = row.order_id ? { state: await orderState(db, row.order_id) } : null
   const staff = reachOf(scope) === null
   const quote =
     row.quote &&
@@ -444,7 +446,7 @@ const columns = {
   updated_at: 't.updated_at',
 } as const
 // LEFT joins on primary keys: the page's key query, which reads no column of theirs, leaves them out (join removal).
-const FROM = 'transactions t LEFT JOIN accounts a ON a.id = t.account_id LEFT JOIN billing_entities be ON be.id = t.billing_entity_id'
+const FROM = `transactions t ${joinAccounts('a', 't.account_id', { left: true })} LEFT JOIN billing_entities be ON be.id = t.billing_entity_id`
 
 /** Every transaction (staff in their own group). */
 export const transactionsResource = listResource(TRANSACTIONS_LIST, { from: FROM, tiebreak: 't.id', columns })

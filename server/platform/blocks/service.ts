@@ -14,6 +14,9 @@ import type { PlatformDeps } from '#server/platform/deps.ts'
 import { listResource, type ListResource } from '#server/platform/list/engine.ts'
 import { accountQuoter } from '#server/platform/pricing/service.ts'
 import { recordEvent } from '#server/platform/webhooks/outbox.ts'
+import { accountById, joinAccounts } from '#server/platform/accounts/reads.ts'
+import { activeProductsCoded, activeProductsOf, productById } from '#server/platform/pricing/reads.ts'
+import { chargesKeyed } from '#server/platform/billing/reads.ts'
 
 /**
  * Blocks (decision 302): a trademark label blocked across the TLDs of a block product with the
@@ -39,7 +42,7 @@ export function stateOf(block: Pick<Block, 'status' | 'expires_at'>, now: Date):
 
 /** /blocks as a list resource; client scopes add the account column. */
 export const blocksResource = listResource(BLOCKS_LIST, {
-  from: 'blocks b JOIN accounts a ON a.id = b.account_id',
+  from: `blocks b ${joinAccounts('a', 'b.account_id')}`,
   tiebreak: 'b.id',
   columns: {
     id: 'b.id',
@@ -81,7 +84,9 @@ async function quoteCode(db: Kysely<DB>, accountId: string, code: string, action
 async function quoteBlock(db: Kysely<DB>, accountId: string, code: string, action: 'order' | 'renew', years: number, now: Date): Promise<{ quote: Quote; code: string }> {
   let priced = code
   if (action === 'renew') {
-    const renew = await db.selectFrom('products').select('code').where('code', '=', renewCode(code)).where('is_active', '=', true).executeTakeFirst()
+    const renew = await activeProductsCoded(db, [renewCode(code)])
+      .select('code')
+      .executeTakeFirst()
     if (renew) priced = renew.code
   }
   try {
@@ -94,7 +99,7 @@ async function quoteBlock(db: Kysely<DB>, accountId: string, code: string, actio
 
 /** The block products on sale (kind block, action order) with the account's price of each period; an unpriced period is left out. */
 export async function blockOffers(db: Kysely<DB>, accountId: string | null, now: Date): Promise<BlockProductOffer[]> {
-  const products = await db.selectFrom('products').select(['code', 'name', 'periods']).where('kind', '=', 'block').where('action', '=', 'order').where('is_active', '=', true).orderBy('code').execute()
+  const products = await activeProductsOf(db, 'block', 'order').select(['code', 'name', 'periods']).orderBy('code').execute()
   const offers: BlockProductOffer[] = []
   for (const p of products) {
     const prices: BlockProductOffer['prices'] = []
@@ -136,11 +141,9 @@ function blockCharge(of: string, action: 'order' | 'renew', label: string, years
 
 /** Every charge of a block (its order and its renewals), newest first. */
 async function chargesOf(db: Kysely<DB> | Tx, id: string): Promise<BlockCharge[]> {
-  const rows = await db
-    .selectFrom('transactions')
+  // An order charged before its key named its terms (block-order:{id} alone) is its order too.
+  const rows = await chargesKeyed(db, [orderOf(id)], [`${orderOf(id)}|`, `block-renew:${id}:`])
     .select(['id', 'idempotency_key', 'state', 'action', 'amount_minor', 'currency', 'period', 'created_at'])
-    // An order charged before its key named its terms (block-order:{id} alone) is its order too.
-    .where((eb) => eb.or([eb('idempotency_key', '=', orderOf(id)), eb('idempotency_key', 'like', `${orderOf(id)}|%`), eb('idempotency_key', 'like', `block-renew:${id}:%`)]))
     .orderBy('created_at', 'desc')
     .execute()
   return rows.map((r) => ({
@@ -157,8 +160,8 @@ async function chargesOf(db: Kysely<DB> | Tx, id: string): Promise<BlockCharge[]
 
 export async function getBlock(deps: Pick<PlatformDeps, 'db' | 'now'>, scope: Scope, id: string): Promise<BlockDetail> {
   const block = await findBlock(deps.db, scope, id)
-  const account = await deps.db.selectFrom('accounts').select('name').where('id', '=', block.account_id).executeTakeFirstOrThrow()
-  const product = block.product_id ? await deps.db.selectFrom('products').select('name').where('id', '=', block.product_id).executeTakeFirst() : null
+  const account = await accountById(deps.db, block.account_id).select('name').executeTakeFirstOrThrow()
+  const product = block.product_id ? await productById(deps.db, block.product_id).select('name').executeTakeFirst() : null
   return { block, state: stateOf(block, deps.now()), account_name: account.name, product_name: product?.name ?? null, transactions: await chargesOf(deps.db, block.id) }
 }
 
@@ -180,14 +183,7 @@ export async function orderBlock(deps: PlatformDeps, scope: Scope, input: BlockO
   const errors: CodedFieldError[] = []
   const label = parseBlockLabel(input.label)
   if (!label.ok) errors.push(fieldError('label', blockLabelCode(label.error), 'Not a valid label'))
-  const product = await deps.db
-    .selectFrom('products')
-    .select(['id', 'code', 'periods'])
-    .where('code', '=', input.product_code)
-    .where('kind', '=', 'block')
-    .where('action', '=', 'order')
-    .where('is_active', '=', true)
-    .executeTakeFirst()
+  const product = await activeProductsOf(deps.db, 'block', 'order').select(['id', 'code', 'periods']).where('code', '=', input.product_code).executeTakeFirst()
   if (!product) errors.push(fieldError('product_code', 'block.product-unknown', 'Choose one of the block products offered'))
   else if (!product.periods.includes(input.period_years)) errors.push(fieldError('period_years', 'block.period-unknown', 'Choose one of the periods offered', product.periods.map(String)))
   const mark = input.trademark_ref.trim()
@@ -368,7 +364,7 @@ export async function renewBlock(deps: PlatformDeps, scope: Scope, id: string, i
   const now = deps.now()
   if (stateOf(block, now) === 'expired' || !['active'].includes(block.status) || !block.expires_at || !block.provider_id)
     throw refused('block.not-renewable', 'Only an active block can be renewed', undefined, { state: stateOf(block, now) })
-  const product = block.product_id ? await deps.db.selectFrom('products').select('periods').where('id', '=', block.product_id).executeTakeFirst() : null
+  const product = block.product_id ? await productById(deps.db, block.product_id).select('periods').executeTakeFirst() : null
   const periods = product?.periods ?? [block.period_years]
   if (!periods.includes(input.period_years))
     throw invalid('block.renew-invalid', 'The renewal is not valid', [fieldError('period_years', 'block.period-unknown', 'Choose one of the periods offered', periods.map(String))])

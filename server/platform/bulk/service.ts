@@ -12,6 +12,7 @@ import { trayDomainIds } from '#server/platform/tray/service.ts'
 import { reconcileDomains } from '#server/platform/domains/jobs.ts'
 import { checkRenewal } from '#server/platform/domains/lifecycle.ts'
 import { errorMessage, updateDomain, type DomainChange, type Resume } from '#server/platform/domains/update.ts'
+import { domainById, reachableDomainsByIds } from '#server/platform/domains/reads.ts'
 
 export const BULK_JOB = 'bulk-actions.run'
 export const BULK_LIMIT = 10_000
@@ -62,17 +63,7 @@ async function bulkDomains(db: Kysely<DB>, scope: Scope, given: string[] | undef
   const ids = [...new Set((given ?? (await trayDomainIds(db, scope))).map((i) => i.toLowerCase()))]
   if (ids.length === 0) throw badRequest('No domains chosen: the tray is empty', [{ field: 'ids', message: 'Choose at least one domain' }])
   if (ids.length > BULK_LIMIT) throw badRequest(`At most ${BULK_LIMIT} domains at once`, [{ field: 'ids', message: `At most ${BULK_LIMIT}` }])
-  const reach = reachOf(scope)
-  const found: { id: string; name: string; account_id: string; tld: string; status: DomainStatus; expires_at: Date | null }[] = []
-  for (let i = 0; i < ids.length; i += 1000) {
-    let query = db
-      .selectFrom('domains')
-      .select(['id', 'name', 'account_id', 'tld', 'status', 'expires_at'])
-      .where('id', 'in', ids.slice(i, i + 1000))
-      .where('status', '<>', 'deleted')
-    if (reach) query = query.where('account_id', '=', reach)
-    found.push(...(await query.execute()))
-  }
+  const found = await reachableDomainsByIds(db, scope, ids)
   const byId = new Map(found.map((d) => [d.id, d]))
   const missing = ids.filter((id) => !byId.has(id))
   if (missing.length) throw notFound(`Domain not found: ${missing.slice(0, 5).join(', ')}`)
@@ -311,7 +302,7 @@ export async function runBulkJob(deps: PlatformDeps, jobId: string): Promise<voi
         const before = item.baseline?.expires_at
         if (attempt.retry) resume = { renewFrom: typeof before === 'string' ? new Date(before) : null }
         else {
-          const domain = await deps.db.selectFrom('domains').select('expires_at').where('id', '=', item.domain_id!).executeTakeFirst()
+          const domain = await domainById(deps.db, item.domain_id!).select('expires_at').executeTakeFirst()
           await attempt.remember({ expires_at: domain?.expires_at?.toISOString() ?? null })
         }
       } else if (attempt.retry) resume = {}

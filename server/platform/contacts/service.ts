@@ -7,8 +7,10 @@ import { change } from '#server/platform/core/change.ts'
 import { type CodedFieldError, fieldError, invalid, notFound, refused, staleVersion } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import { listResource, type ListResource } from '#server/platform/list/engine.ts'
+import { domainOfAccount } from '#server/platform/domains/reads.ts'
 import { isCountryCode } from '#common/countries.ts'
 import { CONTACTS_LIST, REGISTRY_HANDLES_LIST } from '#common/lists/directory.ts'
+import { joinAccounts } from '#server/platform/accounts/reads.ts'
 
 export const CONTACT_FIELDS = ['name', 'organisation', 'email', 'phone', 'mobile', 'fax', 'street1', 'street2', 'street3', 'city', 'state', 'postcode', 'country_code'] as const
 
@@ -33,7 +35,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /** Contacts as a list resource (client scopes add the account column). */
 export const contactsResource = listResource(CONTACTS_LIST, {
-  from: 'contacts c JOIN accounts a ON a.id = c.account_id',
+  from: `contacts c ${joinAccounts('a', 'c.account_id')}`,
   tiebreak: 'c.id',
   columns: {
     id: 'c.id',
@@ -213,7 +215,7 @@ export async function requireContact(db: Kysely<DB>, scope: Scope, id: string): 
 export async function linkDomainContact(db: Kysely<DB>, scope: Scope, input: { domain_id: string; contact_id: string; role: 'registrant' | 'admin' | 'tech' | 'billing' }) {
   return change(db, scope, async (tx, audit) => {
     const contact = await findContact(tx, scope, input.contact_id, true)
-    const domain = await tx.selectFrom('domains').select(['id', 'account_id']).where('id', '=', input.domain_id).where('account_id', '=', contact.account_id).executeTakeFirst()
+    const domain = await domainOfAccount(tx, contact.account_id, input.domain_id).select(['id', 'account_id']).executeTakeFirst()
     if (!domain) throw notFound('Domain not found')
     await tx
       .insertInto('domain_contacts')

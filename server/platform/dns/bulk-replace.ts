@@ -8,6 +8,7 @@ import type { PlatformDeps } from '#server/platform/deps.ts'
 import { parseRdata, RdataError, type RecordType } from './rdata.ts'
 import { applyChangeSet, type Change } from './changes.ts'
 import { tokenizeRdata } from './zone-parser.ts'
+import { trayEntityIds } from '#server/platform/tray/reads.ts'
 
 /**
  * "Replace address X with Y in every zone that has it" (decision 203): a job with one item per
@@ -92,7 +93,7 @@ export async function createReplaceJob(deps: Pick<PlatformDeps, 'db' | 'jobs'>, 
     .where('r.account_id', '=', accountId)
     .where(matching(kind, from))
   if (where === 'tray') {
-    query = query.where('r.id', 'in', (eb) => eb.selectFrom('tray_items').select('entity_id').where('user_id', '=', userId!).where('account_id', '=', accountId).where('entity_type', '=', 'record'))
+    query = query.where('r.id', 'in', trayEntityIds(deps.db, userId!, accountId, 'record'))
   }
   const rows = await query.orderBy('z.name').orderBy('r.id').execute()
   if (rows.length === 0) {

@@ -4,6 +4,7 @@ import type { DB } from '#server/db/schema.ts'
 import type { Tx } from '#server/platform/core/change.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { outboundOf, type Outbound } from '#server/platform/core/outbound.ts'
+import { foreignLiveDomains, liveDomains, liveDomainsNamed } from '#server/platform/domains/reads.ts'
 
 /**
  * Whose a name is (issue 26). PowerDNS serves one namespace and answers from the most specific
@@ -39,12 +40,8 @@ export async function foreignHolders(db: Kysely<DB> | Tx, accountId: string, nam
   const above = namesAbove(name)
   const below = options.below ?? true
   const pattern = `%.${name.replace(/[\\%_]/g, (c) => `\\${c}`)}`
-  const domains = await db
-    .selectFrom('domains')
+  const domains = await foreignLiveDomains(db, accountId, above, below ? pattern : null)
     .select([sql<'domain'>`'domain'`.as('kind'), 'id', 'account_id', 'name'])
-    .where('account_id', '<>', accountId)
-    .where('status', '<>', 'deleted')
-    .where((eb) => (below ? eb.or([eb('name', 'in', above), eb('name', 'like', pattern)]) : eb('name', 'in', above)))
     .limit(5)
     .execute()
   const zones = await db
@@ -64,7 +61,7 @@ export async function foreignHolders(db: Kysely<DB> | Tx, accountId: string, nam
  */
 export async function portfolioCovers(db: Kysely<DB> | Tx, accountId: string, name: string): Promise<boolean> {
   const above = namesAbove(name)
-  const domain = await db.selectFrom('domains').select('id').where('account_id', '=', accountId).where('status', '<>', 'deleted').where('name', 'in', above).executeTakeFirst()
+  const domain = await liveDomainsNamed(db, accountId, above).select('id').executeTakeFirst()
   if (domain) return true
   const zone = await db.selectFrom('dns_zones').select('id').where('account_id', '=', accountId).where('verified_at', 'is not', null).where('name', 'in', above).executeTakeFirst()
   return Boolean(zone)
@@ -114,7 +111,7 @@ export async function findZoneOverlaps(db: Kysely<DB>, limit = 500): Promise<Zon
     WITH held AS (
       SELECT 'zone' AS kind, id, account_id, name FROM dns_zones WHERE verified_at IS NOT NULL
       UNION ALL
-      SELECT 'domain', id, account_id, name FROM domains WHERE status <> 'deleted'
+      ${liveDomains(db).select([sql<string>`'domain'`.as('kind'), 'id', 'account_id', 'name'])}
     ),
     parents AS (
       SELECT h.*, array_to_string((string_to_array(h.name, '.'))[k:], '.') AS parent

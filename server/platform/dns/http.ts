@@ -18,6 +18,7 @@ import { exportZone } from './export.ts'
 import { importZone } from './import.ts'
 import { createZone, deleteZone, getZone, verifyZone, zoneView } from './zones.ts'
 import { findZoneOverlaps } from './control.ts'
+import { auditEntries } from '#server/platform/audit/reads.ts'
 
 export const zonesResource = listResource(DNS_ZONES_LIST, {
   from: 'dns_zones z',
@@ -60,7 +61,7 @@ const ZONE_OF_ENTRY = `COALESCE(
   CASE WHEN ae.entity_type = 'dns_zone' THEN ae.entity_id END,
   ae.changes->'after'->>'zone_id', ae.changes->'before'->>'zone_id',
   (SELECT r.zone_id::text FROM dns_records r WHERE ae.entity_type = 'dns_record' AND r.id::text = ae.entity_id),
-  (SELECT COALESCE(x.changes->'after'->>'zone_id', x.changes->'before'->>'zone_id') FROM audit_entries x
+  (SELECT COALESCE(x.changes->'after'->>'zone_id', x.changes->'before'->>'zone_id') FROM ${auditEntries('x')}
     WHERE ae.entity_type = 'dns_record' AND x.account_id = ae.account_id AND x.entity_type = 'dns_record' AND x.entity_id = ae.entity_id
       AND COALESCE(x.changes->'after'->>'zone_id', x.changes->'before'->>'zone_id') IS NOT NULL LIMIT 1))`
 
@@ -69,7 +70,7 @@ const ZONE_OF_ENTRY = `COALESCE(
  * records (record entries carry the zone id in their before/after).
  */
 export const zoneLogResource = listResource(DNS_ZONE_LOG_LIST, {
-  from: 'audit_entries ae',
+  from: auditEntries('ae'),
   accountColumn: 'ae.account_id',
   tiebreak: 'ae.id',
   where: "ae.area = 'dns'",

@@ -4,6 +4,7 @@ import { createPowerDnsClient, dotted, PowerDnsError, type PdnsRrset, type Power
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { isRecordType, parseRdata } from './rdata.ts'
 import { setDelegationSigner } from '#server/platform/domains/lifecycle.ts'
+import { setDomainDnssec } from '#server/platform/domains/writes.ts'
 import { DNS_JOBS, powerDnsSettings } from './zones.ts'
 import { tokenizeRdata } from './zone-parser.ts'
 import { recordEvent } from '#server/platform/webhooks/outbox.ts'
@@ -238,11 +239,7 @@ export async function signZone(deps: PlatformDeps, zoneId: string) {
   // 'signing' (the keys stay; nothing is made twice). Only then is the zone shown as signed.
   if (zone.domain_id) await setDelegationSigner(deps, zone.domain_id, ds)
   await deps.db.updateTable('dns_zones').set({ dnssec_state: 'signed', ds_records: ds, updated_at: deps.now() }).where('id', '=', zone.id).execute()
-  await deps.db
-    .updateTable('domains')
-    .set({ dnssec: true })
-    .where('id', '=', zone.domain_id ?? '00000000-0000-0000-0000-000000000000')
-    .execute()
+  await setDomainDnssec(deps.db, zone.domain_id, true)
 }
 
 /** Seconds to wait between removing the DS at the parent and unsigning: the DS TTL. */
@@ -265,11 +262,7 @@ export async function unsignZone(deps: PlatformDeps, zoneId: string) {
     await client.rectify(zone.name)
   }
   await deps.db.updateTable('dns_zones').set({ dnssec_state: 'unsigned', ds_records: [], updated_at: deps.now() }).where('id', '=', zone.id).execute()
-  await deps.db
-    .updateTable('domains')
-    .set({ dnssec: false })
-    .where('id', '=', zone.domain_id ?? '00000000-0000-0000-0000-000000000000')
-    .execute()
+  await setDomainDnssec(deps.db, zone.domain_id, false)
 }
 
 /** Removes a deleted zone from PowerDNS (already gone is done). */

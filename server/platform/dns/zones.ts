@@ -8,6 +8,7 @@ import type { PlatformDeps } from '#server/platform/deps.ts'
 import { powerDnsFromEnv, type PowerDnsSettings } from '#server/integrations/powerdns/client.ts'
 import { checkName, NameError } from './names.ts'
 import { foreignHolders, isLive, lockNames, lookupTxt, newProofToken, portfolioCovers, proofRecordName, type Holder } from './control.ts'
+import { domainOfAccount } from '#server/platform/domains/reads.ts'
 
 /** DNS zones: creating one (with its managed SOA and NS), reading, deleting, and what every zone write shares. */
 
@@ -112,7 +113,7 @@ export async function createZone(deps: PlatformDeps, scope: Scope, input: { name
   let given = input.name?.trim()
   if (!given && input.domain_id) {
     // A domain's zone takes the domain's name: the DNS tab creates it with the domain id alone.
-    const domain = await deps.db.selectFrom('domains').select('name').where('id', '=', input.domain_id).where('account_id', '=', accountId).executeTakeFirst()
+    const domain = await domainOfAccount(deps.db, accountId, input.domain_id).select('name').executeTakeFirst()
     if (!domain) throw notFound('Domain not found')
     given = domain.name
   }
@@ -128,7 +129,7 @@ export async function createZone(deps: PlatformDeps, scope: Scope, input: { name
   return change(deps.db, scope, async (tx, audit) => {
     await lockNames(tx)
     if (input.domain_id) {
-      const domain = await tx.selectFrom('domains').select(['id', 'name']).where('id', '=', input.domain_id).where('account_id', '=', accountId).executeTakeFirst()
+      const domain = await domainOfAccount(tx, accountId, input.domain_id).select(['id', 'name']).executeTakeFirst()
       if (!domain) throw notFound('Domain not found')
       if (domain.name !== name) throw badRequest('The zone must have the domain name', [{ field: 'name', message: `the domain is ${domain.name}` }])
     }
@@ -232,7 +233,7 @@ export type ZoneDeps = Pick<PlatformDeps, 'jobs' | 'now' | 'powerdns' | 'config'
  */
 export async function ensureZoneForDomain(tx: Tx, scope: Scope, domainId: string, deps: ZoneDeps): Promise<DnsZone> {
   const accountId = requireAccount(scope)
-  const domain = await tx.selectFrom('domains').select(['id', 'name']).where('id', '=', domainId).where('account_id', '=', accountId).executeTakeFirst()
+  const domain = await domainOfAccount(tx, accountId, domainId).select(['id', 'name']).executeTakeFirst()
   if (!domain) throw notFound('Domain not found')
   const audit = auditWriter(tx, scope)
   const own = await tx.selectFrom('dns_zones').selectAll().where('domain_id', '=', domain.id).executeTakeFirst()

@@ -9,6 +9,8 @@ import { dsToRecord, itemError, registryColumns, renewDomain, validateName } fro
 import { requireDomainManager, requireDomainViewer } from './portfolio.ts'
 import { pollRegistries } from './poll.ts'
 import { recordEvent } from '#server/platform/webhooks/outbox.ts'
+import { tldPeriods } from '#server/platform/tlds/reads.ts'
+import { liveDomainNamed } from './reads.ts'
 
 export const DOMAIN_JOBS = {
   import: 'domains.import',
@@ -86,7 +88,7 @@ export async function getImport(deps: PlatformDeps, scope: Scope, id: string) {
  */
 async function importOne(deps: PlatformDeps, scope: Scope, name: string, line: { importId: string; line: number }): Promise<void> {
   const { domain } = await validateName(deps, name)
-  const existing = await deps.db.selectFrom('domains').select('account_id').where('name', '=', domain.ascii).where('status', '<>', 'deleted').executeTakeFirst()
+  const existing = await liveDomainNamed(deps.db, domain.ascii).select('account_id').executeTakeFirst()
   // Held by another of our accounts: say only that it cannot be added, never whose it is.
   if (existing) throw badRequest(existing.account_id === scope.accountId ? 'Already in this portfolio' : 'This domain cannot be added to this portfolio')
   const registry = deps.registries?.forTld(domain.tld)
@@ -153,18 +155,24 @@ export async function runAutoRenew(deps: PlatformDeps, withinDays = AUTO_RENEW_W
   const until = new Date(deps.now().getTime() + withinDays * DAY)
   const due = await deps.db
     .selectFrom('domains as d')
-    .innerJoin('tlds as t', 't.name', 'd.tld')
-    .select(['d.id', 'd.account_id', 'd.name', 't.periods'])
+    .select(['d.id', 'd.account_id', 'd.name', 'd.tld'])
     .where('d.auto_renew', '=', true)
     .where('d.status', 'in', ['active', 'expired'])
     .where('d.expires_at', '<=', until)
     .orderBy('d.expires_at')
     .execute()
+  // The TLD catalogue's periods, in one read for all of them (a TLD no longer in it renews nothing).
+  const periods = await tldPeriods(
+    deps.db,
+    due.map((d) => d.tld),
+  )
   const results: { id: string; name: string; ok: boolean; error?: string }[] = []
   for (const domain of due) {
+    const offered = periods.get(domain.tld)
+    if (!offered) continue
     if (!deps.registries?.forTld(domain.name.split('.').at(-1)!)) continue
     try {
-      await renewDomain(deps, systemScope('auto-renew', domain.account_id), domain.id, Math.min(...domain.periods))
+      await renewDomain(deps, systemScope('auto-renew', domain.account_id), domain.id, Math.min(...offered))
       results.push({ id: domain.id, name: domain.name, ok: true })
     } catch (error) {
       const message = itemError(error).message

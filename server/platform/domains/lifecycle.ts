@@ -11,10 +11,12 @@ import { deleteOnce, renewOnce, restoreOnce } from './idempotent.ts'
 import { registerAtRegistry, requestTransfer } from './registration.ts'
 import { registryFor } from '#server/platform/registries/connection.ts'
 import { recordEvent } from '#server/platform/webhooks/outbox.ts'
+import { tldNamed } from '#server/platform/tlds/reads.ts'
 import { quoteDirect, refundDomainCharges, releaseDirect, reserveDirect, settleCharge, type DirectPrice, type ExpectedPrice } from '#server/platform/billing/transactions.ts'
 import { findDomain, requireDomainManager, requireDomainViewer } from './portfolio.ts'
 import { subordinateHosts } from './rules.ts'
 import { accountQuoter } from '#server/platform/pricing/service.ts'
+import { liveDomainNamed } from './reads.ts'
 
 /**
  * The domain lifecycle against the registry. Every operation asks the registry first and records
@@ -75,11 +77,7 @@ export async function validateName(
 ): Promise<{ domain: ParsedDomain; tld: { name: string; periods: number[]; list_price_minor: number | null; currency: string } }> {
   const parsed = parseDomainName(input)
   if (!parsed.ok) throw badRequest(`${NAME_ERRORS[parsed.error]}: ${input}`, [{ field, message: NAME_ERRORS[parsed.error] }])
-  const row = await deps.db
-    .selectFrom('tlds')
-    .select(['name', 'unicode_name', 'periods', 'list_price_minor', 'currency', 'is_offered', 'idn_scripts'])
-    .where('name', '=', parsed.domain.tld)
-    .executeTakeFirst()
+  const row = await tldNamed(deps.db, parsed.domain.tld).select(['name', 'unicode_name', 'periods', 'list_price_minor', 'currency', 'is_offered', 'idn_scripts']).executeTakeFirst()
   if (!row || !row.is_offered) throw badRequest(`.${parsed.domain.tld} is not offered`, [{ field, message: `The TLD .${parsed.domain.tld} is not offered` }])
   // The scripts the TLD takes (its catalogue entry, else the default: issue 26).
   const scriptError = checkTldScripts(parsed.domain, tldScripts(row.name, row.unicode_name, row.idn_scripts))
@@ -127,7 +125,7 @@ function requireAccount(scope: Scope): string {
 }
 
 async function assertNotManaged(deps: LifecycleDeps, name: string) {
-  const existing = await deps.db.selectFrom('domains').select('id').where('name', '=', name).where('status', '<>', 'deleted').executeTakeFirst()
+  const existing = await liveDomainNamed(deps.db, name).select('id').executeTakeFirst()
   if (existing) throw conflict(`${name} is already in a portfolio`)
 }
 
@@ -508,7 +506,7 @@ export async function registryInfo(deps: LifecycleDeps, scope: Scope, name: stri
   requireDomainViewer(scope)
   const parsed = parseDomainName(name)
   if (!parsed.ok) throw badRequest(NAME_ERRORS[parsed.error], [{ field: 'domain', message: NAME_ERRORS[parsed.error] }])
-  let query = deps.db.selectFrom('domains').select(['id', 'name', 'tld']).where('name', '=', parsed.domain.ascii).where('status', '<>', 'deleted')
+  let query = liveDomainNamed(deps.db, parsed.domain.ascii).select(['id', 'name', 'tld'])
   if (scope.accountId) query = query.where('account_id', '=', scope.accountId)
   const domain = await query.executeTakeFirst()
   if (!domain) throw new AppError(404, 'not-found', 'Domain not found')

@@ -3,8 +3,10 @@ import { change } from '#server/platform/core/change.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { checkTransfer } from '#server/platform/orders/jobs.ts'
+import { processingTransferItems } from '#server/platform/orders/reads.ts'
 import { servedRegistries } from '#server/platform/registries/registries.ts'
 import { recordEvent } from '#server/platform/webhooks/outbox.ts'
+import { liveDomainNamed } from './reads.ts'
 
 /** Messages read per registry and run: the queue drains over a few runs rather than in one burst. */
 export const POLL_BATCH = 200
@@ -46,19 +48,14 @@ async function handleMessage(deps: Deps, registry: string, ourId: string | null,
     deps.logger.info('registry message', { registry, id: message.id, message: message.message })
     return { domain: null, outcome: 'logged' }
   }
-  const domain = await deps.db
-    .selectFrom('domains')
-    .select(['id', 'account_id', 'name', 'status', 'expires_at'])
-    .where('name', '=', transfer.name.toLowerCase())
-    .where('status', '<>', 'deleted')
-    .executeTakeFirst()
+  const domain = await liveDomainNamed(deps.db, transfer.name.toLowerCase()).select(['id', 'account_id', 'name', 'status', 'expires_at']).executeTakeFirst()
   const weRequested = ourId !== null && transfer.requestedBy === ourId
   if (!domain) {
     // A transfer an order asked for (the domain is recorded when it completes): its item looks at
     // the registry now instead of at its next scheduled check, up to an hour away.
     if (weRequested) {
-      const items = await deps.db.selectFrom('order_items').select('id').where('name', '=', transfer.name.toLowerCase()).where('type', '=', 'transfer').where('state', '=', 'processing').execute()
-      for (const item of items) await checkTransfer(deps, item.id)
+      const items = await processingTransferItems(deps.db, transfer.name.toLowerCase())
+      for (const item of items) await checkTransfer(deps, item)
       if (items.length) return { domain: transfer.name, outcome: 'order-checked' }
     }
     return { domain: transfer.name, outcome: 'not-ours' }

@@ -6,8 +6,10 @@ import { notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import { listResource, type ListResource } from '#server/platform/list/engine.ts'
 import { domainTagCondition } from '#server/platform/api-tokens/edge.ts'
+import { domainContactCards, joinRegistrant } from '#server/platform/contacts/reads.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
 import { DIFFERENCES_LIST, DOMAIN_STATUSES, DOMAINS_LIST, type DomainStatus } from '#common/lists/domains.ts'
+import { liveDomains, liveDomainSql } from './reads.ts'
 
 export { DOMAIN_STATUSES }
 
@@ -21,10 +23,9 @@ export const requireDomainManager = (scope: Scope) => requirePermission(scope.ac
  */
 export const domainsResource = listResource(DOMAINS_LIST, {
   from: `domains d
-    LEFT JOIN domain_contacts dcr ON dcr.domain_id = d.id AND dcr.role = 'registrant'
-    LEFT JOIN contacts rc ON rc.id = dcr.contact_id`,
+    ${joinRegistrant('dcr', 'rc', 'd.id')}`,
   tiebreak: 'd.id',
-  where: `d.status <> 'deleted'`,
+  where: liveDomainSql('d'),
   versioned: 'domains',
   columns: {
     id: 'd.id',
@@ -74,7 +75,7 @@ export function differencesResourceFor(scope: Scope): ListResource {
 
 /** One domain the scope may see; another account's id answers 404 like an unknown one. */
 export async function findDomain(db: Kysely<DB>, scope: Scope, id: string) {
-  let query = db.selectFrom('domains').selectAll().where('id', '=', id).where('status', '<>', 'deleted')
+  let query = liveDomains(db).selectAll().where('id', '=', id)
   const reach = reachOf(scope)
   if (reach !== null) query = query.where('account_id', '=', reach)
   const domain = await query.executeTakeFirst()
@@ -114,12 +115,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null)
 export async function getDomainDetail(db: Kysely<DB>, scope: Scope, id: string): Promise<DomainDetail> {
   const domain = await findDomain(db, scope, id)
   const [contacts, differences] = await Promise.all([
-    db
-      .selectFrom('domain_contacts as dc')
-      .innerJoin('contacts as c', 'c.id', 'dc.contact_id')
-      .select(['dc.role', 'c.id', 'c.name', 'c.organisation', 'c.email'])
-      .where('dc.domain_id', '=', domain.id)
-      .execute(),
+    domainContactCards(db, domain.id),
     db.selectFrom('domain_differences').select(['field', 'ours', 'registry', 'detected_at']).where('domain_id', '=', domain.id).where('resolved_at', 'is', null).orderBy('field').execute(),
   ])
   const byRole = Object.fromEntries(CONTACT_ROLES.map((role) => [role, null])) as DomainDetail['contacts']

@@ -1,4 +1,6 @@
 import { ensureRegistryHandle } from '#server/platform/contacts/registry-handles.ts'
+import { contactsOfAccount, domainContactIds, registryHandleOf } from '#server/platform/contacts/reads.ts'
+import { setDomainContacts } from '#server/platform/contacts/writes.ts'
 import type { Selectable, Updateable } from 'kysely'
 import type { ContactRole } from '#server/db/schema-directory.ts'
 import type { MaterialChange } from '#server/db/schema-tray.ts'
@@ -15,6 +17,7 @@ import { createMaterialChangeRequest, isMaterialChange } from '#server/platform/
 import { addYears, renewOnce } from './idempotent.ts'
 import { checkRenewal } from './lifecycle.ts'
 import { refuseWhileLocked } from './rules.ts'
+import { liveDomains } from './reads.ts'
 
 /**
  * The one way a domain's settings change: PATCH /groups/{context}/domains/{id}, the bulk actions
@@ -39,7 +42,7 @@ const ROLES: ContactRole[] = ['registrant', 'admin', 'tech', 'billing']
 
 /** The domain, in the scope's reach (another account's id is 404). */
 export async function loadDomain(db: ApplyDeps['db'] | Tx, scope: Scope, domainId: string, reachAll = false): Promise<DomainRow> {
-  let query = db.selectFrom('domains').selectAll().where('id', '=', domainId).where('status', '<>', 'deleted')
+  let query = liveDomains(db).selectAll().where('id', '=', domainId)
   if (!reachAll) query = query.where('account_id', '=', scope.accountId ?? '00000000-0000-0000-0000-000000000000')
   const domain = await query.executeTakeFirst()
   if (!domain) throw notFound('Domain not found')
@@ -93,14 +96,14 @@ export async function applyDomainChange(deps: ApplyDeps, scope: Scope, domain: D
   const next: Partial<DomainRow> = {}
 
   // Contacts: validated against the account before anything is sent anywhere.
-  const currentContacts = await deps.db.selectFrom('domain_contacts').select(['role', 'contact_id']).where('domain_id', '=', domain.id).execute()
+  const currentContacts = await domainContactIds(deps.db, domain.id)
   const contactChanges: { role: ContactRole; from: string | null; to: string }[] = []
   for (const role of ROLES) {
     const to = wanted.contacts?.[role]
     if (!to) continue
     const from = currentContacts.find((c) => c.role === role)?.contact_id ?? null
     if (from === to) continue
-    const owned = await deps.db.selectFrom('contacts').select('id').where('id', '=', to).where('account_id', '=', domain.account_id).executeTakeFirst()
+    const owned = await contactsOfAccount(deps.db, domain.account_id).select('id').where('id', '=', to).executeTakeFirst()
     if (!owned) throw badRequest(`Contact ${to} not found in this account`, [{ field: `contacts.${role}`, message: 'Unknown contact' }])
     contactChanges.push({ role, from, to })
   }
@@ -219,7 +222,7 @@ export async function applyDomainChange(deps: ApplyDeps, scope: Scope, domain: D
           else {
             add.contacts.push({ type: c.role, id: handle })
             if (c.from) {
-              const old = await deps.db.selectFrom('registry_handles').select('handle').where('contact_id', '=', c.from).where('registry', '=', registry.registry).executeTakeFirst()
+              const old = await registryHandleOf(deps.db, c.from, registry.registry)
               if (old) rem.contacts.push({ type: c.role, id: old.handle })
             }
           }
@@ -257,10 +260,11 @@ export async function applyDomainChange(deps: ApplyDeps, scope: Scope, domain: D
     // Decision 006: the version the user edited from, checked again under the row lock; an edit
     // that landed meanwhile (another process) makes this one the stale one, and nothing is written.
     const { before, after } = await updateVersioned(tx, 'domains', domain.id, options.version ?? null, next as Updateable<DB['domains']>, { accountId: domain.account_id, label: 'domain' })
-    for (const c of contactChanges) {
-      await tx.deleteFrom('domain_contacts').where('domain_id', '=', domain.id).where('role', '=', c.role).execute()
-      await tx.insertInto('domain_contacts').values({ domain_id: domain.id, contact_id: c.to, role: c.role }).execute()
-    }
+    await setDomainContacts(
+      tx,
+      domain.id,
+      contactChanges.map((c) => ({ role: c.role, contactId: c.to })),
+    )
     const pick = (row: DomainRow) => Object.fromEntries(Object.keys(next).map((k) => [k, row[k as keyof DomainRow]]))
     await audit.record({
       area: 'domains',

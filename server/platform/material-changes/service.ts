@@ -3,13 +3,16 @@ import { sql, type Kysely } from 'kysely'
 import { mailTexts } from '#server/lib/mail-texts.ts'
 import type { MaterialChange, MaterialChangeRequest } from '#server/db/schema-tray.ts'
 import type { DB } from '#server/db/schema.ts'
-import { change, txRunner, type Tx } from '#server/platform/core/change.ts'
+import { auditWriter, change, txRunner, type Tx } from '#server/platform/core/change.ts'
 import { AppError, badRequest, conflict, notFound } from '#server/platform/core/errors.ts'
 import { systemScope, type Scope } from '#server/platform/core/scope.ts'
 import { linkBase, type PlatformDeps } from '#server/platform/deps.ts'
 import { refuseWhileLocked } from '#server/platform/domains/rules.ts'
+import { domainOfAccount } from '#server/platform/domains/reads.ts'
+import { markMaterial } from '#server/platform/domains/writes.ts'
 import { listResource } from '#server/platform/list/engine.ts'
 import { MATERIAL_REQUESTS_LIST } from '#common/lists/material-changes.ts'
+import { languagesOfEmails } from '#server/platform/users/reads.ts'
 
 /** True when the change touches what a material domain needs approval for. */
 export const isMaterialChange = (c: MaterialChange) => Boolean((c.contacts && Object.keys(c.contacts).length) || c.nameservers)
@@ -69,16 +72,9 @@ export async function setApprovers(db: Kysely<DB>, scope: Scope, emails: string[
 /** Marks domains of the scope's account material or not; audited per domain. */
 export async function setMaterial(db: Kysely<DB>, scope: Scope, ids: string[], isMaterial: boolean): Promise<number> {
   return change(db, scope, async (tx, audit) => {
-    const rows = await tx
-      .updateTable('domains')
-      .set({ is_material: isMaterial, updated_at: new Date() })
-      .where('id', 'in', ids)
-      .where('account_id', '=', scope.accountId!)
-      .where('is_material', '<>', isMaterial)
-      .returning(['id'])
-      .execute()
-    for (const row of rows) await audit.record({ area: 'domains', entityType: 'domain', entityId: row.id, action: 'update', before: { is_material: !isMaterial }, after: { is_material: isMaterial } })
-    return rows.length
+    const changed = await markMaterial(tx, scope.accountId!, ids, isMaterial)
+    for (const id of changed) await audit.record({ area: 'domains', entityType: 'domain', entityId: id, action: 'update', before: { is_material: !isMaterial }, after: { is_material: isMaterial } })
+    return changed.length
   })
 }
 
@@ -90,7 +86,7 @@ export async function setMaterial(db: Kysely<DB>, scope: Scope, ids: string[], i
  */
 export async function createMaterialChangeRequest(tx: Tx, scope: Scope, input: { domainId: string; change: MaterialChange }, deps?: Pick<PlatformDeps, 'jobs' | 'now'>): Promise<{ id: string }> {
   if (!isMaterialChange(input.change)) throw badRequest('A material change request needs a contact or nameserver change')
-  const domain = await tx.selectFrom('domains').select(['id', 'name', 'account_id', 'registry_lock']).where('id', '=', input.domainId).where('account_id', '=', scope.accountId!).executeTakeFirst()
+  const domain = await domainOfAccount(tx, scope.accountId!, input.domainId).select(['id', 'name', 'account_id', 'registry_lock']).executeTakeFirst()
   if (!domain) throw notFound('Domain not found')
   // The registry would refuse it when approved: refused now, and nobody is mailed.
   refuseWhileLocked(domain, { touchesRegistryRecord: true })
@@ -111,20 +107,14 @@ export async function createMaterialChangeRequest(tx: Tx, scope: Scope, input: {
     })
     .returning('id')
     .executeTakeFirstOrThrow()
-  await tx
-    .insertInto('audit_entries')
-    .values({
-      request_id: scope.requestId,
-      actor_user_id: scope.actor.userId,
-      actor_label: scope.actor.label,
-      account_id: domain.account_id,
-      area: 'domains',
-      entity_type: 'material-change-request',
-      entity_id: row.id,
-      action: 'request',
-      changes: JSON.stringify({ after: { domain_id: domain.id, domain_name: domain.name, change: input.change, approvers } }),
-    })
-    .execute()
+  await auditWriter(tx, scope).record({
+    accountId: domain.account_id,
+    area: 'domains',
+    entityType: 'material-change-request',
+    entityId: row.id,
+    action: 'request',
+    after: { domain_id: domain.id, domain_name: domain.name, change: input.change, approvers },
+  })
   if (deps?.jobs) await deps.jobs.send(MATERIAL_JOBS.notify, { requestId: row.id }, { runner: txRunner(tx), retryLimit: 5 })
   return { id: row.id }
 }
@@ -149,7 +139,7 @@ export async function notifyApprovers(deps: Pick<PlatformDeps, 'db' | 'mailer' |
   const base = linkBase(deps)
   // An approver who is a user of the portal reads it in their language; another address in English.
   const emails = links.map((l) => l.email)
-  const languages = new Map(emails.length ? (await deps.db.selectFrom('users').select(['email', 'language']).where('email', 'in', emails).execute()).map((u) => [u.email, u.language] as const) : [])
+  const languages = await languagesOfEmails(deps.db, emails)
   for (const { email, token, request } of links) {
     const url = `${base}/approvals/${request.id}?token=${token}`
     const t = mailTexts(languages.get(email))

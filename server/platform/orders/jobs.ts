@@ -1,6 +1,7 @@
 import { newAuthCode, RegistryError, type RegistryConnection, type TransferResult } from '#server/integrations/registry/index.ts'
 import type { OrderContacts, OrderItem } from '#server/db/schema-orders.ts'
 import { ensureRegistryHandle } from '#server/platform/contacts/registry-handles.ts'
+import { setDomainContacts } from '#server/platform/contacts/writes.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
 import { change, txRunner, type Tx } from '#server/platform/core/change.ts'
 import { AppError } from '#server/platform/core/errors.ts'
@@ -8,7 +9,7 @@ import { systemScope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { expiryAfterTransfer, isTransient, queryTransfer, registerAtRegistry, registryMessage, renewAtRegistry, requestTransfer } from '#server/platform/domains/registration.ts'
 import { registryFor } from '#server/platform/registries/connection.ts'
-import { recordDomain } from './registry.ts'
+import { recordDomain } from '#server/platform/domains/writes.ts'
 import { releaseCharge, settleCharge } from '#server/platform/billing/transactions.ts'
 import { itemChargeKey, MAX_RUN_ATTEMPTS, ORDER_JOBS, refreshOrder } from './service.ts'
 import { recordEvent } from '#server/platform/webhooks/outbox.ts'
@@ -165,11 +166,11 @@ async function complete(
     const domain = await recordDomain(tx, { accountId: item.account_id, name: item.name, tld: item.tld, expiresAt, type: item.type, atRegistry })
     if (contacts) {
       // The roles as registered: the domain's four contacts from now on.
-      await tx
-        .insertInto('domain_contacts')
-        .values(CONTACT_ROLES.map((role) => ({ domain_id: domain.id, role, contact_id: contacts[role] })))
-        .onConflict((oc) => oc.columns(['domain_id', 'role']).doUpdateSet((eb) => ({ contact_id: eb.ref('excluded.contact_id') })))
-        .execute()
+      await setDomainContacts(
+        tx,
+        domain.id,
+        CONTACT_ROLES.map((role) => ({ role, contactId: contacts[role] })),
+      )
     }
     await tx.updateTable('order_items').set({ state: 'completed', last_error: null, registry_code: null, domain_id: domain.id, updated_at: new Date() }).where('id', '=', item.id).execute()
     // The registry confirmed: the item's charge is settled with the domain it bought.

@@ -26,6 +26,9 @@ import { listResource } from '#server/platform/list/engine.ts'
 import { ORDERS_LIST } from '#common/lists/orders.ts'
 import { releaseCharge, reserveAgain, reserveCharges, type Charge } from '#server/platform/billing/transactions.ts'
 import { checkTemplateValues } from '#server/platform/products/templates.ts'
+import { liveDomainNamed } from '#server/platform/domains/reads.ts'
+import { contactsOfAccount } from '#server/platform/contacts/reads.ts'
+import { tldNamed } from '#server/platform/tlds/reads.ts'
 import { accountPricing } from './pricing.ts'
 import { registryFor } from '#server/platform/registries/connection.ts'
 
@@ -93,7 +96,7 @@ export async function priceItem(deps: Deps, scope: Scope, input: ItemInput, pref
   const parsed = parseDomainName(input.name)
   if (!parsed.ok) throw refusal(400, 'invalid-name', `${prefix}name`, `Invalid domain name: ${NAME_MESSAGES[parsed.error]}`, { name_error: parsed.error })
   const { ascii, unicode, tld } = parsed.domain
-  const tldRow = await deps.db.selectFrom('tlds').select(['name', 'unicode_name', 'is_offered', 'periods', 'list_price_minor', 'currency', 'idn_scripts']).where('name', '=', tld).executeTakeFirst()
+  const tldRow = await tldNamed(deps.db, tld).select(['name', 'unicode_name', 'is_offered', 'periods', 'list_price_minor', 'currency', 'idn_scripts']).executeTakeFirst()
   if (!tldRow?.is_offered || tldRow.list_price_minor === null) throw refusal(400, 'tld-not-offered', `${prefix}name`, `.${unicode.split('.').at(-1)} is not offered`)
   // The scripts the TLD takes (its catalogue entry, else the default: issue 26).
   const scriptError = checkTldScripts(parsed.domain, tldScripts(tldRow.name, tldRow.unicode_name, tldRow.idn_scripts))
@@ -107,7 +110,7 @@ export async function priceItem(deps: Deps, scope: Scope, input: ItemInput, pref
   const authCode = input.auth_code?.trim() || null
   if (input.type === 'transfer' && !authCode) throw refusal(400, 'auth-code-required', `${prefix}auth_code`, 'A transfer needs the auth code from the current registrar')
 
-  const held = await deps.db.selectFrom('domains').select(['id', 'account_id']).where('name', '=', ascii).where('status', '<>', 'deleted').executeTakeFirst()
+  const held = await liveDomainNamed(deps.db, ascii).select(['id', 'account_id']).executeTakeFirst()
   if (input.type === 'renew') {
     if (held?.account_id !== accountId) throw refusal(404, 'not-held', `${prefix}name`, `${unicode} is not in this account's portfolio`)
   } else if (held?.account_id === accountId) {
@@ -249,7 +252,7 @@ export async function updateCartItem(deps: Deps, scope: Scope, id: string, patch
   const { accountId, userId } = requireUserScope(scope)
   const current = await deps.db.selectFrom('cart_items').selectAll().where('id', '=', id).where('account_id', '=', accountId).where('user_id', '=', userId).executeTakeFirst()
   if (!current) throw notFound('Cart item not found')
-  const tld = await deps.db.selectFrom('tlds').select(['periods', 'list_price_minor', 'currency', 'is_offered']).where('name', '=', current.tld).executeTakeFirstOrThrow()
+  const tld = await tldNamed(deps.db, current.tld).select(['periods', 'list_price_minor', 'currency', 'is_offered']).executeTakeFirstOrThrow()
   const period = patch.period ?? current.period
   if (!tld.periods.includes(period)) {
     throw new AppError(400, 'invalid-request', `A period of ${period} year(s) is not allowed for .${current.tld}`, {
@@ -312,7 +315,7 @@ export async function checkoutCart(
   for (const [index, row] of rows.entries()) {
     let tld = tlds.get(row.tld)
     if (!tld) {
-      tld = await deps.db.selectFrom('tlds').select(['periods', 'list_price_minor', 'currency', 'is_offered']).where('name', '=', row.tld).executeTakeFirstOrThrow()
+      tld = await tldNamed(deps.db, row.tld).select(['periods', 'list_price_minor', 'currency', 'is_offered']).executeTakeFirstOrThrow()
       tlds.set(row.tld, tld)
     }
     if (!tld.is_offered || tld.list_price_minor === null) errors.push({ field: `items.${index}.name`, message: `.${row.tld} is not offered any more` })
@@ -400,10 +403,8 @@ async function orderContacts(db: Kysely<DB>, accountId: string, items: PricedIte
   const contacts: OrderContacts = { registrant: input.registrant, admin: input.admin || input.registrant, tech: input.tech || input.registrant, billing: input.billing || input.registrant }
   const known = new Set(
     (
-      await db
-        .selectFrom('contacts')
+      await contactsOfAccount(db, accountId)
         .select('id')
-        .where('account_id', '=', accountId)
         .where('id', 'in', [...new Set(Object.values(contacts))])
         .execute()
     ).map((c) => c.id),

@@ -4,6 +4,8 @@ import { mailTexts } from '#server/lib/mail-texts.ts'
 import { selects } from './engine.ts'
 import { accountQuoter } from './service.ts'
 import { engineProduct } from './store.ts'
+import { accountsPricedBy } from '#server/platform/accounts/reads.ts'
+import { billingEntityById } from '#server/platform/billing/reads.ts'
 
 export const PRICING_JOBS = { priceRise: 'pricing.price-rise-notices' } as const
 
@@ -40,11 +42,7 @@ export async function runPriceRiseNotices(deps: Pick<PlatformDeps, 'db' | 'maile
     const noticed = new Set((await db.selectFrom('price_rise_notices').select('account_id').where('rule_id', '=', rule.id).where('rule_version', '=', rule.version).execute()).map((n) => n.account_id))
     const due = entities.filter((e) => (rule.pricing_entity_id === null || rule.pricing_entity_id === e.id) && startsAt.getTime() - e.notice_days * DAY <= now.getTime())
     for (const entity of due) {
-      const accounts = await db
-        .selectFrom('accounts')
-        .select(['id', 'name', 'billing_entity_id'])
-        .where((eb) => (entity.is_default ? eb.or([eb('pricing_entity_id', '=', entity.id), eb('pricing_entity_id', 'is', null)]) : eb('pricing_entity_id', '=', entity.id)))
-        .execute()
+      const accounts = await accountsPricedBy(db, entity).select(['id', 'name', 'billing_entity_id']).execute()
       for (const account of accounts) {
         if (noticed.has(account.id)) continue
         const [before, after] = await Promise.all([accountQuoter(db, account.id, new Date(startsAt.getTime() - 1)), accountQuoter(db, account.id, startsAt)])
@@ -63,9 +61,7 @@ export async function runPriceRiseNotices(deps: Pick<PlatformDeps, 'db' | 'maile
           .returning('account_id')
           .executeTakeFirst()
         if (!marked) continue
-        const billing = account.billing_entity_id
-          ? await db.selectFrom('billing_entities').select(['billing_email', 'invoice_language']).where('id', '=', account.billing_entity_id).executeTakeFirst()
-          : undefined
+        const billing = account.billing_entity_id ? await billingEntityById(db, account.billing_entity_id).select(['billing_email', 'invoice_language']).executeTakeFirst() : undefined
         const to = billing?.billing_email
         if (!to) {
           deps.logger.info('price-rise notice without a billing address', { account: account.id, rule: rule.id })

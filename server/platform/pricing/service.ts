@@ -11,6 +11,8 @@ import type { Scope } from '#server/platform/core/scope.ts'
 import { listResource } from '#server/platform/list/engine.ts'
 import { candidatesFor, costsAt, priceProduct, ruleBook, selects, type EngineCost, type EngineProduct, type EngineRule, type RateLookup, type RuleBook } from './engine.ts'
 import { engineProduct, engineRule, entityOfAccount, loadCosts, loadRates, loadRuleBook } from './store.ts'
+import { accountById, countAccounts } from '#server/platform/accounts/reads.ts'
+import { setAccountPricingEntity } from '#server/platform/accounts/writes.ts'
 
 /** Price lists, pricing rules with preview, applicable rules and quotes (issue 17, decision 300). */
 
@@ -28,7 +30,7 @@ export const pricingEntitiesResource = listResource(PRICING_ENTITIES_LIST, {
     currencies: 'pe.currencies',
     is_default: 'pe.is_default',
     notice_days: 'pe.notice_days',
-    accounts: { column: '(SELECT count(*)::int FROM accounts a WHERE a.pricing_entity_id = pe.id OR (a.pricing_entity_id IS NULL AND pe.is_default))', joined: true },
+    accounts: { column: countAccounts('a', 'a.pricing_entity_id = pe.id OR (a.pricing_entity_id IS NULL AND pe.is_default)'), joined: true },
     version: 'pe.version',
     created_at: 'pe.created_at',
     updated_at: 'pe.updated_at',
@@ -142,12 +144,12 @@ export async function updatePricingEntity(db: Kysely<DB>, scope: Scope, id: stri
 export async function assignPricingEntity(db: Kysely<DB>, scope: Scope, accountId: string, pricingEntityId: string | null): Promise<void> {
   requirePermission(scope.actor, 'staff')
   await change(db, scope, async (tx, audit) => {
-    const before = await tx.selectFrom('accounts').select(['id', 'pricing_entity_id']).where('id', '=', accountId).forUpdate().executeTakeFirst()
+    const before = await accountById(tx, accountId).select(['id', 'pricing_entity_id']).forUpdate().executeTakeFirst()
     if (!before) throw notFound('Account not found')
     if (pricingEntityId && !(await tx.selectFrom('pricing_entities').select('id').where('id', '=', pricingEntityId).executeTakeFirst())) {
       throw invalid('pricing_entity.not_found', 'No such price list', [fieldError('pricing_entity_id', 'pricing_entity.not_found', 'No such price list')])
     }
-    await tx.updateTable('accounts').set({ pricing_entity_id: pricingEntityId }).where('id', '=', accountId).execute()
+    await setAccountPricingEntity(tx, accountId, pricingEntityId)
     await audit.record({
       area: AREA,
       entityType: 'account-pricing',
@@ -644,7 +646,7 @@ export async function accountPrices(
 ): Promise<{ currency: string; data: ClientPrice[]; meta: { total: number; page: number; limit: number } }> {
   const accountId = scope.accountId
   if (!accountId) throw notFound('Account not found')
-  const account = await db.selectFrom('accounts').select(['currency']).where('id', '=', accountId).executeTakeFirst()
+  const account = await accountById(db, accountId).select(['currency']).executeTakeFirst()
   if (!account) throw notFound('Account not found')
   const currency = account.currency.trim()
   const entity = await entityOfAccount(db, accountId)
@@ -711,7 +713,7 @@ const quoteCode = (item: QuoteItem) => item.code ?? `domain:${item.tld}:${item.a
  * the same product in the cart) and refuses an unpriced one naming its field.
  */
 export async function accountQuoter(db: Kysely<DB>, accountId: string, now: Date) {
-  const account = await db.selectFrom('accounts').select(['currency']).where('id', '=', accountId).executeTakeFirstOrThrow()
+  const account = await accountById(db, accountId).select(['currency']).executeTakeFirstOrThrow()
   const currency = account.currency.trim()
   const entity = await entityOfAccount(db, accountId)
   const [book, rates] = entity ? await Promise.all([loadRuleBook(db, entity.id), loadRates(db)]) : [null, null]

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
 import type { PricingRuleRow, Product } from '#server/db/schema-pricing.ts'
 import { levelOf, ruleBook, type EngineCost, type EngineProduct, type EngineRule, type RateLookup, type RuleBook } from './engine.ts'
+import { accountById } from '#server/platform/accounts/reads.ts'
 
 /**
  * What the engine prices with, read from the database in a few statements: the rules (all of
@@ -73,7 +74,7 @@ export async function loadCosts(db: Kysely<DB>, productIds?: readonly string[], 
 
 /** The price list an account is on: its own, or the default one (null when there is none). */
 export async function entityOfAccount(db: Kysely<DB>, accountId: string): Promise<{ id: string; currencies: string[] } | null> {
-  const account = await db.selectFrom('accounts').select(['pricing_entity_id']).where('id', '=', accountId).executeTakeFirst()
+  const account = await accountById(db, accountId).select(['pricing_entity_id']).executeTakeFirst()
   let query = db.selectFrom('pricing_entities').select(['id', 'currencies'])
   query = account?.pricing_entity_id ? query.where('id', '=', account.pricing_entity_id) : query.where('is_default', '=', true)
   const row = await query.executeTakeFirst()

@@ -5,6 +5,7 @@ import type { Config } from '#server/config.ts'
 import { EppBlockProvider, EppRegistryConnection, startLocalRegistry, type LocalRegistryServer, type RegistryConnection, type TldPolicy } from '#server/integrations/registry/index.ts'
 import type { Logger } from '#server/lib/logger.ts'
 import type { PlatformDeps, Registries } from '#server/platform/deps.ts'
+import { tldNames } from '#server/platform/tlds/reads.ts'
 
 export type RegistryConfig = Pick<
   Config,
@@ -135,7 +136,7 @@ export async function servedRegistries(deps: {
   registries?: Registries
 }): Promise<Map<string, { connection: RegistryConnection; clientId: string | null }>> {
   const served = new Map<string, { connection: RegistryConnection; clientId: string | null }>()
-  for (const { name } of await deps.db.selectFrom('tlds').select('name').execute()) {
+  for (const name of await tldNames(deps.db)) {
     const connection = deps.registries?.forTld(name)
     if (connection && !served.has(connection.registry)) served.set(connection.registry, { connection, clientId: deps.registries?.clientIdFor?.(name) ?? null })
   }

@@ -1,4 +1,3 @@
-import { sql } from 'kysely'
 import { normaliseCertificateName } from '#common/ssl.ts'
 import { requirePermission } from '#server/platform/core/scope.ts'
 import { fieldError, invalid, notFound, refused } from '#server/platform/core/errors.ts'
@@ -6,6 +5,7 @@ import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { outboundOf, type WithOutbound } from '#server/platform/core/outbound.ts'
 import { applyChangeSet } from '#server/platform/dns/service.ts'
+import { hostingZone, zoneRecordsAt } from '#server/platform/dns/reads.ts'
 
 /**
  * The CAA check before an order (RFC 8659, with RFC 8657's accounturi and validationmethods): per
@@ -75,20 +75,11 @@ export async function checkCaa(deps: Pick<PlatformDeps, 'db'> & WithOutbound, ac
     const wildcard = name.startsWith('*.')
     const labels = (wildcard ? name.slice(2) : name).split('.')
     const candidates = labels.map((_, i) => labels.slice(i).join('.')).filter((n) => n.includes('.'))
-    const zone = await deps.db
-      .selectFrom('dns_zones')
-      .select(['id', 'name'])
-      .where('account_id', '=', accountId)
-      .where('verified_at', 'is not', null)
-      .where('name', 'in', candidates)
-      .orderBy(sql`length(name)`, 'desc')
-      .executeTakeFirst()
+    const zone = await hostingZone(deps.db, accountId, candidates)
     let found: { domain: string; records: CaaRecord[] } | null = null
     for (const domain of zone ? candidates.filter((c) => c === zone.name || c.endsWith(`.${zone.name}`)) : candidates) {
       const records = zone
-        ? (await deps.db.selectFrom('dns_records').select('content').where('zone_id', '=', zone.id).where('name', '=', domain).where('type', '=', 'CAA').execute())
-            .map((r) => parse(r.content))
-            .filter((r): r is CaaRecord => r !== null)
+        ? (await zoneRecordsAt(deps.db, zone.id, domain, 'CAA').select('content').execute()).map((r) => parse(r.content)).filter((r): r is CaaRecord => r !== null)
         : await externalCaa(deps, domain)
       if (records.length) {
         found = { domain, records }
@@ -118,14 +109,7 @@ export async function allowCaByCaa(deps: PlatformDeps, scope: Scope, rawName: st
   if (verdict!.allowed) return { name, domain: verdict!.domain, added: null }
   const labels = (name.startsWith('*.') ? name.slice(2) : name).split('.')
   const candidates = labels.map((_, i) => labels.slice(i).join('.')).filter((n) => n.includes('.'))
-  const zone = await deps.db
-    .selectFrom('dns_zones')
-    .select(['id', 'name'])
-    .where('account_id', '=', accountId)
-    .where('verified_at', 'is not', null)
-    .where('name', 'in', candidates)
-    .orderBy(sql`length(name)`, 'desc')
-    .executeTakeFirst()
+  const zone = await hostingZone(deps.db, accountId, candidates)
   if (!zone || !verdict!.domain) throw refused('ssl.caa-not-hosted', `${name} is not in a zone hosted here: its CAA records are changed where it is hosted`)
   const content = `0 ${name.startsWith('*.') ? 'issuewild' : 'issue'} "${identity}"`
   await applyChangeSet(deps, scope, zone.id, { changes: [{ action: 'add', name: `${verdict!.domain}.`, type: 'CAA', content }] })

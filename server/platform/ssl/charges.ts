@@ -8,6 +8,9 @@ import type { Tx } from '#server/platform/core/change.ts'
 import { AppError, fieldError, refused } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import { accountQuoter } from '#server/platform/pricing/service.ts'
+import { accountById } from '#server/platform/accounts/reads.ts'
+import { activeProductsCoded } from '#server/platform/pricing/reads.ts'
+import { chargesKeyed } from '#server/platform/billing/reads.ts'
 
 /**
  * SSL charges (issue 19, decision 301): an order, and a renewal of its coverage term, are charged
@@ -32,10 +35,12 @@ export const sslProductCode = (product: string, action: 'order' | 'renew') => `s
 export async function quoteSsl(db: Kysely<DB>, accountId: string, product: string, periodMonths: number, action: 'order' | 'renew', now: Date): Promise<SslPrice> {
   let code = sslProductCode(product, 'order')
   if (action === 'renew') {
-    const renew = await db.selectFrom('products').select('code').where('code', '=', sslProductCode(product, 'renew')).where('is_active', '=', true).executeTakeFirst()
+    const renew = await activeProductsCoded(db, [sslProductCode(product, 'renew')])
+      .select('code')
+      .executeTakeFirst()
     if (renew) code = renew.code
   }
-  const account = await db.selectFrom('accounts').select('billing_entity_id').where('id', '=', accountId).executeTakeFirstOrThrow()
+  const account = await accountById(db, accountId).select('billing_entity_id').executeTakeFirstOrThrow()
   try {
     const quoter = await accountQuoter(db, accountId, now)
     const [quote] = await quoter.quote([{ tld: '', action, period: periodMonths / 12, field: 'product', code }])
@@ -88,15 +93,11 @@ export async function sslPrices(db: Kysely<DB>, accountId: string, now: Date): P
   // The active SSL products, order and renew, in one query.
   const active = new Set(
     (
-      await db
-        .selectFrom('products')
+      await activeProductsCoded(
+        db,
+        SSL_PRODUCT_IDS.flatMap((p) => [sslProductCode(p, 'order'), sslProductCode(p, 'renew')]),
+      )
         .select('code')
-        .where(
-          'code',
-          'in',
-          SSL_PRODUCT_IDS.flatMap((p) => [sslProductCode(p, 'order'), sslProductCode(p, 'renew')]),
-        )
-        .where('is_active', '=', true)
         .execute()
     ).map((r) => r.code),
   )
@@ -131,16 +132,15 @@ export type SslCharge = { transaction_id: string; state: string; amount_minor: n
 /** The charge of one certificate, as the API shows it (null: free or not charged). */
 export async function chargeOf(db: Kysely<DB> | Tx, cert: Pick<SslCertificate, 'charge_key'>): Promise<SslCharge | null> {
   if (!cert.charge_key) return null
-  const row = await db.selectFrom('transactions').select(['id', 'state', 'amount_minor', 'currency', 'action']).where('idempotency_key', '=', cert.charge_key).executeTakeFirst()
+  const row = await chargesKeyed(db, [cert.charge_key]).select(['id', 'state', 'amount_minor', 'currency', 'action']).executeTakeFirst()
   return row ? { transaction_id: row.id, state: row.state, amount_minor: Number(row.amount_minor), currency: row.currency.trim(), action: row.action } : null
 }
 
 /** Every transaction of a coverage term (its order and the renewals of the term), for /ssls/{id}/transactions. */
 export async function termTransactionIds(db: Kysely<DB>, termId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('transactions')
-    .select('id')
-    .where('idempotency_key', 'in', db.selectFrom('ssl_certificates').select('charge_key').where('term_id', '=', termId).where('charge_key', 'is not', null).$narrowType<{ charge_key: string }>())
-    .execute()
-  return rows.map((r) => r.id)
+  const keys = (await db.selectFrom('ssl_certificates').select('charge_key').where('term_id', '=', termId).where('charge_key', 'is not', null).$narrowType<{ charge_key: string }>().execute()).map(
+    (c) => c.charge_key,
+  )
+  if (keys.length === 0) return []
+  return (await chargesKeyed(db, keys).select('id').execute()).map((r) => r.id)
 }

@@ -12,6 +12,7 @@ import { outboundOf, type WithOutbound } from '#server/platform/core/outbound.ts
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { publishZone } from '#server/platform/dns/publish.ts'
 import { applyChangeSet, powerDnsSettings } from '#server/platform/dns/service.ts'
+import { hostingZone, presentRecordIds, zonePublishState, zoneRecordsAt } from '#server/platform/dns/reads.ts'
 import { releaseSslCharge, settleSslCharge } from './charges.ts'
 import { takeOrderSlot } from './pacing.ts'
 import { accountClient, insertSuccessor, leafFacts, publicFields, queueIssue, SSL_JOBS, sslSettings, subjectOf } from './service.ts'
@@ -193,14 +194,7 @@ export async function httpServed(deps: WithOutbound, host: string, token: string
 async function hostedZone(deps: PlatformDeps, accountId: string, name: string) {
   const labels = name.split('.')
   const candidates = labels.map((_, i) => labels.slice(i).join('.')).filter((n) => n.includes('.'))
-  return deps.db
-    .selectFrom('dns_zones')
-    .select(['id', 'name'])
-    .where('account_id', '=', accountId)
-    .where('verified_at', 'is not', null)
-    .where('name', 'in', candidates)
-    .orderBy(sql`length(name)`, 'desc')
-    .executeTakeFirst()
+  return hostingZone(deps.db, accountId, candidates)
 }
 
 /** A record hosted elsewhere, looked up before the CA is asked (through the outbound guard's resolver; none configured: not seen). */
@@ -262,14 +256,7 @@ async function markValidation(deps: PlatformDeps, id: string, state: 'pending' |
 async function publishChallenge(deps: PlatformDeps, cert: SslCertificate, validationId: string, zoneId: string, recordName: string, value: string) {
   const scope = systemScope('ssl', cert.account_id)
   const result = await applyChangeSet(deps, scope, zoneId, { changes: [{ action: 'add', name: `${recordName}.`, type: 'TXT', ttl: CHALLENGE_TTL, content: JSON.stringify(value) }] })
-  const record = await deps.db
-    .selectFrom('dns_records')
-    .select('id')
-    .where('zone_id', '=', zoneId)
-    .where('name', '=', recordName)
-    .where('type', '=', 'TXT')
-    .where('content', '=', JSON.stringify(value))
-    .executeTakeFirst()
+  const record = await zoneRecordsAt(deps.db, zoneId, recordName, 'TXT').select('id').where('content', '=', JSON.stringify(value)).executeTakeFirst()
   await deps.db
     .updateTable('ssl_validations')
     .set({ dns_record_id: record?.id ?? null, updated_at: deps.now() })
@@ -284,7 +271,7 @@ async function publishChallenge(deps: PlatformDeps, cert: SslCertificate, valida
       (error: Error) => error,
     )
     if (thrown && attempt === 3) throw new Refusal(`The DNS record could not be published: ${thrown.message}`)
-    zone = await deps.db.selectFrom('dns_zones').select(['publish_state', 'published_serial', 'serial', 'last_error']).where('id', '=', zoneId).executeTakeFirstOrThrow()
+    zone = await zonePublishState(deps.db, zoneId)
     if (zone.publish_state === 'failed' || zone.published_serial === zone.serial || !powerDnsSettings(deps)) break
     // Else an error, or the DNS queue's publish of an older serial finished after ours (it records its own serial): again.
   }
@@ -301,17 +288,12 @@ async function cleanup(deps: PlatformDeps, cert: SslCertificate) {
   const byZone = new Map<string, { validation: string; record: string }[]>()
   for (const r of rows) if (r.zone_id && r.dns_record_id) byZone.set(r.zone_id, [...(byZone.get(r.zone_id) ?? []), { validation: r.id, record: r.dns_record_id }])
   for (const [zoneId, records] of byZone) {
-    const present = await deps.db
-      .selectFrom('dns_records')
-      .select('id')
-      .where(
-        'id',
-        'in',
-        records.map((r) => r.record),
-      )
-      .execute()
+    const present = await presentRecordIds(
+      deps.db,
+      records.map((r) => r.record),
+    )
     if (present.length) {
-      await applyChangeSet(deps, systemScope('ssl', cert.account_id), zoneId, { changes: present.map((r) => ({ action: 'delete' as const, id: r.id })) })
+      await applyChangeSet(deps, systemScope('ssl', cert.account_id), zoneId, { changes: present.map((id) => ({ action: 'delete' as const, id })) })
       await publishZone(deps, zoneId).catch((error: Error) => deps.logger.warn('ssl: removing a challenge record will be published later', { zone: zoneId, error: error.message }))
     }
     await deps.db

@@ -19,6 +19,7 @@ import { reachOf, requirePermission, type Scope } from '#server/platform/core/sc
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { listResource, type ListResource } from '#server/platform/list/engine.ts'
 import { publicFields, queueIssue } from './queue.ts'
+import { joinAccounts } from '#server/platform/accounts/reads.ts'
 
 /**
  * SSL organisations (issue 19): the legal entity an OV or EV certificate names, per account. The
@@ -44,7 +45,7 @@ const columns = {
   created_at: 'o.created_at',
   updated_at: 'o.updated_at',
 }
-export const organisationsResource = listResource(SSL_ORGANISATIONS_LIST, { from: 'ssl_organisations o JOIN accounts a ON a.id = o.account_id', tiebreak: 'o.id', columns })
+export const organisationsResource = listResource(SSL_ORGANISATIONS_LIST, { from: `ssl_organisations o ${joinAccounts('a', 'o.account_id')}`, tiebreak: 'o.id', columns })
 export const scopedOrganisationsResource: ListResource = { ...organisationsResource, accountColumn: 'o.account_id' }
 
 const organisationSchema = sslOrganisationSchema()

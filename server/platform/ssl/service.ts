@@ -32,6 +32,7 @@ import { buildPkcs12, type Pkcs12Profile } from './pkcs12.ts'
 import { evMissing, evSubject, findOrganisation, organisationSubject } from './organisations.ts'
 import { publicFields, queueIssue } from './queue.ts'
 import { openSecret, sealSecret } from './secrets.ts'
+import { joinAccounts } from '#server/platform/accounts/reads.ts'
 
 export { publicFields, queueIssue, SSL_JOBS } from './queue.ts'
 
@@ -41,7 +42,7 @@ export function sslSettings(deps: Pick<PlatformDeps, 'ssl'>): SslSettings {
 
 /** /ssls as a list resource; client scopes add the account column. */
 export const certificatesResource = listResource(SSL_CERTIFICATES_LIST, {
-  from: 'ssl_certificates s JOIN accounts a ON a.id = s.account_id',
+  from: `ssl_certificates s ${joinAccounts('a', 's.account_id')}`,
   tiebreak: 's.id',
   columns: {
     id: 's.id',

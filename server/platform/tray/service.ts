@@ -6,6 +6,8 @@ import { badRequest, notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import { listResource, type ListResource } from '#server/platform/list/engine.ts'
 import { TRAY_DOMAINS_LIST, TRAY_RECORDS_LIST } from '#common/lists/tray.ts'
+import { domainIds, joinDomains, liveDomainsOf } from '#server/platform/domains/reads.ts'
+import { joinRecordsAndZones, recordIds, recordsOf } from '#server/platform/dns/reads.ts'
 
 export const TRAY_LIMIT = 10_000
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -25,7 +27,7 @@ export function trayResource(userId: string, entityType: TrayEntityType): ListRe
   if (entityType === 'domain') {
     return listResource(TRAY_DOMAINS_LIST, {
       ...common,
-      from: 'tray_items t JOIN domains d ON d.id = t.entity_id',
+      from: `tray_items t ${joinDomains('d', 't.entity_id')}`,
       columns: {
         ...item,
         name: 'd.name',
@@ -41,7 +43,7 @@ export function trayResource(userId: string, entityType: TrayEntityType): ListRe
   }
   return listResource(TRAY_RECORDS_LIST, {
     ...common,
-    from: 'tray_items t JOIN dns_records r ON r.id = t.entity_id JOIN dns_zones z ON z.id = r.zone_id',
+    from: `tray_items t ${joinRecordsAndZones('r', 'z', 't.entity_id')}`,
     columns: {
       ...item,
       name: 'r.name',
@@ -67,11 +69,8 @@ export async function addToTray(db: Kysely<DB>, scope: Scope, entityType: TrayEn
   const unique = [...new Set(ids.map((i) => i.toLowerCase()))]
   if (unique.length) {
     const reach = reachOf(scope)
-    const table = entityType === 'domain' ? 'domains' : 'dns_records'
-    let query = db.selectFrom(table).select('id').where('id', 'in', unique)
-    if (reach) query = query.where('account_id', '=', reach)
-    if (entityType === 'domain') query = query.where('status' as never, '<>', 'deleted' as never)
-    const found = new Set((await query.execute()).map((r) => r.id))
+    const rows = entityType === 'domain' ? await liveDomainsOf(db, reach).select('id').where('id', 'in', unique).execute() : await recordsOf(db, reach).select('id').where('id', 'in', unique).execute()
+    const found = new Set(rows.map((r) => r.id))
     const missing = unique.filter((id) => !found.has(id))
     if (missing.length) throw notFound(`Not found: ${missing.slice(0, 5).join(', ')}`)
     const size = await countTray(db, scope, entityType)
@@ -124,12 +123,7 @@ export async function traySizes(db: Kysely<DB>, scope: Scope): Promise<Record<Tr
     .select(['t.entity_type', (eb) => eb.fn.countAll<number>().as('n')])
     .where('t.user_id', '=', userId)
     .where('t.account_id', '=', accountId)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('t.entity_type', '=', 'domain'), eb.exists(eb.selectFrom('domains as d').select('d.id').whereRef('d.id', '=', 't.entity_id'))]),
-        eb.and([eb('t.entity_type', '=', 'record'), eb.exists(eb.selectFrom('dns_records as r').select('r.id').whereRef('r.id', '=', 't.entity_id'))]),
-      ]),
-    )
+    .where((eb) => eb.or([eb.and([eb('t.entity_type', '=', 'domain'), eb('t.entity_id', 'in', domainIds(db))]), eb.and([eb('t.entity_type', '=', 'record'), eb('t.entity_id', 'in', recordIds(db))])]))
     .groupBy('t.entity_type')
     .execute()
   const sizes: Record<TrayEntityType, number> = { domain: 0, record: 0 }

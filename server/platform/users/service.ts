@@ -10,6 +10,7 @@ import { AppError, type CodedFieldError, fieldError, invalid, notFound, refused,
 import { isStaff, reachOf, requirePermission, type Scope } from '#server/platform/core/scope.ts'
 import { listResource, type ListResource } from '#server/platform/list/engine.ts'
 import { USERS_LIST } from '#common/lists/directory.ts'
+import { accountById, joinAccounts } from '#server/platform/accounts/reads.ts'
 
 export type CreateUserInput = {
   account_id: string
@@ -55,7 +56,7 @@ const USER_STATUS = `(CASE WHEN u.status = 'active' AND u.password_hash IS NULL 
 
 /** Users as a list resource; a client scope adds the account column, staff in their group see all. */
 export const usersResource = listResource(USERS_LIST, {
-  from: 'users u JOIN accounts a ON a.id = u.account_id',
+  from: `users u ${joinAccounts('a', 'u.account_id')}`,
   tiebreak: 'u.id',
   columns: {
     id: 'u.id',
@@ -156,7 +157,7 @@ export async function getUser(db: Kysely<DB>, scope: Scope, id: string): Promise
 }
 
 async function userDetail(db: Pick<Kysely<DB>, 'selectFrom'>, user: User): Promise<UserDetail> {
-  const account = await db.selectFrom('accounts').select(['id', 'name']).where('id', '=', user.account_id).executeTakeFirstOrThrow()
+  const account = await accountById(db, user.account_id).select(['id', 'name']).executeTakeFirstOrThrow()
   const twoFactor = await sql<{ on: boolean }>`SELECT ${sql.raw(TWO_FACTOR_ON)} AS on FROM users u WHERE u.id = ${user.id}`.execute(db as Kysely<DB>)
   return {
     ...publicUser(user),

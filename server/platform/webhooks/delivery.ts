@@ -7,6 +7,7 @@ import type { Tx } from '#server/platform/core/change.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { outboundOf, type WithOutbound } from '#server/platform/core/outbound.ts'
 import { signatureHeader } from './signing.ts'
+import { activePeopleWithRoles } from '#server/platform/users/reads.ts'
 
 /** The job each delivery had before deliveries were a queue of their own (0890); a left-over one does nothing. */
 export const DELIVER_JOB = 'webhooks.deliver'
@@ -261,14 +262,7 @@ async function recordFailure(deps: Deps, row: Claimed, answer: Answer, now: Date
 
 /** Mails the account's admins that an endpoint was disabled (a failure to mail is logged, not retried). */
 async function tellAdmins(deps: Deps, accountId: string, url: string, reason: string): Promise<void> {
-  const admins = await deps.db
-    .selectFrom('users')
-    .select(['email', 'language'])
-    .where('account_id', '=', accountId)
-    .where('status', '=', 'active')
-    .where('kind', '=', 'person')
-    .where(sql<boolean>`roles && ARRAY['account-admin', 'user-admin']::text[]`)
-    .execute()
+  const admins = await activePeopleWithRoles(deps.db, accountId, ['account-admin', 'user-admin']).select(['email', 'language']).execute()
   for (const admin of admins) {
     const t = mailTexts(admin.language)
     await deps.mailer

@@ -1,4 +1,5 @@
 import type { WebhookEventType } from '#common/webhooks.ts'
+import { sql, type RawBuilder } from 'kysely'
 import type { Tx } from '#server/platform/core/change.ts'
 
 /**
@@ -13,4 +14,13 @@ export async function recordEvent(tx: Pick<Tx, 'insertInto'>, event: { accountId
     .returning('id')
     .executeTakeFirstOrThrow()
   return row.id
+}
+
+/**
+ * Writes the events a SELECT yields — its columns account_id, type, data (jsonb) — in one
+ * statement inside the change's transaction: a batch's events (an invoice run's invoice.issued).
+ * The SELECT is the caller's trusted SQL.
+ */
+export async function recordEventsSelected(tx: Tx, select: RawBuilder<unknown>): Promise<void> {
+  await sql`INSERT INTO webhook_events (account_id, type, data) ${select}`.execute(tx)
 }

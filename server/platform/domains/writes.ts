@@ -1,17 +1,20 @@
 import { toUnicodeName } from '#common/domain-name.ts'
 import type { DomainInfo } from '#server/integrations/registry/index.ts'
-import { registryColumns } from '#server/platform/domains/lifecycle.ts'
 import type { Tx } from '#server/platform/core/change.ts'
+import type { DB } from '#server/db/schema.ts'
+import type { Kysely } from 'kysely'
+import { registryColumns } from './lifecycle.ts'
+import { liveDomainNamed } from './reads.ts'
 
-/*
- * An order item's outcome in the portfolio. Its way to the registry is the domains area's one
- * registration path (domains/registration.ts, decision 026), on the connection of
- * registries/connection.ts.
+/**
+ * The changes other areas make to the domains area's tables (decision 024), each inside the
+ * caller's transaction when it passes one: the SQL stays here, beside the reads.
  */
 
 /**
- * Records the outcome in the portfolio inside the item's transaction: a new domain for a
- * registration or transfer, a new expiry for a renewal. Returns the domain id.
+ * Records a registration's, transfer's or renewal's outcome in the portfolio inside the order
+ * item's transaction: a new domain for a registration or transfer, a new expiry for a renewal.
+ * Returns the domain id.
  */
 export async function recordDomain(
   tx: Tx,
@@ -27,7 +30,7 @@ export async function recordDomain(
 ): Promise<{ id: string; created: boolean; before: Record<string, unknown> | null }> {
   // Recorded as the registry holds it, so that the reconciliation finds no difference to report.
   const held = input.atRegistry ? { ...registryColumns(input.atRegistry.info, input.atRegistry.registry, input.atRegistry.now), registered_at: input.atRegistry.info.createdAt ?? null } : null
-  const existing = await tx.selectFrom('domains').select(['id', 'account_id', 'status', 'expires_at', 'version']).where('name', '=', input.name).where('status', '<>', 'deleted').executeTakeFirst()
+  const existing = await liveDomainNamed(tx, input.name).select(['id', 'account_id', 'status', 'expires_at', 'version']).executeTakeFirst()
   if (existing && existing.account_id === input.accountId) {
     await tx
       .updateTable('domains')
@@ -50,4 +53,23 @@ export async function recordDomain(
     .returning('id')
     .executeTakeFirstOrThrow()
   return { id: row.id, created: true, before: null }
+}
+
+/** Marks a domain signed or not once its zone's DNSSEC has changed (the DNS area's signing job); no domain is nothing. */
+export async function setDomainDnssec(db: Kysely<DB>, domainId: string | null, signed: boolean): Promise<void> {
+  if (domainId === null) return
+  await db.updateTable('domains').set({ dnssec: signed }).where('id', '=', domainId).execute()
+}
+
+/** Marks domains of an account material or not; returns the ids that changed (each is audited by the caller). */
+export async function markMaterial(tx: Tx, accountId: string, ids: string[], isMaterial: boolean): Promise<string[]> {
+  const rows = await tx
+    .updateTable('domains')
+    .set({ is_material: isMaterial, updated_at: new Date() })
+    .where('id', 'in', ids)
+    .where('account_id', '=', accountId)
+    .where('is_material', '<>', isMaterial)
+    .returning(['id'])
+    .execute()
+  return rows.map((row) => row.id)
 }
