@@ -2,6 +2,7 @@ import js from '@eslint/js'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
+import permissions from './scripts/eslint-permission-names.ts'
 
 export default tseslint.config(
   { ignores: ['build', 'data', '.react-router', 'node_modules', 'test-results', 'playwright-report', 'bench/out'] },
@@ -75,6 +76,13 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'pg-boss', message: 'Queue, register and schedule jobs through deps.jobs (server/jobs/jobs.ts, decision 026).' }] }],
     },
+  },
+  {
+    // A permission name is one of the registry's (common/permissions.ts, decision 025): the types
+    // refuse an unknown one, and so does lint.
+    files: ['**/*.{ts,tsx}'],
+    plugins: { permissions },
+    rules: { 'permissions/known-name': 'error' },
   },
   {
     files: ['tests/**', 'bench/**', '**/*.test.ts'],

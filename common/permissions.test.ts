@@ -38,7 +38,9 @@ describe('the permission registry', () => {
   it("expands every role and ability only into the registry's own names", () => {
     for (const name of ROLE_NAMES) for (const granted of expandRoles([name])) expect(isPermission(granted), `${name} grants ${granted}`).toBe(true)
     for (const name of ABILITY_NAMES) for (const granted of expandAbilities([name])) expect(isPermission(granted), `${name} grants ${granted}`).toBe(true)
-    for (const name of ABILITY_NAMES) expect(name).toMatch(/^(manage|view)[A-Z]/)
+    // The API's name rule (lower case, users/service.ts) holds for every name; an ability is manage-… or view-….
+    for (const name of ABILITY_NAMES) expect(name).toMatch(/^(manage|view)-[a-z][a-z0-9-]*$/)
+    for (const name of ROLE_NAMES) expect(name).toMatch(/^(staff|[a-z]+-(admin|manager|viewer))$/)
     expect(Object.values(ABILITIES).map((a) => a.label)).toEqual(ABILITY_NAMES.map((name) => `status.ability.${name}`))
     expect(PERMISSION_NAMES).toEqual([...ROLE_NAMES, ...ABILITY_NAMES])
     expect(PERMISSION_NAMES.map(permissionLabel)).toEqual([...Object.values(ROLES), ...Object.values(ABILITIES)].map((entry) => entry.label))
@@ -50,7 +52,7 @@ describe('the permission registry', () => {
     expect(rolesGrantableBy(false)).toBe(GRANTABLE_ROLES)
     expect(rolesGrantableBy(true)).toEqual(ROLE_NAMES)
     expect(['staff', 'prospect-admin', 'prospect-viewer'].map(onlyStaffGrants)).toEqual([true, true, true])
-    expect(['brand-viewer', 'domain-admin', 'manageReportSchedules', 'wizard-admin'].map(onlyStaffGrants)).toEqual([false, false, false, false])
+    expect(['brand-viewer', 'domain-admin', 'manage-report-schedules', 'wizard-admin'].map(onlyStaffGrants)).toEqual([false, false, false, false])
   })
 })
 
@@ -59,14 +61,14 @@ describe('the expansion of spec §6', () => {
     expect(expandRoles(['brand-admin']).sort()).toEqual(['brand-admin', 'brand-manager', 'brand-viewer'])
     expect(expandRoles(['dns-manager']).sort()).toEqual(['dns-manager', 'dns-viewer'])
     expect(expandRoles(['ssl-viewer', 'staff'])).toEqual(['ssl-viewer', 'staff'])
-    expect(expandAbilities(['manageReportSchedules'])).toEqual(['manageReportSchedules', 'viewReportSchedules'])
-    expect(expandAbilities(['viewReportSchedules'])).toEqual(['viewReportSchedules'])
+    expect(expandAbilities(['manage-report-schedules'])).toEqual(['manage-report-schedules', 'view-report-schedules'])
+    expect(expandAbilities(['view-report-schedules'])).toEqual(['view-report-schedules'])
   })
 
   it('checks a name against the expanded roles and abilities, and hiding unless ignored', () => {
-    const user = { roles: ['domain-admin'], abilities: ['manageReportSchedules'] }
+    const user = { roles: ['domain-admin'], abilities: ['manage-report-schedules'] }
     expect(expandPermissions(user.roles, user.abilities)).toBe(expandPermissions(user.roles, user.abilities))
-    const yes: Permission[] = ['domain-admin', 'domain-manager', 'domain-viewer', 'manageReportSchedules', 'viewReportSchedules']
+    const yes: Permission[] = ['domain-admin', 'domain-manager', 'domain-viewer', 'manage-report-schedules', 'view-report-schedules']
     const no: Permission[] = ['dns-viewer', 'staff', 'brand-viewer']
     for (const name of yes) expect(hasPermission(user, name)).toBe(true)
     for (const name of no) expect(hasPermission(user, name)).toBe(false)

@@ -70,11 +70,12 @@ type AbilityEntry = { area: 'report'; level: 'manage' | 'view'; label: string }
 
 /**
  * Every ability: a grant finer than a role or across areas, held as its name (the users screen
- * types them). A `manage…` ability grants its `view…` twin, which must be named here too.
+ * types them), lower case like every permission name. A `manage-…` ability grants its `view-…`
+ * twin, which is named here too.
  */
 export const ABILITIES = {
-  manageReportSchedules: { area: 'report', level: 'manage', label: 'status.ability.manageReportSchedules' },
-  viewReportSchedules: { area: 'report', level: 'view', label: 'status.ability.viewReportSchedules' },
+  'manage-report-schedules': { area: 'report', level: 'manage', label: 'status.ability.manage-report-schedules' },
+  'view-report-schedules': { area: 'report', level: 'view', label: 'status.ability.view-report-schedules' },
 } as const satisfies Record<string, AbilityEntry>
 
 export type Ability = keyof typeof ABILITIES

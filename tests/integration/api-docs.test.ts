@@ -7,6 +7,7 @@ import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 import { quickStart, quickStartScript, QUICK_START_STEPS } from '#app/routes/api/quick-start.ts'
 import { referenceView, type OpenApiDocument } from '#app/routes/api/reference-model.ts'
+import { isPermission } from '#common/permissions.ts'
 
 // The public API documentation against a demo server: the quick start's commands as /api shows
 // them, run by bash and curl over HTTP; and the reference built from the live document.
@@ -74,6 +75,10 @@ describe('the API reference', () => {
         .map(([method]) => `${method} ${path}`),
     )
     expect(undeclared).toEqual([])
+    // Each declared access is `public`, `signed-in` or a name of the permission registry (decision 025).
+    const declared = new Set(Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item).map((op) => op['x-permission']!)))
+    expect([...declared].filter((name) => name !== 'public' && name !== 'signed-in' && !isPermission(name))).toEqual([])
+    expect([...declared]).toEqual(expect.arrayContaining(['public', 'signed-in', 'staff', 'domain-viewer', 'user-admin']))
     const view = referenceView(doc)
     expect(view.matched).toBe(view.total)
     const shown = view.areas.flatMap((area) => area.operations.map((op) => op.id))

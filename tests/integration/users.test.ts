@@ -117,8 +117,40 @@ describe('users', () => {
     const unknown = await platform.call('POST', `/groups/${acme}/users`, { token: admin, body: { email: 'nobody@acme.example', name: 'No Role', roles: ['domain-viewer', 'wizard-admin'] } })
     expect(unknown.status).toBe(400)
     expect(unknown.json.errors).toContainEqual(expect.objectContaining({ field: 'roles.1', code: 'user.role_unknown' }))
+    // The names the registry decided against (decision 025) are unknown too, and so is an ability outside it.
+    const decidedAgainst = await platform.call('POST', `/groups/${acme}/users`, {
+      token: admin,
+      body: { email: 'nobody@acme.example', name: 'No Role', roles: ['watch-viewer', 'report-viewer', 'intelligence-viewer'], abilities: ['view-report-schedules', 'manage-everything'] },
+    })
+    expect(decidedAgainst.status).toBe(400)
+    expect(decidedAgainst.json.errors.map((e: { field: string; code: string }) => `${e.field} ${e.code}`)).toEqual(['roles.0 user.role_unknown', 'roles.1 user.role_unknown', 'roles.2 user.role_unknown', 'abilities.1 user.ability_unknown'])
     const found = await platform.call('GET', `/groups/${acme}/users?${pql(`email equals 'nobody@acme.example'`)}`, { token: admin })
     expect(found.json.data).toEqual([])
+  })
+
+  it("lets an account's admin grant the brand roles (watch, brand protection) but not the prospect ones, which staff grant and keep (decision 025)", async () => {
+    const admin = await login('admin@acme.example')
+    const brand = await platform.call('POST', `/groups/${acme}/users`, { token: admin, body: { email: 'watcher@acme.example', name: 'Watcher', roles: ['brand-manager'], abilities: ['manage-report-schedules'] } })
+    expect(brand.status).toBe(201)
+    const watcher = await platform.call('GET', `/groups/${acme}/users/${brand.json.id}`, { token: admin })
+    expect(watcher.json).toMatchObject({ role_grants: { 'brand-manager': ['brand-viewer'] }, ability_grants: { 'manage-report-schedules': ['view-report-schedules'] } })
+    expect(watcher.json.permissions).toEqual(['brand-manager', 'brand-viewer', 'manage-report-schedules', 'view-report-schedules'])
+
+    const prospect = await platform.call('POST', `/groups/${acme}/users`, { token: admin, body: { email: 'seller@acme.example', name: 'Seller', roles: ['domain-viewer', 'prospect-viewer'] } })
+    expect(prospect.status).toBe(400)
+    expect(prospect.json.errors).toContainEqual(expect.objectContaining({ field: 'roles.1', code: 'permission.not_grantable' }))
+    const staff = await login('staff@example.com')
+    const seller = await platform.call('POST', `/groups/${acme}/users`, { token: staff, body: { email: 'seller@acme.example', name: 'Seller', roles: ['domain-viewer', 'prospect-viewer'] } })
+    expect(seller.status).toBe(201)
+    // The account's admin changes the seller's other roles: the prospect role stays, it is staff's to take away.
+    const edited = await platform.call('PATCH', `/groups/${acme}/users/${seller.json.id}`, { token: admin, body: { roles: ['dns-viewer'], version: seller.json.version } })
+    expect(edited.status).toBe(200)
+    expect(edited.json.roles).toEqual(['dns-viewer', 'prospect-viewer'])
+    const added = await platform.call('PATCH', `/groups/${acme}/users/${brand.json.id}`, { token: admin, body: { roles: ['brand-manager', 'prospect-admin'], version: watcher.json.version } })
+    expect(added.status).toBe(400)
+    expect(added.json.errors).toContainEqual(expect.objectContaining({ field: 'roles.1', code: 'permission.not_grantable' }))
+    const removed = await platform.call('PATCH', `/groups/${acme}/users/${seller.json.id}`, { token: staff, body: { roles: ['dns-viewer'], version: edited.json.version } })
+    expect(removed.json.roles).toEqual(['dns-viewer'])
   })
 
   it('lists a pending invitation as invited, and as active once accepted (issue 28, item 7)', async () => {

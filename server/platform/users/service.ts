@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
-import { expandAbilities, expandPermissions, expandRoles, KNOWN_ROLES } from '#common/permissions.ts'
+import { expandAbilities, expandPermissions, expandRoles, KNOWN_ABILITIES, KNOWN_ROLES, onlyStaffGrants } from '#common/permissions.ts'
 import type { DB, User } from '#server/db/schema.ts'
 import { LANGUAGES } from '#server/platform/accounts/service.ts'
 import { hashPassword } from '#server/platform/auth/passwords.ts'
@@ -83,13 +83,17 @@ function normaliseEmail(email: string) {
   return email.trim().toLowerCase()
 }
 
-/** Checks role and ability names; only staff may hand out the staff permission. */
-function checkGrants(scope: Scope, input: { roles?: string[]; abilities?: string[] }): CodedFieldError[] {
+/**
+ * Checks role and ability names; only staff may hand out staff and the registrar's own roles
+ * (`grantedBy: 'staff'` in the registry, common/permissions.ts) — `held`, the names the user
+ * already holds, stay (updateUser keeps them through anyone else's edit).
+ */
+function checkGrants(scope: Scope, input: { roles?: string[]; abilities?: string[] }, held: readonly string[] = []): CodedFieldError[] {
   const errors: CodedFieldError[] = []
   for (const key of ['roles', 'abilities'] as const) {
     input[key]?.forEach((name, index) => {
       if (!PERMISSION_NAME.test(name)) errors.push(fieldError(`${key}.${index}`, 'permission.invalid', `'${name}' is not a valid ${key === 'roles' ? 'role' : 'ability'} name`))
-      else if (name === 'staff' && !isStaff(scope.actor)) errors.push(fieldError(`${key}.${index}`, 'permission.not_grantable', 'Only staff can grant the staff permission'))
+      else if (onlyStaffGrants(name) && !held.includes(name) && !isStaff(scope.actor)) errors.push(fieldError(`${key}.${index}`, 'permission.not_grantable', `Only staff can grant ${name}`))
     })
   }
   return errors
@@ -189,10 +193,13 @@ export async function inviteUser(db: Kysely<DB>, scope: Scope, input: InviteInpu
   const errors: CodedFieldError[] = []
   if (!EMAIL.test(email)) errors.push(fieldError('email', 'email.invalid', 'Please enter a valid email'))
   errors.push(...checkGrants(scope, input))
-  // An invitation grants at least one role, each one the platform knows (a held role outside the list stays editable).
+  // An invitation grants at least one role, each one a role or ability of the registry (a held name outside it stays editable).
   if (!input.roles.length) errors.push(fieldError('roles', 'user.roles_required', 'Choose at least one role'))
   input.roles.forEach((name, index) => {
     if (!KNOWN_ROLES.has(name) && !errors.some((e) => e.field === `roles.${index}`)) errors.push(fieldError(`roles.${index}`, 'user.role_unknown', `'${name}' is not a known role`))
+  })
+  input.abilities?.forEach((name, index) => {
+    if (!KNOWN_ABILITIES.has(name) && !errors.some((e) => e.field === `abilities.${index}`)) errors.push(fieldError(`abilities.${index}`, 'user.ability_unknown', `'${name}' is not a known ability`))
   })
   if (errors.length) throw invalid(errors[0]!.code, 'The invitation is not valid', errors)
   const accountId = scope.accountId
@@ -270,6 +277,8 @@ export async function updateUser(db: Kysely<DB>, scope: Scope, id: string, patch
   const { version, ...fields } = patch
   return change(db, scope, async (tx, audit) => {
     const before = await findUser(tx, scope, id, true)
+    // A role only staff grant is only staff's to take away: anyone else's edit keeps it held.
+    if (fields.roles && !isStaff(scope.actor)) fields.roles = [...fields.roles, ...before.roles.filter((r) => onlyStaffGrants(r) && !fields.roles!.includes(r))]
     const editsGrants = (fields.roles !== undefined && !sameSet(fields.roles, before.roles)) || (fields.abilities !== undefined && !sameSet(fields.abilities, before.abilities))
     const self = scope.actor.userId === id
     // People edit their own name and language on /my-profile; roles are someone else's call.
@@ -279,7 +288,7 @@ export async function updateUser(db: Kysely<DB>, scope: Scope, id: string, patch
         fieldError(fields.roles !== undefined ? 'roles' : 'abilities', 'user.own_roles', 'Ask another admin to change your roles'),
       ])
     }
-    const errors = checkGrants(scope, fields)
+    const errors = checkGrants(scope, fields, [...before.roles, ...before.abilities])
     if (fields.language !== undefined && !(LANGUAGES as readonly string[]).includes(fields.language))
       errors.push(fieldError('language', 'language.invalid', 'Not a supported language', [...LANGUAGES]))
     if (errors.length) throw invalid(errors[0]!.code, 'The user is not valid', errors)
