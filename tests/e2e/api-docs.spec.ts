@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs'
 import AxeBuilder from '@axe-core/playwright'
-import { expect, test } from '@playwright/test'
-import { hydrated, pageProblems, settled } from './support.ts'
+import { expect, test, hydrated, pageProblems, settled } from './support.ts'
 
 // Issue 20: the public API documentation, read without signing in: from /api to the reference,
 // a search, an operation's anchor and the schema it links, and the document downloaded. The

@@ -1,6 +1,6 @@
-import { expect, request, test } from '@playwright/test'
+import { request } from '@playwright/test'
 import { BASE_URL } from './env.ts'
-import { ACME_ADMIN, hydrated, pageProblems, signedIn, unique } from './support.ts'
+import { expect, test, ACME_ADMIN, hydrated, pageProblems, signedIn, unique } from './support.ts'
 
 // Issue 20: API tokens. A user makes one on /my-profile (a bad address range is refused beside
 // its field, nothing lost), copies the secret shown once, uses it on the Platform API as a script

@@ -1,7 +1,6 @@
-import { expect, test } from '@playwright/test'
 import { startOidcProvider, type OidcTestProvider } from '#tests/support/oidc.ts'
 import { startSmtpCapture, type SmtpCapture } from '#tests/support/smtp.ts'
-import { hydrated, ownServer } from './support.ts'
+import { expect, test, hydrated, ownServer } from './support.ts'
 
 // SSO and reset need a server configured with a provider and a mail server: this file runs its
 // own server next to the real oidc-provider and SMTP capture.

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { TOTP } from 'otpauth'
-import { ACME_ADMIN, CLIENT_VIEWER_ROLES, hydrated, newUser, PASSWORD, platform } from './support.ts'
+import { expect, test, ACME_ADMIN, CLIENT_VIEWER_ROLES, hydrated, newUser, PASSWORD, platform } from './support.ts'
 
 // These tests are about signing in: each signs in through the /login form itself.
 

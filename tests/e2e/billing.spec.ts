@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
-import { expect, test, type Page } from '@playwright/test'
-import { ACME_ADMIN, STAFF, hydrated, pageProblems, signedIn } from './support.ts'
+import type { Page } from '@playwright/test'
+import { expect, test, ACME_ADMIN, STAFF, hydrated, pageProblems, signedIn } from './support.ts'
 
 // Issue 18: billing entities and transactions. The demo seed (server/seed/billing.ts) makes
 // "Acme Corp Billing" (USD, on credit) paying for Acme Corp and "Globex Ibérica S.L." (EUR,

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { ACME_ADMIN, hydrated, pageProblems, signedIn, unique } from './support.ts'
+import { expect, test, ACME_ADMIN, hydrated, pageProblems, signedIn, unique } from './support.ts'
 
 // Blocks (decision 302): Acme's admin orders a DPML block of a fresh label on /blocks — a label that
 // is not one DNS label is refused beside its field with what was typed kept —, lands on the block,

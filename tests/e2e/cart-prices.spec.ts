@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { ACME_ADMIN, CLIENT_ADMIN_ROLES, STAFF, hydrated, ownSignedInUser, platform, unique } from './support.ts'
+import { expect, test, ACME_ADMIN, CLIENT_ADMIN_ROLES, STAFF, hydrated, ownSignedInUser, platform, unique } from './support.ts'
 
 // The cart shows what checkout will charge (issue 26): a price changed since a name went into the
 // cart is shown at its new amount, with the price when added beside it and a note above the items;

@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { expect, test } from '@playwright/test'
-import { ACME_ADMIN, pageProblems, signedIn } from './support.ts'
+import { expect, test, ACME_ADMIN, pageProblems, signedIn } from './support.ts'
 
 // Issue 28: a client opens its invoices. The demo seed runs last month's invoices over the demo's
 // renewals of last month (server/seed/billing.ts), so Acme Corp has one to open from the start.

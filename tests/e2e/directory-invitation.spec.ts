@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test'
 import { startSmtpCapture, type SmtpCapture } from '#tests/support/smtp.ts'
-import { ownServer, PASSWORD } from './support.ts'
+import { expect, test, ownServer, PASSWORD } from './support.ts'
 
 // The invitation mail needs a mail server: this file runs its own server next to a real SMTP
 // capture, on a port of the directory range.
@@ -29,6 +28,13 @@ test('an invited user sets a password through the mailed link (once) and signs i
   const invite = page.locator('#user-invite')
   await expect(invite.getByTestId('role-domain-viewer')).toContainText('Domain viewer')
   await expect(invite.getByTestId('grants-domain-admin')).toHaveText('also grants Domain manager, Domain viewer')
+  // Every role an account's admin may grant is offered by its name, watch's and brand protection's
+  // too; staff and the prospect roles are staff's to grant (decision 025).
+  await expect(invite.getByTestId('role-brand-viewer')).toContainText('Brand viewer')
+  await expect(invite.getByTestId('grants-brand-admin')).toHaveText('also grants Brand manager, Brand viewer')
+  await expect(invite.locator('[data-testid^="role-"]')).toHaveCount(24)
+  await expect(invite.getByTestId('role-prospect-viewer')).toHaveCount(0)
+  await expect(invite.getByTestId('role-staff')).toHaveCount(0)
   await page.getByTestId('role-domain-viewer').getByRole('checkbox').check()
   await page.getByTestId('user-invite-submit').click()
   await page.waitForURL(/\/users\/[0-9a-f-]{36}$/)

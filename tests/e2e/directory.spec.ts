@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test'
-import { ACME_ADMIN, ACME_VIEWER, CLIENT_VIEWER_ROLES, GLOBEX_ADMIN, hydrated, newUser, platform, signedIn, signIn, STAFF, unique } from './support.ts'
+import type { Page } from '@playwright/test'
+import { expect, test, ACME_ADMIN, ACME_VIEWER, CLIENT_VIEWER_ROLES, GLOBEX_ADMIN, hydrated, newUser, platform, signedIn, signIn, STAFF, unique } from './support.ts'
 
 const contactForm = (page: Page) => page.locator('#contact-create')
 const pql = (query: string) => `pql=${encodeURIComponent(query)}`

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { ACME_ADMIN, hydrated, newDomains, platform, signedIn, unique } from './support.ts'
+import { expect, test, ACME_ADMIN, hydrated, newDomains, platform, signedIn, unique } from './support.ts'
 
 test.use({ storageState: signedIn(ACME_ADMIN) })
 

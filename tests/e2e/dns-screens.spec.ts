@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { tmpdir } from 'node:os'
-import { expect, test, type Page } from '@playwright/test'
-import { ACME_ADMIN, ACME_VIEWER, hydrated, platform, signedIn, unique } from './support.ts'
+import type { Page } from '@playwright/test'
+import { expect, test, ACME_ADMIN, ACME_VIEWER, hydrated, platform, signedIn, unique } from './support.ts'
 
 // Issue 16 §2, §5, §6, §13 and §14 on the DNS screens, as a person uses them.
 const SHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), 'dns-screens')

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test'
-import { ACME_ADMIN, hydrated, newDomains, signedIn } from './support.ts'
+import type { Page } from '@playwright/test'
+import { expect, test, ACME_ADMIN, hydrated, newDomains, signedIn } from './support.ts'
 
 test.use({ storageState: signedIn(ACME_ADMIN) })
 

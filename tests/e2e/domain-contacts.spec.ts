@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { ACME_ADMIN, ACME_VIEWER, pageProblems, signedIn } from './support.ts'
+import { expect, test, ACME_ADMIN, ACME_VIEWER, pageProblems, signedIn } from './support.ts'
 
 // Issue 16 item 5: a viewer on /domains/contacts saw a greyed form and no reason. Controls a user
 // cannot use are not offered; the page says why, in the user's language.

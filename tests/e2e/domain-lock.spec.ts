@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { ACME_ADMIN, hydrated, newDomains, signedIn, unique } from './support.ts'
+import { expect, test, ACME_ADMIN, hydrated, newDomains, signedIn, unique } from './support.ts'
 
 // Issue 16 item 4: a nameserver change on a registry-locked domain said "changed by someone else
 // since you opened it". It says the registry lock is on and what to do, and changes nothing.

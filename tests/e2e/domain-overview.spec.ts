@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { ACME_ADMIN, ACME_VIEWER, STAFF, hydratedAt, pageProblems, settled, signedIn } from './support.ts'
+import { expect, test, ACME_ADMIN, ACME_VIEWER, STAFF, hydratedAt, pageProblems, settled, signedIn } from './support.ts'
 
 // Issue 16 item 7: every domain overview reported React's hydration error #418 to the admin and
 // staff (a <form> inside a <p>: the browser's parser closes the <p>, so the page it built was not

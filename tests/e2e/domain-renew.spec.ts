@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test'
 import { formatMoney } from '../../common/money.ts'
-import { ACME_ADMIN, hydrated, newDomains, platform, signedIn, unique, type Platform } from './support.ts'
+import { expect, test, ACME_ADMIN, hydrated, newDomains, platform, signedIn, unique, type Platform } from './support.ts'
 
 // Issue 28, item 4: Renew on a domain's overview charged at once, with no price shown. Now it asks
 // once: the first click shows the renewal and the price the pricing engine quotes for exactly it

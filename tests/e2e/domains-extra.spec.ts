@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { ACME_ADMIN, CLIENT_ADMIN_ROLES, hydrated, ownSignedInUser, signedIn } from './support.ts'
+import { expect, test, ACME_ADMIN, CLIENT_ADMIN_ROLES, hydrated, ownSignedInUser, signedIn } from './support.ts'
 
 test.describe('the orders tab', () => {
   // The cart is the user's: an Acme user of the test's own orders.

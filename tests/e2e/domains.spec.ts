@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib'
-import { expect, test, type Page } from '@playwright/test'
-import { ACME_ADMIN, hydrated, newDomains, signedIn } from './support.ts'
+import type { Page } from '@playwright/test'
+import { expect, test, ACME_ADMIN, hydrated, newDomains, signedIn } from './support.ts'
 
 // Demo domains these tests only read (server/seed/demo.ts; no spec changes them): active .com
 // registrations of years ago, expiring months from now, auto-renew off, no zone, never ordered

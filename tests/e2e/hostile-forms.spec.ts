@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
-import { expect, test, type Page, type Response } from '@playwright/test'
+import type { Page, Response } from '@playwright/test'
 import { BASE_URL } from './env.ts'
-import { ACME_ADMIN, CLIENT_ADMIN_ROLES, GLOBEX_ADMIN, hydrated, mailTo, newDomains, newUser, ownSignedInUser, platform, signedIn, STAFF, unique } from './support.ts'
+import { expect, test, ACME_ADMIN, CLIENT_ADMIN_ROLES, GLOBEX_ADMIN, hydrated, mailTo, newDomains, newUser, ownSignedInUser, platform, signedIn, STAFF, unique } from './support.ts'
 
 // Issue 15 item 5, through the portal's forms: every POST form of the built screens that has a
 // text field, filled with text holding a NUL character (a second pass: a lone UTF-16 surrogate) and

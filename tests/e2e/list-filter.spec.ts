@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { ACME_ADMIN, GLOBEX_ADMIN, hydrated, signedIn } from './support.ts'
+import { expect, test, ACME_ADMIN, GLOBEX_ADMIN, hydrated, signedIn } from './support.ts'
 
 // Issue 16 item 12: a filter text (pql) that cannot be read says where and what was expected, on
 // lines of their own and in the user's language; the list under it asks to correct the filter

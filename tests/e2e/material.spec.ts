@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test'
 import { startSmtpCapture, type SmtpCapture } from '#tests/support/smtp.ts'
-import { hydrated, ownServer, PASSWORD } from './support.ts'
+import { expect, test, hydrated, ownServer, PASSWORD } from './support.ts'
 
 // The approvers' mail needs a mail server: this file runs its own server next to a real SMTP
 // capture, on a port of the tray/material range.

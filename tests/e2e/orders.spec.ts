@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { ACME_ADMIN, CLIENT_ADMIN_ROLES, hydrated, ownSignedInUser } from './support.ts'
+import { expect, test, ACME_ADMIN, CLIENT_ADMIN_ROLES, hydrated, ownSignedInUser } from './support.ts'
 
 // The cart is the user's: each group of tests orders as an Acme user of its own.
 

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { ACME_ADMIN, CLIENT_VIEWER_ROLES, GLOBEX_ADMIN, hydrated, newUser, PASSWORD, platform, signedIn, signIn, unique } from './support.ts'
+import { expect, test, ACME_ADMIN, CLIENT_VIEWER_ROLES, GLOBEX_ADMIN, hydrated, newUser, PASSWORD, platform, signedIn, signIn, unique } from './support.ts'
 
 // Issue 26 item 11: names no registry should take, refused in the user's words beside the name.
 // Issue 26 item 12: input that made the portal answer 500 or 502. A Location or Content-Disposition

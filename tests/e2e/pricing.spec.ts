@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { ACME_ADMIN, CLIENT_ADMIN_ROLES, STAFF, hydrated, ownSignedInUser, pageProblems, signedIn, unique } from './support.ts'
+import { expect, test, ACME_ADMIN, CLIENT_ADMIN_ROLES, STAFF, hydrated, ownSignedInUser, pageProblems, signedIn, unique } from './support.ts'
 
 // Issue 17: price lists, pricing rules and the explanation of every price. The demo seed
 // (server/seed/pricing.ts) puts .com registrations at a fixed €12.99 on Retail (com-retail) over the

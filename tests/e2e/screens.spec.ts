@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
-import { expect, test, type Page } from '@playwright/test'
-import { ACME_ADMIN, ACME_VIEWER, hydrated, signedIn, STAFF } from './support.ts'
+import type { Page } from '@playwright/test'
+import { expect, test, ACME_ADMIN, ACME_VIEWER, hydrated, signedIn, STAFF } from './support.ts'
 
 // Issue 16, "How it is checked": every built screen, as the client admin, the viewer and staff,
 // renders without a console error, a page error (hydration included) or a failed asset; the key

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { ACME_ADMIN, ACME_VIEWER, CLIENT_VIEWER_ROLES, hydrated, newUser, signedIn, signIn, STAFF } from './support.ts'
+import { expect, test, ACME_ADMIN, ACME_VIEWER, CLIENT_VIEWER_ROLES, hydrated, newUser, signedIn, signIn, STAFF } from './support.ts'
 
 test.describe('error screens', () => {
   test('an unknown path is Page Not Found with the path, 404, mail to support', async ({ page }) => {

@@ -1,5 +1,5 @@
-import { expect, test, type Browser, type Page } from '@playwright/test'
-import { ACME_ADMIN, newUser, ownServer, signedIn, STAFF } from './support.ts'
+import type { Browser, Page } from '@playwright/test'
+import { expect, test, ACME_ADMIN, newUser, ownServer, signedIn, STAFF } from './support.ts'
 
 // Issue 15: sign-in throttling through the portal's own form, as an attacker would try it.
 

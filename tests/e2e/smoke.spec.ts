@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './support.ts'
 
 test('the built server serves the login page', async ({ page }) => {
   await page.goto('/login')

@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { X509Certificate } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { expect, test, type Browser, type Page } from '@playwright/test'
+import type { Browser, Page } from '@playwright/test'
 import { startPowerDns, type PowerDnsServer } from '#tests/support/powerdns.ts'
-import { hydrated, ownServer, PASSWORD } from './support.ts'
+import { expect, test, hydrated, ownServer, PASSWORD } from './support.ts'
 
 // Certificates need a CA that can see our DNS: this file runs its own server next to a real
 // PowerDNS; the server starts its local Pebble (pebble is installed) and points it at that PowerDNS.

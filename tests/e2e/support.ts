@@ -3,10 +3,60 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { createServer } from 'node:net'
 import path from 'node:path'
-import { expect, request, test, type Browser, type Page } from '@playwright/test'
+import { expect, request, test as base, type Browser, type BrowserContext, type Page } from '@playwright/test'
 import { AUTH_DIR, BASE_URL, MAIL_DIR, PORTAL_DIR, SERVER_ENV } from './env.ts'
 import { waitForMail, type Mail } from './mailbox.ts'
 import { prepareDataDir, spawnServer } from './template.ts'
+
+/**
+ * A console error or an uncaught page error (React's hydration errors such as #418 arrive as these)
+ * in any page of a test fails it: the pages of its `context` and of every context it makes with
+ * `browser.newContext()`. A test that expects one says which, by message, before it happens:
+ * `consoleErrors.allow(/the message/)` (every spec takes `test` and `expect` from here). The
+ * browser's own line for an answer of 4xx ("Failed to load resource: … status of 400") is not one:
+ * the tests of refusals provoke those and assert them; a 5xx still fails (pageProblems() checks
+ * every status where a test wants no refusal at all).
+ */
+const BROWSER_4XX = /^Failed to load resource: the server responded with a status of 4\d\d /
+export type ConsoleErrors = {
+  /** Lets console errors and page errors matching `pattern` pass in this test. */
+  allow(pattern: RegExp): void
+}
+
+export const test = base.extend<{ consoleErrors: ConsoleErrors }>({
+  consoleErrors: [
+    async ({ browser }, run) => {
+      const seen: string[] = []
+      const allowed: RegExp[] = []
+      const watch = (context: BrowserContext) => {
+        context.on('console', (message) => {
+          if (message.type() === 'error' && !BROWSER_4XX.test(message.text())) seen.push(`console error at ${message.page()?.url() ?? '?'}: ${message.text()}`)
+        })
+        context.on('weberror', (error) => seen.push(`page error at ${error.page()?.url() ?? '?'}: ${error.error().message}`))
+        return context
+      }
+      // The test's own context is made through browser.newContext too (Playwright's context fixture).
+      const newContext = browser.newContext
+      const newPage = browser.newPage
+      browser.newContext = async (...args) => watch(await newContext.apply(browser, args))
+      browser.newPage = async (...args) => {
+        const page = await newPage.apply(browser, args)
+        watch(page.context())
+        return page
+      }
+      await run({ allow: (pattern) => void allowed.push(pattern) })
+      browser.newContext = newContext
+      browser.newPage = newPage
+      expect(
+        seen.filter((problem) => !allowed.some((pattern) => pattern.test(problem))),
+        'console errors and page errors (consoleErrors.allow() those the test expects)',
+      ).toEqual([])
+    },
+    { auto: true },
+  ],
+})
+
+export { expect }
 
 /** The demo users' password (server/seed/demo.ts). */
 export const PASSWORD = 'portal-demo-2026'

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { ACME_ADMIN, GLOBEX_ADMIN, signedIn } from './support.ts'
+import { expect, test, ACME_ADMIN, GLOBEX_ADMIN, signedIn } from './support.ts'
 
 // Issue 16 item 11: one title rule everywhere (spec §2, app/lib/titles.ts): the page name, the
 // path's words reversed, the product short name. No "- Portal", no "Dns", no area repeated.

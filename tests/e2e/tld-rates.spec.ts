@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test'
-import { STAFF, hydrated, platform, signedIn } from './support.ts'
+import type { Page } from '@playwright/test'
+import { expect, test, STAFF, hydrated, platform, signedIn } from './support.ts'
 
 // Decision 103: staff keep the exchange rates that price a TLD for accounts billed in another
 // currency, on the TLD's page. .com is priced at €12.99 (server/seed/demo.ts); the demo rate to USD

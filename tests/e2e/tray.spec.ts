@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test'
 import { formatMoney } from '../../common/money.ts'
-import { ACME_ADMIN, CLIENT_ADMIN_ROLES, hydrated, newDomains, ownSignedInUser, platform, signIn, unique } from './support.ts'
+import { expect, test, ACME_ADMIN, CLIENT_ADMIN_ROLES, hydrated, newDomains, ownSignedInUser, platform, signIn, unique } from './support.ts'
 
 // The tray is the user's: an Acme admin of the test's own, whose tray starts empty.
 const user = ownSignedInUser('tray', { by: ACME_ADMIN, roles: CLIENT_ADMIN_ROLES })

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { ACME_ADMIN, hydrated, pageProblems, signedIn, unique } from './support.ts'
+import { expect, test, ACME_ADMIN, hydrated, pageProblems, signedIn, unique } from './support.ts'
 
 // Issue 20: an account admin adds a webhook endpoint from the account's page (plain HTTP refused
 // beside the URL, nothing lost), copies the signing secret shown once, sends a test event and
