@@ -123,14 +123,22 @@ describe('users', () => {
       body: { email: 'nobody@acme.example', name: 'No Role', roles: ['watch-viewer', 'report-viewer', 'intelligence-viewer'], abilities: ['view-report-schedules', 'manage-everything'] },
     })
     expect(decidedAgainst.status).toBe(400)
-    expect(decidedAgainst.json.errors.map((e: { field: string; code: string }) => `${e.field} ${e.code}`)).toEqual(['roles.0 user.role_unknown', 'roles.1 user.role_unknown', 'roles.2 user.role_unknown', 'abilities.1 user.ability_unknown'])
+    expect(decidedAgainst.json.errors.map((e: { field: string; code: string }) => `${e.field} ${e.code}`)).toEqual([
+      'roles.0 user.role_unknown',
+      'roles.1 user.role_unknown',
+      'roles.2 user.role_unknown',
+      'abilities.1 user.ability_unknown',
+    ])
     const found = await platform.call('GET', `/groups/${acme}/users?${pql(`email equals 'nobody@acme.example'`)}`, { token: admin })
     expect(found.json.data).toEqual([])
   })
 
   it("lets an account's admin grant the brand roles (watch, brand protection) but not the prospect ones, which staff grant and keep (decision 025)", async () => {
     const admin = await login('admin@acme.example')
-    const brand = await platform.call('POST', `/groups/${acme}/users`, { token: admin, body: { email: 'watcher@acme.example', name: 'Watcher', roles: ['brand-manager'], abilities: ['manage-report-schedules'] } })
+    const brand = await platform.call('POST', `/groups/${acme}/users`, {
+      token: admin,
+      body: { email: 'watcher@acme.example', name: 'Watcher', roles: ['brand-manager'], abilities: ['manage-report-schedules'] },
+    })
     expect(brand.status).toBe(201)
     const watcher = await platform.call('GET', `/groups/${acme}/users/${brand.json.id}`, { token: admin })
     expect(watcher.json).toMatchObject({ role_grants: { 'brand-manager': ['brand-viewer'] }, ability_grants: { 'manage-report-schedules': ['view-report-schedules'] } })
