@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint'
 import permissions from './scripts/eslint-permission-names.ts'
 
 export default tseslint.config(
-  { ignores: ['build', 'data', '.react-router', 'node_modules', 'test-results', 'playwright-report', 'bench/out'] },
+  { ignores: ['build', 'data', '.react-router', 'node_modules', 'test-results', 'playwright-report', 'bench/out', 'common/api/openapi.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
