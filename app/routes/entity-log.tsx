@@ -49,47 +49,27 @@ type Cells = (row: Row, key: string, t: { common: TFunction; area: TFunction; la
 const INVOICING_SKIP = ['version', 'updated_at', 'created_at', 'id'] as const
 
 /** Per kind: where the column labels are, and how its cells differ. */
-const KINDS: Record<LogKind, { ns: 'common' | 'dns' | 'ssl' | 'directory'; labels: string; cells: Cells; time?: 'plain' }> = {
-  audit: {
-    ns: 'common',
-    labels: 'audit',
-    cells: (row, key) => (key === 'changes' ? <span className="line-clamp-2 max-w-md break-all font-mono text-xs">{changesText(row.changes, { max: 6 })}</span> : undefined),
-  },
-  entity: {
-    ns: 'common',
-    labels: 'audit',
-    cells: (row, key) =>
-      key === 'changes' ? (
-        <span className="line-clamp-3 max-w-xl break-all font-mono text-xs" data-testid="log-changes">
-          {changesText(row.changes, { skip: ['version', 'updated_at'], changedOnly: true, max: 8 })}
-        </span>
-      ) : undefined,
-  },
-  domain: {
-    ns: 'common',
-    labels: 'audit',
-    cells: (row, key) => (key === 'changes' ? <span className="line-clamp-2 max-w-md break-all font-mono text-xs">{changesText(row.changes, { max: 6 })}</span> : undefined),
-  },
-  billing: {
-    ns: 'common',
-    labels: 'audit',
-    cells: (row, key) =>
-      key === 'changes' ? (
-        <span className="line-clamp-4 max-w-2xl break-all font-mono text-xs" data-testid="log-changes">
-          {changesText(row.changes, { skip: INVOICING_SKIP, addedAsValue: true })}
-        </span>
-      ) : undefined,
-  },
-  pricing: {
-    ns: 'common',
-    labels: 'audit',
-    cells: (row, key) =>
-      key === 'changes' ? (
-        <span className="line-clamp-4 max-w-2xl break-all font-mono text-xs" data-testid="log-changes">
-          {changesText(row.changes, { skip: INVOICING_SKIP })}
-        </span>
-      ) : undefined,
-  },
+type Kind = { ns: 'common' | 'dns' | 'ssl' | 'directory'; labels: string; cells: Cells; time?: 'plain' }
+
+/** An audit-trail log: the audit columns, its changes as text clamped to `size` (Tailwind classes, written out). */
+const auditKind = (size: string, options: Parameters<typeof changesText>[1], testId?: string): Kind => ({
+  ns: 'common',
+  labels: 'audit',
+  cells: (row, key) =>
+    key === 'changes' ? (
+      <span className={`${size} break-all font-mono text-xs`} data-testid={testId}>
+        {changesText(row.changes, options)}
+      </span>
+    ) : undefined,
+})
+const areaTrail = auditKind('line-clamp-2 max-w-md', { max: 6 })
+
+const KINDS: Record<LogKind, Kind> = {
+  audit: areaTrail,
+  entity: auditKind('line-clamp-3 max-w-xl', { skip: ['version', 'updated_at'], changedOnly: true, max: 8 }, 'log-changes'),
+  domain: areaTrail,
+  billing: auditKind('line-clamp-4 max-w-2xl', { skip: INVOICING_SKIP, addedAsValue: true }, 'log-changes'),
+  pricing: auditKind('line-clamp-4 max-w-2xl', { skip: INVOICING_SKIP }, 'log-changes'),
   auth: {
     ns: 'directory',
     labels: 'authLog',
