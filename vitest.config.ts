@@ -1,32 +1,48 @@
+import { readdirSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 // Vitest runs without the React Router plugin: unit tests beside the code and
 // integration tests against a real database (PGlite, or DATABASE_URL).
 /**
- * Files that mostly drive outside processes (PowerDNS, Pebble, the OIDC provider, servers killed
- * and started again) rather than the database: a second pass on another database adds minutes and
- * proves nothing new (issue 27). `.ci/run` runs its PGlite pass with VITEST_ONCE_ON_POSTGRES=1,
- * which leaves them to the PostgreSQL pass that follows; `npm test` alone runs them on PGlite.
- * Files whose subject is the database's behaviour (crash recovery of jobs, locks, the list engine)
- * stay in both passes.
+ * The integration files whose subject is the database's own behaviour: they run on both databases
+ * in CI (issue 27, decision 027). Every other integration file tests our code over SQL that is the
+ * same PostgreSQL on either side (PGlite is PostgreSQL compiled to WebAssembly, several times the
+ * CPU for the same file): `.ci/run` runs its PGlite pass with VITEST_ONCE_ON_POSTGRES=1, which leaves
+ * them to the PostgreSQL pass that follows — PostgreSQL being the system of record — while the
+ * browser tests run the whole product on PGlite, and `npm test` alone runs every file on PGlite.
+ * A new file runs once unless it is added here with its reason.
  */
-export const ONCE_ON_POSTGRES = [
-  // The HTTP edge and the OpenAPI document, not the database: hostile input is refused before any
-  // query (and what reaches one meets the same PostgreSQL, compiled to WebAssembly or not), the
-  // document and the API reference are the same on either (issue 27: hostile-input was the PGlite
-  // pass's costliest file).
-  'tests/integration/api-docs.test.ts',
-  'tests/integration/hostile-input.test.ts',
-  'tests/integration/openapi.test.ts',
-  'tests/integration/auth-sso.test.ts',
-  'tests/integration/dns-publish-integrity.test.ts',
-  'tests/integration/dns-statistics.test.ts',
-  'tests/integration/outbound.test.ts',
-  'tests/integration/powerdns.test.ts',
-  'tests/integration/server-kill-restart.test.ts',
-  'tests/integration/ssl.test.ts',
+export const BOTH_DATABASES = [
+  // Migrations applied, refused and ordered by each database.
+  'tests/integration/migrate.test.ts',
+  'tests/integration/migrate-order.test.ts',
+  // The list engine's SQL (keyset paging, filters, counts, its cache) and its plans.
+  'tests/integration/list-engine.test.ts',
+  'tests/integration/list-cache.test.ts',
+  'tests/integration/domains-list.test.ts',
+  // What survives a crash: jobs, invoice runs and webhook deliveries after SIGKILL, durable on each.
+  'tests/integration/job-crash.test.ts',
+  'tests/integration/job-resume.test.ts',
+  'tests/integration/invoice-run-crash.test.ts',
+  'tests/integration/webhooks-crash.test.ts',
+  // Locks and transactions under concurrency: row locks, gapless numbers, ON CONFLICT on a partial
+  // index, two orders that must not together overdraw, a change undone whole.
+  'tests/integration/domains-concurrency.test.ts',
+  'tests/integration/invoice-numbers.test.ts',
+  'tests/integration/blocks.test.ts',
+  'tests/integration/billing.test.ts',
+  'tests/integration/orders.test.ts',
+  // Several server processes on one database.
+  'tests/integration/cluster.test.ts',
 ]
+
+const INTEGRATION = 'tests/integration'
+/** The integration files the PGlite pass of `.ci/run` leaves to the PostgreSQL pass. */
+export const ONCE_ON_POSTGRES = readdirSync(INTEGRATION)
+  .filter((file) => file.endsWith('.test.ts'))
+  .map((file) => `${INTEGRATION}/${file}`)
+  .filter((file) => !BOTH_DATABASES.includes(file))
 
 export default defineConfig({
   test: {

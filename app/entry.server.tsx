@@ -6,6 +6,7 @@ import { ServerRouter, type EntryContext, type RouterContextProvider } from 'rea
 import { DEFAULT_LANGUAGE } from './lib/i18n.ts'
 import { serverI18nOptions } from './lib/i18n-resources.server.ts'
 import { getInstance } from './lib/i18n.server.ts'
+import { addTextFormats } from '#common/translator.ts'
 import { appServicesContext } from './lib/app-context.ts'
 import { NonceContext } from './lib/csp.ts'
 import { contentSecurityPolicy, newNonce } from './lib/csp.server.ts'
@@ -22,7 +23,7 @@ function requestI18n(context: RouterContextProvider): i18n {
   } catch {
     const instance = createInstance({ ...serverI18nOptions, lng: DEFAULT_LANGUAGE })
     instance.use(initReactI18next)
-    void instance.init()
+    void instance.init().then(() => addTextFormats(instance))
     return instance
   }
 }

@@ -6,6 +6,10 @@
  *   - one 500-line invoice PDF (target ≤ 300 ms),
  *   - the monthly run over every entity (target ≤ 60 s on PostgreSQL), the run again (adds nothing)
  *     and the mail job after it (no SMTP),
+ *   - beside the run, before and after it (issue 34): its floor, the same aggregation as one SQL
+ *     statement — every charge of the month written as a line (the same description, position
+ *     and amount) into a table shaped like invoice_lines, and each entity's count and sum from
+ *     those lines — and the run's ratio to it (target ≤ 3×),
  *
  *   node bench/billing.ts                                          # embedded PGlite (use --entities 100)
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node bench/billing.ts [--entities 1000 --per 1000 --runs 10]
@@ -56,6 +60,45 @@ async function load(db: Kysely<DB>, entities: number, per: number, month: Date) 
   await sql`VACUUM ANALYZE`.execute(db)
 }
 
+/**
+ * The floor of the monthly run: what it aggregates, as one SQL statement — every charge of the month
+ * (settled, or refunded since) written as a line with the run's description, position and amount
+ * into a table shaped like invoice_lines (its primary key too; no trigger), and each entity's line
+ * count and sum written from those lines. No numbers, tax, documents, events or audit. The tables
+ * are made before and dropped after; the time is the statement's (its transaction's) alone.
+ */
+async function invoiceFloor(db: Kysely<DB>, month: Date): Promise<{ seconds: number; lines: number; documents: number }> {
+  const end = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1))
+  await sql`DROP TABLE IF EXISTS bench_floor_lines, bench_floor_sums`.execute(db)
+  await sql`CREATE TABLE bench_floor_lines (LIKE invoice_lines INCLUDING DEFAULTS INCLUDING INDEXES)`.execute(db)
+  await sql`CREATE TABLE bench_floor_sums (invoice_id uuid PRIMARY KEY, lines integer NOT NULL, total_minor bigint NOT NULL)`.execute(db)
+  const words = JSON.stringify({ register: 'Registration', transfer: 'Transfer', renew: 'Renewal' })
+  const started = performance.now()
+  const documents = await db.transaction().execute(async (tx) => {
+    // As the run sets its batches.
+    await sql`SET LOCAL work_mem = '64MB'`.execute(tx)
+    await sql`SET LOCAL jit = off`.execute(tx)
+    const result = await sql`
+      WITH ins AS (
+        INSERT INTO bench_floor_lines (invoice_id, position, transaction_id, description, quantity, unit_minor, amount_minor)
+        SELECT t.billing_entity_id,
+          row_number() OVER (PARTITION BY t.billing_entity_id ORDER BY array_position(ARRAY['domain','ssl','block','service'], t.kind), array_position(ARRAY['register','transfer','renew','restore','trade','registry-lock','order','subscribe'], t.action), t.object_name, t.settled_at, t.id),
+          t.id,
+          coalesce(${words}::jsonb ->> (t.kind || ':' || t.action), ${words}::jsonb ->> t.action, t.action) || ' ' || coalesce(nullif(t.object_name, ''), t.product_code)
+            || ' (' || t.period || ' ' || CASE WHEN t.period = 1 THEN 'year' ELSE 'years' END || ')',
+          1, t.amount_minor, t.amount_minor
+        FROM transactions t
+        WHERE t.state IN ('settled', 'refunded') AND t.settled_at >= ${month} AND t.settled_at < ${end}
+        RETURNING invoice_id, amount_minor)
+      INSERT INTO bench_floor_sums (invoice_id, lines, total_minor) SELECT invoice_id, count(*), sum(amount_minor) FROM ins GROUP BY invoice_id`.execute(tx)
+    return Number(result.numAffectedRows ?? 0)
+  })
+  const seconds = (performance.now() - started) / 1000
+  const lines = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM bench_floor_lines`.execute(db)).rows[0]!.n
+  await sql`DROP TABLE bench_floor_lines, bench_floor_sums`.execute(db)
+  return { seconds, lines, documents }
+}
+
 async function main() {
   const { database, label, drop } = await openBenchDatabase({ ...(args.template ? { template: args.template } : {}), keep: args['load-only'] })
   const db = database.db
@@ -84,6 +127,12 @@ async function main() {
     await time("one account's transactions: page 1", () => runList(db, scopedTransactionsResource, page('page=1&limit=25'), { accountId: account }))
     await time("one account's transactions: last page", () => runList(db, scopedTransactionsResource, page(`page=${Math.ceil(PER / 25)}&limit=25`), { accountId: account }))
 
+    const floorOnce = () => invoiceFloor(db, month)
+    const floorBefore = await floorOnce()
+    console.log(
+      `floor (the same aggregation as one statement) before the run: ${floorBefore.lines} lines, ${floorBefore.documents} sums in ${floorBefore.seconds.toFixed(1)} s; load average ${await loadAverage()}`,
+    )
+
     // The job's own function: batches of entities, each one transaction; the mail is queued (here: counted) and sent by its own job, timed after.
     let queued = 0
     const deps = { db, logger: createLogger('silent'), now: () => now, jobs: { send: async () => void queued++ } as unknown as Jobs }
@@ -93,6 +142,11 @@ async function main() {
     const runSeconds = (performance.now() - runStart) / 1000
     const lines = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM invoice_lines`.execute(db)).rows[0]!.n
     console.log(`monthly run: ${documents} documents, ${lines} lines in ${runSeconds.toFixed(1)} s (target ≤ 60 s: ${runSeconds <= 60 ? 'met' : 'MISSED'}); load average ${await loadAverage()}`)
+    const floorAfter = await floorOnce()
+    const floor = (floorBefore.seconds + floorAfter.seconds) / 2
+    console.log(
+      `floor after the run: ${floorAfter.seconds.toFixed(1)} s; the run / its floor: ${(runSeconds / floor).toFixed(2)}× (target ≤ 3×: ${runSeconds <= 3 * floor ? 'met' : 'MISSED'}); load average ${await loadAverage()}`,
+    )
     const again = performance.now()
     const more = await runInvoices(deps, period)
     console.log(`  the run again: ${more} documents added in ${((performance.now() - again) / 1000).toFixed(1)} s`)

@@ -29,13 +29,15 @@ export function locked(command: string): void {
 }
 
 /** A private copy of the built portal, so a rebuild of the shared build/ cannot change it mid-run. */
-export function portalCopy(name: string, options: { keepData?: boolean } = {}): string {
+export function portalCopy(name: string, options: { keepData?: boolean; from?: string } = {}): string {
   const dir = path.join(OUT, name)
-  if (!existsSync(path.join(ROOT, 'build/server/index.js'))) locked('npm run build')
+  // `from`: another checkout whose build/ is copied instead (bench:render --compare); it is not built here.
+  if (options.from === undefined && !existsSync(path.join(ROOT, 'build/server/index.js'))) locked('npm run build')
+  if (options.from !== undefined && !existsSync(path.join(options.from, 'build/server/index.js'))) throw new Error(`no build in ${options.from}`)
   if (options.keepData) rmSync(path.join(dir, 'build'), { recursive: true, force: true })
   else rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
-  locked(`cp -r build '${dir}/build'`)
+  locked(`cp -r '${path.join(options.from ?? ROOT, 'build')}' '${dir}/build'`)
   return dir
 }
 
@@ -146,7 +148,8 @@ end
     Array.from({ length: clients }, async () => {
       while (performance.now() < end) {
         const t = performance.now()
-        const response = await fetch(url, { headers })
+        // No compression, as wrk asks (fetch asks for gzip by default; the baseline never compresses).
+        const response = await fetch(url, { headers: { 'accept-encoding': 'identity', ...headers } })
         bytes += (await response.arrayBuffer()).byteLength
         timings.push(performance.now() - t)
         if (response.status !== 200) errors++

@@ -13,12 +13,18 @@
  * --backlog measures the sender alone: the rate × seconds events are in the outbox before the
  * sender starts (one INSERT, not the writer), and the time to deliver them all is its ceiling.
  *
+ * The floor beside it (issue 34), before and after the sender in the same run: a plain loop in this
+ * process posting the same number of signed messages — the same body, headers and HMAC per endpoint
+ * secret, as many at a time per endpoint over kept-alive connections as the sender — to the same
+ * receiver, which reads and parses them as it does the sender's. No database: what the sender
+ * costs beyond it (the outbox, the fan-out, the attempts logged) is its ratio to this.
+ *
  * Without DATABASE_URL it runs on PGlite (writer and sender then share this process). By hand only (not in CI).
  */
 import { fork } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { createServer } from 'node:http'
+import { Agent, createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { availableParallelism, loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
@@ -31,7 +37,8 @@ import { createMailer } from '#server/integrations/mail/mailer.ts'
 import { createAccount } from '#server/platform/accounts/service.ts'
 import { change } from '#server/platform/core/change.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
-import { startWebhookDispatcher } from '#server/platform/webhooks/delivery.ts'
+import { messageIdOf, startWebhookDispatcher } from '#server/platform/webhooks/delivery.ts'
+import { signatureHeader } from '#server/platform/webhooks/signing.ts'
 import { recordEvent } from '#server/platform/webhooks/outbox.ts'
 import { registerWebhookJobs } from '#server/platform/webhooks/jobs.ts'
 import { createEndpoint } from '#server/platform/webhooks/service.ts'
@@ -58,18 +65,25 @@ const cpuSeconds = () => {
   return (user + system) / 1e6
 }
 
-type ReceiverReport = { distinct: number; repeated: number; requests: number; cpu: number; delays: number[] }
+type ReceiverReport = { distinct: number; repeated: number; requests: number; floor: number; cpu: number; delays: number[] }
 
 /** The receiver: counts each (endpoint, webhook-id) and how long after its commit the event came. */
 async function receiver() {
   const seen = new Map<string, number>()
   let requests = 0
+  let floor = 0
   const delays: number[] = []
   const server = createServer((req, res) => {
     let body = ''
     req.setEncoding('utf8')
     req.on('data', (chunk: string) => (body += chunk))
     req.on('end', () => {
+      // The floor's messages (/floor/…): read and parsed alike, counted apart.
+      if (req.url!.startsWith('/floor/')) {
+        floor += (JSON.parse(body) as { data: { t: number } }).data.t > 0 ? 1 : 0
+        res.writeHead(204).end()
+        return
+      }
       requests++
       const key = `${req.url} ${String(req.headers['webhook-id'])}`
       const count = (seen.get(key) ?? 0) + 1
@@ -85,7 +99,7 @@ async function receiver() {
     if (!message.report) return
     let repeated = 0
     for (const n of seen.values()) if (n > 1) repeated++
-    process.send!({ distinct: seen.size, repeated, requests, cpu: cpuSeconds(), delays: message.delays ? delays : [] } satisfies ReceiverReport)
+    process.send!({ distinct: seen.size, repeated, requests, floor, cpu: cpuSeconds(), delays: message.delays ? delays : [] } satisfies ReceiverReport)
   })
 }
 
@@ -118,6 +132,67 @@ function machine() {
   const idle = n[3]! + n[4]!
   const total = n.reduce((a, b) => a + b, 0)
   return { busy: total - idle, total }
+}
+
+/** The same concurrency per endpoint as the sender's (CONCURRENCY in server/platform/webhooks/delivery.ts). */
+const SENDER_CONCURRENCY = 16
+
+/**
+ * The floor: `events` messages to each endpoint, posted by a plain loop with kept-alive connections
+ * (as many at a time per endpoint as the sender), each signed with its endpoint's secret as the
+ * sender signs. Answers deliveries a second and this process's CPU seconds.
+ */
+async function floorLoop(port: number, secrets: string[], events: number): Promise<{ seconds: number; deliveries: number; failed: number; cpu: number }> {
+  const cpu = cpuSeconds()
+  const started = performance.now()
+  let failed = 0
+  const post = (agent: Agent, path: string, secret: string, n: number) =>
+    new Promise<void>((resolve) => {
+      const id = messageIdOf(randomBytes(16).toString('hex'))
+      const timestamp = Math.floor(Date.now() / 1000)
+      const body = JSON.stringify({ type: 'domain.renewed', timestamp: new Date().toISOString(), data: { n, t: Date.now() } })
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          path,
+          method: 'POST',
+          agent,
+          headers: {
+            'content-type': 'application/json',
+            'content-length': String(Buffer.byteLength(body)),
+            'user-agent': 'RegistrarPortal-Webhooks/1.0',
+            'webhook-id': id,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': signatureHeader([secret], id, timestamp, body),
+          },
+        },
+        (res) => {
+          if (res.statusCode !== 204) failed++
+          res.resume()
+          res.on('end', resolve)
+        },
+      )
+      req.on('error', () => {
+        failed++
+        resolve()
+      })
+      req.end(body)
+    })
+  await Promise.all(
+    secrets.map(async (secret, e) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: SENDER_CONCURRENCY, maxFreeSockets: SENDER_CONCURRENCY, scheduling: 'lifo' })
+      let next = 0
+      await Promise.all(
+        Array.from({ length: SENDER_CONCURRENCY }, async () => {
+          while (next < events) await post(agent, `/floor/e${e}`, secret, next++)
+        }),
+      )
+      agent.destroy()
+    }),
+  )
+  const seconds = (performance.now() - started) / 1000
+  return { seconds, deliveries: events * secrets.length, failed, cpu: cpuSeconds() - cpu }
 }
 
 if (args.role === 'receiver') await receiver()
@@ -162,6 +237,15 @@ async function worker() {
     )
   registerWebhookJobs(deps)
   await jobs.start({ work: true })
+  const secrets = (await database.db.selectFrom('webhook_endpoints').select('secret').where('account_id', '=', account).orderBy('url').execute()).map((e) => e.secret)
+  const floorLine = (label: string, f: Awaited<ReturnType<typeof floorLoop>>) =>
+    console.log(
+      `floor ${label}: ${f.deliveries} signed posts in ${f.seconds.toFixed(1)} s (${(f.deliveries / f.seconds).toFixed(0)}/s), ${f.failed} failed, CPU ${f.cpu.toFixed(1)} s; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    )
+  const floorBefore = await floorLoop(port, secrets, TOTAL)
+  floorLine('before (plain keep-alive loop, same receiver)', floorBefore)
 
   console.log(
     `${database.kind}: ${TOTAL} events ${args.backlog ? 'waiting in the outbox' : `at ${RATE}/s`} to ${ENDPOINTS} endpoints; load average ${loadavg()
@@ -227,6 +311,13 @@ async function worker() {
   )
 
   await dispatcher.close()
+  const floorAfter = await floorLoop(port, secrets, TOTAL)
+  floorLine('after', floorAfter)
+  const floorRate = (floorBefore.deliveries / floorBefore.seconds + floorAfter.deliveries / floorAfter.seconds) / 2
+  const senderRate = final.distinct / done.at
+  console.log(
+    `sender / floor: ${(senderRate / floorRate).toFixed(2)}× (${senderRate.toFixed(0)} against ${floorRate.toFixed(0)} deliveries/s; target ≥ 0.5×: ${senderRate / floorRate >= 0.5 ? 'met' : 'MISSED'}); the receiver counted ${(await report()).floor} floor posts`,
+  )
   await jobs.stop()
   await database.close()
   if (url) {

@@ -14,6 +14,7 @@ export type DomainNameError =
   | 'label-characters'
   | 'idn-round-trip'
   | 'single-label'
+  | 'label-space'
   | 'unknown-tld'
   | IdnLabelError
   | 'label-script'
@@ -35,6 +36,8 @@ export const isKnownTld = (tld: string) => tlds.has(tld.toLowerCase())
 export function parseDomainName(input: string): { ok: true; domain: ParsedDomain } | { ok: false; error: DomainNameError } {
   const text = input.trim()
   if (hasInvisible(text)) return { ok: false, error: 'label-invisible' }
+  // "bad name.com" is one name with a space in it, never two names (issue 28).
+  if (/\s/.test(text)) return { ok: false, error: 'label-space' }
   const trimmed = text.replace(IDN_DOTS, '.').replace(/\.$/, '').toLowerCase()
   if (!trimmed) return { ok: false, error: 'empty' }
   const rawLabels = trimmed.split('.')

@@ -40,7 +40,8 @@ export function formatMoney(minor: number, currency: string, locale = 'en'): str
   const key = `${locale}:${currency}`
   let format = moneyFormats.get(key)
   if (!format) {
-    format = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: decimals, maximumFractionDigits: decimals })
+    // Grouping always: Spanish leaves four-digit sums ungrouped by default ("1748,04 €" beside "12.345,00 €"); issue 28 asks one form.
+    format = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: 'always' })
     if (moneyFormats.size < 1000) moneyFormats.set(key, format)
   }
   return format.format(minor / 10 ** decimals)
@@ -66,4 +67,25 @@ export function convertMinor(minor: number, from: string, to: string, rate: numb
   const scale = 10 ** (currencyDecimals(to) - currencyDecimals(from))
   // toFixed first, so that a binary fraction such as 1402.4999999 that is really .5 rounds up.
   return Math.round(Number((minor * rate * scale).toFixed(6)))
+}
+
+// One sum as the API's texts write it ("USD 63.98", "JPY 3900", "EUR -1748.04"): a code, a space, a plain number.
+const MONEY_TEXT_PART = /^([A-Z]{3}) (-?\d+(?:\.\d+)?)$/
+
+/**
+ * The API's money texts (a list's amount_text, total_text, balance_text: "EUR 1748.04; USD 12.00")
+ * in the user's locale, each sum through formatMoney ("€1,748.04 · $12.00"), so a list reads as
+ * the detail screens do. A text that is not such sums comes back as it is.
+ */
+export function formatMoneyText(text: string | null | undefined, locale = 'en'): string {
+  if (!text) return ''
+  const parts = text.split(/[;,] /).map((part) => MONEY_TEXT_PART.exec(part.trim()))
+  if (parts.some((p) => !p || !isCurrencyCode(p[1]!))) return text
+  return parts
+    .map((p) => {
+      const [, currency, amount] = p!
+      const decimals = currencyDecimals(currency!)
+      return formatMoney(Math.round(Number(amount) * 10 ** decimals), currency!, locale)
+    })
+    .join(' · ')
 }

@@ -1,3 +1,4 @@
+import { formatMoneyText } from './money.ts'
 /**
  * The texts of a language: the part of i18next the portal's screens use, in about a kilobyte instead of
  * the ~18 KB (gzipped) of i18next and react-i18next every first load carried (issue 6, decision
@@ -8,13 +9,27 @@
  *
  * Covered: `ns:key` and the `ns` option, nested keys, the language chain (pt-BR → pt → en),
  * plurals (`_one`, `_other`, … from Intl.PluralRules, `_zero` for a count of 0), `context`,
- * `defaultValue` (and `defaultValue_<plural>`), `{{value}}` interpolation (values are not escaped,
+ * `defaultValue` (and `defaultValue_<plural>`), `{{value}}` interpolation and `{{value, money}}` (TEXT_FORMATS) (values are not escaped,
  * as configured; React escapes what it renders), and a missing key answering the key.
  */
 export type Bundle = Record<string, unknown>
 export type Resources = Record<string, Record<string, Bundle>>
 export type TOptions = Record<string, unknown> & { count?: number; context?: string; defaultValue?: string; ns?: string | readonly string[]; lng?: string }
 export type TFunction = (key: string | readonly string[], options?: TOptions | string) => string
+
+/**
+ * The formats a text may ask of a value (`{{shortfall, money}}`), the same for this translator and
+ * i18next's (`addTextFormats`): `money` writes the API's money text ("USD 9.99; EUR 5.00") in the
+ * language's own form ("9,99 US$", "US$9.99") through the one money formatter.
+ */
+export const TEXT_FORMATS: Record<string, (value: unknown, lng: string) => unknown> = {
+  money: (value, lng) => (typeof value === 'string' ? formatMoneyText(value, lng) : value),
+}
+
+/** Gives an initialised i18next instance the formats of TEXT_FORMATS. */
+export function addTextFormats(i18n: { services: { formatter?: { add(name: string, format: (value: unknown, lng: string | undefined) => unknown): void } } }): void {
+  for (const [name, format] of Object.entries(TEXT_FORMATS)) i18n.services.formatter?.add(name, (value, lng) => format(value, lng ?? 'en'))
+}
 
 const INTERPOLATION = /\{\{-?\s*([^}]+?)\s*\}\}/g
 const plurals = new Map<string, Intl.PluralRules>()
@@ -31,19 +46,36 @@ function pluralRule(code: string, count: number): string {
   return rules.select(count)
 }
 
+// i18next's deep find: at each level the shortest run of the key's parts that names an object (or
+// the text at the end), so a key written flat inside a nested one ("fields": { "account.name": … }) is found.
 function lookup(bundle: Bundle | undefined, key: string): unknown {
   if (!bundle) return undefined
   if (key in bundle) return bundle[key]
+  const parts = key.split('.')
   let node: unknown = bundle
-  for (const part of key.split('.')) {
+  for (let i = 0; i < parts.length;) {
     if (node === null || typeof node !== 'object') return undefined
-    node = (node as Bundle)[part]
+    let next: unknown
+    let j = i
+    for (; j < parts.length; j++) {
+      next = (node as Bundle)[parts.slice(i, j + 1).join('.')]
+      if (next !== undefined && !(typeof next !== 'object' && j < parts.length - 1)) break
+      next = undefined
+    }
+    node = next
+    i = j + 1
   }
   return node
 }
 
-function interpolate(text: string, values: Record<string, unknown>): string {
-  return text.replace(INTERPOLATION, (whole, name: string) => {
+function interpolate(text: string, values: Record<string, unknown>, code: string): string {
+  return text.replace(INTERPOLATION, (whole, written: string) => {
+    // `{{shortfall, money}}`: the value through a format of TEXT_FORMATS, as i18next's formatter does it.
+    const [name = written, format] = written.split(',').map((part) => part.trim())
+    if (format) {
+      const value = lookup(values, name)
+      return value === undefined || value === null ? whole : String(TEXT_FORMATS[format]?.(value, code) ?? value)
+    }
     if (!Object.prototype.hasOwnProperty.call(values, name)) {
       const nested = lookup(values, name)
       return nested === undefined ? whole : String(nested)
@@ -164,14 +196,14 @@ export class Translator {
           }
           for (let i = candidates.length - 1; i >= 0; i--) {
             const found = lookup(this.store[lng]?.[ns], candidates[i]!)
-            if (typeof found === 'string') return interpolate(found, opts)
+            if (typeof found === 'string') return interpolate(found, opts, code)
           }
         }
       }
     }
     const pluralDefault = count === undefined ? undefined : opts[`defaultValue_${pluralRule(code, count)}`]
     const fallback = typeof pluralDefault === 'string' ? pluralDefault : opts.defaultValue
-    return typeof fallback === 'string' ? interpolate(fallback, opts) : usedKey
+    return typeof fallback === 'string' ? interpolate(fallback, opts, code) : usedKey
   }
 
   private emit() {

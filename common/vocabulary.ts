@@ -7,6 +7,9 @@
 export const CONTACT_ROLES = ['registrant', 'admin', 'tech', 'billing'] as const
 export type ContactRole = (typeof CONTACT_ROLES)[number]
 
+/** The EPP status that is the registrar's transfer lock (RFC 5731), as the registry last reported it. */
+export const REGISTRAR_LOCK_STATUS = 'clientTransferProhibited'
+
 /** The areas of the audit trail (spec §3); each /log screen reads one or more of them. */
 export const AUDIT_AREAS = ['accounts', 'users', 'contacts', 'tlds', 'domains', 'dns', 'ssl', 'invoicing', 'watch', 'intelligence', 'products', 'blocks'] as const
 export type AuditArea = (typeof AUDIT_AREAS)[number]

@@ -22,6 +22,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'block.expiring',
   'block.expired',
   'block.cancelled',
+  'brand.detection',
 ] as const
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | 'webhook.test'
 

@@ -32,8 +32,30 @@ const VARIANTS: Variant[] = [
  * A screen: who looks at it and where; `path` may be a function of the first domain's id; `open`, the test id of a folded form's title clicked open before the shot;
  * `submit`, a form (its test id) whose controls (CSS selectors) are filled and which is submitted before the shot, to see its refusals.
  */
-type Screen = { name: string; user: string; path: string | ((ids: Ids) => string); open?: string; submit?: { form: string; fill: Record<string, string> } }
-type Ids = { domain: string; order: string | null; block: string; entity: string; sslOrganisation: string; account: string; tld: string }
+type Screen = {
+  name: string
+  user: string
+  path: string | ((ids: Ids) => string)
+  open?: string
+  // A form posted before the picture: its fields filled (and selects chosen), the button pressed (its
+  // value, when the form has several), and the test id of what to wait for (a field error by default).
+  submit?: { form: string; fill: Record<string, string>; choose?: Record<string, string>; button?: string; waitFor?: string }
+}
+type Ids = {
+  watch: string
+  watchCase: string
+  domain: string
+  zoneDomain: string
+  quietDomain: string
+  order: string | null
+  block: string
+  entity: string
+  sslOrganisation: string
+  account: string
+  contact: string
+  tld: string
+  intelligence: string
+}
 const SCREENS: Screen[] = [
   { name: 'login', user: '', path: '/login' },
   { name: 'home-admin', user: 'admin@acme.example', path: '/' },
@@ -42,16 +64,61 @@ const SCREENS: Screen[] = [
   { name: 'domains', user: 'admin@acme.example', path: '/domains' },
   { name: 'domains-filtered', user: 'admin@acme.example', path: '/domains?pql=status%20%3D%20active' },
   { name: 'domains-staff', user: 'staff@example.com', path: '/domains' },
+  { name: 'domains-menu', user: 'admin@acme.example', path: '/domains', open: 'header-menu' },
   { name: 'domain-overview', user: 'admin@acme.example', path: (ids) => `/domains/${ids.domain}` },
-  { name: 'domain-dns', user: 'admin@acme.example', path: (ids) => `/domains/${ids.domain}/dns` },
+  { name: 'domain-dns', user: 'admin@acme.example', path: (ids) => `/domains/${ids.zoneDomain}/dns` },
+  {
+    name: 'domain-dns-refused',
+    user: 'admin@acme.example',
+    path: (ids) => `/domains/${ids.zoneDomain}/dns`,
+    submit: {
+      form: 'record-editor',
+      fill: { '[data-testid=editor-row]:not([data-saved]) input[name$=".name"]': 'alias', '[data-testid=editor-row]:not([data-saved]) input[name$=".content"]': '192.0.2.159' },
+      choose: { '[data-testid=editor-row]:not([data-saved]) select[name$=".type"]': 'CNAME' },
+      button: 'preview',
+    },
+  },
+  { name: 'domain-overview-editing', user: 'admin@acme.example', path: (ids) => `/domains/${ids.domain}`, open: 'edit-contacts' },
+  { name: 'domain-overview-unset', user: 'admin@acme.example', path: (ids) => `/domains/${ids.quietDomain}`, open: 'edit-contacts' },
+  { name: 'domain-dnssec-elsewhere', user: 'admin@acme.example', path: (ids) => `/domains/${ids.quietDomain}/dnssec` },
+  { name: 'domain-overview-live-lookup', user: 'admin@acme.example', path: (ids) => `/domains/${ids.quietDomain}?lookup=registry` },
+  {
+    name: 'domain-dnssec-elsewhere-refused',
+    user: 'admin@acme.example',
+    path: (ids) => `/domains/${ids.quietDomain}/dnssec`,
+    submit: { form: 'ds-form', fill: { 'input[name=key_tag]': '70000', 'input[name=digest]': 'abc' } },
+  },
+  {
+    name: 'domains-add-checked',
+    user: 'admin@acme.example',
+    path: '/domains/add',
+    submit: { form: 'availability-form', fill: { textarea: 'bad name\nacme-new-product.com\nacme-archive.com' }, waitFor: 'availability-row' },
+  },
+  { name: 'domains-order', user: 'admin@acme.example', path: '/domains/order' },
   { name: 'orders', user: 'admin@acme.example', path: '/domains/orders' },
   { name: 'material-changes', user: 'admin@acme.example', path: '/domains/material-change-requests' },
   { name: 'reconciliation', user: 'admin@acme.example', path: '/domains/reconciliation' },
   { name: 'bind-import', user: 'admin@acme.example', path: '/domains/bind-import' },
   { name: 'dns-search-records', user: 'admin@acme.example', path: '/domains/search/records' },
   { name: 'contacts', user: 'admin@acme.example', path: '/contacts' },
+  // The side sheets (issue 28, Look): a new contact's over the list, a contact's details read-only and its edit over them.
+  { name: 'contact-new-sheet', user: 'admin@acme.example', path: '/contacts/new' },
+  { name: 'contact-detail', user: 'admin@acme.example', path: (ids) => `/contacts/${ids.contact}` },
+  { name: 'contact-edit-sheet', user: 'admin@acme.example', path: (ids) => `/contacts/${ids.contact}/edit` },
   { name: 'users', user: 'admin@acme.example', path: '/users' },
+  // The invite form's roles by their names from the permission registry (issue 27, item 3), and an invite without a role refused beside them.
+  // The invitation and a new service user are sheets over the users list (issue 28, Look).
+  { name: 'users-invite', user: 'admin@acme.example', path: '/users/invite' },
+  { name: 'users-invite-staff', user: 'staff@example.com', path: '/users/invite' },
+  {
+    name: 'users-invite-refused',
+    user: 'admin@acme.example',
+    path: '/users/invite',
+    submit: { form: 'user-invite-sheet', fill: { '#invite-email': 'new.person@acme.example', '#invite-name': 'New Person' } },
+  },
+  { name: 'users-service-user-sheet', user: 'admin@acme.example', path: '/users/service-users/new' },
   { name: 'accounts-staff', user: 'staff@example.com', path: '/accounts' },
+  { name: 'account-new-sheet', user: 'staff@example.com', path: '/accounts/new' },
   { name: 'tlds', user: 'admin@acme.example', path: '/tlds' },
   {
     name: 'tld-staff-refused',
@@ -64,6 +131,7 @@ const SCREENS: Screen[] = [
   { name: 'exchange-rates', user: 'staff@example.com', path: '/invoicing/exchange-rates' },
   { name: 'billing-entities-staff', user: 'staff@example.com', path: '/invoicing/billing-entities' },
   { name: 'billing-entity-staff', user: 'staff@example.com', path: (ids) => `/invoicing/billing-entities/${ids.entity}` },
+  { name: 'billing-entity-log-client', user: 'admin@acme.example', path: (ids) => `/invoicing/billing-entities/${ids.entity}/log` },
   { name: 'billing-transactions', user: 'admin@acme.example', path: '/invoicing/transactions' },
   { name: 'ssls', user: 'admin@acme.example', path: '/ssls' },
   { name: 'ssl-organisations', user: 'admin@acme.example', path: '/ssls/organisations' },
@@ -72,14 +140,65 @@ const SCREENS: Screen[] = [
   { name: 'ssl-organisation-staff', user: 'staff@example.com', path: (ids) => `/ssls/organisations/${ids.sslOrganisation}` },
   { name: 'blocks', user: 'admin@acme.example', path: '/blocks' },
   { name: 'blocks-staff', user: 'staff@example.com', path: '/blocks' },
+  { name: 'change-sets', user: 'admin@acme.example', path: '/change-sets' },
+  { name: 'change-set-new', user: 'admin@acme.example', path: '/change-sets/new' },
+  { name: 'change-set-policies', user: 'admin@acme.example', path: '/change-sets/policies' },
+  { name: 'change-set-policy-new', user: 'admin@acme.example', path: '/change-sets/policies/new' },
+  {
+    name: 'change-set-new-refused',
+    user: 'admin@acme.example',
+    path: '/change-sets/new',
+    submit: { form: 'change-set-form', fill: { 'input[name=name]': 'Mail to Google', 'input[name=stages]': '50, 20', 'textarea[name=operations]': 'add www A 192.0.2.1\nchange @ MX' } },
+  },
+  { name: 'brand-protection', user: 'brand@acme.example', path: '/brand-protection' },
+  // Watch (issue 31): the watches, one watch, its case, and a printable report.
+  { name: 'watch-list', user: 'brand@acme.example', path: '/watch' },
+  { name: 'watch-detail', user: 'brand@acme.example', path: (ids) => `/watch/${ids.watch}` },
+  { name: 'watch-case', user: 'brand@acme.example', path: (ids) => `/watch/${ids.watch}/cases/${ids.watchCase}` },
+  { name: 'watch-case-step', user: 'brand@acme.example', path: (ids) => `/watch/${ids.watch}/cases/${ids.watchCase}/step` },
+  { name: 'watch-overview-all', user: 'brand@acme.example', path: '/watch/overview' },
+  { name: 'watch-report-detail', user: 'brand@acme.example', path: (ids) => `/watch/${ids.watch}/detail-report` },
+  // Intelligence (issue 32): the items, Acme's gap matrix and security score as staff read them, the catalogue as the registrar's sales user.
+  { name: 'intelligence-items', user: 'staff@example.com', path: '/intelligence' },
+  { name: 'intelligence-overview', user: 'staff@example.com', path: (ids) => `/intelligence/${ids.intelligence}` },
+  { name: 'intelligence-results', user: 'staff@example.com', path: (ids) => `/intelligence/${ids.intelligence}/results` },
+  { name: 'intelligence-score', user: 'staff@example.com', path: (ids) => `/intelligence/${ids.intelligence}/registry-lock-focus` },
+  { name: 'intelligence-modules', user: 'sales@registrar.example', path: '/intelligence/modules' },
+  { name: 'brand-protection-add', user: 'brand@acme.example', path: '/brand-protection/new' },
+  { name: 'brand-protection-import', user: 'brand@acme.example', path: '/brand-protection/import' },
+  { name: 'reports', user: 'admin@acme.example', path: '/reports' },
+  { name: 'reports-domains', user: 'admin@acme.example', path: '/reports/domains' },
+  { name: 'reports-domains-staff', user: 'staff@example.com', path: '/reports/domains' },
+  { name: 'reports-dns-records', user: 'admin@acme.example', path: '/reports/dns-records' },
+  { name: 'reports-domains-print', user: 'admin@acme.example', path: '/reports/domains/print' },
+  { name: 'pulse-admin', user: 'admin@acme.example', path: '/pulse' },
+  { name: 'pulse-staff', user: 'staff@example.com', path: '/pulse' },
+  { name: 'reports-operations', user: 'staff@example.com', path: '/reports/operations' },
+  { name: 'reports-dns', user: 'admin@acme.example', path: '/reports/dns' },
+  { name: 'reports-ssls', user: 'admin@acme.example', path: '/reports/ssls' },
+  { name: 'reports-renewals-forecast', user: 'admin@acme.example', path: '/reports/renewals-forecast' },
+  { name: 'reports-portfolio-activity', user: 'staff@example.com', path: '/reports/portfolio-activity?days=90' },
+  { name: 'reports-renewals-forecast-print', user: 'admin@acme.example', path: '/reports/renewals-forecast/print' },
   { name: 'block-detail', user: 'admin@acme.example', path: (ids) => `/blocks/${ids.block}` },
-  { name: 'account-webhooks', user: 'admin@acme.example', path: (ids) => `/accounts/${ids.account}/webhooks`, open: 'webhook-new-open' },
+  { name: 'account-webhooks', user: 'admin@acme.example', path: (ids) => `/accounts/${ids.account}/webhooks` },
+  { name: 'account-webhook-new-sheet', user: 'admin@acme.example', path: (ids) => `/accounts/${ids.account}/webhooks/new` },
   { name: 'tray', user: 'admin@acme.example', path: '/tray' },
   { name: 'domains-log', user: 'admin@acme.example', path: '/domains/log' },
   { name: 'viewer-domains', user: 'viewer@acme.example', path: '/domains' },
+  { name: 'my-profile', user: 'admin@acme.example', path: '/my-profile' },
+  { name: 'my-profile-token-sheet', user: 'admin@acme.example', path: '/my-profile/api-tokens/new' },
+  // An account's details read as text, its form a sheet over them (issue 28, Look).
+  { name: 'account-detail', user: 'admin@acme.example', path: (ids) => `/accounts/${ids.account}` },
+  { name: 'account-edit-sheet', user: 'admin@acme.example', path: (ids) => `/accounts/${ids.account}/edit` },
+  { name: 'client-invoices', user: 'admin@acme.example', path: '/invoicing' },
+  { name: 'pricing-entities-staff', user: 'staff@example.com', path: '/invoicing/pricing-entities' },
+  { name: 'pricing-rule-new-staff', user: 'staff@example.com', path: '/invoicing/global-pricing-rules/custom' },
+  { name: 'account-detail-staff', user: 'staff@example.com', path: (ids) => `/accounts/${ids.account}` },
   { name: 'api-overview', user: '', path: '/api' },
   { name: 'api-context', user: '', path: '/api/context' },
   { name: 'api-reference', user: '', path: '/api/reference?q=ssl%20revoke' },
+  { name: 'api-reference-contents', user: '', path: '/api/reference' },
+  { name: 'api-reference-area', user: '', path: '/api/reference/ssl-certificates' },
 ]
 
 async function freePort(): Promise<number> {
@@ -132,6 +251,20 @@ async function signedInContext(browser: Browser, base: string, email: string, va
 async function firstIds(page: Page): Promise<Ids> {
   await page.goto('/domains')
   const domainHref = await page.getByTestId('domain-link').first().getAttribute('href')
+  // The demo's flagship domain, whose zone the seed fills (the DNS editor's screens).
+  await page.goto(`/domains?pql=${encodeURIComponent("name equals 'acme-corp.com'")}`)
+  const zoneDomainHref = await page
+    .getByTestId('domain-link')
+    .first()
+    .getAttribute('href')
+    .catch(() => null)
+  // A demo domain the seed leaves without contacts or tags (the overview's Set contacts).
+  await page.goto(`/domains?pql=${encodeURIComponent("name equals 'acme-archive.com'")}`)
+  const quietDomainHref = await page
+    .getByTestId('domain-link')
+    .first()
+    .getAttribute('href')
+    .catch(() => null)
   await page.goto('/domains/orders')
   const orderHref = await page
     .locator('a[data-row-link]')
@@ -165,6 +298,13 @@ async function firstIds(page: Page): Promise<Ids> {
     .first()
     .getAttribute('href')
     .catch(() => null)
+  // The first screen's user's first contact (Acme's, in use).
+  await page.goto('/contacts?sort=name')
+  const contactHref = await page
+    .locator('a[data-row-link]')
+    .first()
+    .getAttribute('href')
+    .catch(() => null)
   // The .com TLD (every user sees the catalogue).
   await page.goto(`/tlds?pql=${encodeURIComponent("name equals 'com'")}`)
   const tldHref = await page
@@ -172,10 +312,38 @@ async function firstIds(page: Page): Promise<Ids> {
     .first()
     .getAttribute('href')
     .catch(() => null)
+  // The demo's intelligence item of Acme's brand, as staff read it (the first screen's user may hold no prospect role).
+  const staff = await signedInContext(page.context().browser()!, new URL(page.url()).origin, 'staff@example.com', VARIANTS[0]!)
+  const staffPage = await staff.newPage()
+  await staffPage.goto('/intelligence?sort=name')
+  const intelligenceHref = await staffPage
+    .getByRole('link', { name: /^Acme/ })
+    .first()
+    .getAttribute('href')
+    .catch(() => null)
+  await staff.close()
+  // The demo's watch and its case, as the brand manager reads them.
+  const brand = await signedInContext(page.context().browser()!, new URL(page.url()).origin, 'brand@acme.example', VARIANTS[0]!)
+  const brandPage = await brand.newPage()
+  await brandPage.goto('/watch')
+  const caseHref = await brandPage
+    .locator('a[href*="/cases/"]')
+    .first()
+    .getAttribute('href')
+    .catch(() => null)
+  await brand.close()
+  const watchCase = /\/watch\/([^/?]+)\/cases\/([^/?]+)/.exec(caseHref ?? '')
   return {
+    watch: watchCase?.[1] ?? 'none',
+    watchCase: watchCase?.[2] ?? 'none',
+    intelligence: /\/intelligence\/([^/?]+)/.exec(intelligenceHref ?? '')?.[1] ?? 'none',
     tld: /\/tlds\/([^/?]+)/.exec(tldHref ?? '')?.[1] ?? 'none',
+
     account: /\/accounts\/([^/?]+)/.exec(accountHref ?? '')?.[1] ?? 'none',
+    contact: /\/contacts\/([^/?]+)/.exec(contactHref ?? '')?.[1] ?? 'none',
     domain: /\/domains\/([^/?]+)/.exec(domainHref ?? '')?.[1] ?? 'none',
+    zoneDomain: /\/domains\/([^/?]+)/.exec(zoneDomainHref ?? '')?.[1] ?? 'none',
+    quietDomain: /\/domains\/([^/?]+)/.exec(quietDomainHref ?? '')?.[1] ?? 'none',
     order: orderHref,
     block: /\/blocks\/([^/?]+)/.exec(blockHref ?? '')?.[1] ?? 'none',
     entity: /\/billing-entities\/([^/?]+)/.exec(entityHref ?? '')?.[1] ?? 'none',
@@ -217,8 +385,12 @@ async function main() {
         if (screen.submit) {
           const form = page.getByTestId(screen.submit.form)
           for (const [selector, value] of Object.entries(screen.submit.fill)) await form.locator(selector).fill(value)
-          await form.locator('button[type=submit]').click()
-          await form.getByTestId('field-error').first().waitFor()
+          for (const [selector, value] of Object.entries(screen.submit.choose ?? {})) await form.locator(selector).selectOption(value)
+          await (screen.submit.button ? form.locator(`button[type=submit][value="${screen.submit.button}"]`).last() : form.locator('button[type=submit]')).click()
+          await page
+            .getByTestId(screen.submit.waitFor ?? 'field-error')
+            .first()
+            .waitFor()
           // The sticky header would stand where the page was scrolled to.
           await page.evaluate(() => window.scrollTo(0, 0))
         }

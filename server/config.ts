@@ -6,6 +6,8 @@ import { parseTrustProxy } from './http/client-address.ts'
 import { MAX_HASH_COST, MIN_HASH_COST, PRODUCTION_HASH_COST } from './platform/auth/passwords.ts'
 import { sellerProblem } from './platform/billing/seller.ts'
 import { parseResolverSetting } from './platform/core/outbound.ts'
+import { parseRdapBases } from './integrations/rdap/client.ts'
+import { parseCtLogs } from './integrations/ct/client.ts'
 
 const booleanFlag = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -53,6 +55,37 @@ export const EnvSchema = z.object({
         ctx.addIssue({ code: 'custom', message: (error as Error).message })
       }
     }),
+  // RDAP (brand protection's evidence): one base URL for every TLD, `tld=url` pairs, or an IANA bootstrap file's JSON (RFC 9224).
+  // Unset: the embedded registry's own RDAP service for the TLDs it serves (REGISTRY_MODE=local), else no RDAP lookups.
+  RDAP_BASE_URL: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      if (value === undefined) return
+      try {
+        parseRdapBases(value)
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message })
+      }
+    }),
+  // Requests per second to each RDAP server (a token bucket per host, burst 5).
+  RDAP_RATE_PER_SECOND: z.coerce.number().positive().max(100).default(2),
+  // Certificate Transparency logs brand protection reads hourly: `url` or `url#key` (the log's public key, base64 DER, to check its
+  // tree heads), comma-separated. Unset outside production: a local CT log of our own (CT_LOCAL_LOG), holding the demo's certificates.
+  CT_LOG_URLS: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      if (value === undefined) return
+      try {
+        parseCtLogs(value)
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message })
+      }
+    }),
+  CT_LOCAL_LOG: booleanFlag.default(true),
+  // A folder of CZDS zone files (`com.zone`, `com.txt.gz`, `com-20261128.zone`) brand protection compares day over day.
+  ZONE_FEED_DIR: z.string().min(1).optional(),
   // Server processes sharing the port (node:cluster); more than one needs PostgreSQL and no embedded registry.
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /** Seconds a worker holds a job without renewing it: a job of a process that died is retried that long after its last heartbeat. */
@@ -62,6 +95,8 @@ export const EnvSchema = z.object({
   DNS_TTL_MIN: z.coerce.number().int().min(1).max(86_400).default(60),
   POWERDNS_API_URL: z.url().optional(),
   POWERDNS_API_KEY: z.string().min(1).optional(),
+  // 1: a PowerDNS on the SQLite backend, which takes one change at a time (client.ts oneWriter); set by the server for its own.
+  POWERDNS_ONE_WRITER: booleanFlag.default(false),
   // Without POWERDNS_API_URL: local = start pdns_server on loopback when it is installed (default; data under DATA_DIR/pdns), none = serve no zones.
   POWERDNS_MODE: z.enum(['local', 'none']).default('local'),
   // Registries: local = the embedded EPP registry (default; data under DATA_DIR/registry), epp = one external registry, none = no registry.

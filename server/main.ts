@@ -15,19 +15,28 @@ import { answerClientErrors } from './http/client-error.ts'
 import { createJobs } from './jobs/jobs.ts'
 import { createLogger, type Logger } from './lib/logger.ts'
 import { createMailer } from './integrations/mail/mailer.ts'
+import { powerDnsEnv } from './integrations/powerdns/client.ts'
 import { powerDnsInstalled, startPowerDns, type PowerDnsServer } from './integrations/powerdns/local-server.ts'
 import { TokenCache } from '#server/platform/auth/token-cache.ts'
-import { createOutbound, parseResolverSetting } from '#server/platform/core/outbound.ts'
+import { createOutbound, parseResolverSetting, type Outbound } from '#server/platform/core/outbound.ts'
+import { createRdapClient, parseRdapBases, type RdapBases } from '#server/integrations/rdap/index.ts'
+import { createCtClient, parseCtLogs, startLocalCtLog, type LocalCtLog } from '#server/integrations/ct/index.ts'
+import type { BrandFeeds } from '#server/platform/brand/feeds.ts'
 import { createPlatformApi } from './platform/api.ts'
 import { listeningUrlOf } from './platform/deps.ts'
 import { DEFAULT_NAMESERVERS, reportZoneOverlaps } from './platform/dns/service.ts'
 import { createRegistries } from './platform/registries/registries.ts'
 import { shareLocalCa, sslFromConfig } from './platform/ssl/setup.ts'
+import { seedDemoBrands, seedDemoCertificates } from './seed/brand.ts'
 import { isEmpty, seedDemo, seedDemoRenewalCharges, seedDemoZones } from './seed/demo.ts'
 import { seedDemoIntegrations } from './seed/integrations.ts'
+import { seedDemoIntelligence } from './seed/intelligence.ts'
 import { seedDemoBlocks } from './seed/blocks.ts'
+import { seedDemoWatch } from './seed/watch.ts'
 import { seedDemoInvoices } from './seed/billing.ts'
 import { preloadDemoRegistry } from './seed/registry.ts'
+import { demoWelcome } from './seed/welcome.ts'
+import { seedDemoDetails } from './seed/details.ts'
 import { startWebhookDispatcher } from './platform/webhooks/delivery.ts'
 
 const SHUTDOWN_GRACE_MS = 25_000
@@ -55,7 +64,15 @@ async function main() {
   // The embedded database is a demo/development store: seed it when new. PostgreSQL is seeded only
   // on request, so that a production database never gets known passwords.
   const seeding = !cluster.isWorker && (database.kind === 'pglite' || config.SEED_DEMO) && (await isEmpty(database.db))
+  // A line before each step of the first start's seeding, so a newcomer sees it move (issue 28, item 18).
+  let seedSteps = 0
+  const seedStep = (what: string) => seeding && logger.info('seeding the demo data (first start only)', { step: ++seedSteps, what })
+  seedStep('accounts, users, contacts and domains')
   if (seeding) await seedDemo(database.db, logger)
+  seedStep('a brand and its lookalikes')
+  if (seeding) await seedDemoBrands(database.db)
+  seedStep('a watch over the brand, its detections and a case')
+  if (seeding) await seedDemoWatch(database.db)
 
   // Registries: the embedded EPP registry by default (REGISTRY_MODE=local), serving the offered TLDs.
   const offered = await database.db.selectFrom('tlds').select(['name', 'periods']).where('is_offered', '=', true).execute()
@@ -63,8 +80,10 @@ async function main() {
   // The demo's registrations are the embedded registry's own pre-loaded data, in place before we
   // listen: registry and records agree from the first request and nothing rewrites them later.
   // Another registry is never written to by the seed (its domains stay records only).
+  seedStep('the domains at the local registry')
   if (seeding) await preloadDemoRegistry(database.db, registries, logger)
   // The demo's charges are real renewals there, through the renewal service the portal uses.
+  seedStep('renewals charged at the registry')
   if (seeding) await seedDemoRenewalCharges({ db: database.db, registries, logger, now: () => new Date() })
 
   // DNS: the PowerDNS at POWERDNS_API_URL, else one of our own when pdns_server is installed.
@@ -75,6 +94,9 @@ async function main() {
   const tokenCache = new TokenCache()
   await tokenCache.start(database)
   const outbound = outboundFromConfig(config, powerdns, logger)
+  const rdap = rdapFromConfig(config, registries.rdapBases ?? null, outbound, logger)
+  const ctLog = cluster.isWorker ? undefined : await localCtLog(config, logger)
+  const brandFeeds = brandFeedsFromConfig(config, ctLog, outbound, logger)
   let listeningUrl: string | undefined
   const deps = {
     config,
@@ -91,6 +113,8 @@ async function main() {
     ...(powerdns ? { powerdns: powerdns.settings } : {}),
     webhooks: { allowPrivateAddresses: config.WEBHOOKS_ALLOW_PRIVATE, claimSeconds: config.JOB_LEASE_SECONDS },
     outbound,
+    ...(rdap ? { rdap } : {}),
+    brandFeeds,
     dns: { ttlMin: config.DNS_TTL_MIN },
   }
   const platformApi = createPlatformApi(deps)
@@ -98,11 +122,22 @@ async function main() {
   // Webhook events are fanned out by the process that works jobs, as soon as they commit.
   const webhookDispatcher = config.WORKER && index === 0 ? await startWebhookDispatcher(deps) : undefined
   // The demo's zones go in through the DNS service, each queued for publishing like any other.
+  seedStep('DNS zones')
   if (seeding) await seedDemoZones(deps)
+  seedStep('certificates in the local CT log, read by the monitor')
+  if (seeding && ctLog) await seedDemoCertificates(deps, ctLog)
+  seedStep('API access and blocks')
   if (seeding) await seedDemoIntegrations(deps, logger)
   if (seeding) await seedDemoBlocks(deps, logger)
   // Last month's invoice run, over the demo's renewals of last month (issue 28): each client has invoices to open.
+  seedStep('last month’s invoices')
   if (seeding) await seedDemoInvoices(deps)
+  // A certificate, an order and a material change request, so every detail screen has one to open (issue 28, item 17).
+  seedStep('a certificate, an order and a change request')
+  if (seeding) await seedDemoDetails(deps)
+  // Intelligence (issue 32): Acme's brand and a prospect, each with a finished run against the local registry.
+  seedStep('intelligence items and their first runs')
+  if (seeding) await seedDemoIntelligence(deps)
   // A zone at, inside or above another account's domain or zone (made before issue 26) is said at every start; staff see the list.
   if (index === 0) await reportZoneOverlaps(deps)
 
@@ -114,6 +149,8 @@ async function main() {
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     listeningUrl = listeningUrlOf(config.HOST, info.port)
     logger.info('listening', { url: listeningUrl, node_env: process.env.NODE_ENV })
+    // The demo's database (embedded, or seeded on request): say where to go and how to sign in, last.
+    if (database.kind === 'pglite' || config.SEED_DEMO) process.stderr.write(demoWelcome(listeningUrl))
   })
   answerClientErrors(server)
 
@@ -134,6 +171,7 @@ async function main() {
       await webhookDispatcher?.close()
       await jobs.stop()
       await registries.close()
+      await ctLog?.close()
       await ssl.stop()
       await tokenCache.stop()
       await database.close()
@@ -181,6 +219,33 @@ function outboundFromConfig(config: Config, powerdns: PowerDnsServer | undefined
 }
 
 /**
+ * RDAP lookups (brand protection's evidence): RDAP_BASE_URL, else the embedded registry's RDAP
+ * service for the TLDs it serves; through the outbound guard, paced per host. None: said at start.
+ */
+function rdapFromConfig(config: Config, local: RdapBases | null, outbound: Outbound, logger: Logger) {
+  const bases = config.RDAP_BASE_URL ? parseRdapBases(config.RDAP_BASE_URL) : local
+  if (!bases?.size) {
+    logger.info('no RDAP server is configured (RDAP_BASE_URL): lookalikes are checked without the registry’s record')
+    return undefined
+  }
+  logger.info('RDAP lookups go to', { servers: [...new Set(bases.values())], from: config.RDAP_BASE_URL ? 'RDAP_BASE_URL' : 'the embedded registry' })
+  return createRdapClient({ bases, fetch: outbound.fetch, logger, perSecond: config.RDAP_RATE_PER_SECOND })
+}
+
+/** A CT log of our own for the demo (CT_LOCAL_LOG, outside production, when no CT_LOG_URLS): its certificates are the demo's. */
+async function localCtLog(config: Config, logger: Logger) {
+  if (config.CT_LOG_URLS || !config.CT_LOCAL_LOG || config.APP_ENV === 'production') return undefined
+  return startLocalCtLog({ dataDir: config.dataDir, logger })
+}
+
+/** Brand protection's feeds: CT_LOG_URLS (else the local CT log) through the outbound guard, paced per log host; ZONE_FEED_DIR. */
+function brandFeedsFromConfig(config: Config, local: LocalCtLog | undefined, outbound: Outbound, logger: Logger): BrandFeeds {
+  const logs = config.CT_LOG_URLS ? parseCtLogs(config.CT_LOG_URLS) : local ? [{ url: local.url, key: local.publicKeyDer.toString('base64'), description: 'Local CT log' }] : []
+  if (logs.length) logger.info('brand protection reads CT logs', { logs: logs.map((l) => l.url) })
+  return { ct: logs.length ? { client: createCtClient({ fetch: outbound.fetch, logger }), logs } : null, zoneDir: config.ZONE_FEED_DIR ?? null }
+}
+
+/**
  * WEB_CONCURRENCY > 1: this process migrates and seeds once, then runs that many server processes
  * on the same port (node:cluster hands them connections in turn), replaces one that dies, and
  * passes SIGTERM/SIGINT on, exiting when they have stopped.
@@ -189,11 +254,14 @@ async function runPrimary(config: Config, logger: Logger) {
   const database = await openDatabase(config.database)
   const applied = await migrate(database)
   if (applied.length) logger.info('migrations applied', { applied })
-  if (config.SEED_DEMO && (await isEmpty(database.db))) await seedDemo(database.db, logger)
+  if (config.SEED_DEMO && (await isEmpty(database.db))) {
+    await seedDemo(database.db, logger)
+    await seedDemoBrands(database.db)
+  }
   await database.close()
   // One local PowerDNS for every server process, handed to them as if configured.
   const powerdns = await localPowerDns(config, logger)
-  if (powerdns) Object.assign(process.env, { POWERDNS_API_URL: powerdns.settings.apiUrl, POWERDNS_API_KEY: powerdns.settings.apiKey })
+  if (powerdns) Object.assign(process.env, powerDnsEnv(powerdns.settings))
   // Its DNS resolves the names users give, as in one process (decision 022), unless DNS_RESOLVER says otherwise.
   if (powerdns && !config.DNS_RESOLVER) process.env.DNS_RESOLVER = `127.0.0.1:${powerdns.dnsPort}`
   // And one local test CA (when no CA is configured and Pebble is installed), checking DNS-01 there.

@@ -1,4 +1,5 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { usePopover } from '#app/lib/use-popover.ts'
 import { Form, Link, useLocation, useNavigate, useRouteLoaderData } from 'react-router'
 import { Icon } from './icon.tsx'
 import type { ListPage } from '#app/lib/list-page.server.ts'
@@ -10,11 +11,14 @@ import { ExistingParams, FilterBar } from './filter-bar.tsx'
 import { Button } from './ui/button.tsx'
 import { Select } from './ui/select.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from './ui/table.tsx'
+import { DateText } from './date-text.tsx'
+import { formatMoney, formatMoneyText } from '#common/money.ts'
 
 type Props = {
   def: Pick<ListDefinition, 'id' | 'columns' | 'trayType'>
   page: ListPage
   labels: (key: string) => string
+  /** A screen's own cell; undefined leaves the cell to the list's one way of showing a value (`listValue`). */
   renderCell?: (row: Record<string, unknown>, key: string) => React.ReactNode
   rowLabel?: (row: Record<string, unknown>) => string
   /** How a value of a field reads in the filter chips and choices (a status's label). */
@@ -38,15 +42,18 @@ const isNumeric = (column: Pick<ListColumn, 'type'>) => column.type === 'integer
  * says it is empty once, and staff looking across accounts see whose each row is.
  */
 export function DataTable({ def, page, labels, renderCell, rowLabel, valueLabel, empty }: Props) {
-  const { t } = useTranslation('common')
+  const { t, i18n } = useTranslation('common')
   const navigate = useNavigate()
   const { pathname, search } = useLocation()
   const href = useContextHref()
   const hydrated = useHydrated()
+  const columnsPopover = usePopover()
   const viewer = useRouteLoaderData('routes/layouts/default') as Viewer | undefined
   const current = new URLSearchParams(search)
   const { query, meta, rows, visibleColumns } = page
   const columns = def.columns.filter((c) => visibleColumns.includes(c.key))
+  // Each cell names its column for the phone's card rows (app.css, card-rows): looked up once per column, not per cell.
+  const cellLabels = columns.map((c) => labels(c.key))
   // Staff in their own group see every account's rows: name the account of each (unless the list shows it already).
   const ownAccountColumn = columns.some((c) => c.key.startsWith('account.'))
   const accountNames =
@@ -57,8 +64,12 @@ export function DataTable({ def, page, labels, renderCell, rowLabel, valueLabel,
     const next: SortKey = first?.key === key && first.order === 'asc' ? { key, order: 'desc' } : { key, order: 'asc' }
     return link({ sort: [next], page: 1 })
   }
+  const cellOf = (row: Record<string, unknown>, column: ListColumn) => {
+    const own = renderCell?.(row, column.key)
+    return own === undefined ? listValue(row, column, i18n.language, t) : own
+  }
   const trayFormId = `tray-${def.id}`
-  const exportHref = href(`/export/${def.id}?${page.search}`)
+  const exportHref = href(`/export/${def.id}?${page.exportSearch}`)
   const hasErrors = page.errors.length > 0
   const filtered = query.filters.length > 0
   return (
@@ -74,7 +85,7 @@ export function DataTable({ def, page, labels, renderCell, rowLabel, valueLabel,
             {t('list.results', { count: meta.total })}
           </p>
         ) : null}
-        <details className="relative">
+        <details ref={columnsPopover} className="relative">
           <summary className="inline-flex h-8 cursor-pointer list-none items-center gap-1.5 rounded-md border border-slate-300 bg-white px-3 text-xs font-medium shadow-sm hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden">
             <Icon name="columns-3" className="size-3.5" />
             {t('list.columns')}
@@ -110,7 +121,7 @@ export function DataTable({ def, page, labels, renderCell, rowLabel, valueLabel,
         </div>
       ) : (
         <div className="overflow-hidden rounded-lg border border-slate-200 dark:border-slate-800">
-          <Table data-testid="data-table" onClick={(event) => followRowLink(event, navigate)}>
+          <Table data-testid="data-table" className="card-rows" scrollClassName="sm:max-h-[calc(100dvh-7rem)] sm:overscroll-contain" onClick={(event) => followRowLink(event, navigate)}>
             <TableHeader>
               <TableRow>
                 {def.trayType ? (
@@ -159,11 +170,11 @@ export function DataTable({ def, page, labels, renderCell, rowLabel, valueLabel,
                     </TableCell>
                   ) : null}
                   {columns.map((c, i) => [
-                    <TableCell key={c.key} className={isNumeric(c) ? 'text-right tabular-nums' : undefined}>
-                      {renderCell ? renderCell(row, c.key) : String(row[c.key] ?? '')}
+                    <TableCell key={c.key} className={isNumeric(c) ? 'text-right tabular-nums' : undefined} data-label={cellLabels[i]}>
+                      {cellOf(row, c)}
                     </TableCell>,
                     i === 0 && accountNames ? (
-                      <TableCell key="__account" className="text-slate-600 dark:text-slate-400" data-testid="account-cell">
+                      <TableCell key="__account" className="text-slate-600 dark:text-slate-400" data-testid="account-cell" data-label={t('list.account')}>
                         {accountNames.get(String(row.group_id)) ?? ''}
                       </TableCell>
                     ) : null,
@@ -191,6 +202,25 @@ export function DataTable({ def, page, labels, renderCell, rowLabel, valueLabel,
       ) : null}
     </div>
   )
+}
+
+/**
+ * A value as every list shows it where the screen has no words of its own (issue 28, item 6): money
+ * through the one formatter (an amount in minor units beside the row's currency, or the API's money
+ * text such as "EUR 1748.04"), a time as its day with the exact time on hover, yes or no, a list
+ * joined — never a raw ISO timestamp or "USD 63.98" beside "$63.98".
+ */
+export function listValue(row: Record<string, unknown>, column: Pick<ListColumn, 'key' | 'type'>, lng: string, t: (key: string) => string): React.ReactNode {
+  const { key, type } = column
+  // A joined field (account.name) arrives nested: { account: { name } }.
+  const value = key.includes('.') ? (row[key.slice(0, key.indexOf('.'))] as Record<string, unknown> | null | undefined)?.[key.slice(key.indexOf('.') + 1)] : row[key]
+  if (value === null || value === undefined || value === '') return ''
+  if (key.endsWith('_minor') && typeof row.currency === 'string' && row.currency && Number.isFinite(Number(value))) return formatMoney(Number(value), row.currency, lng)
+  if (key.endsWith('_text') && typeof value === 'string') return formatMoneyText(value, lng)
+  if (type === 'timestamp' || type === 'date') return <DateText value={String(value)} lng={lng} />
+  if (typeof value === 'boolean') return t(value ? 'common:list.yes' : 'common:list.no')
+  if (Array.isArray(value)) return value.join(', ')
+  return String(value)
 }
 
 /**

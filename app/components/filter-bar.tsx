@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { usePopover } from '#app/lib/use-popover.ts'
 import { Form, Link, useLocation } from 'react-router'
 import { Icon } from './icon.tsx'
 import type { ListError } from '#app/lib/list-page.server.ts'
 import { writeListQuery, type ListQuery } from '#common/list-query.ts'
-import { builderOperators, type ListColumn } from '#app/lib/lists.ts'
+import { builderOperators, searchColumnOf, type ListColumn } from '#app/lib/lists.ts'
 import { OPERATORS } from '#common/pql.ts'
 import { useHydrated } from '#app/lib/use-hydrated.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
@@ -68,27 +69,12 @@ export function FilterBar({ columns, query, errors, labels, valueLabel, children
   // enum, a boolean) is offered as "field = value" choices in one select (f_pick), beside the
   // field/operator/text builder; the loader turns it into `field equals value` (canonicalListParams).
   const enumerable = filterable.filter((c) => c.choices?.length)
+  // The search box: "<field> contains <text>" (f_q, turned into pql by the loader), its text the one such filter set.
+  const searched = searchColumnOf(columns)
+  const searchedText = searched ? (query.filters.find((f) => f.field === searched.key && f.operator === 'contains')?.values.join(', ') ?? '') : ''
   // With JavaScript the panel is a popover: Escape closes it (focus back on its button), as does a
   // press anywhere outside it — a sort header included, which then sorts as usual.
-  const panel = useRef<HTMLDetailsElement>(null)
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const details = panel.current
-      if (e.key !== 'Escape' || !details?.open) return
-      details.open = false
-      details.querySelector('summary')?.focus()
-    }
-    const onPointer = (e: PointerEvent) => {
-      const details = panel.current
-      if (details?.open && e.target instanceof Node && !details.contains(e.target)) details.open = false
-    }
-    document.addEventListener('keydown', onKey)
-    document.addEventListener('pointerdown', onPointer)
-    return () => {
-      document.removeEventListener('keydown', onKey)
-      document.removeEventListener('pointerdown', onPointer)
-    }
-  }, [])
+  const panel = usePopover({ keepOnNavigation: true })
   return (
     <section aria-label={t('list.filter')} className="space-y-2" data-testid="filter-bar">
       {/* Above the toolbar, so the open panel (where the text is corrected) never covers it. */}
@@ -110,6 +96,21 @@ export function FilterBar({ columns, query, errors, labels, valueLabel, children
         ))}
       </div>
       <div className="flex flex-wrap items-center gap-2">
+        {searched ? (
+          <Form method="get" role="search" className="relative w-full sm:w-64" data-testid="list-search">
+            <ExistingParams exclude={['f_q', 'page', 'f_field', 'f_op', 'f_value', 'f_value2', 'f_pick']} />
+            <Icon name="search" className="pointer-events-none absolute left-2.5 top-1/2 size-3.5 -translate-y-1/2 text-slate-400 rtl:left-auto rtl:right-2.5" />
+            <Input
+              type="search"
+              name="f_q"
+              defaultValue={searchedText}
+              key={searchedText}
+              aria-label={t('list.searchIn', { field: labels(searched.key).toLowerCase() })}
+              placeholder={t('list.searchIn', { field: labels(searched.key).toLowerCase() })}
+              className="h-8 pl-8 text-xs shadow-sm rtl:pl-3 rtl:pr-8"
+            />
+          </Form>
+        ) : null}
         {/* A new key per address: the panel closes once a filter is applied, and opens on an unreadable one. */}
         <details ref={panel} key={search} open={hasPqlError || undefined} className="group relative" data-testid="filter-panel">
           <summary

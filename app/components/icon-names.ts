@@ -7,6 +7,7 @@ export const ICON_NAMES = [
   'shield-check',
   'ban',
   'list-tree',
+  'layers',
   'eye',
   'shield-alert',
   'radar',
@@ -34,8 +35,11 @@ export const ICON_NAMES = [
   'list-filter',
   'x',
   'chevron-right',
+  // The lists' search box and the page header's menu of further actions.
+  'search',
+  'ellipsis',
 ] as const
 export type IconName = (typeof ICON_NAMES)[number]
 
 /** Changed with the sprite's contents, so a browser holding the old file for its hour fetches the new one. */
-export const ICONS_VERSION = 1
+export const ICONS_VERSION = 2

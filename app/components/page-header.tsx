@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { usePopover } from '#app/lib/use-popover.ts'
 import { Icon } from './icon.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
@@ -76,5 +77,41 @@ export function HeaderAction({ to, primary = false, children, ...props }: { to: 
         </Link>
       )}
     </Button>
+  )
+}
+
+/**
+ * The page header's secondary actions behind one "⋯" button (issue 28, Look): a <details> menu, so
+ * it opens without JavaScript; with it, Escape, a press outside and a navigation close it. Its
+ * items are `HeaderMenuItem`s.
+ */
+export function HeaderMenu({ children, testId = 'header-menu' }: { children: React.ReactNode; testId?: string }) {
+  const { t } = useTranslation('common')
+  const menu = usePopover()
+  return (
+    <details ref={menu} className="group relative" data-testid={testId}>
+      <summary
+        className="inline-flex h-8 cursor-pointer list-none items-center justify-center rounded-md border border-slate-300 bg-white px-2.5 shadow-sm hover:bg-slate-50 group-open:bg-slate-100 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800 dark:group-open:bg-slate-800 [&::-webkit-details-marker]:hidden"
+        title={t('actions.more')}
+      >
+        <Icon name="ellipsis" className="size-4" />
+        <span className="sr-only">{t('actions.more')}</span>
+      </summary>
+      <ul className="absolute right-0 z-30 mt-1 min-w-48 rounded-lg border border-slate-200 bg-white p-1 text-sm shadow-xl dark:border-slate-800 dark:bg-slate-900 rtl:left-0 rtl:right-auto">
+        {children}
+      </ul>
+    </details>
+  )
+}
+
+/** An entry of the "⋯" menu: a link to another screen. */
+export function HeaderMenuItem({ to, children, ...props }: { to: string; children: React.ReactNode } & Omit<React.ComponentProps<typeof Link>, 'to'>) {
+  const href = useContextHref()
+  return (
+    <li>
+      <Link to={href(to)} className="block whitespace-nowrap rounded-md px-3 py-1.5 hover:bg-slate-100 dark:hover:bg-slate-800" {...props}>
+        {children}
+      </Link>
+    </li>
   )
 }

@@ -1,11 +1,12 @@
 import { getFormProps, type FormMetadata } from '@conform-to/react'
+import { Children, cloneElement, createContext, isValidElement, useContext } from 'react'
 import type { TFunction } from 'i18next'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { Form, Link } from 'react-router'
+import { Form } from 'react-router'
 import { FormErrors } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
-import { useContextHref } from '#app/lib/use-context-href.ts'
+import { Tabs } from '#app/components/tabs.tsx'
 import { cn } from '#app/lib/utils.ts'
 
 /**
@@ -119,18 +120,9 @@ export function FoldedForm<Shape extends Record<string, unknown>>({
   )
 }
 
-/** The tabs of an entity's sub-screens (detail, log, …), carrying the context. */
+/** The tabs of an entity's sub-screens (detail, log, …), carrying the context: the one tab bar (`Tabs`). */
 export function SubNav({ links }: { links: { to: string; label: string; current?: boolean }[] }) {
-  const href = useContextHref()
-  return (
-    <nav className="flex flex-wrap gap-3 border-b border-slate-200 pb-2 text-sm dark:border-slate-800">
-      {links.map((l) => (
-        <Link key={l.to} to={href(l.to)} aria-current={l.current ? 'page' : undefined} className={l.current ? 'font-semibold underline' : 'text-blue-700 hover:underline dark:text-blue-400'}>
-          {l.label}
-        </Link>
-      ))}
-    </nav>
-  )
+  return <Tabs tabs={links.map((l) => ({ ...l, current: Boolean(l.current) }))} />
 }
 
 /** Form errors (not tied to a field) in an alert. */
@@ -172,7 +164,7 @@ export function CardTable<T>({
     )
   return (
     <div className="-mx-4 overflow-x-auto px-4">
-      <table className={cn('w-full text-sm', minWidth)} data-testid={testId}>
+      <table className={cn('card-rows w-full text-sm', minWidth)} data-testid={testId}>
         <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
           <tr className="border-b border-slate-200 dark:border-slate-800">
             {headings.map((heading, i) => (
@@ -182,17 +174,23 @@ export function CardTable<T>({
             ))}
           </tr>
         </thead>
-        <tbody>{items.map(render)}</tbody>
+        <tbody>
+          <CardTableLabels.Provider value={headings.map((heading) => (typeof heading.label === 'string' ? heading.label : undefined))}>{items.map(render)}</CardTableLabels.Provider>
+        </tbody>
       </table>
     </div>
   )
 }
 
-/** A row of a `CardTable`. */
+/** The column labels of a `CardTable`, which its rows give their cells for the phone's card rows (app.css, card-rows). */
+const CardTableLabels = createContext<(string | undefined)[]>([])
+
+/** A row of a `CardTable`: each cell named by its column's heading, so on a phone it reads "label: value". */
 export function CardTableRow({ testId, children }: { testId?: string; children: React.ReactNode }) {
+  const labels = useContext(CardTableLabels)
   return (
     <tr className="border-b border-slate-100 align-top last:border-0 dark:border-slate-800/60" data-testid={testId}>
-      {children}
+      {Children.toArray(children).map((cell, i) => (labels[i] && isValidElement<{ 'data-label'?: string }>(cell) ? cloneElement(cell, { 'data-label': labels[i] }) : cell))}
     </tr>
   )
 }

@@ -37,6 +37,8 @@ const COLORS: Record<string, Record<string, Color>> = {
   account: { active: 'green', suspended: 'red' },
   user: { active: 'green', invited: 'amber', disabled: 'red' },
   handle: { pending: 'blue', synced: 'green', failed: 'red' },
+  changeSet: { draft: 'grey', awaiting_approval: 'amber', rejected: 'red', running: 'blue', paused: 'amber', completed: 'green', rolled_back: 'red', cancelled: 'grey' },
+  changeObject: { change: 'blue', unchanged: 'grey', conflict: 'red', applied: 'green', failed: 'red', rolled_back: 'amber', skipped: 'grey', approval_requested: 'amber' },
   role: {},
 }
 

@@ -8,7 +8,7 @@ import type { SayCode } from '#common/coded-schema.ts'
  */
 
 /** The namespaces whose `errors` say our codes, in the order they are asked; a screen's own area is asked first. */
-const CODE_NAMESPACES = ['domains', 'directory', 'billing', 'pricing', 'ssl', 'blocks'] as const
+const CODE_NAMESPACES = ['domains', 'directory', 'billing', 'pricing', 'ssl', 'blocks', 'dns', 'change-sets', 'brand', 'intelligence', 'watch'] as const
 export type RefusalArea = (typeof CODE_NAMESPACES)[number]
 
 /** Codes whose words are general: the API's message, which says what to fix (which part of a schema, which window), follows them. */

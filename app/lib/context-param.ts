@@ -28,6 +28,15 @@ export function carryContext(to: string, current: URLSearchParams | string | nul
   return url.pathname + url.search + url.hash
 }
 
+/**
+ * The link of a list row: in the row's own account when the row names it (`group_id`: a list over
+ * every account, read by staff in their own group, whose rows open in their account), else in the
+ * current context (`href`, from useContextHref).
+ */
+export function rowAccountHref(to: string, row: Record<string, unknown>, href: (to: string) => string): string {
+  return isContextId(row.group_id) ? carryContext(to, row.group_id) : href(to)
+}
+
 // The API's rule (zod's uuid: RFC 9562 version and variant, or the nil and max ids): an id it would
 // refuse as malformed is the screen's 404 here, never a 400 the screen passes on as a 502 (issue 26).
 const UUID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/i

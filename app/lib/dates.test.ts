@@ -34,4 +34,13 @@ describe('date-time shape', () => {
     expect(formatDateTime('not a date', 'en')).toBe('not a date')
     expect(formatDateTime(null, 'en')).toBe('')
   })
+
+  it('answers a text it made before the same, per language and per kind, and a Date as its string', () => {
+    const iso = '2026-07-04T09:05:00Z'
+    const first = [formatDateTime(iso, 'en'), formatDate(iso, 'en'), formatDateTime(iso, 'es'), formatDate(iso, 'ja')]
+    expect([formatDateTime(iso, 'en'), formatDate(iso, 'en'), formatDateTime(iso, 'es'), formatDate(iso, 'ja')]).toEqual(first)
+    expect(first).toEqual(['July 4, 2026 9:05 AM UTC', '4 Jul 2026', '4 de julio de 2026 9:05 UTC', '2026年7月4日'])
+    expect(formatDateTime(new Date(iso), 'en')).toBe(first[0])
+    expect(formatDate(new Date(iso), 'en')).toBe(first[1])
+  })
 })

@@ -37,6 +37,15 @@ export function canChange(request: Request, user: SessionUser, permission: Permi
   return hasPermission(user, permission, { view }) || hasPermission(user, 'staff', { view })
 }
 
+/**
+ * A screen showing another area's data inside its own (a report) needs that area's permission as
+ * well as its own area's (requireScreen): the 403 screen otherwise. Staff read everything.
+ */
+export function requireRead(request: Request, user: SessionUser, permission: Permission): void {
+  const view = readPermissionView(request)
+  if (!hasPermission(user, permission, { view }) && !hasPermission(user, 'staff', { view })) throw data(`This page needs the ${permission} permission`, { status: 403 })
+}
+
 /** A change by someone without the permission is the 403 screen, before any form is read. */
 export function requireChange(request: Request, user: SessionUser, permission: Permission): void {
   if (!canChange(request, user, permission)) throw data(`This needs the ${permission} permission`, { status: 403 })

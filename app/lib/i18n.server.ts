@@ -5,6 +5,7 @@ import { createI18nextMiddleware } from 'remix-i18next'
 import { DEFAULT_LANGUAGE, UI_LANGUAGES, type UiLanguage } from './i18n.ts'
 import { serverI18nOptions } from './i18n-resources.server.ts'
 import { readCookie } from './cookies.server.ts'
+import { addTextFormats } from '#common/translator.ts'
 
 /**
  * Language of a request: the `lng` cookie (set by sign-in and the language switch), else
@@ -86,7 +87,7 @@ function sharedInstance(lng: string): Promise<i18n> {
   if (!instance) {
     const made = createInstance(serverI18nOptions)
     made.use(initReactI18next)
-    instance = made.init({ lng }).then(() => made)
+    instance = made.init({ lng }).then(() => (addTextFormats(made), made))
     shared.set(lng, instance)
   }
   return instance

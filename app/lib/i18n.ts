@@ -89,17 +89,21 @@ export function documentResources(instance: I18n): InlineI18n {
 function copyText(from: Record<string, unknown>, to: Record<string, unknown>, key: string) {
   let source = from
   let target = to
-  let last = key
-  if (!(key in from)) {
-    const parts = key.split('.')
-    last = parts.pop()!
-    for (const part of parts) {
-      const next = source[part]
-      if (next === null || typeof next !== 'object') return
-      source = next as Record<string, unknown>
-      target = (target[part] ??= {}) as Record<string, unknown>
-    }
+  let parts = key.split('.')
+  // Down the shortest runs of parts that name objects, as i18next finds a key: one may be written
+  // flat inside a nested one ("fields": { "account.name": … }).
+  for (;;) {
+    if (parts.length === 1 || parts.join('.') in source) break
+    const isObject = (name: string) => source[name] !== null && typeof source[name] === 'object'
+    let j = 1
+    while (j < parts.length && !isObject(parts.slice(0, j).join('.'))) j++
+    if (j === parts.length) break
+    const part = parts.slice(0, j).join('.')
+    source = source[part] as Record<string, unknown>
+    target = (target[part] ??= {}) as Record<string, unknown>
+    parts = parts.slice(j)
   }
+  const last = parts.join('.')
   const forms = `${last}_`
   for (const name of Object.keys(source)) if (name === last || name.startsWith(forms)) target[name] = source[name]
 }

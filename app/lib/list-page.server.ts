@@ -1,9 +1,11 @@
+import { createHmac, timingSafeEqual } from 'node:crypto'
 import { data, redirect, type RouterContextProvider } from 'react-router'
 import { z } from 'zod'
+import { appServicesContext } from './app-context.ts'
 import { carryContext } from './context-param.ts'
 import { readJsonCookie, serializeJsonCookie } from './cookies.server.ts'
 import { readListQuery, writeListQuery, type ListQuery } from '#common/list-query.ts'
-import { builderOperators, type ListDefinition } from './lists.ts'
+import { builderOperators, searchColumnOf, type ListDefinition } from './lists.ts'
 import { getPlatform, PlatformError } from './platform.server.ts'
 import { filterToParam, parsePql, printPql, type Filter, type Operator, type PqlErrorCode } from '#common/pql.ts'
 import { requestUrl } from './request-url.ts'
@@ -42,8 +44,10 @@ export type ListPage = {
   rows: Record<string, unknown>[]
   meta: { total: number; page: number; limit: number }
   query: ListQuery
-  /** The canonical list params (without context), for links and the export. */
+  /** The canonical list params (without context), for links. */
   search: string
+  /** The CSV export's params: the list params and the screen's sealed scope (`sealListScope`). */
+  exportSearch: string
   visibleColumns: string[]
   errors: ListError[]
 }
@@ -65,11 +69,31 @@ export function canonicalListParams(def: ListDefinition, params: URLSearchParams
   const picked = pick.includes('=') ? { field: pick.slice(0, pick.indexOf('=')), value: pick.slice(pick.indexOf('=') + 1) } : null
   const builderField = picked?.field ?? params.get('f_field')
   const fieldValues = params.getAll('fields')
-  if (builderField === null && fieldValues.length <= 1 && !params.has('f_op') && !params.has('f_pick')) return null
+  // f_q is the toolbar's search box: the text stands for "<search field> contains <text>", in
+  // place of the one such filter the list had (an empty box removes it).
+  const search = params.get('f_q')
+  if (builderField === null && search === null && fieldValues.length <= 1 && !params.has('f_op') && !params.has('f_pick')) return null
   const next = new URLSearchParams(params)
-  for (const key of ['f_field', 'f_op', 'f_value', 'f_value2', 'f_pick']) next.delete(key)
+  for (const key of ['f_field', 'f_op', 'f_value', 'f_value2', 'f_pick', 'f_q']) next.delete(key)
   let error: string | null = null
   if (fieldValues.length > 1) next.set('fields', fieldValues.join(','))
+  const searched = search === null ? null : searchColumnOf(def.columns)
+  if (search !== null && searched) {
+    const current = parsePql(next.get('pql') ?? '')
+    const filters = (current.ok ? current.filters : []).filter((f) => !(f.field === searched.key && f.operator === 'contains'))
+    const values = search
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean)
+    if (values.length) filters.push({ field: searched.key, operator: 'contains', values })
+    next.delete('page')
+    if (filters.length) next.set('pql', printPql(filters))
+    else {
+      // No filter left: say page 1, as "Clear filters" does, so the list's remembered filter is not brought back.
+      next.delete('pql')
+      next.set('page', '1')
+    }
+  }
   if (builderField) {
     const column = def.columns.find((c) => c.key === builderField && c.filterable)
     const op = picked ? 'equals' : (params.get('f_op') as Operator | null)
@@ -143,6 +167,7 @@ export async function loadListPage(request: Request, context: Readonly<RouterCon
   }
   const visibleColumns = query.fields?.filter((f) => def.columns.some((c) => c.key === f)) ?? def.columns.filter((c) => c.defaultVisible).map((c) => c.key)
   const search = writeListQuery(query, new URLSearchParams()).toString()
+  const exportSearch = `${search}${search ? '&' : ''}scope=${sealListScope(def, groupContext, context.get(appServicesContext).env.sessionSecret)}`
 
   // Remember this list's filters (only the list state, never the context).
   const memorable = new URLSearchParams(params)
@@ -151,7 +176,7 @@ export async function loadListPage(request: Request, context: Readonly<RouterCon
     headers.append('Set-Cookie', serializeJsonCookie(MEMORY_COOKIE, { ...memory, [def.id]: memorable.toString() }, { maxAge: 30 * 24 * 3600 }))
   }
 
-  const empty: ListPage = { rows: [], meta: { total: 0, page: query.page, limit: query.limit }, query, search, visibleColumns, errors }
+  const empty: ListPage = { rows: [], meta: { total: 0, page: query.page, limit: query.limit }, query, search, exportSearch, visibleColumns, errors }
   if (errors.some((e) => e.kind === 'pql')) return { page: empty, headers }
   try {
     const platform = await getPlatform(request, context)
@@ -191,6 +216,39 @@ export function apiQuery(def: ListDefinition, query: ListQuery, override: Partia
   }
   if (query.fields) out.fields = query.fields.join(',')
   return out
+}
+
+/**
+ * What rows a screen's list reads: its API path (an entity's own trail, /billing-entities/{id}/log)
+ * and the filters its route fixes (one contact's entries), as the list engine's definition holds
+ * them once the screen has read its entity and checked its guards.
+ */
+export type ListScope = { path: string; fixedFilters: Filter[] }
+
+const scopeMac = (listId: string, payload: string, secret: string) => createHmac('sha256', secret).update(`list-scope:${listId}:${payload}`).digest('base64url')
+
+/**
+ * The screen's scope sealed for its CSV export (/export/<list>?…&scope=…), which knows the list by
+ * id only: the file holds the rows the screen shows, never the whole area's. Sealed with the
+ * session secret for that list, so the export reads no path the portal did not give.
+ */
+export function sealListScope(def: ListDefinition, groupContext: string, secret: string): string {
+  const payload = Buffer.from(JSON.stringify({ path: def.apiPath(groupContext), fixedFilters: def.fixedFilters } satisfies ListScope)).toString('base64url')
+  return `${payload}.${scopeMac(def.id, payload, secret)}`
+}
+
+/** A sealed scope of the list `listId`, or null when it was not sealed for that list here. */
+export function openListScope(raw: string, listId: string, secret: string): ListScope | null {
+  const [payload, mac] = raw.split('.')
+  if (!payload || !mac) return null
+  const expected = Buffer.from(scopeMac(listId, payload, secret))
+  const given = Buffer.from(mac)
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null
+  try {
+    return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as ListScope
+  } catch {
+    return null
+  }
 }
 
 /** A list page that failed entirely (e.g. a definition missing) is a 404, never a blank page. */

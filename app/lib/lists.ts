@@ -68,6 +68,15 @@ export function builderOperators(type: FieldType): readonly Operator[] {
   return operators
 }
 
+/**
+ * The field a list's search box looks in: its name when it has a filterable one, else its first
+ * filterable text field; null when nothing can be searched as text (the box is not shown).
+ */
+export function searchColumnOf(columns: readonly ListColumn[]): ListColumn | null {
+  const text = columns.filter((c) => c.filterable && c.type === 'text')
+  return text.find((c) => c.key === 'name') ?? text[0] ?? null
+}
+
 const auditColumns = (withArea: boolean): ListColumn[] =>
   columnsOf(
     AUDIT_LIST,

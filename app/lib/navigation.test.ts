@@ -4,11 +4,11 @@ import { areaForPath, isProspectOnly, visibleAreas } from './navigation.ts'
 describe('area navigation', () => {
   it('shows areas by viewer role; admin roles expand to viewer', () => {
     const keys = visibleAreas({ roles: ['domain-admin', 'invoice-viewer'], abilities: [] }).map((a) => a.key)
-    expect(keys).toEqual(['pulse', 'domains', 'blocks', 'tlds', 'invoicing', 'reports'])
+    expect(keys).toEqual(['pulse', 'domains', 'blocks', 'tlds', 'changeSets', 'invoicing', 'reports'])
   })
 
   it('shows every area to staff, and hides what the view settings hide', () => {
-    expect(visibleAreas({ roles: ['staff'], abilities: [] })).toHaveLength(15)
+    expect(visibleAreas({ roles: ['staff'], abilities: [] })).toHaveLength(16)
     expect(visibleAreas({ roles: ['staff'], abilities: [] }, { hiddenPermissions: { staff: true }, highlightColors: {} })).toHaveLength(0)
   })
 

@@ -1,6 +1,7 @@
 import { hasPermission, type Permission, type PermissionView } from '#common/permissions.ts'
 
-export type AreaKey = 'pulse' | 'domains' | 'dns' | 'ssl' | 'tlds' | 'contacts' | 'accounts' | 'users' | 'watch' | 'brandProtection' | 'blocks' | 'intelligence' | 'reports' | 'products' | 'invoicing'
+export type AreaKey =
+  'pulse' | 'domains' | 'dns' | 'ssl' | 'tlds' | 'contacts' | 'accounts' | 'users' | 'watch' | 'brandProtection' | 'blocks' | 'intelligence' | 'reports' | 'products' | 'invoicing' | 'changeSets'
 
 /** The side navigation's sections, in order (issue 28: fifteen areas do not fit a top bar). */
 export const AREA_GROUPS = ['overview', 'portfolio', 'protection', 'business', 'directory'] as const
@@ -33,6 +34,8 @@ export const AREAS: readonly Area[] = [
   { key: 'ssl', group: 'portfolio', href: '/ssls', prefixes: ['/ssls'], anyOf: ['ssl-viewer', 'staff'] },
   { key: 'blocks', group: 'portfolio', href: '/blocks', prefixes: ['/blocks'], anyOf: ['domain-viewer', 'staff'] },
   { key: 'tlds', group: 'portfolio', href: '/tlds', prefixes: ['/tlds'], anyOf: ['domain-viewer', 'staff'] },
+  // A change set is read with the viewer of what it changes: zones (dns-viewer) or domains (domain-viewer); decision 030.
+  { key: 'changeSets', group: 'portfolio', href: '/change-sets', prefixes: ['/change-sets'], anyOf: ['dns-viewer', 'domain-viewer', 'staff'] },
   { key: 'watch', group: 'protection', href: '/watch', prefixes: ['/watch'], anyOf: ['brand-viewer', 'staff'] },
   { key: 'brandProtection', group: 'protection', href: '/brand-protection', prefixes: ['/brand-protection'], anyOf: ['brand-viewer', 'staff'] },
   { key: 'intelligence', group: 'protection', href: '/intelligence', prefixes: ['/intelligence'], anyOf: ['prospect-viewer', 'staff'] },

@@ -3,13 +3,15 @@ import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { PlatformError } from './platform-client.ts'
 import { attempt, refusalErrors, refusalOf, refusalText } from './refusal.server.ts'
+import { addTextFormats, Translator } from '#common/translator.ts'
 
-const NAMESPACES = ['directory', 'domains', 'orders'] as const
+const NAMESPACES = ['directory', 'domains', 'orders', 'billing'] as const
 const messages = (lng: string) => Object.fromEntries(NAMESPACES.map((ns) => [ns, JSON.parse(readFileSync(new URL(`../../locales/${lng}/${ns}.json`, import.meta.url), 'utf8'))]))
 
 async function translator(lng: string) {
   const i18n = i18next.createInstance()
   await i18n.init({ lng, fallbackLng: 'en', resources: { en: messages('en'), es: messages('es'), ja: messages('ja') }, interpolation: { escapeValue: false } })
+  addTextFormats(i18n)
   return i18n.t
 }
 
@@ -67,6 +69,16 @@ describe('a refusal as one sentence', () => {
     // A class of refusal says less than the detail: the detail first, the class's words without one.
     expect(refusalText(t, { code: 'invalid-request', detail: 'The replacement must be an IPv4 address' }, { withFields: false })).toBe('The replacement must be an IPv4 address')
     expect(refusalText(t, { code: 'conflict' })).toBe('This conflicts with an existing record')
+  })
+
+  it("writes a shortfall's sums in the user's language, on the server and in the browser alike", async () => {
+    // The API says the sums as text ("USD 9.99"); the words write them as the screens' amounts do.
+    const funds = { code: 'billing.insufficient_funds', detail: 'Short', shortfall: 'USD 1234.5', available: 'USD 5.00; JPY 3900' }
+    expect(refusalText(await translator('en'), funds)).toMatch(/^The order goes past the balance or credit limit by \$1,234\.50 \(available: \$5\.00 · ¥3,900\)/)
+    expect(refusalText(await translator('es'), funds)).toMatch(/^El pedido supera el saldo o el límite de crédito en 1\.234,50\sUS\$ \(disponible: 5,00\sUS\$ · 3\.900\sJPY\)/)
+    expect(refusalText(await translator('ja'), funds)).toMatch(/^注文が残高または与信限度額を \$1,234\.50 超えています（利用可能額：\$5\.00 · ￥3,900）/)
+    const browser = new Translator('es', { es: messages('es'), en: messages('en') }).getFixedT(null)
+    expect(browser('billing:errors.billing.insufficient_funds', funds)).toBe(refusalText(await translator('es'), funds))
   })
 })
 

@@ -10,18 +10,19 @@ import { clsx, type ClassValue } from 'clsx'
 const DISPLAY = /^(block|inline|inline-block|flex|inline-flex|grid|hidden)$/
 const POSITION = /^(fixed|absolute|relative|sticky)$/
 const TWO_PART =
-  /^((min|max)-[wh]|(gap|space|inset|translate|overflow|border|divide)-[xytrbl]|col-span|grid-cols|justify-self|line-clamp|pointer-events|underline-offset|ring-offset|break-(inside|before|after))(-|$)/
+  /^((min|max)-[wh]|border-spacing|(gap|space|inset|translate|overflow|border|divide)-[xytrbl]|col-span|grid-cols|justify-self|line-clamp|pointer-events|underline-offset|ring-offset|break-(inside|before|after))(-|$)/
 const NUMBER = /^\d*$/
 // The Tailwind utilities that are one word; any other word is a class of our own (a hook for CSS or a
 // test), kept as given, as tailwind-merge keeps what it does not know.
 const ONE_WORD =
   /^(block|inline|flex|grid|hidden|contents|table|flow-root|static|fixed|absolute|relative|sticky|rounded|border|shadow|ring|outline|grow|shrink|truncate|italic|underline|overline|uppercase|lowercase|capitalize|visible|invisible|collapse|container|transition|transform|filter|blur|antialiased|isolate|resize|invert|grayscale|sepia|ordinal|border-collapse)$/
 
-// Which value-dependent group a `text-`, `font-`, `flex-`, `ring-`, `border…-` or `divide…-` utility belongs to.
+// Which value-dependent group a `text-`, `font-`, `flex-`, `list-`, `ring-`, `border…-` or `divide…-` utility belongs to.
 const byValue = (prefix: string, value: string): string => {
   if (prefix === 'text') return /^(xs|sm|base|lg|\d?xl|\[\d.*\])$/.test(value) ? 'font-size' : /^(left|center|right|justify|start|end)$/.test(value) ? 'text-align' : 'text-color'
   if (prefix === 'font') return /^(sans|serif|mono)$/.test(value) ? 'font-family' : 'font-weight'
   if (prefix === 'flex') return /^(row|col)/.test(value) ? 'flex-direction' : /wrap/.test(value) ? 'flex-wrap' : 'flex'
+  if (prefix === 'list') return /^(inside|outside)$/.test(value) ? 'list-position' : 'list-type'
   if (prefix === 'ring') return NUMBER.test(value) ? 'ring' : value === 'inset' ? 'ring-inset' : 'ring-color'
   if (prefix.startsWith('border'))
     return /^(collapse|separate)$/.test(value) ? 'border-collapse' : /^(solid|dashed|dotted|double|hidden|none)$/.test(value) ? 'border-style' : `${prefix}${NUMBER.test(value) ? '' : '-color'}`
@@ -47,6 +48,12 @@ for (const s of ['p', 'm', 'inset-', 'border-', 'gap-', 'overflow-']) {
   const b = s.replace('-', '')
   Object.assign(CONFLICTS, { [b]: `${s}x ${s}y ${s}t ${s}r ${s}b ${s}l`, [`${s}x`]: `${s}r ${s}l`, [`${s}y`]: `${s}t ${s}b` })
 }
+// And the sides' colours: border-slate-200 replaces border-l-slate-200.
+Object.assign(CONFLICTS, {
+  'border-color': 'border-x-color border-y-color border-t-color border-r-color border-b-color border-l-color',
+  'border-x-color': 'border-r-color border-l-color',
+  'border-y-color': 'border-t-color border-b-color',
+})
 
 function merge(classList: string): string {
   const taken = new Set<string>()

@@ -5,9 +5,10 @@ import { getInstance } from '#app/lib/i18n.server.ts'
 import type { ListDefinition } from '#app/lib/lists.ts'
 import { accountsLogList } from './accounts/lists.ts'
 import { contactsLogList } from './contacts/lists.ts'
+import { intelligenceLogList } from './intelligence/lists.ts'
 import { dnsLogList, dnsZoneLogList } from './domains/dns/lists.ts'
 import { domainLogList, domainsLogList } from './domains/lists.ts'
-import { billingLogList, pricingLogList } from './invoicing/lists.ts'
+import { billingEntityLogList, billingLogList, pricingLogList } from './invoicing/lists.ts'
 import { usersAuthenticationLogList, usersLogList } from './users/lists.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
@@ -17,7 +18,10 @@ import { dnsScreen, zoneOfDomain } from './domains/dns/shared.server.ts'
 import { billingScreen, loadEntity } from './invoicing/billing.server.ts'
 import { setOfPath } from './invoicing/shared.tsx'
 import { loadCertificate } from './ssl/detail.server.ts'
+import { sslLogList } from './ssl/lists.ts'
 import type { Certificate } from './ssl/shared.tsx'
+import { watchLogList } from './watch/lists.ts'
+import { watchScreen } from './watch/shared.server.ts'
 
 /**
  * Every log screen of the portal is the one module routes/entity-log.tsx; what differs between
@@ -55,8 +59,6 @@ type Found = {
   def: ListDefinition
   groupContext: string
   view: Partial<LogView> & Pick<LogView, 'kind' | 'title'>
-  /** The list's search as the CSV export reads it, where the route's filter must travel in the URL. */
-  exportSearch?: (search: string) => string
 }
 type Reader = (args: Args) => Promise<Found>
 
@@ -140,7 +142,7 @@ const authLog: Reader = async ({ request, context, params }) => {
 }
 
 /**
- * The invoicing trail of a billing entity (staff only: its payments, limits, accounts and edits),
+ * The invoicing trail of a billing entity (its payments, limits, invoices and edits; staff also its accounts),
  * of one transaction (reserved, settled, released, refunded) and of every transaction.
  */
 const billingLog =
@@ -152,12 +154,12 @@ const billingLog =
     const transactions = { to: '/invoicing/transactions', label: t('billing:transactions.title') }
     const def = billingLogList
     if (of === 'billing-entity') {
-      requireChange(request, screen.user, 'staff')
+      // Whoever opens the entity reads its trail (a client its own entity's, without other accounts: the API's rule).
       const entity = await loadEntity(screen, params.id)
       const breadcrumb = [home, { to: '/invoicing/billing-entities', label: t('billing:entities.title') }]
       const tabs = { kind: of, id: entity.id, staff: screen.staff }
       return {
-        def: fixed(def, [{ field: 'entity_type', operator: 'equals', values: ['billing-entity'] }, entityIs(entity.id)]),
+        def: { ...billingEntityLogList, apiPath: (ctx) => `/groups/${encodeURIComponent(ctx)}/billing-entities/${entity.id}/log` },
         groupContext: screen.groupContext,
         view: { kind: 'billing', title: t('billing:entities.logOf', { name: entity.name }), breadcrumb, tabs },
       }
@@ -201,10 +203,7 @@ const pricingLog =
 /** /domains/{id}/log: the domains trail of one domain, a tab of the domain's frame. */
 const domainLog: Reader = async ({ request, context, params }) => {
   const screen = await domainScreen(request, context, params)
-  const id = params.id!
-  // The CSV export reads only the URL: the domain's filter travels there in its legacy form.
-  const exportSearch = (search: string) => `${search}${search ? '&' : ''}${encodeURIComponent('filter[entity_id]')}=${id}`
-  return { def: fixed(domainLogList, [entityIs(id)]), groupContext: screen.groupContext, view: { kind: 'domain', title: null }, exportSearch }
+  return { def: fixed(domainLogList, [entityIs(params.id!)]), groupContext: screen.groupContext, view: { kind: 'domain', title: null } }
 }
 
 /** /domains/dns-log (every zone, audit area dns) and /domains/{id}/dns-log (the domain's zone, a tab of its frame). */
@@ -217,19 +216,35 @@ const dnsLog: Reader = async ({ request, context, params }) => {
   return { def, groupContext: screen.groupContext, view: { kind: 'dns', title: null, noZone: zone ? null : { domainId: params.id } } }
 }
 
-/** /ssls/{id}/log: the trail (area ssl) of one certificate; which entity it is about goes without saying. */
+/** /ssls/{id}/log: the trail (area ssl) of one certificate. */
 const sslLog: Reader = async ({ request, context, params }) => {
   const { groupContext, certificate } = await loadCertificate(request, context, params)
-  const base = contactsLogList
-  const def: ListDefinition = {
-    ...base,
-    id: 'ssl-log',
-    columns: base.columns.map((c) => (c.key === 'entity_type' ? { ...c, defaultVisible: false } : c)),
-    trayType: null,
-    fixedFilters: [{ field: 'area', operator: 'equals', values: ['ssl'] }, entityIs(certificate.id)],
-  }
   const { id, common_name, status } = certificate
-  return { def, groupContext, view: { kind: 'ssl', title: tOf(context)('ssl:tabs.log'), certificate: { id, common_name, status } } }
+  return { def: fixed(sslLogList, [entityIs(id)]), groupContext, view: { kind: 'ssl', title: tOf(context)('ssl:tabs.log'), certificate: { id, common_name, status } } }
+}
+
+/** /intelligence/log (the area's trail) and /intelligence/{id}/log (one item's, a tab of its frame). */
+const intelligenceLog: Reader = async ({ request, context, params }) => {
+  const user = await requireScreen(request, context, params)
+  const groupContext = activeContext(requestUrl(request), user.group_id)
+  const t = tOf(context)
+  if (!params.id) return { def: intelligenceLogList, groupContext, view: { kind: 'audit', title: t('intelligence:log.title') } }
+  // The item first: another account's id is the 404 screen.
+  await (await getPlatform(request, context)).get('/groups/{context}/intelligence/items/{id}', { path: { context: groupContext, id: params.id } })
+  return { def: fixed(intelligenceLogList, [entityIs(params.id)]), groupContext, view: { kind: 'domain', title: null } }
+}
+
+/** /watch/log (every watch entry of the account) and /watch/{id}/log (a tab of the watch: its entries and its cases'). */
+const watchLog: Reader = async ({ request, context, params }) => {
+  const screen = await watchScreen(request, context, params)
+  const t = tOf(context)
+  if (!params.id) return { def: watchLogList, groupContext: screen.groupContext, view: { kind: 'audit', title: t('watch:logTitle'), breadcrumb: [{ label: t('watch:title'), to: '/watch' }] } }
+  const path = { context: screen.groupContext }
+  // The watch first (another account's is 404), then its cases, whose steps are entries of their own.
+  await screen.platform.get('/groups/{context}/watches/{id}', { path: { ...path, id: params.id } })
+  const cases = await screen.platform.get('/groups/{context}/watch-cases', { path, query: { pql: `watch_id equals '${params.id}'`, fields: 'id', limit: '1000' } })
+  const ids = [params.id, ...cases.data.map((c) => c.id!)]
+  return { def: fixed(watchLogList, [{ field: 'entity_id', operator: 'equals', values: ids }]), groupContext: screen.groupContext, view: { kind: 'audit', title: null } }
 }
 
 /** The log screens by route pattern (app/routes.ts): each one's data. */
@@ -257,6 +272,10 @@ const LOGS: Record<string, Reader> = {
   'domains/dns-log': dnsLog,
   'domains/:id/dns-log': dnsLog,
   'ssls/:id/log': sslLog,
+  'watch/log': watchLog,
+  'watch/:id/log': watchLog,
+  'intelligence/log': intelligenceLog,
+  'intelligence/:id/log': intelligenceLog,
 }
 
 /** The log screen of a route pattern: its guards run, its entity is read, its list is ready for `loadListPage`. */

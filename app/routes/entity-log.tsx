@@ -26,13 +26,13 @@ import type { Route } from './+types/entity-log.ts'
  * back — is data (entity-log.server.ts); the page draws it with the one list (`DataTable`).
  */
 export async function loader({ request, context, params, pattern }: Route.LoaderArgs) {
-  const { def, groupContext, view, exportSearch } = await readLog({ request, context, params, pattern })
+  const { def, groupContext, view } = await readLog({ request, context, params, pattern })
   const page: LogView = { breadcrumb: [], description: null, back: null, links: [], tabs: null, certificate: null, noZone: null, ...view }
   const table = { id: def.id, columns: def.columns, trayType: def.trayType }
   const meta = view.title === null ? null : pageMeta(request, context, view.title)
   if (page.noZone) return data({ view: page, table, list: null, meta })
   const { page: list, headers } = await loadListPage(request, context, def, groupContext)
-  return data({ view: page, table, list: exportSearch ? { ...list, search: exportSearch(list.search) } : list, meta }, { headers })
+  return data({ view: page, table, list, meta }, { headers })
 }
 
 // Under a domain the frame's title stays (the domain's name); every other log has its own.
@@ -116,7 +116,7 @@ export default function EntityLog({ loaderData }: Route.ComponentProps) {
           return kind.time === 'plain' ? text : <time dateTime={String(row.created_at)}>{text}</time>
         }
         if (key === 'area') return common(`audit.areas.${String(row.area)}`, { defaultValue: String(row.area) })
-        return String(row[key] ?? '')
+        return undefined
       }}
     />
   ) : null
@@ -142,7 +142,7 @@ function LogHeader({ view }: { view: LogView }) {
   const tabs = view.tabs
   const tabNav =
     tabs?.kind === 'billing-entity' ? (
-      <BillingEntityTabs id={tabs.id} current="log" staff={tabs.staff} />
+      <BillingEntityTabs id={tabs.id} current="log" />
     ) : tabs?.kind === 'transaction' ? (
       <TransactionTabs id={tabs.id} current="log" />
     ) : tabs?.kind === 'pricing-entity' ? (

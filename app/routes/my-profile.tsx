@@ -3,7 +3,7 @@ import { getInputProps } from '#app/components/field-props.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { TFunction } from 'i18next'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, redirect, useActionData, useLocation, useNavigation } from 'react-router'
+import { data, Form, Outlet, redirect, useActionData, useLocation, useNavigation } from 'react-router'
 import { z } from 'zod'
 import { ErrorList, Field, useZodForm } from '#app/components/forms.tsx'
 import { copyToClipboard } from '#app/components/toaster.tsx'
@@ -30,7 +30,7 @@ import { requireUser } from '#app/lib/session.server.ts'
 import { isTheme } from '#app/lib/theme.ts'
 import type { Route } from './+types/my-profile.ts'
 import { ApiTokensCard, type TokenActionData } from './users/api-tokens.tsx'
-import { grantablePermissions, loadTokens, tokenAction } from './users/api-tokens.server.ts'
+import { loadTokens, tokenAction } from './users/api-tokens.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import type { RequestBody } from '#app/lib/platform-api.ts'
 
@@ -61,7 +61,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     isStaff,
     permissions: isStaff ? [...expandPermissions(user.roles, user.abilities)].sort() : [],
     view,
-    apiTokens: { ...(await loadTokens(request, context, user, null)), permissions: grantablePermissions(user) },
+    apiTokens: await loadTokens(request, context, user, null),
     meta: pageMeta(request, context, t('profile.title')),
   }
 }
@@ -335,8 +335,9 @@ export default function MyProfile({ loaderData, actionData }: Route.ComponentPro
       <PreferencesCard locale={loaderData.locale} theme={loaderData.theme} />
       <PasswordCard />
       <TwoFactorCard />
-      <ApiTokensCard {...loaderData.apiTokens} actionData={tokenActionData(actionData)} />
+      <ApiTokensCard {...loaderData.apiTokens} newTo="/my-profile/api-tokens/new" actionData={tokenActionData(actionData)} />
       {loaderData.isStaff ? <PermissionViewCard permissions={loaderData.permissions} view={loaderData.view} /> : null}
+      <Outlet />
     </div>
   )
 }

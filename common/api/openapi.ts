@@ -904,40 +904,6 @@ export interface paths {
     patch?: never
     trace?: never
   }
-  '/v1/currency_rates': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /** The exchange rates that convert TLD list prices into the currency an account is billed in (staff) */
-    get: operations['getCurrencyRates']
-    put?: never
-    post?: never
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
-  '/v1/currency_rates/{from}/{to}': {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    get?: never
-    /** Set the rate of one unit of a currency in another (staff) */
-    put: operations['putCurrencyRatesByFromByTo']
-    post?: never
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
   '/v1/groups/{context}/cart': {
     parameters: {
       query?: never
@@ -1246,6 +1212,40 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/groups/{context}/domains/{id}/ds': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Add a DS record of a zone signed where it is hosted (RFC 4034; an algorithm and digest type RFC 8624 allows), sent to the registry over secDNS, audited; a domain whose zone is hosted here is refused (409 ds.zone-here) */
+    post: operations['postGroupsByContextDomainsByIdDs']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/domains/{id}/ds/{ds}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    post?: never
+    /** Remove a DS record, named {key_tag}-{alg}-{digest_type}-{digest}, at the registry (secDNS) and from the domain, audited */
+    delete: operations['deleteGroupsByContextDomainsByIdDsByDs']
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/groups/{context}/domains/{id}/auth-code': {
     parameters: {
       query?: never
@@ -1309,6 +1309,262 @@ export interface paths {
     get: operations['getGroupsByContextSummary']
     put?: never
     post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/reports': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Each report’s headline figure for the filters; the reports the caller may not read are null (403 without domain-, dns- or ssl-viewer) */
+    get: operations['getGroupsByContextReports']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/reports/domains': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The portfolio counted by status, TLD, registrar and registry lock, auto-renew, DNSSEC, expiry bucket and tag */
+    get: operations['getGroupsByContextReportsDomains']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/reports/dns': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Zones by publishing, DNSSEC, drift, SPF, DMARC, CAA, MX and staleness; records by type and TTL */
+    get: operations['getGroupsByContextReportsDns']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/reports/dns/zones': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The DNS report’s zones with their posture (spf, dmarc, caa, caa_issuers, mx, drift, records): every zone figure is this list’s total filtered */
+    get: operations['getGroupsByContextReportsDnsZones']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/reports/dns-records': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Every record of every zone in reach (every account for staff in their own group), as the record search’s list */
+    get: operations['getGroupsByContextReportsDnsRecords']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/reports/operations': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Staff: orders of the last 30 days by state, open differences with the registries by field, and charges settled per month for 12 months with their amounts */
+    get: operations['getGroupsByContextReportsOperations']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/reports/ssls': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Certificates by state, CA, key type and expiry month, failed renewals, and hosted names without a valid certificate */
+    get: operations['getGroupsByContextReportsSsls']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/reports/renewals-forecast': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Domains renewing per month for the next 12, 24 or 36 months, priced by the pricing engine on each month’s day */
+    get: operations['getGroupsByContextReportsRenewalsForecast']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/reports/portfolio-activity': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** What changed in the last 7, 30, 90 or 365 days from the audit trail the caller may read: per week, kind (area.action) and actor */
+    get: operations['getGroupsByContextReportsPortfolioActivity']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/reports/portfolio-activity/entries': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The audit entries behind the activity report: the trail in reach (every account for staff in their own group), limited to the areas the caller may read */
+    get: operations['getGroupsByContextReportsPortfolioActivityEntries']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/me/pulse': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The signed-in person’s pulse dashboard: the widgets they arranged, or their role’s defaults */
+    get: operations['getMePulse']
+    /** Arrange the pulse dashboard: the widgets in order (at most 12); widgets null goes back to the role’s defaults */
+    put: operations['putMePulse']
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/reports/subscriptions': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Mail me this report weekly, monthly or quarterly (calendar periods, UTC) with its filters, the figures attached as XLSX; the first mail when the next period starts */
+    post: operations['postGroupsByContextReportsSubscriptions']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/me/report-subscriptions': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The reports mailed to me on a schedule */
+    get: operations['getMeReportSubscriptions']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/me/report-subscriptions/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    post?: never
+    /** Stop mailing me this report */
+    delete: operations['deleteMeReportSubscriptionsById']
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/report-subscriptions/unsubscribe': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Stop a scheduled report from the link in its mail (the token is the proof; no sign-in) */
+    post: operations['postReportSubscriptionsUnsubscribe']
     delete?: never
     options?: never
     head?: never
@@ -1489,6 +1745,214 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/groups/{context}/change-sets': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Change sets of the account (list engine): those over zones for dns-viewer, over domains for domain-viewer */
+    get: operations['getGroupsByContextChangeSets']
+    put?: never
+    /** Create a change set (a draft) — the target's manager */
+    post: operations['postGroupsByContextChangeSets']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/change-sets/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** One change set with its preview counts, stages, progress and health checks */
+    get: operations['getGroupsByContextChangeSetsById']
+    put?: never
+    post?: never
+    /** Delete a draft */
+    delete: operations['deleteGroupsByContextChangeSetsById']
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/change-sets/{id}/preview': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Preview a draft: each selected object's diff against the object as it is now (GET …/objects lists them; nothing is sent) */
+    post: operations['postGroupsByContextChangeSetsByIdPreview']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/change-sets/{id}/objects': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** A change set's objects (list engine): each one's previewed diff, its stage and its outcome */
+    get: operations['getGroupsByContextChangeSetsByIdObjects']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/change-sets/{id}/decision': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** An approver's decision on a set waiting for approval (signed in, never its author): the last approval needed starts it, a rejection ends it */
+    post: operations['postGroupsByContextChangeSetsByIdDecision']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/change-set-approval-rule': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The account's approval rule for change sets (N of its designated approvers; every set or the material ones) and its approvers */
+    get: operations['getGroupsByContextChangeSetApprovalRule']
+    /** Set the account's approval rule for change sets (the domain admin, who names the approvers) */
+    put: operations['putGroupsByContextChangeSetApprovalRule']
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/change-sets/{id}/{action}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Start a draft (previewed again, the first stage queued), pause after the running stage, resume, or cancel what is not sent yet */
+    post: operations['postGroupsByContextChangeSetsByIdByAction']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/change-set-policies': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Policies of the account (list engine): the state the objects of a filter should be in, and how many drift */
+    get: operations['getGroupsByContextChangeSetPolicies']
+    put?: never
+    /** Create a policy (the target's admin: dns-admin over zones, domain-admin over domains); its first evaluation is queued */
+    post: operations['postGroupsByContextChangeSetPolicies']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/change-set-policies/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** One policy with its last evaluation */
+    get: operations['getGroupsByContextChangeSetPoliciesById']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/change-set-policies/{id}/drift': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** A policy's drifting objects (list engine): what its change would do to each, since when */
+    get: operations['getGroupsByContextChangeSetPoliciesByIdDrift']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/change-set-policies/{id}/evaluate': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Evaluate a policy now */
+    post: operations['postGroupsByContextChangeSetPoliciesByIdEvaluate']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/change-set-policies/{id}/fix': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Fix: a change set of the policy's filter and change, previewed (the target's manager); the objects already in line come out unchanged */
+    post: operations['postGroupsByContextChangeSetPoliciesByIdFix']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/products': {
     parameters: {
       query?: never
@@ -1613,6 +2077,40 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/currency_rates': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The exchange rates that convert TLD list prices into the currency an account is billed in (staff) */
+    get: operations['getCurrencyRates']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/currency_rates/{from}/{to}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    /** Set the rate of one unit of a currency in another (staff) */
+    put: operations['putCurrencyRatesByFromByTo']
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/pricing-entities': {
     parameters: {
       query?: never
@@ -1673,7 +2171,8 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    get?: never
+    /** The price list an account is on: the one it names, or the default list (assigned false) (staff) */
+    get: operations['getAccountsByIdPricingEntity']
     /** Put an account on a price list (null: the default list) (staff) */
     put: operations['putAccountsByIdPricingEntity']
     post?: never
@@ -2238,6 +2737,23 @@ export interface paths {
     patch: operations['patchGroupsByContextBillingEntitiesById']
     trace?: never
   }
+  '/v1/groups/{context}/billing-entities/{id}/log': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** A billing entity's trail: edits, terms, payments, adjustments and invoices (staff also see the accounts put on it or taken off) */
+    get: operations['getGroupsByContextBillingEntitiesByIdLog']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/groups/{context}/billing-entities/{id}/balances/{currency}': {
     parameters: {
       query?: never
@@ -2523,6 +3039,545 @@ export interface paths {
     put?: never
     /** Cancel a block: a pending one is released (nothing charged), an active one deleted at the provider */
     post: operations['postGroupsByContextBlocksByIdCancel']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/lookalikes': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Every lookalike of a domain or brand label (the lookalike engine), as a list: filter, sort and page like any list (limit ≤ 1000) */
+    get: operations['getLookalikes']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/brands': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The account’s brands, each with how many lookalikes the engine made of it */
+    get: operations['getGroupsByContextBrands']
+    put?: never
+    /** Add a brand (a label, the domains it protects, its dictionary, its fuzzers) and make its lookalikes */
+    post: operations['postGroupsByContextBrands']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/brands/import': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Add brands from a list, one a line; a label the account already has is skipped */
+    post: operations['postGroupsByContextBrandsImport']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/brands/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** One brand */
+    get: operations['getGroupsByContextBrandsById']
+    put?: never
+    post?: never
+    /** Remove a brand and its lookalikes */
+    delete: operations['deleteGroupsByContextBrandsById']
+    options?: never
+    head?: never
+    /** Change a brand at the version read; its lookalikes are made again (those still made keep their status and first sighting) */
+    patch: operations['patchGroupsByContextBrandsById']
+    trace?: never
+  }
+  '/v1/groups/{context}/brand-candidates': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The lookalikes of the account’s brands with what is known of each: ours, blocked, registered by someone else, available (with its price) */
+    get: operations['getGroupsByContextBrandCandidates']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/brand-candidates/check': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Check candidates (at most 100): ours, blocked by a block in force, registered (the DNS answers as evidence) or available with the account’s price */
+    post: operations['postGroupsByContextBrandCandidatesCheck']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/brand-candidates/safe': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Mark candidates safe (at most 100): a person found them harmless, and a check leaves them so; safe: false takes the mark away */
+    post: operations['postGroupsByContextBrandCandidatesSafe']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/intelligence/modules': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The modules an item may run: what each reads and how often */
+    get: operations['getIntelligenceModules']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/intelligence/items': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The intelligence items the context reaches (staff in their own group: every account’s), each with its last run */
+    get: operations['getGroupsByContextIntelligenceItems']
+    put?: never
+    /** Add an item: a client’s brand (in the client’s account) or a prospect’s (in the registrar’s own) */
+    post: operations['postGroupsByContextIntelligenceItems']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/intelligence/items/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** One item */
+    get: operations['getGroupsByContextIntelligenceItemsById']
+    put?: never
+    post?: never
+    /** Remove an item with its runs */
+    delete: operations['deleteGroupsByContextIntelligenceItemsById']
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/intelligence/items/{id}/runs': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The item’s runs, newest first (50): progress, patterns and totals of each, to compare over time */
+    get: operations['getGroupsByContextIntelligenceItemsByIdRuns']
+    put?: never
+    /** Run the item now (a job; one at a time per item: a run already queued or running is answered) */
+    post: operations['postGroupsByContextIntelligenceItemsByIdRuns']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/intelligence/items/{id}/gap_analysis': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The gap matrix of the item’s newest finished run: every cell’s state, evidence and price. 404 gap_analysis.none while no run has finished */
+    get: operations['getGroupsByContextIntelligenceItemsByIdGapAnalysis']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/intelligence/items/{id}/security': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The security score of the brand’s domains we hold: each measure, the published weights, the score per domain (worst first, `limit` of them, 500 at most) and per brand */
+    get: operations['getGroupsByContextIntelligenceItemsByIdSecurity']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/intelligence/items/{id}/fixes': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Apply a failing point’s fix: a CAA, SPF, DMARC or DKIM record added to the domain’s zone we host, through the DNS service (its permission, audit and publishing) */
+    post: operations['postGroupsByContextIntelligenceItemsByIdFixes']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/intelligence/items/{id}/ssl-focus': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The certificates we hold for the brand’s names (issuer, expiry, key, wildcard) and its domains none covers */
+    get: operations['getGroupsByContextIntelligenceItemsByIdSslFocus']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/intelligence/items/{id}/traffic-focus': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The queries our PowerDNS answered for each of the brand’s zones we host over 30 days (sampled statistics, decision 202) */
+    get: operations['getGroupsByContextIntelligenceItemsByIdTrafficFocus']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/intelligence/templates': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The saved sets of modules, TLD groups and patterns */
+    get: operations['getGroupsByContextIntelligenceTemplates']
+    put?: never
+    /** Save a template */
+    post: operations['postGroupsByContextIntelligenceTemplates']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/intelligence/templates/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    post?: never
+    /** Remove a template (items made from it keep their settings) */
+    delete: operations['deleteGroupsByContextIntelligenceTemplatesById']
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/watches': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The account’s watches, each with its detections, open cases and last run */
+    get: operations['getGroupsByContextWatches']
+    put?: never
+    /** Add a watch over one of the account’s brands, from a template or with its own settings */
+    post: operations['postGroupsByContextWatches']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/watches/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** One watch with its brand and the brand’s own names */
+    get: operations['getGroupsByContextWatchesById']
+    put?: never
+    post?: never
+    /** Remove a watch with its detections and cases */
+    delete: operations['deleteGroupsByContextWatchesById']
+    options?: never
+    head?: never
+    /** Change a watch at the version read */
+    patch: operations['patchGroupsByContextWatchesById']
+    trace?: never
+  }
+  '/v1/groups/{context}/watches/{id}/run': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Run a watch now: its brand’s lookalikes asked of the DNS, the registered ones detected with their evidence, rated and clustered */
+    post: operations['postGroupsByContextWatchesByIdRun']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/watches/{id}/contacts': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Who is told of the watch’s new detections and reminders */
+    get: operations['getGroupsByContextWatchesByIdContacts']
+    put?: never
+    /** Tell someone (a user of the account or an outside address) of the watch’s news */
+    post: operations['postGroupsByContextWatchesByIdContacts']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/watches/{id}/contacts/{contactId}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    post?: never
+    /** Stop telling a contact */
+    delete: operations['deleteGroupsByContextWatchesByIdContactsByContactId']
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/watch-detections': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Detections of the account’s watches: registered lookalikes rated low, high or critical, clustered */
+    get: operations['getGroupsByContextWatchDetections']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/watch-detections/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** One detection with its reasons and every piece of evidence captured */
+    get: operations['getGroupsByContextWatchDetectionsById']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/watch-detections/{id}/case': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Open a case over a detection (or its whole cluster) */
+    post: operations['postGroupsByContextWatchDetectionsByIdCase']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/watch-cases': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Cases of the account’s watches */
+    get: operations['getGroupsByContextWatchCases']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/watch-cases/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** One case: its steps, what was mailed, its evidence and its deadlines */
+    get: operations['getGroupsByContextWatchCasesById']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/watch-cases/{id}/steps': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Move a case: triage, an action (a notice is mailed to the abuse contact once; URS only where it applies), or its resolution */
+    post: operations['postGroupsByContextWatchCasesByIdSteps']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/watch-templates': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** The templates a new watch may start from: staff’s and the account’s */
+    get: operations['getGroupsByContextWatchTemplates']
+    put?: never
+    /** Add a template (staff in their own group: one for every account) */
+    post: operations['postGroupsByContextWatchTemplates']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/watch-overview': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Across the account’s watches: open cases by state and risk, time to takedown, recidivism, deadlines this week */
+    get: operations['getGroupsByContextWatchOverview']
+    put?: never
+    post?: never
     delete?: never
     options?: never
     head?: never
@@ -2971,6 +4026,26 @@ export interface webhooks {
     patch?: never
     trace?: never
   }
+  'brand.detection': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * A feed found a lookalike of one of the account’s brands new or changed: a certificate for it in a Certificate Transparency log, or its registration in a zone file
+     * @description Sent as a POST to each enabled endpoint of the account that wants this event. Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter, or later when you send Retry-After). 410 Gone disables the endpoint, as do five days of failures.
+     */
+    post: operations['onBrandDetection']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
 }
 export interface components {
   schemas: {
@@ -3405,6 +4480,45 @@ export interface components {
          * @enum {string}
          */
         previous_status?: 'pending' | 'active'
+      }
+    }
+    WebhookEvent_brand_detection: {
+      /** @enum {string} */
+      type: 'brand.detection'
+      /** @description When the event happened (ISO 8601) */
+      timestamp: string
+      data: {
+        /** Format: uuid */
+        candidate_id: string
+        /** Format: uuid */
+        brand_id: string
+        /** @description The registrable lookalike, ASCII (an IDN in punycode) */
+        name: string
+        unicode_name: string
+        /**
+         * @description The feed that found it: a Certificate Transparency log or a zone file
+         * @enum {string}
+         */
+        source: 'ct' | 'zone'
+        fuzzers: string[]
+        score: number
+        /** @description The candidate’s status now (registered, or ours) */
+        status: string
+        /** @description The certificate seen (ct) */
+        certificate?: {
+          log: string
+          index: number
+          names: string[]
+          issuer: string
+          not_before: string
+          not_after: string
+          serial: string
+        }
+        /** @description The zone file it appeared in (zone) */
+        zone?: {
+          tld: string
+          file: string
+        }
       }
     }
     ConflictProblem: components['schemas']['Problem'] & {
@@ -4230,18 +5344,6 @@ export interface components {
         error?: string
       }[]
     }
-    CurrencyRate: {
-      from_currency: string
-      to_currency: string
-      /** @description One unit of from_currency in to_currency */
-      rate: number
-      updated_at: string
-      /** @description The day it is the reference rate of (an ECB file), null when set by hand */
-      rate_date: string | null
-    }
-    SetCurrencyRate: {
-      rate: number
-    }
     Cart: {
       items: components['schemas']['CartItem'][]
       totals: components['schemas']['MoneyTotal'][]
@@ -4557,6 +5659,33 @@ export interface components {
         [key: string]: unknown
       } | null
     }
+    DsRecords: {
+      ds: {
+        key_tag: number
+        alg: number
+        digest_type: number
+        digest: string
+      }[]
+    }
+    DsRecordInput: {
+      /**
+       * @description The key tag, 0–65535
+       * @example 12345
+       */
+      key_tag: number | string
+      /**
+       * @description The DNSSEC algorithm: 5, 7, 8, 10, 13, 14, 15 or 16 (RFC 8624 forbids 1, 3, 6 and 12)
+       * @example 13
+       */
+      alg: number | string
+      /**
+       * @description The digest type: 2 (SHA-256) or 4 (SHA-384)
+       * @example 2
+       */
+      digest_type: number | string
+      /** @description The digest in hexadecimal: 64 digits for SHA-256, 96 for SHA-384 */
+      digest: string
+    }
     DomainPatch: {
       /** @description The version read; a domain changed since answers 409 */
       version: number
@@ -4627,6 +5756,155 @@ export interface components {
           other: string
         }[]
       } | null
+    }
+    ReportsIndex: {
+      generated_at: string
+      filters: components['schemas']['ReportFilters']
+      /** @description Live domains for the filters; null without domain-viewer */
+      domains: {
+        total: number
+      } | null
+      /** @description DNS records of the zones in reach; null without dns-viewer */
+      dns_records: {
+        total: number
+      } | null
+      /** @description Zones in reach; null without dns-viewer */
+      dns: {
+        total: number
+      } | null
+      /** @description Certificates in reach; null without ssl-viewer */
+      ssls: {
+        total: number
+      } | null
+      /** @description Domains renewing in the next 12 months; null without domain-viewer */
+      renewals_forecast: {
+        total: number
+      } | null
+      /** @description Audit entries of the last 30 days the caller may read */
+      portfolio_activity: {
+        total: number
+      } | null
+      /** @description Staff: orders of the last 30 days; null for anyone else */
+      operations: {
+        total: number
+      } | null
+    }
+    ReportFilters: {
+      tag: string | null
+    }
+    DomainsReport: {
+      /**
+       * @description The day the expiry buckets count from (UTC)
+       * @example 2026-01-31
+       */
+      today: string
+      generated_at: string
+      filters: components['schemas']['ReportFilters']
+      /** @description Live domains the report covers (every account for staff in their own group) */
+      total: number
+      /** @description Counts by each dimension, largest first (expiry in bucket order: past, d30, d60, d90, d365, later; a domain without an expiry date is in none). Booleans are keyed `true`/`false`; registrar_lock is the registry reporting clientTransferProhibited; tag names the 50 most used tags */
+      by: {
+        status: {
+          key: string
+          count: number
+        }[]
+        tld: {
+          key: string
+          count: number
+        }[]
+        registrar_lock: {
+          key: string
+          count: number
+        }[]
+        registry_lock: {
+          key: string
+          count: number
+        }[]
+        auto_renew: {
+          key: string
+          count: number
+        }[]
+        dnssec: {
+          key: string
+          count: number
+        }[]
+        expiry: {
+          key: string
+          count: number
+        }[]
+        tag: {
+          key: string
+          count: number
+        }[]
+      }
+    }
+    SectionsReport: {
+      /** @description The day the report counts from (UTC) */
+      today: string
+      generated_at: string
+      filters: {
+        tag: string | null
+        days: number | null
+        months: number | null
+      }
+      total: number
+      /** @description The report’s sections in order (common/reports.ts REPORT_SECTIONS), each figure the total of the list it links to */
+      sections: {
+        key: string
+        figures: {
+          key: string
+          count: number
+          amounts?: {
+            currency: string
+            minor: number
+          }[]
+        }[]
+      }[]
+      /** @description SSL: hosted names answering A/AAAA without a valid certificate of ours (the first 50 named); null elsewhere or without dns-viewer */
+      gap: {
+        count: number
+        named: string[]
+      } | null
+      /** @description Forecast: the renewals priced, per currency (minor units); operations: the charges settled in its months, per currency */
+      totals:
+        | {
+            currency: string
+            minor: number
+          }[]
+        | null
+      /** @description Forecast: renewals the pricing engine has no price for */
+      unpriced: number | null
+    }
+    PulseConfiguration: {
+      widgets: components['schemas']['PulseWidget'][]
+      /** @description false: the role’s defaults, never saved */
+      customised: boolean
+      /** @description Send it back with a change (0 before the first save) */
+      version: number
+    }
+    PulseWidget: {
+      /** @enum {string} */
+      report: 'domains' | 'dns' | 'ssls' | 'renewals-forecast' | 'portfolio-activity' | 'operations'
+      /** @description One of the report’s sections (common/reports.ts REPORT_SECTIONS, the domains report’s dimensions); null: its headline figure */
+      section: string | null
+      /** @description Columns it spans on a three-column grid */
+      size: 1 | 2 | 3
+      /** @description The report’s tag filter (domains and renewals forecast) */
+      tag: string | null
+    }
+    ReportSubscription: {
+      /** Format: uuid */
+      id: string
+      report: string
+      frequency: string
+      filters: {
+        tag?: string | null
+        days?: number | null
+        months?: number | null
+      }
+      /** @description The period last mailed (W<monday>, M<yyyy-mm>, Q<yyyy-q>); the current one on subscribing */
+      last_period: string | null
+      created_at: string
     }
     TrayItem: {
       /** Format: uuid */
@@ -4789,6 +6067,234 @@ export interface components {
       /** @default  */
       comment: string
     }
+    ChangeSetRow: {
+      /** Format: uuid */
+      id?: string
+      name?: string
+      /** @enum {string} */
+      target?: 'zones' | 'domains'
+      filter?: string
+      kind?: string
+      /** @enum {string} */
+      state?: 'draft' | 'awaiting_approval' | 'rejected' | 'running' | 'paused' | 'completed' | 'rolled_back' | 'cancelled'
+      objects?: number | null
+      created_by_label?: string
+      created_at?: string
+      finished_at?: string | null
+    }
+    ChangeSet: {
+      /** Format: uuid */
+      id: string
+      name: string
+      /** @enum {string} */
+      target: 'zones' | 'domains'
+      filter: string
+      change: components['schemas']['ChangeSetChange']
+      stages: number[]
+      /** @enum {string} */
+      state: 'draft' | 'awaiting_approval' | 'rejected' | 'running' | 'paused' | 'completed' | 'rolled_back' | 'cancelled'
+      /** @enum {string|null} */
+      phase: 'applying' | 'checking' | 'rolling_back' | null
+      current_stage: number
+      preview: components['schemas']['ChangeSetPreview']
+      previewed_at: string | null
+      progress: {
+        stage: number
+        share: number
+        objects: number
+        pending: number
+        applied: number
+        unchanged: number
+        failed: number
+        rolled_back: number
+        check: components['schemas']['ChangeSetCheck']
+      }[]
+      skipped: number
+      checks: components['schemas']['ChangeSetCheck'][]
+      created_by_label: string
+      created_at: string
+      started_at: string | null
+      finished_at: string | null
+      can_manage: boolean
+      approval: {
+        /**
+         * @description material: a material domain among its objects; account: the account asks it of every set
+         * @enum {string|null}
+         */
+        reason: 'material' | 'account' | null
+        required: number
+        approvers: string[]
+        decisions: {
+          email: string
+          /** @enum {string} */
+          decision: 'approve' | 'reject'
+          comment: string
+          decided_at: string
+        }[]
+        requested_at: string | null
+        approved_at: string | null
+        /** @description The caller is one of its approvers, not its author, and has not decided yet */
+        can_decide: boolean
+      } | null
+    }
+    ChangeSetChange:
+      | {
+          /** @enum {string} */
+          kind: 'dns'
+          operations: components['schemas']['ChangeSetRecordOperation'][]
+          /** @enum {string} */
+          template?: 'google-workspace' | 'no-mail' | 'caa-letsencrypt'
+        }
+      | {
+          /** @enum {string} */
+          kind: 'auto_renew'
+          value: boolean
+        }
+      | {
+          /** @enum {string} */
+          kind: 'registry_lock'
+          value: boolean
+        }
+      | {
+          /** @enum {string} */
+          kind: 'tags'
+          add: string[]
+          remove: string[]
+        }
+      | {
+          /** @enum {string} */
+          kind: 'nameservers'
+          nameservers: string[]
+        }
+    ChangeSetRecordOperation:
+      | {
+          /** @enum {string} */
+          op: 'add'
+          name: string
+          type: string
+          ttl?: number
+          content: string
+        }
+      | {
+          /** @enum {string} */
+          op: 'replace'
+          name: string
+          type: string
+          ttl?: number
+          contents: string[]
+          match?: string
+        }
+      | {
+          /** @enum {string} */
+          op: 'remove'
+          name: string
+          type: string
+          content?: string
+        }
+    ChangeSetPreview: {
+      objects: number
+      changed: number
+      unchanged: number
+      conflicts: number
+      added: number
+      removed: number
+    } | null
+    ChangeSetCheck: {
+      stage: number
+      ok: boolean
+      checked: number
+      /** @description What could not be checked: registry, powerdns (not configured), resolver (none configured) */
+      skipped?: string
+      failures: {
+        name: string
+        reason: string
+      }[]
+      at: string
+    } | null
+    NewChangeSet: {
+      name: string
+      /** @description pql over the zones list (DNS changes) or the domains list (the others) */
+      filter?: string
+      change: components['schemas']['ChangeSetChange']
+      /** @description Cumulative shares in percent reached by the end of each stage; default 1, 10, 100 */
+      stages?: number[]
+    }
+    ChangeSetObject: {
+      position?: number
+      /** Format: uuid */
+      subject_id?: string
+      name?: string
+      /** @enum {string} */
+      preview?: 'change' | 'unchanged' | 'conflict'
+      added?: number
+      removed?: number
+      diff?: string
+      stage?: number | null
+      /** @enum {string|null} */
+      outcome?: 'applied' | 'unchanged' | 'failed' | 'rolled_back' | 'skipped' | 'approval_requested' | null
+      error?: string | null
+      finished_at?: string | null
+    }
+    ChangeSetDecision: {
+      /** @enum {string} */
+      decision: 'approve' | 'reject'
+      /** @default  */
+      comment: string
+    }
+    ChangeSetApprovalRuleView: {
+      required: number
+      every_set: boolean
+      approvers: string[]
+    }
+    ChangeSetApprovalRule: {
+      /** @description How many of the designated approvers must approve (N of M) */
+      required: number
+      /** @description Every change set waits for approval, not only those changing a material domain */
+      every_set: boolean
+    }
+    ChangeSetPolicyRow: {
+      /** Format: uuid */
+      id?: string
+      name?: string
+      /** @enum {string} */
+      target?: 'zones' | 'domains'
+      filter?: string
+      kind?: string
+      objects?: number | null
+      drifting?: number | null
+      evaluated_at?: string | null
+      created_at?: string
+    }
+    ChangeSetPolicy: {
+      /** Format: uuid */
+      id: string
+      name: string
+      /** @enum {string} */
+      target: 'zones' | 'domains'
+      filter: string
+      change: components['schemas']['ChangeSetChange']
+      objects: number | null
+      drifting: number | null
+      evaluated_at: string | null
+      last_error: string | null
+      created_by_label: string
+      created_at: string
+    }
+    NewChangeSetPolicy: {
+      name: string
+      filter?: string
+      change: components['schemas']['ChangeSetChange']
+    }
+    ChangeSetPolicyDrift: {
+      /** Format: uuid */
+      subject_id?: string
+      name?: string
+      /** @enum {string} */
+      state?: 'drifting' | 'conflict'
+      diff?: string
+      since?: string
+      checked_at?: string
+    }
     Product: {
       /** Format: uuid */
       id: string
@@ -4867,6 +6373,18 @@ export interface components {
       version: number
       created_at: string
       updated_at: string
+    }
+    CurrencyRate: {
+      from_currency: string
+      to_currency: string
+      /** @description One unit of from_currency in to_currency */
+      rate: number
+      updated_at: string
+      /** @description The day it is the reference rate of (an ECB file), null when set by hand */
+      rate_date: string | null
+    }
+    SetCurrencyRate: {
+      rate: number
     }
     PricingEntity: {
       /** Format: uuid */
@@ -5080,6 +6598,8 @@ export interface components {
       product?: string
       ca?: string
       key_type?: string
+      /** @enum {string} */
+      origin?: 'order' | 'renewal' | 'reissue' | 'import'
       not_after?: string | null
       issued_at?: string | null
       /** Format: uuid */
@@ -5503,6 +7023,7 @@ export interface components {
         | 'block.expiring'
         | 'block.expired'
         | 'block.cancelled'
+        | 'brand.detection'
       )[]
       enabled?: boolean
     }
@@ -5532,6 +7053,7 @@ export interface components {
         | 'block.expiring'
         | 'block.expired'
         | 'block.cancelled'
+        | 'brand.detection'
       )[]
       enabled?: boolean
       version: number
@@ -5620,6 +7142,8 @@ export interface components {
       /** Format: uuid */
       product_id: string | null
       product_code: string
+      /** @description The product's name in the catalogue (null: no longer in it) */
+      product_name: string | null
       object_name: string
       /** Format: uuid */
       domain_id: string | null
@@ -5807,6 +7331,931 @@ export interface components {
     BlockRenew: {
       period_years: number
       expected?: components['schemas']['ExpectedPrice']
+    }
+    Lookalike: {
+      /**
+       * @description The candidate in Unicode (an IDN as a person reads it)
+       * @example асме.com
+       */
+      domain?: string
+      /**
+       * @description The same name in ASCII: an IDN in punycode
+       * @example xn--80akut.com
+       */
+      ascii?: string
+      /**
+       * @description Its public suffix, ASCII
+       * @example com
+       */
+      tld?: string
+      /** @description Every fuzzer that makes it: dnstwist’s, and confusable (UTS #39 in a script the TLD takes) */
+      fuzzers?: (
+        | 'addition'
+        | 'bitsquatting'
+        | 'cyrillic'
+        | 'homoglyph'
+        | 'hyphenation'
+        | 'insertion'
+        | 'omission'
+        | 'repetition'
+        | 'replacement'
+        | 'subdomain'
+        | 'transposition'
+        | 'vowel-swap'
+        | 'various'
+        | 'dictionary'
+        | 'tld-swap'
+        | 'confusable'
+      )[]
+      /** @description 0–100: how much it looks like the name given (edit distance and looks) */
+      score?: number
+      /** @description Whether the name behind it (registers) may be registered at all: an ICANN suffix, the label rules, a script the TLD takes */
+      registrable?: boolean
+      /** @description The registrable name behind it, ASCII (cme.com for a.cme.com) */
+      registers?: string
+    }
+    BrandRow: {
+      /** Format: uuid */
+      id?: string
+      label?: string
+      domains?: string[]
+      fuzzers?: (
+        | 'addition'
+        | 'bitsquatting'
+        | 'cyrillic'
+        | 'homoglyph'
+        | 'hyphenation'
+        | 'insertion'
+        | 'omission'
+        | 'repetition'
+        | 'replacement'
+        | 'subdomain'
+        | 'transposition'
+        | 'vowel-swap'
+        | 'various'
+        | 'dictionary'
+        | 'tld-swap'
+        | 'confusable'
+      )[]
+      dictionary?: string[]
+      /** @description How many registrable lookalikes the engine made of it */
+      candidates?: number
+      version?: number
+      created_at?: string
+      updated_at?: string
+    }
+    Brand: {
+      /** Format: uuid */
+      id: string
+      /** Format: uuid */
+      group_id: string
+      /** @description The brand label, as a person reads it (an IDN in Unicode) */
+      label: string
+      /** @description The domains the brand’s own names are, ASCII */
+      domains: string[]
+      /** @description Words of its dictionary fuzzer (combosquatting); none: the default words */
+      dictionary: string[]
+      /** @description The fuzzers run for it; none: every one */
+      fuzzers: (
+        | 'addition'
+        | 'bitsquatting'
+        | 'cyrillic'
+        | 'homoglyph'
+        | 'hyphenation'
+        | 'insertion'
+        | 'omission'
+        | 'repetition'
+        | 'replacement'
+        | 'subdomain'
+        | 'transposition'
+        | 'vowel-swap'
+        | 'various'
+        | 'dictionary'
+        | 'tld-swap'
+        | 'confusable'
+      )[]
+      version: number
+      created_at: string
+      updated_at: string
+    }
+    BrandCreate: {
+      label: string
+      domains?: string[]
+      dictionary?: string[]
+      fuzzers?: string[]
+    }
+    BrandImportResult: {
+      created: components['schemas']['Brand'][]
+      skipped: string[]
+    }
+    BrandImport: {
+      /** @description One brand a line: acme, acme.com, or acme: acme.com acme.de */
+      text: string
+    }
+    BrandUpdate: {
+      label?: string
+      domains?: string[]
+      dictionary?: string[]
+      fuzzers?: string[]
+      version: number
+    }
+    BrandCandidateRow: {
+      /** Format: uuid */
+      id?: string
+      /** Format: uuid */
+      brand_id?: string
+      brand?: {
+        label: string
+      }
+      name?: string
+      unicode_name?: string
+      tld?: string
+      fuzzers?: (
+        | 'addition'
+        | 'bitsquatting'
+        | 'cyrillic'
+        | 'homoglyph'
+        | 'hyphenation'
+        | 'insertion'
+        | 'omission'
+        | 'repetition'
+        | 'replacement'
+        | 'subdomain'
+        | 'transposition'
+        | 'vowel-swap'
+        | 'various'
+        | 'dictionary'
+        | 'tld-swap'
+        | 'confusable'
+      )[]
+      score?: number
+      /** @enum {string} */
+      status?: 'unchecked' | 'ours' | 'blocked' | 'registered' | 'available' | 'safe'
+      price_minor?: number | null
+      currency?: string | null
+      /** @description Registered by someone else with MX records: ready to receive mail */
+      mx?: boolean
+      /** @description Certificates for it seen in CT logs (the latest 10 kept) */
+      certificates?: number
+      /** @description Its registrar, as the registry’s RDAP says */
+      registrar?: string | null
+      /** @description Found new or changed by the latest run of the feed that found it (CT or a zone file) */
+      new?: boolean
+      /** @enum {string|null} */
+      changed_by?: 'ct' | 'zone' | null
+      changed_at?: string | null
+      first_seen_at?: string
+      checked_at?: string | null
+    }
+    BrandCandidateChecked: {
+      data: components['schemas']['BrandCandidate'][]
+    }
+    BrandCandidate: {
+      /** Format: uuid */
+      id: string
+      /** Format: uuid */
+      brand_id: string
+      /** @description The registrable name, ASCII (an IDN in punycode) */
+      name: string
+      unicode_name: string
+      tld: string
+      fuzzers: (
+        | 'addition'
+        | 'bitsquatting'
+        | 'cyrillic'
+        | 'homoglyph'
+        | 'hyphenation'
+        | 'insertion'
+        | 'omission'
+        | 'repetition'
+        | 'replacement'
+        | 'subdomain'
+        | 'transposition'
+        | 'vowel-swap'
+        | 'various'
+        | 'dictionary'
+        | 'tld-swap'
+        | 'confusable'
+      )[]
+      score: number
+      /** @enum {string} */
+      status: 'unchecked' | 'ours' | 'blocked' | 'registered' | 'available' | 'safe'
+      /** @description Available: the account’s price to register it for a year */
+      price_minor: number | null
+      currency: string | null
+      evidence: components['schemas']['BrandCandidateEvidence']
+      first_seen_at: string
+      checked_at: string | null
+      /** @description When a feed (CT, a zone file) last found it new or changed */
+      changed_at: string | null
+      /** @enum {string|null} */
+      changed_by: 'ct' | 'zone' | null
+    }
+    BrandCandidateEvidence: {
+      ns?: string[]
+      a?: string[]
+      mx?: string[]
+      /** @description The block in force that covers it */
+      block?: string
+      checked?: string
+      /** @description What the registry publishes of it (RDAP), when registered there */
+      rdap?: {
+        registrar: string | null
+        iana_id: string | null
+        abuse_email: string | null
+        created: string | null
+        expires: string | null
+        /** @description RDAP’s words (RFC 8056): active, client transfer prohibited, redemption period… */
+        statuses: string[]
+      }
+      /** @description Certificates for it seen in Certificate Transparency logs, newest first (at most 10) */
+      ct?: {
+        log: string
+        index: number
+        names: string[]
+        issuer: string
+        not_before: string
+        not_after: string
+        serial: string
+        seen: string
+      }[]
+      /** @description The zone file it first appeared in (a registration found by the zone feed) */
+      zone?: {
+        tld: string
+        file: string
+        seen: string
+      }
+    } | null
+    BrandCandidateCheck: {
+      ids: string[]
+    }
+    BrandCandidatesMarked: {
+      data: components['schemas']['BrandCandidate'][]
+    }
+    BrandCandidateSafe: {
+      ids: string[]
+      safe: boolean
+    }
+    IntelligenceModules: {
+      data: components['schemas']['IntelligenceModule'][]
+      weights: {
+        'registry-lock': number
+        dnssec: number
+        caa: number
+        'ns-redundancy': number
+        registrar: number
+        spf: number
+        dmarc: number
+        dkim: number
+        'mta-sts': number
+      }
+    }
+    IntelligenceModule: {
+      /** @enum {string} */
+      name: 'gap-analysis' | 'ssl-focus' | 'traffic-focus' | 'registry-lock-focus' | 'dns-mail-security'
+      reads: ('lookalike-engine' | 'registry-check' | 'portfolio' | 'blocks' | 'dns-resolver' | 'pricing-engine' | 'certificates' | 'dns-statistics' | 'zones')[]
+      /** @enum {string} */
+      cadence: 'per-run' | 'live'
+    }
+    IntelligenceItemRow: {
+      /** Format: uuid */
+      id?: string
+      /** Format: uuid */
+      group_id?: string
+      account?: {
+        name: string
+      }
+      name?: string
+      /** @enum {string} */
+      kind?: 'client' | 'prospect'
+      brand?: string
+      strings?: string[]
+      /** @enum {string} */
+      schedule?: 'none' | 'daily' | 'weekly'
+      /** @enum {string|null} */
+      last_status?: 'queued' | 'running' | 'done' | 'failed' | null
+      last_run_at?: string | null
+      covered?: number | null
+      exposed?: number | null
+      created_at?: string
+    }
+    IntelligenceItem: {
+      /** Format: uuid */
+      id: string
+      /**
+       * Format: uuid
+       * @description The account it is kept in: the client’s, or for a prospect the registrar’s own
+       */
+      group_id: string
+      /** @enum {string} */
+      kind: 'client' | 'prospect'
+      name: string
+      /**
+       * @description The brand label
+       * @example acme
+       */
+      brand: string
+      /** @description Further brand strings (rows of the matrix) */
+      strings: string[]
+      /** @description Keywords joined to the brand (acmepay, acme-pay) */
+      keywords: string[]
+      /** @description Names the brand holds elsewhere (another registrar; a prospect’s portfolio) */
+      known_domains: string[]
+      priority_cctlds: string[]
+      tld_groups: ('legacy' | 'cctld' | 'new-gtld' | 'idn')[]
+      modules: ('gap-analysis' | 'ssl-focus' | 'traffic-focus' | 'registry-lock-focus' | 'dns-mail-security')[]
+      lookalike_min_score: number
+      /** Format: uuid */
+      template_id: string | null
+      /** @enum {string} */
+      schedule: 'none' | 'daily' | 'weekly'
+      version: number
+      created_at: string
+      updated_at: string
+    }
+    IntelligenceItemCreate: {
+      /** @enum {string} */
+      kind: 'client' | 'prospect'
+      name: string
+      brand: string
+      strings?: string[]
+      keywords?: string[]
+      known_domains?: string[]
+      priority_cctlds?: string[]
+      tld_groups?: string[]
+      modules?: string[]
+      lookalike_min_score?: number
+      /** Format: uuid */
+      template_id?: string | null
+      /** @enum {string} */
+      schedule?: 'none' | 'daily' | 'weekly'
+    }
+    IntelligenceRuns: {
+      data: components['schemas']['IntelligenceRun'][]
+    }
+    IntelligenceRun: {
+      /** Format: uuid */
+      id: string
+      /** Format: uuid */
+      item_id: string
+      /** @enum {string} */
+      status: 'queued' | 'running' | 'done' | 'failed'
+      /** @enum {string} */
+      trigger: 'manual' | 'schedule' | 'seed'
+      done: number
+      total: number
+      patterns: {
+        label: string
+        /** @enum {string} */
+        kind: 'brand' | 'keyword' | 'lookalike'
+        score: number
+        fuzzers?: string[]
+      }[]
+      summary: {
+        cells: number
+        covered: number
+        exposed: number
+        unknown: number
+        closable: number
+        /** @description The cost to close the gap: the available cells’ prices, per currency */
+        cost: {
+          minor: number
+          currency: string
+        }[]
+        score: number | null
+        domains: number
+      } | null
+      error: string | null
+      created_by: string
+      created_at: string
+      started_at: string | null
+      finished_at: string | null
+    }
+    IntelligenceGapAnalysis: {
+      run: components['schemas']['IntelligenceRun']
+      columns: {
+        tld: string
+        unicode: string
+        /** @enum {string} */
+        group: 'legacy' | 'cctld' | 'new-gtld' | 'idn'
+        offered: boolean
+      }[]
+      cells: components['schemas']['IntelligenceCell'][]
+    }
+    IntelligenceCell: {
+      pattern: string
+      name: string
+      unicode_name: string
+      tld: string
+      /** @enum {string} */
+      tld_group: 'legacy' | 'cctld' | 'new-gtld' | 'idn'
+      /** @enum {string} */
+      state: 'ours' | 'ours-elsewhere' | 'third-party-live' | 'third-party-parked' | 'third-party-mail' | 'third-party' | 'available' | 'premium' | 'restricted' | 'blocked' | 'not-offered' | 'unknown'
+      evidence: {
+        registry?: {
+          available: boolean
+          reason?: string
+        }
+        ns?: string[]
+        a?: string[]
+        mx?: string[]
+        block?: {
+          id: string
+          product: string
+        }
+        source?: string
+      }
+      price_minor: number | null
+      currency: string | null
+      checked_at: string
+    }
+    IntelligenceSecurity: {
+      /** @description The brand’s score: the mean of its domains’ (null: we hold none) */
+      score: number | null
+      total: number
+      weights: {
+        'registry-lock': number
+        dnssec: number
+        caa: number
+        'ns-redundancy': number
+        registrar: number
+        spf: number
+        dmarc: number
+        dkim: number
+        'mta-sts': number
+      }
+      domains: {
+        /** Format: uuid */
+        id: string
+        name: string
+        /** Format: uuid */
+        zone_id: string | null
+        mx: boolean
+        measures: {
+          /** @enum {string} */
+          'registry-lock': 'pass' | 'fail' | 'unseen'
+          /** @enum {string} */
+          dnssec: 'pass' | 'fail' | 'unseen'
+          /** @enum {string} */
+          caa: 'pass' | 'fail' | 'unseen'
+          /** @enum {string} */
+          'ns-redundancy': 'pass' | 'fail' | 'unseen'
+          /** @enum {string} */
+          registrar: 'pass' | 'fail' | 'unseen'
+          /** @enum {string} */
+          spf: 'pass' | 'fail' | 'unseen'
+          /** @enum {string} */
+          dmarc: 'pass' | 'fail' | 'unseen'
+          /** @enum {string} */
+          dkim: 'pass' | 'fail' | 'unseen'
+          /** @enum {string} */
+          'mta-sts': 'pass' | 'fail' | 'unseen'
+        }
+        score: number
+      }[]
+    }
+    IntelligenceFixResult: {
+      domain: string
+      measure: string
+      added: string | null
+    }
+    IntelligenceFix: {
+      /** Format: uuid */
+      domain_id: string
+      /** @enum {string} */
+      measure: 'registry-lock' | 'dnssec' | 'caa' | 'ns-redundancy' | 'registrar' | 'spf' | 'dmarc' | 'dkim' | 'mta-sts'
+    }
+    IntelligenceSslFocus: {
+      certificates: {
+        /** Format: uuid */
+        id: string
+        common_name: string
+        names: string[]
+        status: string
+        ca: string
+        key_type: string
+        origin: string
+        not_after: string | null
+        valid: boolean
+        expiring: boolean
+        wildcard: boolean
+      }[]
+      /** @description The brand’s domains no valid certificate of ours names */
+      uncovered: string[]
+    }
+    IntelligenceTrafficFocus: {
+      hosted: number
+      not_hosted: number
+      rows: {
+        /** Format: uuid */
+        domain_id: string
+        name: string
+        queries: number
+      }[]
+    }
+    IntelligenceTemplates: {
+      data: components['schemas']['IntelligenceTemplate'][]
+    }
+    IntelligenceTemplate: {
+      /** Format: uuid */
+      id: string
+      /** Format: uuid */
+      group_id: string
+      name: string
+      modules: ('gap-analysis' | 'ssl-focus' | 'traffic-focus' | 'registry-lock-focus' | 'dns-mail-security')[]
+      tld_groups: ('legacy' | 'cctld' | 'new-gtld' | 'idn')[]
+      keywords: string[]
+      lookalike_min_score: number
+      created_at: string
+    }
+    IntelligenceTemplateCreate: {
+      name: string
+      modules?: string[]
+      tld_groups?: string[]
+      keywords?: string[]
+      lookalike_min_score?: number
+    }
+    WatchRow: {
+      /** Format: uuid */
+      id?: string
+      name?: string
+      brand?: {
+        label: string
+      }
+      sources?: string[]
+      interval_hours?: number
+      detections?: number
+      critical?: number
+      open_cases?: number
+      last_run_at?: string | null
+      next_run_at?: string
+      created_at?: string
+    }
+    Watch: {
+      /** Format: uuid */
+      id: string
+      /** Format: uuid */
+      group_id: string
+      name: string
+      /** Format: uuid */
+      brand_id: string
+      brand_label: string
+      /** Format: uuid */
+      template_id: string | null
+      /** @description What the watch draws on: the lookalike engine over the brand, zone files, Certificate Transparency, keywords */
+      sources: ('lookalikes' | 'zone-files' | 'certificates' | 'keywords')[]
+      /** @description How often it runs */
+      interval_hours: number
+      /** @description The lookalikes it asks of the DNS: at least this alike (the engine’s 0–100) */
+      min_similarity: number
+      /** @description Points from which a detection is high */
+      threshold_high: number
+      /** @description Points from which a detection is critical */
+      threshold_critical: number
+      /** @description Words added to its takedown notices */
+      notice_text: string | null
+      last_run_at: string | null
+      last_run: components['schemas']['WatchRun']
+      next_run_at: string
+      version: number
+      created_at: string
+      updated_at: string
+    }
+    WatchRun: {
+      candidates: number
+      asked: number
+      found: number
+      new: number
+      changed: number
+      ms: number
+    } | null
+    WatchCreate: {
+      name: string
+      /** Format: uuid */
+      brand_id: string
+      /** Format: uuid */
+      template_id?: string | null
+      /** @description What the watch draws on: the lookalike engine over the brand, zone files, Certificate Transparency, keywords */
+      sources?: ('lookalikes' | 'zone-files' | 'certificates' | 'keywords')[]
+      /** @description How often it runs */
+      interval_hours?: number
+      /** @description The lookalikes it asks of the DNS: at least this alike (the engine’s 0–100) */
+      min_similarity?: number
+      /** @description Points from which a detection is high */
+      threshold_high?: number
+      /** @description Points from which a detection is critical */
+      threshold_critical?: number
+      /** @description Words added to its takedown notices */
+      notice_text?: string | null
+    }
+    WatchDetail: components['schemas']['Watch'] & {
+      brand: {
+        label: string
+        domains: string[]
+        dictionary: string[]
+        fuzzers: string[]
+      }
+      /** @description The brand’s own names and whether the account holds each */
+      own_domains: {
+        name: string
+        in_portfolio: boolean
+        expires_at: string | null
+      }[]
+    }
+    WatchUpdate: {
+      name?: string
+      /** @description What the watch draws on: the lookalike engine over the brand, zone files, Certificate Transparency, keywords */
+      sources?: ('lookalikes' | 'zone-files' | 'certificates' | 'keywords')[]
+      /** @description How often it runs */
+      interval_hours?: number
+      /** @description The lookalikes it asks of the DNS: at least this alike (the engine’s 0–100) */
+      min_similarity?: number
+      /** @description Points from which a detection is high */
+      threshold_high?: number
+      /** @description Points from which a detection is critical */
+      threshold_critical?: number
+      /** @description Words added to its takedown notices */
+      notice_text?: string | null
+      version: number
+    }
+    WatchRunResult: components['schemas']['WatchRun'] & {
+      fresh: string[]
+    }
+    WatchContacts: {
+      data: components['schemas']['WatchContact'][]
+    }
+    WatchContact: {
+      /** Format: uuid */
+      id: string
+      email: string
+      name: string | null
+      language: string
+      created_at: string
+    }
+    WatchContactCreate: {
+      email: string
+      name?: string | null
+      /** @enum {string} */
+      language?: 'en' | 'es' | 'ja'
+    }
+    WatchDetectionRow: {
+      /** Format: uuid */
+      id?: string
+      /** Format: uuid */
+      watch_id?: string
+      name?: string
+      unicode_name?: string
+      tld?: string
+      fuzzers?: string[]
+      similarity?: number
+      points?: number
+      /** @enum {string} */
+      risk?: 'low' | 'high' | 'critical'
+      mail_ready?: boolean
+      web_ready?: boolean
+      registrar?: string | null
+      cluster?: string
+      cluster_size?: number
+      /** Format: uuid */
+      case_id?: string | null
+      first_seen_at?: string
+      changed_at?: string
+    }
+    WatchDetection: {
+      /** Format: uuid */
+      id: string
+      /** Format: uuid */
+      watch_id: string
+      name: string
+      unicode_name: string
+      tld: string
+      fuzzers: string[]
+      similarity: number
+      points: number
+      /** @enum {string} */
+      risk: 'low' | 'high' | 'critical'
+      reasons: components['schemas']['WatchReason'][]
+      mail_ready: boolean
+      web_ready: boolean
+      registrar: string | null
+      abuse_email: string | null
+      cluster: string
+      cluster_size: number
+      first_seen_at: string
+      last_seen_at: string
+      changed_at: string
+      evidence: components['schemas']['WatchEvidence'][]
+    }
+    WatchReason: {
+      /** @enum {string} */
+      code: 'similarity' | 'keyword' | 'mail-ready' | 'web-ready' | 'fresh-certificate' | 'fresh-registration' | 'registrar' | 'our-registry'
+      points: number
+      detail?: string
+    }
+    WatchEvidence: {
+      /** Format: uuid */
+      id: string
+      /** @enum {string} */
+      kind: 'rdap' | 'dns' | 'certificate' | 'web'
+      captured_at: string
+      sha256: string
+      data: {
+        [key: string]: unknown
+      }
+    }
+    WatchCase: {
+      /** Format: uuid */
+      id: string
+      /** Format: uuid */
+      watch_id: string
+      /** Format: uuid */
+      detection_id: string
+      names: string[]
+      tld: string
+      /** @enum {string} */
+      risk: 'low' | 'high' | 'critical'
+      /** @enum {string} */
+      state: 'new' | 'triaged' | 'action' | 'resolved'
+      /** @enum {string|null} */
+      triage: 'false-positive' | 'low' | 'high' | null
+      /** @enum {string|null} */
+      action: 'monitoring' | 'notice-sent' | 'takedown-requested' | 'udrp' | 'urs' | 'acquisition' | 'block' | null
+      /** @enum {string|null} */
+      resolution: 'taken-down' | 'transferred' | 'suspended' | 'expired' | 'dismissed' | null
+      notice_to: string | null
+      notice_language: string | null
+      notice_sent_at: string | null
+      udrp_commenced_at: string | null
+      udrp_panel_at: string | null
+      udrp_decided_at: string | null
+      urs_noticed_at: string | null
+      opened_at: string
+      resolved_at: string | null
+      version: number
+    }
+    WatchCaseCreate: {
+      /** @description Cover every name of the detection’s cluster */
+      cluster?: boolean
+    }
+    WatchCaseRow: {
+      /** Format: uuid */
+      id?: string
+      /** Format: uuid */
+      watch_id?: string
+      watch?: {
+        name: string
+      }
+      name?: string
+      names?: string[]
+      tld?: string
+      /** @enum {string} */
+      risk?: 'low' | 'high' | 'critical'
+      /** @enum {string} */
+      state?: 'new' | 'triaged' | 'action' | 'resolved'
+      /** @enum {string|null} */
+      triage?: 'false-positive' | 'low' | 'high' | null
+      /** @enum {string|null} */
+      action?: 'monitoring' | 'notice-sent' | 'takedown-requested' | 'udrp' | 'urs' | 'acquisition' | 'block' | null
+      /** @enum {string|null} */
+      resolution?: 'taken-down' | 'transferred' | 'suspended' | 'expired' | 'dismissed' | null
+      notice_to?: string | null
+      notice_sent_at?: string | null
+      opened_at?: string
+      resolved_at?: string | null
+    }
+    WatchCaseDetail: {
+      case: components['schemas']['WatchCase']
+      watch: {
+        /** Format: uuid */
+        id: string
+        name: string
+        brand_label: string
+      }
+      detection: components['schemas']['WatchDetection']
+      steps: {
+        /** Format: uuid */
+        id: string
+        state: string
+        detail: string | null
+        note: string | null
+        actor_label: string
+        at: string
+      }[]
+      sends: {
+        step: string
+        recipient: string
+        subject: string
+        sent_at: string
+      }[]
+      deadlines: {
+        /** @enum {string} */
+        key: 'udrp-response' | 'udrp-decision' | 'udrp-transfer' | 'urs-lock' | 'urs-response' | 'escalation'
+        due: string
+      }[]
+      /** @description Whether URS applies to the case’s TLD */
+      urs: boolean
+    }
+    WatchCaseStep: {
+      version: number
+      /** @enum {string} */
+      to: 'triaged' | 'action' | 'resolved'
+      /** @enum {string} */
+      triage?: 'false-positive' | 'low' | 'high'
+      /** @enum {string} */
+      action?: 'monitoring' | 'notice-sent' | 'takedown-requested' | 'udrp' | 'urs' | 'acquisition' | 'block'
+      /** @enum {string} */
+      resolution?: 'taken-down' | 'transferred' | 'suspended' | 'expired' | 'dismissed'
+      note?: string
+      /** @description notice-sent: the abuse contact (default: the RDAP answer’s) */
+      notice_to?: string
+      /**
+       * @description notice-sent: the notice’s language (default: by the TLD)
+       * @enum {string}
+       */
+      language?: 'en' | 'es' | 'ja'
+      /** @description udrp/urs: when the proceeding commenced (default now) */
+      commenced_at?: string
+      panel_at?: string
+      decided_at?: string
+    }
+    WatchTemplateRow: {
+      /** Format: uuid */
+      id?: string
+      name?: string
+      shared?: boolean
+      sources?: string[]
+      interval_hours?: number
+      min_similarity?: number
+      threshold_high?: number
+      threshold_critical?: number
+      created_at?: string
+    }
+    WatchTemplate: {
+      /** Format: uuid */
+      id: string
+      name: string
+      shared: boolean
+      /** @description What the watch draws on: the lookalike engine over the brand, zone files, Certificate Transparency, keywords */
+      sources: ('lookalikes' | 'zone-files' | 'certificates' | 'keywords')[]
+      /** @description How often it runs */
+      interval_hours: number
+      /** @description The lookalikes it asks of the DNS: at least this alike (the engine’s 0–100) */
+      min_similarity: number
+      /** @description Points from which a detection is high */
+      threshold_high: number
+      /** @description Points from which a detection is critical */
+      threshold_critical: number
+      /** @description Words added to its takedown notices */
+      notice_text: string | null
+      created_at: string
+    }
+    WatchTemplateCreate: {
+      name: string
+      /** @description What the watch draws on: the lookalike engine over the brand, zone files, Certificate Transparency, keywords */
+      sources?: ('lookalikes' | 'zone-files' | 'certificates' | 'keywords')[]
+      /** @description How often it runs */
+      interval_hours?: number
+      /** @description The lookalikes it asks of the DNS: at least this alike (the engine’s 0–100) */
+      min_similarity?: number
+      /** @description Points from which a detection is high */
+      threshold_high?: number
+      /** @description Points from which a detection is critical */
+      threshold_critical?: number
+      /** @description Words added to its takedown notices */
+      notice_text?: string | null
+    }
+    WatchOverview: {
+      watches: number
+      states: {
+        new: number
+        triaged: number
+        action: number
+        resolved: number
+      }
+      /** @description Open cases by risk */
+      risks: {
+        low: number
+        high: number
+        critical: number
+      }
+      taken_down: number
+      /** @description Average days from a case’s opening to its takedown */
+      days_to_takedown: number | null
+      /** @description Registrars sponsoring more than one detection */
+      recidivists: {
+        registrar: string
+        count: number
+      }[]
+      /** @description Deadlines of open cases within 7 days */
+      deadlines: {
+        /** Format: uuid */
+        case_id: string
+        /** Format: uuid */
+        watch_id: string
+        name: string
+        key: string
+        due: string
+      }[]
     }
   }
   responses: never
@@ -11497,174 +13946,6 @@ export interface operations {
       }
     }
   }
-  getCurrencyRates: {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    requestBody?: never
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': {
-            data: components['schemas']['CurrencyRate'][]
-          }
-        }
-      }
-      /** @description The request is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/problem+json': components['schemas']['Problem']
-        }
-      }
-      /** @description Authentication required */
-      401: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/problem+json': components['schemas']['Problem']
-        }
-      }
-      /** @description Permission denied */
-      403: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/problem+json': components['schemas']['ForbiddenProblem']
-        }
-      }
-      /** @description Not found */
-      404: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/problem+json': components['schemas']['Problem']
-        }
-      }
-      /** @description Too many requests */
-      429: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/problem+json': components['schemas']['TooManyRequestsProblem']
-        }
-      }
-    }
-  }
-  putCurrencyRatesByFromByTo: {
-    parameters: {
-      query?: never
-      header?: never
-      path: {
-        /** @description ISO 4217 code */
-        from: string
-        /** @description ISO 4217 code */
-        to: string
-      }
-      cookie?: never
-    }
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['SetCurrencyRate']
-      }
-    }
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['CurrencyRate']
-        }
-      }
-      /** @description The request is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/problem+json': components['schemas']['Problem']
-        }
-      }
-      /** @description Authentication required */
-      401: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/problem+json': components['schemas']['Problem']
-        }
-      }
-      /** @description Permission denied */
-      403: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/problem+json': components['schemas']['ForbiddenProblem']
-        }
-      }
-      /** @description Not found */
-      404: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/problem+json': components['schemas']['Problem']
-        }
-      }
-      /** @description A concurrent change or an existing record got in the way; read again and retry */
-      409: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/problem+json': components['schemas']['ConflictProblem']
-        }
-      }
-      /** @description The request body is larger than the API takes */
-      413: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/problem+json': components['schemas']['Problem']
-        }
-      }
-      /** @description The request body is not application/json */
-      415: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/problem+json': components['schemas']['Problem']
-        }
-      }
-      /** @description Too many requests */
-      429: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/problem+json': components['schemas']['TooManyRequestsProblem']
-        }
-      }
-    }
-  }
   getGroupsByContextCart: {
     parameters: {
       query?: never
@@ -12229,6 +14510,14 @@ export interface operations {
               updated_at?: string
               /** @description The names of its items (a filter: item_name contains …) */
               item_name?: string[]
+              /**
+               * Format: uuid
+               * @description The account the order is of
+               */
+              group_id?: string
+              account?: {
+                name: string
+              }
             }[]
             meta: components['schemas']['ListMeta']
           }
@@ -12732,6 +15021,8 @@ export interface operations {
                * @description The account of the domain
                */
               group_id?: string
+              /** @description The registry reported clientTransferProhibited (the registrar’s transfer lock) at the last sync */
+              registrar_lock?: boolean
             }[]
             meta: components['schemas']['ListMeta']
           }
@@ -13716,6 +16007,237 @@ export interface operations {
       }
     }
   }
+  postGroupsByContextDomainsByIdDs: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DsRecordInput']
+      }
+    }
+    responses: {
+      /** @description OK */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['DsRecords']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Refused by a rule on stored state */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The registry refused the request, or no registry serves the TLD */
+      422: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['RegistryProblem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+      /** @description The registry failed to answer properly */
+      502: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['RegistryProblem']
+        }
+      }
+      /** @description The registry could not be reached; try again later */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['RegistryProblem']
+        }
+      }
+    }
+  }
+  deleteGroupsByContextDomainsByIdDsByDs: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+        ds: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['DsRecords']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Refused by a rule on stored state */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The registry refused the request, or no registry serves the TLD */
+      422: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['RegistryProblem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+      /** @description The registry failed to answer properly */
+      502: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['RegistryProblem']
+        }
+      }
+      /** @description The registry could not be reached; try again later */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['RegistryProblem']
+        }
+      }
+    }
+  }
   postGroupsByContextDomainsByIdAuthCode: {
     parameters: {
       query?: never
@@ -14215,6 +16737,1249 @@ export interface operations {
       }
       /** @description Not found */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextReports: {
+    parameters: {
+      query?: {
+        /** @description Only domains carrying this tag (as the domain list’s `tags equals`) */
+        tag?: string
+      }
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ReportsIndex']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextReportsDomains: {
+    parameters: {
+      query?: {
+        /** @description Only domains carrying this tag (as the domain list’s `tags equals`) */
+        tag?: string
+      }
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['DomainsReport']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextReportsDns: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['SectionsReport']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextReportsDnsZones: {
+    parameters: {
+      query?: {
+        /** @description Rows per page, 1–1000 (default 25) */
+        limit?: string
+        /** @description Page number from 1 (default 1) */
+        page?: string
+        /** @description Comma-separated keys; a leading - sorts descending */
+        sort?: string
+        /** @description Comma-separated projection; a nested field adds its parent */
+        fields?: string
+        /** @description Filter text: field operator 'value' and … */
+        pql?: string
+      }
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A page of rows */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            data: {
+              [key: string]: unknown
+            }[]
+            meta: components['schemas']['ListMeta']
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextReportsDnsRecords: {
+    parameters: {
+      query?: {
+        /** @description Rows per page, 1–1000 (default 25) */
+        limit?: string
+        /** @description Page number from 1 (default 1) */
+        page?: string
+        /** @description Comma-separated keys; a leading - sorts descending */
+        sort?: string
+        /** @description Comma-separated projection; a nested field adds its parent */
+        fields?: string
+        /** @description Filter text: field operator 'value' and … */
+        pql?: string
+      }
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A page of rows */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            data: {
+              [key: string]: unknown
+            }[]
+            meta: components['schemas']['ListMeta']
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextReportsOperations: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['SectionsReport']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextReportsSsls: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['SectionsReport']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextReportsRenewalsForecast: {
+    parameters: {
+      query?: {
+        /** @description Only domains carrying this tag (as the domain list’s `tags equals`) */
+        tag?: string
+        /** @description The horizon: 12, 24 or 36 months (12) */
+        months?: '12' | '24' | '36'
+      }
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['SectionsReport']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextReportsPortfolioActivity: {
+    parameters: {
+      query?: {
+        /** @description The period: the last 7, 30, 90 or 365 days (30) */
+        days?: '7' | '30' | '90' | '365'
+      }
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['SectionsReport']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextReportsPortfolioActivityEntries: {
+    parameters: {
+      query?: {
+        /** @description Rows per page, 1–1000 (default 25) */
+        limit?: string
+        /** @description Page number from 1 (default 1) */
+        page?: string
+        /** @description Comma-separated keys; a leading - sorts descending */
+        sort?: string
+        /** @description Comma-separated projection; a nested field adds its parent */
+        fields?: string
+        /** @description Filter text: field operator 'value' and … */
+        pql?: string
+      }
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A page of rows */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            data: {
+              [key: string]: unknown
+            }[]
+            meta: components['schemas']['ListMeta']
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getMePulse: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['PulseConfiguration']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  putMePulse: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': {
+          widgets: unknown[] | null
+          version: number
+        }
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['PulseConfiguration']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextReportsSubscriptions: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          report: 'domains' | 'dns' | 'ssls' | 'renewals-forecast' | 'portfolio-activity' | 'operations'
+          /** @enum {string} */
+          frequency: 'weekly' | 'monthly' | 'quarterly'
+          tag?: string | null
+          days?: number | null
+          months?: number | null
+        }
+      }
+    }
+    responses: {
+      /** @description OK */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ReportSubscription']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getMeReportSubscriptions: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            data: components['schemas']['ReportSubscription'][]
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  deleteMeReportSubscriptionsById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Unsubscribed */
+      204: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postReportSubscriptionsUnsubscribe: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': {
+          token: string
+        }
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            unsubscribed: boolean
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
         headers: {
           [name: string]: unknown
         }
@@ -15477,6 +19242,1312 @@ export interface operations {
       }
     }
   }
+  getGroupsByContextChangeSets: {
+    parameters: {
+      query?: {
+        /** @description Rows per page, 1–1000 (default 25) */
+        limit?: string
+        /** @description Page number from 1 (default 1) */
+        page?: string
+        /** @description Comma-separated keys; a leading - sorts descending */
+        sort?: string
+        /** @description Comma-separated projection; a nested field adds its parent */
+        fields?: string
+        /** @description Filter text: field operator 'value' and … */
+        pql?: string
+      }
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A page of rows */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            data: components['schemas']['ChangeSetRow'][]
+            meta: components['schemas']['ListMeta']
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextChangeSets: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['NewChangeSet']
+      }
+    }
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ChangeSet']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextChangeSetsById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ChangeSet']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  deleteGroupsByContextChangeSetsById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextChangeSetsByIdPreview: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ChangeSetPreview']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextChangeSetsByIdObjects: {
+    parameters: {
+      query?: {
+        /** @description Rows per page, 1–1000 (default 25) */
+        limit?: string
+        /** @description Page number from 1 (default 1) */
+        page?: string
+        /** @description Comma-separated keys; a leading - sorts descending */
+        sort?: string
+        /** @description Comma-separated projection; a nested field adds its parent */
+        fields?: string
+        /** @description Filter text: field operator 'value' and … */
+        pql?: string
+      }
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A page of rows */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            data: components['schemas']['ChangeSetObject'][]
+            meta: components['schemas']['ListMeta']
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextChangeSetsByIdDecision: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ChangeSetDecision']
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ChangeSet']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextChangeSetApprovalRule: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ChangeSetApprovalRuleView']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  putGroupsByContextChangeSetApprovalRule: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ChangeSetApprovalRule']
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ChangeSetApprovalRuleView']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextChangeSetsByIdByAction: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+        action: 'start' | 'pause' | 'resume' | 'cancel'
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ChangeSet']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextChangeSetPolicies: {
+    parameters: {
+      query?: {
+        /** @description Rows per page, 1–1000 (default 25) */
+        limit?: string
+        /** @description Page number from 1 (default 1) */
+        page?: string
+        /** @description Comma-separated keys; a leading - sorts descending */
+        sort?: string
+        /** @description Comma-separated projection; a nested field adds its parent */
+        fields?: string
+        /** @description Filter text: field operator 'value' and … */
+        pql?: string
+      }
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A page of rows */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            data: components['schemas']['ChangeSetPolicyRow'][]
+            meta: components['schemas']['ListMeta']
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextChangeSetPolicies: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['NewChangeSetPolicy']
+      }
+    }
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ChangeSetPolicy']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextChangeSetPoliciesById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ChangeSetPolicy']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextChangeSetPoliciesByIdDrift: {
+    parameters: {
+      query?: {
+        /** @description Rows per page, 1–1000 (default 25) */
+        limit?: string
+        /** @description Page number from 1 (default 1) */
+        page?: string
+        /** @description Comma-separated keys; a leading - sorts descending */
+        sort?: string
+        /** @description Comma-separated projection; a nested field adds its parent */
+        fields?: string
+        /** @description Filter text: field operator 'value' and … */
+        pql?: string
+      }
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A page of rows */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            data: components['schemas']['ChangeSetPolicyDrift'][]
+            meta: components['schemas']['ListMeta']
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextChangeSetPoliciesByIdEvaluate: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ChangeSetPolicy']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextChangeSetPoliciesByIdFix: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ChangeSet']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
   getProducts: {
     parameters: {
       query?: {
@@ -16548,6 +21619,174 @@ export interface operations {
       }
     }
   }
+  getCurrencyRates: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            data: components['schemas']['CurrencyRate'][]
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  putCurrencyRatesByFromByTo: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        /** @description ISO 4217 code */
+        from: string
+        /** @description ISO 4217 code */
+        to: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SetCurrencyRate']
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['CurrencyRate']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
   getPricingEntities: {
     parameters: {
       query?: {
@@ -16941,6 +22180,81 @@ export interface operations {
               page: number
               limit: number
             }
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getAccountsByIdPricingEntity: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            pricing_entity: {
+              /** Format: uuid */
+              id: string
+              name: string
+              is_default: boolean
+            } | null
+            assigned: boolean
           }
         }
       }
@@ -20966,6 +26280,88 @@ export interface operations {
       }
     }
   }
+  getGroupsByContextBillingEntitiesByIdLog: {
+    parameters: {
+      query?: {
+        /** @description Rows per page, 1–1000 (default 25) */
+        limit?: string
+        /** @description Page number from 1 (default 1) */
+        page?: string
+        /** @description Comma-separated keys; a leading - sorts descending */
+        sort?: string
+        /** @description Comma-separated projection; a nested field adds its parent */
+        fields?: string
+        /** @description Filter text: field operator 'value' and … */
+        pql?: string
+      }
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A page of rows */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            data: components['schemas']['AuditEntry'][]
+            meta: components['schemas']['ListMeta']
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
   putGroupsByContextBillingEntitiesByIdBalancesByCurrency: {
     parameters: {
       query?: never
@@ -22600,6 +27996,3515 @@ export interface operations {
       }
     }
   }
+  getLookalikes: {
+    parameters: {
+      query: {
+        /** @description Rows per page, 1–1000 (default 25) */
+        limit?: string
+        /** @description Page number from 1 (default 1) */
+        page?: string
+        /** @description Comma-separated keys; a leading - sorts descending */
+        sort?: string
+        /** @description Comma-separated projection; a nested field adds its parent */
+        fields?: string
+        /** @description Filter text: field operator 'value' and … */
+        pql?: string
+        /** @description A domain (acme.com, an IDN in Unicode or punycode) or a brand label (acme, taken as acme.com) */
+        domain: string
+        /** @description Comma-separated fuzzers to run (default: every one): addition, bitsquatting, cyrillic, homoglyph, hyphenation, insertion, omission, repetition, replacement, subdomain, transposition, vowel-swap, various, dictionary, tld-swap, confusable */
+        fuzzers?: string
+        /** @description The TLDs of tld-swap and the confusables’ scripts: those on sale (default) or every TLD of the catalogue */
+        tlds?: 'offered' | 'all'
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A page of rows */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            data: components['schemas']['Lookalike'][]
+            meta: components['schemas']['ListMeta']
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextBrands: {
+    parameters: {
+      query?: {
+        /** @description Rows per page, 1–1000 (default 25) */
+        limit?: string
+        /** @description Page number from 1 (default 1) */
+        page?: string
+        /** @description Comma-separated keys; a leading - sorts descending */
+        sort?: string
+        /** @description Comma-separated projection; a nested field adds its parent */
+        fields?: string
+        /** @description Filter text: field operator 'value' and … */
+        pql?: string
+      }
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A page of rows */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            data: components['schemas']['BrandRow'][]
+            meta: components['schemas']['ListMeta']
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextBrands: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BrandCreate']
+      }
+    }
+    responses: {
+      /** @description Added */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Brand']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Refused by a rule on stored state */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextBrandsImport: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BrandImport']
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['BrandImportResult']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextBrandsById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Brand']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  deleteGroupsByContextBrandsById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  patchGroupsByContextBrandsById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BrandUpdate']
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Brand']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Refused by a rule on stored state */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextBrandCandidates: {
+    parameters: {
+      query?: {
+        /** @description Rows per page, 1–1000 (default 25) */
+        limit?: string
+        /** @description Page number from 1 (default 1) */
+        page?: string
+        /** @description Comma-separated keys; a leading - sorts descending */
+        sort?: string
+        /** @description Comma-separated projection; a nested field adds its parent */
+        fields?: string
+        /** @description Filter text: field operator 'value' and … */
+        pql?: string
+      }
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A page of rows */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            data: components['schemas']['BrandCandidateRow'][]
+            meta: components['schemas']['ListMeta']
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextBrandCandidatesCheck: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BrandCandidateCheck']
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['BrandCandidateChecked']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextBrandCandidatesSafe: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BrandCandidateSafe']
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['BrandCandidatesMarked']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getIntelligenceModules: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['IntelligenceModules']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextIntelligenceItems: {
+    parameters: {
+      query?: {
+        /** @description Rows per page, 1–1000 (default 25) */
+        limit?: string
+        /** @description Page number from 1 (default 1) */
+        page?: string
+        /** @description Comma-separated keys; a leading - sorts descending */
+        sort?: string
+        /** @description Comma-separated projection; a nested field adds its parent */
+        fields?: string
+        /** @description Filter text: field operator 'value' and … */
+        pql?: string
+      }
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A page of rows */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            data: components['schemas']['IntelligenceItemRow'][]
+            meta: components['schemas']['ListMeta']
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextIntelligenceItems: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['IntelligenceItemCreate']
+      }
+    }
+    responses: {
+      /** @description Added */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['IntelligenceItem']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Refused by a rule on stored state */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextIntelligenceItemsById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['IntelligenceItem']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  deleteGroupsByContextIntelligenceItemsById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextIntelligenceItemsByIdRuns: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['IntelligenceRuns']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextIntelligenceItemsByIdRuns: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Queued */
+      202: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['IntelligenceRun']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextIntelligenceItemsByIdGapAnalysis: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['IntelligenceGapAnalysis']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextIntelligenceItemsByIdSecurity: {
+    parameters: {
+      query?: {
+        limit?: number
+      }
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['IntelligenceSecurity']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextIntelligenceItemsByIdFixes: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['IntelligenceFix']
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['IntelligenceFixResult']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Refused by a rule on stored state */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextIntelligenceItemsByIdSslFocus: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['IntelligenceSslFocus']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextIntelligenceItemsByIdTrafficFocus: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['IntelligenceTrafficFocus']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextIntelligenceTemplates: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['IntelligenceTemplates']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextIntelligenceTemplates: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['IntelligenceTemplateCreate']
+      }
+    }
+    responses: {
+      /** @description Saved */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['IntelligenceTemplate']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Refused by a rule on stored state */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  deleteGroupsByContextIntelligenceTemplatesById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextWatches: {
+    parameters: {
+      query?: {
+        /** @description Rows per page, 1–1000 (default 25) */
+        limit?: string
+        /** @description Page number from 1 (default 1) */
+        page?: string
+        /** @description Comma-separated keys; a leading - sorts descending */
+        sort?: string
+        /** @description Comma-separated projection; a nested field adds its parent */
+        fields?: string
+        /** @description Filter text: field operator 'value' and … */
+        pql?: string
+      }
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A page of rows */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            data: components['schemas']['WatchRow'][]
+            meta: components['schemas']['ListMeta']
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextWatches: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WatchCreate']
+      }
+    }
+    responses: {
+      /** @description Added */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Watch']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Refused by a rule on stored state */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextWatchesById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['WatchDetail']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  deleteGroupsByContextWatchesById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  patchGroupsByContextWatchesById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WatchUpdate']
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Watch']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Refused by a rule on stored state */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextWatchesByIdRun: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['WatchRunResult']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextWatchesByIdContacts: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['WatchContacts']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextWatchesByIdContacts: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WatchContactCreate']
+      }
+    }
+    responses: {
+      /** @description Added */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['WatchContact']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Refused by a rule on stored state */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  deleteGroupsByContextWatchesByIdContactsByContactId: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+        contactId: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextWatchDetections: {
+    parameters: {
+      query?: {
+        /** @description Rows per page, 1–1000 (default 25) */
+        limit?: string
+        /** @description Page number from 1 (default 1) */
+        page?: string
+        /** @description Comma-separated keys; a leading - sorts descending */
+        sort?: string
+        /** @description Comma-separated projection; a nested field adds its parent */
+        fields?: string
+        /** @description Filter text: field operator 'value' and … */
+        pql?: string
+      }
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A page of rows */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            data: components['schemas']['WatchDetectionRow'][]
+            meta: components['schemas']['ListMeta']
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextWatchDetectionsById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['WatchDetection']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextWatchDetectionsByIdCase: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WatchCaseCreate']
+      }
+    }
+    responses: {
+      /** @description Opened */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['WatchCase']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Refused by a rule on stored state */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextWatchCases: {
+    parameters: {
+      query?: {
+        /** @description Rows per page, 1–1000 (default 25) */
+        limit?: string
+        /** @description Page number from 1 (default 1) */
+        page?: string
+        /** @description Comma-separated keys; a leading - sorts descending */
+        sort?: string
+        /** @description Comma-separated projection; a nested field adds its parent */
+        fields?: string
+        /** @description Filter text: field operator 'value' and … */
+        pql?: string
+      }
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A page of rows */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            data: components['schemas']['WatchCaseRow'][]
+            meta: components['schemas']['ListMeta']
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextWatchCasesById: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['WatchCaseDetail']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextWatchCasesByIdSteps: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WatchCaseStep']
+      }
+    }
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['WatchCase']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Refused by a rule on stored state */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextWatchTemplates: {
+    parameters: {
+      query?: {
+        /** @description Rows per page, 1–1000 (default 25) */
+        limit?: string
+        /** @description Page number from 1 (default 1) */
+        page?: string
+        /** @description Comma-separated keys; a leading - sorts descending */
+        sort?: string
+        /** @description Comma-separated projection; a nested field adds its parent */
+        fields?: string
+        /** @description Filter text: field operator 'value' and … */
+        pql?: string
+      }
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A page of rows */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            data: components['schemas']['WatchTemplateRow'][]
+            meta: components['schemas']['ListMeta']
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextWatchTemplates: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WatchTemplateCreate']
+      }
+    }
+    responses: {
+      /** @description Added */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['WatchTemplate']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Refused by a rule on stored state */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description The request body is larger than the API takes */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description The request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextWatchOverview: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['WatchOverview']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
   onDomainRegistered: {
     parameters: {
       query?: never
@@ -23373,6 +32278,42 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['WebhookEvent_block_cancelled']
+      }
+    }
+    responses: {
+      /** @description Received (any 2xx) */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description Gone: the endpoint is disabled */
+      410: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+    }
+  }
+  onBrandDetection: {
+    parameters: {
+      query?: never
+      header: {
+        /** @description The message id (msg_…): the same for every retry and replay, so a repeat can be dropped */
+        'webhook-id': string
+        /** @description Unix seconds when this attempt was signed; refuse messages far from your clock */
+        'webhook-timestamp': string
+        /** @description Space-separated v1,<base64 HMAC-SHA256 of "id.timestamp.body"> with the endpoint secret (whsec_…, base64 key); two during a secret rotation */
+        'webhook-signature': string
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookEvent_brand_detection']
       }
     }
     responses: {

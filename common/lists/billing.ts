@@ -1,5 +1,6 @@
 import { INVOICE_LANGUAGES, TRANSACTION_STATES } from '../billing.ts'
 import { listCatalogue } from '../list-catalogue.ts'
+import { AUDIT_LIST } from './audit.ts'
 
 /** Field catalogues of the billing lists (issue 18): billing entities and transactions. */
 
@@ -32,6 +33,8 @@ export const TRANSACTIONS_LIST = listCatalogue({
     state: { type: 'enum', filterable: true, sortable: true, choices: TRANSACTION_STATES },
     action: { type: 'text', filterable: true, sortable: true },
     product_code: { type: 'text', filterable: true, sortable: true },
+    /** The product's name (issue 28): what a person reads, where the code is what a script filters by. */
+    'product.name': { type: 'text' },
     object_name: { type: 'text', filterable: true, sortable: true },
     period: { type: 'integer', filterable: true, sortable: true },
     amount_minor: { type: 'integer', filterable: true, sortable: true },
@@ -73,5 +76,18 @@ export const INVOICES_LIST = listCatalogue({
     corrects_number: { type: 'text', filterable: true },
     billing_entity_id: { type: 'uuid', filterable: true },
     'billing_entity.name': { type: 'text', filterable: true, sortable: true },
+  },
+})
+
+/**
+ * A billing entity's trail (its edits, terms, payments, adjustments, invoices and the accounts it
+ * pays for): the audit entries of area invoicing about the entity, read by whoever can open it.
+ */
+export const BILLING_ENTITY_LOG_LIST = listCatalogue({
+  name: 'billing-entity-log',
+  defaultSort: '-created_at',
+  fields: {
+    ...AUDIT_LIST.fields,
+    area: { type: 'enum', filterable: true, sortable: true, choices: ['invoicing'] },
   },
 })

@@ -32,7 +32,7 @@ export const DNS_ZONES_LIST = listCatalogue({
 /** Records across every zone of the account: the record search and each zone's record list. */
 export const DNS_RECORDS_LIST = listCatalogue({
   name: 'dns-records',
-  defaultSort: 'name',
+  defaultSort: 'name,type,priority,content',
   fields: {
     id: { type: 'uuid', filterable: true },
     zone_id: { type: 'uuid', filterable: true },

@@ -23,6 +23,8 @@ export const DOMAINS_LIST = listCatalogue({
     expires_at: { type: 'timestamp', filterable: true, sortable: true },
     auto_renew: { type: 'boolean', filterable: true, sortable: true },
     registry_lock: { type: 'boolean', filterable: true, sortable: true },
+    /** The registry reports the registrar's transfer lock (clientTransferProhibited) at the last sync. */
+    registrar_lock: { type: 'boolean', filterable: true },
     dnssec: { type: 'boolean', filterable: true, sortable: true },
     tags: { type: 'tags', filterable: true, sortable: true },
     registrant_name: { type: 'text', filterable: true, sortable: true },

@@ -20,6 +20,9 @@ export const ORDERS_LIST = listCatalogue({
     totals: { type: 'text' },
     total_text: { type: 'text', sortable: true },
     created_by: { type: 'text', filterable: true, sortable: true },
+    /** The account (staff in their own group read every account's orders; each opens in its account). */
+    group_id: { type: 'uuid', filterable: true },
+    'account.name': { type: 'text', filterable: true, sortable: true },
     created_at: { type: 'timestamp', filterable: true, sortable: true },
     updated_at: { type: 'timestamp', filterable: true, sortable: true },
   },

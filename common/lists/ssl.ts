@@ -15,6 +15,8 @@ export const SSL_CERTIFICATES_LIST = listCatalogue({
     product: { type: 'enum', filterable: true, sortable: true, choices: SSL_PRODUCT_IDS },
     ca: { type: 'text', filterable: true, sortable: true },
     key_type: { type: 'text', filterable: true },
+    /** Where it came from: its term's first order, a renewal, a reissue or an import (the SSL report's failed renewals). */
+    origin: { type: 'enum', filterable: true, sortable: true, choices: ['order', 'renewal', 'reissue', 'import'] },
     not_after: { type: 'timestamp', filterable: true, sortable: true },
     issued_at: { type: 'timestamp', filterable: true, sortable: true },
     term_id: { type: 'uuid', filterable: true },

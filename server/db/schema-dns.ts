@@ -69,6 +69,19 @@ export interface DnsZoneStatisticsTable {
   queries: Defaulted<number>
 }
 
+/** A zone's posture as the DNS report counts it (migration 1550), current while `zone_version` is the zone's version. */
+export interface DnsZonePosturesTable {
+  zone_id: string
+  zone_version: number
+  spf: string
+  dmarc: string
+  caa: boolean
+  caa_issuers: string
+  mx: boolean
+  records: number
+  computed_at: Timestamp
+}
+
 export interface DnsStatisticsCursorTable {
   server: string
   total_queries: number

@@ -17,9 +17,9 @@ export interface TrayItemsTable {
 }
 
 export const BULK_ACTIONS = ['renew', 'auto_renew_on', 'auto_renew_off', 'lock', 'unlock', 'set_contacts', 'set_nameservers'] as const
-/** The domain actions; the job table also holds the record replacements of the DNS area (migration 0693). */
+/** The domain actions; the job table also holds the record replacements of the DNS area (migration 0693) and the stages of change sets (1200). */
 export type BulkAction = (typeof BULK_ACTIONS)[number]
-export type BulkJobAction = BulkAction | 'replace_record_content'
+export type BulkJobAction = BulkAction | 'replace_record_content' | 'change_set_stage' | 'change_set_rollback'
 export type BulkJobState = 'queued' | 'running' | 'completed' | 'failed'
 
 export interface BulkJobsTable {

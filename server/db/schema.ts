@@ -104,6 +104,7 @@ export interface DB {
   dns_records: import('./schema-dns.ts').DnsRecordsTable
   dns_zone_statistics: import('./schema-dns.ts').DnsZoneStatisticsTable
   dns_statistics_cursor: import('./schema-dns.ts').DnsStatisticsCursorTable
+  dns_zone_postures: import('./schema-dns.ts').DnsZonePosturesTable
   auth_tokens: AuthTokensTable
   api_tokens: import('./schema-api-tokens.ts').ApiTokensTable
   api_token_uses: import('./schema-api-tokens.ts').ApiTokenUsesTable
@@ -133,6 +134,8 @@ export interface DB {
   pricing_entities: import('./schema-pricing.ts').PricingEntitiesTable
   pricing_rules: import('./schema-pricing.ts').PricingRulesTable
   price_rise_notices: import('./schema-pricing.ts').PriceRiseNoticesTable
+  pulse_configurations: import('./schema-reports.ts').PulseConfigurationsTable
+  report_subscriptions: import('./schema-reports.ts').ReportSubscriptionsTable
   ssl_acme_accounts: import('./schema-ssl.ts').SslAcmeAccountsTable
   ssl_terms: import('./schema-ssl.ts').SslTermsTable
   ssl_certificates: import('./schema-ssl.ts').SslCertificatesTable
@@ -151,6 +154,29 @@ export interface DB {
   invoice_series: import('./schema-billing.ts').InvoiceSeriesTable
   invoices: import('./schema-billing.ts').InvoicesTable
   invoice_lines: import('./schema-billing.ts').InvoiceLinesTable
+  brands: import('./schema-brand.ts').BrandsTable
+  brand_candidates: import('./schema-brand.ts').BrandCandidatesTable
+  brand_feed_runs: import('./schema-brand.ts').BrandFeedRunsTable
+  ct_log_positions: import('./schema-brand.ts').CtLogPositionsTable
+  zone_feed_positions: import('./schema-brand.ts').ZoneFeedPositionsTable
+  intelligence_templates: import('./schema-intelligence.ts').IntelligenceTemplatesTable
+  intelligence_items: import('./schema-intelligence.ts').IntelligenceItemsTable
+  intelligence_runs: import('./schema-intelligence.ts').IntelligenceRunsTable
+  intelligence_cells: import('./schema-intelligence.ts').IntelligenceCellsTable
+  watch_templates: import('./schema-watch.ts').WatchTemplatesTable
+  watches: import('./schema-watch.ts').WatchesTable
+  watch_contacts: import('./schema-watch.ts').WatchContactsTable
+  watch_detections: import('./schema-watch.ts').WatchDetectionsTable
+  watch_evidence: import('./schema-watch.ts').WatchEvidenceTable
+  watch_cases: import('./schema-watch.ts').WatchCasesTable
+  watch_case_steps: import('./schema-watch.ts').WatchCaseStepsTable
+  watch_sends: import('./schema-watch.ts').WatchSendsTable
+  change_sets: import('./schema-change-sets.ts').ChangeSetsTable
+  change_set_objects: import('./schema-change-sets.ts').ChangeSetObjectsTable
+  change_set_policies: import('./schema-change-sets.ts').ChangeSetPoliciesTable
+  change_set_policy_drift: import('./schema-change-sets.ts').ChangeSetPolicyDriftTable
+  change_set_approvals: import('./schema-change-sets.ts').ChangeSetApprovalsTable
+  change_set_approval_rules: import('./schema-change-sets.ts').ChangeSetApprovalRulesTable
 }
 
 export type Account = Selectable<AccountsTable>

@@ -4,6 +4,8 @@ import { expandRoles } from '#common/permissions.ts'
 import { directoryRouter } from './accounts/routes.ts'
 import { auditRouter } from './audit/http.ts'
 import { dashboardRouter } from './dashboard/http.ts'
+import { reportsRouter } from './reports/http.ts'
+import { registerReportsJobs } from './reports/jobs.ts'
 import { authRouter } from './auth/http.ts'
 import { verifyBearer } from './auth/tokens.ts'
 import { admitApiToken } from './api-tokens/edge.ts'
@@ -30,9 +32,17 @@ import { bulkRouter } from './bulk/http.ts'
 import { registerBulkJobs } from './bulk/jobs.ts'
 import { materialRouter } from './material-changes/http.ts'
 import { registerMaterialJobs } from './material-changes/jobs.ts'
+import { changeSetsRouter } from './change-sets/http.ts'
+import { registerChangeSetJobs } from './change-sets/jobs.ts'
 import { approvalsRouter } from './approvals/http.ts'
 import { sslRouter } from './ssl/http.ts'
 import { sslOrganisationsRouter } from './ssl/organisations-http.ts'
+import { brandRouter } from './brand/http.ts'
+import { registerBrandJobs } from './brand/jobs.ts'
+import { intelligenceRouter } from './intelligence/http.ts'
+import { registerIntelligenceJobs } from './intelligence/jobs.ts'
+import { watchRouter } from './watch/http.ts'
+import { registerWatchJobs } from './watch/jobs.ts'
 import { blocksRouter } from './blocks/http.ts'
 import { registerBlockJobs } from './blocks/jobs.ts'
 import { billingRouter } from './billing/http.ts'
@@ -60,10 +70,12 @@ const AREAS: { routes: OpenAPIHono<PlatformEnv>; jobs?: (deps: PlatformDeps) => 
   { routes: ordersRouter, jobs: registerOrderJobs },
   { routes: domainsRouter, jobs: registerDomainJobs },
   { routes: dashboardRouter },
+  { routes: reportsRouter, jobs: registerReportsJobs },
   { routes: trayRouter },
   { routes: bulkRouter, jobs: registerBulkJobs },
   { routes: materialRouter, jobs: registerMaterialJobs },
   { routes: approvalsRouter },
+  { routes: changeSetsRouter, jobs: registerChangeSetJobs },
   { routes: productsRouter },
   { routes: pricingRouter, jobs: registerPricingJobs },
   { routes: sslRouter, jobs: registerSslJobs },
@@ -71,6 +83,9 @@ const AREAS: { routes: OpenAPIHono<PlatformEnv>; jobs?: (deps: PlatformDeps) => 
   { routes: webhooksRouter, jobs: registerWebhookJobs },
   { routes: billingRouter, jobs: registerBillingJobs },
   { routes: blocksRouter, jobs: registerBlockJobs },
+  { routes: brandRouter, jobs: registerBrandJobs },
+  { routes: intelligenceRouter, jobs: registerIntelligenceJobs },
+  { routes: watchRouter, jobs: registerWatchJobs },
 ]
 
 /** The Platform API: a web-standard handler, mounted at /v1 by the server or run alone. */

@@ -44,6 +44,13 @@ export type PlatformDeps = {
   dns?: { ttlMin?: number }
   /** The guard of every request to an address a user gave (decision 022); absent, names are not resolved (addresses only). */
   outbound?: import('#server/platform/core/outbound.ts').Outbound
+  /** RDAP lookups of domains at their registries (RDAP_BASE_URL, else the local registry's RDAP service); absent: none configured. */
+  rdap?: import('#server/integrations/rdap/client.ts').RdapClient
+  /** Brand protection's feeds (CT_LOG_URLS or the demo's local CT log; ZONE_FEED_DIR); absent: none read. */
+  brandFeeds?: {
+    ct?: { client: import('#server/integrations/ct/index.ts').CtClient; logs: import('#server/integrations/ct/index.ts').CtLogSource[] } | null
+    zoneDir?: string | null
+  }
   /** Where this server listens (http://localhost:<port>), once it does: the base of mailed links without PUBLIC_URL. */
   listeningUrl?: () => string | undefined
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
 import type { ContactRole, SyncState } from '#server/db/schema-directory.ts'
 import { createContact, linkDomainContact, upsertRegistryHandle, type ContactInput } from '#server/platform/contacts/service.ts'
@@ -97,8 +97,18 @@ export async function seedDirectory(db: Kysely<DB>): Promise<void> {
         error: state === 'failed' ? '2306 Parameter value policy error: postal code format' : null,
       })
     }
-    // The first contact holds every role on a few domains; the last stays unused (deletable).
-    const domains = await db.selectFrom('domains').select('id').where('account_id', '=', account.id).orderBy('name').limit(3).execute()
+    // The first two contacts hold every role on a few domains and on the flagship names (the brand
+    // in each TLD and <brand>-corp.com, issue 28): their pages show contacts set. The last contact stays unused (deletable).
+    const brand = slug.split('-')[0]!
+    const first = await db.selectFrom('domains').select('id').where('account_id', '=', account.id).orderBy('name').limit(3).execute()
+    const flagship = await db
+      .selectFrom('domains')
+      .select('id')
+      .where('account_id', '=', account.id)
+      .where((eb) => eb.or([eb('name', '=', `${brand}-corp.com`), eb(sql<boolean>`'brand' = ANY(tags)`, '=', true)]))
+      .orderBy('name')
+      .execute()
+    const domains = [...new Map([...first, ...flagship].map((d) => [d.id, d])).values()]
     for (const domain of domains) {
       for (const [i, role] of ROLES.entries()) await linkDomainContact(db, accountScope, { domain_id: domain.id, contact_id: contacts[i % 2]!.id, role })
     }

@@ -6,7 +6,7 @@ import type { PreloadDomain } from '#server/integrations/registry/local-registry
 import type { Logger } from '#server/lib/logger.ts'
 import { DEFAULT_NAMESERVERS } from '#server/platform/dns/service.ts'
 import { registryColumns } from '#server/platform/domains/lifecycle.ts'
-import type { StartedRegistries } from '#server/platform/registries/registries.ts'
+import { OTHER_LOCAL_REGISTRAR, type StartedRegistries } from '#server/platform/registries/registries.ts'
 
 /** What a registry lock is at the registry: the server statuses only the registry can lift. */
 export const REGISTRY_LOCK_STATUSES = ['serverDeleteProhibited', 'serverTransferProhibited', 'serverUpdateProhibited']
@@ -68,8 +68,36 @@ export async function preloadDemoRegistry(db: Kysely<DB>, registries: StartedReg
         .execute()
     }
   })
-  logger.info('demo domains preloaded at the local registry', { domains: held.length })
+  const transferable = preloadTransferable(registries, now())
+  logger.info('demo domains preloaded at the local registry', { domains: held.length, ...(transferable ? { another_registrars: transferable } : {}) })
   return { preloaded: held.length }
+}
+
+/** A name another registrar holds at the embedded registry, whose auth code the demo gives (README, "Transfer a name in"). */
+export const DEMO_TRANSFER = { name: 'acme-rockets.com', authCode: 'Rocket-Transfer-2026' } as const
+
+/**
+ * The other registrar's name, with its known auth code: registered three years ago, renewing in
+ * eight months, on that registrar's name servers. Its transfer in completes a few seconds after it
+ * is asked (OTHER_LOCAL_REGISTRAR approves it). Only when the embedded registry serves .com.
+ */
+function preloadTransferable(registries: StartedRegistries, at: Date): string | null {
+  if (!registries.local || !registries.forTld('com')) return null
+  const created = new Date(at)
+  created.setUTCFullYear(created.getUTCFullYear() - 3)
+  const expires = new Date(at)
+  expires.setUTCMonth(expires.getUTCMonth() + 8)
+  registries.local.registry.preload([
+    {
+      name: DEMO_TRANSFER.name,
+      clientId: OTHER_LOCAL_REGISTRAR.id,
+      createdAt: created,
+      expiresAt: expires,
+      authInfo: DEMO_TRANSFER.authCode,
+      nameservers: ['ns1.rival-registrar.example', 'ns2.rival-registrar.example'],
+    },
+  ])
+  return DEMO_TRANSFER.name
 }
 
 // A syntactically right DS (ECDSA P-256, SHA-256 digest) that stays the same for a name.

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import AxeBuilder from '@axe-core/playwright'
+import { slug } from '#app/routes/api/reference-model.ts'
 import { expect, test, hydrated, pageProblems, settled } from './support.ts'
 
 // Issue 20: the public API documentation, read without signing in: from /api to the reference,
@@ -62,14 +63,50 @@ test.describe('without JavaScript', () => {
     await page.getByRole('link', { name: 'Clear' }).click()
     await expect(page).toHaveURL(/\/api\/reference$/)
     await expect(page.getByRole('heading', { level: 2, name: 'SSL certificates' })).toBeVisible()
+    // The first page lists every operation; its full entry is on its area's page (issue 34).
+    await page.getByRole('link', { name: '/v1/groups/{context}/ssls/{id}/revoke' }).click()
+    await expect(page).toHaveURL(/\/api\/reference\/ssl-certificates#post-v1-groups-context-ssls-id-revoke$/)
+    await expect(page.getByRole('heading', { level: 1, name: 'SSL certificates' })).toBeVisible()
+    const operation = page.locator('#post-v1-groups-context-ssls-id-revoke')
+    await expect(operation.getByText('ssl-manager', { exact: true })).toBeVisible()
+    await operation.getByRole('link', { name: 'SslRevoke' }).first().click()
+    await expect(page.getByRole('region', { name: 'SslRevoke' }).getByText('reason', { exact: true })).toBeInViewport()
+    await page.getByRole('link', { name: 'All areas' }).click()
+    await expect(page).toHaveURL(/\/api\/reference$/)
   })
+})
+
+test('the first page of the reference stays under 300 KB and leads to every operation of the live document', async ({ request }) => {
+  const first = await request.get('/api/reference')
+  expect(first.status()).toBe(200)
+  const html = await first.text()
+  expect(Buffer.byteLength(html)).toBeLessThanOrEqual(300 * 1024)
+  // Every operation and webhook event of the document the page offers for download…
+  const download = /href="([^"]+\/openapi\.json)"/.exec(html)![1]!
+  const document = (await (await request.get(download)).json()) as { paths: Record<string, object>; webhooks?: Record<string, object> }
+  const ids = [
+    ...Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((method) => slug(`${method} ${path}`))),
+    ...Object.keys(document.webhooks ?? {}).map((event) => slug(`webhook ${event}`)),
+  ]
+  // …is a link of the first page to its entry on another page of the reference, and each entry is there.
+  const linked = new Map([...html.matchAll(/href="\/api\/reference\/([a-z0-9-]+)#([a-z0-9-]+)"/g)].map((m) => [m[2]!, m[1]!]))
+  expect(ids.filter((id) => !linked.has(id))).toEqual([])
+  for (const part of new Set(linked.values())) {
+    const answer = await request.get(`/api/reference/${part}`)
+    expect(answer.status(), part).toBe(200)
+    const text = await answer.text()
+    const missing = [...linked].filter(([id, at]) => at === part && !text.includes(` id="${id}"`))
+    expect(missing, part).toEqual([])
+  }
+  expect((await request.get('/api/reference/no-such-area')).status()).toBe(404)
 })
 
 test('the docs pages have no serious or critical axe-core violation, light and dark', async ({ page }) => {
   const found: string[] = []
   await page.goto('/api')
-  // Each component of the docs in each theme: the quick start, the prose sections, the reference.
-  const pages = { light: ['/api', '/api/reference?q=ssl'], dark: ['/api/authentication', '/api/reference?q=ssl'] }
+  // Each component of the docs in each theme: the quick start, the prose sections, the reference's
+  // contents (a search of many: the first page's lines, shorter) and entries (a small area's page).
+  const pages = { light: ['/api', '/api/reference?q=ssl'], dark: ['/api/authentication', '/api/reference/tlds'] }
   for (const [theme, paths] of Object.entries(pages)) {
     await page.context().addCookies([{ name: 'theme', value: theme, url: page.url() }])
     for (const path of paths) {

@@ -1,11 +1,12 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
-import { expect, test, ACME_ADMIN, STAFF, hydrated, pageProblems, signedIn } from './support.ts'
+import { expect, test, ACME_ADMIN, STAFF, hydrated, pageProblems, signedIn, unique } from './support.ts'
 
 // Issue 18: billing entities and transactions. The demo seed (server/seed/billing.ts) makes
 // "Acme Corp Billing" (USD, on credit) paying for Acme Corp and "Globex Ibérica S.L." (EUR,
 // prepaid) paying for Globex, each with a few renewals charged at their price lists' quotes. The
-// staff test records a payment and takes it back with an adjustment, so the balance ends as it was.
+// staff test makes an entity of its own, records a payment and takes it back with an adjustment, so
+// the balance ends as it was.
 
 /** Serious or critical axe-core violations of the page as it is. */
 async function axe(page: Page) {
@@ -25,10 +26,17 @@ test.describe('billing as staff', () => {
   test.use({ storageState: signedIn(STAFF) })
 
   test('payments are refused in the wrong currency or without a reason beside their field, recorded, and taken back', async ({ page }) => {
+    // An entity of its own: the demo's are charged by the other specs while this one runs.
+    const name = `E2E Payments ${unique()}`
     await page.goto('/invoicing')
     await page.getByRole('link', { name: 'Billing entities', exact: true }).first().click()
-    await page.getByRole('link', { name: 'Acme Corp Billing', exact: true }).click()
-    await expect(page.getByRole('heading', { level: 1, name: 'Acme Corp Billing' })).toBeVisible()
+    const create = page.getByRole('form', { name: 'New billing entity' })
+    await create.getByLabel('Name').fill(name)
+    await create.getByLabel('Country').selectOption('US')
+    await create.getByLabel('Currency').fill('USD')
+    await create.getByLabel('Invoices mailed to').fill('billing@e2e-payments.example')
+    await create.getByRole('button', { name: 'Create billing entity' }).click()
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible()
     const balance = page.locator('[data-testid="balance"][data-currency="USD"]').getByTestId('balance-amount')
     const before = await balance.textContent()
     await hydrated(page)
@@ -100,15 +108,16 @@ test.describe('billing forms without JavaScript', () => {
   test('a payment in the wrong currency and an adjustment without reason are refused beside their field, nothing written', async ({ page }) => {
     await page.goto('/invoicing/billing-entities')
     await page.getByRole('link', { name: 'Acme Corp Billing', exact: true }).click()
-    const payments = await page.getByTestId('payment').count()
+    // Other specs charge and pay this entity while this one runs: count only what this test typed.
+    const reference = `no-js wire ${unique()}`
     const form = page.getByRole('form', { name: 'Record a payment or adjustment' })
     await form.getByLabel('Currency').fill('GBP')
     await form.getByLabel('Amount').fill('12.00')
-    await form.getByLabel('Reference').fill('no-js wire')
+    await form.getByLabel('Reference').fill(reference)
     await form.getByRole('button', { name: 'Record' }).click()
     await expect(form.getByText('This entity is not billed in that currency (it holds USD)')).toBeVisible()
     await expect(form.getByLabel('Amount')).toHaveValue('12.00')
-    await expect(form.getByLabel('Reference')).toHaveValue('no-js wire')
+    await expect(form.getByLabel('Reference')).toHaveValue(reference)
 
     await form.getByLabel('Kind').selectOption('adjustment')
     await form.getByLabel('Currency').fill('USD')
@@ -117,7 +126,8 @@ test.describe('billing forms without JavaScript', () => {
     await expect(form.getByText('Say why: an adjustment or a refund needs its reason')).toBeVisible()
     await expect(form.getByLabel('Kind')).toHaveValue('adjustment')
     await expect(form.getByLabel('Amount')).toHaveValue('-12.00')
-    await expect(page.getByTestId('payment')).toHaveCount(payments)
+    await expect(form.getByLabel('Reference')).toHaveValue(reference)
+    await expect(page.getByTestId('payment').filter({ hasText: reference })).toHaveCount(0)
   })
 
   test('a tax id of the wrong shape for its country, and a second run of a closed month, are refused beside their field', async ({ page }) => {
@@ -171,10 +181,20 @@ test.describe('billing as a client', () => {
     await page.getByRole('link', { name: 'Acme Corp Billing', exact: true }).click()
     await expect(page.getByTestId('balance')).toHaveCount(1)
     await expect(page.getByRole('form', { name: 'Record a payment or adjustment' })).toHaveCount(0)
+    // Its log opens for the client too (issue 28, item 16): the payments on it, never the accounts put on it.
+    await page.getByRole('link', { name: 'Log', exact: true }).click()
+    await expect(page).toHaveURL(/\/invoicing\/billing-entities\/[0-9a-f-]{36}\/log$/)
+    await expect(page.getByTestId('data-row').filter({ hasText: 'Wire 2026-0415' })).toHaveCount(1)
+    await expect(page.getByTestId('data-row').filter({ hasText: 'add-account' })).toHaveCount(0)
 
     await page.goto('/invoicing/transactions')
     expect(await axe(page)).toEqual([])
-    // A domain's renewal (the demo's charges are real renewals at its registry; its blocks are charged too).
+    // A domain's renewal (the demo's charges are real renewals at its registry; its blocks are charged too):
+    // the oldest, a seeded one of last month, never a renewal another spec is making right now.
+    await page.getByRole('columnheader', { name: 'Date' }).getByRole('link').click()
+    await expect(page).toHaveURL(/sort=created_at/)
+    // The rows are the sorted page's once its header says so (the address changes a moment before).
+    await expect(page.getByRole('columnheader', { name: 'Date' })).toHaveAttribute('aria-sort', 'ascending')
     const row = page.getByRole('row').filter({ hasText: 'Settled' }).filter({ hasText: 'Renewal' }).first()
     const domain = (await row.getByRole('cell').nth(4).textContent())!.trim()
     await expect(row.getByRole('cell').last()).toHaveText('Acme Corp')

@@ -20,7 +20,8 @@ test.describe('invoices as a client', () => {
       .filter({ hasText: /INV-\d{4}-\d{6}/ })
       .first()
     await expect(row).toBeVisible()
-    await expect(row).toContainText('USD')
+    // Its total in the one money form (Acme pays in USD): "$1,234.56", never "USD 1234.56".
+    await expect(row).toContainText(/\$\d{1,3}(,\d{3})*\.\d{2}/)
     const number = (await row.getByText(/INV-\d{4}-\d{6}/).textContent())!.trim()
     // The other tab is the account's prices.
     await expect(page.getByRole('link', { name: 'Your prices', exact: true })).toBeVisible()

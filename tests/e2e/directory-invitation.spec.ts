@@ -27,11 +27,11 @@ test('an invited user sets a password through the mailed link (once) and signs i
   // Roles read by their names, not their codes (issue 28, item 7).
   const invite = page.locator('#user-invite')
   await expect(invite.getByTestId('role-domain-viewer')).toContainText('Domain viewer')
-  await expect(invite.getByTestId('grants-domain-admin')).toHaveText('also grants Domain manager, Domain viewer')
+  await expect(invite.getByTestId('grants-domain-admin')).toHaveText('also grants Domain manager and Domain viewer')
   // Every role an account's admin may grant is offered by its name, watch's and brand protection's
   // too; staff and the prospect roles are staff's to grant (decision 025).
   await expect(invite.getByTestId('role-brand-viewer')).toContainText('Brand viewer')
-  await expect(invite.getByTestId('grants-brand-admin')).toHaveText('also grants Brand manager, Brand viewer')
+  await expect(invite.getByTestId('grants-brand-admin')).toHaveText('also grants Brand manager and Brand viewer')
   await expect(invite.locator('[data-testid^="role-"]')).toHaveCount(24)
   await expect(invite.getByTestId('role-prospect-viewer')).toHaveCount(0)
   await expect(invite.getByTestId('role-staff')).toHaveCount(0)

@@ -162,6 +162,61 @@ test('without JavaScript the editor is the same form: Add a row posts and comes 
   }
 })
 
+test('the editor lists records apex first, refuses an address as a CNAME target beside the field in words, and edits a saved record in place (issue 28)', async ({ page }) => {
+  const domain = await domainWithoutZone()
+  await page.goto(`/domains/${domain.id}/dns`)
+  await hydrated(page)
+  await page.getByRole('button', { name: 'Create zone' }).click()
+  await expect(page.getByTestId('zone-name')).toHaveText(`Zone ${domain.name}`)
+  const editor = page.getByTestId('record-editor')
+  const newRows = editor.getByTestId('editor-row').filter({ hasNot: page.locator('input[type=checkbox]') })
+  const fill = async (i: number, name: string, type: string, content: string) => {
+    const row = newRows.nth(i)
+    await row.locator('input[name$=".name"]').fill(name)
+    await row.locator('select[name$=".type"]').selectOption(type)
+    await row.locator('input[name$=".content"]').fill(content)
+  }
+  await page.getByRole('button', { name: 'Add a row' }).click()
+  await page.getByRole('button', { name: 'Add a row' }).click()
+  await fill(0, 'www', 'A', '192.0.2.80')
+  await fill(1, 'alias', 'CNAME', '192.0.2.159')
+  await fill(2, '@', 'MX', '10 mail')
+
+  // The address is refused beside the CNAME's content, in words that name the field: never saved as 192.0.2.159.<zone>.
+  await page.getByRole('button', { name: 'Preview changes' }).click()
+  await expect(newRows.nth(1).getByTestId('field-error')).toHaveText(
+    'Content: 192.0.2.159 is an IP address, but a CNAME record points to a host name: put an address in an A or AAAA record. Example: www.example.com.',
+  )
+  await expect(editor.getByTestId('field-error')).toHaveCount(1)
+  await expect(page.getByTestId('editor-error')).toHaveText('Some rows need a correction.')
+  await expect(editor).not.toContainText(/column/i)
+  await expect(newRows.nth(1).locator('input[name$=".content"]')).toHaveValue('192.0.2.159')
+  await newRows.nth(1).locator('input[name$=".content"]').fill('www')
+  await page.getByRole('button', { name: 'Apply changes' }).click()
+  await expect(page.getByText(/3 changes saved/)).toBeVisible()
+
+  // Saved: the apex first (after the managed SOA), then the names, each name's types in order.
+  const saved = editor.locator('[data-testid="editor-row"][data-saved]')
+  await expect(saved).toHaveCount(5)
+  const rows: string[] = []
+  for (let i = 0; i < 5; i++) rows.push(`${await saved.nth(i).locator('input[name$=".name"]').inputValue()} ${await saved.nth(i).locator('select[name$=".type"]').inputValue()}`)
+  expect(rows).toEqual(['@ MX', '@ NS', '@ NS', 'alias CNAME', 'www A'])
+  await expect(editor.getByTestId('soa-row')).toHaveCount(1)
+
+  // A saved record's field is a visible box (not bare text), and is edited where it stands.
+  const www = savedRecord(page, 'www', '192.0.2.80')
+  const content = www.locator('input[name$=".content"]')
+  expect(await content.evaluate((el) => getComputedStyle(el).borderTopColor)).not.toBe('rgba(0, 0, 0, 0)')
+  await content.click()
+  await content.fill('192.0.2.81')
+  await page.getByRole('button', { name: 'Preview changes' }).click()
+  await expect(page.getByTestId('diff-preview')).toContainText(`- www.${domain.name} 3600 A 192.0.2.80`)
+  await expect(page.getByTestId('diff-preview')).toContainText(`+ www.${domain.name} 3600 A 192.0.2.81`)
+  await page.getByRole('button', { name: 'Apply changes' }).click()
+  await expect(page.getByText(/1 change saved/)).toBeVisible()
+  await expect(savedRecord(page, 'www', '192.0.2.81')).toHaveCount(1)
+})
+
 test('record search across zones puts records into the tray; statistics is an honest empty state', async ({ page }) => {
   const domain = await domainWithoutZone()
   await page.goto(`/domains/${domain.id}/dns`)
@@ -183,7 +238,8 @@ test('record search across zones puts records into the tray; statistics is an ho
   await expect(page.getByTestId('data-row')).toHaveCount(1)
   await expect(page.getByTestId('data-row')).toContainText(domain.name)
   await page.getByTestId('data-row').getByRole('checkbox').check()
-  await page.getByRole('button', { name: /tray/i }).first().click()
+  await page.getByRole('button', { name: 'Add selected to the bulk tray' }).click()
+  await expect(page.getByText('1 item added to the bulk tray')).toBeVisible()
   // The zone's name leads to the zone: a domain's zone to its DNS tab.
   await page.getByTestId('data-row').getByRole('link', { name: domain.name, exact: true }).click()
   await expect(page).toHaveURL(new RegExp(`/domains/${domain.id}/dns`))

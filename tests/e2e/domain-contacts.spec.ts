@@ -11,7 +11,11 @@ test.describe('changing domain contacts as the Acme viewer', () => {
     // The list offers a viewer no way there; a link someone shared still leads to the page.
     await page.goto('/domains')
     await expect(page.getByRole('heading', { level: 1, name: 'Domains' })).toBeVisible()
-    await expect(page.getByRole('link', { name: 'Change contacts' })).toHaveCount(0)
+    // The list's secondary actions are in its ⋯ menu: open, it has no Change contacts for a viewer.
+    const menu = page.getByTestId('header-menu')
+    await menu.locator('summary', { hasText: 'More actions' }).click()
+    await expect(menu.getByRole('link').first()).toBeVisible()
+    await expect(menu.getByRole('link', { name: 'Change contacts' })).toHaveCount(0)
     await page.goto('/domains/contacts')
     await expect(page.getByRole('heading', { level: 1, name: 'Change contacts' })).toBeVisible()
     await expect(page.getByTestId('read-only')).toHaveText(
@@ -47,7 +51,9 @@ test.describe('changing domain contacts as the Acme admin', () => {
 
   test('is offered, without the read-only note', async ({ page }) => {
     await page.goto('/domains')
-    await page.getByRole('link', { name: 'Change contacts' }).click()
+    const menu = page.getByTestId('header-menu')
+    await menu.locator('summary', { hasText: 'More actions' }).click()
+    await menu.getByRole('link', { name: 'Change contacts' }).click()
     await expect(page).toHaveURL(/\/domains\/contacts$/)
     await expect(page.getByRole('button', { name: 'Change contacts' })).toBeEnabled()
     await expect(page.getByLabel('Domain names (one per line)')).toBeVisible()

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib'
 import type { Page } from '@playwright/test'
-import { expect, test, ACME_ADMIN, hydrated, newDomains, signedIn } from './support.ts'
+import { expect, test, ACME_ADMIN, CLIENT_ADMIN_ROLES, hydrated, newDomains, ownSignedInUser, signedIn, unique } from './support.ts'
 
 // Demo domains these tests only read (server/seed/demo.ts; no spec changes them): active .com
 // registrations of years ago, expiring months from now, auto-renew off, no zone, never ordered
@@ -157,5 +157,50 @@ test.describe('domain portfolio', () => {
     console.log(`first load of /domains: ${sizes.length} scripts, ${(total / 1024).toFixed(1)} KB gzipped`)
     expect(total).toBeLessThanOrEqual(150 * 1024)
     await context.close()
+  })
+})
+
+test.describe('adding domains (issue 28, item 10)', () => {
+  // A user of this file's own: the names it puts in the cart are in no other spec's cart.
+  ownSignedInUser('domains-add', { by: ACME_ADMIN, roles: CLIENT_ADMIN_ROLES })
+
+  test('a name with a space is one refused name, nothing is ticked for the user, and the cart asks an auth code only for a transfer', async ({ page }) => {
+    const free = `e2e-add-${unique()}.com`.toLowerCase()
+    await page.goto('/domains')
+    await hydrated(page)
+    await page.getByRole('link', { name: 'Add domains' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Add domains' })).toBeVisible()
+    await hydrated(page)
+    await page.getByTestId('availability-names').fill(`bad name\n${free}`)
+    await page.getByRole('button', { name: 'Check availability' }).click()
+    const rows = page.getByTestId('availability-row')
+    await expect(rows).toHaveCount(2)
+    await expect(rows.nth(0)).toContainText('bad name')
+    await expect(rows.nth(0).getByTestId('availability-reason')).toHaveText('A domain name has no spaces: write it without them, or put each name on its own line')
+    await expect(rows.nth(1)).toContainText(free)
+    await expect(rows.nth(1)).toContainText('Available')
+    // The portal's table, with nothing ticked until the user chooses.
+    await expect(page.getByTestId('availability-results').locator('table thead th')).toHaveCount(4)
+    const tick = rows.nth(1).getByRole('checkbox', { name: `Put ${free} in the cart` })
+    await expect(tick).not.toBeChecked()
+    await expect(rows.nth(0).getByRole('checkbox')).toHaveCount(0)
+    await page.getByRole('button', { name: 'Add to cart' }).click()
+    await expect(page.getByTestId('availability-results').getByTestId('field-error')).toHaveText('Tick the names to put in the cart.')
+    await expect(rows).toHaveCount(2)
+    await hydrated(page)
+    await rows.nth(1).getByRole('checkbox').check()
+    await page.getByRole('button', { name: 'Add to cart' }).click()
+    await page.waitForURL((url) => url.pathname === '/domains/order')
+    await expect(page.getByText('1 name added to the cart.')).toBeVisible()
+    await expect(page.getByTestId('cart-row').filter({ hasText: free })).toBeVisible()
+
+    // The cart's add form: Register asks no auth code; Transfer in does.
+    await hydrated(page)
+    await expect(page.getByLabel('Order type')).toHaveValue('register')
+    await expect(page.getByLabel('Auth code')).toBeHidden()
+    await page.getByLabel('Order type').selectOption('transfer')
+    await expect(page.getByLabel('Auth code')).toBeVisible()
+    await page.getByLabel('Order type').selectOption('register')
+    await expect(page.getByLabel('Auth code')).toBeHidden()
   })
 })

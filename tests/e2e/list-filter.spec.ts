@@ -64,6 +64,23 @@ test.describe('the filter panel', () => {
     await expect(builder).toBeHidden()
   })
 
+  test('and the column chooser are never open together: opening one closes the other', async ({ page }) => {
+    await page.goto('/domains')
+    await hydrated(page)
+    const builder = page.getByTestId('filter-builder')
+    const columns = page.getByRole('button', { name: 'Show columns' })
+    await page.getByText('Columns', { exact: true }).click()
+    await expect(columns).toBeVisible()
+    await page.getByTestId('filter-toggle').click()
+    await expect(builder).toBeVisible()
+    await expect(columns).toBeHidden()
+    await page.getByText('Columns', { exact: true }).click()
+    await expect(columns).toBeVisible()
+    await expect(builder).toBeHidden()
+    await page.keyboard.press('Escape')
+    await expect(columns).toBeHidden()
+  })
+
   test('filters a status from a select of its known values, in the user’s words', async ({ page }) => {
     await page.goto('/domains')
     await hydrated(page)

@@ -30,12 +30,15 @@ test('a nameserver change to a material domain waits for the mailed approval, th
   const card = page.getByTestId('material-card')
   await hydrated(page)
 
+  // The account's approvers are offered where they matter: once the domain is material (issue 28).
+  await expect(card.getByTestId('approvers-when-material')).toBeVisible()
+  await expect(card.getByRole('textbox')).toHaveCount(0)
+  await page.getByTestId('toggle-material').click()
+  await expect(page.getByTestId('domain-material')).toContainText('Material: contact and nameserver changes need approval.')
+  await hydrated(page)
   await card.getByRole('textbox').fill(APPROVER)
   await card.getByRole('button', { name: 'Save approvers' }).click()
   await expect(page.getByText('The approvers are saved.')).toBeVisible()
-  await hydrated(page)
-  await page.getByTestId('toggle-material').click()
-  await expect(page.getByTestId('domain-material')).toContainText('Material: contact and nameserver changes need approval.')
   const before = await page.getByTestId('domain-nameservers').textContent()
 
   await hydrated(page)

@@ -86,7 +86,11 @@ test.describe('domain orders without JavaScript', () => {
     const name = `e2e-nojs-${Date.now().toString(36)}.com`
     await page.goto('/domains/order')
     await page.getByLabel('Domain name').fill(name)
+    // The auth code is a transfer's only, shown by the choice itself (CSS), without JavaScript too (issue 28, item 10).
+    await page.getByLabel('Order type').selectOption('transfer')
+    await expect(page.getByLabel('Auth code')).toBeVisible()
     await page.getByLabel('Order type').selectOption('register')
+    await expect(page.getByLabel('Auth code')).toBeHidden()
     await page.getByRole('button', { name: 'Add to cart' }).click()
     const row = page.getByTestId('cart-row').filter({ hasText: name })
     await expect(row).toBeVisible()

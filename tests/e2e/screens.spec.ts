@@ -26,6 +26,10 @@ const LISTS = [
   '/tray/records',
   '/my-profile',
   '/tlds',
+  '/change-sets',
+  '/change-sets/new',
+  '/change-sets/policies',
+  '/change-sets/policies/new',
   '/contacts',
   '/contacts/log',
   '/users',
@@ -43,6 +47,7 @@ const DETAILS: { list: string; tabs: string[] }[] = [
   { list: '/tlds', tabs: [''] },
   { list: '/domains/orders', tabs: [''] },
   { list: '/domains/material-change-requests', tabs: [''] },
+  { list: '/ssls', tabs: ['', '/log', '/files', '/validation', '/transactions'] },
 ]
 
 type Trouble = string[]
@@ -137,7 +142,7 @@ test.describe('accessibility of the key screens', () => {
     test.setTimeout(180_000)
     await page.goto('/domains')
     const domain = await page.getByTestId('domain-link').first().getAttribute('href')
-    const screens = ['/', '/domains', domain!, `${domain!}/dns`, '/domains/orders', '/domains/material-change-requests', '/contacts', '/users', '/tlds']
+    const screens = ['/', '/domains', domain!, `${domain!}/dns`, '/domains/orders', '/domains/material-change-requests', '/contacts', '/contacts/new', '/users', '/tlds']
     const found: string[] = []
     for (const theme of ['light', 'dark']) {
       await page.context().addCookies([{ name: 'theme', value: theme, url: page.url() }])

@@ -255,10 +255,17 @@ test.describe('navigation', () => {
       await expect(nav.getByTestId('nav-section-directory').getByRole('link', { name: 'Contacts' })).toBeVisible()
     })
 
-    test('an area that is not built shows its honest empty state', async ({ page }) => {
-      await page.goto('/pulse')
-      await expect(page.getByTestId('area-placeholder')).toContainText('Pulse is not available yet')
-      await expect(page).toHaveTitle('Pulse - Registrar')
+    test('staff reach watch from the navigation, empty in their own group', async ({ browser }) => {
+      // Watch (issue 31) is an account's: staff in their own group keep none and change none there.
+      const context = await browser.newContext({ storageState: signedIn(STAFF) })
+      const page = await context.newPage()
+      await page.goto('/')
+      await page.getByTestId('side-nav').getByRole('link', { name: 'Watch' }).click()
+      await expect(page.getByRole('heading', { level: 1, name: 'Watch' })).toBeVisible()
+      await expect(page.getByText('This account has no watch yet.')).toBeVisible()
+      await expect(page.getByTestId('watch-new')).toHaveCount(0)
+      await expect(page).toHaveTitle('Watch - Registrar')
+      await context.close()
     })
   })
 })

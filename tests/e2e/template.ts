@@ -3,14 +3,16 @@ import { createHash } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import path from 'node:path'
+import { onceUnderLock } from '../support/file-lock.ts'
 import { SERVER_ENV } from './env.ts'
 
 // Every e2e portal server starts from a copy of one migrated and seeded data folder (database,
 // local registry, secret) instead of migrating and seeding its own: the template is made once by
 // the real server (server/main.ts on an empty folder, then stopped), and kept between runs for as
 // long as the code it comes from is unchanged (a hash of server/, app/lib/, the lock file and
-// these files) and it is less than a day old. No Playwright import here: the launcher runs
-// without it.
+// these files) and it is less than a day old. The integration tests that start a seeded server on
+// PGlite copy the same folder (tests/support/spawned-server.ts), so a run seeds the demo once. No
+// Playwright import here: the launcher runs without it.
 
 const SOURCES = ['server', 'app/lib', 'package-lock.json', 'tests/e2e/template.ts', 'tests/e2e/env.ts']
 const MAX_AGE_MS = 24 * 3600_000
@@ -90,7 +92,16 @@ async function seedInto(dir: string, cwd: string) {
 export async function ensureTemplate(cwd: string): Promise<string> {
   const dir = path.resolve(`data/e2e-template-${hashSources()}`)
   const done = path.join(dir, DONE)
-  if (existsSync(done) && Date.now() - statSync(done).mtimeMs < MAX_AGE_MS) return dir
+  const fresh = () => existsSync(done) && Date.now() - statSync(done).mtimeMs < MAX_AGE_MS
+  if (fresh()) return dir
+  mkdirSync(path.dirname(dir), { recursive: true })
+  // The e2e launcher and the integration tests that start a seeded server ask at the same time in .ci/run: one seeds, the others wait.
+  await onceUnderLock(`${dir}.lock`, fresh, () => makeTemplate(dir, cwd), 2 * READY_TIMEOUT_MS)
+  return dir
+}
+
+/** Seeds the template `dir` anew (by a server run in `cwd`) and removes the templates of other code. */
+async function makeTemplate(dir: string, cwd: string) {
   const started = Date.now()
   const building = `${dir}.building-${process.pid}`
   rmSync(building, { recursive: true, force: true })
@@ -104,10 +115,10 @@ export async function ensureTemplate(cwd: string): Promise<string> {
   }
   // Templates of other code are of no more use.
   for (const name of readdirSync('data')) {
-    if (name.startsWith('e2e-template-') && path.resolve('data', name) !== dir && !name.includes('.building-')) rmSync(path.resolve('data', name), { recursive: true, force: true })
+    if (name.startsWith('e2e-template-') && path.resolve('data', name) !== dir && !name.includes('.building-') && !name.endsWith('.lock'))
+      rmSync(path.resolve('data', name), { recursive: true, force: true })
   }
   console.log(`e2e: seeded template made in ${((Date.now() - started) / 1000).toFixed(1)} s (${path.relative('.', dir)})`)
-  return dir
 }
 
 /** Replaces `dataDir` with a copy of the seeded template. */

@@ -22,12 +22,16 @@ test('an admin adds an endpoint, pings it, reads the delivery log and deletes it
   await form.getByLabel(/A domain was renewed/).check()
   // Block events are offered like every other (common/webhooks.ts).
   await form.getByLabel(/A block was placed/).check()
-  await form.getByRole('button', { name: 'Add endpoint' }).click()
+  // The form is a side sheet over the endpoints; its button is in the sheet's footer.
+  const add = page.getByRole('dialog', { name: 'New endpoint' }).getByRole('button', { name: 'Add endpoint' })
+  await add.click()
   await expect(form.getByText('The URL must start with https://')).toBeVisible()
   await expect(form.getByLabel('Description')).toHaveValue('e2e receiver')
   await form.getByLabel('URL').fill(`https://${host}/hooks`)
-  await form.getByRole('button', { name: 'Add endpoint' }).click()
+  await add.click()
   await expect(page.getByTestId('webhook-secret')).toHaveText(/^whsec_/)
+  await page.getByTestId('sheet-cancel').click()
+  await expect(page.getByRole('dialog')).toHaveCount(0)
 
   await page.getByRole('link', { name: `https://${host}/hooks` }).click()
   await expect(page.getByRole('heading', { level: 1 })).toContainText(host)

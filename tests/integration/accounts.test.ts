@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createLogger } from '#server/lib/logger.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 let platform: Awaited<ReturnType<typeof createTestPlatform>>
@@ -9,8 +8,7 @@ let acme: { id: string }
 let registrar: { id: string }
 
 beforeAll(async () => {
-  platform = await createTestPlatform()
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [6, 4] })
+  platform = await createTestPlatform({}, { seed: { domainsPerAccount: [6, 4] } })
   for (const email of ['staff@example.com', 'admin@acme.example', 'viewer@acme.example']) {
     const res = await platform.call('POST', '/login', { body: { username: email, password: DEMO_PASSWORD } })
     expect(res.status).toBe(200)

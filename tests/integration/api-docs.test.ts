@@ -2,8 +2,7 @@ import { execFile } from 'node:child_process'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createLogger } from '#server/lib/logger.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 import { quickStart, quickStartScript, QUICK_START_STEPS } from '#app/routes/api/quick-start.ts'
 import { referenceView, type OpenApiDocument } from '#app/routes/api/reference-model.ts'
@@ -17,8 +16,7 @@ let server: ReturnType<typeof serve>
 let base: string
 
 beforeAll(async () => {
-  platform = await createTestPlatform()
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [3, 3] })
+  platform = await createTestPlatform({}, { seed: { domainsPerAccount: [3, 3] } })
   server = serve({ fetch: platform.api.fetch, port: 0, hostname: '127.0.0.1' })
   await new Promise<void>((resolve) => server.once('listening', () => resolve()))
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`

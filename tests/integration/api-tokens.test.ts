@@ -13,7 +13,7 @@ import { isApiTokenSecret } from '#server/platform/api-tokens/format.ts'
 import { totpCode } from '#server/platform/auth/two-factor.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { createUser } from '#server/platform/users/service.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 /**
@@ -29,8 +29,7 @@ let globex: string
 const HOME = { ip: '198.51.100.7' }
 
 beforeAll(async () => {
-  platform = await createTestPlatform({ apiTokenRateLimit: { limit: 30, windowSeconds: 60 } })
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [4, 2] })
+  platform = await createTestPlatform({ apiTokenRateLimit: { limit: 30, windowSeconds: 60 } }, { seed: { domainsPerAccount: [4, 2] } })
   for (const email of ['staff@example.com', 'admin@acme.example', 'viewer@acme.example', 'admin@globex.example']) {
     session[email] = (await platform.call('POST', '/login', { body: { username: email, password: DEMO_PASSWORD } })).json.access_token
   }

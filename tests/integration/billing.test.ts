@@ -15,8 +15,8 @@ import { DEMO_SELLER, sellerOf } from '#server/platform/billing/seller.ts'
 import { runInvoices } from '#server/platform/billing/invoices.ts'
 import { runLowBalanceWarnings } from '#server/platform/billing/jobs.ts'
 import { registerOrderJobs } from '#server/platform/orders/jobs.ts'
-import { accountPricing } from '#server/platform/orders/pricing.ts'
-import { DEMO_PASSWORD, seedDemo, seedDemoRenewalCharges } from '#server/seed/demo.ts'
+import { accountPricing } from '#server/platform/pricing/service.ts'
+import { DEMO_PASSWORD, seedDemoRenewalCharges } from '#server/seed/demo.ts'
 import { preloadDemoRegistry } from '#server/seed/registry.ts'
 import { en16931Failures } from '#tests/support/en16931.ts'
 import { localRegistryConnection, type LocalRegistryConnection } from '#tests/support/local-registry.ts'
@@ -48,8 +48,7 @@ beforeAll(async () => {
   registry = local.registry
   ours = local.connection
   const registries = local.registries
-  platform = await createTestPlatform({ registries })
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [3, 2] })
+  platform = await createTestPlatform({ registries }, { seed: { domainsPerAccount: [3, 2] } })
   // As the server seeds: the registry holds the demo's domains, and the demo's charges are real renewals there.
   await preloadDemoRegistry(platform.db, { ...registries, local: registry, clientId: US.id }, createLogger('silent'))
   expect(await seedDemoRenewalCharges(platform.deps)).toEqual({ renewed: 2, refused: 1 })
@@ -202,6 +201,10 @@ describe('transactions', () => {
     expect((await platform.call('GET', `/groups/${staffHome}/transactions/${reserved.id}`, { token: staff() })).json.quote.chain.length).toBeGreaterThan(0)
     const domainTab = await platform.call('GET', `/groups/${acmeId}/transactions?pql=${encodeURIComponent(`domain_id equals '${detail.json.domain_id}'`)}`, { token: acmeAdmin() })
     expect(domainTab.json.data.map((t: { id: string }) => t.id)).toEqual([reserved.id])
+    // The list names the product a person reads beside the code a script filters by (issue 28).
+    const productName = (await platform.db.selectFrom('products').select('name').where('code', '=', 'domain:com:register').executeTakeFirstOrThrow()).name
+    expect(domainTab.json.data[0]).toMatchObject({ product_code: 'domain:com:register', product: { name: productName } })
+    expect(detail.json).toMatchObject({ product_code: 'domain:com:register', product_name: productName })
 
     const refund = (reason: string) => platform.call('POST', `/groups/${staffHome}/transactions/${reserved.id}/refund`, { token: staff(), body: { reason } })
     expect((await refund(' ')).json.errors[0]).toMatchObject({ field: 'reason', code: 'billing.reason_required' })
@@ -618,5 +621,23 @@ describe("the seller's identity", () => {
       country: 'DE',
       vat_id: 'DE123456789',
     })
+  })
+})
+
+describe("a billing entity's log (issue 28, item 16)", () => {
+  it('opens for whoever can open the entity: a client reads its own without the accounts put on it, another client’s is 404, staff read all', async () => {
+    const acmeEntity = await entityOf(acmeId)
+    const globexEntity = await entityOf(globexId)
+    const actions = (answer: { json: { data: { action: string; entity_id: string }[] } }) => answer.json.data.map((e) => e.action)
+    const client = await platform.call('GET', `/groups/${acmeId}/billing-entities/${acmeEntity}/log?limit=100`, { token: acmeAdmin() })
+    expect(client.status).toBe(200)
+    expect(actions(client)).toEqual(expect.arrayContaining(['create', 'payment']))
+    expect(actions(client)).not.toContain('add-account')
+    expect(client.json.data.every((e: { entity_id: string }) => e.entity_id === acmeEntity)).toBe(true)
+    // The viewer holds invoice-viewer too: the same read.
+    expect((await platform.call('GET', `/groups/${acmeId}/billing-entities/${acmeEntity}/log`, { token: tokens['viewer@acme.example']! })).status).toBe(200)
+    expect((await platform.call('GET', `/groups/${acmeId}/billing-entities/${globexEntity}/log`, { token: acmeAdmin() })).status).toBe(404)
+    const all = await platform.call('GET', `/groups/${staffHome}/billing-entities/${acmeEntity}/log?limit=100`, { token: staff() })
+    expect(actions(all)).toEqual(expect.arrayContaining(['create', 'payment', 'add-account']))
   })
 })

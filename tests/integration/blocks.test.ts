@@ -4,11 +4,10 @@ import { sql } from 'kysely'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { referenceView, type OpenApiDocument } from '#app/routes/api/reference-model.ts'
-import { createLogger } from '#server/lib/logger.ts'
 import { EppBlockProvider, type LocalRegistryServer, type RegistryConnection } from '#server/integrations/registry/index.ts'
 import { runBlockExpiryNotices, sweepExpiredBlocks } from '#server/platform/blocks/jobs.ts'
 import { startWebhookDispatcher } from '#server/platform/webhooks/delivery.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { localRegistryConnection, type LocalRegistryConnection } from '#tests/support/local-registry.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
@@ -56,8 +55,7 @@ beforeAll(async () => {
     })
   })
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
-  platform = await createTestPlatform({ registries, webhooks: { allowPrivateAddresses: true } })
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [1, 1] })
+  platform = await createTestPlatform({ registries, webhooks: { allowPrivateAddresses: true } }, { seed: { domainsPerAccount: [1, 1] } })
   await platform.deps.jobs.start({ work: true })
   for (const email of ['staff@example.com', 'admin@acme.example', 'viewer@acme.example', 'admin@globex.example']) {
     tokens[email] = (await platform.call('POST', '/login', { body: { username: email, password: DEMO_PASSWORD } })).json.access_token

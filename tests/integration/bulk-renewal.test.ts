@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { EppRegistryConnection } from '#server/integrations/registry/connection.ts'
 import { DEFAULT_TLD_POLICY } from '#server/integrations/registry/local-registry.ts'
-import { createLogger } from '#server/lib/logger.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { addManagedDomains } from '#server/platform/domains/service.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { localRegistryConnection, type LocalRegistryConnection } from '#tests/support/local-registry.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
@@ -30,8 +29,7 @@ const registryExpiry = async (name: string) => (await connection.infoDomain(name
 beforeAll(async () => {
   local = await localRegistryConnection({ client: CLIENT, policy: { tlds: { com: DEFAULT_TLD_POLICY, org: DEFAULT_TLD_POLICY } } })
   connection = local.connection
-  platform = await createTestPlatform({ registries: local.registries })
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [2, 1] })
+  platform = await createTestPlatform({ registries: local.registries }, { seed: { domainsPerAccount: [2, 1] } })
   await platform.deps.jobs.start({ work: true })
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
   admin = (await platform.call('POST', '/login', { body: { username: 'admin@acme.example', password: DEMO_PASSWORD } })).json.access_token

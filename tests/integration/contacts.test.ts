@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createLogger } from '#server/lib/logger.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
+import { portalAs } from '#tests/support/portal.ts'
+import { loader as logLoader } from '#app/routes/entity-log.tsx'
+import { loader as exportLoader } from '#app/routes/resources/list-export.ts'
 
 let platform: Awaited<ReturnType<typeof createTestPlatform>>
 let acme: string
@@ -9,8 +11,7 @@ let token: string
 const pql = (text: string) => `pql=${encodeURIComponent(text)}`
 
 beforeAll(async () => {
-  platform = await createTestPlatform()
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [4, 4] })
+  platform = await createTestPlatform({}, { seed: { domainsPerAccount: [4, 4] } })
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
   token = (await platform.call('POST', '/login', { body: { username: 'admin@acme.example', password: DEMO_PASSWORD } })).json.access_token
 })
@@ -90,5 +91,32 @@ describe('contacts', () => {
     await platform.call('PATCH', `/groups/${acme}/contacts/${contact.id}`, { token, body: { city: 'Oakland', version: contact.version } })
     const after = await platform.call('GET', `/groups/${acme}/contacts/${contact.id}/registry-handles?${pql("sync_state equals 'pending'")}`, { token })
     expect(after.json.meta.total).toBe(1)
+  })
+
+  it("exports a contact's log as the contact's own entries, not the whole area's", async () => {
+    const contact = await platform.db.selectFrom('contacts').select('id').where('account_id', '=', acme).where('name', '=', 'Olivia Carter').executeTakeFirstOrThrow()
+    const as = await portalAs(platform, 'admin@acme.example')
+    const screen = (await as(logLoader, `/contacts/${contact.id}/log?context=${acme}`, { id: contact.id }, '/contacts/:id/log')) as {
+      data: { list: { meta: { total: number }; exportSearch: string } }
+    }
+    const { meta, exportSearch } = screen.data.list
+    expect(meta.total).toBeGreaterThan(0)
+    const csvOf = async (search: string) => {
+      const response = (await as(exportLoader, `/export/contacts-log?${search}&context=${acme}`, { list: 'contacts-log' })) as Response
+      return { status: response.status, lines: (await response.text()).trim().split('\r\n') }
+    }
+    // The screen's Export CSV link: as many rows as the screen counts, each about the contact.
+    const csv = await csvOf(`${exportSearch}&fields=entity_id,action`)
+    expect(csv.status).toBe(200)
+    expect(csv.lines[0]).toBe('entity_id,action')
+    expect(csv.lines.length - 1).toBe(meta.total)
+    expect(new Set(csv.lines.slice(1).map((line) => line.split(',')[0]))).toEqual(new Set([contact.id]))
+    // The area's log, the same list without the contact's scope, holds more.
+    expect((await csvOf('fields=entity_id')).lines.length - 1).toBeGreaterThan(meta.total)
+    // A scope the portal did not seal, or sealed for another list, is refused.
+    const scope = new URLSearchParams(exportSearch).get('scope')!
+    expect((await csvOf(`scope=${scope.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))}`)).status).toBe(400)
+    const other = (await as(exportLoader, `/export/users-log?scope=${scope}&context=${acme}`, { list: 'users-log' })) as Response
+    expect(other.status).toBe(400)
   })
 })

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createLogger } from '#server/lib/logger.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 // GET /groups/{context}/summary, the home page's "what needs attention": each figure is the total
@@ -24,8 +23,7 @@ const summary = async (context: string, token: string) => {
 }
 
 beforeAll(async () => {
-  platform = await createTestPlatform({ now: () => NOW })
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [40, 20] })
+  platform = await createTestPlatform({ now: () => NOW }, { seed: { domainsPerAccount: [40, 20] } })
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
   globex = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Globex').executeTakeFirstOrThrow()).id
   tokens.viewer = await login('viewer@acme.example')

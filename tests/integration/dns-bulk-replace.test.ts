@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createLogger } from '#server/lib/logger.ts'
 import { BULK_REPLACE_JOB, runReplaceJob } from '#server/platform/dns/bulk-replace.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 // "Replace address X with Y in every zone that has it": a job with one item per zone, each zone
@@ -38,8 +37,7 @@ async function queuedJobs() {
 }
 
 beforeAll(async () => {
-  platform = await createTestPlatform()
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [1, 1] })
+  platform = await createTestPlatform({}, { seed: { domainsPerAccount: [1, 1] } })
   await platform.deps.jobs.start({ work: false })
   admin = await login('admin@acme.example')
   viewer = await login('viewer@acme.example')

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createLogger } from '#server/lib/logger.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 // The API additions the DNS screens need: a domain's zone from its id alone, the per-zone log
@@ -17,8 +16,7 @@ async function login(username: string) {
 }
 
 beforeAll(async () => {
-  platform = await createTestPlatform()
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [2, 1] })
+  platform = await createTestPlatform({}, { seed: { domainsPerAccount: [2, 1] } })
   await platform.deps.jobs.start({ work: false })
   admin = await login('admin@acme.example')
   otherAdmin = await login('admin@globex.example')

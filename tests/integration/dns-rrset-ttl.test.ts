@@ -1,9 +1,8 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createLogger } from '#server/lib/logger.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { createZone, exportZone, importZone } from '#server/platform/dns/service.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 // Issue 16 §13 (one TTL per RRset, RFC 2181 §5.2) and §14 (HTTPS and SVCB, RFC 9460; other types
@@ -13,8 +12,7 @@ let admin: string
 let acme: string
 
 beforeAll(async () => {
-  platform = await createTestPlatform()
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [1, 1] })
+  platform = await createTestPlatform({}, { seed: { domainsPerAccount: [1, 1] } })
   await platform.deps.jobs.start({ work: false })
   const login = await platform.call('POST', '/login', { body: { username: 'admin@acme.example', password: DEMO_PASSWORD } })
   admin = login.json.access_token
@@ -152,7 +150,9 @@ describe('one TTL per RRset in the record editor', () => {
       { action: 'update', id: second!.id, ttl: 700 },
     ])
     expect(res.status).toBe(400)
-    expect(res.json.errors).toEqual([{ field: 'changes.1.ttl', message: expect.stringMatching(/www\.editor-ttl\.test A is one record set with one TTL/) }])
+    expect(res.json.errors).toEqual([
+      expect.objectContaining({ field: 'changes.1.ttl', code: 'dns.record.rrset-ttl', message: expect.stringMatching(/www\.editor-ttl\.test A is one record set with one TTL/) }),
+    ])
     expect((await www()).map((r) => r.ttl)).toEqual([120, 120, 120])
   })
 })
@@ -223,6 +223,6 @@ describe('HTTPS and SVCB (RFC 9460), and types the portal does not manage', () =
     expect(good.json.diff.added[0]).toMatchObject({ type: 'HTTPS', content: '1 . alpn=h2 port=443', priority: 1 })
     const bad = await platform.call('POST', `/groups/${acme}/zones/${zoneId}/changes`, { token: admin, body: { changes: [{ action: 'add', name: 'x', type: 'SVCB', content: '0 . port=443' }] } })
     expect(bad.status).toBe(400)
-    expect(bad.json.errors).toEqual([{ field: 'changes.0.content', message: expect.stringMatching(/AliasMode/) }])
+    expect(bad.json.errors).toEqual([expect.objectContaining({ field: 'changes.0.content', code: 'dns.record.content-invalid', record_type: 'SVCB', message: expect.stringMatching(/AliasMode/) })])
   })
 })

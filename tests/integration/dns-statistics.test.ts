@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createLogger } from '#server/lib/logger.ts'
 import { collectStatistics, STATISTICS_JOB } from '#server/platform/dns/statistics.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 import { startPowerDns, type PowerDnsServer } from '#tests/support/powerdns.ts'
 import { liveZone } from '#tests/support/zones.ts'
@@ -15,8 +14,7 @@ let zoneId: string
 
 beforeAll(async () => {
   pdns = await startPowerDns()
-  platform = await createTestPlatform({ powerdns: pdns.settings })
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [1, 1] })
+  platform = await createTestPlatform({ powerdns: pdns.settings }, { seed: { domainsPerAccount: [1, 1] } })
   await platform.deps.jobs.start({ work: true })
   // The test collects by hand: the every-minute schedule would take some of the counts in between.
   await platform.jobs.boss.unschedule(STATISTICS_JOB)

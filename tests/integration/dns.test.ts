@@ -1,10 +1,9 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ZONE_FILE_MAX_BYTES } from '#common/zone-file.ts'
-import { createLogger } from '#server/lib/logger.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { exportZone, importZone } from '#server/platform/dns/service.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform, TEST_CONFIG } from '#tests/support/platform.ts'
 
 // No PowerDNS here: the portal still manages every record and shows the zone as not published.
@@ -22,8 +21,7 @@ async function login(username: string) {
 }
 
 beforeAll(async () => {
-  platform = await createTestPlatform()
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [2, 1] })
+  platform = await createTestPlatform({}, { seed: { domainsPerAccount: [2, 1] } })
   // Jobs are queued (publish) but nobody works them here, as with WORKER=0.
   await platform.deps.jobs.start({ work: false })
   admin = await login('admin@acme.example')
@@ -93,6 +91,80 @@ describe('zones without PowerDNS', () => {
     expect((await records('?filter[name]=ok.standalone.test')).data).toEqual([])
   })
 
+  it('refuses an IP address where a name-valued type needs a host name, each with a code and its figures, never a column (issue 28)', async () => {
+    const res = await platform.call('POST', `/groups/${acme}/zones/${zoneId}/changes`, {
+      token: admin,
+      body: {
+        dry_run: true,
+        changes: [
+          { action: 'add', name: 'alias', type: 'CNAME', content: '192.0.2.159' },
+          { action: 'add', name: 'alias2', type: 'CNAME', content: '192.0.2.159.' },
+          { action: 'add', name: 'sub', type: 'NS', content: '2001:db8::53' },
+          { action: 'add', name: '@', type: 'MX', content: '10 192.0.2.25' },
+          { action: 'add', name: '_sip._tcp', type: 'SRV', content: '10 5 5060 198.51.100.7' },
+          { action: 'add', name: 'rev', type: 'PTR', content: '203.0.113.1' },
+          { action: 'add', name: 'bad', type: 'A', content: 'not-an-address' },
+          { action: 'add', name: 'mx2', type: 'MX', content: 'ten mail' },
+          { action: 'add', name: 'mx3', type: 'MX', content: '10 bad_host' },
+        ],
+      },
+    })
+    expect(res.status).toBe(400)
+    type Coded = { field: string; code: string; message: string; value?: string; record_type?: string; example?: string }
+    const errors = res.json.errors as Coded[]
+    const byField = new Map(errors.map((e) => [e.field, e]))
+    for (const [i, type] of ['CNAME', 'CNAME', 'NS', 'MX', 'SRV', 'PTR'].entries()) {
+      expect(byField.get(`changes.${i}.content`)).toMatchObject({ code: 'dns.record.target-address', record_type: type })
+    }
+    expect(byField.get('changes.0.content')).toMatchObject({ value: '192.0.2.159', example: 'www.example.com.' })
+    expect(byField.get('changes.6.content')).toMatchObject({ code: 'dns.record.ipv4', value: 'not-an-address', example: '192.0.2.10' })
+    expect(byField.get('changes.7.content')).toMatchObject({ code: 'dns.record.content-invalid', record_type: 'MX', example: '10 mail.example.com.' })
+    expect(byField.get('changes.8.content')).toMatchObject({ code: 'dns.record.target-name', record_type: 'MX', value: 'bad_host' })
+    for (const e of errors) expect(e.message).not.toMatch(/column/i)
+    // A name with digits is still a name, and a reverse zone's relative target is its own name.
+    const names = await platform.call('POST', `/groups/${acme}/zones/${zoneId}/changes`, {
+      token: admin,
+      body: { dry_run: true, changes: [{ action: 'add', name: 'alias', type: 'CNAME', content: '192-0-2-159.example.net.' }] },
+    })
+    expect(names.status).toBe(200)
+  })
+
+  it("lists a zone's records apex first, then by name in byte order, then by type (issue 28)", async () => {
+    const zone = (await platform.call('POST', `/groups/${acme}/zones`, { token: admin, body: { name: 'order.test' } })).json
+    const added = await platform.call('POST', `/groups/${acme}/zones/${zone.id}/changes`, {
+      token: admin,
+      body: {
+        changes: [
+          { action: 'add', name: 'www', type: 'A', content: '192.0.2.1' },
+          { action: 'add', name: '_dmarc', type: 'TXT', content: '"v=DMARC1; p=none"' },
+          { action: 'add', name: '@', type: 'MX', content: '20 backup.order.test.' },
+          { action: 'add', name: '@', type: 'MX', content: '10 mail.order.test.' },
+          { action: 'add', name: 'mail', type: 'A', content: '192.0.2.2' },
+          { action: 'add', name: '@', type: 'A', content: '192.0.2.3' },
+          { action: 'add', name: 'a.www', type: 'A', content: '192.0.2.4' },
+          { action: 'add', name: 'www', type: 'AAAA', content: '2001:db8::1' },
+        ],
+      },
+    })
+    expect(added.status).toBe(200)
+    // The list's default order: name (apex first), type, then priority and content within a type.
+    const list = await platform.call('GET', `/groups/${acme}/dns-records?filter[zone_id]=${zone.id}`, { token: viewer })
+    expect(list.json.data.map((r: { name: string; type: string; priority: number | null }) => `${r.name} ${r.type}${r.priority === null ? '' : ` ${r.priority}`}`)).toEqual([
+      'order.test A',
+      'order.test MX 10',
+      'order.test MX 20',
+      'order.test NS',
+      'order.test NS',
+      'order.test SOA',
+      '_dmarc.order.test TXT',
+      'a.www.order.test A',
+      'mail.order.test A',
+      'www.order.test A',
+      'www.order.test AAAA',
+    ])
+    expect((await platform.call('DELETE', `/groups/${acme}/zones/${zone.id}`, { token: admin })).status).toBeLessThan(300)
+  })
+
   it('previews a BIND import (added, changed, removed), refuses a bad file atomically, and applies a good one', async () => {
     const file = ['$ORIGIN standalone.test.', '$TTL 3600', '@ SOA ns1 hostmaster ( 1 7200 3600 604800 300 )', 'www 600 A 192.0.2.1 ; TTL changed', 'mail A 192.0.2.25', '  MX 10 mail'].join('\n')
     const preview = await platform.call('POST', `/groups/${acme}/zones/${zoneId}/bind-import`, { token: admin, body: { text: file, dry_run: true } })
@@ -115,11 +187,11 @@ describe('zones without PowerDNS', () => {
     expect(applied.json.applied).toBe(true)
     const now = await records('?sort=name,type')
     expect(now.data.map((r: { name: string; type: string; ttl: number }) => `${r.name} ${r.type} ${r.ttl}`)).toEqual([
-      'mail.standalone.test A 3600',
-      'mail.standalone.test MX 3600',
       'standalone.test NS 3600',
       'standalone.test NS 3600',
       'standalone.test SOA 3600',
+      'mail.standalone.test A 3600',
+      'mail.standalone.test MX 3600',
       'www.standalone.test A 600',
     ])
   })

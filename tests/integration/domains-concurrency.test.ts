@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EppRegistryConnection } from '#server/integrations/registry/connection.ts'
 import type { RegistryConnection } from '#server/integrations/registry/index.ts'
 import { DEFAULT_TLD_POLICY } from '#server/integrations/registry/local-registry.ts'
-import { createLogger } from '#server/lib/logger.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { addManagedDomains } from '#server/platform/domains/service.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { localRegistryConnection, type LocalRegistryConnection } from '#tests/support/local-registry.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
@@ -56,8 +55,7 @@ const updates = (id: string) => platform.db.selectFrom('audit_entries').select([
 beforeAll(async () => {
   local = await localRegistryConnection({ client: CLIENT, policy: { tlds: { com: DEFAULT_TLD_POLICY } }, through: observed })
   connection = local.connection
-  platform = await createTestPlatform({ registries: local.registries })
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [2, 1] })
+  platform = await createTestPlatform({ registries: local.registries }, { seed: { domainsPerAccount: [2, 1] } })
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
   admin = (await platform.call('POST', '/login', { body: { username: 'admin@acme.example', password: DEMO_PASSWORD } })).json.access_token
 }, 60_000)

@@ -104,6 +104,15 @@ describe('availability', () => {
     expect(edge.reason).toMatch(/starts or ends with a hyphen/)
     expect(unoffered.reason).toMatch(/\.org is not offered/)
   })
+
+  it('answers a name with a space in it as one refused name that says so (issue 28)', async () => {
+    const res = await call('POST', '/domains/availability', { names: ['bad name.com', 'bad name'] })
+    expect(res.status).toBe(200)
+    expect(res.json.results).toEqual([
+      { name: 'bad name.com', available: false, reason: 'A domain name has no spaces: bad name.com' },
+      { name: 'bad name', available: false, reason: 'A domain name has no spaces: bad name' },
+    ])
+  })
 })
 
 describe('register, transfer, renew', () => {

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EppRegistryConnection } from '#server/integrations/registry/connection.ts'
 import { DEFAULT_TLD_POLICY } from '#server/integrations/registry/local-registry.ts'
-import { createLogger } from '#server/lib/logger.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { addManagedDomains } from '#server/platform/domains/service.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { localRegistryConnection, type LocalRegistryConnection } from '#tests/support/local-registry.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
@@ -36,8 +35,7 @@ const detail = async (id: string) => (await platform.call('GET', `/groups/${acme
 beforeAll(async () => {
   local = await localRegistryConnection({ client: CLIENT, policy: { tlds: { com: DEFAULT_TLD_POLICY } } })
   connection = local.connection
-  platform = await createTestPlatform({ registries: local.registries })
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [4, 2] })
+  platform = await createTestPlatform({ registries: local.registries }, { seed: { domainsPerAccount: [4, 2] } })
   await platform.deps.jobs.start({ work: true })
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
   globex = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Globex').executeTakeFirstOrThrow()).id
@@ -71,6 +69,24 @@ describe('PATCH /groups/{context}/domains/{id}', () => {
     const log = await platform.db.selectFrom('audit_entries').select(['action', 'changes']).where('entity_id', '=', domain.id).where('action', '=', 'update').execute()
     expect(log).toHaveLength(1)
     expect(JSON.stringify(log[0]!.changes)).toContain('ns1.example.net')
+  })
+
+  it('changes tags alone, as the overview sends them: audited before and after, a viewer refused, a tag too long named (issue 28)', async () => {
+    const domain = await registered('tags-only.com')
+    const before = await detail(domain.id)
+    const res = await platform.call('PATCH', `/groups/${acme}/domains/${domain.id}`, { token: admin, body: { version: before.version, tags: ['eu', 'production'] } })
+    expect(res.status, JSON.stringify(res.json)).toBe(200)
+    expect(res.json).toMatchObject({ tags: ['eu', 'production'], version: before.version + 1 })
+    const log = await platform.db.selectFrom('audit_entries').select(['action', 'changes']).where('entity_id', '=', domain.id).where('action', '=', 'update').execute()
+    expect(log).toHaveLength(1)
+    expect(log[0]!.changes).toMatchObject({ before: { tags: [] }, after: { tags: ['eu', 'production'] } })
+
+    const viewer = await login('viewer@acme.example')
+    expect((await platform.call('PATCH', `/groups/${acme}/domains/${domain.id}`, { token: viewer, body: { version: before.version + 1, tags: [] } })).status).toBe(403)
+    const long = await platform.call('PATCH', `/groups/${acme}/domains/${domain.id}`, { token: admin, body: { version: before.version + 1, tags: ['x'.repeat(65)] } })
+    expect(long.status).toBe(400)
+    expect(long.json.errors).toEqual([expect.objectContaining({ field: 'tags.0' })])
+    expect((await detail(domain.id)).tags).toEqual(['eu', 'production'])
   })
 
   it('a registry refusal changes nothing of ours', async () => {

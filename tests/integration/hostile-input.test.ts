@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createLogger } from '#server/lib/logger.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 // What an attacker sends: NUL, a lone surrogate and very long text, into every parameter and body
@@ -20,8 +19,7 @@ const LONG = 'x'.repeat(200_000)
 const SOME_ID = '00000000-0000-4000-8000-000000000001'
 
 beforeAll(async () => {
-  platform = await createTestPlatform()
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [3, 1] })
+  platform = await createTestPlatform({}, { seed: { domainsPerAccount: [3, 1] } })
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
   document = (await platform.call('GET', '/openapi.json')).json
 }, 60_000)

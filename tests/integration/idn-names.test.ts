@@ -1,8 +1,7 @@
 import punycode from 'punycode/punycode.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createLogger } from '#server/lib/logger.ts'
 import { RegistryError, type RegistryConnection } from '#server/integrations/registry/index.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { localRegistryConnection, type LocalRegistryConnection } from '#tests/support/local-registry.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
@@ -26,8 +25,7 @@ let acmeId: string
 beforeAll(async () => {
   local = await localRegistryConnection({ client: US, policy: { tlds: { com: YEARS, net: { ...YEARS, scripts: ['Latn', 'Arab'] }, jp: YEARS }, addGraceDays: 0 }, sessions: 1 })
   ours = local.connection
-  platform = await createTestPlatform({ registries: local.registries })
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [1, 1] })
+  platform = await createTestPlatform({ registries: local.registries }, { seed: { domainsPerAccount: [1, 1] } })
   await platform.deps.jobs.start({ work: false })
   const login = async (username: string) => (await platform.call('POST', '/login', { body: { username, password: DEMO_PASSWORD } })).json.access_token as string
   admin = await login('admin@acme.example')

@@ -10,10 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type Database } from '#server/db/database.ts'
 import { migrate } from '#server/db/migrate.ts'
 import type { MailMessage } from '#server/integrations/mail/mailer.ts'
-import { createLogger } from '#server/lib/logger.ts'
 import { documentNumber, invoiceBatch, mailIssuedInvoices, runInvoices } from '#server/platform/billing/invoices.ts'
 import { DEMO_SELLER, sellerOf } from '#server/platform/billing/seller.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { en16931Failures } from '#tests/support/en16931.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
@@ -44,14 +43,16 @@ const entity: Record<string, string> = {}
 const account: Record<string, string> = {}
 
 beforeAll(async () => {
-  platform = await createTestPlatform({
-    mailer: {
-      send: async (message) => {
-        mails.push(message)
+  platform = await createTestPlatform(
+    {
+      mailer: {
+        send: async (message) => {
+          mails.push(message)
+        },
       },
     },
-  })
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [1, 1] })
+    { seed: { domainsPerAccount: [1, 1] } },
+  )
   staff = (await platform.call('POST', '/login', { body: { username: 'staff@example.com', password: DEMO_PASSWORD } })).json.access_token
   home = (await platform.call('GET', '/me', { token: staff })).json.group_id
   await platform.call('PUT', `/groups/${home}/tax-rates/ES`, { token: staff, body: { rate_percent: 21 } })

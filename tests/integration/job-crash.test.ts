@@ -23,7 +23,8 @@ type RegistryState = { domains: Record<string, { exDate: string }> }
 describe('a bulk renewal survives SIGKILL of the server', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rp-crash-'))
   const logFile = path.join(dataDir, 'server.log')
-  const data = spawnedDatabase(dataDir)
+  // On PGlite a copy of the seeded demo; on PostgreSQL the server seeds it at its first start (SEED_DEMO).
+  const data = spawnedDatabase(dataDir, { seeded: true })
   const server = spawnedServer({ port: PORT, dataDir, logFile, readyMs: 240_000 })
   const api = server.api
 
@@ -61,7 +62,8 @@ describe('a bulk renewal survives SIGKILL of the server', () => {
     }
   }
 
-  beforeAll(() => data.create())
+  // On PGlite the first run for new code seeds the shared demo folder first (or waits for the e2e launcher seeding it).
+  beforeAll(() => data.create(), 300_000)
 
   afterAll(async () => {
     await server.kill()

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createLogger } from '#server/lib/logger.ts'
 import { change } from '#server/platform/core/change.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { createMaterialChangeRequest, expireRequests } from '#server/platform/material-changes/service.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform, TEST_CONFIG } from '#tests/support/platform.ts'
 import { startSmtpCapture, type SmtpCapture } from '#tests/support/smtp.ts'
 
@@ -19,8 +18,7 @@ const APPROVER = 'approver@acme.example'
 
 beforeAll(async () => {
   smtp = await startSmtpCapture()
-  platform = await createTestPlatform({ config: { ...TEST_CONFIG, SMTP_URL: smtp.url, PUBLIC_URL: 'http://portal.test' }, now: () => clock })
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [8, 2] })
+  platform = await createTestPlatform({ config: { ...TEST_CONFIG, SMTP_URL: smtp.url, PUBLIC_URL: 'http://portal.test' }, now: () => clock }, { seed: { domainsPerAccount: [8, 2] } })
   await platform.deps.jobs.start({ work: true })
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
   token = (await platform.call('POST', '/login', { body: { username: 'admin@acme.example', password: DEMO_PASSWORD } })).json.access_token

@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { promisify } from 'node:util'
 import { serve } from '@hono/node-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createLogger } from '#server/lib/logger.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { answerChecker } from '#tests/support/openapi-answers.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
@@ -22,8 +21,7 @@ let base: string
 let doc: Document
 
 beforeAll(async () => {
-  platform = await createTestPlatform()
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [2, 2] })
+  platform = await createTestPlatform({}, { seed: { domainsPerAccount: [2, 2] } })
   server = serve({ fetch: platform.api.fetch, port: 0, hostname: '127.0.0.1' })
   await new Promise<void>((resolve) => server.once('listening', () => resolve()))
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`

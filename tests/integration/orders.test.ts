@@ -6,7 +6,7 @@ import type { RegistryConnection } from '#server/integrations/registry/index.ts'
 import { reconcileDomains } from '#server/platform/domains/jobs.ts'
 import { pollRegistries } from '#server/platform/domains/poll.ts'
 import { registerOrderJobs } from '#server/platform/orders/jobs.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { localRegistryConnection, type LocalRegistryConnection } from '#tests/support/local-registry.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
@@ -43,8 +43,7 @@ beforeAll(async () => {
   })
   ours = local.connection
   other = local.connect(OTHER)
-  platform = await createTestPlatform({ registries: local.registries })
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [3, 2] })
+  platform = await createTestPlatform({ registries: local.registries }, { seed: { domainsPerAccount: [3, 2] } })
   await platform.deps.jobs.start({ work: true })
   admin = await login('admin@acme.example')
   viewer = await login('viewer@acme.example')
@@ -435,6 +434,13 @@ describe('orders', () => {
     expect((await platform.call('GET', `/groups/${globexId}/orders/${someOrder}`, { token: globex })).status).toBe(404)
     expect((await platform.call('GET', `/groups/${globexId}/orders`, { token: globex })).json.data).toEqual([])
     expect((await platform.call('POST', `/groups/${acmeId}/orders`, { token: globex, body: { items: [{ type: 'register', name: 'x-globex.com', period: 1 }] } })).status).toBe(404)
+
+    // Staff in their own group read every account's orders, each naming its account; in an account's context, that account's.
+    const staff = await login('staff@example.com')
+    const staffHome = (await platform.call('GET', '/me', { token: staff })).json.group_id as string
+    const all = await platform.call('GET', `/groups/${staffHome}/orders?limit=100`, { token: staff })
+    expect(all.json.data.find((o: { id: string }) => o.id === someOrder)).toMatchObject({ group_id: acmeId, account: { name: 'Acme Corp' } })
+    expect((await platform.call('GET', `/groups/${acmeId}/orders`, { token: staff })).json.meta.total).toBe(list.json.meta.total)
   })
 })
 

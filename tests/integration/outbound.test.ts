@@ -2,7 +2,6 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPowerDnsClient } from '#server/integrations/powerdns/client.ts'
-import { createLogger } from '#server/lib/logger.ts'
 import { change } from '#server/platform/core/change.ts'
 import { createOutbound } from '#server/platform/core/outbound.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
@@ -11,7 +10,7 @@ import { httpServed } from '#server/platform/ssl/jobs.ts'
 import { startWebhookDispatcher } from '#server/platform/webhooks/delivery.ts'
 import { recordEvent } from '#server/platform/webhooks/outbox.ts'
 import { createEndpoint } from '#server/platform/webhooks/service.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 import { startPowerDns, type PowerDnsServer } from '#tests/support/powerdns.ts'
 
@@ -55,12 +54,14 @@ beforeAll(async () => {
   // Both families: an IPv4 client arrives IPv4-mapped.
   await new Promise<void>((resolve) => receiver.listen(0, '::', resolve))
   port = (receiver.address() as AddressInfo).port
-  platform = await createTestPlatform({
-    // The resolver is our PowerDNS; 127.0.0.2 (a first hop in the redirect test) is allowed by name, nothing else private.
-    outbound: createOutbound({ resolver: [`127.0.0.1:${pdns.dnsPort}`], allow: ['127.0.0.2'] }),
-    webhooks: { allowPrivateAddresses: false, retryDelaysSeconds: [60] },
-  })
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [1, 1] })
+  platform = await createTestPlatform(
+    {
+      // The resolver is our PowerDNS; 127.0.0.2 (a first hop in the redirect test) is allowed by name, nothing else private.
+      outbound: createOutbound({ resolver: [`127.0.0.1:${pdns.dnsPort}`], allow: ['127.0.0.2'] }),
+      webhooks: { allowPrivateAddresses: false, retryDelaysSeconds: [60] },
+    },
+    { seed: { domainsPerAccount: [1, 1] } },
+  )
   admin = (await platform.call('POST', '/login', { body: { username: 'admin@acme.example', password: DEMO_PASSWORD } })).json.access_token
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
 }, 120_000)

@@ -3,16 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appServicesContext, type AppServices } from '#app/lib/app-context.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { createSession, getSession, getUser, replaceSessionTokens, requireUser, toSessionUser, updateSessionMeta, updateSessionUser } from '#app/lib/session.server.ts'
-import { createLogger } from '#server/lib/logger.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 let platform: Awaited<ReturnType<typeof createTestPlatform>>
 const SECRET = 'integration-test-session-secret-0123456789'
 
 beforeAll(async () => {
-  platform = await createTestPlatform()
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [5, 5] })
+  platform = await createTestPlatform({}, { seed: { domainsPerAccount: [5, 5] } })
 })
 afterAll(() => platform?.close())
 

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPowerDnsClient } from '#server/integrations/powerdns/client.ts'
-import { createLogger } from '#server/lib/logger.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { createPowerDnsClient, type PdnsRrset } from '#server/integrations/powerdns/client.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { DS_TTL_SECONDS, sweepDrift } from '#server/platform/dns/publish.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { registerDomain } from '#server/platform/domains/lifecycle.ts'
@@ -20,8 +19,7 @@ const registry = () => platform.registries!.local!.registry
 beforeAll(async () => {
   pdns = await startPowerDns()
   // A real local EPP registry too: the DS of a domain's signed zone goes to the parent over secDNS.
-  platform = await createTestPlatform({ powerdns: pdns.settings }, { registry: { tlds: [{ name: 'com', periods: [1] }] } })
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [2, 1] })
+  platform = await createTestPlatform({ powerdns: pdns.settings }, { registry: { tlds: [{ name: 'com', periods: [1] }] }, seed: { domainsPerAccount: [2, 1] } })
   await platform.deps.jobs.start({ work: true })
   const login = await platform.call('POST', '/login', { body: { username: 'admin@acme.example', password: DEMO_PASSWORD } })
   token = login.json.access_token
@@ -287,5 +285,27 @@ describe('publishing to a real PowerDNS', () => {
     )
     expect(await pdns.dig('www.doomed.test', 'A')).toEqual([])
     expect((await platform.call('DELETE', `/groups/${account}/zones/${id}`, { token })).status).toBe(404)
+  })
+})
+
+describe('PowerDNS with zones changed at once', () => {
+  // Two people (or two browser-test files) change zones at the same moment: PowerDNS's SQLite
+  // backend in its default journal mode answered 500 "database is locked" to one of them.
+  it('takes twelve zones created, changed, signed and read at the same time, refusing none', async () => {
+    const client = createPowerDnsClient(pdns.settings)
+    const names = Array.from({ length: 12 }, (_, i) => `concurrent-${i}.test`)
+    const soa = (zone: string): PdnsRrset => ({ name: `${zone}.`, type: 'SOA', ttl: 3600, records: [{ content: `ns1.${zone}. hostmaster.${zone}. 1 10800 3600 604800 3600`, disabled: false }] })
+    await Promise.all(names.map((zone) => client.createZone(zone, [soa(zone)], [`ns1.${zone}`])))
+    const rounds = await Promise.allSettled(
+      names.flatMap((zone, i) => [
+        client.patchRrsets(zone, [{ name: `www.${zone}.`, type: 'A', ttl: 300, changetype: 'REPLACE', records: [{ content: `192.0.2.${i + 1}`, disabled: false }] }]),
+        client.createCryptokey(zone),
+        client.getZone(zone),
+        client.exportZone(zone),
+      ]),
+    )
+    expect(rounds.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([])
+    for (const [i, zone] of names.entries()) expect(await pdns.dig(`www.${zone}`, 'A')).toEqual([`192.0.2.${i + 1}`])
+    await Promise.all(names.map((zone) => client.deleteZone(zone)))
   })
 })

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '#server/lib/logger.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 import { runPriceRiseNotices } from '#server/platform/pricing/notices.ts'
 import { rateSchema, ruleBody, ruleSchema } from '#app/routes/invoicing/pricing-forms.ts'
@@ -14,8 +14,7 @@ let globexId = ''
 beforeAll(async () => {
   // A registry that answers every name available: the availability check's price is the subject here.
   const registries = { forTld: () => ({ registry: 'test', checkDomains: async (names: string[]) => names.map((name) => ({ name, available: true })) }) as never, close: async () => {} }
-  platform = await createTestPlatform({ registries })
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [1, 1] })
+  platform = await createTestPlatform({ registries }, { seed: { domainsPerAccount: [1, 1] } })
   for (const email of ['staff@example.com', 'admin@acme.example', 'viewer@acme.example', 'admin@globex.example']) {
     tokens[email] = (await platform.call('POST', '/login', { body: { username: email, password: DEMO_PASSWORD } })).json.access_token
   }
@@ -302,6 +301,18 @@ describe('pricing', () => {
     expect(acme?.text).toMatch(/domain:com:register\): \$14\.99 → \$/)
     expect(await runPriceRiseNotices(deps)).toBe(0) // once per change
     expect((await platform.call('DELETE', `/pricing-rules/${made.json.rule.id}`, { token: staff() })).status).toBe(204)
+  })
+
+  it('says which price list an account is on — the one it names, else the default — to staff only', async () => {
+    const before = (await platform.db.selectFrom('accounts').select('pricing_entity_id').where('id', '=', acmeId).executeTakeFirstOrThrow()).pricing_entity_id
+    const on = async () => (await platform.call('GET', `/accounts/${acmeId}/pricing-entity`, { token: staff() })).json
+    const partner = await entityId('Partner')
+    expect((await platform.call('PUT', `/accounts/${acmeId}/pricing-entity`, { token: staff(), body: { pricing_entity_id: partner } })).status).toBe(204)
+    expect(await on()).toEqual({ pricing_entity: { id: partner, name: 'Partner', is_default: false }, assigned: true })
+    expect((await platform.call('PUT', `/accounts/${acmeId}/pricing-entity`, { token: staff(), body: { pricing_entity_id: null } })).status).toBe(204)
+    expect(await on()).toEqual({ pricing_entity: { id: await entityId('Retail'), name: 'Retail', is_default: true }, assigned: false })
+    expect((await platform.call('GET', `/accounts/${acmeId}/pricing-entity`, { token: tokens['admin@acme.example']! })).status).toBe(403)
+    await platform.call('PUT', `/accounts/${acmeId}/pricing-entity`, { token: staff(), body: { pricing_entity_id: before } })
   })
 
   it('refuses a price list with a currency that is not one', async () => {

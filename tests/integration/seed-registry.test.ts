@@ -2,8 +2,11 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '#server/lib/logger.ts'
 import { reconcileDomains } from '#server/platform/domains/jobs.ts'
-import { seedDemo } from '#server/seed/demo.ts'
-import { preloadDemoRegistry, REGISTRY_LOCK_STATUSES } from '#server/seed/registry.ts'
+import { DEMO_TRANSFER, preloadDemoRegistry, REGISTRY_LOCK_STATUSES } from '#server/seed/registry.ts'
+import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { checkTransfer, runItem } from '#server/platform/orders/jobs.ts'
+import { OTHER_LOCAL_REGISTRAR } from '#server/platform/registries/registries.ts'
+import { DEMO_APPROVER, DEMO_ORDERED_DOMAIN, seedDemoDetails } from '#server/seed/details.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 // The demo seed puts its registrations into the local registry's own data (no EPP) before the
@@ -95,5 +98,62 @@ describe('demo seed at the local registry', () => {
 
   it('does nothing a second time: only rows the seed made without a registry are preloaded', async () => {
     expect(await preloadDemoRegistry(platform.db, platform.registries!, logger)).toEqual({ preloaded: 0 })
+  })
+})
+
+describe('demo seed of the detail screens (issue 28, item 17)', () => {
+  it('leaves a certificate, an order the registry carried out and a material change request waiting for its approver, all through the services', async () => {
+    // Jobs queue but nobody works them, as in the e2e template's seeding server: the order is done all the same.
+    await platform.deps.jobs.start({ work: false })
+    await seedDemoDetails(platform.deps, logger)
+    const acme = await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()
+    // No CA in this platform: the certificate is one bought elsewhere, imported with its chain and key.
+    const certs = await platform.db.selectFrom('ssl_certificates').select(['common_name', 'names', 'status', 'origin', 'account_id']).execute()
+    expect(certs).toEqual([{ common_name: 'acme-corp.com', names: ['acme-corp.com', 'www.acme-corp.com'], status: 'issued', origin: 'import', account_id: acme.id }])
+    const order = await platform.db.selectFrom('order_items').select(['name', 'state', 'account_id']).execute()
+    expect(order).toEqual([{ name: DEMO_ORDERED_DOMAIN, state: 'completed', account_id: acme.id }])
+    expect(local().registry.state.domains[DEMO_ORDERED_DOMAIN]?.clID).toBe('portal')
+    const requests = await platform.db.selectFrom('material_change_requests').select(['domain_name', 'state', 'approvers', 'requested_by_label']).execute()
+    expect(requests).toEqual([{ domain_name: 'acme-corp.com', state: 'pending', approvers: [DEMO_APPROVER], requested_by_label: 'admin@acme.example' }])
+    // Its flagship names have their four contacts set.
+    const flagship = await platform.db
+      .selectFrom('domain_contacts')
+      .innerJoin('domains', 'domains.id', 'domain_contacts.domain_id')
+      .select(['domains.name', 'domain_contacts.role'])
+      .where('domains.name', 'in', ['acme.com', 'acme-corp.com'])
+      .execute()
+    expect(flagship).toHaveLength(8)
+  })
+})
+
+describe('a transfer in the demo (issue 28, item 16)', () => {
+  it("moves the other registrar's name to Acme with the auth code the README gives, a few seconds after it is asked; a wrong code fails at the registry and another account never sees the order", async () => {
+    const login = async (username: string) => (await platform.call('POST', '/login', { body: { username, password: DEMO_PASSWORD } })).json.access_token as string
+    const [ada, gil] = [await login('admin@acme.example'), await login('admin@globex.example')]
+    const account = async (name: string) => (await platform.db.selectFrom('accounts').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id
+    const [acme, globex] = [await account('Acme Corp'), await account('Globex')]
+    expect(local().registry.state.domains[DEMO_TRANSFER.name]).toMatchObject({ clID: OTHER_LOCAL_REGISTRAR.id, authInfo: DEMO_TRANSFER.authCode })
+    const order = async (authCode: string) => {
+      const placed = await platform.call('POST', `/groups/${acme}/orders`, { token: ada, body: { items: [{ type: 'transfer', name: DEMO_TRANSFER.name, period: 1, auth_code: authCode }] } })
+      expect(placed.status, JSON.stringify(placed.json)).toBe(201)
+      // The order's job, as the worker runs it: the transfer is asked at the registry.
+      await runItem(platform.deps, placed.json.items[0].id)
+      return placed.json as { id: string; items: { id: string }[] }
+    }
+    const item = (id: string) => platform.db.selectFrom('order_items').select(['state', 'last_error']).where('id', '=', id).executeTakeFirstOrThrow()
+
+    const wrong = await order('not-the-code')
+    expect(await item(wrong.items[0]!.id)).toMatchObject({ state: 'failed', last_error: expect.stringMatching(/authori[sz]ation/i) })
+
+    const right = await order(DEMO_TRANSFER.authCode)
+    expect((await item(right.items[0]!.id)).state).toBe('processing')
+    expect((await platform.call('GET', `/groups/${globex}/orders/${right.id}`, { token: gil })).status).toBe(404)
+    // The other registrar approves it after its few seconds; the check job then finds it done.
+    await new Promise((resolve) => setTimeout(resolve, OTHER_LOCAL_REGISTRAR.approvesTransfersAfterSeconds * 1000 + 200))
+    await checkTransfer(platform.deps, right.items[0]!.id)
+    expect((await item(right.items[0]!.id)).state).toBe('completed')
+    expect(local().registry.state.domains[DEMO_TRANSFER.name]?.clID).toBe('portal')
+    const domain = await platform.db.selectFrom('domains').select(['account_id', 'status']).where('name', '=', DEMO_TRANSFER.name).executeTakeFirstOrThrow()
+    expect(domain).toEqual({ account_id: acme, status: 'active' })
   })
 })

@@ -167,6 +167,12 @@ describe('errors', () => {
     const withBuild = createServerApp({ config, database: platform.database, logger, platformApi: platform.api, build: {} as ServerBuild, clientDir })
     expect((await get(withBuild, '/assets/root.js')).status).toBe(200)
     expect((await get(withBuild, '/favicon.ico')).status).toBe(200)
+    // The build's precompressed copy goes to a browser that takes it (issue 28: the framework bundle went uncompressed).
+    writeFileSync(path.join(clientDir, 'assets/big.js'), 'export const a = 1')
+    writeFileSync(path.join(clientDir, 'assets/big.js.br'), 'brotli bytes')
+    const compressed = await get(withBuild, '/assets/big.js', { 'Accept-Encoding': 'gzip, deflate, br' })
+    expect(compressed.headers.get('content-encoding')).toBe('br')
+    expect((await get(withBuild, '/assets/big.js')).headers.get('content-encoding')).toBeNull()
     for (const hidden of ['/.vite/manifest.json', '/.vite/', '/%2Evite/manifest.json', '/assets/../.vite/manifest.json']) {
       const res = await get(withBuild, hidden)
       expect(res.status, hidden).toBe(404)

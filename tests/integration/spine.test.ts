@@ -1,17 +1,15 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createLogger } from '#server/lib/logger.ts'
 import { change } from '#server/platform/core/change.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { addManagedDomains } from '#server/platform/domains/service.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 let platform: Awaited<ReturnType<typeof createTestPlatform>>
 
 beforeAll(async () => {
-  platform = await createTestPlatform()
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [40, 20] })
+  platform = await createTestPlatform({}, { seed: { domainsPerAccount: [40, 20] } })
 })
 afterAll(() => platform?.close())
 

@@ -5,14 +5,13 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startPebble, type LocalPebble } from '#server/integrations/acme/local-pebble.ts'
-import { createLogger } from '#server/lib/logger.ts'
 import { createServer, type ServerResponse } from 'node:http'
 import { renewalWindow } from '#server/integrations/acme/ari.ts'
 import { caaAllows, checkCaa } from '#server/platform/ssl/caa.ts'
 import { parseOrderLimit, takeOrderSlot } from '#server/platform/ssl/pacing.ts'
 import { runSslExpiryNotices, sweepRenewals } from '#server/platform/ssl/jobs.ts'
-import { createPowerDnsClient } from '#server/integrations/powerdns/client.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { createPowerDnsClient, powerDnsEnv } from '#server/integrations/powerdns/client.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { startPowerDns, type PowerDnsServer } from '#tests/support/powerdns.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 import { liveZone } from '#tests/support/zones.ts'
@@ -50,11 +49,16 @@ async function settled(id: string, timeoutMs = 90_000) {
 beforeAll(async () => {
   pdns = await startPowerDns()
   pebble = await startPebble({ dnsServer: `127.0.0.1:${pdns.dnsPort}` })
-  platform = await createTestPlatform({
-    powerdns: pdns.settings,
-    ssl: { keySecret: 'test-ssl-key-secret-0123456789abcdef', acme: { directoryUrl: pebble.directoryUrl, caName: 'Pebble', tlsCaPem: pebble.tlsCaPem, dvOnly: true, caaIdentities: ['pebble.test'] } },
-  })
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [1, 1] })
+  platform = await createTestPlatform(
+    {
+      powerdns: pdns.settings,
+      ssl: {
+        keySecret: 'test-ssl-key-secret-0123456789abcdef',
+        acme: { directoryUrl: pebble.directoryUrl, caName: 'Pebble', tlsCaPem: pebble.tlsCaPem, dvOnly: true, caaIdentities: ['pebble.test'] },
+      },
+    },
+    { seed: { domainsPerAccount: [1, 1] } },
+  )
   await platform.deps.jobs.start({ work: true })
   admin = await login('admin@acme.example')
   viewer = await login('viewer@acme.example')
@@ -845,8 +849,7 @@ describe.skipIf(!process.env.DATABASE_URL)('a server SIGKILLed while an order wa
         ...data.env,
         SEED_DEMO: '1',
         REGISTRY_MODE: 'none',
-        POWERDNS_API_URL: pdns.settings.apiUrl,
-        POWERDNS_API_KEY: pdns.settings.apiKey,
+        ...powerDnsEnv(pdns.settings),
         ACME_DIRECTORY_URL: pebble.directoryUrl,
         ACME_CA_FILE: caFile,
         ACME_CA_NAME: 'Pebble',

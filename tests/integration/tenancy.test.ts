@@ -1,7 +1,6 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createLogger } from '#server/lib/logger.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 /**
@@ -31,8 +30,7 @@ async function idsOf(name: string, adminEmail: string): Promise<Ids> {
 }
 
 beforeAll(async () => {
-  platform = await createTestPlatform()
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [3, 3] })
+  platform = await createTestPlatform({}, { seed: { domainsPerAccount: [3, 3] } })
   for (const email of ['staff@example.com', 'admin@acme.example', 'viewer@acme.example', 'admin@globex.example']) {
     const res = await platform.call('POST', '/login', { body: { username: email, password: DEMO_PASSWORD } })
     expect(res.status).toBe(200)

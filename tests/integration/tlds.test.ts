@@ -2,8 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import type { TFunction } from 'i18next'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tldBody, tldSchema } from '#app/routes/tlds/forms.ts'
-import { createLogger } from '#server/lib/logger.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 let platform: Awaited<ReturnType<typeof createTestPlatform>>
@@ -11,8 +10,7 @@ const tokens: Record<string, string> = {}
 const pql = (text: string) => `pql=${encodeURIComponent(text)}`
 
 beforeAll(async () => {
-  platform = await createTestPlatform()
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [1, 1] })
+  platform = await createTestPlatform({}, { seed: { domainsPerAccount: [1, 1] } })
   for (const email of ['staff@example.com', 'admin@acme.example']) {
     tokens[email] = (await platform.call('POST', '/login', { body: { username: email, password: DEMO_PASSWORD } })).json.access_token
   }

@@ -1,8 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createLogger } from '#server/lib/logger.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { acceptInvite } from '#server/platform/users/service.ts'
 import { createTestPlatform, TEST_CONFIG } from '#tests/support/platform.ts'
 import PostalMime from 'postal-mime'
@@ -39,8 +38,7 @@ beforeAll(async () => {
     smtp.listen(0, '127.0.0.1', resolve)
   })
   const { port } = smtp.server.address() as AddressInfo
-  platform = await createTestPlatform({ config: { ...TEST_CONFIG, SMTP_URL: `smtp://127.0.0.1:${port}`, PUBLIC_URL: 'http://portal.test' } })
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [3, 3] })
+  platform = await createTestPlatform({ config: { ...TEST_CONFIG, SMTP_URL: `smtp://127.0.0.1:${port}`, PUBLIC_URL: 'http://portal.test' } }, { seed: { domainsPerAccount: [3, 3] } })
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
   registrar = (await platform.db.selectFrom('accounts').select('id').where('is_registrar', '=', true).executeTakeFirstOrThrow()).id
 })

@@ -2,12 +2,11 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createLogger } from '#server/lib/logger.ts'
 import { change } from '#server/platform/core/change.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { startWebhookDispatcher } from '#server/platform/webhooks/delivery.ts'
 import { recordEvent } from '#server/platform/webhooks/outbox.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 
 /**
@@ -41,8 +40,7 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
   url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
-  platform = await createTestPlatform({ webhooks: { allowPrivateAddresses: true, retryDelaysSeconds: [1, 1] } })
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [1, 1] })
+  platform = await createTestPlatform({ webhooks: { allowPrivateAddresses: true, retryDelaysSeconds: [1, 1] } }, { seed: { domainsPerAccount: [1, 1] } })
   for (const email of ['admin@acme.example', 'viewer@acme.example', 'admin@globex.example']) {
     session[email] = (await platform.call('POST', '/login', { body: { username: email, password: DEMO_PASSWORD } })).json.access_token
   }

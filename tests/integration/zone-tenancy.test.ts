@@ -2,13 +2,12 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPowerDnsClient } from '#server/integrations/powerdns/client.ts'
 import { startPebble, type LocalPebble } from '#server/integrations/acme/local-pebble.ts'
-import { createLogger } from '#server/lib/logger.ts'
 import { createOutbound, type Outbound } from '#server/platform/core/outbound.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { findZoneOverlaps, reportZoneOverlaps } from '#server/platform/dns/service.ts'
 import { addManagedDomains } from '#server/platform/domains/service.ts'
-import { DEMO_PASSWORD, seedDemo } from '#server/seed/demo.ts'
+import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { startPowerDns, type PowerDnsServer } from '#tests/support/powerdns.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 import { until } from '#tests/support/spawned-server.ts'
@@ -41,8 +40,7 @@ beforeAll(async () => {
     outbound: createOutbound({ resolver: [`127.0.0.1:${pdns.dnsPort}`] }),
     ssl: { keySecret: 'test-ssl-key-secret-0123456789abcdef', acme: { directoryUrl: pebble.directoryUrl, caName: 'Pebble', tlsCaPem: pebble.tlsCaPem, dvOnly: true, caaIdentities: ['pebble.test'] } },
   }
-  platform = await createTestPlatform(overrides)
-  await seedDemo(platform.db, createLogger('silent'), { domainsPerAccount: [1, 1] })
+  platform = await createTestPlatform(overrides, { seed: { domainsPerAccount: [1, 1] } })
   await platform.deps.jobs.start({ work: true })
   acmeAdmin = await login('admin@acme.example')
   globexAdmin = await login('admin@globex.example')

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { openDatabase } from '#server/db/database.ts'
 import { committedMigrations, migrate } from '#server/db/migrate.ts'
+import { buildDatabase, writeDataDirTarball } from '#tests/support/template-databases.ts'
 
 const MIGRATIONS_DIR = path.resolve('server/db/migrations')
 const CACHE_DIR = path.resolve('node_modules/.cache/registrar-portal')
@@ -16,6 +18,13 @@ declare module 'vitest' {
     pgliteTemplate: string
     /** On PostgreSQL: a migrated database every test database is created from (CREATE DATABASE … TEMPLATE). */
     postgresTemplate: string
+    /**
+     * This run's seeded templates (tests/support/database.ts `createTestDatabase(seed)`): the folder
+     * of its PGlite tarballs and the prefix of its PostgreSQL databases, one per demo size, made by
+     * the first file that asks and removed when the run ends. The demo's dates follow the day it is
+     * seeded, so a seeded template lives one run, never in the cache.
+     */
+    seededTemplates: { dir: string; prefix: string }
   }
 }
 
@@ -27,7 +36,30 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const key = await migrationsKey()
   project.provide('pgliteTemplate', await pgliteTemplate(key))
-  project.provide('postgresTemplate', process.env.DATABASE_URL ? await postgresTemplate(process.env.DATABASE_URL, key) : '')
+  const url = process.env.DATABASE_URL
+  project.provide('postgresTemplate', url ? await postgresTemplate(url, key) : '')
+  // The run's seeded templates: named after the moment it started, so that one left by a run that
+  // was killed is recognised as old by the next (and dropped), never taken for the next run's own.
+  const started = Date.now()
+  const seeded = { dir: await mkdtemp(path.join(tmpdir(), 'rp-seeded-')), prefix: `rp_seeded_${started.toString(36)}_${process.pid}_` }
+  project.provide('seededTemplates', seeded)
+  if (url) await dropSeededTemplates(url, (name) => Number.parseInt(name.split('_')[2] ?? '', 36) < started - 6 * 3600_000)
+  return async () => {
+    await rm(seeded.dir, { recursive: true, force: true })
+    if (url) await dropSeededTemplates(url, (name) => name.startsWith(seeded.prefix))
+  }
+}
+
+/** Drops the seeded template databases (`rp_seeded_…`) whose name `which` picks. */
+async function dropSeededTemplates(url: string, which: (name: string) => boolean) {
+  const admin = new pg.Client({ connectionString: url })
+  await admin.connect()
+  try {
+    const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'rp\\_seeded\\_%'`)
+    for (const { datname } of rows) if (which(datname)) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`)
+  } finally {
+    await admin.end()
+  }
 }
 
 async function migrationsKey(): Promise<string> {
@@ -51,10 +83,7 @@ async function pgliteTemplate(key: string): Promise<string> {
   const database = await openDatabase({ kind: 'pglite' })
   try {
     await migrate(database)
-    const dump = await database.dumpDataDir!()
-    const partial = `${file}.${process.pid}`
-    await writeFile(partial, Buffer.from(await dump.arrayBuffer()))
-    await rename(partial, file)
+    await writeDataDirTarball(database, file)
   } finally {
     await database.close()
   }
@@ -69,18 +98,7 @@ async function postgresTemplate(url: string, key: string): Promise<string> {
     const existing = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'rp\\_template\\_%'`)
     if (existing.rows.some((row) => row.datname === name)) return name
     // Built under another name and renamed when complete, so a run that stops half-way leaves no template that looks whole.
-    const building = `${name}_building`
-    await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`)
-    await admin.query(`CREATE DATABASE ${building}`)
-    const target = new URL(url)
-    target.pathname = `/${building}`
-    const database = await openDatabase({ kind: 'postgres', url: target.toString(), max: 2 })
-    try {
-      await migrate(database)
-    } finally {
-      await database.close()
-    }
-    await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`)
+    await buildDatabase(admin, url, name, undefined, migrate)
     for (const row of existing.rows) await admin.query(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`)
     return name
   } finally {

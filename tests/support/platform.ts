@@ -4,9 +4,11 @@ import { createMailer } from '#server/integrations/mail/mailer.ts'
 import { createPlatformApi } from '#server/platform/api.ts'
 import { TokenCache } from '#server/platform/auth/token-cache.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
-import { createTestDatabase } from './database.ts'
+import { createTestDatabase, type DemoSeed } from './database.ts'
 import { answerChecker, type Answer } from './openapi-answers.ts'
 import { createRegistries, type OfferedTld, type RegistryConfig } from '#server/platform/registries/registries.ts'
+import { createRdapClient } from '#server/integrations/rdap/index.ts'
+import { outboundOf } from '#server/platform/core/outbound.ts'
 
 export type TestRegistryOptions = { tlds: OfferedTld[]; port?: number; now?: () => Date; timeoutMs?: number; rateLimit?: { perSecond: number; burst: number } }
 const LOCAL_REGISTRY_CONFIG: RegistryConfig = {
@@ -32,9 +34,9 @@ export const TEST_CONFIG: PlatformDeps['config'] = {
   MAIL_FROM: 'Registrar Portal <no-reply@registrar.example>',
 }
 
-/** A real Platform API over a fresh real database, called in process through fetch. */
-export async function createTestPlatform(overrides: Partial<PlatformDeps> = {}, options: { registry?: TestRegistryOptions } = {}) {
-  const database = await createTestDatabase()
+/** A real Platform API over a fresh real database (`seed`: the demo of that size, as `seedDemo` makes it), called in process through fetch. */
+export async function createTestPlatform(overrides: Partial<PlatformDeps> = {}, options: { registry?: TestRegistryOptions; seed?: DemoSeed } = {}) {
+  const database = await createTestDatabase(options.seed)
   const logger = createLogger('silent')
   const jobs = createJobs(database, logger)
   // A real local EPP registry over TLS on loopback, reached through the real client.
@@ -59,6 +61,8 @@ export async function createTestPlatform(overrides: Partial<PlatformDeps> = {}, 
     mailer: createMailer(overrides.config ?? TEST_CONFIG, logger),
     tokenCache,
     ...(registries ? { registries } : {}),
+    // The local registry's RDAP service, reached as the server reaches it (the outbound guard, paced per host).
+    ...(registries?.rdapBases ? { rdap: createRdapClient({ bases: registries.rdapBases, fetch: outboundOf(overrides).fetch, perSecond: 100, burst: 100 }) } : {}),
     ...overrides,
   }
   const api = createPlatformApi(deps)

@@ -3,6 +3,7 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import path from 'node:path'
 import { openDatabase } from '#server/db/database.ts'
+import { prepareDataDir } from '#tests/e2e/template.ts'
 import { pgliteTemplateLoad, postgresTemplateCopy } from './database.ts'
 
 // The real server (server/main.ts) as a child process, for the tests that kill it and start it
@@ -39,13 +40,17 @@ export async function until<T>(read: () => Promise<T> | T, ok: (value: T) => boo
  * `open(max)` connects the test itself (on PGlite only while no server runs: it is one process's);
  * `drop()` drops the database and removes `dataDir`.
  */
-export function spawnedDatabase(dataDir: string) {
+export function spawnedDatabase(dataDir: string, options: { seeded?: boolean } = {}) {
   const url = process.env.DATABASE_URL
   const pglite = path.join(dataDir, 'pglite')
   let copy: Awaited<ReturnType<typeof postgresTemplateCopy>> | undefined
   return {
     async create() {
       if (url) copy = await postgresTemplateCopy(url)
+      // `seeded`, on PGlite: the whole data folder (database, local registry, secret) is a copy of
+      // the demo the e2e servers start from, seeded by the real server once for every checkout's
+      // code (tests/e2e/template.ts) — the first start's seed is the costliest part of such a test.
+      else if (options.seeded) await prepareDataDir(dataDir, ROOT)
       else await (await openDatabase({ kind: 'pglite', dir: pglite, ...(await pgliteTemplateLoad()) })).close()
     },
     /** What the server's environment adds: its DATABASE_URL on PostgreSQL. */

@@ -22,6 +22,7 @@ const ICONS: Record<AreaKey, IconName> = {
   ssl: 'shield-check',
   blocks: 'ban',
   tlds: 'list-tree',
+  changeSets: 'layers',
   watch: 'eye',
   brandProtection: 'shield-alert',
   intelligence: 'radar',

@@ -2,8 +2,10 @@ import { cn } from '#app/lib/utils.ts'
 
 // Rows and cells take their look from the table (`.data-grid` in app.css), so a long list does
 // not repeat the same class list on every row and cell; a class given to one of them still wins.
-export const Table = ({ className, ...props }: React.ComponentProps<'table'>) => (
-  <div className="w-full overflow-x-auto">
+// `scrollClassName` gives the wrapper a height of its own (the list engine's table): rows then scroll
+// inside it under the sticky header row (app.css) instead of the heading leaving the screen.
+export const Table = ({ className, scrollClassName, ...props }: React.ComponentProps<'table'> & { scrollClassName?: string }) => (
+  <div className={cn('w-full overflow-x-auto', scrollClassName)}>
     <table className={`data-grid ${cn('w-full caption-bottom border-collapse text-sm', className)}`} {...props} />
   </div>
 )

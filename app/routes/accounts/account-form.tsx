@@ -54,6 +54,7 @@ export function AccountForm({
   withStatus,
   submitLabel,
   submitTestId,
+  submitInFooter = false,
   children,
 }: {
   idPrefix: string
@@ -62,6 +63,8 @@ export function AccountForm({
   withStatus: boolean
   submitLabel: string
   submitTestId?: string
+  /** In a sheet, whose footer holds the submit button (`form={idPrefix}`). */
+  submitInFooter?: boolean
   /** Hidden inputs (the version an edit was made from). */
   children?: React.ReactNode
 }) {
@@ -84,9 +87,11 @@ export function AccountForm({
           <Choice field={fields.status} id={`${idPrefix}-status`} label={t('accounts.fields.status')} options={ACCOUNT_STATUSES.map((s) => ({ value: s, label: t(`accounts.status.${s}`) }))} />
         ) : null}
       </div>
-      <Button type="submit" {...(submitTestId ? { 'data-testid': submitTestId } : {})}>
-        {submitLabel}
-      </Button>
+      {submitInFooter ? null : (
+        <Button type="submit" {...(submitTestId ? { 'data-testid': submitTestId } : {})}>
+          {submitLabel}
+        </Button>
+      )}
     </Form>
   )
 }

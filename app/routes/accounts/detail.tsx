@@ -1,18 +1,11 @@
-import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Link, redirect } from 'react-router'
-import { Card, CardTitle } from '#app/components/ui/card.tsx'
-import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
-import { flashHeader } from '#app/lib/flash.server.ts'
-import { requireScreen, canChange, requireChange } from '#app/lib/guards.server.ts'
-import { formErrorsOf } from '#app/lib/refusal.server.ts'
-import { getInstance } from '#app/lib/i18n.server.ts'
+import { Link, Outlet } from 'react-router'
+import { Card } from '#app/components/ui/card.tsx'
+import { requireScreen, canChange } from '#app/lib/guards.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { hasPermission } from '#common/permissions.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
-import { requestUrl } from '#app/lib/request-url.ts'
-import { ACCOUNT_FIELDS, accountBody, AccountForm, accountSchema, type AccountValues } from './account-form.tsx'
 import { DetailList, SubNav, yesNo } from '#app/components/screen-parts.tsx'
 import type { Route } from './+types/detail.ts'
 import { DateText } from '#app/components/date-text.tsx'
@@ -21,34 +14,22 @@ import { StatusBadge } from '#app/components/status-badge.tsx'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireScreen(request, context, params)
-  const account = await (await getPlatform(request, context)).get('/accounts/{id}', { path: { id: params.id } })
+  const platform = await getPlatform(request, context)
   const isStaff = hasPermission(user, 'staff', { ignoreHidden: true })
-  return { account, isStaff, canEdit: canChange(request, user, 'account-manager'), meta: pageMeta(request, context, account.name) }
+  // The price list it is on (issue 28, item 13): staff's to see and to set, as the prices behind every charge.
+  const [account, pricing] = await Promise.all([
+    platform.get('/accounts/{id}', { path: { id: params.id } }),
+    isStaff ? platform.get('/accounts/{id}/pricing-entity', { path: { id: params.id } }) : Promise.resolve(null),
+  ])
+  return { account, pricing, isStaff, canEdit: canChange(request, user, 'account-manager'), meta: pageMeta(request, context, account.name) }
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
 
-export async function action({ request, context, params }: Route.ActionArgs) {
-  assertSameOrigin(request)
-  const user = await requireScreen(request, context, params)
-  requireChange(request, user, 'account-manager')
-  const t = getInstance(context).t
-  const url = requestUrl(request)
-  const formData = await request.formData()
-  const submission = parseWithZod(formData, { schema: accountSchema(t) })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-  const body = accountBody(submission.value, hasPermission(user, 'staff', { ignoreHidden: true }))
-  try {
-    await (await getPlatform(request, context)).patch('/accounts/{id}', { path: { id: params.id }, body: { ...body, version: Number(formData.get('version')) } })
-  } catch (error) {
-    return data({ result: submission.reply(formErrorsOf(t, error, ACCOUNT_FIELDS)) }, { status: 400 })
-  }
-  return redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('directory:saved'), color: 'success' }) } })
-}
-
-export default function AccountDetail({ loaderData, actionData }: Route.ComponentProps) {
+export default function AccountDetail({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation(['directory', 'common', 'webhooks'])
-  const { account, canEdit, isStaff } = loaderData
+  const { account, pricing, canEdit, isStaff } = loaderData
+  const priceList = pricing?.pricing_entity ?? null
   const base = `/accounts/${account.id}`
   const inAccount = (path: string) => `${path}?context=${account.id}`
   return (
@@ -60,7 +41,8 @@ export default function AccountDetail({ loaderData, actionData }: Route.Componen
         description={`${account.currency} · ${t(`common:languages.${account.language}`, { defaultValue: account.language })}`}
         actions={
           canEdit ? (
-            <HeaderAction to="#account-edit-section" primary>
+            // The details read as text; Edit opens the form in a sheet over them (/accounts/{id}/edit).
+            <HeaderAction to={`${base}/edit`} primary preventScrollReset data-testid="account-edit">
               {t('accounts.edit')}
             </HeaderAction>
           ) : null
@@ -81,6 +63,16 @@ export default function AccountDetail({ loaderData, actionData }: Route.Componen
             [t('accounts.fields.currency'), account.currency],
             [t('accounts.fields.language'), t(`common:languages.${account.language}`, { defaultValue: account.language })],
             [t('accounts.fields.is_registrar'), yesNo(t, account.is_registrar)],
+            ...(priceList
+              ? [
+                  [
+                    t('accounts.fields.pricing_entity'),
+                    <Link key="price-list" className="text-blue-700 underline dark:text-blue-400" to={`/invoicing/pricing-entities/${priceList.id}`} data-testid="account-price-list">
+                      {pricing?.assigned ? priceList.name : t('accounts.defaultPriceList', { name: priceList.name })}
+                    </Link>,
+                  ] satisfies [string, React.ReactNode],
+                ]
+              : []),
             [
               t('accounts.users'),
               isStaff ? (
@@ -115,22 +107,7 @@ export default function AccountDetail({ loaderData, actionData }: Route.Componen
           ]}
         />
       </Card>
-      {canEdit ? (
-        <Card id="account-edit-section" className="scroll-mt-4">
-          <CardTitle>{t('accounts.edit')}</CardTitle>
-          <AccountForm
-            key={account.version}
-            idPrefix="account-edit"
-            defaultValue={account as AccountValues}
-            lastResult={actionData?.result}
-            withStatus={isStaff}
-            submitLabel={t('save')}
-            submitTestId="account-save"
-          >
-            <input type="hidden" name="version" value={account.version} />
-          </AccountForm>
-        </Card>
-      ) : null}
+      <Outlet />
     </div>
   )
 }

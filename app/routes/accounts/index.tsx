@@ -1,23 +1,17 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect } from 'react-router'
+import { data, Outlet, useLocation } from 'react-router'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
+import { HeaderAction, PageHeader } from '#app/components/page-header.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
-import { Card } from '#app/components/ui/card.tsx'
-import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
-import { activeContext, carryContext } from '#app/lib/context-param.ts'
-import { flashHeader } from '#app/lib/flash.server.ts'
-import { requireScreen, canChange, requireChange } from '#app/lib/guards.server.ts'
-import { formErrorsOf } from '#app/lib/refusal.server.ts'
+import { activeContext } from '#app/lib/context-param.ts'
+import { requireScreen, canChange } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
 import { accountsList } from './lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
-import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
-import { ACCOUNT_FIELDS, accountBody, AccountForm, accountSchema } from './account-form.tsx'
 import { SubNav, useColumnLabels, yesNo } from '#app/components/screen-parts.tsx'
 import type { Route } from './+types/index.ts'
 import { DateText } from '#app/components/date-text.tsx'
@@ -32,45 +26,30 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
 
-export async function action({ request, context, params }: Route.ActionArgs) {
-  assertSameOrigin(request)
-  const user = await requireScreen(request, context, params)
-  requireChange(request, user, 'staff')
-  const t = getInstance(context).t
-  const url = requestUrl(request)
-  const submission = parseWithZod(await request.formData(), { schema: accountSchema(t) })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-  try {
-    const created = await (await getPlatform(request, context)).post('/accounts', { body: accountBody(submission.value, false) })
-    return redirect(carryContext(`/accounts/${created.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('directory:accounts.created'), color: 'success' }) } })
-  } catch (error) {
-    return data({ result: submission.reply(formErrorsOf(t, error, ACCOUNT_FIELDS)) }, { status: 400 })
-  }
-}
-
-export default function Accounts({ loaderData, actionData }: Route.ComponentProps) {
+export default function Accounts({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation(['directory', 'common'])
   const labels = useColumnLabels('accounts')
   const href = useContextHref()
+  const { search } = useLocation()
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-semibold">{t('accounts.title')}</h1>
+      <PageHeader
+        title={t('accounts.title')}
+        actions={
+          loaderData.canCreate ? (
+            // A new account's form is a sheet over this list (/accounts/new), which keeps the list's query to come back to.
+            <HeaderAction to={`/accounts/new${search}`} primary preventScrollReset data-testid="account-new">
+              {t('accounts.new')}
+            </HeaderAction>
+          ) : null
+        }
+      />
       <SubNav
         links={[
           { to: '/accounts', label: t('accounts.title'), current: true },
           { to: '/accounts/log', label: t('log') },
         ]}
       />
-      {loaderData.canCreate ? (
-        <Card>
-          <details open={actionData ? true : undefined}>
-            <summary className="cursor-pointer text-lg font-semibold">{t('accounts.new')}</summary>
-            <div className="mt-4">
-              <AccountForm idPrefix="account-new" defaultValue={{ name: '', currency: 'EUR', language: 'en' }} lastResult={actionData?.result} withStatus={false} submitLabel={t('accounts.create')} />
-            </div>
-          </details>
-        </Card>
-      ) : null}
       <DataTable
         def={accountsList}
         page={loaderData.page}
@@ -81,9 +60,10 @@ export default function Accounts({ loaderData, actionData }: Route.ComponentProp
           if (key === 'language') return t(`common:languages.${String(row.language)}`, { defaultValue: String(row.language) })
           if (key === 'is_registrar') return yesNo(t, row.is_registrar)
           if (key === 'created_at') return <DateText value={row.created_at as string} lng={i18n.language} />
-          return String(row[key] ?? '')
+          return undefined
         }}
       />
+      <Outlet />
     </div>
   )
 }

@@ -62,21 +62,27 @@ export function SecretShown({ secret, title }: { secret: string; title: string }
   )
 }
 
+/** The id of an endpoint form, for a submit button outside it (a sheet's footer). */
+export const endpointFormId = (intent: 'endpoint-create' | 'endpoint-update') => `webhook-${intent}`
+
 export function EndpointForm({
   intent,
   lastResult,
   defaults,
   submitLabel,
   version,
+  submitInFooter = false,
 }: {
   intent: 'endpoint-create' | 'endpoint-update'
   lastResult: SubmissionResult<string[]> | undefined
   defaults?: WebhookEndpointView
   submitLabel: string
   version?: number
+  /** In a sheet, whose footer holds the submit button (`endpointFormId`). */
+  submitInFooter?: boolean
 }) {
   const { t } = useTranslation('webhooks')
-  const [form, fields] = useZodForm(endpointSchema(t), { id: `webhook-${intent}`, lastResult, defaultValue: defaults ? { url: defaults.url, description: defaults.description } : undefined })
+  const [form, fields] = useZodForm(endpointSchema(t), { id: endpointFormId(intent), lastResult, defaultValue: defaults ? { url: defaults.url, description: defaults.description } : undefined })
   const sent = lastResult?.initialValue ? asList(lastResult.initialValue.events).map(String) : null
   const checked = new Set(sent ?? defaults?.events ?? [])
   return (
@@ -111,9 +117,11 @@ export function EndpointForm({
         </div>
         <ErrorList id={`${intent}-events-error`} errors={fields.events.errors} />
       </fieldset>
-      <Button type="submit" className="justify-self-start" data-testid={`${intent}-submit`}>
-        {submitLabel}
-      </Button>
+      {submitInFooter ? null : (
+        <Button type="submit" className="justify-self-start" data-testid={`${intent}-submit`}>
+          {submitLabel}
+        </Button>
+      )}
     </Form>
   )
 }

@@ -1,19 +1,16 @@
-import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Link } from 'react-router'
-import { PageHeader } from '#app/components/page-header.tsx'
-import { Card, CardTitle } from '#app/components/ui/card.tsx'
-import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
+import { Link, Outlet } from 'react-router'
+import { HeaderAction, PageHeader } from '#app/components/page-header.tsx'
+import { Card } from '#app/components/ui/card.tsx'
 import { formatDateTime } from '#app/lib/dates.ts'
-import { requireScreen, canChange, requireChange } from '#app/lib/guards.server.ts'
+import { requireScreen, canChange } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
-import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { CardTable, CardTableRow, SubNav } from '#app/components/screen-parts.tsx'
-import { ENDPOINT_FIELDS, EndpointForm, endpointSchema, EndpointState, SecretShown } from './webhooks-shared.tsx'
+import { EndpointState } from './webhooks-shared.tsx'
 import type { Route } from './+types/webhooks.ts'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -26,29 +23,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
 
-export async function action({ request, context, params }: Route.ActionArgs) {
-  assertSameOrigin(request)
-  const user = await requireScreen(request, context, params)
-  requireChange(request, user, 'account-admin')
-  const t = getInstance(context).t
-  const submission = parseWithZod(await request.formData(), { schema: endpointSchema(t) })
-  if (submission.status !== 'success') return data({ result: submission.reply(), made: null }, { status: 400 })
-  const { intent: _intent, ...values } = submission.value
-  try {
-    const made = await (await getPlatform(request, context)).post('/groups/{context}/webhook_endpoints', { path: { context: params.id }, body: values })
-    // The secret is in this answer only: never in a page that can be reloaded.
-    return data({ result: submission.reply({ resetForm: true }), made }, { headers: { 'Cache-Control': 'no-store' } })
-  } catch (error) {
-    return data({ result: submission.reply(formErrorsOf(t, error, ENDPOINT_FIELDS)), made: null }, { status: 400 })
-  }
-}
-
-export default function Webhooks({ loaderData, actionData }: Route.ComponentProps) {
+export default function Webhooks({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation(['webhooks', 'directory'])
   const href = useContextHref()
   const { account, endpoints, canEdit } = loaderData
   const base = `/accounts/${account.id}`
-  const made = actionData?.made
   return (
     <div className="space-y-4">
       <PageHeader
@@ -57,6 +36,14 @@ export default function Webhooks({ loaderData, actionData }: Route.ComponentProp
           { label: account.name, to: base },
         ]}
         title={t('title')}
+        actions={
+          canEdit ? (
+            // A new endpoint's form is a sheet over this list (webhook-new.tsx).
+            <HeaderAction to={`${base}/webhooks/new`} primary preventScrollReset data-testid="webhook-new-open">
+              {t('new')}
+            </HeaderAction>
+          ) : null
+        }
       />
       <SubNav
         links={[
@@ -66,7 +53,6 @@ export default function Webhooks({ loaderData, actionData }: Route.ComponentProp
         ]}
       />
       <p className="max-w-3xl text-sm text-slate-600 dark:text-slate-400">{t('intro')}</p>
-      {made ? <SecretShown secret={made.secret} title={t('created', { url: made.endpoint.url })} /> : null}
       <Card>
         <CardTable
           items={endpoints}
@@ -91,23 +77,8 @@ export default function Webhooks({ loaderData, actionData }: Route.ComponentProp
           )}
         />
       </Card>
-      {canEdit ? (
-        <Card>
-          <details open={actionData && !actionData.made ? true : undefined}>
-            <summary className="cursor-pointer text-lg font-semibold" data-testid="webhook-new-open">
-              {t('new')}
-            </summary>
-            <div className="mt-3">
-              <EndpointForm intent="endpoint-create" lastResult={actionData?.result} submitLabel={t('create')} />
-            </div>
-          </details>
-        </Card>
-      ) : (
-        <Card>
-          <CardTitle>{t('new')}</CardTitle>
-          <p className="text-sm text-slate-500">{t('adminOnly')}</p>
-        </Card>
-      )}
+      {canEdit ? null : <p className="text-sm text-slate-500">{t('adminOnly')}</p>}
+      <Outlet />
     </div>
   )
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { exampleOf, fieldsOf, referenceView, typeLabel, type OpenApiDocument, type Schema } from './reference-model.ts'
+import { areaSlug, exampleOf, fieldsOf, referenceContents, referencePart, referenceView, typeLabel, type OpenApiDocument, type Schema } from './reference-model.ts'
 
 const problem = { description: 'Not found', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } }
 const doc: OpenApiDocument = {
@@ -89,5 +89,25 @@ describe('the reference view', () => {
     })
     expect(typeLabel({ type: 'array', items: { $ref: '#/components/schemas/Domain' } })).toBe('Domain[]')
     expect(typeLabel({ type: ['string', 'null'], format: 'uuid' })).toBe('string (uuid) | null')
+  })
+
+  it('cuts the reference into pages: contents of links, an area with the schemas it reaches, the webhooks, the errors, every schema', () => {
+    const full = referenceView(doc)
+    const contents = referenceContents(full)
+    expect(contents.areas.map((a) => [a.href, a.operations.map((op) => op.id)])).toEqual([
+      ['/api/reference/authentication', ['post-v1-login']],
+      ['/api/reference/domains', ['get-v1-groups-context-domains']],
+    ])
+    expect(contents.webhooks.map((w) => [w.path, w.id])).toEqual([['domain.registered', 'webhook-domain-registered']])
+    const domains = referencePart(full, doc, 'domains')!
+    expect(domains.view.areas.map((a) => a.name)).toEqual(['Domains'])
+    expect(Object.keys(domains.view.schemas).sort()).toEqual(['Domain', 'Problem'])
+    expect(Object.keys(referencePart(full, doc, 'webhook-events')!.view.schemas).sort()).toEqual(['Domain', 'DomainEvent', 'Envelope'])
+    expect(Object.keys(referencePart(full, doc, 'errors')!.view.schemas)).toEqual(['Problem'])
+    expect(Object.keys(referencePart(full, doc, 'schemas')!.view.schemas)).toContain('Unused')
+    expect(referencePart(full, doc, 'nothing')).toBeNull()
+    // An area named like another page gets a page of its own.
+    expect(areaSlug('Webhook events')).toBe('webhook-events-area')
+    expect(areaSlug('Webhooks')).toBe('webhooks')
   })
 })

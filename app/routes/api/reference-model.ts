@@ -149,7 +149,7 @@ export function matches(words: string[], area: string, op: OperationView): boole
 }
 
 /** The component schemas that the given schemas reach through `$ref`, by name. */
-function reachable(roots: Schema[], all: Record<string, Schema>): Record<string, Schema> {
+export function reachable(roots: Schema[], all: Record<string, Schema>): Record<string, Schema> {
   const out: Record<string, Schema> = {}
   const visit = (value: unknown) => {
     if (!value || typeof value !== 'object') return
@@ -198,7 +198,6 @@ export function referenceView(doc: OpenApiDocument, query = ''): ReferenceView {
   }
   const areas = [...byArea.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, operations]) => ({ name, id: `area-${slug(name)}`, operations }))
   const kept = [...areas.flatMap((a) => a.operations), ...webhooks]
-  const roots = kept.flatMap((op) => [op.body?.schema, ...op.responses.map((r) => r.schema), ...op.parameters.map((p) => p.schema)]).filter((s): s is Schema => Boolean(s))
   return {
     title: doc.info.title,
     version: doc.info.version,
@@ -208,8 +207,89 @@ export function referenceView(doc: OpenApiDocument, query = ''): ReferenceView {
     matched: kept.length,
     areas,
     webhooks,
-    schemas: reachable(roots, doc.components?.schemas ?? {}),
+    schemas: reachable(schemaRoots(kept), doc.components?.schemas ?? {}),
   }
+}
+
+/** The schemas operations name directly: bodies, answers, parameters. */
+const schemaRoots = (operations: OperationView[]) =>
+  operations.flatMap((op) => [op.body?.schema, ...op.responses.map((r) => r.schema), ...op.parameters.map((p) => p.schema)]).filter((s): s is Schema => Boolean(s))
+
+// ---------------------------------------------------------------------------------------------
+// The reference in pages (issue 34): /api/reference lists every operation as a link, each area's
+// operations are rendered in full on their own page (/api/reference/<area>) with the schemas they
+// reach, and the webhook events, the errors and the schemas have a page each.
+
+export const REFERENCE_PATH = '/api/reference'
+/** The pages of the reference that are not an area's. */
+export const REFERENCE_PARTS = { webhooks: 'webhook-events', errors: 'errors', schemas: 'schemas' } as const
+const PART_SLUGS: readonly string[] = Object.values(REFERENCE_PARTS)
+/** A search that keeps at most this many operations shows them in full; more are listed as links. */
+export const FULL_MATCHES = 25
+
+/** The last segment of an area's page: its name as a slug (never one of the other pages' names). */
+export const areaSlug = (name: string) => {
+  const own = slug(name) || 'other'
+  return PART_SLUGS.includes(own) ? `${own}-area` : own
+}
+export const referenceHref = (part: string, anchor?: string) => `${REFERENCE_PATH}/${part}${anchor ? `#${anchor}` : ''}`
+
+/** An operation as a line of the contents (its full entry is at its part's page, `#id`). */
+export type OperationLink = { id: string; method: string; path: string; summary: string }
+export type ReferenceContents = {
+  title: string
+  version: string
+  query: string
+  total: number
+  matched: number
+  areas: { name: string; id: string; href: string; operations: OperationLink[] }[]
+  /** The webhook events: `path` is the event's name. */
+  webhooks: OperationLink[]
+  /** The names of the schemas the listed operations reach. */
+  schemas: string[]
+}
+
+/** The reference's contents: every operation the view keeps as a link to its area's page. */
+export function referenceContents(view: ReferenceView): ReferenceContents {
+  const link = (op: OperationView): OperationLink => ({ id: op.id, method: op.method, path: op.path, summary: op.summary })
+  return {
+    title: view.title,
+    version: view.version,
+    query: view.query,
+    total: view.total,
+    matched: view.matched,
+    areas: view.areas.map((area) => ({ name: area.name, id: area.id, href: referenceHref(areaSlug(area.name)), operations: area.operations.map(link) })),
+    webhooks: view.webhooks.map((hook) => ({ ...link(hook), path: hook.event })),
+    schemas: Object.keys(view.schemas).sort((a, b) => a.localeCompare(b)),
+  }
+}
+
+/** What one page of the reference shows: an area, the webhook events, the errors or every schema. */
+export type ReferencePart = { kind: 'area' | 'webhooks' | 'errors' | 'schemas'; name: string; view: ReferenceView }
+
+/**
+ * One page of the full view (`part` is the page's last segment), with the schemas its operations
+ * reach, so every link of a type lands on the same page; null when there is no such page.
+ */
+export function referencePart(full: ReferenceView, doc: OpenApiDocument, part: string): ReferencePart | null {
+  const all = doc.components?.schemas ?? {}
+  const only = (areas: AreaView[], webhooks: ReferenceView['webhooks'], schemas: Record<string, Schema>): ReferenceView => ({
+    ...full,
+    matched: areas.reduce((n, a) => n + a.operations.length, 0) + webhooks.length,
+    areas,
+    webhooks,
+    schemas,
+  })
+  if (part === REFERENCE_PARTS.webhooks) return { kind: 'webhooks', name: '', view: only([], full.webhooks, reachable(schemaRoots(full.webhooks), all)) }
+  if (part === REFERENCE_PARTS.schemas) return { kind: 'schemas', name: '', view: only([], [], all) }
+  if (part === REFERENCE_PARTS.errors) {
+    // Every problem an operation answers, and the base Problem.
+    const problems = full.areas.flatMap((a) => a.operations.flatMap((op) => op.responses.filter((r) => r.isProblem).map((r) => r.schema)))
+    const roots = [{ $ref: '#/components/schemas/Problem' }, ...problems].filter((s): s is Schema => Boolean(s))
+    return { kind: 'errors', name: '', view: only([], [], reachable(roots, all)) }
+  }
+  const area = full.areas.find((a) => areaSlug(a.name) === part)
+  return area ? { kind: 'area', name: area.name, view: only([area], [], reachable(schemaRoots(area.operations), all)) } : null
 }
 
 /** The schema a `$ref` names, or the schema itself. */

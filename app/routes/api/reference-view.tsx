@@ -7,23 +7,10 @@ import { constraints, exampleOf, fieldsOf, refName, resolve, schemaAnchor, typeL
 type Words = DocsContent['reference']
 type Schemas = Record<string, Schema>
 
-const METHOD_COLOURS: Record<string, string> = {
-  get: 'bg-blue-50 text-blue-800 ring-blue-200 dark:bg-blue-950/60 dark:text-blue-200 dark:ring-blue-900',
-  post: 'bg-emerald-50 text-emerald-800 ring-emerald-200 dark:bg-emerald-950/60 dark:text-emerald-200 dark:ring-emerald-900',
-  put: 'bg-amber-50 text-amber-900 ring-amber-200 dark:bg-amber-950/60 dark:text-amber-200 dark:ring-amber-900',
-  patch: 'bg-amber-50 text-amber-900 ring-amber-200 dark:bg-amber-950/60 dark:text-amber-200 dark:ring-amber-900',
-  delete: 'bg-red-50 text-red-800 ring-red-200 dark:bg-red-950/60 dark:text-red-200 dark:ring-red-900',
-}
-
+/** An operation's method: its look (and colour by method) from `.api-method` in app/app.css. */
 export function MethodBadge({ method, className }: { method: string; className?: string }) {
   return (
-    <span
-      className={cn(
-        'inline-block w-14 shrink-0 rounded px-1 py-0.5 text-center font-mono text-[11px] font-semibold uppercase ring-1 ring-inset',
-        METHOD_COLOURS[method] ?? METHOD_COLOURS.get,
-        className,
-      )}
-    >
+    <span className={cn('api-method', className)} data-method={method}>
       {method}
     </span>
   )
@@ -207,7 +194,7 @@ function Answer({ response, schemas, words }: { response: ResponseView; schemas:
  * One operation: its anchor, summary, permission, parameters, body, answers and error answers. A
  * webhook event (`event`) is the call we make to the reader: named by the event, no permission.
  */
-export function Operation({ op, schemas, words, event }: { op: OperationView; schemas: Schemas; words: Words; event?: string }) {
+export function Operation({ op, schemas, words, event, errorsHref = '#errors' }: { op: OperationView; schemas: Schemas; words: Words; event?: string; errorsHref?: string }) {
   // A webhook's answers are the reader's own (410 disables the endpoint): listed as they are.
   const errors = event ? [] : op.responses.filter((r) => r.isProblem || Number(r.status) >= 400)
   const answers = op.responses.filter((r) => !errors.includes(r))
@@ -291,7 +278,7 @@ export function Operation({ op, schemas, words, event }: { op: OperationView; sc
             {errors.map((response, index) => (
               <Fragment key={response.status}>
                 {index > 0 ? ' · ' : null}
-                <a href="#errors" className="ref type font-semibold">
+                <a href={errorsHref} className="ref type font-semibold">
                   {response.status}
                 </a>{' '}
                 {response.description}

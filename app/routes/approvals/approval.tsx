@@ -146,13 +146,13 @@ export default function ApprovalScreen({ loaderData, actionData }: Route.Compone
 }
 
 function DecisionForm({ token, approval, lastResult }: { token: string; approval: Approval; lastResult: SubmissionResult<string[]> | null }) {
-  const { t } = useTranslation('material')
+  const { t, i18n } = useTranslation('material')
   const [form, fields] = useZodForm(decisionSchema(t), { id: 'approval-decision', lastResult })
   return (
     <Form method="post" className="space-y-3" {...getFormProps(form)}>
       <FormErrors id={form.errorId} errors={form.errors} />
       <input type="hidden" name={fields.token.name} value={token} />
-      <p className="text-sm">{t('approval.as', { email: approval.approver, expires: approval.expires_at.slice(0, 16).replace('T', ' ') })}</p>
+      <p className="text-sm">{t('approval.as', { email: approval.approver, expires: formatDateTime(approval.expires_at, i18n.language) })}</p>
       <label className="block" htmlFor={fields.comment.id}>
         {t('approval.comment')}
       </label>

@@ -19,6 +19,7 @@ import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { productName } from '#app/lib/product-name.ts'
 import { toUnicodeName } from '#common/domain-name.ts'
 import { formatMoney } from '#common/money.ts'
 import { BlockStatus, useRefreshWhile } from './shared.tsx'
@@ -115,7 +116,7 @@ export default function BlockDetail({ loaderData, actionData }: Route.ComponentP
           rows={[
             [t('fields.label_unicode'), <span className="font-mono">{b.label_unicode}</span>],
             ...(b.label !== b.label_unicode ? [[t('fields.label'), <span className="font-mono text-xs">{b.label}</span>] as [string, React.ReactNode]] : []),
-            [t('fields.product_code'), b.product_name ? `${b.product_name} (${b.product_code})` : b.product_code],
+            [t('fields.product_code'), b.product_name ? `${productName(t, { name: b.product_name, code: b.product_code })} (${b.product_code})` : b.product_code],
             [t('fields.trademark_ref'), b.trademark_ref],
             [t('fields.period_years'), t('years', { count: b.period_years })],
             // What the provider answered, once it placed the block.

@@ -148,7 +148,7 @@ export default function BlocksList({ loaderData, actionData }: Route.ComponentPr
           if (key === 'period_years') return t('years', { count: Number(row.period_years) })
           if (key === 'expires_at' || key === 'created_at' || key === 'updated_at') return row[key] ? <DateText value={String(row[key])} lng={i18n.language} /> : '—'
           if (key === 'account.name') return String((row.account as { name?: string } | undefined)?.name ?? '')
-          return String(row[key] ?? '')
+          return undefined
         }}
       />
     </div>

@@ -58,7 +58,7 @@ export default function RegistryHandles({ loaderData }: Route.ComponentProps) {
             return <Badge color={STATE_COLORS[state] ?? 'grey'}>{t(`handles.states.${state}`, { defaultValue: state })}</Badge>
           }
           if (key === 'last_synced_at') return row.last_synced_at ? formatDateTime(String(row.last_synced_at), i18n.language) : '—'
-          return String(row[key] ?? '')
+          return undefined
         }}
       />
     </div>

@@ -1,6 +1,7 @@
 import { getFormProps } from '@conform-to/react'
 import { getInputProps, getTextareaProps } from '#app/components/field-props.ts'
 import { PageHeader } from '#app/components/page-header.tsx'
+import { Tabs } from '#app/components/tabs.tsx'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect, useActionData, useNavigation } from 'react-router'
@@ -10,6 +11,8 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { Label } from '#app/components/ui/label.tsx'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { requireChange } from '#app/lib/guards.server.ts'
 import { carryContext } from '#app/lib/context-param.ts'
@@ -21,11 +24,10 @@ import { parseDomainName } from '#common/domain-name.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
-import { cn } from '#app/lib/utils.ts'
 import type { Route } from './+types/add.ts'
 import { availabilitySchema, importSchema, transferSchema } from './schemas.ts'
 import { attempt, refusalText } from '#app/lib/refusal.server.ts'
-import { domainScreen, splitNames } from './shared.server.ts'
+import { domainScreen } from './shared.server.ts'
 import type { Answer } from '#app/lib/platform-api.ts'
 
 const MODES = ['register', 'transfer', 'import'] as const
@@ -35,6 +37,18 @@ const MAX_NAMES = 10_000
 
 export type ImportJob = Answer<'/groups/{context}/domains/imports/{job_id}'>
 export type Availability = Answer<'/groups/{context}/domains/availability', 'post'>['results'][number]
+
+/**
+ * The names typed to check: one per line, or separated by commas or semicolons. A blank inside a
+ * line is part of the name ("bad name" is one name, refused for its space), never a separator.
+ */
+export function splitEntries(text: string, max: number): string[] {
+  return text
+    .split(/[\r\n,;]+/)
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .slice(0, max)
+}
 
 const isRunning = (state: string) => state === 'pending' || state === 'queued' || state === 'running' || state === 'processing'
 
@@ -59,19 +73,23 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const url = requestUrl(request)
   const form = await request.formData()
   const intent = form.get('intent')
-
-  if (intent === 'check') {
-    const submission = parseWithZod(form, { schema: availabilitySchema(t) })
-    if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
-    const names = splitNames(submission.value.names, 100)
+  const checkNames = async (names: string[]) => {
     const result = await attempt(() => screen.platform.post('/groups/{context}/domains/availability', { path: { context: screen.groupContext }, body: { names } }))
-    if (!result.ok) return data({ intent, result: submission.reply({ formErrors: [refusalText(t, result.problem)] }) }, { status: result.status })
-    // A name refused by the name rules (an invisible character, mixed scripts, …) says so in the user's words (issue 26).
+    if (!result.ok) return result
+    // A name refused by the name rules (an invisible character, a space, mixed scripts, …) says so in the user's words (issue 26).
     const availability = result.value.results.map((a) => {
       const parsed = a.available ? null : parseDomainName(a.name)
       return parsed && !parsed.ok ? { ...a, reason: t(`domains:nameErrors.${parsed.error}`, { defaultValue: a.reason ?? '' }) } : a
     })
-    return { intent, result: submission.reply(), availability }
+    return { ok: true as const, value: availability }
+  }
+
+  if (intent === 'check') {
+    const submission = parseWithZod(form, { schema: availabilitySchema(t) })
+    if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+    const result = await checkNames(splitEntries(submission.value.names, 100))
+    if (!result.ok) return data({ intent, result: submission.reply({ formErrors: [refusalText(t, result.problem)] }) }, { status: result.status })
+    return { intent, result: submission.reply(), availability: result.value }
   }
   if (intent === 'cart') {
     // The cart belongs to the orders screens (/domains/order); this only puts names in it.
@@ -80,6 +98,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       .filter((v): v is string => typeof v === 'string')
       .slice(0, 100)
     const period = Number(form.get('period') ?? 1) || 1
+    // Nothing is ticked for the user (issue 28): an empty choice is said, not a cart of everything.
+    if (!names.length) {
+      // The table comes back as it was (checked again), with the reason beside its button.
+      const shown = form
+        .getAll('shown')
+        .filter((v): v is string => typeof v === 'string')
+        .slice(0, 100)
+      const again = shown.length ? await checkNames(shown) : null
+      return data({ intent, cartErrors: [t('add.chooseOne')], availability: again?.ok ? again.value : undefined }, { status: 400 })
+    }
     const failures: string[] = []
     for (const name of names) {
       const added = await attempt(() => screen.platform.post('/groups/{context}/cart/items', { path: { context: screen.groupContext }, body: { type: 'register', name, period } }))
@@ -134,7 +162,7 @@ function RegisterMode() {
   const availability = actionData?.availability
   return (
     <div className="space-y-4">
-      <Form method="post" {...getFormProps(form)} className="grid max-w-xl gap-2">
+      <Form method="post" {...getFormProps(form)} className="grid max-w-xl gap-2" data-testid="availability-form">
         <input type="hidden" name="intent" value="check" />
         <Label htmlFor={fields.names.id}>{t('add.namesToCheck')}</Label>
         <textarea
@@ -151,28 +179,47 @@ function RegisterMode() {
       {availability ? (
         <Form method="post" className="space-y-2" data-testid="availability-results">
           <input type="hidden" name="intent" value="cart" />
-          <table className="w-full max-w-2xl text-sm">
-            <thead>
-              <tr className="text-left">
-                <th className="w-8" />
-                <th>{t('fields.name')}</th>
-                <th>{t('add.availability')}</th>
-                <th>{t('add.price')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {availability.map((a) => (
-                <tr key={a.name} data-testid="availability-row">
-                  <td>{a.available ? <input type="checkbox" name="name" value={a.name} defaultChecked aria-label={a.name} /> : null}</td>
-                  <td className="font-mono">{a.name}</td>
-                  <td className={a.available ? 'text-green-700 dark:text-green-400' : 'text-red-700 dark:text-red-400'}>
-                    {a.available ? t('add.available') : `${t('add.unavailable')}${a.reason ? ` — ${a.reason}` : ''}`}
-                  </td>
-                  <td>{a.price ? formatMoney(a.price.minor, a.price.currency, i18n.language) : ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          {/* The portal's table (as the cart's): nothing ticked until the user chooses (issue 28). */}
+          <div className="max-w-3xl overflow-hidden rounded-lg border border-slate-200 dark:border-slate-800">
+            {/* On a phone each row is a small grid (box, name, price; the availability below the name) so no column is squeezed. */}
+            <Table aria-label={t('add.availability')} className="max-sm:block">
+              <TableHeader className="max-sm:hidden">
+                <TableRow>
+                  <TableHead className="w-10">
+                    <span className="sr-only">{t('add.choose')}</span>
+                  </TableHead>
+                  <TableHead className="w-2/5">{t('fields.name')}</TableHead>
+                  <TableHead>{t('add.availability')}</TableHead>
+                  <TableHead className="text-right">{t('add.price')}</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody className="max-sm:block">
+                {availability.map((a, i) => (
+                  <TableRow
+                    key={`${i}-${a.name}`}
+                    data-testid="availability-row"
+                    data-available={a.available ? '' : undefined}
+                    className="max-sm:grid max-sm:grid-cols-[1.5rem_minmax(0,1fr)_auto] max-sm:gap-x-2 max-sm:gap-y-1 max-sm:px-3 max-sm:py-2"
+                  >
+                    <TableCell className="align-top max-sm:p-0">
+                      <input type="hidden" name="shown" value={a.name} />
+                      {a.available ? <input type="checkbox" name="name" value={a.name} aria-label={t('add.chooseName', { name: a.name })} className="size-4 accent-blue-600" /> : null}
+                    </TableCell>
+                    <TableCell className="align-top font-mono [overflow-wrap:anywhere] max-sm:p-0">{a.name}</TableCell>
+                    <TableCell className="align-top max-sm:order-last max-sm:col-span-2 max-sm:col-start-2 max-sm:p-0">
+                      <Badge color={a.available ? 'green' : 'red'}>{a.available ? t('add.available') : t('add.unavailable')}</Badge>
+                      {!a.available && a.reason ? (
+                        <p className="mt-1 text-xs text-slate-600 dark:text-slate-400" data-testid="availability-reason">
+                          {a.reason}
+                        </p>
+                      ) : null}
+                    </TableCell>
+                    <TableCell className="text-right align-top tabular-nums max-sm:p-0">{a.price ? formatMoney(a.price.minor, a.price.currency, i18n.language) : ''}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </div>
           {actionData?.cartErrors?.length ? <ErrorList errors={actionData.cartErrors} /> : null}
           {availability.some((a) => a.available) ? (
             <div className="flex items-end gap-2">
@@ -268,25 +315,11 @@ function ImportMode({ job }: { job: ImportJob | null }) {
 /** /domains/add: register (availability first), transfer in, or bring existing domains under management. */
 export default function AddDomains({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation('domains')
-  const href = useContextHref()
   const { mode } = loaderData
   return (
     <div className="space-y-4">
       <PageHeader breadcrumb={[{ label: t('list.title'), to: '/domains' }]} title={t('add.title')} />
-      {loaderData.canManage ? (
-        <nav aria-label={t('add.modes')} className="flex gap-1 border-b border-slate-200 dark:border-slate-800">
-          {MODES.map((m) => (
-            <Link
-              key={m}
-              to={href(`/domains/add?mode=${m}`)}
-              aria-current={m === mode ? 'page' : undefined}
-              className={cn('-mb-px border-b-2 px-3 py-2 text-sm', m === mode ? 'border-blue-600 font-medium' : 'border-transparent text-slate-600 dark:text-slate-400')}
-            >
-              {t(`add.mode.${m}`)}
-            </Link>
-          ))}
-        </nav>
-      ) : null}
+      {loaderData.canManage ? <Tabs label={t('add.modes')} tabs={MODES.map((m) => ({ to: `/domains/add?mode=${m}`, label: t(`add.mode.${m}`), current: m === mode }))} /> : null}
       {loaderData.canManage ? (
         <Card>
           <CardTitle>{t(`add.mode.${mode}`)}</CardTitle>

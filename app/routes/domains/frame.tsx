@@ -1,14 +1,13 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { NavLink, Outlet, useRouteLoaderData } from 'react-router'
+import { Outlet, useRouteLoaderData } from 'react-router'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
-import { useContextHref } from '#app/lib/use-context-href.ts'
-import { cn } from '#app/lib/utils.ts'
 import type { Route } from './+types/frame.ts'
 import { domainScreen } from './shared.server.ts'
 import { StatusBadge } from './shared.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
+import { Tabs } from '#app/components/tabs.tsx'
 
 export const FRAME_ID = 'domain-frame'
 
@@ -31,7 +30,6 @@ export const useDomainFrame = () => useRouteLoaderData<typeof loader>(FRAME_ID)!
 /** /domains/{id} and its tabs: the domain's name and status above a tab bar of links. */
 export default function DomainFrame({ loaderData, params }: Route.ComponentProps) {
   const { t } = useTranslation('domains')
-  const href = useContextHref()
   const { domain } = loaderData
   return (
     <div className="space-y-4">
@@ -41,23 +39,7 @@ export default function DomainFrame({ loaderData, params }: Route.ComponentProps
         status={<StatusBadge status={domain.status} />}
         description={domain.unicode_name && domain.unicode_name !== domain.name ? <span className="font-mono">{domain.name}</span> : null}
       />
-      <nav aria-label={t('detail.tabs')} className="-mx-4 flex gap-1 overflow-x-auto border-b border-slate-200 px-4 sm:mx-0 sm:px-0 dark:border-slate-800" data-testid="domain-tabs">
-        {DOMAIN_TABS.map((tab) => (
-          <NavLink
-            key={tab}
-            end
-            to={href(`/domains/${params.id}${tab ? `/${tab}` : ''}`)}
-            className={({ isActive }) =>
-              cn(
-                '-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm',
-                isActive ? 'border-blue-600 font-medium text-blue-700 dark:text-blue-300' : 'border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-400',
-              )
-            }
-          >
-            {t(`tabs.${tab || 'overview'}`)}
-          </NavLink>
-        ))}
-      </nav>
+      <Tabs label={t('detail.tabs')} testId="domain-tabs" tabs={DOMAIN_TABS.map((tab) => ({ to: `/domains/${params.id}${tab ? `/${tab}` : ''}`, label: t(`tabs.${tab || 'overview'}`) }))} />
       <Outlet />
     </div>
   )

@@ -2,7 +2,7 @@ import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Link } from 'react-router'
 import { DataTable, RowLink } from '#app/components/data-table.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
-import { HeaderAction, PageHeader } from '#app/components/page-header.tsx'
+import { HeaderAction, HeaderMenu, HeaderMenuItem, PageHeader } from '#app/components/page-header.tsx'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
 import { domainsList } from './lists.ts'
@@ -42,14 +42,17 @@ export default function DomainsList({ loaderData }: Route.ComponentProps) {
         title={t('list.title')}
         actions={
           <>
-            <HeaderAction to="/domains/search">{t('search.title')}</HeaderAction>
-            {loaderData.canManage ? (
-              <>
-                <HeaderAction to="/domains/contacts">{t('contacts.title')}</HeaderAction>
-                <HeaderAction to="/domains/delete">{t('delete.title')}</HeaderAction>
-              </>
-            ) : null}
-            <HeaderAction to="/domains/log">{t('list.log')}</HeaderAction>
+            {/* One primary action; the rest behind "⋯" (issue 28, Look). */}
+            <HeaderMenu>
+              <HeaderMenuItem to="/domains/search">{t('search.title')}</HeaderMenuItem>
+              {loaderData.canManage ? (
+                <>
+                  <HeaderMenuItem to="/domains/contacts">{t('contacts.title')}</HeaderMenuItem>
+                  <HeaderMenuItem to="/domains/delete">{t('delete.title')}</HeaderMenuItem>
+                </>
+              ) : null}
+              <HeaderMenuItem to="/domains/log">{t('list.log')}</HeaderMenuItem>
+            </HeaderMenu>
             {loaderData.canManage ? (
               <HeaderAction to="/domains/add" primary>
                 {t('add.title')}

@@ -15,6 +15,7 @@ export const domainsList: ListDefinition = {
     registrant_name: true,
     auto_renew: true,
     registry_lock: true,
+    registrar_lock: false,
     dnssec: false,
     tags: true,
     created_at: false,
@@ -32,7 +33,18 @@ export const domainsLogList = auditList('domains-log', 'domains')
 /** /domains/{id}/log: the domains audit trail; the route adds the entity filter per domain. */
 export const domainLogList: ListDefinition = { ...auditList('domain-log', 'domains'), trayType: null }
 
-const orderColumns = { created_at: true, state: true, names: true, item_count: true, completed_count: false, failed_count: false, total_text: true, created_by: true, id: false } as const
+const orderColumns = {
+  created_at: true,
+  state: true,
+  names: true,
+  item_count: true,
+  completed_count: false,
+  failed_count: false,
+  total_text: true,
+  created_by: true,
+  'account.name': false,
+  id: false,
+} as const
 const orderCounts = { item_count: { filterable: false }, completed_count: { filterable: false }, failed_count: { filterable: false } } as const
 
 /** /domains/orders. */

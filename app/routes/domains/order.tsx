@@ -145,7 +145,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (intent === 'add') {
     const submission = parseWithZod(form, { schema: addSchema(t) })
     if (submission.status !== 'success') return data({ intent, result: submission.reply({ hideFields: ['auth_code'] }) }, { status: 400 })
-    const { name, type, period, auth_code } = submission.value
+    const { name, type, period } = submission.value
+    // A registration has no auth code: one typed before switching to Register is not sent.
+    const auth_code = type === 'transfer' ? submission.value.auth_code : undefined
     const added = await attempt(() =>
       screen.platform.post('/groups/{context}/cart/items', { path: { context: screen.groupContext }, body: { name, type, period, ...(auth_code ? { auth_code } : {}) } }),
     )
@@ -262,7 +264,7 @@ export default function OrderCart({ loaderData }: Route.ComponentProps) {
         <Card>
           <CardTitle>{t('cart.add')}</CardTitle>
           {/* A new key once a name is in the cart (the cart's newest item changes): the form starts empty for the next name. */}
-          <Form key={cart.items.at(-1)?.id ?? 'empty'} method="post" {...getFormProps(form)} className="grid gap-3 sm:grid-cols-[2fr_1fr_1fr_1.5fr_auto] sm:items-start">
+          <Form key={cart.items.at(-1)?.id ?? 'empty'} method="post" {...getFormProps(form)} className="group/add grid gap-3 sm:grid-cols-[2fr_1fr_1fr_1.5fr_auto] sm:items-start">
             <input type="hidden" name="intent" value="add" />
             <Field
               labelProps={{ children: t('cart.name') }}
@@ -287,12 +289,15 @@ export default function OrderCart({ loaderData }: Route.ComponentProps) {
               </Select>
               <ErrorList id={`${fields.period.id}-error`} errors={fields.period.errors} />
             </div>
-            <Field
-              labelProps={{ children: t('cart.authCode') }}
-              inputProps={{ ...getInputProps(fields.auth_code, { type: 'password' }), autoComplete: 'off', title: t('cart.authCodeHint') }}
-              errors={fields.auth_code.errors}
-            />
-            <Button type="submit" className="sm:mt-6" disabled={busy}>
+            {/* A transfer's auth code only (issue 28): hidden while Register is chosen, by CSS, so without JavaScript too. */}
+            <div data-auth-code className="group-has-[option[value=register]:checked]/add:hidden">
+              <Field
+                labelProps={{ children: t('cart.authCode') }}
+                inputProps={{ ...getInputProps(fields.auth_code, { type: 'password' }), autoComplete: 'off', title: t('cart.authCodeHint') }}
+                errors={fields.auth_code.errors}
+              />
+            </div>
+            <Button type="submit" className="sm:mt-6 sm:justify-self-start" disabled={busy}>
               {t('cart.add')}
             </Button>
             <div className="sm:col-span-5">

@@ -6,6 +6,8 @@ import type { TFunction } from 'i18next'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { data, Form, Link, redirect, useActionData, useLocation, useNavigation } from 'react-router'
 import { ErrorList, useZodForm } from '#app/components/forms.tsx'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { useMemo } from 'react'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
@@ -19,13 +21,16 @@ import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/overview.ts'
 import { useDomainFrame } from './frame.tsx'
-import { renewSchema, toggleSchema } from './schemas.ts'
+import { domainContactsSchema, domainTagsSchema, MAX_TAG_LENGTH, renewSchema, splitTags, toggleSchema } from './schemas.ts'
 import { ChargeConfirmation, type ChargeQuote } from './charge-confirmation.tsx'
 import { confirmCharge, quoteCharge } from './charge.server.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
-import { attempt, refusalText, type Problem } from '#app/lib/refusal.server.ts'
-import { domainScreen } from './shared.server.ts'
+import { attempt, refusalErrors, refusalText, type Problem } from '#app/lib/refusal.server.ts'
+import { getSelectProps } from '#app/components/field-props.ts'
+import { Select } from '#app/components/ui/select.tsx'
+import { domainScreen, type DomainScreen } from './shared.server.ts'
 import { DateText } from '#app/components/date-text.tsx'
+import { ExistingParams } from '#app/components/filter-bar.tsx'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const screen = await domainScreen(request, context, params)
@@ -40,7 +45,40 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     .then((r) => r.data.filter((item) => item.state === 'pending' || item.state === 'approved'))
     .catch(() => [])
   const pending = await Promise.all(requests.map((item) => screen.platform.get('/groups/{context}/material-change-requests/{id}', { path: { context: screen.groupContext, id: item.id } })))
-  return { approvers, pending: pending.filter((item) => item.state === 'pending' || item.error) }
+  const contacts = screen.canManage ? await accountContacts(screen, String(params.id)) : []
+  return { approvers, pending: pending.filter((item) => item.state === 'pending' || item.error), contacts, live: await liveLookup(request, context, screen, params.id) }
+}
+
+/** What the registry holds now (spec §7's registrar.domain.info), as the lookup answers it. */
+type LiveInfo = { clientId?: string; statuses?: string[]; createdAt?: string; expiresAt?: string; nameservers?: string[]; dsData?: unknown[] }
+
+/**
+ * ?lookup=registry (the reconciliation card's GET button, so a viewer may ask too): the registry's
+ * answer now. Throttled (429), it goes back to the page with spec §8's toast, never the 429 page.
+ */
+async function liveLookup(request: Request, context: Route.LoaderArgs['context'], screen: Awaited<ReturnType<typeof domainScreen>>, id: string) {
+  const url = requestUrl(request)
+  if (url.searchParams.get('lookup') !== 'registry') return null
+  const domain = await screen.platform.get('/groups/{context}/domains/{id}', { path: { context: screen.groupContext, id } })
+  try {
+    const { value } = await screen.platform.platformCall(screen.groupContext, 'registrar.domain.info', { domain: domain.name })
+    return { ...(value as LiveInfo), asked_at: new Date().toISOString() }
+  } catch (error) {
+    if ((error as { init?: { status?: number } } | null)?.init?.status !== 429) throw error
+    url.searchParams.delete('lookup')
+    const t = getInstance(context).getFixedT(null, 'domains')
+    throw redirect(url.pathname + url.search, { headers: { 'Set-Cookie': flashHeader(request, { content: t('detail.liveThrottled'), color: 'error' }) } })
+  }
+}
+
+/**
+ * The contacts a manager may set on the domain (the contacts card's form): the domain's own
+ * account's only, also for staff, whose context reaches every account's contacts.
+ */
+async function accountContacts(screen: DomainScreen, id: string) {
+  const { account_id } = await screen.platform.get('/groups/{context}/domains/{id}', { path: { context: screen.groupContext, id } })
+  const query = { limit: 250, sort: 'name', fields: 'id,name,organisation,email', 'filter[group_id]': account_id }
+  return (await screen.platform.get('/groups/{context}/contacts', { path: { context: screen.groupContext }, query })).data
 }
 
 /** DNSSEC algorithm and digest numbers (IANA registries) as people know them. */
@@ -94,6 +132,36 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (!result.ok) return data({ intent, error: refusalText(t, result.problem) }, { status: result.status })
     return back(t('material.approversSaved'))
   }
+  // The contacts card: the roles chosen are set through the domain's one change (registry first;
+  // on a material domain a request that waits for an approver).
+  if (intent === 'contacts') {
+    const submission = parseWithZod(form, { schema: domainContactsSchema(t) })
+    if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+    const { version, ...chosen } = submission.value
+    const contacts = Object.fromEntries(CONTACT_ROLES.flatMap((role) => (chosen[role] ? [[role, chosen[role]]] : [])))
+    const result = await attempt(() => screen.platform.patch('/groups/{context}/domains/{id}', { path: { context: screen.groupContext, id: params.id }, body: { version, contacts } }))
+    if (!result.ok) {
+      if (result.problem.code === 'version.conflict') return data({ intent, result: submission.reply(), ...refusal(t, result) }, { status: result.status })
+      const alias = Object.fromEntries(CONTACT_ROLES.map((role) => [`contacts.${role}`, role]))
+      return data({ intent, result: submission.reply(refusalErrors(t, result.problem, CONTACT_ROLES, alias, 'domains')) }, { status: result.status })
+    }
+    if (result.value && typeof result.value === 'object' && 'material_change_request_id' in result.value) return back(t('detail.materialRequested'))
+    return back(t('detail.contactsSaved'))
+  }
+  // Tags: the whole list as typed replaces the domain's (audited with the domain's change).
+  if (intent === 'tags') {
+    const submission = parseWithZod(form, { schema: domainTagsSchema(t) })
+    if (submission.status !== 'success') return data({ intent, result: submission.reply() }, { status: 400 })
+    const tags = splitTags(submission.value.tags)
+    const result = await attempt(() =>
+      screen.platform.patch('/groups/{context}/domains/{id}', { path: { context: screen.groupContext, id: params.id }, body: { version: submission.value.version, tags } }),
+    )
+    if (!result.ok) {
+      if (result.problem.code === 'version.conflict') return data({ intent, result: submission.reply(), ...refusal(t, result) }, { status: result.status })
+      return data({ intent, result: submission.reply(refusalErrors(t, result.problem, ['tags'], {}, 'domains')) }, { status: result.status })
+    }
+    return back(t('tags.saved'))
+  }
   if (intent === 'nameservers') {
     const nameservers = String(form.get('nameservers') ?? '')
       .split(/[\s,;]+/)
@@ -141,6 +209,24 @@ function closeDetails(event: React.MouseEvent<HTMLElement>) {
   details.open = false
 }
 
+/** An in-place editor's Save, and Cancel back to the overview (closing it in place with JavaScript). */
+function EditorActions({ save, busy, domainId }: { save: string; busy: boolean; domainId: string }) {
+  const { t } = useTranslation('domains')
+  const href = useContextHref()
+  return (
+    <div className="flex gap-2">
+      <Button type="submit" size="sm" disabled={busy}>
+        {save}
+      </Button>
+      <Button asChild size="sm" variant="ghost">
+        <Link to={href(`/domains/${domainId}`)} onClick={closeDetails}>
+          {t('detail.cancel')}
+        </Link>
+      </Button>
+    </div>
+  )
+}
+
 function ToggleForm({ intent, on, version, disabled }: { intent: 'auto-renew' | 'lock'; on: boolean; version: number; disabled: boolean }) {
   const { t } = useTranslation('domains')
   return (
@@ -155,6 +241,104 @@ function ToggleForm({ intent, on, version, disabled }: { intent: 'auto-renew' | 
   )
 }
 
+/** The look of a <details> summary that opens an editor in place (the nameservers' Edit, the tags', the contacts'). */
+const EDIT_SUMMARY =
+  'mt-2 inline-flex h-8 cursor-pointer list-none items-center rounded-md border border-slate-300 bg-white px-3 text-xs font-medium shadow-sm hover:bg-slate-50 group-open/edit:hidden dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden'
+
+type AccountContact = Route.ComponentProps['loaderData']['contacts'][number]
+type DomainOverviewData = ReturnType<typeof useDomainFrame>['domain']
+const contactLabel = (c: { name?: string | null; organisation?: string | null; email?: string | null }) => [c.name, c.organisation, c.email].filter(Boolean).join(' · ')
+
+/**
+ * The contacts card's editor (issue 28): a role shown "Not set" is set here, from the account's
+ * contacts, through the domain's one change (PATCH contacts: registry first, audited; on a
+ * material domain a request that waits for an approver). A role already set shows its contact
+ * and may be changed; the API has no "unset", so "Not set" is offered only while it is.
+ */
+function ContactsEditor({ domain, contacts, busy, lastResult, open }: { domain: DomainOverviewData; contacts: AccountContact[]; busy: boolean; lastResult: unknown; open: boolean }) {
+  const { t } = useTranslation('domains')
+  const href = useContextHref()
+  const location = useLocation()
+  const schema = useMemo(() => domainContactsSchema(t), [t])
+  const current = Object.fromEntries(CONTACT_ROLES.map((role) => [role, domain.contacts?.[role]?.id ?? '']))
+  const [form, fields] = useZodForm(schema, { id: 'contacts-form', lastResult: lastResult as never, defaultValue: current, shouldValidate: 'onSubmit' })
+  const unset = CONTACT_ROLES.some((role) => !domain.contacts?.[role])
+  if (!contacts.length) {
+    return (
+      <p className="mt-2 text-sm text-slate-600 dark:text-slate-400" data-testid="contacts-none">
+        {t('contactsEdit.noContacts')}{' '}
+        <Link to={href('/contacts')} className="text-blue-700 underline dark:text-blue-300">
+          {t('contactsEdit.create')}
+        </Link>
+      </p>
+    )
+  }
+  return (
+    <details key={location.key} className="group/edit" open={open || undefined}>
+      <summary className={EDIT_SUMMARY} data-testid="edit-contacts">
+        {t(unset ? 'contactsEdit.set' : 'contactsEdit.change')}
+      </summary>
+      <Form method="post" {...getFormProps(form)} className="mt-2 space-y-2" data-testid="contacts-form">
+        <input type="hidden" name="intent" value="contacts" />
+        <input type="hidden" name="version" value={domain.version} />
+        <div className="grid gap-2 sm:grid-cols-2">
+          {CONTACT_ROLES.map((role) => (
+            <label key={role} className="flex min-w-0 flex-col gap-1 text-sm">
+              {t(`roles.${role}`)}
+              <Select {...getSelectProps(fields[role])} key={fields[role].key}>
+                {domain.contacts?.[role] ? null : <option value="">{t('detail.noContact')}</option>}
+                {contacts.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {contactLabel(c)}
+                  </option>
+                ))}
+              </Select>
+              <ErrorList id={fields[role].errorId} errors={fields[role].errors} />
+            </label>
+          ))}
+        </div>
+        <ErrorList id={form.errorId} errors={form.errors} />
+        {domain.is_material ? <p className="text-xs text-slate-600 dark:text-slate-400">{t('contactsEdit.material')}</p> : null}
+        <EditorActions save={t('contactsEdit.save')} busy={busy} domainId={domain.id} />
+      </Form>
+    </details>
+  )
+}
+
+/** The domain's tags, shown as badges and edited in place (issue 28: the API had them, the portal did not). */
+function TagsEditor({ domain, canManage, busy, lastResult, open }: { domain: DomainOverviewData; canManage: boolean; busy: boolean; lastResult: unknown; open: boolean }) {
+  const { t } = useTranslation('domains')
+  const location = useLocation()
+  const schema = useMemo(() => domainTagsSchema(t), [t])
+  const tags = domain.tags ?? []
+  const [form, fields] = useZodForm(schema, { id: 'tags-form', lastResult: lastResult as never, defaultValue: { tags: tags.join(', ') }, shouldValidate: 'onSubmit' })
+  const shown = (
+    <span className="flex flex-wrap gap-1 group-has-[details[open]]/tags:hidden" data-testid="domain-tags">
+      {tags.length ? tags.map((tag) => <Badge key={tag}>{tag}</Badge>) : '—'}
+    </span>
+  )
+  if (!canManage) return shown
+  return (
+    <div className="group/tags">
+      {shown}
+      <details key={location.key} className="group/edit" open={open || undefined}>
+        <summary className={EDIT_SUMMARY} data-testid="edit-tags">
+          {t('tags.edit')}
+        </summary>
+        <Form method="post" {...getFormProps(form)} className="space-y-2" data-testid="tags-form">
+          <input type="hidden" name="intent" value="tags" />
+          <input type="hidden" name="version" value={domain.version} />
+          <Input {...getInputProps(fields.tags, { type: 'text' })} key={fields.tags.key} aria-label={t('fields.tags')} placeholder={t('tags.placeholder')} autoComplete="off" />
+          <ErrorList id={fields.tags.errorId} errors={fields.tags.errors} />
+          <p className="text-xs text-slate-600 dark:text-slate-400">{t('tags.help', { max: MAX_TAG_LENGTH })}</p>
+          <ErrorList id={form.errorId} errors={form.errors} />
+          <EditorActions save={t('tags.save')} busy={busy} domainId={domain.id} />
+        </Form>
+      </details>
+    </div>
+  )
+}
+
 /** /domains/{id}: what we hold about the domain, and the actions on it. */
 export default function DomainOverview({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('domains')
@@ -162,6 +346,7 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
   const { domain, canManage } = useDomainFrame()
   const approvers = loaderData?.approvers ?? []
   const pending = loaderData?.pending ?? []
+  const live = loaderData?.live ?? null
   const location = useLocation()
   const actionData = useActionData<ActionData>()
   const navigation = useNavigation()
@@ -234,7 +419,16 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
           </Row>
           <Row label={t('fields.created_at')}>{date(domain.created_at)}</Row>
           <Row label={t('fields.updated_at')}>{date(domain.updated_at)}</Row>
-          <Row label={t('fields.tags')}>{domain.tags?.length ? domain.tags.join(', ') : '—'}</Row>
+          <Row label={t('fields.tags')}>
+            <TagsEditor
+              key={domain.version}
+              domain={domain}
+              canManage={canManage}
+              busy={busy}
+              lastResult={actionData?.intent === 'tags' ? actionData.result : undefined}
+              open={actionData?.intent === 'tags'}
+            />
+          </Row>
           <Row label={t('fields.auto_renew')} testId="domain-auto-renew">
             <span className="mr-2">{domain.auto_renew ? t('yes') : t('no')}</span>
             {canManage ? <ToggleForm intent="auto-renew" on={domain.auto_renew} version={domain.version} disabled={busy} /> : null}
@@ -263,12 +457,22 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
                     </span>
                   </span>
                 ) : (
-                  t('detail.noContact')
+                  <span className="text-slate-600 dark:text-slate-400">{t('detail.noContact')}</span>
                 )}
               </Row>
             )
           })}
         </dl>
+        {canManage ? (
+          <ContactsEditor
+            key={domain.version}
+            domain={domain}
+            contacts={loaderData?.contacts ?? []}
+            busy={busy}
+            lastResult={actionData?.intent === 'contacts' ? actionData.result : undefined}
+            open={actionData?.intent === 'contacts'}
+          />
+        ) : null}
       </Card>
       <Card>
         <CardTitle>{t('detail.nameservers')}</CardTitle>
@@ -310,16 +514,7 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
                   {t('material.nameserversLabel')}
                   {domain.is_material ? ` — ${t('material.is')}` : ''}
                 </p>
-                <div className="flex gap-2">
-                  <Button type="submit" size="sm" disabled={busy}>
-                    {t('material.saveNameservers')}
-                  </Button>
-                  <Button asChild size="sm" variant="ghost">
-                    <Link to={href(`/domains/${domain.id}`)} onClick={closeDetails}>
-                      {t('detail.cancel')}
-                    </Link>
-                  </Button>
-                </div>
+                <EditorActions save={t('material.saveNameservers')} busy={busy} domainId={domain.id} />
               </Form>
             </details>
           ) : null}
@@ -354,6 +549,14 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
       </Card>
       <Card>
         <CardTitle>{t('detail.reconciliation')}</CardTitle>
+        <Form method="get" className="mb-2">
+          <ExistingParams exclude={['lookup']} />
+          <input type="hidden" name="lookup" value="registry" />
+          <Button type="submit" size="sm" variant="outline" disabled={busy} data-testid="live-lookup">
+            {t('detail.liveLookup')}
+          </Button>
+        </Form>
+        {live ? <LiveRegistry live={live} /> : null}
         {!domain.reconciliation?.checked_at ? (
           <p className="text-sm text-slate-500">{t('detail.notReconciled')}</p>
         ) : differences.length === 0 ? (
@@ -400,8 +603,14 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
             </Form>
           ) : null}
         </div>
-        {canManage ? (
-          <Form method="post" className="mt-3 space-y-1">
+        {/* The approvers are the account's, and matter only where a change waits for them: shown
+            and edited on a material domain, one line on the others (issue 28). */}
+        {!domain.is_material ? (
+          <p className="mt-2 text-xs text-slate-600 dark:text-slate-400" data-testid="approvers-when-material">
+            {t('material.approversWhenMarked', { count: approvers.length })}
+          </p>
+        ) : canManage ? (
+          <Form method="post" className="mt-3 space-y-1" data-testid="approvers-form">
             <input type="hidden" name="intent" value="approvers" />
             <label className="block text-sm">
               {t('material.approvers')}
@@ -421,7 +630,7 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
             {t('material.approvers')}: {approvers.join(', ') || '—'}
           </p>
         )}
-        <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">{t('material.help')}</p>
+        {domain.is_material ? <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">{t('material.help')}</p> : null}
       </Card>
       {canManage ? (
         <Card className="lg:col-span-2">
@@ -467,5 +676,34 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
         </Card>
       ) : null}
     </div>
+  )
+}
+
+/** The registry's answer of a live lookup, beside our comparison with it. */
+function LiveRegistry({ live }: { live: LiveInfo & { asked_at: string } }) {
+  const { t, i18n } = useTranslation('domains')
+  const lng = i18n.language
+  return (
+    <section className="mb-3 rounded border border-slate-200 p-3 text-sm dark:border-slate-800" data-testid="live-registry">
+      <h3 className="font-medium">
+        {t('detail.liveTitle')} · <DateText value={live.asked_at} lng={lng} time />
+      </h3>
+      <dl className="mt-2 grid grid-cols-1 gap-x-4 gap-y-1 sm:grid-cols-[max-content_1fr]">
+        <dt className="text-slate-600 dark:text-slate-400">{t('detail.liveSponsor')}</dt>
+        <dd data-testid="live-sponsor">{live.clientId ?? '—'}</dd>
+        <dt className="text-slate-600 dark:text-slate-400">{t('detail.liveStatuses')}</dt>
+        <dd className="font-mono text-xs" data-testid="live-statuses">
+          {(live.statuses ?? []).join(', ') || '—'}
+        </dd>
+        <dt className="text-slate-600 dark:text-slate-400">{t('detail.liveCreated')}</dt>
+        <dd>{live.createdAt ? <DateText value={live.createdAt} lng={lng} /> : '—'}</dd>
+        <dt className="text-slate-600 dark:text-slate-400">{t('detail.liveExpires')}</dt>
+        <dd data-testid="live-expires">{live.expiresAt ? <DateText value={live.expiresAt} lng={lng} /> : '—'}</dd>
+        <dt className="text-slate-600 dark:text-slate-400">{t('detail.liveNameservers')}</dt>
+        <dd className="break-all font-mono text-xs">{(live.nameservers ?? []).join(', ') || '—'}</dd>
+        <dt className="text-slate-600 dark:text-slate-400">{t('detail.liveDs')}</dt>
+        <dd className="tabular-nums">{live.dsData?.length ?? 0}</dd>
+      </dl>
+    </section>
   )
 }

@@ -55,3 +55,47 @@ export const contactsSchema = (t: TFunction) =>
       billing: z.string().uuid().optional(),
     })
     .refine((v) => CONTACT_ROLES.some((r) => v[r]), { path: ['registrant'], message: t('domains:contacts.chooseOne') })
+
+/** The overview's contacts: one contact of the account per role; a role left on "Not set" is not sent. */
+export const domainContactsSchema = (t: TFunction) =>
+  z
+    .object({
+      intent: z.literal('contacts'),
+      version: z.coerce.number().int().min(0),
+      registrant: z.guid().optional(),
+      admin: z.guid().optional(),
+      tech: z.guid().optional(),
+      billing: z.guid().optional(),
+    })
+    .refine((v) => CONTACT_ROLES.some((r) => v[r]), { path: ['registrant'], message: t('domains:contacts.chooseOne') })
+
+/** Most tags a domain has, and most characters in one (the API's rule, server/platform/domains/update.ts). */
+export const MAX_TAGS = 50
+export const MAX_TAG_LENGTH = 64
+
+/** Tags as typed: comma-separated (or one per line), trimmed, each checked as the API checks it. */
+export const splitTags = (text: string | undefined) => [
+  ...new Set(
+    (text ?? '')
+      .split(/[,\n]/)
+      .map((s) => s.trim())
+      .filter(Boolean),
+  ),
+]
+
+export const domainTagsSchema = (t: TFunction) =>
+  z
+    .object({
+      intent: z.literal('tags'),
+      version: z.coerce.number().int().min(0),
+      tags: z
+        .string()
+        .max(10_000, t('validation:maxLength', { max: 10_000 }))
+        .optional(),
+    })
+    .superRefine((v, ctx) => {
+      const tags = splitTags(v.tags)
+      const long = tags.find((tag) => tag.length > MAX_TAG_LENGTH)
+      if (long) ctx.addIssue({ code: 'custom', path: ['tags'], message: t('domains:tags.tooLong', { tag: long.slice(0, 20), max: MAX_TAG_LENGTH }) })
+      if (tags.length > MAX_TAGS) ctx.addIssue({ code: 'custom', path: ['tags'], message: t('domains:tags.tooMany', { max: MAX_TAGS }) })
+    })

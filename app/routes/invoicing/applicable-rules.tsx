@@ -6,12 +6,14 @@ import { Select } from '#app/components/ui/select.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { requireScreen, requireChange } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
+import { formatDate } from '#app/lib/dates.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { productName } from '#app/lib/product-name.ts'
 import { PRODUCT_KINDS } from '#common/pricing.ts'
 import { EntityTabs } from './pricing-entity.tsx'
 import { Margin, money, RuleChain } from './shared.tsx'
@@ -122,7 +124,7 @@ export default function ApplicableRules({ loaderData }: Route.ComponentProps) {
                   <Link className="font-mono text-xs hover:underline" to={href(`/products/${row.product_id}`)}>
                     {row.product_code}
                   </Link>
-                  <div className="text-xs text-slate-500">{row.product_name}</div>
+                  <div className="text-xs text-slate-500">{productName(t, { name: row.product_name, code: row.product_code })}</div>
                 </TableCell>
                 <TableCell className="font-mono text-xs">{row.currency}</TableCell>
                 <TableCell className="text-right tabular-nums">{money(row.cost_minor, row.currency, i18n.language)}</TableCell>
@@ -139,7 +141,7 @@ export default function ApplicableRules({ loaderData }: Route.ComponentProps) {
                   <RuleChain chain={row.chain} currency={row.currency} productId={row.product_id} />
                   {row.rates.map((r) => (
                     <div key={r.from} className="text-xs text-slate-500">
-                      {t('applicable.rate', { from: r.from, to: r.to, rate: r.rate, date: r.date.slice(0, 10) })}
+                      {t('applicable.rate', { from: r.from, to: r.to, rate: r.rate, date: formatDate(r.date, i18n.language) })}
                     </div>
                   ))}
                 </TableCell>

@@ -103,7 +103,7 @@ export default function BillingAccounts({ loaderData, actionData }: Route.Compon
           { to: '/invoicing/billing-entities', label: t('entities.title') },
         ]}
       />
-      <EntityTabs id={entity.id} current="accounts" staff={staff} />
+      <EntityTabs id={entity.id} current="accounts" />
       <FormErrors errors={actionData?.errors} />
       <Card>
         <CardTitle>{t('accounts.title')}</CardTitle>

@@ -170,8 +170,7 @@ export default function BillingEntities({ loaderData, actionData }: Route.Compon
         renderCell={(row, key) => {
           if (key === 'name') return <RowLink to={href(`/invoicing/billing-entities/${String(row.id)}`)}>{String(row.name)}</RowLink>
           if (key === 'invoice_language') return t(`entities.languages.${String(row.invoice_language)}`)
-          if (key === 'balance_text') return <span className="tabular-nums">{String(row.balance_text ?? '')}</span>
-          return String(row[key] ?? '')
+          return undefined
         }}
       />
       {loaderData.staff ? (

@@ -300,7 +300,7 @@ export default function BillingEntityDetail({ loaderData, actionData }: Route.Co
           { to: '/invoicing/billing-entities', label: t('entities.title') },
         ]}
       />
-      <EntityTabs id={entity.id} current="details" staff={staff} />
+      <EntityTabs id={entity.id} current="details" />
       <Card>
         <DetailList
           rows={[

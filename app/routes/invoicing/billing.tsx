@@ -1,4 +1,4 @@
-import { DataTable, RowLink } from '#app/components/data-table.tsx'
+import { DataTable, listValue, RowLink } from '#app/components/data-table.tsx'
 import { StatusBadge } from '#app/components/status-badge.tsx'
 import { formatDateTime } from '#app/lib/dates.ts'
 import type { ListDefinition } from '#app/lib/lists.ts'
@@ -9,6 +9,7 @@ import { ENTITY_FIELDS, type entitySchema } from './billing-forms.ts'
 import { INVOICE_LANGUAGES } from '#common/billing.ts'
 import { formatMoney } from '#common/money.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { productName } from '#app/lib/product-name.ts'
 import { SubNav } from '#app/components/screen-parts.tsx'
 import type { Answer } from '#app/lib/platform-api.ts'
 
@@ -22,8 +23,8 @@ export type Transaction = Answer<'/groups/{context}/transactions/{id}'>
 /** Money in minor units in the user's language. */
 export const moneyOf = (minor: number, currency: string, lng: string) => formatMoney(minor, currency, lng)
 
-/** The tabs of a billing entity: details, accounts and (staff) its log. */
-export function EntityTabs({ id, current, staff }: { id: string; current: 'details' | 'accounts' | 'log'; staff: boolean }) {
+/** The tabs of a billing entity: details, accounts and its log (for whoever opens the entity). */
+export function EntityTabs({ id, current }: { id: string; current: 'details' | 'accounts' | 'log' }) {
   const { t } = useTranslation('billing')
   const base = `/invoicing/billing-entities/${id}`
   return (
@@ -31,7 +32,7 @@ export function EntityTabs({ id, current, staff }: { id: string; current: 'detai
       links={[
         { to: base, label: t('entities.details'), current: current === 'details' },
         { to: `${base}/accounts`, label: t('entities.accounts'), current: current === 'accounts' },
-        ...(staff ? [{ to: `${base}/log`, label: t('entities.log'), current: current === 'log' }] : []),
+        { to: `${base}/log`, label: t('entities.log'), current: current === 'log' },
       ]}
     />
   )
@@ -64,9 +65,9 @@ export function TransactionCell({ row, column }: { row: Record<string, unknown>;
   }
   if (column === 'state') return <StatusBadge kind="transaction" code={String(value)} />
   if (column === 'action') return <>{t(`transactions.actions.${String(value)}`, { defaultValue: String(value) })}</>
-  if (column === 'amount_text' || column === 'amount_minor') return <span className="tabular-nums">{String(value ?? '')}</span>
   if (column === 'product_code') return <span className="font-mono text-xs">{String(value ?? '')}</span>
-  return <>{String(value ?? '')}</>
+  if (column === 'product.name') return <>{productName(t, { name: typeof value === 'string' ? value : null, code: typeof row.product_code === 'string' ? row.product_code : null })}</>
+  return <>{listValue(row, { key: column, type: 'text' }, i18n.language, t)}</>
 }
 
 export function TransactionTable({ def, page }: { def: Pick<ListDefinition, 'id' | 'columns' | 'trayType'>; page: Parameters<typeof DataTable>[0]['page'] }) {

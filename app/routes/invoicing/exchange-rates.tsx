@@ -11,6 +11,7 @@ import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen, requireChange } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
+import { formatDate, formatDateTime } from '#app/lib/dates.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
@@ -47,7 +48,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const commit = intent === 'commit'
   try {
     const upload = await (await getPlatform(request, context)).post('/currency_rates/ecb', { body: { xml, commit } })
-    const headers = commit ? { 'Set-Cookie': flashHeader(request, { content: t('pricing:rates.applied', { count: upload.rows.length, date: upload.date }), color: 'success' }) } : undefined
+    const headers = commit
+      ? { 'Set-Cookie': flashHeader(request, { content: t('pricing:rates.applied', { count: upload.rows.length, date: formatDate(upload.date, getInstance(context).language) }), color: 'success' }) }
+      : undefined
     return data({ result: submission.reply({ resetForm: true }), xml, upload } satisfies Answer, headers ? { headers } : undefined)
   } catch (error) {
     return data({ result: submission.reply(formErrorsOf(t, error, ['file'], {}, 'pricing')), xml: '', upload: null } satisfies Answer, { status: 400 })
@@ -83,7 +86,7 @@ export default function ExchangeRates({ loaderData, actionData }: Route.Componen
         {upload ? (
           <div className="mt-4 space-y-3" data-testid="ecb-preview">
             <p className="text-sm font-medium" data-testid="ecb-date">
-              {t(upload.committed ? 'rates.appliedOf' : 'rates.previewOf', { date: upload.date })}
+              {t(upload.committed ? 'rates.appliedOf' : 'rates.previewOf', { date: formatDate(upload.date, i18n.language) })}
             </p>
             <div className="max-h-96 overflow-auto">
               <Table>
@@ -142,9 +145,9 @@ export default function ExchangeRates({ loaderData, actionData }: Route.Componen
                     </TableCell>
                     <TableCell className="text-right tabular-nums">{number(r.rate)}</TableCell>
                     <TableCell className="text-xs tabular-nums whitespace-nowrap" data-testid="rate-day">
-                      {r.rate_date ?? '—'}
+                      {r.rate_date ? formatDate(r.rate_date, i18n.language) : '—'}
                     </TableCell>
-                    <TableCell className="text-xs">{new Date(r.updated_at).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })}</TableCell>
+                    <TableCell className="text-xs">{formatDateTime(r.updated_at, i18n.language)}</TableCell>
                   </TableRow>
                 ))}
               </TableBody>

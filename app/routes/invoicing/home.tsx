@@ -5,7 +5,7 @@ import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
 import { activeContext } from '#app/lib/context-param.ts'
-import { DataTable } from '#app/components/data-table.tsx'
+import { DataTable, listValue } from '#app/components/data-table.tsx'
 import { SubNav } from '#app/components/screen-parts.tsx'
 import { formatDate } from '#app/lib/dates.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
@@ -18,6 +18,7 @@ import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { productName } from '#app/lib/product-name.ts'
 import { money } from './shared.tsx'
 import type { Route } from './+types/home.ts'
 
@@ -134,7 +135,7 @@ export default function InvoicingHome({ loaderData }: Route.ComponentProps) {
             {prices.data.map((p) => (
               <TableRow key={p.product_id} data-testid="client-price" data-product={p.product_code}>
                 <TableCell>
-                  {p.product_name}
+                  {productName(t, { name: p.product_name, code: p.product_code })}
                   <div className="font-mono text-xs text-slate-500">{p.product_code}</div>
                 </TableCell>
                 <TableCell className="text-right tabular-nums">
@@ -190,9 +191,8 @@ function InvoiceCell({ row, column }: { row: Record<string, unknown>; column: st
   if (column === 'kind') return <>{t(`invoices.kinds.${String(value)}`, { defaultValue: String(value) })}</>
   if (column === 'status') return <>{t(`invoices.statuses.${String(value)}`, { defaultValue: String(value) })}</>
   if (column === 'issued_at' || column === 'due_at') return value ? <time dateTime={String(value)}>{formatDate(String(value), i18n.language)}</time> : <span className="text-slate-500">—</span>
-  if (column === 'total_text' || column.endsWith('_minor')) return <span className="tabular-nums">{String(value ?? '')}</span>
   if (column === 'reverse_charge') return <>{value ? t('invoices.reverseCharge') : ''}</>
-  return <>{String(value ?? '')}</>
+  return <>{listValue(row, { key: column, type: 'text' }, i18n.language, t)}</>
 }
 
 /** The area's entries as cards: a title linking to the screen (the context carried) and what it is for. */

@@ -1,4 +1,4 @@
-import { BILLING_ENTITIES_LIST, INVOICES_LIST, TRANSACTIONS_LIST } from '#common/lists/billing.ts'
+import { BILLING_ENTITIES_LIST, BILLING_ENTITY_LOG_LIST, INVOICES_LIST, TRANSACTIONS_LIST } from '#common/lists/billing.ts'
 import { PRICING_ENTITIES_LIST, PRICING_RULES_LIST } from '#common/lists/pricing.ts'
 import { auditList, columnsOf, type ListDefinition } from '#app/lib/lists.ts'
 
@@ -67,7 +67,8 @@ const transactionColumns = {
   created_at: true,
   state: true,
   action: true,
-  product_code: true,
+  'product.name': true,
+  product_code: false,
   object_name: true,
   period: false,
   amount_text: true,
@@ -124,3 +125,15 @@ export const invoicesList: ListDefinition = {
 
 /** The /log screens of billing entities and transactions (the invoicing trail, fixed by the route). */
 export const billingLogList: ListDefinition = { ...auditList('billing-log', 'invoicing'), trayType: null }
+
+/** A billing entity's /log: its own trail route (the API leaves out what a client may not read), the entity fixed by the path. */
+export const billingEntityLogList: ListDefinition = {
+  ...auditList('billing-entity-log', 'invoicing'),
+  columns: columnsOf(
+    BILLING_ENTITY_LOG_LIST,
+    { created_at: true, area: false, entity_type: false, entity_id: false, action: true, actor_label: true, actor_user_id: false, request_id: false, changes: true },
+    { area: { filterable: false } },
+  ),
+  fixedFilters: [],
+  trayType: null,
+}

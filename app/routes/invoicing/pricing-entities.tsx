@@ -88,7 +88,7 @@ export default function PricingEntities({ loaderData, actionData }: Route.Compon
           if (key === 'name') return <RowLink to={href(`/invoicing/pricing-entities/${String(row.id)}`)}>{String(row.name)}</RowLink>
           if (key === 'currencies') return (row.currencies as string[] | undefined)?.join(', ') ?? ''
           if (key === 'is_default') return t(row.is_default ? 'yes' : 'no')
-          return String(row[key] ?? '')
+          return undefined
         }}
       />
       <NewPriceList lastResult={actionData?.result} />

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { TFunction } from 'i18next'
 import { data, redirect } from 'react-router'
@@ -17,11 +18,14 @@ type Platform = Awaited<ReturnType<typeof getPlatform>>
  * change moves (nothing saved), `save` saves it (a new window, or `window_id` changed with its
  * version) and goes to the rule's page; a refusal — a field the schema or the API refuses, below
  * cost without a reason, an overlapping window — stays on the form with what was typed, beside its
- * field, the preview beside it. `window_id` says which of a page's forms answers.
+ * field, the preview beside it. `window_id` says which of a page's forms answers. `kind` (no
+ * JavaScript) only shows the form again for the kind chosen.
  */
 export async function ruleAction(request: Request, platform: Platform, t: TFunction, set: RuleSet, custom: boolean, form: FormData) {
   const submission = parseWithZod(form, { schema: ruleSchema(t, { custom, entity: set === 'entity' }) })
   const window_id = String(form.get('window_id') ?? '')
+  // Without JavaScript the kind is chosen first (RuleForm's "Show the fields of this kind"): the same form again, of that kind, what was typed kept, nothing refused yet.
+  if (form.get('intent') === 'kind') return data({ window_id, result: { initialValue: submission.payload } as SubmissionResult<string[]>, preview: null as RulePreview | null })
   if (submission.status !== 'success') return data({ window_id, result: submission.reply(), preview: null as RulePreview | null }, { status: 400 })
   const value = submission.value
   const body = ruleBody(value)

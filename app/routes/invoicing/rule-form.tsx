@@ -4,6 +4,8 @@ import { Form } from 'react-router'
 import { ErrorList, Field, FormErrors, SelectField, useZodForm } from '#app/components/forms.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#app/components/ui/table.tsx'
+import { useHydrated } from '#app/lib/use-hydrated.ts'
+import { formatDate } from '#app/lib/dates.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { PRICING_RULE_KINDS, PRODUCT_KINDS, ROUNDING_MODES } from '#common/pricing.ts'
 import { ruleSchema } from './pricing-forms.ts'
@@ -79,6 +81,18 @@ export function useDescribeRule() {
   }
 }
 
+type KindField = 'percent' | 'amount' | 'mode' | 'tiers' | 'first_year_only'
+/** The fields each kind of rule reads (ruleBody sends no other): a margin its percentage, a price its amount and currency, and so on. */
+export const FIELDS_OF_KIND: Record<string, readonly KindField[]> = {
+  margin: ['percent'],
+  'minimum-margin': ['percent'],
+  markup: ['amount'],
+  fixed: ['amount'],
+  promotion: ['amount', 'first_year_only'],
+  rounding: ['mode'],
+  volume: ['tiers'],
+}
+
 /**
  * The form of a rule window, for a new rule, a new window or a changed one (conform + zod,
  * `ruleSchema`: the same checks in the browser and the action). Preview shows the prices it moves
@@ -107,6 +121,10 @@ export function RuleForm({
   const [form, fields] = useZodForm(ruleSchema(t, { custom, entity }), { id: testId, lastResult: answer?.result, defaultValue: values })
   const preview = answer?.preview ?? null
   const reason = fields.below_cost_reason
+  const hydrated = useHydrated()
+  // Only the fields of the chosen kind: conform's live value with JavaScript, the submitted or stored one without.
+  const kind = typeof fields.kind.value === 'string' && fields.kind.value ? fields.kind.value : values.kind
+  const uses = (field: KindField) => FIELDS_OF_KIND[kind]?.includes(field) ?? false
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-3" data-testid={testId}>
       <FormErrors id={form.errorId} errors={form.errors} />
@@ -135,13 +153,21 @@ export function RuleForm({
         ) : entity ? (
           <input {...getInputProps(fields.pricing_entity_id, { type: 'hidden' })} />
         ) : null}
-        <SelectField label={t('rules.fields.kind')} selectProps={{ ...getSelectProps(fields.kind), id: fields.kind.id }} errors={fields.kind.errors}>
-          {PRICING_RULE_KINDS.map((k) => (
-            <option key={k} value={k}>
-              {t(`kinds.${k}`)}
-            </option>
-          ))}
-        </SelectField>
+        <div className="flex items-end gap-2">
+          <SelectField label={t('rules.fields.kind')} selectProps={{ ...getSelectProps(fields.kind), id: fields.kind.id }} errors={fields.kind.errors}>
+            {PRICING_RULE_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {t(`kinds.${k}`)}
+              </option>
+            ))}
+          </SelectField>
+          {/* Without JavaScript the kind is chosen first: this asks the action for the form of that kind, what was typed kept (ruleAction). */}
+          {hydrated ? null : (
+            <Button type="submit" name="intent" value="kind" variant="outline" formNoValidate className="mb-[1.375rem]">
+              {t('rules.showKind')}
+            </Button>
+          )}
+        </div>
       </div>
       {custom ? (
         <fieldset className="rounded-md border border-slate-200 p-3 dark:border-slate-800" aria-describedby={fields.kinds.errors?.length ? fields.kinds.errorId : undefined}>
@@ -171,36 +197,48 @@ export function RuleForm({
           <ErrorList id={fields.kinds.errorId} errors={fields.kinds.errors} />
         </fieldset>
       ) : null}
-      <div className="grid grid-cols-2 gap-x-4 sm:grid-cols-4">
-        <Field labelProps={{ children: t('rules.fields.percent') }} inputProps={{ ...getInputProps(fields.percent, { type: 'text' }), inputMode: 'decimal' }} errors={fields.percent.errors} />
-        <Field
-          labelProps={{ children: t('rules.fields.amount') }}
-          inputProps={{ ...getInputProps(fields.amount, { type: 'text' }), inputMode: 'decimal', placeholder: '12.99' }}
-          errors={fields.amount.errors}
-        />
-        <Field
-          labelProps={{ children: t('rules.fields.currency') }}
-          inputProps={{ ...getInputProps(fields.currency, { type: 'text' }), maxLength: 3, placeholder: 'EUR', className: 'font-mono uppercase' }}
-          errors={fields.currency.errors}
-        />
-        <SelectField label={t('rules.fields.mode')} selectProps={{ ...getSelectProps(fields.mode), id: fields.mode.id }} errors={fields.mode.errors}>
-          {ROUNDING_MODES.map((m) => (
-            <option key={m} value={m}>
-              {t(`describe.rounding.${m}`)}
-            </option>
-          ))}
-        </SelectField>
-        <Field
-          labelProps={{ children: t('rules.fields.tiers') }}
-          inputProps={{ ...getInputProps(fields.tiers, { type: 'text' }), placeholder: '10:5, 100:10', className: 'font-mono' }}
-          errors={fields.tiers.errors}
-        />
+      <div className="grid grid-cols-2 gap-x-4 sm:grid-cols-4" data-testid="kind-fields" data-kind={kind}>
+        {uses('percent') ? (
+          <Field labelProps={{ children: t('rules.fields.percent') }} inputProps={{ ...getInputProps(fields.percent, { type: 'text' }), inputMode: 'decimal' }} errors={fields.percent.errors} />
+        ) : null}
+        {uses('amount') ? (
+          <>
+            <Field
+              labelProps={{ children: t('rules.fields.amount') }}
+              inputProps={{ ...getInputProps(fields.amount, { type: 'text' }), inputMode: 'decimal', placeholder: '12.99' }}
+              errors={fields.amount.errors}
+            />
+            <Field
+              labelProps={{ children: t('rules.fields.currency') }}
+              inputProps={{ ...getInputProps(fields.currency, { type: 'text' }), maxLength: 3, placeholder: 'EUR', className: 'font-mono uppercase' }}
+              errors={fields.currency.errors}
+            />
+          </>
+        ) : null}
+        {uses('mode') ? (
+          <SelectField label={t('rules.fields.mode')} selectProps={{ ...getSelectProps(fields.mode), id: fields.mode.id }} errors={fields.mode.errors}>
+            {ROUNDING_MODES.map((m) => (
+              <option key={m} value={m}>
+                {t(`describe.rounding.${m}`)}
+              </option>
+            ))}
+          </SelectField>
+        ) : null}
+        {uses('tiers') ? (
+          <Field
+            labelProps={{ children: t('rules.fields.tiers') }}
+            inputProps={{ ...getInputProps(fields.tiers, { type: 'text' }), placeholder: '10:5, 100:10', className: 'font-mono' }}
+            errors={fields.tiers.errors}
+          />
+        ) : null}
         <Field labelProps={{ children: t('rules.fields.starts_at') }} inputProps={getInputProps(fields.starts_at, { type: 'date' })} errors={fields.starts_at.errors} />
         <Field labelProps={{ children: t('rules.fields.ends_at') }} inputProps={getInputProps(fields.ends_at, { type: 'date' })} errors={fields.ends_at.errors} />
-        <label className="flex items-center gap-2 self-center text-sm">
-          <input {...getInputProps(fields.first_year_only, { type: 'checkbox' })} />
-          {t('rules.fields.first_year_only')}
-        </label>
+        {uses('first_year_only') ? (
+          <label className="flex items-center gap-2 self-center text-sm">
+            <input {...getInputProps(fields.first_year_only, { type: 'checkbox' })} />
+            {t('rules.fields.first_year_only')}
+          </label>
+        ) : null}
       </div>
       <p className="text-xs text-slate-500">{t('rules.fieldsHelp')}</p>
       {preview ? <PreviewTable preview={preview} /> : null}
@@ -235,7 +273,7 @@ export function PreviewTable({ preview }: { preview: RulePreview }) {
   const { t, i18n } = useTranslation('pricing')
   return (
     <div className="space-y-2 rounded-md border border-slate-200 p-3 dark:border-slate-800" data-testid="rule-preview">
-      <p className="text-sm font-medium">{t('rules.previewSummary', { count: preview.changed, date: preview.at.slice(0, 10) })}</p>
+      <p className="text-sm font-medium">{t('rules.previewSummary', { count: preview.changed, date: formatDate(preview.at, i18n.language) })}</p>
       {preview.below_cost ? (
         <p className="text-sm text-red-700 dark:text-red-400" role="alert">
           {t('rules.previewBelowCost', { count: preview.below_cost })}

@@ -15,6 +15,7 @@ import { getPlatform } from '#app/lib/platform.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { productName } from '#app/lib/product-name.ts'
 import type { Filter } from '#common/pql.ts'
 import { SubNav } from '#app/components/screen-parts.tsx'
 import { newRuleValues, RuleForm, useDescribeRule, type RuleResult } from './rule-form.tsx'
@@ -93,7 +94,7 @@ export default function Rules({ loaderData, actionData }: Route.ComponentProps) 
       {product ? (
         <p className="text-sm">
           <Link className="text-blue-700 hover:underline dark:text-blue-400" to={href(`/products/${product.id}`)}>
-            {product.name}
+            {productName(t, product)}
           </Link>
         </p>
       ) : null}
@@ -124,7 +125,7 @@ export default function Rules({ loaderData, actionData }: Route.ComponentProps) 
               <span className="text-slate-500">{t('rules.custom')}</span>
             )
           if (key === 'starts_at' || key === 'ends_at' || key === 'updated_at') return row[key] ? formatDateTime(String(row[key]), i18n.language) : '—'
-          return String(row[key] ?? '')
+          return undefined
         }}
       />
       {mode === 'all' ? (

@@ -8,7 +8,7 @@ import { StatusBadge } from '#app/components/status-badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
-import { formatDateTime } from '#app/lib/dates.ts'
+import { formatDate, formatDateTime } from '#app/lib/dates.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { metaTags } from '#app/lib/meta.ts'
@@ -16,6 +16,7 @@ import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { formErrorsOf } from '#app/lib/refusal.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
+import { productName } from '#app/lib/product-name.ts'
 import { DetailList } from '#app/components/screen-parts.tsx'
 import { requireChange } from '#app/lib/guards.server.ts'
 import { billingScreen } from './billing.server.ts'
@@ -32,7 +33,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const t = getInstance(context).t
   const title = t('billing:transactions.title_one', {
     action: t(`billing:transactions.actions.${transaction.action}`, { defaultValue: transaction.action }),
-    name: transaction.object_name || transaction.product_code,
+    name: transaction.object_name || productName(t, { name: transaction.product_name, code: transaction.product_code }),
   })
   return { transaction, title, staff: screen.staff, meta: pageMeta(request, context, title) }
 }
@@ -88,7 +89,12 @@ export default function TransactionDetail({ loaderData, actionData }: Route.Comp
                 {money(tx.unit_minor)} × {tx.period}
               </span>,
             ],
-            [t('transactions.fields.product_code'), <span className="font-mono text-xs">{tx.product_code}</span>],
+            [
+              t('transactions.fields.product.name'),
+              <span>
+                {productName(t, { name: tx.product_name, code: tx.product_code })} {tx.product_name ? <span className="font-mono text-xs text-slate-500">{tx.product_code}</span> : null}
+              </span>,
+            ],
             [
               t('transactions.domain'),
               tx.domain_id ? (
@@ -146,7 +152,7 @@ export default function TransactionDetail({ loaderData, actionData }: Route.Comp
             ) : null}
             {quote.rates?.length ? (
               <p>
-                {t('transactions.rates')}: {quote.rates.map((r) => `1 ${r.from} = ${r.rate} ${r.to} (${r.date.slice(0, 10)})`).join('; ')}
+                {t('transactions.rates')}: {quote.rates.map((r) => `1 ${r.from} = ${r.rate} ${r.to} (${formatDate(r.date, i18n.language)})`).join('; ')}
               </p>
             ) : null}
           </div>

@@ -27,7 +27,8 @@ export default function DocsLayout() {
               <li key={to}>
                 <NavLink
                   to={to}
-                  end
+                  // The reference's own pages (/api/reference/<area>) keep its tab current.
+                  end={to !== '/api/reference'}
                   className={({ isActive }) =>
                     cn(
                       'block whitespace-nowrap rounded-md px-2 py-1.5 md:px-2.5',

@@ -12,6 +12,7 @@ import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen, requireChange } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
+import { formatDate } from '#app/lib/dates.ts'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { getPlatform } from '#app/lib/platform.server.ts'
@@ -124,7 +125,7 @@ export default function ProductDetail({ loaderData, actionData }: Route.Componen
             <TableBody>
               {costs.map((c) => (
                 <TableRow key={c.id} data-testid="cost">
-                  <TableCell>{c.effective_from.slice(0, 10)}</TableCell>
+                  <TableCell>{formatDate(c.effective_from, i18n.language)}</TableCell>
                   <TableCell className="font-mono text-xs">{c.currency}</TableCell>
                   <TableCell className="text-right tabular-nums">{money(c.amount_minor, c.currency, i18n.language)}</TableCell>
                   <TableCell className="text-xs">{c.in_force ? t('costs.inForce') : c.effective_from.slice(0, 10) > today ? t('costs.announced') : t('costs.past')}</TableCell>

@@ -14,6 +14,7 @@ import { activeContext } from '#app/lib/context-param.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireScreen, requireChange } from '#app/lib/guards.server.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
+import { formatDate } from '#app/lib/dates.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
 import { productsList } from './lists.ts'
 import { metaTags } from '#app/lib/meta.ts'
@@ -136,7 +137,7 @@ export default function Products({ loaderData, actionData }: Route.ComponentProp
           if (key === 'kind') return t(`productKinds.${String(row.kind)}`)
           if (key === 'is_active') return t(row.is_active ? 'yes' : 'no')
           if (key === 'tags') return (row.tags as string[] | undefined)?.join(', ') ?? ''
-          return String(row[key] ?? '')
+          return undefined
         }}
       />
       <NewProduct lastResult={actionData && 'newProduct' in actionData ? actionData.newProduct : undefined} />
@@ -259,7 +260,7 @@ function CostUpload({ answer }: { answer: CostAnswer | undefined }) {
                     </TableCell>
                     <TableCell className="text-right tabular-nums">{money(r.previous_minor, r.currency, i18n.language)}</TableCell>
                     <TableCell className="text-right tabular-nums">{r.amount_minor === null ? r.amount : money(r.amount_minor, r.currency, i18n.language)}</TableCell>
-                    <TableCell className="text-xs">{r.effective_from.slice(0, 10)}</TableCell>
+                    <TableCell className="text-xs">{formatDate(r.effective_from, i18n.language)}</TableCell>
                   </TableRow>
                 ))}
               </TableBody>

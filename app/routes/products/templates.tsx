@@ -74,7 +74,7 @@ export default function Templates({ loaderData, actionData }: Route.ComponentPro
         labels={(key) => t(`templates.fields.${key}`, { defaultValue: key })}
         renderCell={(row, key) => {
           if (key === 'name') return <RowLink to={href(`/products/registrar-templates/${String(row.id)}`)}>{String(row.name)}</RowLink>
-          return String(row[key] ?? '')
+          return undefined
         }}
       />
       <Card>

@@ -1,6 +1,7 @@
 import { activeContext } from '#app/lib/context-param.ts'
 import { requireScreen } from '#app/lib/guards.server.ts'
-import { apiQuery, requireList } from '#app/lib/list-page.server.ts'
+import { apiQuery, openListScope, requireList } from '#app/lib/list-page.server.ts'
+import { appServicesContext } from '#app/lib/app-context.ts'
 import { readListQuery } from '#common/list-query.ts'
 import { LISTS } from '#app/routes/lists.ts'
 import { csvCell } from '#app/lib/csv.ts'
@@ -11,13 +12,19 @@ import { requestUrl } from '#app/lib/request-url.ts'
 const PAGE_SIZE = 1000
 
 /**
- * GET /export/<list>?<list params>: the whole current filter as CSV, paging through the platform
- * 1000 rows at a time (spec §7 paged loop) and streaming as it goes.
+ * GET /export/<list>?<list params>&scope=<the screen's scope>: the whole current filter as CSV, of the
+ * rows the screen lists (`sealListScope`: an entity's log exports that entity's entries), paging
+ * through the platform 1000 rows at a time (spec §7 paged loop) and streaming as it goes.
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const def = requireList(LISTS, params.list)
+  const listed = requireList(LISTS, params.list)
   const user = await requireScreen(request, context)
   const url = requestUrl(request)
+  // The screen's own rows (an entity's trail, a domain's orders): its API path and fixed filters, sealed by the screen.
+  const sealed = url.searchParams.get('scope')
+  const scope = sealed === null ? null : openListScope(sealed, listed.id, context.get(appServicesContext).env.sessionSecret)
+  if (sealed !== null && !scope) return new Response('The export link is not valid: export again from the list.', { status: 400 })
+  const def = scope ? { ...listed, apiPath: () => scope.path, fixedFilters: scope.fixedFilters } : listed
   const { query, issues } = readListQuery(url.searchParams, { sort: def.defaultSort })
   if (issues.length) return new Response(issues.map((i) => (i.kind === 'pql' ? i.error.message : i.message)).join('\n'), { status: 400 })
   const groupContext = activeContext(url, user.group_id)

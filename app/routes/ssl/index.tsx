@@ -1,7 +1,7 @@
 import { useForm, type SubmissionResult } from '@conform-to/react'
 import { getSelectProps, getTextareaProps } from '#app/components/field-props.ts'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Link, redirect } from 'react-router'
+import { data, Link, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
 import type { TFunction } from 'i18next'
 import { PageHeader } from '#app/components/page-header.tsx'
@@ -32,6 +32,7 @@ import type { Route } from './+types/index.ts'
 import { formErrorsOf, refusalOf } from '#app/lib/refusal.server.ts'
 import { PlatformError } from '#app/lib/platform-client.ts'
 import type { Answer } from '#app/lib/platform-api.ts'
+import { ChargeConfirmation, shownPriceOf, type ShownPrice } from '#app/components/charge-confirmation.tsx'
 
 const ORDER_FIELDS = ['product', 'period_months', 'names', 'key_type', 'csr', 'organisation_id'] as const
 
@@ -109,6 +110,26 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   const value = submission.value
   const names = value.names.split(/[\s,]+/).filter(Boolean)
+  const groupContext = activeContext(url, user.group_id)
+  // An order charges (issue 28, item 4): the first submit shows the product, term, names and the
+  // engine's price for them (the order quote the charge takes) and orders nothing; Confirm posts the
+  // price shown, which the API holds the order to (409 billing.quote_changed: asked again). The CAA
+  // fix follows a confirmed order the CA refused, at the price confirmed.
+  const quoteOf = async (): Promise<OrderConfirm> => {
+    const { prices } = await platform.get('/groups/{context}/ssl-settings', { path: { context: groupContext } })
+    const row = prices.find((p) => p.product === value.product && p.period_months === value.period_months && p.action === 'order')
+    return {
+      ...value,
+      key_type: value.key_type ?? '',
+      csr: value.csr ?? '',
+      organisation_id: value.organisation_id ?? '',
+      count: names.length,
+      price: row ? { amount_minor: row.amount_minor, currency: row.currency } : null,
+    }
+  }
+  const intent = form.get('intent')
+  if (intent !== 'order-confirmed' && intent !== 'caa-allow') return { confirm: await quoteOf() }
+  const expected = shownPriceOf(form)
   try {
     // "Allow our CA and order": the CAA record naming the CA first, for each name whose CAA forbade it.
     if (form.get('intent') === 'caa-allow')
@@ -122,6 +143,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         ...(value.csr?.trim() ? { csr: value.csr } : { key_type: value.key_type || DEFAULT_SSL_KEY_TYPE }),
         // OV and EV name an organisation; DV none.
         ...(SSL_PRODUCTS[value.product as keyof typeof SSL_PRODUCTS].level !== 'dv' ? { organisation_id: value.organisation_id || null } : {}),
+        ...(expected !== undefined ? { expected } : {}),
       },
     })
     return redirect(carryContext(`/ssls/${created.id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('ssl:ordered'), color: 'success' }) } })
@@ -131,7 +153,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       .filter((e) => e.code === 'ssl.caa-forbids')
       .map((e) => names[Number(e.field?.split('.')[1])] ?? '')
       .filter(Boolean)
-    return data({ result: submission.reply(formErrorsOf(t, error, ORDER_FIELDS, {}, 'ssl')), caaNames }, { status: 400 })
+    // The price changed in between: nothing was ordered; the new price is asked again.
+    const changed = error instanceof PlatformError && (error.data as { code?: string } | null)?.code === 'billing.quote_changed'
+    return data({ result: submission.reply(formErrorsOf(t, error, ORDER_FIELDS, {}, 'ssl')), caaNames, expected: expected ?? null, confirm: changed ? await quoteOf() : undefined }, { status: 400 })
   }
 }
 
@@ -148,10 +172,12 @@ export default function SslList({ loaderData, actionData }: Route.ComponentProps
           { to: '/ssls/organisations', label: t('organisations.title') },
         ]}
       />
+      {loaderData.canOrder && actionData && 'confirm' in actionData && actionData.confirm ? <OrderConfirmation confirm={actionData.confirm} /> : null}
       {loaderData.canOrder && settings.ca_configured ? (
         <OrderCertificate
           lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
           caaNames={actionData && 'caaNames' in actionData ? (actionData.caaNames as string[]) : []}
+          expected={actionData && 'expected' in actionData ? (actionData.expected as ShownPrice) : undefined}
           dvOnly={settings.dv_only}
           prices={settings.prices}
           organisations={settings.organisations}
@@ -168,22 +194,52 @@ export default function SslList({ loaderData, actionData }: Route.ComponentProps
           if (key === 'product') return t(`products.${String(row.product)}`, { defaultValue: String(row.product ?? '') })
           if (key === 'not_after' || key === 'issued_at' || key === 'created_at') return row[key] ? <DateText value={String(row[key])} lng={i18n.language} /> : '—'
           if (key === 'account.name') return String((row.account as { name?: string } | undefined)?.name ?? '')
-          return String(row[key] ?? '')
+          return undefined
         }}
       />
     </div>
   )
 }
 
+/** A certificate order as typed, with the engine's price for it, shown to confirm before it is charged. */
+type OrderConfirm = { product: string; period_months: number; names: string; key_type: string; csr: string; organisation_id: string; count: number; price: ShownPrice }
+
+function OrderConfirmation({ confirm }: { confirm: OrderConfirm }) {
+  const { t, i18n } = useTranslation('ssl')
+  const navigation = useNavigation()
+  const { count, price, ...fields } = confirm
+  return (
+    <ChargeConfirmation
+      question={t('order.confirm', {
+        product: t(`products.${confirm.product}`, { defaultValue: confirm.product }),
+        names: t('order.nameCount', { count }),
+        count: confirm.period_months,
+        price: price ? formatMoney(price.amount_minor, price.currency, i18n.language) : t('renew.noCharge'),
+      })}
+      note={t('renew.chargeNote')}
+      confirmLabel={t('renew.confirmCharge')}
+      cancelLabel={t('renew.cancelCharge')}
+      intent="order-confirmed"
+      fields={fields}
+      price={price}
+      busy={navigation.state !== 'idle'}
+      testId="ssl-order"
+    />
+  )
+}
+
 function OrderCertificate({
   lastResult,
   caaNames,
+  expected,
   dvOnly,
   prices,
   organisations,
 }: {
   lastResult: SubmissionResult<string[]> | undefined
   caaNames: string[]
+  /** The price the person confirmed for the order the CA refused: the CAA fix orders at it. */
+  expected: ShownPrice | undefined
   dvOnly: boolean
   prices: SslPriceRow[]
   organisations: SslOrganisationChoice[]
@@ -296,6 +352,12 @@ function OrderCertificate({
           {caaNames.map((n) => (
             <input key={n} type="hidden" name="caa_name" value={n} />
           ))}
+          {expected !== undefined ? (
+            <>
+              <input type="hidden" name="amount_minor" value={expected?.amount_minor ?? ''} />
+              <input type="hidden" name="currency" value={expected?.currency ?? ''} />
+            </>
+          ) : null}
           <Button type="submit" name="intent" value="caa-allow" size="sm" variant="outline" data-testid="ssl-caa-allow">
             {t('order.caaAllow')}
           </Button>

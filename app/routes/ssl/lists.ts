@@ -1,5 +1,5 @@
 import { SSL_CERTIFICATES_LIST, SSL_ORGANISATIONS_LIST } from '#common/lists/ssl.ts'
-import { columnsOf, type ListDefinition } from '#app/lib/lists.ts'
+import { auditList, columnsOf, type ListDefinition } from '#app/lib/lists.ts'
 
 /** /ssls (issue 19). */
 export const sslsList: ListDefinition = {
@@ -12,6 +12,7 @@ export const sslsList: ListDefinition = {
     product: true,
     ca: false,
     key_type: false,
+    origin: false,
     not_after: true,
     issued_at: false,
     'account.name': false,
@@ -42,4 +43,12 @@ export const sslOrganisationsList: ListDefinition = {
   defaultSort: 'legal_name',
   trayType: null,
   rowLabel: (row) => String(row.legal_name ?? row.id),
+}
+
+/** /ssls/{id}/log: the SSL trail, the certificate fixed by the route; which kind of entity it is goes without saying. */
+const sslAudit = auditList('ssl-log', 'ssl')
+export const sslLogList: ListDefinition = {
+  ...sslAudit,
+  columns: sslAudit.columns.map((c) => (c.key === 'entity_type' ? { ...c, defaultVisible: false } : c)),
+  trayType: null,
 }

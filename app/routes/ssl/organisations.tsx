@@ -94,7 +94,7 @@ export default function SslOrganisations({ loaderData, actionData }: Route.Compo
           if (key === 'country') return countryName(String(row.country ?? ''), i18n.language)
           if (key === 'validated_at' || key === 'created_at') return row[key] ? formatDateTime(String(row[key]), i18n.language) : '—'
           if (key === 'account.name') return String((row.account as { name?: string } | undefined)?.name ?? '')
-          return String(row[key] ?? '')
+          return undefined
         }}
       />
     </div>

@@ -3,10 +3,10 @@ import { Link, useRevalidator } from 'react-router'
 import { formatMoney } from '#common/money.ts'
 import type { SslOrganisationStatus, SslState } from '#common/ssl.ts'
 import { PageHeader } from '#app/components/page-header.tsx'
+import { Tabs } from '#app/components/tabs.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
-import { cn } from '#app/lib/utils.ts'
 import type { Answer } from '#app/lib/platform-api.ts'
 
 /** A certificate as /groups/{context}/ssls/{id} answers it. */
@@ -99,7 +99,6 @@ export type SslTab = 'overview' | 'validation' | 'files' | 'transactions' | 'log
 /** The tabs of one certificate (/ssls/{id}, …/validation, …/files, …/transactions, …/log), as the domain's tabs look. */
 export function SslTabs({ id, current }: { id: string; current: SslTab }) {
   const { t } = useTranslation('ssl')
-  const href = useContextHref()
   const base = `/ssls/${id}`
   const tabs = [
     { key: 'overview', to: base },
@@ -108,23 +107,5 @@ export function SslTabs({ id, current }: { id: string; current: SslTab }) {
     { key: 'transactions', to: `${base}/transactions` },
     { key: 'log', to: `${base}/log` },
   ] as const
-  return (
-    <nav aria-label={t('tabs.label')} className="-mx-4 flex gap-1 overflow-x-auto border-b border-slate-200 px-4 sm:mx-0 sm:px-0 dark:border-slate-800" data-testid="ssl-tabs">
-      {tabs.map((tab) => (
-        <Link
-          key={tab.key}
-          to={href(tab.to)}
-          aria-current={tab.key === current ? 'page' : undefined}
-          className={cn(
-            '-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm',
-            tab.key === current
-              ? 'border-blue-600 font-medium text-blue-700 dark:text-blue-300'
-              : 'border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-slate-100',
-          )}
-        >
-          {t(`tabs.${tab.key}`)}
-        </Link>
-      ))}
-    </nav>
-  )
+  return <Tabs label={t('tabs.label')} testId="ssl-tabs" tabs={tabs.map((tab) => ({ to: tab.to, label: t(`tabs.${tab.key}`), current: tab.key === current }))} />
 }

@@ -47,7 +47,7 @@ export default function Tlds({ loaderData }: Route.ComponentProps) {
           if (['is_offered', 'dnssec', 'idn', 'registry_lock'].includes(key)) return yesNo(t, row[key])
           if (key === 'list_price_minor')
             return row.list_price_minor === null || row.list_price_minor === undefined ? '—' : formatMoney(Number(row.list_price_minor), String(row.currency ?? 'EUR'), i18n.language)
-          return String(row[key] ?? '')
+          return undefined
         }}
       />
     </div>

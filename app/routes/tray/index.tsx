@@ -163,7 +163,7 @@ export default function TrayScreen({ loaderData, actionData }: Route.ComponentPr
                 </Form>
               </span>
             )
-          return String(row[key] ?? '')
+          return undefined
         }}
       />
 

@@ -119,7 +119,7 @@ export default function TrayRecords({ loaderData, actionData }: Route.ComponentP
                   </span>
                 )
               if (key === 'added_at') return <time dateTime={String(row.added_at)}>{formatDateTime(String(row.added_at), i18n.language)}</time>
-              return String(row[key] ?? '')
+              return undefined
             }}
           />
           <Form method="post" action="/tray/items">

@@ -1,7 +1,7 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { getInputProps, getSelectProps } from '#app/components/field-props.ts'
 import type { TFunction } from 'i18next'
-import { Form, useNavigation } from 'react-router'
+import { Form, Link } from 'react-router'
 import { z } from 'zod'
 import { ErrorList, Field, FormErrors, SelectField, useZodForm } from '#app/components/forms.tsx'
 import { copyToClipboard } from '#app/components/toaster.tsx'
@@ -11,8 +11,10 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { formatDate, formatDateTime } from '#app/lib/dates.ts'
 import { formRules } from '#app/lib/form-messages.ts'
+import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { CardTable, CardTableRow } from '#app/components/screen-parts.tsx'
+import { useRoleLabel } from '#app/components/status-badge.tsx'
 import { grantsSchema, RolesEditor, submittedGrants } from './roles.tsx'
 import { API_TOKEN_DEFAULT_DAYS, API_TOKEN_MAX_DAYS, API_TOKEN_NAME_MAX, type ApiTokenView } from '#common/api-tokens.ts'
 
@@ -53,48 +55,40 @@ const STATE_COLOR = { active: 'green', expired: 'amber', revoked: 'grey' } as co
 
 /**
  * A user's API tokens (their own on /my-profile, a service user's on /users/{id}): the list with
- * each token's limits, expiry and last use, revoke behind a confirmation, the new-token form and,
- * once, the secret just made.
+ * each token's limits, expiry and last use, revoke behind a confirmation, and New API token, which
+ * opens the new-token form in a sheet over the page (api-token-new.tsx).
  */
 export function ApiTokensCard({
   tokens,
-  permissions,
   accounts,
+  newTo,
   actionData,
   now,
 }: {
   tokens: ApiTokenView[]
-  /** What the token may be given: what its creator and its user both hold. */
-  permissions: string[]
-  /** The accounts a token may be bound to (the user's own, or every account for staff). */
+  /** The accounts a token may be bound to (the user's own, or every account for staff): to name a token's account. */
   accounts: AccountChoice[]
+  /** The new-token sheet's address (/my-profile/api-tokens/new, /users/{id}/api-tokens/new). */
+  newTo: string
   actionData: TokenActionData | undefined
   now: number
 }) {
   const { t, i18n } = useTranslation('tokens')
+  const href = useContextHref()
+  const roleLabel = useRoleLabel()
   const accountName = (id: string | null) => accounts.find((a) => a.id === id)?.name ?? id
-  const created = actionData?.intent === 'token-created' ? actionData : null
   return (
     <Card data-testid="api-tokens">
-      <CardTitle>{t('title')}</CardTitle>
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <CardTitle>{t('title')}</CardTitle>
+        {/* A new token's form is a sheet over this page; the secret is shown there, once. */}
+        <Button asChild size="sm">
+          <Link to={href(newTo)} preventScrollReset data-testid="token-new-open">
+            {t('new')}
+          </Link>
+        </Button>
+      </div>
       <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('intro')}</p>
-      {created ? (
-        <Alert variant="success" className="mb-4 space-y-2" data-testid="token-secret-shown">
-          <p className="font-medium">{t('createdTitle', { name: created.name })}</p>
-          <p className="text-sm">{t('createdOnce')}</p>
-          <div className="flex flex-wrap items-center gap-2">
-            <code
-              className="break-all rounded bg-white px-2 py-1 font-mono text-sm text-slate-900 ring-1 ring-slate-200 dark:bg-slate-950 dark:text-slate-100 dark:ring-slate-700"
-              data-testid="token-secret"
-            >
-              {created.secret}
-            </code>
-            <Button type="button" size="sm" variant="outline" onClick={() => copyToClipboard(created.secret, { copied: t('common:actions.copied'), failed: t('copyFailed') })}>
-              {t('copy')}
-            </Button>
-          </div>
-        </Alert>
-      ) : null}
       {actionData?.intent === 'token-revoke' ? <FormErrors errors={actionData.formErrors} /> : null}
       <CardTable
         items={tokens}
@@ -126,7 +120,14 @@ export function ApiTokensCard({
                   <Badge color={STATE_COLOR[state]}>{t(`state.${state}`)}</Badge>
                 </div>
               </td>
-              <td className="py-2 pr-3 font-mono text-xs">{token.permissions.join(', ')}</td>
+              <td className="py-2 pr-3 text-xs">
+                {token.permissions.map((p, i) => (
+                  <span key={p} title={p}>
+                    {i ? ', ' : ''}
+                    {roleLabel(p)}
+                  </span>
+                ))}
+              </td>
               <td className="py-2 pr-3 text-xs">{limits.length ? limits.map((l) => <div key={l}>{l}</div>) : <span className="text-slate-500">{t('limits.none')}</span>}</td>
               <td className="whitespace-nowrap py-2 pr-3 text-xs" title={formatDateTime(token.expires_at, i18n.language)}>
                 {formatDate(token.expires_at, i18n.language)}
@@ -166,23 +167,18 @@ export function ApiTokensCard({
           )
         }}
       />
-      <details className="mt-4 rounded-md border border-slate-200 p-3 dark:border-slate-800" open={actionData?.intent === 'token-create' ? true : undefined}>
-        <summary className="cursor-pointer text-sm font-medium" data-testid="token-new-open">
-          {t('new')}
-        </summary>
-        <NewTokenForm permissions={permissions} accounts={accounts} lastResult={actionData?.intent === 'token-create' ? actionData.result : undefined} />
-      </details>
     </Card>
   )
 }
 
-function NewTokenForm({ permissions, accounts, lastResult }: { permissions: string[]; accounts: AccountChoice[]; lastResult: SubmissionResult<string[]> | undefined }) {
+export function NewTokenForm({ permissions, accounts, lastResult }: { permissions: string[]; accounts: AccountChoice[]; lastResult: SubmissionResult<string[]> | undefined }) {
   const { t } = useTranslation('tokens')
-  const navigation = useNavigation()
+  // Permissions by their names from the registry (issue 28, item 7), the code on hover.
+  const roleLabel = useRoleLabel()
   const [form, fields] = useZodForm(tokenSchema(t), { id: 'token-new', lastResult, defaultValue: { expires_in_days: String(API_TOKEN_DEFAULT_DAYS) } })
   const checked = new Set(asList(lastResult?.initialValue?.permissions).map(String))
   return (
-    <Form method="post" {...getFormProps(form)} className="mt-3 grid gap-3">
+    <Form method="post" {...getFormProps(form)} className="grid gap-3">
       <input type="hidden" name="intent" value="token-create" />
       <FormErrors id={form.errorId} errors={form.errors} />
       <Field
@@ -193,11 +189,11 @@ function NewTokenForm({ permissions, accounts, lastResult }: { permissions: stri
       <fieldset className="space-y-2" aria-describedby={fields.permissions.errors?.length ? 'token-permissions-error' : undefined}>
         <legend className="text-sm font-medium">{t('fields.permissions')}</legend>
         <p className="text-xs text-slate-500">{t('permissionsHint')}</p>
-        <div className="grid grid-cols-1 gap-1.5 sm:grid-cols-3">
+        <div className="grid grid-cols-1 gap-1.5 sm:grid-cols-2">
           {permissions.map((p) => (
             <label key={p} className="flex items-center gap-2 rounded border border-slate-200 px-2 py-1.5 text-sm dark:border-slate-800" data-testid={`token-permission-${p}`}>
               <input type="checkbox" name="permissions" value={p} defaultChecked={checked.has(p)} aria-invalid={fields.permissions.errors?.length ? true : undefined} />
-              <span className="font-mono text-xs">{p}</span>
+              <span title={p}>{roleLabel(p)}</span>
             </label>
           ))}
         </div>
@@ -233,10 +229,29 @@ function NewTokenForm({ permissions, accounts, lastResult }: { permissions: stri
         />
       </div>
       <p className="-mt-2 text-xs text-slate-500">{t('limitsHint')}</p>
-      <Button type="submit" className="justify-self-start" disabled={navigation.state === 'submitting'} data-testid="token-create">
-        {t('create')}
-      </Button>
     </Form>
+  )
+}
+
+/** The new token's secret, shown once in the sheet that made it, with a copy button. */
+export function TokenSecretShown({ name, secret }: { name: string; secret: string }) {
+  const { t } = useTranslation('tokens')
+  return (
+    <Alert variant="success" className="space-y-2" data-testid="token-secret-shown">
+      <p className="font-medium">{t('createdTitle', { name })}</p>
+      <p className="text-sm">{t('createdOnce')}</p>
+      <div className="flex flex-wrap items-center gap-2">
+        <code
+          className="break-all rounded bg-white px-2 py-1 font-mono text-sm text-slate-900 ring-1 ring-slate-200 dark:bg-slate-950 dark:text-slate-100 dark:ring-slate-700"
+          data-testid="token-secret"
+        >
+          {secret}
+        </code>
+        <Button type="button" size="sm" variant="outline" onClick={() => copyToClipboard(secret, { copied: t('common:actions.copied'), failed: t('copyFailed') })}>
+          {t('copy')}
+        </Button>
+      </div>
+    </Alert>
   )
 }
 
@@ -248,9 +263,8 @@ export function ServiceUserForm({ lastResult, staffOffered }: { lastResult: Subm
   const [form, fields] = useZodForm(serviceUserSchema(t, staffOffered), { id: 'service-user', lastResult })
   const grants = submittedGrants(lastResult?.initialValue, { roles: [], abilities: [] })
   return (
-    <Form method="post" className="mt-4 space-y-3" {...getFormProps(form)}>
+    <Form method="post" className="space-y-3" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="service-user" />
-      <p className="text-sm text-slate-600 dark:text-slate-400">{t('serviceUsers.intro')}</p>
       <FormErrors id={form.errorId} errors={form.errors} />
       <Field
         className="max-w-md"
@@ -259,9 +273,6 @@ export function ServiceUserForm({ lastResult, staffOffered }: { lastResult: Subm
         errors={fields.name.errors}
       />
       <RolesEditor key={form.key} roles={grants.roles} abilities={grants.abilities} staffOffered={staffOffered} errors={fields.roles.errors} abilityErrors={fields.abilities.errors} />
-      <Button type="submit" data-testid="service-user-submit">
-        {t('serviceUsers.create')}
-      </Button>
     </Form>
   )
 }

@@ -2,7 +2,7 @@ import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { getInputProps } from '#app/components/field-props.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Form, redirect } from 'react-router'
+import { data, Form, Outlet, redirect } from 'react-router'
 import { Field, FormErrors, useZodForm } from '#app/components/forms.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { HeaderAction, PageHeader } from '#app/components/page-header.tsx'
@@ -24,7 +24,7 @@ import { requestUrl } from '#app/lib/request-url.ts'
 import { ConfirmAction, DetailList, SubNav, yesNo } from '#app/components/screen-parts.tsx'
 import { RolesEditor, submittedGrants, userSchema } from './roles.tsx'
 import { ApiTokensCard, type TokenActionData } from './api-tokens.tsx'
-import { grantablePermissions, loadTokens, tokenAction } from './api-tokens.server.ts'
+import { loadTokens, tokenAction } from './api-tokens.server.ts'
 import type { Route } from './+types/detail.ts'
 import type { Answer } from '#app/lib/platform-api.ts'
 
@@ -39,10 +39,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const detail = await (await getPlatform(request, context)).get('/groups/{context}/users/{id}', { path: { context: activeContext(url, user.group_id), id: params.id } })
   const canEdit = canChange(request, user, 'user-admin')
   // A service user's tokens are its admins' to manage (a person's are their own, on /my-profile).
-  const apiTokens =
-    detail.kind === 'service' && canEdit
-      ? { ...(await loadTokens(request, context, user, { context: activeContext(url, user.group_id), id: params.id })), permissions: grantablePermissions(user, detail) }
-      : null
+  const apiTokens = detail.kind === 'service' && canEdit ? await loadTokens(request, context, user, { context: activeContext(url, user.group_id), id: params.id }) : null
   return {
     detail,
     apiTokens,
@@ -185,6 +182,7 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
           {loaderData.apiTokens ? (
             <ApiTokensCard
               {...loaderData.apiTokens}
+              newTo={`${base}/api-tokens/new`}
               actionData={actionData && 'intent' in actionData && String(actionData.intent).startsWith('token-') ? (actionData as TokenActionData) : undefined}
             />
           ) : null}
@@ -219,6 +217,7 @@ export default function UserDetailScreen({ loaderData, actionData }: Route.Compo
           </Card>
         </>
       ) : null}
+      <Outlet />
     </div>
   )
 }

@@ -5,7 +5,8 @@ import { ErrorList } from '#app/components/forms.tsx'
 import { useRoleLabel } from '#app/components/status-badge.tsx'
 import { formRules } from '#app/lib/form-messages.ts'
 import { sayCode } from '#app/lib/coded-words.ts'
-import { expandRoles, onlyStaffGrants, rolesGrantableBy } from '#common/permissions.ts'
+import { cn } from '#app/lib/utils.ts'
+import { ROLES, expandRoles, onlyStaffGrants, rolesGrantableBy } from '#common/permissions.ts'
 
 export { GRANTABLE_ROLES } from '#common/permissions.ts'
 
@@ -93,8 +94,10 @@ export function RolesEditor({
   abilityErrors?: string[] | undefined
   readOnly?: boolean
 }) {
-  const { t } = useTranslation('directory')
+  const { t, i18n } = useTranslation('directory')
   const roleLabel = useRoleLabel()
+  // "Account manager and Account viewer", 「アカウント担当者、アカウント閲覧者」: the language's own list.
+  const list = new Intl.ListFormat(i18n.language, { type: 'conjunction' })
   const held = new Set(roles)
   const expanded = new Set(expandRoles(roles))
   const offered: readonly string[] = rolesGrantableBy(staffOffered)
@@ -107,14 +110,16 @@ export function RolesEditor({
           const grants = expandRoles([role]).filter((r) => r !== role)
           const implied = !held.has(role) && expanded.has(role)
           const kept = !staffOffered && onlyStaffGrants(role)
+          // A role outside an area's admin, manager and viewer (staff) takes a row of its own, so each area's three stay in one row.
+          const alone = (ROLES as Record<string, { level: string }>)[role]?.level === 'staff'
           return (
-            <label key={role} className="flex items-start gap-2 rounded border border-slate-200 p-2 text-sm dark:border-slate-800" data-testid={`role-${role}`}>
+            <label key={role} className={cn('flex items-start gap-2 rounded border border-slate-200 p-2 text-sm dark:border-slate-800', alone && 'sm:col-span-3')} data-testid={`role-${role}`}>
               <input type="checkbox" name="roles" value={role} defaultChecked={held.has(role)} disabled={readOnly || kept} className="mt-1" />
               <span>
                 <span title={role}>{roleLabel(role)}</span>
                 {grants.length ? (
                   <span className="block text-xs text-slate-500" data-testid={`grants-${role}`}>
-                    {t('users.grants', { list: grants.map(roleLabel).join(', ') })}
+                    {t('users.grants', { list: list.format(grants.map(roleLabel)) })}
                   </span>
                 ) : null}
                 {implied ? <span className="block text-xs text-green-700 dark:text-green-400">{t('users.impliedBy')}</span> : null}

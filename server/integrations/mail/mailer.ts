@@ -1,7 +1,8 @@
 import nodemailer from 'nodemailer'
 import type { Logger } from '#server/lib/logger.ts'
 
-export type MailMessage = { to: string; subject: string; text: string; html?: string }
+/** A mail; `attachments` are files it carries (a scheduled report's XLSX). */
+export type MailMessage = { to: string; subject: string; text: string; html?: string; attachments?: { filename: string; content: Buffer; contentType: string }[] }
 
 export type Mailer = {
   /** Sends one message; resolves when the SMTP server accepted it (or it was logged). */
@@ -30,7 +31,14 @@ export function createMailer(config: MailerConfig, logger: Logger): Mailer {
   const transport = nodemailer.createTransport(config.SMTP_URL)
   return {
     async send(message) {
-      await transport.sendMail({ from: config.MAIL_FROM, to: message.to, subject: message.subject, text: message.text, ...(message.html ? { html: message.html } : {}) })
+      await transport.sendMail({
+        from: config.MAIL_FROM,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        ...(message.html ? { html: message.html } : {}),
+        ...(message.attachments ? { attachments: message.attachments } : {}),
+      })
       logger.info('mail sent', { to: message.to, subject: message.subject })
     },
   }

@@ -10,7 +10,16 @@ export type PowerDnsSettings = {
   serverId?: string
   /** The name servers new zones get (absolute, no trailing dot). */
   nameservers?: string[]
+  /**
+   * Send one change at a time: PowerDNS's SQLite backend answers 500 to a change that meets another
+   * in flight (each API thread writes on its own connection; WAL or not, the second writer fails).
+   * The local server sets it; a PostgreSQL-backed PowerDNS takes changes side by side.
+   */
+  oneWriter?: boolean
 }
+
+/** The change in flight per PowerDNS API (oneWriter): every client of this process queues behind it. */
+const writing = new Map<string, Promise<unknown>>()
 
 export type PdnsRecord = { content: string; disabled: boolean }
 export type PdnsRrset = { name: string; type: string; ttl: number; records: PdnsRecord[]; changetype?: 'REPLACE' | 'DELETE' }
@@ -37,16 +46,39 @@ export class PowerDnsError extends Error {
 
 /** The settings from the environment (main passes its whole config), or undefined. */
 export function powerDnsFromEnv(config: object): PowerDnsSettings | undefined {
-  const c = config as { POWERDNS_API_URL?: string; POWERDNS_API_KEY?: string }
-  return c.POWERDNS_API_URL && c.POWERDNS_API_KEY ? { apiUrl: c.POWERDNS_API_URL, apiKey: c.POWERDNS_API_KEY } : undefined
+  const c = config as { POWERDNS_API_URL?: string; POWERDNS_API_KEY?: string; POWERDNS_ONE_WRITER?: boolean }
+  return c.POWERDNS_API_URL && c.POWERDNS_API_KEY ? { apiUrl: c.POWERDNS_API_URL, apiKey: c.POWERDNS_API_KEY, ...(c.POWERDNS_ONE_WRITER ? { oneWriter: true } : {}) } : undefined
 }
+
+/** The environment that hands these settings to another process (powerDnsFromEnv's inverse). */
+export const powerDnsEnv = (settings: PowerDnsSettings): Record<string, string> => ({
+  POWERDNS_API_URL: settings.apiUrl,
+  POWERDNS_API_KEY: settings.apiKey,
+  ...(settings.oneWriter ? { POWERDNS_ONE_WRITER: '1' } : {}),
+})
 
 export const dotted = (name: string) => (name.endsWith('.') ? name : `${name}.`)
 
 export function createPowerDnsClient(settings: PowerDnsSettings) {
   const base = `${settings.apiUrl.replace(/\/$/, '')}/api/v1/servers/${settings.serverId ?? 'localhost'}`
 
-  async function request<T>(method: string, path: string, what: string, body?: unknown, accept = 'application/json'): Promise<T> {
+  function request<T>(method: string, path: string, what: string, body?: unknown, accept = 'application/json'): Promise<T> {
+    if (!settings.oneWriter || method === 'GET') return send<T>(method, path, what, body, accept)
+    // Queued behind this process's change in flight; another process's (WEB_CONCURRENCY > 1) can
+    // still meet it, and its 500 is tried again twice, shortly after (nothing was written).
+    const attempt = (left: number): Promise<T> =>
+      send<T>(method, path, what, body, accept).catch(async (error: unknown) => {
+        if (!(error instanceof PowerDnsError) || error.status !== 500 || left === 0) throw error
+        await new Promise((resolve) => setTimeout(resolve, 150 * (3 - left)))
+        return attempt(left - 1)
+      })
+    const previous = writing.get(base) ?? Promise.resolve()
+    const mine = previous.catch(() => undefined).then(() => attempt(2))
+    writing.set(base, mine)
+    return mine
+  }
+
+  async function send<T>(method: string, path: string, what: string, body?: unknown, accept = 'application/json'): Promise<T> {
     let response: Response
     try {
       response = await fetch(`${base}${path}`, {

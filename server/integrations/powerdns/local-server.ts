@@ -40,6 +40,9 @@ export async function startPowerDns(options: { dnsPort?: number; apiPort?: numbe
       'launch=gsqlite3',
       `gsqlite3-database=${database}`,
       'gsqlite3-dnssec=yes',
+      // Write-ahead logging: readers (dig, the API's reads) never wait for a change, nor a change for
+      // them; changes themselves go one at a time (oneWriter, client.ts) — issue 27.
+      'gsqlite3-pragma-journal-mode=WAL',
       'local-address=127.0.0.1',
       `local-port=${dnsPort}`,
       `socket-dir=${dir}`,
@@ -74,7 +77,7 @@ export async function startPowerDns(options: { dnsPort?: number; apiPort?: numbe
     log = (log + chunk.toString()).slice(-8000)
   })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  const settings: PowerDnsSettings = { apiUrl: `http://127.0.0.1:${apiPort}`, apiKey, nameservers: options.nameservers ?? ['ns1.registrar.test', 'ns2.registrar.test'] }
+  const settings: PowerDnsSettings = { apiUrl: `http://127.0.0.1:${apiPort}`, apiKey, nameservers: options.nameservers ?? ['ns1.registrar.test', 'ns2.registrar.test'], oneWriter: true }
 
   // Ready when the API answers; give up if the process dies or after 20 s.
   const deadline = Date.now() + 20_000

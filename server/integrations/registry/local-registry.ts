@@ -23,6 +23,11 @@ export type LocalRegistryPolicy = {
   pendingDeleteDays: number
   /** A pending transfer the losing registrar does not answer is approved by the server after this. */
   transferAutoApproveSeconds: number
+  /**
+   * Registrars (client ids) that answer a transfer of their names themselves, approving it this many
+   * seconds after the request, as a losing registrar that does not wait out the period does (the demo's other registrar).
+   */
+  transferApprovers?: Record<string, number>
   maxRegistrationYears: number
   /**
    * Block products this registry sells (decision 302), by product id: the periods it accepts and
@@ -118,6 +123,20 @@ export type PreloadDomain = {
 
 /** What the registry holds for a preloaded domain, as `info` answers it. */
 export type PreloadedDomain = { name: string; roid: string; clientId: string; createdAt: Date; expiresAt: Date; statuses: string[]; nameservers: string[]; ds: DsData[] }
+
+/** A domain as the registry publishes it (RDAP): dates as ISO strings, statuses in EPP's words. */
+export type PublishedDomain = {
+  name: string
+  roid: string
+  clientId: string
+  createdAt: string
+  expiresAt: string
+  updatedAt?: string
+  transferredAt?: string
+  statuses: string[]
+  nameservers: string[]
+  signed: boolean
+}
 
 export class EppFault extends Error {
   readonly code: number
@@ -239,6 +258,29 @@ export class LocalRegistry {
     }))
   }
 
+  /**
+   * What the registry publishes of a domain (its RDAP answer, rdap-server.ts): nothing secret (no
+   * auth code, no contacts), the statuses as `info` computes them with the RGP ones beside them.
+   * Undefined for a name it does not hold.
+   */
+  published(name: string): PublishedDomain | undefined {
+    this.settle()
+    const d = this.state.domains[this.normalise(name)]
+    if (!d) return undefined
+    return {
+      name: d.name,
+      roid: d.roid,
+      clientId: d.clID,
+      createdAt: d.crDate,
+      expiresAt: d.exDate,
+      ...(d.upDate ? { updatedAt: d.upDate } : {}),
+      ...(d.trDate ? { transferredAt: d.trDate } : {}),
+      statuses: [...this.domainStatuses(d), ...this.rgpStatuses(d)],
+      nameservers: [...d.ns],
+      signed: d.ds.length > 0,
+    }
+  }
+
   // -------------------------------------------------------------- time-driven transitions
 
   /** Applies what time has made due: server-approved transfers, purges after redemption. */
@@ -253,7 +295,7 @@ export class LocalRegistry {
       }
       const t = domain.transfer
       if (t?.status === 'pending' && new Date(t.acDate) <= now) {
-        this.completeTransfer(domain, 'serverApproved', t.acDate)
+        this.completeTransfer(domain, this.policy.transferApprovers?.[t.acID] === undefined ? 'serverApproved' : 'clientApproved', t.acDate)
         changed = true
       }
     }
@@ -693,12 +735,14 @@ export class LocalRegistry {
         if (domain.addGraceUntil && new Date(domain.addGraceUntil) > this.now()) throw new EppFault(2106, 'Not eligible for transfer within the add grace period')
         const years = this.years(child(cmd, 'domain:period'), this.tldOf(domain.name)?.transferYears ?? [1], 1)
         const now = this.now()
+        // The action date: when the losing registrar approves, for one that answers its transfers; else when the server does.
+        const answersIn = this.policy.transferApprovers?.[domain.clID] ?? this.policy.transferAutoApproveSeconds
         domain.transfer = {
           status: 'pending',
           reID: clID,
           reDate: now.toISOString(),
           acID: domain.clID,
-          acDate: new Date(now.getTime() + this.policy.transferAutoApproveSeconds * 1000).toISOString(),
+          acDate: new Date(now.getTime() + answersIn * 1000).toISOString(),
           years,
           exDate: this.addYears(domain.exDate, years),
         }

@@ -8,6 +8,7 @@ import { RESULT_MESSAGES } from './errors.ts'
 import { encodeFrame, FrameError, FrameReader } from './framing.ts'
 import { EppFault, LocalRegistry, type Answer, type LocalRegistryPolicy } from './local-registry.ts'
 import { EppSchemaValidator, checkXsdDir, defaultXsdDir } from './xsd-validator.ts'
+import { startRdapServer, type RdapServer, type RegistrarProfile } from './rdap-server.ts'
 import { child, el, eppDocument, NS, parseXml, textOf, type XNode } from './xml.ts'
 
 /**
@@ -38,6 +39,10 @@ export type LocalRegistryOptions = {
    * registry, for tests that stop a client between a registry's write and its own record.
    */
   answerDelayMs?: number
+  /** The RDAP service's port (0 or left out: a free one); false: no RDAP service. */
+  rdapPort?: number | false
+  /** What RDAP publishes of each registrar, by client id (name, IANA id, abuse contact); a client left out is published by its id. */
+  registrars?: Record<string, RegistrarProfile>
 }
 
 export type FrameProblem = { direction: 'received' | 'sent'; errors: string; xml: string }
@@ -54,6 +59,8 @@ export type LocalRegistryServer = {
   problems: FrameProblem[]
   /** Frames processed per direction (whether or not validation is on). */
   frames: { received: number; sent: number }
+  /** The RDAP service's base URL (`<rdapUrl>/domain/<name>`), or null when started without one. */
+  rdapUrl: string | null
   close(): Promise<void>
 }
 
@@ -336,6 +343,17 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 0)
   options.logger?.info('local EPP registry listening', { host, port, validation: !!validator })
+  let rdap: RdapServer | undefined
+  if (options.rdapPort !== false) {
+    rdap = await startRdapServer({
+      registry,
+      registrars: options.registrars ?? {},
+      host,
+      ...(options.rdapPort ? { port: options.rdapPort } : {}),
+      now,
+      ...(options.logger ? { logger: options.logger } : {}),
+    })
+  }
 
   return {
     port,
@@ -346,11 +364,14 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
     validator,
     problems,
     frames,
-    close: () =>
-      new Promise<void>((resolve) => {
+    rdapUrl: rdap?.url ?? null,
+    close: async () => {
+      await rdap?.close()
+      await new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy()
         server.close(() => resolve())
-      }),
+      })
+    },
   }
 }
 

@@ -35,7 +35,7 @@ const AREA_VIEWER: Record<Area, Permission> = {
  * The trail an actor may read: an area asked for by name needs its viewer permission (403
  * otherwise); any other query is limited to the areas the actor may view (403 when none).
  */
-function readableAreas(actor: Actor, query: ListQuery): Area[] {
+export function readableAreas(actor: Actor, query: ListQuery): Area[] {
   const allowed = AREAS.filter((area) => can(actor, AREA_VIEWER[area]))
   const asked = query.filters.filter((f) => f.field === 'area' && f.operator === 'equals').flatMap((f) => f.values)
   const refused = asked.filter((area) => (AREAS as readonly string[]).includes(area) && !allowed.includes(area as Area))
@@ -65,7 +65,7 @@ export const auditResource = listResource(AUDIT_LIST, {
   columns: AUDIT_COLUMNS,
 })
 
-const AuditEntry = z
+export const AuditEntry = z
   .object({
     id: z.uuid(),
     created_at: z.string(),

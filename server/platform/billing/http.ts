@@ -2,9 +2,22 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { INVOICE_LANGUAGES, PAYMENT_KINDS, TRANSACTION_STATES } from '#common/billing.ts'
 import { PRICING_RULE_KINDS, RULE_LEVELS } from '#common/pricing.ts'
 import { listPage } from '#server/platform/core/list-route.ts'
+import { listQueryFromUrl } from '#server/platform/list/engine.ts'
+import { AuditEntry } from '#server/platform/audit/http.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
-import { billingEntitiesResource, createBillingEntity, getBillingEntity, recordPayment, scopedBillingEntitiesResource, setAccountEntity, setBalanceTerms, updateBillingEntity } from './service.ts'
+import {
+  billingEntitiesResource,
+  billingEntityLog,
+  billingEntityLogResource,
+  createBillingEntity,
+  getBillingEntity,
+  recordPayment,
+  scopedBillingEntitiesResource,
+  setAccountEntity,
+  setBalanceTerms,
+  updateBillingEntity,
+} from './service.ts'
 import { getTransaction, refundTransaction, scopedTransactionsResource, transactionsResource } from './transactions.ts'
 import { invoicePdf, invoiceUbl } from './documents.ts'
 import { entityInvoices, invoicesResource, listTaxRates, loadInvoice, scopedInvoicesResource, setTaxRate, startInvoiceRun } from './invoices.ts'
@@ -118,6 +131,7 @@ const TransactionSchema = z
     action: z.string(),
     product_id: z.uuid().nullable(),
     product_code: z.string(),
+    product_name: z.string().nullable().openapi({ description: "The product's name in the catalogue (null: no longer in it)" }),
     object_name: z.string(),
     domain_id: z.uuid().nullable(),
     order_id: z.uuid().nullable(),
@@ -204,6 +218,22 @@ export const billingRouter = createRouter()
     async (c) => {
       const p = c.req.valid('param')
       return c.json(await getBillingEntity(c.get('deps').db, requireScope(c, p.context), p.id), 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/groups/{context}/billing-entities/{id}/log',
+      ...access('invoice-viewer'),
+      tags: TAGS,
+      summary: "A billing entity's trail: edits, terms, payments, adjustments and invoices (staff also see the accounts put on it or taken off)",
+      request: { params: IdParams, query: ListQueryParams },
+      responses: { 200: ListResponse(AuditEntry), ...ProblemResponses },
+    }),
+    async (c) => {
+      const p = c.req.valid('param')
+      const query = listQueryFromUrl(billingEntityLogResource, new URL(c.req.url))
+      return c.json(await billingEntityLog(c.get('deps').db, requireScope(c, p.context), p.id, query), 200)
     },
   )
   .openapi(

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
 
 /**
@@ -19,4 +19,20 @@ export function chargesKeyed(db: Db, keys: string[], prefixes: string[] = []) {
 /** A billing entity by id. */
 export function billingEntityById(db: Db, id: string) {
   return db.selectFrom('billing_entities').where('billing_entities.id', '=', id)
+}
+
+/**
+ * The charges of an account (null: every account) settled since `from`, per month (YYYY-MM, UTC)
+ * and currency: how many and their amount (minor units).
+ */
+export async function settledByMonth(db: Db, accountId: string | null, from: Date): Promise<{ month: string; currency: string; count: number; minor: number }[]> {
+  const month = sql<string>`to_char(settled_at AT TIME ZONE 'UTC', 'YYYY-MM')`
+  let query = db
+    .selectFrom('transactions')
+    .select([month.as('month'), 'currency', sql<string>`count(*)`.as('n'), sql<string>`sum(amount_minor)`.as('minor')])
+    .where('state', '=', 'settled')
+    .where('settled_at', '>=', from)
+    .groupBy([month, 'currency'])
+  if (accountId !== null) query = query.where('account_id', '=', accountId)
+  return (await query.execute()).map((r) => ({ month: r.month, currency: r.currency.trim(), count: Number(r.n), minor: Number(r.minor) }))
 }

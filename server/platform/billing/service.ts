@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely'
-import { INVOICE_LANGUAGES, normaliseVatId, vatIdFits, VAT_EXAMPLES, type InvoiceLanguage, type PaymentKind } from '#common/billing.ts'
+import { INVOICE_LANGUAGES, normaliseVatId, PAYMENT_KINDS, vatIdFits, VAT_EXAMPLES, type InvoiceLanguage, type PaymentKind } from '#common/billing.ts'
 import { isCountryCode } from '#common/countries.ts'
-import { BILLING_ENTITIES_LIST } from '#common/lists/billing.ts'
+import { BILLING_ENTITIES_LIST, BILLING_ENTITY_LOG_LIST } from '#common/lists/billing.ts'
+import type { ListQuery } from '#common/list-query.ts'
 import { formatMoney, INVALID_MONETARY_VALUE, parseMoney } from '#common/money.ts'
 import type { DB } from '#server/db/schema.ts'
 import type { BillingAddress, BillingBalance, BillingEntity, BillingPayment } from '#server/db/schema-billing.ts'
@@ -9,7 +10,9 @@ import { reachOf, requirePermission } from '#server/platform/core/scope.ts'
 import { change, type Tx } from '#server/platform/core/change.ts'
 import { type CodedFieldError, fieldError, invalid, notFound, staleVersion } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
-import { listResource } from '#server/platform/list/engine.ts'
+import { listResource, runList, type ListPage } from '#server/platform/list/engine.ts'
+import { AUDIT_COLUMNS } from '#server/platform/audit/http.ts'
+import { auditEntries } from '#server/platform/audit/reads.ts'
 import { accountById, accountsPaidBy, countAccounts, joinAccounts } from '#server/platform/accounts/reads.ts'
 import { setAccountBillingEntity } from '#server/platform/accounts/writes.ts'
 
@@ -107,6 +110,29 @@ export async function findBillingEntity(db: Kysely<DB> | Tx, scope: Scope, id: s
   const row = await (lock ? query.forUpdate() : query).executeTakeFirst()
   if (!row) throw notFound('Billing entity not found')
   return row
+}
+
+/** A billing entity's trail: its audit entries of area invoicing, in whichever account they were recorded (staff's own, decision 301). */
+export const billingEntityLogResource = listResource(BILLING_ENTITY_LOG_LIST, {
+  from: auditEntries('ae'),
+  tiebreak: 'ae.id',
+  where: "ae.area = 'invoicing' AND ae.entity_type = 'billing-entity'",
+  columns: AUDIT_COLUMNS,
+})
+
+/** What a client reads of its entity's trail: all but the accounts put on it or taken off (which name other clients). */
+const CLIENT_LOG_ACTIONS = ['create', 'update', 'terms', ...PAYMENT_KINDS, 'invoice', 'credit-note']
+
+/**
+ * The trail of an entity the scope can open (issue 28, item 16): staff read all of it, a client's
+ * invoice viewer the entity that pays for its account, without the entries naming other accounts.
+ */
+export async function billingEntityLog(db: Kysely<DB>, scope: Scope, id: string, query: ListQuery): Promise<ListPage> {
+  requirePermission(scope.actor, 'invoice-viewer')
+  const entity = await findBillingEntity(db, scope, id)
+  query.filters.push({ field: 'entity_id', operator: 'equals', values: [entity.id] })
+  if (reachOf(scope) !== null) query.filters.push({ field: 'action', operator: 'equals', values: CLIENT_LOG_ACTIONS })
+  return runList(db, billingEntityLogResource, query, { accountId: null })
 }
 
 export async function getBillingEntity(db: Kysely<DB>, scope: Scope, id: string): Promise<BillingEntityDetail> {

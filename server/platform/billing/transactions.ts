@@ -8,8 +8,9 @@ import { reachOf, requirePermission } from '#server/platform/core/scope.ts'
 import { auditWriter, change, type Tx } from '#server/platform/core/change.ts'
 import { conflict, fieldError, invalid, notFound, refused } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
+import { productByCode, productById, productNameOfCode } from '#server/platform/pricing/reads.ts'
 import { listResource } from '#server/platform/list/engine.ts'
-import { accountPricing } from '#server/platform/orders/pricing.ts'
+import { accountPricing } from '#server/platform/pricing/service.ts'
 import { orderState } from '#server/platform/orders/reads.ts'
 import { accountById, joinAccounts } from '#server/platform/accounts/reads.ts'
 
@@ -377,6 +378,7 @@ export type TransactionDetail = Omit<Transaction, 'unit_minor' | 'amount_minor' 
   amount_text: string
   account_name: string
   billing_entity_name: string | null
+  product_name: string | null
   order_state: string | null
   /** The quote it was charged at; staff see the chain of rules, cost and rates, a client the price only. */
   quote: Partial<Quote> | null
@@ -391,6 +393,7 @@ export async function getTransaction(db: Kysely<DB>, scope: Scope, id: string): 
   const account = await accountById(db, row.account_id).select('name').executeTakeFirstOrThrow()
   const entity = row.billing_entity_id ? await db.selectFrom('billing_entities').select('name').where('id', '=', row.billing_entity_id).executeTakeFirst() : null
   const order = row.order_id ? { state: await orderState(db, row.order_id) } : null
+  const product = await (row.product_id ? productById(db, row.product_id) : productByCode(db, row.product_code)).select('products.name').executeTakeFirst()
   const staff = reachOf(scope) === null
   const quote =
     row.quote &&
@@ -415,6 +418,7 @@ export async function getTransaction(db: Kysely<DB>, scope: Scope, id: string): 
     amount_text: formatMoney(Number(row.amount_minor), currency),
     account_name: account.name,
     billing_entity_name: entity?.name ?? null,
+    product_name: product?.name ?? null,
     order_state: order?.state ?? null,
     quote,
     created_at: row.created_at.toISOString(),
@@ -430,6 +434,7 @@ const columns = {
   state: 't.state',
   action: 't.action',
   product_code: 't.product_code',
+  'product.name': { column: productNameOfCode('t.product_code'), joined: true },
   object_name: 't.object_name',
   period: 't.period',
   amount_minor: 't.amount_minor',

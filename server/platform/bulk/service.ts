@@ -204,7 +204,7 @@ export async function runBulkItems(
   jobId: string,
   apply: (scope: Scope, item: BulkJobItem, job: BulkJob, attempt: BulkAttempt) => Promise<BulkItemResult>,
   failureText: (error: unknown) => string,
-  options: { afterInterrupted?: (items: BulkJobItem[], job: BulkJob) => Promise<void> } = {},
+  options: { afterInterrupted?: (items: BulkJobItem[], job: BulkJob) => Promise<void>; concurrency?: number } = {},
 ): Promise<void> {
   const job = await deps.db.selectFrom('bulk_jobs').selectAll().where('id', '=', jobId).executeTakeFirst()
   if (!job || job.state === 'completed') return
@@ -222,55 +222,52 @@ export async function runBulkItems(
     accountId: job.account_id,
     requestId: job.request_id,
   }
-  for (;;) {
-    // The next pending item, counted as an attempt; nothing when another run has taken the job.
-    const claimed = await sql<BulkJobItem>`
-      UPDATE bulk_job_items SET attempts = attempts + 1
-       WHERE job_id = ${jobId}
-         AND position = (SELECT position FROM bulk_job_items WHERE job_id = ${jobId} AND state = 'pending' ORDER BY position LIMIT 1)
-         AND EXISTS (SELECT 1 FROM bulk_jobs WHERE id = ${jobId} AND run_id = ${runId})
-      RETURNING *`.execute(deps.db)
-    const item = claimed.rows[0]
-    if (!item) break
-    let result: BulkItemResult = { outcome: null }
-    let error: string | null = null
-    if (item.attempts > MAX_ITEM_ATTEMPTS) {
-      error = `Given up: ${item.attempts - 1} attempts were interrupted before they finished`
-    } else {
-      const attempt: BulkAttempt = {
-        retry: item.attempts > 1,
-        remember: async (baseline) => {
-          await deps.db
-            .updateTable('bulk_job_items')
-            .set({ baseline: JSON.stringify(baseline) })
-            .where('job_id', '=', jobId)
-            .where('position', '=', item.position)
-            .execute()
-        },
+  // `concurrency` lanes work side by side, each on the items whose position falls to it (position
+  // modulo the lanes): no item is claimed by two lanes, and a resumed run starts every lane again.
+  const lanes = Math.max(1, Math.min(16, options.concurrency ?? 1))
+  const work = async (lane: number) => {
+    for (;;) {
+      // The next pending item, counted as an attempt; nothing when another run has taken the job.
+      const claimed = await sql<BulkJobItem>`
+        UPDATE bulk_job_items SET attempts = attempts + 1
+         WHERE job_id = ${jobId}
+           AND position = (SELECT position FROM bulk_job_items WHERE job_id = ${jobId} AND state = 'pending' AND position % ${lanes} = ${lane} ORDER BY position LIMIT 1)
+           AND EXISTS (SELECT 1 FROM bulk_jobs WHERE id = ${jobId} AND run_id = ${runId})
+        RETURNING *`.execute(deps.db)
+      const item = claimed.rows[0]
+      if (!item) break
+      let result: BulkItemResult = { outcome: null }
+      let error: string | null = null
+      if (item.attempts > MAX_ITEM_ATTEMPTS) {
+        error = `Given up: ${item.attempts - 1} attempts were interrupted before they finished`
+      } else {
+        const attempt: BulkAttempt = {
+          retry: item.attempts > 1,
+          remember: async (baseline) => {
+            await deps.db
+              .updateTable('bulk_job_items')
+              .set({ baseline: JSON.stringify(baseline) })
+              .where('job_id', '=', jobId)
+              .where('position', '=', item.position)
+              .execute()
+          },
+        }
+        try {
+          result = await apply(scope, item, job, attempt)
+        } catch (caught) {
+          error = failureText(caught)
+        }
       }
-      try {
-        result = await apply(scope, item, job, attempt)
-      } catch (caught) {
-        error = failureText(caught)
-      }
+      // The item marked and counted in one statement, counted once, by whichever run marked it.
+      await sql`WITH marked AS (
+                  UPDATE bulk_job_items SET state = 'done', ok = ${error === null}, outcome = ${error === null ? result.outcome : null}, records = ${result.records ?? null},
+                         error = ${error}, finished_at = ${deps.now()}
+                   WHERE job_id = ${jobId} AND position = ${item.position} AND state = 'pending'
+                  RETURNING 1)
+                UPDATE bulk_jobs SET done = done + 1 WHERE id = ${jobId} AND EXISTS (SELECT 1 FROM marked)`.execute(deps.db)
     }
-    await deps.db.transaction().execute(async (tx) => {
-      const marked = await tx
-        .updateTable('bulk_job_items')
-        .set({ state: 'done', ok: error === null, outcome: error === null ? result.outcome : null, records: result.records ?? null, error, finished_at: deps.now() })
-        .where('job_id', '=', jobId)
-        .where('position', '=', item.position)
-        .where('state', '=', 'pending')
-        .executeTakeFirst()
-      // Counted once, by whichever run marked it.
-      if (Number(marked.numUpdatedRows) > 0)
-        await tx
-          .updateTable('bulk_jobs')
-          .set((eb) => ({ done: eb('done', '+', 1) }))
-          .where('id', '=', jobId)
-          .execute()
-    })
   }
+  await Promise.all(Array.from({ length: lanes }, (_, i) => work(i)))
   const owner = await deps.db.selectFrom('bulk_jobs').select('run_id').where('id', '=', jobId).executeTakeFirst()
   if (owner?.run_id !== runId) return // a newer run took the job over and finishes it
   if (interrupted && options.afterInterrupted) {

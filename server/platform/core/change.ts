@@ -16,7 +16,11 @@ export type AuditRecord = {
   after?: Record<string, unknown> | null
 }
 
-export type Audit = { record(entry: AuditRecord): Promise<void> }
+export type Audit = {
+  record(entry: AuditRecord): Promise<void>
+  /** Many entries in one statement (a change set of many records): the same rows as `record` each. */
+  recordAll(entries: AuditRecord[]): Promise<void>
+}
 
 /**
  * Runs a change in one transaction with an audit writer bound to it: either the change and its
@@ -28,23 +32,30 @@ export async function change<T>(db: Kysely<DB>, scope: Scope, work: (tx: Tx, aud
 
 /** An audit writer that appends entries through the given transaction. */
 export function auditWriter(tx: Tx, scope: Scope): Audit {
+  const row = (entry: AuditRecord) => {
+    const { before, after } = diff(entry.before ?? null, entry.after ?? null)
+    return {
+      request_id: scope.requestId,
+      actor_user_id: scope.actor.userId,
+      actor_label: scope.actor.label,
+      account_id: entry.accountId === undefined ? scope.accountId : entry.accountId,
+      area: entry.area,
+      entity_type: entry.entityType,
+      entity_id: entry.entityId,
+      action: entry.action,
+      changes: JSON.stringify({ ...(before ? { before } : {}), ...(after ? { after } : {}) }),
+    }
+  }
   return {
     async record(entry) {
-      const { before, after } = diff(entry.before ?? null, entry.after ?? null)
-      await tx
-        .insertInto('audit_entries')
-        .values({
-          request_id: scope.requestId,
-          actor_user_id: scope.actor.userId,
-          actor_label: scope.actor.label,
-          account_id: entry.accountId === undefined ? scope.accountId : entry.accountId,
-          area: entry.area,
-          entity_type: entry.entityType,
-          entity_id: entry.entityId,
-          action: entry.action,
-          changes: JSON.stringify({ ...(before ? { before } : {}), ...(after ? { after } : {}) }),
-        })
-        .execute()
+      await tx.insertInto('audit_entries').values(row(entry)).execute()
+    },
+    async recordAll(entries) {
+      for (let i = 0; i < entries.length; i += 1000)
+        await tx
+          .insertInto('audit_entries')
+          .values(entries.slice(i, i + 1000).map(row))
+          .execute()
     },
   }
 }

@@ -375,7 +375,23 @@ export function createOutbound(options: OutboundOptions) {
     return resolverOf().resolveCaa(name)
   }
 
-  return { resolver: options.resolver, resolve, lookup, requestOptions, fetch, resolveTxt, resolveCaa, refusalOf }
+  /**
+   * The records of one name and type as the configured resolver answers them (a change set's
+   * health check asks our PowerDNS what it serves, issue 33): the resolver's own answer shapes; an
+   * empty list for a name or type with no records.
+   */
+  async function resolveRecords(name: string, type: 'A' | 'AAAA' | 'CNAME' | 'MX' | 'TXT' | 'NS' | 'CAA' | 'SRV'): Promise<unknown[]> {
+    if (options.resolver === null || options.resolver === 'system') throw noResolver(name)
+    try {
+      return (await resolverOf().resolve(name, type)) as unknown[]
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code === 'ENODATA' || code === 'ENOTFOUND') return []
+      throw error
+    }
+  }
+
+  return { resolver: options.resolver, resolve, lookup, requestOptions, fetch, resolveTxt, resolveCaa, resolveRecords, refusalOf }
 }
 
 /** The guard of a platform without one configured: no resolver (addresses only), nothing allowed beyond public addresses. */

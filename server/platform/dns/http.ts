@@ -46,7 +46,9 @@ export const recordsResource = listResource(DNS_RECORDS_LIST, {
     id: 'r.id',
     zone_id: 'r.zone_id',
     'zone.name': 'z.name',
-    name: 'r.name',
+    // A zone's records as a person reads them: the apex first, then the names in byte order
+    // (`*`, digits, `_dmarc`, letters), whatever the database's collation.
+    name: { column: 'r.name', sort: `(CASE WHEN r.name = z.name THEN '' ELSE r.name END) COLLATE "C"` },
     type: 'r.type',
     ttl: 'r.ttl',
     content: 'r.content',

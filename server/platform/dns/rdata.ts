@@ -11,12 +11,16 @@ export const isRecordType = (t: string): t is RecordType => TYPE_SET.has(t)
 /** One lexical token of a master file: quoted tokens keep their inner text with escapes. */
 export type Token = { text: string; quoted: boolean; column: number }
 
-/** An error at a token (its column) or at the end of the rdata. */
+/** An error at a token (its column) or at the end of the rdata; `code` when a screen says it in its own words (dns `errors.record.<code>`). */
 export class RdataError extends Error {
   readonly column: number | undefined
-  constructor(message: string, column?: number) {
+  readonly code: string | undefined
+  readonly params: Record<string, string> | undefined
+  constructor(message: string, column?: number, coded?: { code: string; params: Record<string, string> }) {
     super(message)
     this.column = column
+    this.code = coded?.code
+    this.params = coded?.params
   }
 }
 
@@ -70,16 +74,37 @@ function uint(token: Token | undefined, what: string, max: number): number {
   return value
 }
 
+/** Reverse zones (RFC 2317) name hosts by their address's digits: `4.3` there is a name, not an address. */
+const isReverseZone = (origin: string) => origin === 'in-addr.arpa' || origin.endsWith('.in-addr.arpa') || origin === 'ip6.arpa' || origin.endsWith('.ip6.arpa')
+
+/**
+ * True when a target written as a name reads as an IP address (`192.0.2.159`, `2001:db8::1`): a
+ * CNAME, NS, MX, SRV or PTR target with it would be stored as `192.0.2.159.zone.` (issue 28), a
+ * name nobody meant. Written absolute (`192.0.2.159.`) it ends in a numeric TLD, which no name has
+ * (RFC 3696 §2); written relative it is an address anywhere but in a reverse zone.
+ */
+export function isAddressTarget(text: string, origin: string): boolean {
+  const bare = text.endsWith('.') ? text.slice(0, -1) : text
+  if (canonicalIpv6(bare)) return true
+  return isIpv4(bare) && (text.endsWith('.') || !isReverseZone(origin))
+}
+
 function name(token: Token | undefined, origin: string, kind: NameKind, what: string, allowRoot = false): string {
   if (!token) throw new RdataError(`missing ${what}`)
   if (token.quoted) throw new RdataError(`${what} must not be quoted`, token.column)
   if (allowRoot && token.text === '.') return '.'
+  if (isAddressTarget(token.text, origin)) {
+    throw new RdataError(`${what} '${token.text}' is an IP address, not a host name: an address belongs in an A or AAAA record`, token.column, {
+      code: 'target-address',
+      params: { value: token.text },
+    })
+  }
   try {
     const resolved = resolveName(token.text, origin, kind)
     if (resolved === '') throw new NameError('the root name is not a host name')
     return `${resolved}.`
   } catch (error) {
-    if (error instanceof NameError) throw new RdataError(`${what}: ${error.message}`, token.column)
+    if (error instanceof NameError) throw new RdataError(`${what}: ${error.message}`, token.column, { code: 'target-name', params: { value: token.text } })
     throw error
   }
 }
@@ -93,7 +118,7 @@ function done(tokens: Token[], index: number) {
 
 function ipv4(token: Token | undefined): string {
   if (!token) throw new RdataError('missing IPv4 address')
-  if (!isIpv4(token.text)) throw new RdataError(`'${token.text}' is not an IPv4 address`, token.column)
+  if (!isIpv4(token.text)) throw new RdataError(`'${token.text}' is not an IPv4 address`, token.column, { code: 'ipv4', params: { value: token.text } })
   return token.text
 }
 
@@ -299,7 +324,7 @@ export function parseRdata(type: RecordType, tokens: Token[], origin: string): R
       const t = tokens[0]
       if (!t) throw new RdataError('missing IPv6 address')
       const content = canonicalIpv6(t.text)
-      if (!content) throw new RdataError(`'${t.text}' is not an IPv6 address`, t.column)
+      if (!content) throw new RdataError(`'${t.text}' is not an IPv6 address`, t.column, { code: 'ipv6', params: { value: t.text } })
       done(tokens, 1)
       return { content, priority: null }
     }

@@ -30,6 +30,11 @@ export function hostingZone(db: Db, accountId: string, names: string[]) {
     .executeTakeFirst()
 }
 
+/** The live zone of a portfolio domain, if it is hosted here (its DNSSEC then sets the domain's DS). */
+export function liveZoneOfDomain(db: Db, domainId: string) {
+  return liveZones(db).select(['dns_zones.id', 'dns_zones.name', 'dns_zones.dnssec_state']).where('dns_zones.domain_id', '=', domainId).executeTakeFirst()
+}
+
 /** A zone's publishing state (a job waiting for its record to be served). */
 export function zonePublishState(db: Db, zoneId: string) {
   return db.selectFrom('dns_zones').select(['publish_state', 'published_serial', 'serial', 'last_error']).where('id', '=', zoneId).executeTakeFirstOrThrow()
@@ -82,4 +87,182 @@ export async function zonesInTrouble(db: Db, accountId: string | null, named: nu
       .execute(),
   ])
   return { failing: Number(counts.failing), drifting: Number(counts.drifting), named: first.map((z) => ({ id: z.id, name: z.name, domain_id: z.domain_id, problem: z.problem })) }
+}
+
+/* --- The DNS report (issue 29): each zone's posture, as a list and as counts ------------------ */
+
+/** The records of zone `z` at a name (trusted SQL: `name` is this file's own expression). */
+const recordsAt = (name: string, type: string) => `FROM dns_records r WHERE r.zone_id = z.id AND r.name = ${name} AND r.type = '${type}'`
+
+/**
+ * The SQL of each posture of a zone aliased `z`, computed from its records — the one definition the
+ * report's zone list filters by, its figures count by and the rollup job stores. SPF: the apex's
+ * `v=spf1` ending `-all` (hard), `~all` (soft), anything else (open) or none; DMARC: `_dmarc`'s
+ * policy; CAA and the CAs its `issue` and `issuewild` name; MX at the apex; the record count.
+ */
+const LIVE_POSTURE_SQL = {
+  spf: `(SELECT CASE WHEN count(*) = 0 THEN 'missing' WHEN bool_or(lower(rtrim(r.content, '" ')) LIKE '%-all') THEN 'hard' WHEN bool_or(lower(rtrim(r.content, '" ')) LIKE '%~all') THEN 'soft' ELSE 'open' END ${recordsAt('z.name', 'TXT')} AND lower(r.content) LIKE '"v=spf1%')`,
+  dmarc: `(SELECT CASE WHEN count(*) = 0 THEN 'missing' WHEN bool_or(lower(r.content) ~ '(^|[;" ])p *= *reject') THEN 'reject' WHEN bool_or(lower(r.content) ~ '(^|[;" ])p *= *quarantine') THEN 'quarantine' ELSE 'none' END ${recordsAt("'_dmarc.' || z.name", 'TXT')} AND lower(r.content) LIKE '"v=dmarc1%')`,
+  caa: `EXISTS (SELECT 1 ${recordsAt('z.name', 'CAA')})`,
+  caa_issuers: `(SELECT coalesce(string_agg(DISTINCT i.issuer, ' '), '') FROM (SELECT lower(btrim(split_part(split_part(r.content, ' ', 3), ';', 1), '"')) AS issuer ${recordsAt('z.name', 'CAA')} AND split_part(r.content, ' ', 2) IN ('issue', 'issuewild')) i WHERE i.issuer <> '')`,
+  mx: `EXISTS (SELECT 1 ${recordsAt('z.name', 'MX')})`,
+  records: '(SELECT count(*)::int FROM dns_records r WHERE r.zone_id = z.id)',
+} as const
+
+type PostureColumn = keyof typeof LIVE_POSTURE_SQL
+/** A posture read from the rollup (`zp`, dns_zone_postures) where it is current for the zone's version, else computed live. */
+const rolledUp = (column: PostureColumn) => `(CASE WHEN zp.zone_version = z.version THEN zp.${column} ELSE ${LIVE_POSTURE_SQL[column]} END)`
+
+/**
+ * The posture of a zone aliased `z` beside its rollup aliased `zp` (`zonesFrom`): exact whatever the
+ * rollup job's progress (a zone changed since is computed live), and one indexed read per zone where
+ * the rollup is current (issue 29: 500,000 zones in the report's time). Drift from PowerDNS at the
+ * last check.
+ */
+export const ZONE_POSTURE_SQL = {
+  spf: rolledUp('spf'),
+  dmarc: rolledUp('dmarc'),
+  caa: rolledUp('caa'),
+  caa_issuers: rolledUp('caa_issuers'),
+  mx: rolledUp('mx'),
+  drift: `(CASE WHEN z.drift_checked_at IS NULL THEN 'unchecked' WHEN z.drift IS NOT NULL AND (coalesce(jsonb_array_length(z.drift->'missing'), 0) + coalesce(jsonb_array_length(z.drift->'unexpected'), 0) + coalesce(jsonb_array_length(z.drift->'different'), 0)) > 0 THEN 'drifting' ELSE 'in_sync' END)`,
+  records: rolledUp('records'),
+} as const
+
+/** The SQL naming the zones as `z` with their posture rollup as `zp`, for a list resource of the report (its `from`), with the account joined by the caller. */
+export const zonesFrom = (z: string) => `dns_zones ${z} LEFT JOIN dns_zone_postures zp ON zp.zone_id = ${z}.id`
+
+/** How many zones the rollup job recomputes in one statement. */
+const ROLLUP_BATCH = 5_000
+
+/**
+ * The rollup job (every 10 minutes): recomputes the posture of each zone whose rollup is missing or
+ * older than its version, ROLLUP_BATCH zones a statement, until none is left; returns how many.
+ */
+export async function refreshZonePostures(db: Db): Promise<number> {
+  const p = LIVE_POSTURE_SQL
+  let total = 0
+  for (;;) {
+    const result = await sql`
+      INSERT INTO dns_zone_postures (zone_id, zone_version, spf, dmarc, caa, caa_issuers, mx, records, computed_at)
+      SELECT z.id, z.version, ${sql.raw(p.spf)}, ${sql.raw(p.dmarc)}, ${sql.raw(p.caa)}, ${sql.raw(p.caa_issuers)}, ${sql.raw(p.mx)}, ${sql.raw(p.records)}, now()
+        FROM dns_zones z LEFT JOIN dns_zone_postures zp ON zp.zone_id = z.id
+       WHERE zp.zone_id IS NULL OR zp.zone_version <> z.version
+       LIMIT ${ROLLUP_BATCH}
+      ON CONFLICT (zone_id) DO UPDATE SET zone_version = excluded.zone_version, spf = excluded.spf, dmarc = excluded.dmarc, caa = excluded.caa,
+        caa_issuers = excluded.caa_issuers, mx = excluded.mx, records = excluded.records, computed_at = excluded.computed_at`.execute(db)
+    const n = Number(result.numAffectedRows ?? 0)
+    total += n
+    if (n < ROLLUP_BATCH) return total
+  }
+}
+
+/**
+ * The zones of an account (null: every account) counted by publishing state, DNSSEC state, drift,
+ * SPF, DMARC, CAA (and each CA named), MX and staleness (not changed since `staleBefore`), and their
+ * records by type and TTL bucket: two statements, each one pass.
+ */
+export async function dnsPosture(db: Db, accountId: string | null, staleBefore: Date, ttlBuckets: readonly (readonly [string, number, number | null])[]) {
+  const scoped = (table: string) => (accountId === null ? sql`TRUE` : sql`${sql.ref(`${table}.account_id`)} = ${accountId}`)
+  const p = ZONE_POSTURE_SQL
+  const ttl = sql.join(
+    ttlBuckets.map(([key, , to]) => (to === null ? sql`ELSE ${key}` : sql`WHEN r.ttl <= ${to} THEN ${key}`)),
+    sql` `,
+  )
+  const [zones, records] = await Promise.all([
+    sql<{ dim: string; key: string; n: string }>`
+      SELECT v.dim, v.key, count(*) AS n
+      FROM (SELECT z.publish_state::text AS publish_state, z.dnssec_state::text AS dnssec_state, ${sql.raw(p.drift)} AS drift, ${sql.raw(p.spf)} AS spf,
+                   ${sql.raw(p.dmarc)} AS dmarc, ${sql.raw(p.caa)} AS caa, ${sql.raw(p.caa_issuers)} AS caa_issuers, ${sql.raw(p.mx)} AS mx,
+                   (z.updated_at < ${staleBefore}) AS stale
+            FROM ${sql.raw(zonesFrom('z'))} WHERE ${scoped('z')}) s
+      CROSS JOIN LATERAL (
+        SELECT 'publish_state', s.publish_state UNION ALL SELECT 'dnssec_state', s.dnssec_state UNION ALL SELECT 'drift', s.drift
+        UNION ALL SELECT 'spf', s.spf UNION ALL SELECT 'dmarc', s.dmarc UNION ALL SELECT 'caa', s.caa::text UNION ALL SELECT 'mx', s.mx::text
+        UNION ALL SELECT 'stale', CASE WHEN s.stale THEN 'stale' ELSE 'recent' END
+        UNION ALL SELECT 'caa_issuer', i FROM unnest(string_to_array(nullif(s.caa_issuers, ''), ' ')) i
+        UNION ALL SELECT '', ''
+      ) v(dim, key)
+      GROUP BY v.dim, v.key`.execute(db),
+    sql<{ dim: string; key: string; n: string }>`
+      SELECT v.dim, v.key, count(*) AS n
+      FROM dns_records r
+      CROSS JOIN LATERAL (SELECT 'record_type', r.type UNION ALL SELECT 'ttl', CASE ${ttl} END) v(dim, key)
+      WHERE ${scoped('r')}
+      GROUP BY v.dim, v.key`.execute(db),
+  ])
+  return [...zones.rows, ...records.rows].map((row) => ({ dim: row.dim, key: row.key, count: Number(row.n) }))
+}
+
+/** The distinct host names of an account's live zones (null: every account) that answer an address (A or AAAA), with their account. */
+export function addressedNames(db: Db, accountId: string | null) {
+  return recordsOf(db, accountId)
+    .innerJoin('dns_zones', 'dns_zones.id', 'dns_records.zone_id')
+    .where('dns_zones.verified_at', 'is not', null)
+    .where('dns_records.type', 'in', ['A', 'AAAA'])
+    .select(['dns_records.name', 'dns_records.account_id'])
+    .distinct()
+}
+
+/**
+ * The records of these zones at owner names given relative to each zone ('@' its apex, 'www'),
+ * every type, in one statement: what a change set over many zones previews and applies against
+ * (issue 33). Rows carry their zone's id and name.
+ */
+export async function recordsAtRelativeNames(db: Db, zoneIds: string[], relativeNames: string[]) {
+  if (zoneIds.length === 0 || relativeNames.length === 0) return []
+  const result = await sql<{ zone_id: string; id: string; name: string; type: string; ttl: number; content: string }>`
+    SELECT r.zone_id, r.id, r.name, r.type, r.ttl, r.content
+      FROM dns_zones z
+      JOIN dns_records r ON r.zone_id = z.id
+     WHERE z.id = ANY(${zoneIds}::uuid[])
+       AND r.name = ANY(ARRAY(SELECT CASE WHEN n = '@' THEN z.name ELSE n || '.' || z.name END FROM unnest(${relativeNames}::text[]) n))`.execute(db)
+  return result.rows
+}
+
+/** The publishing state of many zones, in one statement (a change set's health check). */
+export function zonesPublishStates(db: Db, zoneIds: string[]) {
+  return db
+    .selectFrom('dns_zones')
+    .select(['id', 'name', 'publish_state', 'published_serial', 'serial', 'last_error', 'verified_at'])
+    .where('id', 'in', zoneIds.length ? zoneIds : ['00000000-0000-0000-0000-000000000000'])
+    .execute()
+}
+
+/**
+ * The mail and CAA posture of an account's live zones at these names (its domains' names), one row
+ * per zone, in one statement per 10,000 names (intelligence's security score, issue 32): whether the
+ * apex has CAA, an SPF TXT and MX, whether `_dmarc` has a DMARC TXT, any `*._domainkey` record
+ * exists, `_mta-sts` an STSv1 TXT. Only the records at those names are read.
+ */
+export async function zoneMailPosture(db: Db, accountId: string, names: string[]) {
+  const rows: { zone_id: string; zone: string; caa: boolean; spf: boolean; mx: boolean; dmarc: boolean; dkim: boolean; mta_sts: boolean }[] = []
+  for (let i = 0; i < names.length; i += 10_000) {
+    const chunk = names.slice(i, i + 10_000)
+    const result = await sql<(typeof rows)[number]>`
+      SELECT z.id AS zone_id, z.name AS zone,
+             coalesce(bool_or(r.type = 'CAA' AND r.name = z.name), false) AS caa,
+             coalesce(bool_or(r.type = 'TXT' AND r.name = z.name AND r.content ILIKE '"v=spf1%'), false) AS spf,
+             coalesce(bool_or(r.type = 'MX' AND r.name = z.name), false) AS mx,
+             coalesce(bool_or(r.type = 'TXT' AND r.name = '_dmarc.' || z.name AND r.content ILIKE '"v=DMARC1%'), false) AS dmarc,
+             coalesce(bool_or(r.name LIKE '%._domainkey.' || z.name), false) AS dkim,
+             coalesce(bool_or(r.type = 'TXT' AND r.name = '_mta-sts.' || z.name AND r.content ILIKE '"v=STSv1%'), false) AS mta_sts
+        FROM dns_zones z
+        LEFT JOIN dns_records r ON r.zone_id = z.id
+         AND (r.name = z.name OR r.name = '_dmarc.' || z.name OR r.name = '_mta-sts.' || z.name OR r.name LIKE '%._domainkey.' || z.name)
+       WHERE z.account_id = ${accountId} AND z.name = ANY(${chunk}::text[]) AND z.verified_at IS NOT NULL
+       GROUP BY z.id`.execute(db)
+    rows.push(...result.rows)
+  }
+  return rows
+}
+
+/** The queries our PowerDNS answered for each of these zones since a time (the sampled statistics of decision 202), one statement. */
+export async function zoneQueriesSince(db: Db, zoneIds: string[], since: Date) {
+  if (!zoneIds.length) return new Map<string, number>()
+  const result = await sql<{ zone_id: string; queries: string }>`
+    SELECT zone_id, sum(queries) AS queries FROM dns_zone_statistics
+     WHERE zone_id = ANY(${zoneIds}::uuid[]) AND bucket_start >= ${since}
+     GROUP BY zone_id`.execute(db)
+  return new Map(result.rows.map((r) => [r.zone_id, Number(r.queries)]))
 }

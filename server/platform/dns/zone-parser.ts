@@ -304,7 +304,8 @@ export class ZoneFileParser {
     } catch (error) {
       if (!(error instanceof RdataError)) throw error
       const at = error.column === undefined ? tokens.length : tokens.findIndex((t, k) => k >= rdataStart && t.column === error.column)
-      this.errorAt(at < 0 ? tokens.length : at, error.message)
+      // An address where a name belongs is said in the reader's words (the rest in the parser's own).
+      this.errorAt(at < 0 ? tokens.length : at, error.message, error.code === 'target-address' ? { code: error.code, params: { ...error.params, type } } : undefined)
       return
     }
     if (ttl === undefined) {

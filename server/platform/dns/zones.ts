@@ -19,6 +19,7 @@ export const DNS_JOBS = {
   unsign: 'dns.dnssec-unsign',
   unpublish: 'dns.unpublish',
   driftSweep: 'dns.drift-sweep',
+  postureRollup: 'dns.posture-rollup',
 } as const
 
 export const DEFAULT_NAMESERVERS = ['ns1.registrar.example', 'ns2.registrar.example']
@@ -92,8 +93,9 @@ export async function getZone(db: Kysely<DB> | Tx, scope: Scope, zoneId: string,
 }
 
 /** Queues the zone's publish, in `tx`; a zone waiting for its proof of control is never published. */
-export async function queuePublish(deps: Pick<PlatformDeps, 'jobs'>, tx: Tx, zoneId: string) {
-  const zone = await tx.selectFrom('dns_zones').select('verified_at').where('id', '=', zoneId).executeTakeFirst()
+export async function queuePublish(deps: Pick<PlatformDeps, 'jobs'>, tx: Tx, zoneId: string, known?: { verified_at: Date | null }) {
+  // The zone as the caller holds it (read under its lock), or read now.
+  const zone = known ?? (await tx.selectFrom('dns_zones').select('verified_at').where('id', '=', zoneId).executeTakeFirst())
   if (!zone || !isLive(zone)) return
   await deps.jobs.send(DNS_JOBS.publish, { zoneId }, { runner: txRunner(tx), retryLimit: 10 })
 }

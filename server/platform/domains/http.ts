@@ -9,6 +9,7 @@ import { checkAvailability, deleteDomains, quoteRenewal, quoteRestore, registryI
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
 import { differencesResourceFor, DOMAIN_STATUSES, domainsResourceFor, getDomainDetail, requireDomainManager, requireDomainViewer } from './portfolio.ts'
 import { updateDomain } from './update.ts'
+import { addDs, removeDs } from './ds.ts'
 
 const TAGS = ['Domains']
 const ContextParam = z.object({ context: z.string() })
@@ -48,6 +49,18 @@ export const DomainRow = z
 
 const ContactSummary = z.object({ id: z.uuid(), name: z.string(), organisation: z.string(), email: z.string() }).nullable()
 const DsRecord = z.object({ key_tag: z.number().int(), alg: z.number().int(), digest_type: z.number().int(), digest: z.string() })
+const Whole = z.union([z.number(), z.string().max(20)])
+/** A DS as given: numbers as numbers or text, the digest hexadecimal (spaces allowed); the rules are the service's (common/ds.ts). */
+const DsBody = z
+  .object({
+    key_tag: Whole.openapi({ description: 'The key tag, 0–65535', example: 12345 }),
+    alg: Whole.openapi({ description: 'The DNSSEC algorithm: 5, 7, 8, 10, 13, 14, 15 or 16 (RFC 8624 forbids 1, 3, 6 and 12)', example: 13 }),
+    digest_type: Whole.openapi({ description: 'The digest type: 2 (SHA-256) or 4 (SHA-384)', example: 2 }),
+    digest: z.string().max(300).openapi({ description: 'The digest in hexadecimal: 64 digits for SHA-256, 96 for SHA-384' }),
+  })
+  .strict()
+  .openapi('DsRecordInput')
+const DsList = z.object({ ds: z.array(DsRecord) }).openapi('DsRecords')
 const Difference = z.object({ field: z.string(), ours: z.string(), registry: z.string(), detected_at: z.string() })
 
 export const DomainDetailSchema = DomainRow.extend({
@@ -119,7 +132,15 @@ export const domainsRouter = createRouter()
       tags: TAGS,
       summary: 'The domain portfolio (name contains uses a trigram index; totals above 10,000 are capped)',
       request: { params: ContextParam, query: ListQueryParams },
-      responses: { 200: ListResponse(DomainRow.extend({ group_id: z.uuid().openapi({ description: 'The account of the domain' }) }).partial()), ...ProblemResponses },
+      responses: {
+        200: ListResponse(
+          DomainRow.extend({
+            group_id: z.uuid().openapi({ description: 'The account of the domain' }),
+            registrar_lock: z.boolean().openapi({ description: 'The registry reported clientTransferProhibited (the registrar’s transfer lock) at the last sync' }),
+          }).partial(),
+        ),
+        ...ProblemResponses,
+      },
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
@@ -275,6 +296,37 @@ export const domainsRouter = createRouter()
     async (c) => {
       const { context, id } = c.req.valid('param')
       return c.json(await quoteRestore(c.get('deps'), requireScope(c, context), id), 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/groups/{context}/domains/{id}/ds',
+      ...access('domain-manager'),
+      tags: TAGS,
+      summary:
+        'Add a DS record of a zone signed where it is hosted (RFC 4034; an algorithm and digest type RFC 8624 allows), sent to the registry over secDNS, audited; a domain whose zone is hosted here is refused (409 ds.zone-here)',
+      request: { params: Params, body: jsonBody(DsBody) },
+      responses: { 201: jsonResponse(DsList), ...ProblemResponses, ...ConflictResponse, ...RegistryProblemResponses },
+    }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      return c.json({ ds: await addDs(c.get('deps'), requireScope(c, context), id, c.req.valid('json')) }, 201)
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'delete',
+      path: '/groups/{context}/domains/{id}/ds/{ds}',
+      ...access('domain-manager'),
+      tags: TAGS,
+      summary: 'Remove a DS record, named {key_tag}-{alg}-{digest_type}-{digest}, at the registry (secDNS) and from the domain, audited',
+      request: { params: Params.extend({ ds: z.string().max(200).openapi({ example: '12345-13-2-3A6A…' }) }) },
+      responses: { 200: jsonResponse(DsList), ...ProblemResponses, ...ConflictResponse, ...RegistryProblemResponses },
+    }),
+    async (c) => {
+      const { context, id, ds } = c.req.valid('param')
+      return c.json({ ds: await removeDs(c.get('deps'), requireScope(c, context), id, ds) }, 200)
     },
   )
   .openapi(

@@ -2,8 +2,9 @@ import { checkTldScripts, IDN_NAME_MESSAGES, parseDomainName, type DomainNameErr
 import { tldScripts } from '#common/idna.ts'
 import type { DomainStatus } from '#server/db/schema.ts'
 import type { DsRecord } from '#server/db/schema-domains.ts'
-import { newAuthCode, RegistryConnectionError, RegistryError, registryErrorToAppError, type DomainInfo, type DsData } from '#server/integrations/registry/index.ts'
-import { AppError, badRequest, conflict } from '#server/platform/core/errors.ts'
+import { newAuthCode, REGISTRY_THROTTLE_MESSAGE, RegistryConnectionError, RegistryError, registryErrorToAppError, type DomainInfo, type DsData } from '#server/integrations/registry/index.ts'
+import { AppError, badRequest, conflict, tooManyRequests } from '#server/platform/core/errors.ts'
+import { hit } from '#server/platform/core/rate-limit.ts'
 import { change } from '#server/platform/core/change.ts'
 import { systemScope, type Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
@@ -38,6 +39,7 @@ const NAME_ERRORS: Record<DomainNameError, string> = {
   'label-characters': 'A label has characters that are not allowed',
   'idn-round-trip': 'The internationalised name does not round-trip (punycode and Unicode disagree)',
   'single-label': 'The name needs a label before the TLD',
+  'label-space': 'A domain name has no spaces',
   'unknown-tld': 'The TLD is not in the list of TLDs',
 }
 
@@ -501,6 +503,9 @@ export async function restoreDomain(deps: LifecycleDeps, scope: Scope, domainId:
 
 // ----------------------------------------------------------------------------- info / auth code
 
+/** Live registry lookups (registrar.domain.info) one user or token may make in a minute. */
+export const LIVE_LOOKUPS_PER_MINUTE = 10
+
 /** The registry's view of one of our domains (platform call registrar.domain.info). */
 export async function registryInfo(deps: LifecycleDeps, scope: Scope, name: string) {
   requireDomainViewer(scope)
@@ -510,6 +515,12 @@ export async function registryInfo(deps: LifecycleDeps, scope: Scope, name: stri
   if (scope.accountId) query = query.where('account_id', '=', scope.accountId)
   const domain = await query.executeTakeFirst()
   if (!domain) throw new AppError(404, 'not-found', 'Domain not found')
+  // A live lookup costs a registry command: a person gets LIVE_LOOKUPS_PER_MINUTE a minute, then
+  // the throttle's 429 (spec §8: the portal says it in a toast), counted in the database for every process.
+  const who = scope.actor.token ? `token:${scope.actor.token.id}` : (scope.actor.userId ?? scope.actor.label)
+  await hit(deps.db, `registry-info:${who}`, LIVE_LOOKUPS_PER_MINUTE, 60, deps.now()).catch((error: unknown) => {
+    throw error instanceof AppError && error.status === 429 ? tooManyRequests(Number(error.extra?.retry_after ?? 60), REGISTRY_THROTTLE_MESSAGE) : error
+  })
   const registry = registryFor(deps, domain.tld)
   const info = await callRegistry(() => registry.infoDomain(domain.name))
   // The auth code is only ever handed out through the audited auth-code request.

@@ -9,6 +9,7 @@ import { domainTagCondition } from '#server/platform/api-tokens/edge.ts'
 import { domainContactCards, joinRegistrant } from '#server/platform/contacts/reads.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
 import { DIFFERENCES_LIST, DOMAIN_STATUSES, DOMAINS_LIST, type DomainStatus } from '#common/lists/domains.ts'
+import { REGISTRAR_LOCK_STATUS } from '#common/vocabulary.ts'
 import { liveDomains, liveDomainSql } from './reads.ts'
 
 export { DOMAIN_STATUSES }
@@ -37,6 +38,7 @@ export const domainsResource = listResource(DOMAINS_LIST, {
     expires_at: 'd.expires_at',
     auto_renew: 'd.auto_renew',
     registry_lock: 'd.registry_lock',
+    registrar_lock: `('${REGISTRAR_LOCK_STATUS}' = ANY(d.registry_statuses))`,
     dnssec: 'd.dnssec',
     tags: 'd.tags',
     registrant_name: { column: 'rc.name', joined: true },

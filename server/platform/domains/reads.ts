@@ -128,3 +128,103 @@ export async function openDifferenceCount(db: Db, accountId: string | null): Pro
     ).n,
   )
 }
+
+/** The live domains of an account (null: every account) carrying a tag (null: any), as the domain list's `tags equals` filter selects them. */
+export function liveDomainsTagged(db: Db, accountId: string | null, tag: string | null) {
+  const live = liveDomainsOf(db, accountId)
+  return tag === null ? live : live.where(sql<boolean>`domains.tags && ${sql.val([tag])}::text[]`)
+}
+
+/** A count of live domains by one value of one dimension (a status, a TLD, an expiry bucket …). */
+export type DomainCount = { key: string; count: number }
+
+/**
+ * The portfolio counted by status, TLD, registrar lock (the registry reporting the registrar's
+ * transfer lock), registry lock, auto-renew, DNSSEC, expiry bucket and tag, for an account (null:
+ * every account) and optionally one tag: two statements, one pass over the domains with grouping
+ * sets and one over their tags. `buckets` are `[key, until]` in order (the first bucket is before
+ * its `until`, the last, `until` null, is the rest): the caller's days, so its list links agree.
+ */
+export async function domainBreakdown(
+  db: Db,
+  accountId: string | null,
+  options: { tag: string | null; registrarLockStatus: string; buckets: readonly (readonly [string, Date | null])[]; tagsNamed: number },
+) {
+  const live = liveDomainsTagged(db, accountId, options.tag)
+  const bucket = sql<string | null>`CASE WHEN domains.expires_at IS NULL THEN NULL ${sql.join(
+    options.buckets.map(([key, until]) => (until === null ? sql`ELSE ${key}` : sql`WHEN domains.expires_at < ${until} THEN ${key}`)),
+    sql` `,
+  )} END`
+  const rows = live.select([
+    'domains.status',
+    'domains.tld',
+    'domains.registry_lock',
+    'domains.auto_renew',
+    'domains.dnssec',
+    sql<boolean>`${options.registrarLockStatus} = ANY(domains.registry_statuses)`.as('registrar_lock'),
+    bucket.as('expiry'),
+  ])
+  const dimensions = ['status', 'tld', 'registrar_lock', 'registry_lock', 'auto_renew', 'dnssec', 'expiry'] as const
+  const [grouped, tags] = await Promise.all([
+    db
+      .selectFrom(rows.as('d'))
+      .select([
+        sql<string | null>`coalesce(d.status::text, d.tld, d.registrar_lock::text, d.registry_lock::text, d.auto_renew::text, d.dnssec::text, d.expiry)`.as('key'),
+        sql<number>`GROUPING(d.status, d.tld, d.registrar_lock, d.registry_lock, d.auto_renew, d.dnssec, d.expiry)`.as('grouping'),
+        sql<string>`count(*)`.as('n'),
+      ])
+      .groupBy(sql`GROUPING SETS ((d.status), (d.tld), (d.registrar_lock), (d.registry_lock), (d.auto_renew), (d.dnssec), (d.expiry), ())`)
+      .execute(),
+    db
+      .selectFrom(live.select(sql<string>`unnest(domains.tags)`.as('tag')).as('t'))
+      .select(['t.tag', sql<string>`count(*)`.as('n')])
+      .groupBy('t.tag')
+      .orderBy(sql`count(*)`, 'desc')
+      .orderBy('t.tag')
+      .limit(options.tagsNamed)
+      .execute(),
+  ])
+  const by = Object.fromEntries([...dimensions, 'tag'].map((d) => [d, [] as DomainCount[]])) as Record<(typeof dimensions)[number] | 'tag', DomainCount[]>
+  let total = 0
+  for (const row of grouped) {
+    // GROUPING's bits: 1 for each column left out of the set, the first column the highest bit.
+    const grouping = Number(row.grouping)
+    if (grouping === (1 << dimensions.length) - 1) {
+      total = Number(row.n)
+      continue
+    }
+    const dimension = dimensions[dimensions.findIndex((_, i) => (grouping & (1 << (dimensions.length - 1 - i))) === 0)]!
+    // A domain without an expiry date (a registration under way) is in no bucket.
+    if (row.key !== null) by[dimension].push({ key: row.key, count: Number(row.n) })
+  }
+  for (const list of Object.values(by)) list.sort((a, b) => b.count - a.count || a.key.localeCompare(b.key))
+  by.tag = tags.map((t) => ({ key: t.tag, count: Number(t.n) }))
+  return { total, by }
+}
+
+/**
+ * The live domains of an account (null: every account), optionally of one tag, expiring in
+ * `[from, until)`: counted by account, TLD, month of expiry (YYYY-MM, UTC) and auto-renew (what the
+ * renewals forecast prices), and by tag (the `tagsNamed` most used) — two indexed statements.
+ */
+export async function renewalsDue(db: Db, accountId: string | null, tag: string | null, from: Date, until: Date, tagsNamed: number) {
+  const due = liveDomainsTagged(db, accountId, tag).where('domains.expires_at', '>=', from).where('domains.expires_at', '<', until)
+  const [groups, tags] = await Promise.all([
+    due
+      .select(['domains.account_id', 'domains.tld', 'domains.auto_renew', sql<string>`to_char(domains.expires_at AT TIME ZONE 'UTC', 'YYYY-MM')`.as('month'), sql<string>`count(*)`.as('n')])
+      .groupBy(['domains.account_id', 'domains.tld', 'domains.auto_renew', sql`4`])
+      .execute(),
+    db
+      .selectFrom(due.select(sql<string>`unnest(domains.tags)`.as('tag')).as('t'))
+      .select(['t.tag', sql<string>`count(*)`.as('n')])
+      .groupBy('t.tag')
+      .orderBy(sql`count(*)`, 'desc')
+      .orderBy('t.tag')
+      .limit(tagsNamed)
+      .execute(),
+  ])
+  return {
+    groups: groups.map((g) => ({ account_id: g.account_id, tld: g.tld, auto_renew: g.auto_renew, month: g.month, count: Number(g.n) })),
+    tags: tags.map((t) => ({ key: t.tag, count: Number(t.n) })),
+  }
+}

@@ -300,7 +300,7 @@ export async function updateDomain(
   scope: Scope,
   domainId: string,
   wanted: DomainChange,
-  options: { version?: number; action?: string; reachAll?: boolean; resume?: Resume } = {},
+  options: { version?: number; action?: string; reachAll?: boolean; resume?: Resume; approved?: boolean } = {},
 ): Promise<UpdateOutcome> {
   return oneAtATime(domainId, async () => {
     const domain = await loadDomain(deps.db, scope, domainId, options.reachAll)
@@ -311,7 +311,8 @@ export async function updateDomain(
     const material: MaterialChange = {}
     if (wanted.contacts && Object.keys(wanted.contacts).length) material.contacts = wanted.contacts
     if (wanted.nameservers) material.nameservers = wanted.nameservers
-    if (!domain.is_material || !isMaterialChange(material)) {
+    // `approved`: the change was approved already as a whole (a change set's approval, issue 33).
+    if (!domain.is_material || !isMaterialChange(material) || options.approved) {
       return { outcome: await applyDomainChange(deps, itemScope, domain, wanted, apply) }
     }
     // Refused up front, before the rest applies and before approvers are mailed a change the registry would refuse.

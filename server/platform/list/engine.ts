@@ -20,10 +20,12 @@ export type FieldSpec = CatalogueField & {
   lowercase?: boolean
   /** The column comes from a joined table that the resource's change counter does not cover. */
   joined?: boolean
+  /** A trusted SQL expression the field sorts by when it is not its column (a zone's apex first among its names). */
+  sort?: string
 }
 
 /** The SQL of one catalogue field: its column, or the column with the options above. */
-export type FieldSql = string | { column: string; lowercase?: boolean; joined?: boolean }
+export type FieldSql = string | { column: string; lowercase?: boolean; joined?: boolean; sort?: string }
 
 /**
  * A list resource from its catalogue (common/lists) and the SQL of each of its fields: every field
@@ -46,6 +48,12 @@ export type ListResource = {
   name: string
   /** A trusted FROM clause, with joins. */
   from: string
+  /**
+   * Rows made for this request instead of `from` (a parameterised `(SELECT … FROM unnest(…)) AS x`):
+   * a list computed by a service, not stored — the lookalike engine's candidates — filtered, sorted
+   * and paged by the same engine. Never cached.
+   */
+  source?: RawBuilder<unknown>
   fields: Record<string, FieldSpec>
   /** The column holding the account id; when set, every query is scoped by it. */
   accountColumn?: string
@@ -89,24 +97,7 @@ export function listQueryFromUrl(resource: ListResource, url: URL): ListQuery {
 /** Runs a list query over a resource: filtered, sorted, paged and projected, scoped to the account. */
 export async function runList(db: Kysely<DB>, resource: ListResource, query: ListQuery, scope: { accountId: string | null }): Promise<ListPage> {
   const errors: FieldError[] = []
-  const conditions: RawBuilder<unknown>[] = []
-  if (resource.where) conditions.push(sql.raw(resource.where))
-  if (resource.accountColumn) {
-    if (!scope.accountId) throw new Error(`list ${resource.name} needs an account scope`)
-    conditions.push(sql`${sql.raw(resource.accountColumn)} = ${scope.accountId}`)
-  }
-  const filterable = Object.entries(resource.fields)
-    .filter(([, f]) => f.filterable)
-    .map(([k]) => k)
-  for (const filter of query.filters) {
-    const spec = resource.fields[filter.field]
-    if (!spec || !spec.filterable) {
-      errors.push({ field: filter.field, message: `Unknown filter field '${filter.field}'`, allowed: filterable })
-      continue
-    }
-    const condition = buildCondition(spec, filter, errors)
-    if (condition) conditions.push(condition)
-  }
+  const conditions = conditionsOf(resource, query.filters, scope, errors)
 
   const sortable = Object.entries(resource.fields)
     .filter(([, f]) => f.sortable)
@@ -118,7 +109,7 @@ export async function runList(db: Kysely<DB>, resource: ListResource, query: Lis
       errors.push({ field: 'sort', message: `Cannot sort by '${key.key}'`, allowed: sortable })
       continue
     }
-    sortKeys.push({ column: spec.column, direction: key.order === 'desc' ? 'DESC NULLS LAST' : 'ASC NULLS FIRST' })
+    sortKeys.push({ column: spec.sort ?? spec.column, direction: key.order === 'desc' ? 'DESC NULLS LAST' : 'ASC NULLS FIRST' })
   }
 
   const allFields = Object.keys(resource.fields)
@@ -135,18 +126,59 @@ export async function runList(db: Kysely<DB>, resource: ListResource, query: Lis
   if (errors.length) throw badRequest('The list query is not valid', errors)
 
   const where = conditions.length ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``
-  const from = sql.raw(resource.from)
+  const from = resource.source ?? sql.raw(resource.from)
   const columns = sql.join(selected.map((f) => sql`${sql.raw(resource.fields[f]!.column)} AS ${sql.id(f)}`))
   const offset = (query.page - 1) * query.limit
   const scan = Math.max(offset + query.limit, COUNT_CAP + 1)
   const plan: ListPlan = { from, where, columns, sortKeys, offset, limit: query.limit, scan, page: query.page }
 
   const usesJoined = [...query.filters.map((f) => f.field), ...query.sort.map((s) => s.key)].some((f) => resource.fields[f]?.joined)
-  if (resource.versioned && resource.accountColumn && scope.accountId && !db.isTransaction && !usesJoined) {
+  if (!resource.source && resource.versioned && resource.accountColumn && scope.accountId && !db.isTransaction && !usesJoined) {
     const page = await cachedList(db, resource, plan, scope.accountId)
     if (page) return page
   }
   return listInOneStatement(db, resource, plan)
+}
+
+/** The resource's own condition, its account scope and the filters, as SQL; unknown or unfit filters are added to `errors`. */
+function conditionsOf(resource: ListResource, filters: readonly Filter[], scope: { accountId: string | null }, errors: FieldError[]): RawBuilder<unknown>[] {
+  const conditions: RawBuilder<unknown>[] = []
+  if (resource.where) conditions.push(sql.raw(resource.where))
+  if (resource.accountColumn) {
+    if (!scope.accountId) throw new Error(`list ${resource.name} needs an account scope`)
+    conditions.push(sql`${sql.raw(resource.accountColumn)} = ${scope.accountId}`)
+  }
+  const filterable = Object.entries(resource.fields)
+    .filter(([, f]) => f.filterable)
+    .map(([k]) => k)
+  for (const filter of filters) {
+    const spec = resource.fields[filter.field]
+    if (!spec || !spec.filterable) {
+      errors.push({ field: filter.field, message: `Unknown filter field '${filter.field}'`, allowed: filterable })
+      continue
+    }
+    const condition = buildCondition(spec, filter, errors)
+    if (condition) conditions.push(condition)
+  }
+  return conditions
+}
+
+/**
+ * Every row a list's filters select (not a page): its key and the field `label`, in the order of
+ * `label`, at most `cap` (one more is read, so a caller can tell "more than cap"). For a selection
+ * that acts on the rows (a change set's objects, issue 33): the same fields, operators and scope as
+ * the list a person filtered on screen. 400 naming the filter when one is not valid.
+ */
+export async function matchingRows(db: Kysely<DB>, resource: ListResource, filters: readonly Filter[], scope: { accountId: string | null }, label: string, cap: number) {
+  const errors: FieldError[] = []
+  const conditions = conditionsOf(resource, filters, scope, errors)
+  if (errors.length) throw badRequest('The list query is not valid', errors)
+  const where = conditions.length ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``
+  const column = sql.raw(resource.fields[label]!.column)
+  const result = await sql<{ key: string; label: string }>`
+    SELECT ${sql.raw(resource.tiebreak)}::text AS key, ${column} AS label FROM ${sql.raw(resource.from)} ${where}
+    ORDER BY ${column}, ${sql.raw(resource.tiebreak)} LIMIT ${cap + 1}`.execute(db)
+  return result.rows
 }
 
 type ListPlan = {

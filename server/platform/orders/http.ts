@@ -1,9 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { ORDER_ITEM_STATES, ORDER_ITEM_TYPES, ORDER_STATES } from '#server/db/schema-orders.ts'
-import { createRouter, requireOwnScope, requireScope } from '#server/platform/core/http.ts'
+import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses, RegistryProblemResponses } from '#server/platform/core/openapi.ts'
 import { listPage } from '#server/platform/core/list-route.ts'
-import { listRates, setRate } from './pricing.ts'
 import { addToCart, cancelOrder, checkoutCart, createOrder, getCart, getOrder, ordersResource, removeCartItem, retryItem, updateCartItem } from './service.ts'
 
 const TAGS = ['Orders']
@@ -134,47 +133,7 @@ const CancelOrder = z
   .strict()
   .openapi('CancelOrder')
 
-const CurrencyCode = z
-  .string()
-  .regex(/^[A-Z]{3}$/)
-  .openapi({ description: 'ISO 4217 code', example: 'EUR' })
-const CurrencyRate = z
-  .object({
-    from_currency: z.string(),
-    to_currency: z.string(),
-    rate: z.number().openapi({ description: 'One unit of from_currency in to_currency' }),
-    updated_at: z.string(),
-    rate_date: z.string().nullable().openapi({ description: 'The day it is the reference rate of (an ECB file), null when set by hand' }),
-  })
-  .openapi('CurrencyRate')
-
 export const ordersRouter = createRouter()
-  .openapi(
-    createRoute({
-      method: 'get',
-      path: '/currency_rates',
-      ...access('staff'),
-      tags: TAGS,
-      summary: 'The exchange rates that convert TLD list prices into the currency an account is billed in (staff)',
-      responses: { 200: jsonResponse(z.object({ data: z.array(CurrencyRate) })), ...ProblemResponses },
-    }),
-    async (c) => c.json({ data: await listRates(c.get('deps').db, requireOwnScope(c)) }, 200),
-  )
-  .openapi(
-    createRoute({
-      method: 'put',
-      path: '/currency_rates/{from}/{to}',
-      ...access('staff'),
-      tags: TAGS,
-      summary: 'Set the rate of one unit of a currency in another (staff)',
-      request: { params: z.object({ from: CurrencyCode, to: CurrencyCode }), body: jsonBody(z.object({ rate: z.number().positive() }).strict().openapi('SetCurrencyRate')) },
-      responses: { 200: jsonResponse(CurrencyRate), ...ProblemResponses },
-    }),
-    async (c) => {
-      const { from, to } = c.req.valid('param')
-      return c.json(await setRate(c.get('deps').db, requireOwnScope(c), from, to, c.req.valid('json').rate), 200)
-    },
-  )
   .openapi(
     createRoute({
       method: 'get',
@@ -274,7 +233,11 @@ export const ordersRouter = createRouter()
       responses: {
         200: ListResponse(
           Order.omit({ items: true, account_id: true, version: true })
-            .extend({ item_name: z.array(z.string()).openapi({ description: 'The names of its items (a filter: item_name contains …)' }) })
+            .extend({
+              item_name: z.array(z.string()).openapi({ description: 'The names of its items (a filter: item_name contains …)' }),
+              group_id: z.uuid().openapi({ description: 'The account the order is of' }),
+              account: z.object({ name: z.string() }),
+            })
             .partial(),
         ),
         ...ProblemResponses,
@@ -282,7 +245,8 @@ export const ordersRouter = createRouter()
     }),
     async (c) => {
       const scope = requireScope(c, c.req.valid('param').context)
-      return c.json(await listPage(c, scope, ordersResource), 200)
+      // Staff in their own group read every account's orders, as the other lists (each row names its account).
+      return c.json(await listPage(c, scope, { whole: { ...ordersResource, accountColumn: undefined }, scoped: ordersResource }), 200)
     },
   )
   .openapi(

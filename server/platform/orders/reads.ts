@@ -26,3 +26,14 @@ export async function orderState(db: Db, id: string) {
 export async function processingTransferItems(db: Db, name: string): Promise<string[]> {
   return (await db.selectFrom('order_items').select('id').where('name', '=', name).where('type', '=', 'transfer').where('state', '=', 'processing').execute()).map((r) => r.id)
 }
+
+/** The orders of an account (null: every account) made since `from`, counted by state. */
+export async function ordersByState(db: Db, accountId: string | null, from: Date): Promise<{ state: string; count: number }[]> {
+  let query = db
+    .selectFrom('orders')
+    .select(['state', sql<string>`count(*)`.as('n')])
+    .where('created_at', '>=', from)
+    .groupBy('state')
+  if (accountId !== null) query = query.where('account_id', '=', accountId)
+  return (await query.execute()).map((r) => ({ state: r.state, count: Number(r.n) }))
+}

@@ -27,9 +27,10 @@ import { ORDERS_LIST } from '#common/lists/orders.ts'
 import { releaseCharge, reserveAgain, reserveCharges, type Charge } from '#server/platform/billing/transactions.ts'
 import { checkTemplateValues } from '#server/platform/products/templates.ts'
 import { liveDomainNamed } from '#server/platform/domains/reads.ts'
+import { joinAccounts } from '#server/platform/accounts/reads.ts'
 import { contactsOfAccount } from '#server/platform/contacts/reads.ts'
 import { tldNamed } from '#server/platform/tlds/reads.ts'
-import { accountPricing } from './pricing.ts'
+import { accountPricing } from '#server/platform/pricing/service.ts'
 import { registryFor } from '#server/platform/registries/connection.ts'
 
 export const ORDER_JOBS = { item: 'orders.item', transferCheck: 'orders.transfer-check' } as const
@@ -83,6 +84,7 @@ const NAME_MESSAGES: Record<DomainNameError, string> = {
   'label-characters': 'Only letters, digits and hyphens are allowed',
   'idn-round-trip': 'The internationalised name does not convert back to itself',
   'single-label': 'Enter a full name with its TLD, like example.com',
+  'label-space': 'A domain name has no spaces: write it without them, or put each name on its own line',
   'unknown-tld': 'The TLD is not in the list of TLDs',
 }
 
@@ -628,7 +630,7 @@ export async function cancelOrder(db: Kysely<DB>, scope: Scope, orderId: string,
 
 /** The orders of an account as a list resource of the one list engine. */
 export const ordersResource = listResource(ORDERS_LIST, {
-  from: 'orders o',
+  from: `orders o ${joinAccounts('a', 'o.account_id')}`,
   accountColumn: 'o.account_id',
   tiebreak: 'o.id',
   columns: {
@@ -642,6 +644,8 @@ export const ordersResource = listResource(ORDERS_LIST, {
     totals: 'o.totals',
     total_text: 'o.total_text',
     created_by: 'o.created_by',
+    group_id: 'o.account_id',
+    'account.name': 'a.name',
     created_at: 'o.created_at',
     updated_at: 'o.updated_at',
   },

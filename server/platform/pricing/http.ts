@@ -2,9 +2,10 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { PRICING_RULE_KINDS, PRODUCT_KINDS, ROUNDING_MODES, RULE_LEVELS } from '#common/pricing.ts'
 import { createRouter, requireOwnScope, requireScope } from '#server/platform/core/http.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
-import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
+import { listPage } from '#server/platform/core/list-route.ts'
 import {
   accountPrices,
+  accountPricingEntity,
   applicableRules,
   assignPricingEntity,
   createPricingEntity,
@@ -18,7 +19,7 @@ import {
   updatePricingEntity,
   updateRule,
 } from './service.ts'
-import { uploadEcbRates } from './rates.ts'
+import { listRates, setRate, uploadEcbRates } from './rates.ts'
 
 const TAGS = ['Pricing']
 const Currency = z.string().regex(/^[A-Z]{3}$/)
@@ -194,7 +195,47 @@ const IdParam = z.object({ id: z.uuid() })
 const RuleSetParam = z.object({ set_or_id: SetParam.openapi({ description: 'The price list set the window goes into' }) })
 const RuleWindowParam = z.object({ set_or_id: z.uuid().openapi({ description: "The window's id" }) })
 
+const CurrencyCode = z
+  .string()
+  .regex(/^[A-Z]{3}$/)
+  .openapi({ description: 'ISO 4217 code', example: 'EUR' })
+const CurrencyRate = z
+  .object({
+    from_currency: z.string(),
+    to_currency: z.string(),
+    rate: z.number().openapi({ description: 'One unit of from_currency in to_currency' }),
+    updated_at: z.string(),
+    rate_date: z.string().nullable().openapi({ description: 'The day it is the reference rate of (an ECB file), null when set by hand' }),
+  })
+  .openapi('CurrencyRate')
+
 export const pricingRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/currency_rates',
+      ...access('staff'),
+      tags: TAGS,
+      summary: 'The exchange rates that convert TLD list prices into the currency an account is billed in (staff)',
+      responses: { 200: jsonResponse(z.object({ data: z.array(CurrencyRate) })), ...ProblemResponses },
+    }),
+    async (c) => c.json({ data: await listRates(c.get('deps').db, requireOwnScope(c)) }, 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'put',
+      path: '/currency_rates/{from}/{to}',
+      ...access('staff'),
+      tags: TAGS,
+      summary: 'Set the rate of one unit of a currency in another (staff)',
+      request: { params: z.object({ from: CurrencyCode, to: CurrencyCode }), body: jsonBody(z.object({ rate: z.number().positive() }).strict().openapi('SetCurrencyRate')) },
+      responses: { 200: jsonResponse(CurrencyRate), ...ProblemResponses },
+    }),
+    async (c) => {
+      const { from, to } = c.req.valid('param')
+      return c.json(await setRate(c.get('deps').db, requireOwnScope(c), from, to, c.req.valid('json').rate), 200)
+    },
+  )
   .openapi(
     createRoute({
       method: 'get',
@@ -206,7 +247,7 @@ export const pricingRouter = createRouter()
       responses: { 200: ListResponse(EntitySchema.extend({ accounts: z.number().int() }).partial()), ...ProblemResponses },
     }),
     async (c) => {
-      return c.json(await runList(c.get('deps').db, pricingEntitiesResource, listQueryFromUrl(pricingEntitiesResource, new URL(c.req.url)), { accountId: null }), 200)
+      return c.json(await listPage(c, null, pricingEntitiesResource), 200)
     },
   )
   .openapi(
@@ -262,6 +303,21 @@ export const pricingRouter = createRouter()
   )
   .openapi(
     createRoute({
+      method: 'get',
+      path: '/accounts/{id}/pricing-entity',
+      ...access('staff'),
+      tags: TAGS,
+      summary: 'The price list an account is on: the one it names, or the default list (assigned false) (staff)',
+      request: { params: IdParam },
+      responses: {
+        200: jsonResponse(z.object({ pricing_entity: z.object({ id: z.uuid(), name: z.string(), is_default: z.boolean() }).nullable(), assigned: z.boolean() })),
+        ...ProblemResponses,
+      },
+    }),
+    async (c) => c.json(await accountPricingEntity(c.get('deps').db, requireOwnScope(c), c.req.valid('param').id), 200),
+  )
+  .openapi(
+    createRoute({
       method: 'put',
       path: '/accounts/{id}/pricing-entity',
       ...access('staff'),
@@ -286,7 +342,7 @@ export const pricingRouter = createRouter()
       responses: { 200: ListResponse(PricingRuleRow), ...ProblemResponses },
     }),
     async (c) => {
-      return c.json(await runList(c.get('deps').db, pricingRulesResource, listQueryFromUrl(pricingRulesResource, new URL(c.req.url)), { accountId: null }), 200)
+      return c.json(await listPage(c, null, pricingRulesResource), 200)
     },
   )
   .openapi(

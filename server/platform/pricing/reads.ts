@@ -14,6 +14,17 @@ export function productById(db: Db, id: string) {
   return db.selectFrom('products').where('products.id', '=', id)
 }
 
+/** A product by code, active or not (what a charge was made for). */
+export function productByCode(db: Db, code: string) {
+  return db.selectFrom('products').where('products.code', '=', code)
+}
+
+/**
+ * The SQL of a list column naming the product of a code (trusted SQL, never input: `code` is the
+ * list resource's own column), for lists of other areas that keep a product's code (transactions).
+ */
+export const productNameOfCode = (code: string) => `(SELECT p.name FROM products p WHERE p.code = ${code})`
+
 /** The active products of these codes (one query for a list of codes). */
 export function activeProductsCoded(db: Db, codes: string[]) {
   return db.selectFrom('products').where('products.is_active', '=', true).where('products.code', 'in', codes)

@@ -141,6 +141,16 @@ export async function updatePricingEntity(db: Kysely<DB>, scope: Scope, id: stri
 }
 
 /** Puts an account on a price list (null: the default list), audited on both. */
+/** The price list an account is on (staff): the one it names, or the default list when it names none (`assigned` false). */
+export async function accountPricingEntity(db: Kysely<DB>, scope: Scope, accountId: string): Promise<{ pricing_entity: { id: string; name: string; is_default: boolean } | null; assigned: boolean }> {
+  requirePermission(scope.actor, 'staff')
+  const account = await accountById(db, accountId).select(['pricing_entity_id']).executeTakeFirst()
+  if (!account) throw notFound('Account not found')
+  let query = db.selectFrom('pricing_entities').select(['id', 'name', 'is_default'])
+  query = account.pricing_entity_id ? query.where('id', '=', account.pricing_entity_id) : query.where('is_default', '=', true)
+  return { pricing_entity: (await query.executeTakeFirst()) ?? null, assigned: account.pricing_entity_id !== null }
+}
+
 export async function assignPricingEntity(db: Kysely<DB>, scope: Scope, accountId: string, pricingEntityId: string | null): Promise<void> {
   requirePermission(scope.actor, 'staff')
   await change(db, scope, async (tx, audit) => {
@@ -703,6 +713,37 @@ export async function accountPrices(
   return { currency, data, meta: { total: Number(total), page: query.page, limit: query.limit } }
 }
 
+/**
+ * Prices in the account's currency (issue 16): a TLD has a list price in its own currency; the
+ * account is billed in its own (accounts.currency). A price in another currency is converted at
+ * the rate staff keep in currency_rates (migration 0696), rounded half up to the minor unit of
+ * the account's currency — and refused when there is no rate, never shown in the TLD's currency.
+ */
+
+/**
+ * A prices helper for one account (issue 17, decision 300): `price(tld, period, field, action)` is
+ * the quote of the pricing engine — the account's price list, in the account's currency, with the
+ * chain of rules and the rates that produced it — no longer the TLD's list price. The quote is
+ * kept beside the price (cart_items.quote, order_items.quote), so an order keeps what it was
+ * placed at. Rules and rates are read once per helper.
+ */
+export async function accountPricing(db: Kysely<DB>, accountId: string) {
+  const quoter = await accountQuoter(db, accountId, new Date())
+  return {
+    currency: quoter.currency,
+    /** One item priced: its total for the period in the account's currency, and its quote (JSON). */
+    async price(
+      tld: { name: string; list_price_minor: number | string | null; currency: string },
+      period: number,
+      field = 'name',
+      action = 'register',
+    ): Promise<{ price_minor: number; currency: string; quote: string }> {
+      const [quote] = await quoter.quote([{ tld: tld.name, action, period, field }])
+      return { price_minor: quote!.total_minor, currency: quote!.currency, quote: JSON.stringify(quote) }
+    },
+  }
+}
+
 /** One item to quote: a domain action by its TLD, or any product by its code (an SSL certificate: `ssl:dv-single:order`). */
 export type QuoteItem = { tld: string; action: string; period: number; field?: string; code?: string }
 const quoteCode = (item: QuoteItem) => item.code ?? `domain:${item.tld}:${item.action}`
@@ -719,7 +760,8 @@ export async function accountQuoter(db: Kysely<DB>, accountId: string, now: Date
   const [book, rates] = entity ? await Promise.all([loadRuleBook(db, entity.id), loadRates(db)]) : [null, null]
   return {
     currency,
-    async quote(items: readonly QuoteItem[]): Promise<Quote[]> {
+    /** `at`: the day to price on (the renewals forecast prices each month on its own day), the quoter's `now` by default. */
+    async quote(items: readonly QuoteItem[], at: Date = now): Promise<Quote[]> {
       if (!items.length) return []
       const codes = [...new Set(items.map(quoteCode))]
       const products = await db.selectFrom('products').select(['id', 'code', 'kind', 'action', 'tld', 'tags']).where('code', 'in', codes).execute()
@@ -742,7 +784,7 @@ export async function accountQuoter(db: Kysely<DB>, accountId: string, now: Date
           book,
           currency,
           rates,
-          at: now.getTime(),
+          at: at.getTime(),
           pricingEntityId: entity.id,
           period: item.period,
           quantity: quantity.get(quoteCode(item)) ?? 1,

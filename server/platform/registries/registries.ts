@@ -2,7 +2,16 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Config } from '#server/config.ts'
-import { EppBlockProvider, EppRegistryConnection, startLocalRegistry, type LocalRegistryServer, type RegistryConnection, type TldPolicy } from '#server/integrations/registry/index.ts'
+import {
+  EppBlockProvider,
+  EppRegistryConnection,
+  startLocalRegistry,
+  type LocalRegistryServer,
+  type RegistrarProfile,
+  type RegistryConnection,
+  type TldPolicy,
+} from '#server/integrations/registry/index.ts'
+import type { RdapBases } from '#server/integrations/rdap/index.ts'
 import type { Logger } from '#server/lib/logger.ts'
 import type { PlatformDeps, Registries } from '#server/platform/deps.ts'
 import { tldNames } from '#server/platform/tlds/reads.ts'
@@ -20,9 +29,27 @@ export type StartedRegistries = Registries & {
   local: LocalRegistryServer | null
   /** The client id we log in with (our registrar's id at the registry). */
   clientId: string | null
+  /** The embedded registry's RDAP service for each TLD it serves (local mode), else null: RDAP_BASE_URL's default. */
+  rdapBases?: RdapBases | null
 }
 
 export const LOCAL_CLIENT_ID = 'portal'
+/**
+ * Another registrar at the embedded registry, holding names of its own (the demo's: a name with a
+ * known auth code to transfer in, seed/registry.ts). It approves a transfer of its names a few
+ * seconds after the request, so a transfer in completes while one watches.
+ */
+export const OTHER_LOCAL_REGISTRAR = { id: 'rival-registrar', approvesTransfersAfterSeconds: 3 } as const
+
+/**
+ * What the embedded registry's RDAP publishes of its two registrars: ours, and the other one whose
+ * registrations are a third party's (a lookalike registered elsewhere shows its registrar and abuse
+ * contact). IANA ids 9998 and 9999 are reserved by IANA (never a real registrar's), so neither is mistaken for one.
+ */
+export const LOCAL_REGISTRARS: Record<string, RegistrarProfile> = {
+  [LOCAL_CLIENT_ID]: { name: 'Registrar Portal (local)', ianaId: '9998', abuseEmail: 'abuse@registrar.example', abusePhone: '+31.201234567', url: 'https://registrar.example' },
+  [OTHER_LOCAL_REGISTRAR.id]: { name: 'Rival Registrar Ltd.', ianaId: '9999', abuseEmail: 'abuse@rival-registrar.example', abusePhone: '+44.2071234567', url: 'https://rival-registrar.example' },
+}
 
 /**
  * Builds the registry connections. `local`: starts the embedded EPP registry on loopback serving
@@ -35,7 +62,7 @@ export async function createRegistries(
   options: { tlds?: OfferedTld[]; localPort?: number; now?: () => Date; requireSchemas?: boolean; rateLimit?: { perSecond: number; burst: number } } = {},
 ): Promise<StartedRegistries> {
   if (config.REGISTRY_MODE === 'none') {
-    return { local: null, clientId: null, forTld: () => null, clientIdFor: () => null, close: async () => {} }
+    return { local: null, clientId: null, rdapBases: null, forTld: () => null, clientIdFor: () => null, close: async () => {} }
   }
   if (config.REGISTRY_MODE === 'epp') {
     if (!config.REGISTRY_HOST || !config.REGISTRY_CLIENT_ID || !config.REGISTRY_PASSWORD || !config.REGISTRY_TLDS) {
@@ -62,6 +89,7 @@ export async function createRegistries(
     return {
       local: null,
       clientId: config.REGISTRY_CLIENT_ID,
+      rdapBases: null,
       forTld: (tld) => (tlds.has(tld.toLowerCase()) ? connection : null),
       clientIdFor: (tld) => (tlds.has(tld.toLowerCase()) ? (config.REGISTRY_CLIENT_ID ?? null) : null),
       close: () => connection.close(),
@@ -77,10 +105,11 @@ export async function createRegistries(
     host: '127.0.0.1',
     ...(config.dataDir ? { dataDir: config.dataDir } : {}),
     clients: [{ id: LOCAL_CLIENT_ID, password }],
-    policy: { tlds: policyTlds },
+    policy: { tlds: policyTlds, transferApprovers: { [OTHER_LOCAL_REGISTRAR.id]: OTHER_LOCAL_REGISTRAR.approvesTransfersAfterSeconds } },
     ...(options.now ? { now: options.now } : {}),
     ...(options.requireSchemas === false ? { requireSchemas: false } : {}),
     ...(config.REGISTRY_LOCAL_DELAY_MS ? { answerDelayMs: config.REGISTRY_LOCAL_DELAY_MS } : {}),
+    registrars: LOCAL_REGISTRARS,
     logger,
   })
   const connection = new EppRegistryConnection({
@@ -105,6 +134,7 @@ export async function createRegistries(
   return {
     local,
     clientId: LOCAL_CLIENT_ID,
+    rdapBases: local.rdapUrl ? new Map(offered.map((t) => [t.name, local.rdapUrl!])) : null,
     forTld: (tld) => (served.has(tld.toLowerCase()) ? connection : null),
     clientIdFor: (tld) => (served.has(tld.toLowerCase()) ? LOCAL_CLIENT_ID : null),
     blocks,

@@ -5,12 +5,11 @@ import { PKCS12_PROFILES } from './pkcs12.ts'
 import { allowCaByCaa } from './caa.ts'
 import { chargeOf, sslPrices, type SslCharge } from './charges.ts'
 import { organisationChoices } from './organisations.ts'
-import { reachOf } from '#server/platform/core/scope.ts'
 import { badRequest } from '#server/platform/core/errors.ts'
 import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { ExpectedPriceSchema } from '#server/platform/billing/expected-price.ts'
 import { access, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses } from '#server/platform/core/openapi.ts'
-import { listQueryFromUrl, runList } from '#server/platform/list/engine.ts'
+import { listPage } from '#server/platform/core/list-route.ts'
 import {
   cancelCertificate,
   certificateFile,
@@ -145,6 +144,7 @@ const CertificateRow = z
     product: z.string(),
     ca: z.string(),
     key_type: z.string(),
+    origin: z.enum(['order', 'renewal', 'reissue', 'import']),
     not_after: z.string().nullable(),
     issued_at: z.string().nullable(),
     term_id: z.uuid(),
@@ -313,11 +313,7 @@ export const sslRouter = createRouter()
       responses: { 200: ListResponse(CertificateRow), ...ProblemResponses },
     }),
     async (c) => {
-      const scope = requireScope(c, c.req.valid('param').context)
-      const reach = reachOf(scope)
-      const resource = reach === null ? certificatesResource : scopedCertificatesResource
-      const page = await runList(c.get('deps').db, resource, listQueryFromUrl(resource, new URL(c.req.url)), { accountId: reach })
-      return c.json(page, 200)
+      return c.json(await listPage(c, requireScope(c, c.req.valid('param').context), { whole: certificatesResource, scoped: scopedCertificatesResource }), 200)
     },
   )
   .openapi(

@@ -54,6 +54,7 @@ export const certificatesResource = listResource(SSL_CERTIFICATES_LIST, {
     product: 's.product',
     ca: 's.ca',
     key_type: 's.key_type',
+    origin: 's.origin',
     not_after: 's.not_after',
     issued_at: 's.issued_at',
     term_id: 's.term_id',

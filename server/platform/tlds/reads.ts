@@ -26,3 +26,18 @@ export async function tldPeriods(db: Kysely<DB>, names: string[]): Promise<Map<s
     .execute()
   return new Map(rows.map((t) => [t.name, t.periods]))
 }
+
+/** The TLDs on sale and every TLD's configured scripts (`idn_scripts`), in one query: what the lookalike engine needs of the catalogue. */
+export async function tldScriptsAndOffers(db: Pick<Kysely<DB>, 'selectFrom'>): Promise<{ offered: string[]; all: string[]; scripts: Map<string, string[]> }> {
+  const rows = await db.selectFrom('tlds').select(['name', 'is_offered', 'idn_scripts']).execute()
+  return {
+    offered: rows.filter((t) => t.is_offered).map((t) => t.name),
+    all: rows.map((t) => t.name),
+    scripts: new Map(rows.filter((t) => t.idn_scripts?.length).map((t) => [t.name, t.idn_scripts!])),
+  }
+}
+
+/** Every TLD's kind, sale and IDN flag: what a gap analysis groups its columns by (issue 32). */
+export function tldKinds(db: Pick<Kysely<DB>, 'selectFrom'>) {
+  return db.selectFrom('tlds').select(['name', 'unicode_name', 'kind', 'is_offered', 'idn']).execute()
+}

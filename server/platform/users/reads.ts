@@ -27,3 +27,8 @@ export async function languagesOfEmails(db: Db, emails: string[]): Promise<Map<s
   const rows = await db.selectFrom('users').select(['email', 'language']).where('email', 'in', emails).execute()
   return new Map(rows.map((u) => [u.email, u.language] as const))
 }
+
+/** The users with these ids, in any state (a scheduled report's subscribers: their address, language and permissions). */
+export function usersByIds(db: Db, ids: string[]) {
+  return db.selectFrom('users').where('users.id', 'in', ids.length ? ids : ['00000000-0000-0000-0000-000000000000'])
+}

@@ -246,6 +246,21 @@ const InvoiceData = z.object({
   due_at: z.string().nullable().openapi({ description: "An invoice's due date; a credit note has none" }),
   corrects: z.object({ id: z.uuid(), number: z.string() }).nullable().openapi({ description: 'The invoice a credit note corrects; null for an invoice' }),
 })
+const BrandDetectionData = z.object({
+  candidate_id: z.uuid(),
+  brand_id: z.uuid(),
+  name: z.string().openapi({ description: 'The registrable lookalike, ASCII (an IDN in punycode)' }),
+  unicode_name: z.string(),
+  source: z.enum(['ct', 'zone']).openapi({ description: 'The feed that found it: a Certificate Transparency log or a zone file' }),
+  fuzzers: z.array(z.string()),
+  score: z.number().int(),
+  status: z.string().openapi({ description: 'The candidate’s status now (registered, or ours)' }),
+  certificate: z
+    .object({ log: z.string(), index: z.number().int(), names: z.array(z.string()), issuer: z.string(), not_before: z.string(), not_after: z.string(), serial: z.string() })
+    .optional()
+    .openapi({ description: 'The certificate seen (ct)' }),
+  zone: z.object({ tld: z.string(), file: z.string() }).optional().openapi({ description: 'The zone file it appeared in (zone)' }),
+})
 const BlockData = z.object({
   id: z.uuid(),
   label: z.string().openapi({ description: 'The blocked label, ASCII (an IDN in punycode)' }),
@@ -283,6 +298,10 @@ const EVENT_DATA: Record<(typeof WEBHOOK_EVENT_TYPES)[number], { summary: string
   'block.expiring': { summary: `A block comes within ${BLOCK_EXPIRING_DAYS} days of its expiry (once per term, with the expiry notice mail)`, data: BlockData },
   'block.expired': { summary: 'A block reached the end of its term unrenewed: the label is no longer blocked', data: BlockData },
   'block.cancelled': { summary: 'A block was cancelled (deleted at the provider when it was placed)', data: BlockData },
+  'brand.detection': {
+    summary: 'A feed found a lookalike of one of the account’s brands new or changed: a certificate for it in a Certificate Transparency log, or its registration in a zone file',
+    data: BrandDetectionData,
+  },
 }
 const SignatureHeaders = z.object({
   'webhook-id': z.string().openapi({ description: 'The message id (msg_…): the same for every retry and replay, so a repeat can be dropped', example: 'msg_2b7c0e0d9a6f4c1e8f3a5b7d9c1e2f30' }),

@@ -177,5 +177,7 @@ export const en: DocsContent = {
     oneOf: 'One of',
     deprecated: 'Deprecated',
     backToTop: 'Back to top',
+    allAreas: 'All areas',
+    listed: 'Each operation opens on its area’s page, with its parameters, body, answers and the schemas they use.',
   },
 }

@@ -181,5 +181,7 @@ export const es: DocsContent = {
     oneOf: 'Uno de',
     deprecated: 'Obsoleta',
     backToTop: 'Volver arriba',
+    allAreas: 'Todas las áreas',
+    listed: 'Cada operación se abre en la página de su área, con sus parámetros, cuerpo, respuestas y los esquemas que usan.',
   },
 }

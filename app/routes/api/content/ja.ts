@@ -181,5 +181,7 @@ export const ja: DocsContent = {
     oneOf: 'いずれか 1 つ',
     deprecated: '非推奨',
     backToTop: 'ページの先頭へ',
+    allAreas: 'すべてのエリア',
+    listed: '各操作はそのエリアのページで開き、パラメーター、本文、応答、使用するスキーマを表示します。',
   },
 }

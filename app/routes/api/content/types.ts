@@ -61,5 +61,9 @@ export type DocsContent = {
     oneOf: string
     deprecated: string
     backToTop: string
+    /** The link from a page of the reference back to its first page. */
+    allAreas: string
+    /** Under the contents: where an operation's full entry is. */
+    listed: string
   }
 }

@@ -1,5 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import type { TFunction } from 'i18next'
+import i18next, { type TFunction } from 'i18next'
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { refusalErrors } from '#app/lib/refusal.server.ts'
 import { editorSchema, origOf, rowFields, toChanges } from './editor.ts'
@@ -85,5 +86,43 @@ describe('record editor rows', () => {
       alias,
     )
     expect(errors).toEqual({ fieldErrors: { 'records[3].content': ['bad address'], 'records[1]': ['CNAME not alone'] }, formErrors: ['needs NS'] })
+  })
+})
+
+describe("the platform's record refusals in the user's words (issue 28)", () => {
+  const words = async (lng: string) => {
+    const messages = (l: string) => ({ dns: JSON.parse(readFileSync(new URL(`../../../../locales/${l}/dns.json`, import.meta.url), 'utf8')) })
+    const i18n = i18next.createInstance()
+    await i18n.init({ lng, fallbackLng: 'en', resources: { en: messages('en'), ja: messages('ja') }, interpolation: { escapeValue: false } })
+    return i18n.t
+  }
+  // As POST …/changes answers a CNAME to an address (server/platform/dns/changes.ts).
+  const problem = {
+    type: 'https://registrar.example/problems/invalid-request',
+    code: 'invalid-request',
+    detail: 'The change set is not valid',
+    errors: [
+      {
+        field: 'changes.0.content',
+        code: 'dns.record.target-address',
+        message: "CNAME target '192.0.2.159' is an IP address, not a host name: an address belongs in an A or AAAA record",
+        record_type: 'CNAME',
+        value: '192.0.2.159',
+        example: 'www.example.com.',
+      },
+    ],
+  }
+
+  it('says a coded error beside its row and field, naming the field, in English and Japanese, never a column', async () => {
+    const { fields, alias } = rowFields([2])
+    const en = refusalErrors(await words('en'), problem, fields, alias, 'dns')
+    expect(en).toEqual({
+      fieldErrors: { 'records[2].content': ['Content: 192.0.2.159 is an IP address, but a CNAME record points to a host name: put an address in an A or AAAA record. Example: www.example.com.'] },
+      formErrors: [],
+    })
+    const ja = refusalErrors(await words('ja'), problem, fields, alias, 'dns')
+    expect(ja.fieldErrors['records[2].content']).toEqual([
+      '内容: 192.0.2.159 は IP アドレスですが、CNAME レコードはホスト名を指します。アドレスは A または AAAA レコードに入れてください。例: www.example.com.',
+    ])
   })
 })

@@ -13,13 +13,13 @@ export const dnsZoneRecordsList: ListDefinition = {
   apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/dns-records`,
   columns: dnsRecordColumns(false),
   fixedFilters: [],
-  defaultSort: 'name',
+  defaultSort: 'name,type,priority,content',
   trayType: 'record',
   rowLabel: dnsRecordLabel,
 }
 
 /** /domains/search/records: records across every zone of the account. */
-export const dnsRecordsList: ListDefinition = { ...dnsZoneRecordsList, id: 'dns-records', columns: dnsRecordColumns(true), defaultSort: 'zone.name' }
+export const dnsRecordsList: ListDefinition = { ...dnsZoneRecordsList, id: 'dns-records', columns: dnsRecordColumns(true), defaultSort: 'zone.name,name,type,priority,content' }
 
 /** /domains/dns-log: the audit trail of area dns across zones. */
 export const dnsLogList = auditList('dns-log', 'dns')

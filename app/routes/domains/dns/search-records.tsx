@@ -1,10 +1,10 @@
 import { useTranslation } from '#app/lib/use-translation.ts'
-import { data, Link } from 'react-router'
+import { data } from 'react-router'
 import { DataTable } from '#app/components/data-table.tsx'
-import { formatDateTime } from '#app/lib/dates.ts'
 import { getInstance } from '#app/lib/i18n.server.ts'
 import { loadListPage } from '#app/lib/list-page.server.ts'
 import { dnsRecordsList } from './lists.ts'
+import { dnsRecordCell } from './record-cells.tsx'
 import { metaTags } from '#app/lib/meta.ts'
 import { pageMeta } from '#app/lib/page-meta.server.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
@@ -33,22 +33,7 @@ export default function SearchRecords({ loaderData }: Route.ComponentProps) {
         page={loaderData.page}
         labels={(key) => t(`fields.${key}`, { defaultValue: key })}
         rowLabel={def.rowLabel}
-        renderCell={(row, key) => {
-          if (key === 'zone.name') {
-            // To the zone's screen: /domains/zones/{id} sends a domain's zone on to its DNS tab.
-            const name = String((row.zone as { name?: string } | undefined)?.name ?? '')
-            return row.zone_id ? (
-              <Link to={href(`/domains/zones/${String(row.zone_id)}`)} className="underline">
-                {name}
-              </Link>
-            ) : (
-              name
-            )
-          }
-          if (key === 'content') return <span className="break-all font-mono text-xs">{String(row.content ?? '')}</span>
-          if (key === 'updated_at') return <time dateTime={String(row.updated_at)}>{formatDateTime(String(row.updated_at), i18n.language)}</time>
-          return String(row[key] ?? '')
-        }}
+        renderCell={(row, key) => dnsRecordCell(row, key, href, i18n.language)}
       />
     </div>
   )

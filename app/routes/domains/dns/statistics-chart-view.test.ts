@@ -34,8 +34,8 @@ describe('statistics chart markup', () => {
       { start: '2025-01-01T01:00:00.000Z', queries: 600 },
     ])
     expect(html).toContain('role="img"')
-    expect(html).toContain('aria-labelledby="dns-stats-title dns-stats-desc"')
-    expect(html).toContain('<title id="dns-stats-title">Queries answered for the zone, Last 24 hours</title>')
+    expect(html).toContain('aria-label="Queries answered for the zone, Last 24 hours"')
+    expect(html).toContain('<title>Queries answered for the zone, Last 24 hours</title>')
     expect(html).toContain('1,800 queries in the period (Last 24 hours).')
     const heights = [...html.matchAll(/<rect [^>]*height="([\d.]+)"/g)].map((m) => Number(m[1]))
     expect(heights).toHaveLength(3)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { barGeometry, CHART, niceMax, rangeOf, toBars, windowOf } from './statistics-chart.ts'
+import { columnGeometry, COLUMNS, niceMax } from '#app/components/charts.tsx'
+import { rangeOf, toBars, windowOf } from './statistics-chart.ts'
 
 describe('statistics chart', () => {
   it('regroups 5-minute buckets into every bar of the window, zeros included', () => {
@@ -37,16 +38,16 @@ describe('statistics chart', () => {
     expect(niceMax(7)).toBe(10)
     expect(niceMax(130)).toBe(200)
     expect(niceMax(500)).toBe(500)
-    const [a, b] = barGeometry(
+    const [a, b] = columnGeometry(
       [
-        { start: 'x', queries: 50 },
-        { start: 'y', queries: 0 },
+        { key: 'x', label: 'x', value: 50 },
+        { key: 'y', label: 'y', value: 0 },
       ],
       100,
     )
-    const plot = CHART.height - CHART.top - CHART.bottom
+    const plot = COLUMNS.height - COLUMNS.top - COLUMNS.bottom
     expect(a!.height).toBeCloseTo(plot / 2)
     expect(b!.height).toBe(0)
-    expect(a!.y + a!.height).toBeCloseTo(CHART.height - CHART.bottom)
+    expect(a!.y + a!.height).toBeCloseTo(COLUMNS.height - COLUMNS.bottom)
   })
 })

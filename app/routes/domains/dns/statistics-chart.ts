@@ -1,7 +1,7 @@
 /**
  * The statistics tab's chart, computed on the server: the API's 5-minute buckets regrouped into
- * bars for the chosen range (every bar present, zero included, so gaps show as gaps), and the
- * SVG geometry. No chart library and no client code: the page is plain markup.
+ * bars for the chosen range (every bar present, zero included, so gaps show as gaps); the reports'
+ * ColumnChart (app/components/charts.tsx) draws them. No chart library and no client code.
  */
 export const RANGES = { '24h': { hours: 24, barMinutes: 30 }, '7d': { hours: 24 * 7, barMinutes: 180 }, '30d': { hours: 24 * 30, barMinutes: 720 } } as const
 export type RangeKey = keyof typeof RANGES
@@ -27,26 +27,4 @@ export function toBars(buckets: { start: string; queries: number }[], from: Date
     if (i >= 0 && i < count) totals[i]! += b.queries
   }
   return totals.map((queries, i) => ({ start: new Date(from.getTime() + i * bar).toISOString(), queries }))
-}
-
-/** A "nice" axis maximum (1, 2 or 5 times a power of ten) at or above the largest bar. */
-export function niceMax(max: number): number {
-  if (max <= 0) return 1
-  const power = 10 ** Math.floor(Math.log10(max))
-  for (const step of [1, 2, 5, 10]) if (step * power >= max) return step * power
-  return 10 * power
-}
-
-export const CHART = { width: 720, height: 220, left: 48, right: 8, top: 8, bottom: 24 }
-
-/** Bar rectangles in SVG user units (the viewBox scales them to the page). */
-export function barGeometry(bars: Bar[], max: number) {
-  const plotWidth = CHART.width - CHART.left - CHART.right
-  const plotHeight = CHART.height - CHART.top - CHART.bottom
-  const slot = bars.length ? plotWidth / bars.length : plotWidth
-  const gap = slot > 4 ? 1 : 0
-  return bars.map((b, i) => {
-    const height = max > 0 ? (b.queries / max) * plotHeight : 0
-    return { x: CHART.left + i * slot + gap / 2, y: CHART.top + plotHeight - height, width: Math.max(slot - gap, 0.5), height, bar: b }
-  })
 }

@@ -119,8 +119,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const { status, problem } = refusalOf(error)
     // The edit comes back as typed, each message beside its row and field, the refusal above them.
     const { fields, alias } = rowFields(index)
-    const { fieldErrors, formErrors } = refusalErrors(t, problem, fields, alias)
-    const whole = refusalText(t, problem, { withFields: false })
+    const { fieldErrors, formErrors } = refusalErrors(t, problem, fields, alias, 'dns')
+    // A refusal of rows says so in the user's words above them; each row's reason is beside its field.
+    const whole = problem.errors?.length ? t('editor.fixRows') : refusalText(t, problem, { withFields: false })
     return answer(status, submission.reply({ fieldErrors, formErrors: [...new Set([whole, ...(problem.errors?.length ? formErrors : [])])] }))
   }
 }
@@ -307,10 +308,11 @@ function DiffPreview({ diff }: { diff: ChangeDiff }) {
   )
 }
 
-// A saved record's fields read as the table's text until pointed at or focused (from 640 px; a
-// phone keeps the boxes, its rows being small forms).
+// A saved record's fields are boxes a person sees as editable (issue 28: borderless text was not
+// taken for a form): a light box that darkens under the pointer and takes the text cursor, quieter
+// than a new row's (no shadow) so the table still reads as the zone's records.
 const inPlace =
-  'sm:border-transparent sm:bg-transparent sm:shadow-none sm:hover:border-slate-300 sm:focus-visible:border-slate-300 sm:dark:border-transparent sm:dark:hover:border-slate-700 sm:dark:focus-visible:border-slate-700'
+  'cursor-text sm:border-slate-200 sm:bg-slate-50/60 sm:shadow-none sm:hover:border-slate-400 sm:hover:bg-white sm:focus-visible:bg-white sm:dark:border-slate-800 sm:dark:bg-slate-900/40 sm:dark:hover:border-slate-600 sm:dark:hover:bg-slate-900'
 
 /**
  * The records of the zone are the editor (issue 16): each saved record is a row whose fields are

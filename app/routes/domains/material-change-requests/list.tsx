@@ -41,7 +41,7 @@ export default function MaterialRequests({ loaderData }: Route.ComponentProps) {
           if (key === 'state') return <StatusBadge kind="approval" code={String(row.state)} />
           if (key === 'created_at') return <DateText value={row[key] as string} lng={i18n.language} time />
           if (key === 'expires_at') return <DateText value={row[key] as string} lng={i18n.language} />
-          return String(row[key] ?? '')
+          return undefined
         }}
       />
     </div>
