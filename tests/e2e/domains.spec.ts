@@ -14,12 +14,12 @@ async function addFilter(page: Page, field: string, op: string, value: string, v
   // The builder sits behind the list's one Filter button, closed again once the page of the last
   // filter applied renders (which may follow the URL by a moment): open it until it stays open.
   const fieldSelect = builder.locator('select[name="f_field"]')
+  // The field and operator are chosen again if the panel was drawn anew meanwhile.
   await expect(async () => {
     if (!(await fieldSelect.isVisible())) await page.getByTestId('filter-toggle').click()
-    await expect(fieldSelect).toBeVisible({ timeout: 1_000 })
-  }).toPass({ timeout: 10_000 })
-  await fieldSelect.selectOption(field)
-  await builder.locator('select[name="f_op"]').selectOption(op)
+    await fieldSelect.selectOption(field, { timeout: 1_000 })
+    await builder.locator('select[name="f_op"]').selectOption(op, { timeout: 1_000 })
+  }).toPass({ timeout: 20_000 })
   await builder.locator('[name="f_value"]').fill(value)
   if (value2 !== undefined) await builder.locator('input[name="f_value2"]').fill(value2)
   await builder.getByRole('button').click()
@@ -34,6 +34,8 @@ test.describe('domain portfolio', () => {
     await hydrated(page)
     await addFilter(page, 'name', 'contains', 'acme-a')
     await expect(page).toHaveURL(/pql=name/)
+    // The list drawn for that filter (its count on the Filter button) before the next is added.
+    await expect(page.getByTestId('filter-toggle')).toContainText('1')
     // The demo's expiries are relative to today: the next three years hold most of them.
     const day = (years: number) => new Date(Date.now() + years * 365 * 86_400_000).toISOString().slice(0, 10)
     await addFilter(page, 'expires_at', 'between', day(0), day(3))
