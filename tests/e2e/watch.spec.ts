@@ -42,11 +42,9 @@ async function api(username: string) {
 }
 
 test('a registered mail-ready lookalike becomes a detection, a case and a notice; URS is refused for .com; the report prints', async ({ page }) => {
-  // Not yet passing: this file's own server leaves the stranger's zone unpublished (publish_state
-  // pending) past 200 s after a fresh PowerDNS starts, so the run finds nothing; the same path
-  // passes in tests/integration/watch.test.ts on a PowerDNS the test starts (issue 31, decision 032).
-  test.fixme(true, 'the stranger’s zone is not published to this file’s PowerDNS in time')
-  test.setTimeout(420_000)
+  // This server's PowerDNS starts empty: the demo's zones, queued by the seed, are published to it
+  // first, and the stranger's zone after them (about 30 s on two shared cores).
+  test.setTimeout(180_000)
   const tag = unique()
     .replace(/[^a-z0-9]/g, '')
     .slice(-8)
@@ -82,7 +80,7 @@ test('a registered mail-ready lookalike becomes a detection, a case and a notice
   // PowerDNS serves it once the publishing job has run (after the demo's zones, published to this new PowerDNS at start).
   const resolver = new Resolver()
   resolver.setServers([`127.0.0.1:${pdns!.dnsPort}`])
-  await expect.poll(async () => (await resolver.resolveMx(lookalike).catch(() => [])).map((m) => m.exchange), { timeout: 200_000, intervals: [1000] }).toEqual([`mail.${lookalike}`])
+  await expect.poll(async () => (await resolver.resolveMx(lookalike).catch(() => [])).map((m) => m.exchange), { timeout: 120_000, intervals: [500] }).toEqual([`mail.${lookalike}`])
 
   // The brand manager signs in and opens Watch from the menu.
   await page.goto('/login?redirectTo=%2F')
@@ -126,9 +124,13 @@ test('a registered mail-ready lookalike becomes a detection, a case and a notice
   await expect(page.getByText('The case moved on.')).toBeVisible()
   await hydrated(page)
   await page.getByTestId('case-step').click()
+  expect(problems()).toEqual([])
   await page.getByLabel('Step', { exact: true }).selectOption({ label: 'In action — URS' })
   await page.getByTestId('case-step-save').click()
   await expect(page.getByTestId('case-step-sheet')).toContainText('URS does not apply to this TLD')
+  // The refusal is the form's answer, 400 like every refused form: the only problem the page reports.
+  expect(problems()).toEqual([expect.stringMatching(/^400: .*\/step\.data$/), expect.stringMatching(/^console: .*status of 400/)])
+  const refusal = problems().length
 
   // The notice, to the abuse contact the RDAP answer gave (prefilled).
   await page.getByLabel('Step', { exact: true }).selectOption({ label: 'In action — Notice sent' })
@@ -149,5 +151,5 @@ test('a registered mail-ready lookalike becomes a detection, a case and a notice
   const pdf = await page.pdf({ format: 'A4', printBackground: true })
   expect(pdf.subarray(0, 5).toString()).toBe('%PDF-')
   if (process.env.WATCH_PDF) writeFileSync(process.env.WATCH_PDF, pdf)
-  expect(problems()).toEqual([])
+  expect(problems().slice(refusal)).toEqual([])
 })
