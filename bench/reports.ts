@@ -18,7 +18,7 @@ import { migrate } from '#server/db/migrate.ts'
 import type { Actor, Scope } from '#server/platform/core/scope.ts'
 import { activityReport, dnsReport, domainsReport, forecastReport, reportsIndex, sslsReport } from '#server/platform/reports/service.ts'
 import { createLogger } from '#server/lib/logger.ts'
-import { refreshZonePostures } from '#server/platform/dns/reads.ts'
+import { refreshZonePostures } from '#server/platform/dns/postures.ts'
 import { seedDemo } from '#server/seed/demo.ts'
 import { generatePortfolio, openPortfolioDatabase, quantile, say } from './portal.ts'
 

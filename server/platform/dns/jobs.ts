@@ -2,7 +2,7 @@ import type { PlatformDeps } from '#server/platform/deps.ts'
 import { BULK_REPLACE_JOB, runReplaceJob } from './bulk-replace.ts'
 import { publishZone, removeDs, signZone, sweepDrift, unpublishZone, unsignZone } from './publish.ts'
 import { collectStatistics, STATISTICS_JOB } from './statistics.ts'
-import { refreshZonePostures } from './reads.ts'
+import { refreshZonePostures } from './postures.ts'
 import { DNS_JOBS, powerDnsSettings } from './zones.ts'
 
 /** The DNS area's jobs: publication and DNSSEC steps of a zone, the bulk replace, and (with PowerDNS) the drift sweep and the statistics. */
@@ -15,7 +15,7 @@ export function registerDnsJobs(deps: PlatformDeps) {
   deps.jobs.register(DNS_JOBS.driftSweep, async () => void (await sweepDrift(deps)))
   deps.jobs.register(STATISTICS_JOB, async () => void (await collectStatistics(deps)))
   deps.jobs.register<{ jobId: string }>(BULK_REPLACE_JOB, (data) => runReplaceJob(deps, data.jobId))
-  // The DNS report's posture rollup (dns/reads.ts), every 10 minutes: the zones changed since.
+  // The DNS report's posture rollup (dns/postures.ts), every 10 minutes: the zones changed since.
   deps.jobs.register(DNS_JOBS.postureRollup, async () => void (await refreshZonePostures(deps.db)))
   deps.jobs.schedule(DNS_JOBS.postureRollup, '*/10 * * * *')
   // Only where PowerDNS is configured: without it there is nothing to count or compare.

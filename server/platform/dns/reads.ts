@@ -100,7 +100,7 @@ const recordsAt = (name: string, type: string) => `FROM dns_records r WHERE r.zo
  * `v=spf1` ending `-all` (hard), `~all` (soft), anything else (open) or none; DMARC: `_dmarc`'s
  * policy; CAA and the CAs its `issue` and `issuewild` name; MX at the apex; the record count.
  */
-const LIVE_POSTURE_SQL = {
+export const LIVE_POSTURE_SQL = {
   spf: `(SELECT CASE WHEN count(*) = 0 THEN 'missing' WHEN bool_or(lower(rtrim(r.content, '" ')) LIKE '%-all') THEN 'hard' WHEN bool_or(lower(rtrim(r.content, '" ')) LIKE '%~all') THEN 'soft' ELSE 'open' END ${recordsAt('z.name', 'TXT')} AND lower(r.content) LIKE '"v=spf1%')`,
   dmarc: `(SELECT CASE WHEN count(*) = 0 THEN 'missing' WHEN bool_or(lower(r.content) ~ '(^|[;" ])p *= *reject') THEN 'reject' WHEN bool_or(lower(r.content) ~ '(^|[;" ])p *= *quarantine') THEN 'quarantine' ELSE 'none' END ${recordsAt("'_dmarc.' || z.name", 'TXT')} AND lower(r.content) LIKE '"v=dmarc1%')`,
   caa: `EXISTS (SELECT 1 ${recordsAt('z.name', 'CAA')})`,
@@ -131,31 +131,6 @@ export const ZONE_POSTURE_SQL = {
 
 /** The SQL naming the zones as `z` with their posture rollup as `zp`, for a list resource of the report (its `from`), with the account joined by the caller. */
 export const zonesFrom = (z: string) => `dns_zones ${z} LEFT JOIN dns_zone_postures zp ON zp.zone_id = ${z}.id`
-
-/** How many zones the rollup job recomputes in one statement. */
-const ROLLUP_BATCH = 5_000
-
-/**
- * The rollup job (every 10 minutes): recomputes the posture of each zone whose rollup is missing or
- * older than its version, ROLLUP_BATCH zones a statement, until none is left; returns how many.
- */
-export async function refreshZonePostures(db: Db): Promise<number> {
-  const p = LIVE_POSTURE_SQL
-  let total = 0
-  for (;;) {
-    const result = await sql`
-      INSERT INTO dns_zone_postures (zone_id, zone_version, spf, dmarc, caa, caa_issuers, mx, records, computed_at)
-      SELECT z.id, z.version, ${sql.raw(p.spf)}, ${sql.raw(p.dmarc)}, ${sql.raw(p.caa)}, ${sql.raw(p.caa_issuers)}, ${sql.raw(p.mx)}, ${sql.raw(p.records)}, now()
-        FROM dns_zones z LEFT JOIN dns_zone_postures zp ON zp.zone_id = z.id
-       WHERE zp.zone_id IS NULL OR zp.zone_version <> z.version
-       LIMIT ${ROLLUP_BATCH}
-      ON CONFLICT (zone_id) DO UPDATE SET zone_version = excluded.zone_version, spf = excluded.spf, dmarc = excluded.dmarc, caa = excluded.caa,
-        caa_issuers = excluded.caa_issuers, mx = excluded.mx, records = excluded.records, computed_at = excluded.computed_at`.execute(db)
-    const n = Number(result.numAffectedRows ?? 0)
-    total += n
-    if (n < ROLLUP_BATCH) return total
-  }
-}
 
 /**
  * The zones of an account (null: every account) counted by publishing state, DNSSEC state, drift,
