@@ -60,7 +60,7 @@ beforeAll(async () => {
   globexId = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Globex').executeTakeFirstOrThrow()).id
   staffHome = (await platform.call('GET', '/me', { token: tokens['staff@example.com']! })).json.group_id
   olivia = (await platform.db.selectFrom('contacts').select('id').where('account_id', '=', acmeId).where('name', '=', 'Olivia Carter').executeTakeFirstOrThrow()).id
-}, 60_000)
+})
 afterAll(async () => {
   await platform?.close()
   await local?.close()

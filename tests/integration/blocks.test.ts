@@ -64,7 +64,7 @@ beforeAll(async () => {
   globex = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Globex').executeTakeFirstOrThrow()).id
   staffHome = (await platform.call('GET', '/me', { token: tokens['staff@example.com']! })).json.group_id
   dispatcher = await startWebhookDispatcher(platform.deps)
-}, 60_000)
+})
 afterAll(async () => {
   await dispatcher?.close()
   receiver?.close()

@@ -33,7 +33,7 @@ beforeAll(async () => {
   await platform.deps.jobs.start({ work: true })
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
   admin = (await platform.call('POST', '/login', { body: { username: 'admin@acme.example', password: DEMO_PASSWORD } })).json.access_token
-}, 60_000)
+})
 
 afterAll(async () => {
   await platform?.close()

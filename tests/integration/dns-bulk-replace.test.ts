@@ -58,7 +58,7 @@ beforeAll(async () => {
   ])
   zones.none = await zone(acme, admin, 'three.bulk.test', [{ action: 'add', name: 'www', type: 'A', content: '203.0.113.1' }])
   zones.foreign = await zone(globex, otherAdmin, 'globex.bulk.test', [{ action: 'add', name: 'www', type: 'A', content: '192.0.2.10' }])
-}, 90_000)
+})
 afterAll(() => platform?.close())
 
 describe('bulk replace from the records tray', () => {

@@ -14,7 +14,7 @@ beforeAll(async () => {
   platform = await createTestPlatform()
   await platform.deps.jobs.start({ work: false })
   accountId = (await platform.db.insertInto('accounts').values({ name: 'Integrity' }).returning('id').executeTakeFirstOrThrow()).id
-}, 60_000)
+})
 afterAll(() => platform?.close())
 
 const file = (origin: string, hosts: number) => {

@@ -21,7 +21,7 @@ beforeAll(async () => {
   admin = await login('admin@acme.example')
   otherAdmin = await login('admin@globex.example')
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
-}, 60_000)
+})
 afterAll(() => platform?.close())
 
 describe('DNS API for the portal screens', () => {

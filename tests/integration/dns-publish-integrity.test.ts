@@ -27,7 +27,7 @@ beforeAll(async () => {
   accountId = (await platform.db.insertInto('accounts').values({ name: 'Publish integrity' }).returning('id').executeTakeFirstOrThrow()).id
   // The account's domain: its zones (names under it) are the account's to publish.
   await platform.db.insertInto('domains').values({ account_id: accountId, name: PARENT, unicode_name: PARENT, tld: 'test', status: 'active' }).execute()
-}, 60_000)
+})
 afterAll(async () => {
   await platform?.close()
   await pdns?.stop()

@@ -17,7 +17,7 @@ beforeAll(async () => {
   const login = await platform.call('POST', '/login', { body: { username: 'admin@acme.example', password: DEMO_PASSWORD } })
   admin = login.json.access_token
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
-}, 60_000)
+})
 afterAll(() => platform?.close())
 
 const scope = () => systemScope('test', acme)

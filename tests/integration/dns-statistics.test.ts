@@ -28,7 +28,7 @@ beforeAll(async () => {
     (z) => z.published,
     'publish',
   )
-}, 60_000)
+})
 afterAll(async () => {
   await platform?.close()
   await pdns?.stop()

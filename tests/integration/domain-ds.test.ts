@@ -33,7 +33,7 @@ beforeAll(async () => {
   ;[acme, globex] = [await account('Acme Corp'), await account('Globex')]
   // A zone made here queues its publishing: the queue exists, nobody works it.
   await platform.deps.jobs.start({ work: false })
-}, 60_000)
+})
 afterAll(async () => {
   await platform?.close()
   await local?.close()

@@ -58,7 +58,7 @@ beforeAll(async () => {
   platform = await createTestPlatform({ registries: local.registries }, { seed: { domainsPerAccount: [2, 1] } })
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
   admin = (await platform.call('POST', '/login', { body: { username: 'admin@acme.example', password: DEMO_PASSWORD } })).json.access_token
-}, 60_000)
+})
 
 afterAll(async () => {
   await platform?.close()

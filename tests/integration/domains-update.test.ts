@@ -40,7 +40,7 @@ beforeAll(async () => {
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
   globex = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Globex').executeTakeFirstOrThrow()).id
   admin = await login('admin@acme.example')
-}, 60_000)
+})
 
 afterAll(async () => {
   await platform?.close()

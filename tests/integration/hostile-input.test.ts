@@ -22,7 +22,7 @@ beforeAll(async () => {
   platform = await createTestPlatform({}, { seed: { domainsPerAccount: [3, 1] } })
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
   document = (await platform.call('GET', '/openapi.json')).json
-}, 60_000)
+})
 afterAll(() => platform?.close())
 
 const login = async (username: string) => (await platform.call('POST', '/login', { body: { username, password: DEMO_PASSWORD }, client: { ip: '192.0.2.77' } })).json.access_token as string

@@ -31,7 +31,7 @@ beforeAll(async () => {
   admin = await login('admin@acme.example')
   staff = await login('staff@example.com')
   acmeId = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
-}, 60_000)
+})
 afterAll(async () => {
   await platform?.close()
   await local?.close()

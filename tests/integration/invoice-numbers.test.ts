@@ -79,7 +79,7 @@ beforeAll(async () => {
     }
   }
   await platform.deps.jobs.start({ work: false })
-}, 60_000)
+})
 afterAll(async () => {
   await platform?.close()
 })

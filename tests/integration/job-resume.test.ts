@@ -33,7 +33,7 @@ beforeAll(async () => {
   // Queues exist, nothing is worked: each test runs the job's loop itself, as a new process would.
   await platform.deps.jobs.start({ work: false })
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
-}, 90_000)
+})
 
 afterAll(async () => {
   await platform?.close()

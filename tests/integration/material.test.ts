@@ -23,7 +23,7 @@ beforeAll(async () => {
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
   token = (await platform.call('POST', '/login', { body: { username: 'admin@acme.example', password: DEMO_PASSWORD } })).json.access_token
   expect((await platform.call('PUT', `/groups/${acme}/material-approvers`, { token, body: { emails: [APPROVER, 'Second@Acme.example'] } })).json.emails).toEqual([APPROVER, 'second@acme.example'])
-}, 60_000)
+})
 
 afterAll(async () => {
   await platform?.close()

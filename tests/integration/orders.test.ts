@@ -55,7 +55,7 @@ beforeAll(async () => {
   olivia = await contactIn(acmeId, 'Olivia Carter')
   jonas = await contactIn(acmeId, 'Jonas Becker')
   globexContact = await contactIn(globexId, 'Olivia Carter')
-}, 60_000)
+})
 
 afterAll(async () => {
   await platform?.close()

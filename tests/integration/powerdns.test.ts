@@ -25,7 +25,7 @@ beforeAll(async () => {
   token = login.json.access_token
   staff = (await platform.call('POST', '/login', { body: { username: 'staff@example.com', password: DEMO_PASSWORD } })).json.access_token
   account = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
-}, 60_000)
+})
 afterAll(async () => {
   await platform?.close()
   await pdns?.stop()

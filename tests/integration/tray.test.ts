@@ -30,7 +30,7 @@ beforeAll(async () => {
   await platform.deps.jobs.start({ work: true })
   acme = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirstOrThrow()).id
   globex = (await platform.db.selectFrom('accounts').select('id').where('name', '=', 'Globex').executeTakeFirstOrThrow()).id
-}, 60_000)
+})
 
 afterAll(async () => {
   await platform?.close()
