@@ -11,8 +11,24 @@ export type WatchSource = (typeof WATCH_SOURCES)[number]
 export const RISKS = ['low', 'high', 'critical'] as const
 export type Risk = (typeof RISKS)[number]
 
-/** Why a detection is rated as it is: each reason adds points (scoring.ts). */
-export const REASONS = ['similarity', 'keyword', 'mail-ready', 'web-ready', 'fresh-certificate', 'fresh-registration', 'registrar', 'our-registry'] as const
+/**
+ * Why a detection is rated as it is: each reason adds points (scoring.ts). The last three are the
+ * account's own names (hijack and lapse): delegated to nameservers we do not run while its zone is
+ * ours, expired or being deleted, or expiring soon with nobody renewing it.
+ */
+export const REASONS = [
+  'similarity',
+  'keyword',
+  'mail-ready',
+  'web-ready',
+  'fresh-certificate',
+  'fresh-registration',
+  'registrar',
+  'our-registry',
+  'own-nameservers',
+  'own-lapsed',
+  'own-expiring',
+] as const
 export type Reason = (typeof REASONS)[number]
 
 /** A case's states: new → triaged → action → resolved. */

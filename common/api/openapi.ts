@@ -8048,7 +8048,7 @@ export interface components {
     }
     WatchReason: {
       /** @enum {string} */
-      code: 'similarity' | 'keyword' | 'mail-ready' | 'web-ready' | 'fresh-certificate' | 'fresh-registration' | 'registrar' | 'our-registry'
+      code: 'similarity' | 'keyword' | 'mail-ready' | 'web-ready' | 'fresh-certificate' | 'fresh-registration' | 'registrar' | 'our-registry' | 'own-nameservers' | 'own-lapsed' | 'own-expiring'
       points: number
       detail?: string
     }

@@ -57,7 +57,9 @@ describe.skipIf(!powerDnsInstalled())('watch', () => {
       expect((await call('POST', `/groups/${globexId}/zones/${zone.json.id}/changes`, tokens.globexAdmin!, { changes })).status).toBe(200)
     }
     const resolver = platform.deps.outbound!
-    for (let i = 0; i < 200 && (await resolver.resolveRecords('wtchame.com', 'MX').catch(() => [])).length === 0; i++) await new Promise((r) => setTimeout(r, 100))
+    // Both served (each zone is its own publish job) before the tests run.
+    const served = async () => (await resolver.resolveRecords('wtchame.com', 'MX').catch(() => [])).length > 0 && (await resolver.resolveRecords('wtchace.com', 'A').catch(() => [])).length > 0
+    for (let i = 0; i < 200 && !(await served()); i++) await new Promise((r) => setTimeout(r, 100))
   })
   afterAll(async () => {
     await platform?.close()
@@ -152,5 +154,48 @@ describe.skipIf(!powerDnsInstalled())('watch', () => {
     // Every step is in the audit trail under watch.
     const audit = await platform.db.selectFrom('audit_entries').select(['action']).where('area', '=', 'watch').where('entity_id', '=', caseId).execute()
     expect(audit.map((a) => a.action).sort()).toEqual(['create', 'step', 'step', 'step'])
+  })
+
+  it('finds our own name hijacked (delegated to nameservers we do not run while its zone is ours) and lapsed', async () => {
+    const own = await platform.db.selectFrom('domains').select(['id', 'name']).where('account_id', '=', acmeId).where('status', '=', 'active').orderBy('name').executeTakeFirstOrThrow()
+    const admin = (await platform.call('POST', '/login', { body: { username: 'admin@acme.example', password: DEMO_PASSWORD } })).json.access_token as string
+    const base = `/groups/${acmeId}`
+    const zone = await call('POST', `${base}/zones`, admin, { domain_id: own.id })
+    expect(zone.status, zone.text).toBe(201)
+    await platform.db
+      .updateTable('domains')
+      .set({ expires_at: new Date(Date.now() + 300 * 86_400_000), auto_renew: true })
+      .where('id', '=', own.id)
+      .execute()
+    const brand = await createBrand(platform.deps, systemScope('test', acmeId), { label: 'wtchown', domains: [own.name], fuzzers: ['omission'] })
+    const watchId = (await call('POST', `${base}/watches`, tokens.manager!, { name: 'Own names', brand_id: brand.id })).json.id as string
+    const run = () => call('POST', `${base}/watches/${watchId}/run`, tokens.manager!)
+    const detection = async () => {
+      const list = await call('GET', `${base}/watch-detections?pql=${encodeURIComponent(`watch_id equals '${watchId}'`)}`, tokens.viewer!)
+      return list.json.data.find((d: { name: string }) => d.name === own.name) as { id: string; risk: string } | undefined
+    }
+    const reasons = async (id: string) =>
+      (await call('GET', `${base}/watch-detections/${id}`, tokens.viewer!)).json.reasons.map((r: { code: string; detail?: string }) => `${r.code}:${r.detail ?? ''}`)
+    // Served by our nameservers, renewed: nothing to say.
+    expect((await run()).json.fresh).toEqual([])
+    expect(await detection()).toBeUndefined()
+
+    // The registry now delegates it elsewhere, which no change of ours explains: a critical detection.
+    const served = await platform.db.selectFrom('dns_records').select('content').where('zone_id', '=', zone.json.id).where('type', '=', 'NS').execute()
+    await platform.db
+      .updateTable('domains')
+      .set({ nameservers: [served[0]!.content, 'ns.hijack.example'] })
+      .where('id', '=', own.id)
+      .execute()
+    expect((await run()).json.fresh).toEqual([own.name])
+    const hijack = (await detection())!
+    expect(hijack.risk).toBe('critical')
+    expect(await reasons(hijack.id)).toEqual(['own-nameservers:ns.hijack.example'])
+
+    // It also lapses (expired, nobody renewed it): the same detection, changed, told again.
+    const lapsed = new Date(Date.now() - 2 * 86_400_000)
+    await platform.db.updateTable('domains').set({ expires_at: lapsed, auto_renew: false }).where('id', '=', own.id).execute()
+    expect((await run()).json).toMatchObject({ new: 0, changed: 1 })
+    expect(await reasons(hijack.id)).toEqual(['own-nameservers:ns.hijack.example', `own-lapsed:${lapsed.toISOString().slice(0, 10)}`])
   })
 })

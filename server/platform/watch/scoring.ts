@@ -56,3 +56,44 @@ export function keywordsIn(label: string, words: readonly string[], brand: strin
   const rest = label.toLowerCase().replace(brand.toLowerCase(), ' ')
   return words.filter((w) => w.length >= 3 && rest.includes(w.toLowerCase()))
 }
+
+/** What the portfolio and the registry say of one of the account's own names (a brand's domain it holds). */
+export type OwnNameInput = {
+  /** The nameservers the registry delegates it to (RDAP's answer, else the registry's last word kept on the domain). */
+  nameservers: readonly string[]
+  /** The nameservers we run (our PowerDNS's). */
+  ours: readonly string[]
+  /** Its zone is ours: a delegation elsewhere is no change of ours. */
+  zoneHere: boolean
+  status: string
+  expiresAt: Date | null
+  autoRenew: boolean
+  now: Date
+}
+
+/** Days before expiry from which an own name nobody renews is a detection. */
+export const EXPIRING_DAYS = 30
+const bare = (ns: string) => ns.toLowerCase().replace(/\.$/, '')
+
+/**
+ * An own name's hijack or lapse (issue 31), or null when nothing is wrong: delegated to
+ * nameservers we do not run while its zone is ours (critical), expired or on its way to deletion
+ * (critical), or expiring within EXPIRING_DAYS with auto-renew off (high).
+ */
+export function scoreOwnName(input: OwnNameInput, thresholds: Thresholds = DEFAULT_THRESHOLDS): Score | null {
+  const reasons: ScoreReason[] = []
+  const ours = new Set(input.ours.map(bare))
+  const foreign = input.nameservers.map(bare).filter((ns) => !ours.has(ns))
+  if (input.zoneHere && foreign.length) reasons.push({ code: 'own-nameservers', points: 100, detail: foreign.sort().join(', ') })
+  const day = input.expiresAt?.toISOString().slice(0, 10)
+  const lapsed = ['expired', 'redemption', 'pending-delete'].includes(input.status) || (input.expiresAt !== null && input.expiresAt <= input.now)
+  if (lapsed) reasons.push({ code: 'own-lapsed', points: 100, ...(day ? { detail: day } : {}) })
+  else if (input.expiresAt && !input.autoRenew && input.expiresAt.getTime() - input.now.getTime() <= EXPIRING_DAYS * 86_400_000)
+    reasons.push({ code: 'own-expiring', points: thresholds.high, detail: day! })
+  if (!reasons.length) return null
+  const points = Math.min(
+    100,
+    reasons.reduce((sum, r) => sum + r.points, 0),
+  )
+  return { points, risk: riskOf(points, thresholds), reasons }
+}

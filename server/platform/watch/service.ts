@@ -22,6 +22,8 @@ import { mailTexts } from '#server/lib/mail-texts.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { brandLookalikes, getBrand } from '#server/platform/brand/service.ts'
 import { dnsEvidence } from '#server/platform/brand/dns.ts'
+import { liveZoneOfDomain, zoneRecordsAt } from '#server/platform/dns/reads.ts'
+import { nameserversOf } from '#server/platform/dns/zones.ts'
 import { liveDomainsNamed } from '#server/platform/domains/reads.ts'
 import { change, type Audit, type Tx } from '#server/platform/core/change.ts'
 import { fieldError, invalid, notFound, refused, staleVersion, type CodedFieldError } from '#server/platform/core/errors.ts'
@@ -32,7 +34,7 @@ import { refusalOfStep, type Step } from './cases.ts'
 import { deadlinesOf, type Deadline } from './clocks.ts'
 import { clusterDetections } from './cluster.ts'
 import type { WithRdap } from './rdap.ts'
-import { keywordsIn, scoreDetection } from './scoring.ts'
+import { keywordsIn, scoreDetection, scoreOwnName } from './scoring.ts'
 
 /** Audit entries of watch go under `watch` (read with brand-viewer, decision 025). */
 const AREA = 'watch'
@@ -42,7 +44,7 @@ export const RUN_LIMIT = 400
 const RUN_CONCURRENCY = 16
 const DAY = 86_400_000
 
-export type WatchDeps = Pick<PlatformDeps, 'db' | 'now' | 'mailer' | 'outbound' | 'config' | 'jobs'> & WithRdap
+export type WatchDeps = Pick<PlatformDeps, 'db' | 'now' | 'mailer' | 'outbound' | 'config' | 'jobs' | 'powerdns'> & WithRdap
 
 // ------------------------------------------------------------------ lists
 
@@ -329,7 +331,8 @@ type Found = Awaited<ReturnType<typeof brandLookalikes>>[number]
  * (decision 029, the same engine as brand protection) at or above the watch's similarity, the
  * most alike first and at most RUN_LIMIT, asked of the DNS through the configured resolver;
  * each one registered by someone else (NS or MX, or an A where the TLD has no wildcard) is a
- * detection: its evidence captured (DNS, RDAP, web), rated with its reasons, clustered. A
+ * detection: its evidence captured (DNS, RDAP, web), rated with its reasons, clustered. The
+ * brand's own names the account holds are looked at too (ownNameDetections: hijack and lapse). A
  * detection already known adds evidence only when what is captured changed, so only new or
  * changed ones are told.
  */
@@ -367,7 +370,7 @@ export async function runWatch(deps: WatchDeps, scope: Scope, watchId: string): 
   }
   const words = brand.dictionary.length ? brand.dictionary : [...DEFAULT_DICTIONARY]
   const now = deps.now()
-  const detections = live.map(({ c, capture }) => {
+  const detections: ScoredCapture[] = live.map(({ c, capture }) => {
     const registered = capture.rdap?.registered_at ? Math.floor((now.getTime() - Date.parse(capture.rdap.registered_at)) / DAY) : null
     const score = scoreDetection(
       {
@@ -385,6 +388,7 @@ export async function runWatch(deps: WatchDeps, scope: Scope, watchId: string): 
     )
     return { c, capture, score, fingerprint: fingerprintOf(capture) }
   })
+  detections.push(...(await ownNameDetections(deps, watch, brand.domains, now)))
   const summary = await recordDetections(deps, scope, watch, detections, now)
   const result = { candidates: all.length, asked: candidates.length, found: detections.length, new: summary.fresh.length, changed: summary.changed, ms: Date.now() - started }
   await change(deps.db, scope, async (tx, audit) => {
@@ -397,6 +401,43 @@ export async function runWatch(deps: WatchDeps, scope: Scope, watchId: string): 
   })
   if (summary.fresh.length || summary.changed) await tellContacts(deps, watch, summary.told)
   return { ...result, fresh: summary.fresh }
+}
+
+/**
+ * The brand's own names the account holds, each a detection when the registry delegates it to
+ * nameservers we do not run while its zone is ours (no change of ours explains it: a hijack), or
+ * when it lapses (scoreOwnName) — what an outside service cannot tell, because we know which
+ * changes were ours. The registry's word is RDAP's answer, else what it last told us (the domain's
+ * nameservers); the evidence is the DNS and RDAP answers, as for a lookalike.
+ */
+async function ownNameDetections(deps: WatchDeps, watch: Watch, names: readonly string[], now: Date): Promise<ScoredCapture[]> {
+  if (!names.length) return []
+  const held = await liveDomainsNamed(deps.db, watch.account_id, [...names])
+    .select(['domains.id', 'domains.name', 'domains.unicode_name', 'domains.tld', 'domains.status', 'domains.expires_at', 'domains.auto_renew', 'domains.nameservers'])
+    .execute()
+  const found: ScoredCapture[] = []
+  for (const d of held) {
+    const zone = await liveZoneOfDomain(deps.db, d.id)
+    // Ours: the nameservers our PowerDNS runs and the ones the zone we serve names at its apex.
+    const served = zone ? (await zoneRecordsAt(deps.db, zone.id, zone.name, 'NS').select('content').execute()).map((r) => r.content) : []
+    const capture = await captureAll(deps, d.name, { web: false })
+    const score = scoreOwnName(
+      {
+        nameservers: capture.rdap?.nameservers.length ? capture.rdap.nameservers : d.nameservers,
+        ours: [...nameserversOf(deps), ...served],
+        zoneHere: !!zone,
+        status: d.status,
+        expiresAt: d.expires_at,
+        autoRenew: d.auto_renew,
+        now,
+      },
+      { high: watch.threshold_high, critical: watch.threshold_critical },
+    )
+    if (!score) continue
+    const fingerprint = sha256(`${fingerprintOf(capture)}\t${JSON.stringify(score.reasons)}`)
+    found.push({ c: { name: d.name, unicode_name: d.unicode_name, tld: d.tld, score: 100, fuzzers: [] }, capture, score, fingerprint })
+  }
+  return found
 }
 
 export type ScoredCapture = {
