@@ -140,6 +140,31 @@ const SCREENS: Screen[] = [
   { name: 'ssl-organisation-staff', user: 'staff@example.com', path: (ids) => `/ssls/organisations/${ids.sslOrganisation}` },
   { name: 'blocks', user: 'admin@acme.example', path: '/blocks' },
   { name: 'blocks-staff', user: 'staff@example.com', path: '/blocks' },
+  // The block order, the certificate order and import, and an organisation's add and edit are sheets (issue 28, Look): a label with a dot
+  // refused beside it, and each order's one question with the engine's price before it charges.
+  { name: 'block-order-sheet', user: 'admin@acme.example', path: '/blocks/order' },
+  {
+    name: 'block-order-refused',
+    user: 'admin@acme.example',
+    path: '/blocks/order',
+    submit: { form: 'block-order-sheet', fill: { 'input[name=label]': 'acme.com', 'input[name=trademark_ref]': 'TMCH-1234567' } },
+  },
+  {
+    name: 'block-order-confirm',
+    user: 'admin@acme.example',
+    path: '/blocks/order',
+    submit: { form: 'block-order-sheet', fill: { 'input[name=label]': 'acme-shots', 'input[name=trademark_ref]': 'TMCH-1234567' }, waitFor: 'confirm-block-order' },
+  },
+  { name: 'ssl-order-sheet', user: 'admin@acme.example', path: '/ssls/order' },
+  {
+    name: 'ssl-order-confirm',
+    user: 'admin@acme.example',
+    path: '/ssls/order',
+    submit: { form: 'ssl-order-sheet', fill: { 'textarea[name=names]': 'www.acme.example' }, waitFor: 'confirm-ssl-order' },
+  },
+  { name: 'ssl-import-sheet', user: 'admin@acme.example', path: '/ssls/import' },
+  { name: 'ssl-organisation-new-sheet', user: 'admin@acme.example', path: '/ssls/organisations/new' },
+  { name: 'ssl-organisation-edit-sheet', user: 'admin@acme.example', path: (ids) => `/ssls/organisations/${ids.sslOrganisation}/edit` },
   { name: 'change-sets', user: 'admin@acme.example', path: '/change-sets' },
   { name: 'change-set-new', user: 'admin@acme.example', path: '/change-sets/new' },
   { name: 'change-set-policies', user: 'admin@acme.example', path: '/change-sets/policies' },

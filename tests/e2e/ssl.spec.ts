@@ -58,7 +58,9 @@ test('a DV certificate for a demo domain whose zone is ours: ordered, validated 
   await page.getByRole('link', { name: 'SSL', exact: true }).first().click()
   await expect(page).toHaveURL(/\/ssls(\?|$)/)
   await hydrated(page)
-  await page.getByTestId('ssl-order-open').click()
+  // Ordering is a sheet over the list (/ssls/order).
+  await page.getByRole('link', { name: 'Order a certificate' }).click()
+  await expect(page.getByRole('dialog', { name: 'Order a certificate' })).toBeVisible()
   await page.getByRole('textbox', { name: 'Names' }).fill(host)
   await page.getByTestId('ssl-order-submit').click()
   // An order charges: it asks once with the engine's price (issue 28, item 4), and Confirm orders.
@@ -142,7 +144,8 @@ test('a DV certificate for a demo domain whose zone is ours: ordered, validated 
   // Import: the same certificate again is refused beside its field; one bought elsewhere is tracked.
   await page.getByRole('link', { name: 'SSL', exact: true }).first().click()
   await hydrated(page)
-  await page.getByTestId('ssl-import-open').click()
+  await page.getByRole('link', { name: 'Import a certificate' }).click()
+  await expect(page).toHaveURL(/\/ssls\/import$/)
   await page.getByTestId('ssl-import-certificate').fill(pem)
   await page.getByTestId('ssl-import-submit').click()
   await expect(page.getByText('This certificate is here already.')).toBeVisible()
@@ -211,7 +214,8 @@ test('an OV certificate: the organisation is added (a bad phone refused beside i
   await expect(page).toHaveURL(/\/ssls\/organisations/)
   await expect(page.getByRole('row').filter({ hasText: 'Acme Corporation' })).toContainText('Validated')
   await hydrated(page)
-  await page.getByTestId('ssl-organisation-add-open').click()
+  await page.getByRole('link', { name: 'Add an organisation' }).click()
+  await expect(page).toHaveURL(/\/ssls\/organisations\/new$/)
   const legal = `Acme Labs ${Date.now().toString(36)}`
   const form = page.locator('form#ssl-organisation-add')
   await form.getByLabel('Legal name').fill(legal)
@@ -262,10 +266,20 @@ test('an OV certificate: the organisation is added (a bad phone refused beside i
   await expect(page.getByTestId('ssl-organisation-documents')).not.toContainText('wrong.pdf')
   await expect(page.getByTestId('ssl-organisation-documents')).toContainText('deed.pdf')
 
+  // Its details change in a sheet over its page; saved, the page reads them.
+  await page.getByRole('link', { name: 'Change the details' }).click()
+  const edit = page.getByRole('dialog', { name: 'Change the details' })
+  await expect(edit.getByLabel('Legal name')).toHaveValue(legal)
+  await edit.getByLabel('City').fill('Cambridge')
+  await edit.getByRole('button', { name: 'Save details' }).click()
+  await expect(page).toHaveURL((url) => url.pathname === organisation)
+  await expect(page.getByTestId('ssl-organisation-name')).toHaveText(legal)
+  await expect(page.getByText(/Cambridge/).first()).toBeVisible()
+
   // The OV order names it and waits, charged.
   await page.getByRole('link', { name: 'SSL certificates', exact: true }).first().click()
   await hydrated(page)
-  await page.getByTestId('ssl-order-open').click()
+  await page.getByRole('link', { name: 'Order a certificate' }).click()
   const order = page.locator('form#ssl-order')
   await order.getByLabel('Product').selectOption('ov-single')
   await order.getByLabel('Organisation (OV and EV)').selectOption({ label: `${legal} — Waiting` })
@@ -306,7 +320,7 @@ test('an OV certificate: the organisation is added (a bad phone refused beside i
   // which cannot reach a name nobody serves here: the order fails with its words, the charge goes back.
   await page.getByRole('link', { name: 'SSL', exact: true }).first().click()
   await hydrated(page)
-  await page.getByTestId('ssl-order-open').click()
+  await page.getByRole('link', { name: 'Order a certificate' }).click()
   await page.getByRole('textbox', { name: 'Names' }).fill(`www.elsewhere-${Date.now().toString(36)}.example`)
   await page.getByTestId('ssl-order-submit').click()
   await page.getByTestId('ssl-order-confirm').click()

@@ -4,7 +4,6 @@ import type { TFunction } from 'i18next'
 import { z } from 'zod'
 import { Form } from 'react-router'
 import { Field, FormErrors, SelectField, useZodForm } from '#app/components/forms.tsx'
-import { Button } from '#app/components/ui/button.tsx'
 import { sayCodes } from '#app/lib/coded-words.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { SSL_BUSINESS_CATEGORIES } from '#common/ssl.ts'
@@ -20,15 +19,14 @@ export type OrganisationValues = z.output<ReturnType<typeof organisationSchema>>
 export const organisationBody = (v: OrganisationValues) => Object.fromEntries(SSL_ORGANISATION_FIELDS.map((k) => [k, v[k] ?? ''])) as Schema<'SslOrganisationInput'>
 
 /**
- * The organisation's form, to add one (/ssls/organisations) or change its details (its page): the
- * API's rules checked as typed, a refusal beside its field, nothing typed lost. `children` are the
- * form's hidden inputs (the intent, the version read).
+ * The organisation's form, to add one (/ssls/organisations/new) or change its details
+ * (/ssls/organisations/{id}/edit), each in a sheet whose footer holds its submit (`form="<id>"`):
+ * the API's rules checked as typed, a refusal beside its field, nothing typed lost. `children` are
+ * the form's hidden inputs (the version read).
  */
 export function OrganisationForm({
   id,
   prefix,
-  help,
-  submit,
   countries,
   lastResult,
   defaultValue,
@@ -36,8 +34,6 @@ export function OrganisationForm({
 }: {
   id: string
   prefix: string
-  help: string
-  submit: { label: string; testId: string }
   countries: { code: string; name: string }[]
   lastResult: SubmissionResult<string[]> | undefined
   defaultValue?: Record<SslOrganisationField, string>
@@ -46,14 +42,10 @@ export function OrganisationForm({
   const { t } = useTranslation('ssl')
   const [form, fields] = useZodForm(organisationSchema(t), { id, lastResult, defaultValue })
   return (
-    <Form method="post" className="mt-4 space-y-3" {...getFormProps(form)}>
+    <Form method="post" className="space-y-3" {...getFormProps(form)}>
       {children}
-      <p className="text-sm text-slate-600 dark:text-slate-400">{help}</p>
       <FormErrors id={form.errorId} errors={form.errors} />
       <OrganisationFields fields={fields} countries={countries} prefix={prefix} />
-      <Button type="submit" data-testid={submit.testId}>
-        {submit.label}
-      </Button>
     </Form>
   )
 }

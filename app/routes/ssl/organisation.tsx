@@ -2,10 +2,10 @@ import { attachmentDisposition } from '#common/content-disposition.ts'
 import { getFormProps, type FormMetadata, type SubmissionResult } from '@conform-to/react'
 import { getInputProps, getSelectProps } from '#app/components/field-props.ts'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirect } from 'react-router'
+import { data, Form, Link, Outlet, redirect, useLocation } from 'react-router'
 import { Field, FormErrors, SelectField, useZodForm } from '#app/components/forms.tsx'
-import { PageHeader } from '#app/components/page-header.tsx'
-import { DetailList, FoldedFormCard } from '#app/components/screen-parts.tsx'
+import { HeaderAction, PageHeader } from '#app/components/page-header.tsx'
+import { DetailList } from '#app/components/screen-parts.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
@@ -23,11 +23,9 @@ import { useContextHref } from '#app/lib/use-context-href.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
 import { cn } from '#app/lib/utils.ts'
 import { countryName } from '#common/countries.ts'
-import { SSL_ORGANISATION_FIELDS, type SslOrganisationField } from '#common/ssl-organisation.ts'
 import { hasPermission } from '#common/permissions.ts'
 import { SSL_CHECK_STATES, SSL_DOCUMENT_MAX_BYTES, SSL_DOCUMENT_TYPES, SSL_ORGANISATION_CHECKS, type SslOrganisationCheck, type SslState } from '#common/ssl.ts'
 import { countryOptions } from '../contacts/countries.server.ts'
-import { organisationBody, OrganisationForm, organisationSchema } from './organisation-form.tsx'
 import { markCheckSchema, uploadSchema } from './forms.ts'
 import { OrganisationStatus, SslStatus } from './shared.tsx'
 import type { Route } from './+types/organisation.ts'
@@ -131,26 +129,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     }
     return back(t('ssl:organisations.uploaded'))
   }
-  const submission = parseWithZod(form, { schema: organisationSchema(t) })
-  if (submission.status !== 'success') return data({ intent: 'update', result: submission.reply() }, { status: 400 })
-  try {
-    await platform.put('/groups/{context}/ssl-organisations/{id}', {
-      path: { context: groupContext, id: params.id },
-      body: { ...organisationBody(submission.value), version: Number(form.get('version')) },
-    })
-  } catch (error) {
-    return data({ intent: 'update', result: submission.reply(formErrorsOf(t, error, [...SSL_ORGANISATION_FIELDS], {}, 'ssl')) }, { status: 400 })
-  }
-  return back(t('ssl:organisations.saved'))
+  return data({ intent, errors: [t('ssl:errors.unknown')] }, { status: 400 })
 }
 
 export default function SslOrganisation({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation('ssl')
   const href = useContextHref()
+  const { search } = useLocation()
   const o = loaderData.organisation
   const when = (value: string | null) => (value ? formatDateTime(value, i18n.language) : '')
   const failed = actionData && 'errors' in actionData ? actionData : null
-  const editResult = actionData && 'result' in actionData && actionData.intent === 'update' ? actionData.result : undefined
   const evMissing = (['registration_number', 'jurisdiction_country', 'business_category', 'incorporation_date'] as const).filter((k) => !o[k])
   const address = [o.street1, o.street2, [o.postcode, o.city].filter(Boolean).join(' '), o.region, countryName(o.country, i18n.language)].filter(Boolean).join(', ')
   return (
@@ -166,6 +154,14 @@ export default function SslOrganisation({ loaderData, actionData }: Route.Compon
           </span>
         }
         status={<OrganisationStatus status={o.status} />}
+        actions={
+          loaderData.canEdit ? (
+            // Changing the details is a sheet over this page (/ssls/organisations/{id}/edit).
+            <HeaderAction to={`/ssls/organisations/${o.id}/edit${search}`} primary preventScrollReset data-testid="ssl-organisation-edit-open">
+              {t('organisations.edit')}
+            </HeaderAction>
+          ) : null
+        }
       />
       <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="ssl-organisation-summary">
         {o.status === 'validated' ? t('organisations.validatedNote', { date: when(o.validated_at) }) : o.status === 'attention' ? t('organisations.attentionNote') : t('organisations.waitingNote')}
@@ -298,22 +294,7 @@ export default function SslOrganisation({ loaderData, actionData }: Route.Compon
           )}
         </Card>
       </div>
-      {loaderData.canEdit ? (
-        <FoldedFormCard title={t('organisations.edit')} testId="ssl-organisation-edit-open" open={!!editResult}>
-          <OrganisationForm
-            id={`ssl-organisation-edit-${o.version}`}
-            prefix="org-edit"
-            help={t('organisations.editHelp')}
-            submit={{ label: t('organisations.save'), testId: 'ssl-organisation-save' }}
-            countries={loaderData.countries}
-            lastResult={editResult}
-            defaultValue={Object.fromEntries(SSL_ORGANISATION_FIELDS.map((k) => [k, o[k] ?? ''])) as Record<SslOrganisationField, string>}
-          >
-            <input type="hidden" name="intent" value="update" />
-            <input type="hidden" name="version" value={o.version} />
-          </OrganisationForm>
-        </FoldedFormCard>
-      ) : null}
+      <Outlet />
     </div>
   )
 }
