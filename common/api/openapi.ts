@@ -1212,6 +1212,23 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/groups/{context}/domains/{id}/registry-lock/quote': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** What turning the registry lock on charges now (the registry-lock fee of the price list; null when none); nothing is reserved */
+    get: operations['getGroupsByContextDomainsByIdRegistryLockQuote']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/groups/{context}/domains/{id}/ds': {
     parameters: {
       query?: never
@@ -5644,7 +5661,7 @@ export interface components {
     } | null
     DirectQuote: {
       /** @enum {string} */
-      action: 'renew' | 'restore'
+      action: 'renew' | 'restore' | 'registry-lock'
       /** Format: uuid */
       domain_id: string
       name: string
@@ -5703,6 +5720,7 @@ export interface components {
         /** Format: uuid */
         billing?: string
       }
+      expected?: components['schemas']['ExpectedPrice'] & unknown
     }
     AttentionSummary: {
       /**
@@ -15994,6 +16012,74 @@ export interface operations {
         }
         content: {
           'application/problem+json': components['schemas']['ConflictProblem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextDomainsByIdRegistryLockQuote: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['DirectQuote']
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
         }
       }
       /** @description Too many requests */

@@ -398,10 +398,19 @@ describe('transactions', () => {
     }
     const fees = () =>
       platform.db.selectFrom('transactions').select(['state', 'product_code', 'amount_minor', 'idempotency_key']).where('domain_id', '=', domain.id).where('action', '=', 'registry-lock').execute()
-    expect((await patch({ registry_lock: true })).status).toBe(200)
+    // Asked once at the engine's fee (issue 28): a price other than its quote changes and charges nothing; the quote's is charged.
+    const quote = await platform.call('GET', `/groups/${acmeId}/domains/${domain.id}/registry-lock/quote`, { token: acmeAdmin() })
+    expect(quote.status).toBe(200)
+    expect(quote.json).toMatchObject({ action: 'registry-lock', domain_id: domain.id, name: 'billing-settle.com' })
+    const stale = await patch({ registry_lock: true, expected: { amount_minor: quote.json.price.amount_minor + 1, currency: quote.json.price.currency } })
+    expect(stale.status).toBe(409)
+    expect(stale.json).toMatchObject({ code: 'billing.quote_changed' })
+    expect(await fees()).toEqual([])
+    expect((await platform.db.selectFrom('domains').select('registry_lock').where('id', '=', domain.id).executeTakeFirstOrThrow()).registry_lock).toBe(false)
+    expect((await patch({ registry_lock: true, expected: quote.json.price })).status).toBe(200)
     const [fee] = await fees()
     expect(fee).toMatchObject({ state: 'settled', product_code: 'domain:com:registry-lock' })
-    expect(Number(fee!.amount_minor)).toBeGreaterThan(0)
+    expect(Number(fee!.amount_minor)).toBe(quote.json.price.amount_minor)
     // Unlocking is free; locking again is a new fee.
     expect((await patch({ registry_lock: false })).status).toBe(200)
     expect(await fees()).toHaveLength(1)

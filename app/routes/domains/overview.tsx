@@ -21,7 +21,7 @@ import { requestUrl } from '#app/lib/request-url.ts'
 import { useContextHref } from '#app/lib/use-context-href.ts'
 import type { Route } from './+types/overview.ts'
 import { useDomainFrame } from './frame.tsx'
-import { domainContactsSchema, domainTagsSchema, MAX_TAG_LENGTH, renewSchema, splitTags, toggleSchema } from './schemas.ts'
+import { domainContactsSchema, domainTagsSchema, lockConfirmedSchema, MAX_TAG_LENGTH, renewSchema, splitTags, toggleSchema } from './schemas.ts'
 import { ChargeConfirmation, type ChargeQuote } from './charge-confirmation.tsx'
 import { confirmCharge, quoteCharge } from './charge.server.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
@@ -171,6 +171,28 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (!result.ok) return data({ intent, ...refusal(t, result) }, { status: result.status })
     if (result.value && typeof result.value === 'object' && 'material_change_request_id' in result.value) return back(t('detail.materialRequested'))
     return back(t('material.nameserversSaved'))
+  }
+  // Turning the registry lock on charges its fee where the price list prices one: asked once at the
+  // engine's price like a renewal (issue 28); the confirmation changes the domain at the price shown.
+  if (intent === 'lock' && form.get('value') === 'on') {
+    const quoted = await quoteCharge(screen, String(params.id), 'registry-lock')
+    if (!quoted.ok) return data({ intent, error: refusalText(t, quoted.problem) }, { status: quoted.status })
+    return { intent, confirm: quoted.value }
+  }
+  if (intent === 'registry-lock-confirmed') {
+    const confirmed = lockConfirmedSchema.safeParse(Object.fromEntries(form))
+    if (!confirmed.success) throw data('Unknown form', { status: 400 })
+    const { version, amount_minor, currency } = confirmed.data
+    const expected = amount_minor === '' ? null : { amount_minor: Number(amount_minor), currency }
+    const result = await attempt(() =>
+      screen.platform.patch('/groups/{context}/domains/{id}', { path: { context: screen.groupContext, id: params.id }, body: { version, registry_lock: true, expected } }),
+    )
+    if (!result.ok) {
+      // The price changed in between: nothing was charged or locked; the new fee is asked again.
+      const again = result.problem.code === 'billing.quote_changed' ? await quoteCharge(screen, String(params.id), 'registry-lock') : null
+      return data({ intent: 'lock', ...refusal(t, result), ...(again?.ok ? { confirm: again.value } : {}) }, { status: result.status })
+    }
+    return back(t('detail.registry_lock.on'))
   }
   const toggle = toggleSchema.safeParse(Object.fromEntries(form))
   if (!toggle.success) throw data('Unknown form', { status: 400 })
@@ -436,6 +458,11 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
           <Row label={t('fields.registry_lock')} testId="domain-lock">
             <span className="mr-2">{domain.registry_lock ? t('yes') : t('no')}</span>
             {canManage ? <ToggleForm intent="lock" on={domain.registry_lock} version={domain.version} disabled={busy} /> : null}
+            {canManage && actionData?.confirm?.action === 'registry-lock' ? (
+              <div className="mt-2">
+                <ChargeConfirmation quote={actionData.confirm} busy={busy} version={domain.version} />
+              </div>
+            ) : null}
           </Row>
           <Row label={t('fields.dnssec')}>{domain.dnssec ? t('yes') : t('no')}</Row>
         </dl>
@@ -635,7 +662,7 @@ export default function DomainOverview({ loaderData }: Route.ComponentProps) {
       {canManage ? (
         <Card className="lg:col-span-2">
           <CardTitle>{t('detail.actions')}</CardTitle>
-          {actionData?.confirm ? <ChargeConfirmation quote={actionData.confirm} busy={busy} /> : null}
+          {actionData?.confirm && actionData.confirm.action !== 'registry-lock' ? <ChargeConfirmation quote={actionData.confirm} busy={busy} /> : null}
           <div className="flex flex-wrap items-start gap-6">
             <div className="space-y-2">
               <Form method="post">

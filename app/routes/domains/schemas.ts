@@ -28,6 +28,14 @@ export const confirmChargeSchema = z.object({
   currency: z.string().max(3),
 })
 
+/** The registry lock confirmed at the fee shown (its quote's price; empty: no charge), on the version read. */
+export const lockConfirmedSchema = z.object({
+  intent: z.literal('registry-lock-confirmed'),
+  version: z.coerce.number().int().min(0),
+  amount_minor: z.string().regex(/^\d*$/),
+  currency: z.string().max(3),
+})
+
 export const toggleSchema = z.object({
   intent: z.enum(['auto-renew', 'lock']),
   value: z.enum(['on', 'off']),

@@ -5,7 +5,7 @@ import { createRouter, requireScope } from '#server/platform/core/http.ts'
 import { access, ConflictResponse, jsonBody, jsonResponse, ListQueryParams, ListResponse, ProblemResponses, RegistryProblemResponses } from '#server/platform/core/openapi.ts'
 import { ExpectedPriceSchema } from '#server/platform/billing/expected-price.ts'
 import { getImport, MAX_IMPORT_NAMES, startImport } from './jobs.ts'
-import { checkAvailability, deleteDomains, quoteRenewal, quoteRestore, registryInfo, renewDomain, restoreDomain, revealAuthCode } from './lifecycle.ts'
+import { checkAvailability, deleteDomains, quoteRegistryLock, quoteRenewal, quoteRestore, registryInfo, renewDomain, restoreDomain, revealAuthCode } from './lifecycle.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
 import { differencesResourceFor, DOMAIN_STATUSES, domainsResourceFor, getDomainDetail, requireDomainManager, requireDomainViewer } from './portfolio.ts'
 import { updateDomain } from './update.ts'
@@ -17,7 +17,7 @@ const Params = z.object({ context: z.string(), id: z.uuid() })
 
 const DirectQuote = z
   .object({
-    action: z.enum(['renew', 'restore']),
+    action: z.enum(['renew', 'restore', 'registry-lock']),
     domain_id: z.uuid(),
     name: z.string(),
     period: z.number().int(),
@@ -88,6 +88,9 @@ const DomainPatch = z
     tags: z.array(z.string().max(64)).max(50).optional(),
     nameservers: z.array(z.string().min(1).max(253)).max(13).optional(),
     contacts: z.object({ registrant: z.uuid(), admin: z.uuid(), tech: z.uuid(), billing: z.uuid() }).partial().strict().optional(),
+    expected: ExpectedPriceSchema.optional().openapi({
+      description: 'The registry-lock fee the person confirmed (GET …/registry-lock/quote): when turning the lock on is now priced otherwise, nothing changes (409 billing.quote_changed)',
+    }),
   })
   .strict()
   .openapi('DomainPatch')
@@ -300,6 +303,21 @@ export const domainsRouter = createRouter()
   )
   .openapi(
     createRoute({
+      method: 'get',
+      path: '/groups/{context}/domains/{id}/registry-lock/quote',
+      ...access('domain-manager'),
+      tags: TAGS,
+      summary: 'What turning the registry lock on charges now (the registry-lock fee of the price list; null when none); nothing is reserved',
+      request: { params: Params },
+      responses: { 200: jsonResponse(DirectQuote), ...ProblemResponses },
+    }),
+    async (c) => {
+      const { context, id } = c.req.valid('param')
+      return c.json(await quoteRegistryLock(c.get('deps'), requireScope(c, context), id), 200)
+    },
+  )
+  .openapi(
+    createRoute({
       method: 'post',
       path: '/groups/{context}/domains/{id}/ds',
       ...access('domain-manager'),
@@ -397,8 +415,8 @@ export const domainsRouter = createRouter()
       const { context, id } = c.req.valid('param')
       const scope = requireScope(c, context)
       requireDomainManager(scope)
-      const { version, ...wanted } = c.req.valid('json')
-      const result = await updateDomain(c.get('deps'), scope, id, wanted, { version, reachAll: reachOf(scope) === null })
+      const { version, expected, ...wanted } = c.req.valid('json')
+      const result = await updateDomain(c.get('deps'), scope, id, wanted, { version, expected, reachAll: reachOf(scope) === null })
       if (result.outcome === 'approval_requested') return c.json({ material_change_request_id: result.material_change_request_id }, 202)
       return c.json(await getDomainDetail(c.get('deps').db, scope, id), 200)
     },

@@ -293,7 +293,7 @@ const renewalCharge = (domain: { id: string; account_id: string; tld: string; na
 
 /** What a direct action on a domain would charge now (issue 28): shown and confirmed before the charge. */
 export type DirectQuote = {
-  action: 'renew' | 'restore'
+  action: 'renew' | 'restore' | 'registry-lock'
   domain_id: string
   name: string
   period: number
@@ -460,6 +460,17 @@ export async function quoteRestore(deps: LifecycleDeps, scope: Scope, domainId: 
   const domain = await findDomain(deps.db, scope, domainId)
   checkRestorable(domain)
   return directQuote('restore', domain, 1, await quoteDirect(deps.db, restoreCharge(domain)))
+}
+
+/**
+ * The fee turning the registry lock on charges now (the registry-lock action of the price list;
+ * none where it prices none), read-only: the PATCH that locks charges it, held to the price confirmed.
+ */
+export async function quoteRegistryLock(deps: LifecycleDeps, scope: Scope, domainId: string): Promise<DirectQuote> {
+  requireDomainManager(scope)
+  const domain = await findDomain(deps.db, scope, domainId)
+  const price = await quoteDirect(deps.db, { accountId: domain.account_id, tld: domain.tld, action: 'registry-lock', period: 1, unpricedIsFree: true })
+  return directQuote('registry-lock', domain, 1, price)
 }
 
 /** RGP restore (RFC 3915) of a domain in redemption; it comes back active with its expiry. `expected` as for a renewal. */

@@ -7,7 +7,7 @@ import type { MaterialChange } from '#server/db/schema-tray.ts'
 import type { DB } from '#server/db/schema.ts'
 import { registryErrorToAppError } from '#server/integrations/registry/app-errors.ts'
 import type { RegistryConnection } from '#server/integrations/registry/index.ts'
-import { releaseDirect, reserveDirect, settleCharge } from '#server/platform/billing/transactions.ts'
+import { releaseDirect, reserveDirect, settleCharge, type ExpectedPrice } from '#server/platform/billing/transactions.ts'
 import { change, type Tx } from '#server/platform/core/change.ts'
 import { AppError, badRequest, notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
@@ -62,8 +62,12 @@ export function errorMessage(error: unknown): string {
  */
 export type Resume = { renewFrom?: Date | null }
 
-/** How a change is applied: the audit action, a resumed attempt, and the version the user edited from (none for system writes). */
-export type ApplyOptions = { action?: string; resume?: Resume; version?: number }
+/**
+ * How a change is applied: the audit action, a resumed attempt, the version the user edited from
+ * (none for system writes), and the registry-lock fee the person confirmed (`expected`, issue 28:
+ * a fee whose quote is now otherwise is refused, 409 billing.quote_changed, and nothing changes).
+ */
+export type ApplyOptions = { action?: string; resume?: Resume; version?: number; expected?: ExpectedPrice }
 
 // Changes to one domain made by this process, one at a time: the second of two edits from the same
 // version then reads the first one's version and is refused before it sends anything to the
@@ -163,6 +167,7 @@ export async function applyDomainChange(deps: ApplyDeps, scope: Scope, domain: D
       objectName: domain.unicode_name,
       domainId: domain.id,
       unpricedIsFree: true,
+      ...(options.expected !== undefined ? { expected: options.expected } : {}),
     }
     const key = await reserveDirect(deps.db, itemScope, lock).catch(async (error: unknown) => Promise.reject(await releaseAll(error)))
     if (key) charges.push(key)
@@ -300,14 +305,14 @@ export async function updateDomain(
   scope: Scope,
   domainId: string,
   wanted: DomainChange,
-  options: { version?: number; action?: string; reachAll?: boolean; resume?: Resume; approved?: boolean } = {},
+  options: { version?: number; action?: string; reachAll?: boolean; resume?: Resume; approved?: boolean; expected?: ExpectedPrice } = {},
 ): Promise<UpdateOutcome> {
   return oneAtATime(domainId, async () => {
     const domain = await loadDomain(deps.db, scope, domainId, options.reachAll)
     // A stale version is refused before anything is sent to the registry; the write checks it again under the row lock.
     if (options.version !== undefined) checkVersion(domain.version, options.version, 'domain')
     const itemScope: Scope = { ...scope, accountId: domain.account_id }
-    const apply: ApplyOptions = { action: options.action, resume: options.resume, version: options.version }
+    const apply: ApplyOptions = { action: options.action, resume: options.resume, version: options.version, expected: options.expected }
     const material: MaterialChange = {}
     if (wanted.contacts && Object.keys(wanted.contacts).length) material.contacts = wanted.contacts
     if (wanted.nameservers) material.nameservers = wanted.nameservers
