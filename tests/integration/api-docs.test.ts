@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
 import { quickStart, quickStartScript, QUICK_START_STEPS } from '#app/routes/api/quick-start.ts'
-import { referenceView, type OpenApiDocument } from '#app/routes/api/reference-model.ts'
+import { areaSlug, REFERENCE_PARTS, referenceView, schemaAnchor, slug, type OpenApiDocument } from '#app/routes/api/reference-model.ts'
 import { isPermission } from '#common/permissions.ts'
+import { referenceDocuments } from '#tests/support/portal-document.ts'
 
 // The public API documentation against a demo server: the quick start's commands as /api shows
 // them, run by bash and curl over HTTP; and the reference built from the live document.
@@ -94,5 +95,40 @@ describe('the API reference', () => {
     expect(found.areas.flatMap((a) => a.operations.map((op) => `${op.method} ${op.path}`))).toEqual(['post /v1/groups/{context}/ssls/{id}/revoke'])
     expect(Object.keys(found.schemas)).toContain('SslRevoke')
     expect(Object.keys(found.schemas)).not.toContain('SslOrder')
+  })
+
+  it('is a first page of at most 300 KB whose links lead to every operation, each in full on exactly one area page', async () => {
+    const doc = (await platform.call('GET', '/openapi.json')).json as OpenApiDocument
+    const render = referenceDocuments(platform)
+    const first = await render('/api/reference')
+    expect(first.status).toBe(200)
+    // The whole document as the server sends it; the built manifest's asset names add ~7 KB to the
+    // placeholders of this render, so it is held 16 KB under (the browser test reads the built one).
+    expect(Buffer.byteLength(first.html) + 16 * 1024).toBeLessThanOrEqual(300 * 1024)
+    // Every operation of the document is a line of the first page, linked to its area's page…
+    const operations = Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => ({ id: slug(`${method} ${path}`), page: areaSlug(op.tags?.[0] ?? 'Other') })),
+    )
+    expect(operations.length).toBeGreaterThan(200)
+    const linked = new Map([...first.html.matchAll(/href="\/api\/reference\/([a-z0-9-]+)#([a-z0-9-]+)"/g)].map((m) => [m[2]!, m[1]!]))
+    expect(operations.filter((op) => linked.get(op.id) !== op.page)).toEqual([])
+    // …and is rendered in full on exactly that one page of all the area pages the first page links.
+    const areaPages = [...new Set(linked.values())].filter((page) => !Object.values<string>(REFERENCE_PARTS).includes(page))
+    const shownOn = new Map<string, string[]>()
+    const pages = new Map<string, string>()
+    for (const page of areaPages) {
+      const answer = await render(`/api/reference/${page}`)
+      expect(answer.status, page).toBe(200)
+      pages.set(page, answer.html)
+      for (const op of operations) if (answer.html.includes(` id="${op.id}"`)) shownOn.set(op.id, [...(shownOn.get(op.id) ?? []), page])
+    }
+    expect(operations.filter((op) => shownOn.get(op.id)?.join() !== op.page)).toEqual([])
+    // An operation's link from the first page resolves: its page holds the anchor, and the schema
+    // its body names is a link to an anchor of that same page.
+    const [page, anchor] = /href="\/api\/reference\/([a-z0-9-]+)#(post-v1-groups-context-ssls)"/.exec(first.html)!.slice(1)
+    const entry = pages.get(page!)!.split(` id="${anchor}"`)[1]!
+    expect(entry).toContain(`href="#${schemaAnchor('SslOrder')}"`)
+    expect(pages.get(page!)).toContain(` id="${schemaAnchor('SslOrder')}"`)
+    expect((await render('/api/reference/no-such-area')).status).toBe(404)
   })
 })

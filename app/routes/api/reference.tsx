@@ -34,11 +34,12 @@ const QUERY_MAX = 200
 type Words = DocsContent['reference']
 
 /**
- * The last document read and what was made of it: the document is fetched from the API on every
- * request (the live one, never a copy), and parsed, grouped and cut into pages again only when its
- * text changed. At most one entry per page of the reference is kept (its areas and three more).
+ * The last document read and what was made of it, built once: every request asks the API whether
+ * the document changed (a conditional GET with its ETag: 304 while it is the same, so the live one,
+ * never a stale copy, without its ~700 KB read again), and it is parsed, grouped and cut into pages
+ * again only when it did. At most one entry per page of the reference is kept (its areas and three more).
  */
-let last: { text: string; doc: OpenApiDocument; full?: ReferenceView; contents?: ReferenceContents; parts: Map<string, ReferencePart> } | null = null
+let last: { etag: string | null; text: string; doc: OpenApiDocument; full?: ReferenceView; contents?: ReferenceContents; parts: Map<string, ReferencePart> } | null = null
 
 /**
  * /api/reference (public): the running platform's OpenAPI document, rendered on the server in
@@ -51,10 +52,14 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const words = docsContent(getLocale(context)).reference
   const query = (requestUrl(request).searchParams.get('q') ?? '').trim().slice(0, QUERY_MAX)
   const platform = await getPlatform(request, context)
-  const response = await platform.raw('/openapi.json')
-  if (!response.ok) throw data('The API document could not be read', { status: 502 })
-  const text = await response.text()
-  if (last?.text !== text) last = { text, doc: JSON.parse(text) as OpenApiDocument, parts: new Map() }
+  const response = await platform.raw('/openapi.json', last?.etag ? { headers: { 'If-None-Match': last.etag } } : {})
+  if (response.status === 304 && last) await response.body?.cancel()
+  else if (!response.ok) throw data('The API document could not be read', { status: 502 })
+  else {
+    const text = await response.text()
+    if (last?.text !== text) last = { etag: response.headers.get('ETag'), text, doc: JSON.parse(text) as OpenApiDocument, parts: new Map() }
+    else last.etag = response.headers.get('ETag')
+  }
   const full = (last.full ??= referenceView(last.doc))
   const download = `${platformBaseUrl(request, services(context).env)}/openapi.json`
   const section = params.section
@@ -151,11 +156,11 @@ function Contents({ words, items }: { words: Words; items: { href: string; label
  * entry's anchor, so an old deep link (/api/reference#get-v1-…) lands on it. Its look is
  * `.api-ops` in app/app.css: some 240 lines on the first page, without a class list each.
  */
-function OperationLinks({ operations, href }: { operations: OperationLink[]; href: string }) {
+function OperationLinks({ operations, href, anchors = true }: { operations: OperationLink[]; href: string; anchors?: boolean }) {
   return (
     <ul className="api-ops">
       {operations.map((op) => (
-        <li key={op.id} id={op.id}>
+        <li key={op.id} id={anchors ? op.id : undefined}>
           <MethodBadge method={op.method} />
           <a href={`${href}#${op.id}`}>{op.path}</a>
           <span>{op.summary}</span>
@@ -191,12 +196,10 @@ function ContentsPage({ contents, words }: { contents: ReferenceContents; words:
         </PartLinks>
       ) : null}
       <PartLinks id="schemas" title={words.schemas} href={referenceHref(REFERENCE_PARTS.schemas)}>
-        <ul className="columns-1 gap-6 text-sm sm:columns-2 lg:columns-3">
+        <ul className="api-names">
           {contents.schemas.map((name) => (
-            <li key={name} id={schemaAnchor(name)} className="break-inside-avoid py-0.5">
-              <a href={referenceHref(REFERENCE_PARTS.schemas, schemaAnchor(name))} className="font-mono text-[13px] hover:underline">
-                {name}
-              </a>
+            <li key={name} id={schemaAnchor(name)}>
+              <a href={referenceHref(REFERENCE_PARTS.schemas, schemaAnchor(name))}>{name}</a>
             </li>
           ))}
         </ul>
@@ -330,6 +333,12 @@ function FoundPage({ view, words }: { view: ReferenceView; words: Words }) {
 function PartPage({ part, words, download }: { part: ReferencePart; words: Words; download: string }) {
   const { view } = part
   const errorsHref = referenceHref(REFERENCE_PARTS.errors)
+  const listed: OperationLink[] = [...view.areas.flatMap((area) => area.operations), ...view.webhooks.map((hook) => ({ ...hook, path: hook.event }))].map((op) => ({
+    id: op.id,
+    method: op.method,
+    path: op.path,
+    summary: op.summary,
+  }))
   return (
     <article id="top" className="api-ref">
       <p className="mb-2 text-sm print:hidden">
@@ -342,6 +351,12 @@ function PartPage({ part, words, download }: { part: ReferencePart; words: Words
         lead={part.kind === 'webhooks' ? words.webhooksIntro : part.kind === 'errors' ? words.errorsIntro : part.kind === 'schemas' ? words.schemasIntro : undefined}
       />
       <SearchBar words={words} query="" download={download} />
+      {/* The page's own contents: its operations or events as lines, each leading to its entry below. */}
+      {listed.length > 1 ? (
+        <nav aria-label={words.contents} className="mb-8">
+          <OperationLinks operations={listed} href="" anchors={false} />
+        </nav>
+      ) : null}
       {view.areas.map((area) => (
         <div key={area.id} id={area.id} className="mb-10 space-y-4">
           {area.operations.map((op) => (

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { Permission } from '#common/permissions.ts'
 
@@ -130,16 +131,22 @@ type DocumentConfig = Parameters<OpenAPIHono['getOpenAPI31Document']>[0]
 /**
  * Serves the OpenAPI 3.1 document of `api` at `path`. Generating it from every route's zod
  * schemas takes ~100 ms, so the text is kept and made again only when the registry changed
- * (a route, schema or webhook registered since): always the live document, made once.
+ * (a route, schema or webhook registered since): always the live document, made once. Its ETag
+ * (a hash of the text) answers a conditional GET with 304, so a reader that keeps the document —
+ * the portal's API reference, on every request (issue 34) — is not sent its ~700 KB again.
  */
 export function serveOpenApiDocument(api: Pick<OpenAPIHono<any, any, any>, 'get' | 'getOpenAPI31Document' | 'openAPIRegistry'>, path: string, config: DocumentConfig) {
-  let kept: { definitions: number; text: string } | null = null
+  let kept: { definitions: number; text: string; etag: string } | null = null
   // The problems completeDocument refers to, whether or not a route names them itself.
   api.openAPIRegistry.register('ConflictProblem', ConflictProblem)
   api.get(path, (c) => {
     const definitions = api.openAPIRegistry.definitions.length
-    if (kept?.definitions !== definitions) kept = { definitions, text: JSON.stringify(completeDocument(api.getOpenAPI31Document(config))) }
-    return c.body(kept.text, 200, { 'Content-Type': 'application/json' })
+    if (kept?.definitions !== definitions) {
+      const text = JSON.stringify(completeDocument(api.getOpenAPI31Document(config)))
+      kept = { definitions, text, etag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"` }
+    }
+    if (c.req.header('if-none-match') === kept.etag) return c.body(null, 304, { ETag: kept.etag })
+    return c.body(kept.text, 200, { 'Content-Type': 'application/json', ETag: kept.etag })
   })
 }
 
