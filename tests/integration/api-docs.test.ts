@@ -129,6 +129,16 @@ describe('the API reference', () => {
     const entry = pages.get(page!)!.split(` id="${anchor}"`)[1]!
     expect(entry).toContain(`href="#${schemaAnchor('SslOrder')}"`)
     expect(pages.get(page!)).toContain(` id="${schemaAnchor('SslOrder')}"`)
+    // Every link between the pages of the reference (and within one) lands on an anchor that is there:
+    // the first page's, every area page's, and the webhook events', errors' and schemas' pages'.
+    pages.set('', first.html)
+    for (const part of Object.values(REFERENCE_PARTS)) pages.set(part, (await render(`/api/reference/${part}`)).html)
+    const broken = [...pages].flatMap(([from, html]) =>
+      [...html.matchAll(/href="(?:\/api\/reference(?:\/([a-z0-9-]+))?)?#([a-z0-9-]+)"/g)]
+        .filter((m) => !pages.get(m[0].startsWith('href="#') ? from : (m[1] ?? ''))?.includes(` id="${m[2]}"`))
+        .map((m) => `${from || '(first page)'}: ${m[0]}`),
+    )
+    expect(broken).toEqual([])
     expect((await render('/api/reference/no-such-area')).status).toBe(404)
   })
 })
