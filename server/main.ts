@@ -3,6 +3,7 @@ import './node-env.ts'
 import cluster from 'node:cluster'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync } from 'node:fs'
+import type { Server } from 'node:http'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { serve } from '@hono/node-server'
@@ -40,6 +41,8 @@ import { seedDemoDetails } from './seed/details.ts'
 import { startWebhookDispatcher } from './platform/webhooks/delivery.ts'
 
 const SHUTDOWN_GRACE_MS = 25_000
+/** How long an idle kept-alive connection is kept open (see where the server starts). */
+const KEEP_ALIVE_MS = 65_000
 
 async function main() {
   let config
@@ -153,6 +156,12 @@ async function main() {
     if (database.kind === 'pglite' || config.SEED_DEMO) process.stderr.write(demoWelcome(listeningUrl))
   })
   answerClientErrors(server)
+  // An idle kept-alive connection is closed by its client before this server closes it (Node's 5 s
+  // default raced clients that reuse a connection at 5 s: a request on a socket being closed is
+  // reset, ECONNRESET — seen in the browser tests under load). 65 s outlasts the common proxies'
+  // 60 s idle time; the header deadline stays above it, as Node asks.
+  ;(server as Server).keepAliveTimeout = KEEP_ALIVE_MS
+  ;(server as Server).headersTimeout = KEEP_ALIVE_MS + 1_000
 
   let stopping = false
   const shutdown = async (signal: string) => {
