@@ -66,6 +66,13 @@ const SCREENS: Screen[] = [
   { name: 'domains-staff', user: 'staff@example.com', path: '/domains' },
   { name: 'domains-menu', user: 'admin@acme.example', path: '/domains', open: 'header-menu' },
   { name: 'domain-overview', user: 'admin@acme.example', path: (ids) => `/domains/${ids.domain}` },
+  // Turning the registry lock on asks once with its fee (issue 28).
+  {
+    name: 'domain-lock-confirm',
+    user: 'admin@acme.example',
+    path: (ids) => `/domains/${ids.domain}`,
+    submit: { form: 'domain-lock', fill: {}, waitFor: 'confirm-registry-lock' },
+  },
   { name: 'domain-dns', user: 'admin@acme.example', path: (ids) => `/domains/${ids.zoneDomain}/dns` },
   {
     name: 'domain-dns-refused',
@@ -386,7 +393,8 @@ async function main() {
   const dataDir = `${work}/data`
   snapshotBuild(work)
   await prepareDataDir(dataDir, work)
-  const server = spawnServer(work, { ...process.env, ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir })
+  // A local Pebble CA (when `pebble` is installed), so that the certificate order's sheet shows its form rather than "no CA".
+  const server = spawnServer(work, { ...process.env, ...SERVER_ENV, ACME_LOCAL_PEBBLE: '1', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir })
   const base = `http://127.0.0.1:${port}`
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] })
   try {
@@ -416,6 +424,8 @@ async function main() {
             .getByTestId(screen.submit.waitFor ?? 'field-error')
             .first()
             .waitFor()
+          // The revalidation after the post done, so that its buttons are drawn idle.
+          await page.waitForLoadState('networkidle')
           // The sticky header would stand where the page was scrolled to.
           await page.evaluate(() => window.scrollTo(0, 0))
         }

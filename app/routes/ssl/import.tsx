@@ -102,11 +102,9 @@ function ImportCertificate({ lastResult }: { lastResult: SubmissionResult<string
   })
   const area = 'rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-950'
   return (
-    <Form method="post" className="grid gap-4" data-testid="ssl-import-form" {...getFormProps(form)}>
-      <div className="sm:col-span-2">
-        <FormErrors id={form.errorId} errors={form.errors} />
-      </div>
-      <div className="flex flex-col gap-1.5 sm:col-span-2">
+    <Form method="post" className="space-y-4" data-testid="ssl-import-form" {...getFormProps(form)}>
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <div className="flex flex-col gap-1.5">
         <Label htmlFor={fields.certificate.id}>{t('import.certificate')}</Label>
         <textarea {...getTextareaProps(fields.certificate)} key={fields.certificate.key} rows={4} placeholder="-----BEGIN CERTIFICATE-----" className={area} data-testid="ssl-import-certificate" />
         <ErrorList id={fields.certificate.errorId} errors={fields.certificate.errors} />

@@ -216,10 +216,8 @@ function OrderCertificate({
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
   return (
-    <Form method="post" className="grid gap-4 sm:grid-cols-2" data-testid="ssl-order-form" {...getFormProps(form)}>
-      <div className="sm:col-span-2">
-        <FormErrors id={form.errorId} errors={form.errors} />
-      </div>
+    <Form method="post" className="space-y-4" data-testid="ssl-order-form" {...getFormProps(form)}>
+      <FormErrors id={form.errorId} errors={form.errors} />
       <div className="flex flex-col gap-1.5">
         <Label htmlFor={fields.product.id}>{t('order.product')}</Label>
         <Select {...getSelectProps(fields.product)} key={fields.product.key}>
@@ -245,7 +243,7 @@ function OrderCertificate({
         </Select>
         <ErrorList id={fields.period_months.errorId} errors={fields.period_months.errors} />
       </div>
-      <div className="flex flex-col gap-1.5 sm:col-span-2">
+      <div className="flex flex-col gap-1.5">
         <Label htmlFor={fields.names.id}>{t('order.names')}</Label>
         <textarea
           {...getTextareaProps(fields.names)}
@@ -281,7 +279,7 @@ function OrderCertificate({
         <ErrorList id={fields.csr.errorId} errors={fields.csr.errors} />
       </div>
       {SSL_PRODUCTS[(fields.product.value ?? 'dv-single') as keyof typeof SSL_PRODUCTS]?.level !== 'dv' ? (
-        <div className="flex flex-col gap-1.5 sm:col-span-2" data-testid="ssl-order-organisation">
+        <div className="flex flex-col gap-1.5" data-testid="ssl-order-organisation">
           <Label htmlFor={fields.organisation_id.id}>{t('order.organisation')}</Label>
           <Select {...getSelectProps(fields.organisation_id)} key={fields.organisation_id.key}>
             <option value="">{t('order.chooseOrganisation')}</option>
@@ -300,10 +298,10 @@ function OrderCertificate({
           <ErrorList id={fields.organisation_id.errorId} errors={fields.organisation_id.errors} />
         </div>
       ) : null}
-      {dvOnly ? <p className="text-xs text-slate-500 sm:col-span-2 dark:text-slate-400">{t('order.dvOnly')}</p> : null}
+      {dvOnly ? <p className="text-xs text-slate-500 dark:text-slate-400">{t('order.dvOnly')}</p> : null}
       {caaNames.length ? (
         <div
-          className="flex flex-wrap items-center gap-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 sm:col-span-2 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+          className="flex flex-wrap items-center gap-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
           data-testid="ssl-caa-fix"
         >
           <span>{t('order.caaFix', { names: caaNames.join(', ') })}</span>
