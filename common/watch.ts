@@ -31,6 +31,9 @@ export const REASONS = [
 ] as const
 export type Reason = (typeof REASONS)[number]
 
+/** The `fuzzers` tag of a detection of one of the account's own names (no fuzzer made it): lists filter and mark them by it. */
+export const OWN_NAME = 'own-name'
+
 /** A case's states: new → triaged → action → resolved. */
 export const CASE_STATES = ['new', 'triaged', 'action', 'resolved'] as const
 export type CaseState = (typeof CASE_STATES)[number]

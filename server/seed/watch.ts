@@ -3,7 +3,10 @@ import type { DB } from '#server/db/schema.ts'
 import { sha256 } from '#server/platform/watch/capture.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
 import { createTemplate, createWatch, getWatch, openCase, recordDetections, stepCase, type ScoredCapture } from '#server/platform/watch/service.ts'
-import { scoreDetection } from '#server/platform/watch/scoring.ts'
+import { scoreDetection, scoreOwnName } from '#server/platform/watch/scoring.ts'
+import { DEFAULT_NAMESERVERS } from '#server/platform/dns/zones.ts'
+import { liveDomainsNamed } from '#server/platform/domains/reads.ts'
+import { OWN_NAME } from '#common/watch.ts'
 
 const DEMO_LOOKALIKES = [
   { name: 'acme-login.com', fuzzers: ['dictionary'], score: 80, keywords: ['login'], mx: true, web: true, ns: ['ns1.bulletproof.example', 'ns2.bulletproof.example'], a: '192.0.2.66' },
@@ -16,8 +19,9 @@ const DEMO_LOOKALIKES = [
  * The demo's watch (issue 31), made through the watch area's services at the first start (not by
  * the tests' `seedDemo`): staff's template, Acme's watch over its brand `acme`, four detections of
  * lookalikes as a run would record them (the demo has no stranger's zones to find; their captures
- * say `demo: true`), clustered by their shared nameservers, and one case over the mail-ready
- * cluster, triaged high. A real run ("Run now") asks the DNS and adds what it finds.
+ * say `demo: true`), clustered by their shared nameservers, one case over the mail-ready
+ * cluster, triaged high, and the brand's own acme.com found delegated to a nameserver we do not
+ * run (a hijack, as a run rates it from a registry answer that says so; the demo's registry does not). A real run ("Run now") asks the DNS and adds what it finds.
  */
 export async function seedDemoWatch(db: Kysely<DB>, now = new Date()) {
   const acme = await db.selectFrom('accounts').select('id').where('name', '=', 'Acme Corp').executeTakeFirst()
@@ -62,6 +66,30 @@ export async function seedDemoWatch(db: Kysely<DB>, now = new Date()) {
       fingerprint: sha256(JSON.stringify({ demo: l.name })),
     }
   })
+  const own = await liveDomainsNamed(db, acme.id, ['acme.com']).select(['domains.name', 'domains.status', 'domains.expires_at', 'domains.auto_renew']).executeTakeFirst()
+  const nameservers = [DEFAULT_NAMESERVERS[0]!, 'ns1.takeover.example']
+  const hijack = own
+    ? scoreOwnName({ nameservers, ours: DEFAULT_NAMESERVERS, zoneHere: true, status: own.status, expiresAt: own.expires_at, autoRenew: own.auto_renew, now }, { high: 50, critical: 80 })
+    : null
+  if (own && hijack) {
+    const rdap = {
+      server: 'demo',
+      registrar: 'Registrar Portal',
+      iana_id: null,
+      abuse_email: null,
+      registrant: null,
+      registered_at: null,
+      expires_at: own.expires_at?.toISOString() ?? null,
+      statuses: ['active'],
+      nameservers,
+    }
+    found.push({
+      c: { name: own.name, unicode_name: own.name, tld: 'com', score: 100, fuzzers: [OWN_NAME] },
+      capture: { dns: { ns: nameservers, a: ['192.0.2.10'], aaaa: [], mx: [], txt: [] }, rdap, web: null },
+      score: hijack,
+      fingerprint: sha256(JSON.stringify({ demo: own.name })),
+    })
+  }
   await recordDetections({ db }, scope, await getWatch(db, scope, watch.id), found, now)
   const top = await db.selectFrom('watch_detections').select('id').where('watch_id', '=', watch.id).where('name', '=', 'acme-login.com').executeTakeFirstOrThrow()
   const opened = await openCase({ db, now: () => now }, scope, top.id, { cluster: true })

@@ -172,7 +172,7 @@ describe.skipIf(!powerDnsInstalled())('watch', () => {
     const run = () => call('POST', `${base}/watches/${watchId}/run`, tokens.manager!)
     const detection = async () => {
       const list = await call('GET', `${base}/watch-detections?pql=${encodeURIComponent(`watch_id equals '${watchId}'`)}`, tokens.viewer!)
-      return list.json.data.find((d: { name: string }) => d.name === own.name) as { id: string; risk: string } | undefined
+      return list.json.data.find((d: { name: string }) => d.name === own.name) as { id: string; risk: string; fuzzers: string[] } | undefined
     }
     const reasons = async (id: string) =>
       (await call('GET', `${base}/watch-detections/${id}`, tokens.viewer!)).json.reasons.map((r: { code: string; detail?: string }) => `${r.code}:${r.detail ?? ''}`)
@@ -189,7 +189,7 @@ describe.skipIf(!powerDnsInstalled())('watch', () => {
       .execute()
     expect((await run()).json.fresh).toEqual([own.name])
     const hijack = (await detection())!
-    expect(hijack.risk).toBe('critical')
+    expect(hijack).toMatchObject({ risk: 'critical', fuzzers: ['own-name'] })
     expect(await reasons(hijack.id)).toEqual(['own-nameservers:ns.hijack.example'])
 
     // It also lapses (expired, nobody renewed it): the same detection, changed, told again.

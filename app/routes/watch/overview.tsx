@@ -2,6 +2,7 @@ import { data, Form, Link } from 'react-router'
 import { DataTable } from '#app/components/data-table.tsx'
 import { DateText } from '#app/components/date-text.tsx'
 import { DetailList } from '#app/components/screen-parts.tsx'
+import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardTitle } from '#app/components/ui/card.tsx'
 import { assertSameOrigin } from '#app/lib/auth/csrf.server.ts'
@@ -12,7 +13,7 @@ import { loadListPage } from '#app/lib/list-page.server.ts'
 import { refusalTextOf } from '#app/lib/refusal.server.ts'
 import { requestUrl } from '#app/lib/request-url.ts'
 import { useTranslation } from '#app/lib/use-translation.ts'
-import type { Risk } from '#common/watch.ts'
+import { OWN_NAME, type Risk } from '#common/watch.ts'
 import type { Route } from './+types/overview.ts'
 import { useWatchFrame } from './frame.tsx'
 import { watchDetectionsList } from './lists.ts'
@@ -103,7 +104,13 @@ export default function WatchOverview({ loaderData, params }: Route.ComponentPro
         valueLabel={(key, value) => (key === 'risk' ? t(`risk.${value}`) : value)}
         empty={<p className="text-sm text-slate-500">{t('detections.empty')}</p>}
         renderCell={(row, key) => {
-          if (key === 'unicode_name') return <span className="font-mono">{String(row.unicode_name)}</span>
+          if (key === 'unicode_name')
+            return (
+              <span className="inline-flex flex-wrap items-center gap-2">
+                <span className="font-mono">{String(row.unicode_name)}</span>
+                {(row.fuzzers as string[] | undefined)?.includes(OWN_NAME) ? <Badge color="blue">{t('detections.ownName')}</Badge> : null}
+              </span>
+            )
           if (key === 'risk') return <RiskBadge risk={row.risk as Risk} />
           if (key === 'points') return <span className="tabular-nums">{String(row.points)}</span>
           if (key === 'mail_ready' || key === 'web_ready') return row[key] ? t('yes') : t('no')

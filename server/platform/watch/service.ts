@@ -15,6 +15,7 @@ import {
   type NoticeLanguage,
   type Resolution,
   type Triage,
+  OWN_NAME,
 } from '#common/watch.ts'
 import type { DB } from '#server/db/schema.ts'
 import type { RunSummary, StoredReason, Watch, WatchCase, WatchDetection, WatchTemplate } from '#server/db/schema-watch.ts'
@@ -435,7 +436,7 @@ async function ownNameDetections(deps: WatchDeps, watch: Watch, names: readonly 
     )
     if (!score) continue
     const fingerprint = sha256(`${fingerprintOf(capture)}\t${JSON.stringify(score.reasons)}`)
-    found.push({ c: { name: d.name, unicode_name: d.unicode_name, tld: d.tld, score: 100, fuzzers: [] }, capture, score, fingerprint })
+    found.push({ c: { name: d.name, unicode_name: d.unicode_name, tld: d.tld, score: 100, fuzzers: [OWN_NAME] }, capture, score, fingerprint })
   }
   return found
 }
