@@ -4,7 +4,7 @@ import { refusalOfStep } from './cases.ts'
 import { addBusinessDays, businessDaysBetween, deadlinesOf } from './clocks.ts'
 import { clusterDetections } from './cluster.ts'
 import { pacedByServer } from './pacing.ts'
-import { keywordsIn, scoreDetection } from './scoring.ts'
+import { keywordsIn, scoreDetection, scoreOwnName } from './scoring.ts'
 
 const base = { similarity: 90, fuzzers: ['omission'], keywords: [], mx: false, web: false, certificateAgeDays: null, registeredDaysAgo: null, registrar: null, ourRegistry: false }
 const day = (iso: string) => new Date(`${iso}T00:00:00Z`)
@@ -24,6 +24,21 @@ describe('scoring', () => {
     expect(scoreDetection({ ...base, similarity: 100, mx: true, web: true, keywords: ['login'], certificateAgeDays: 1, registeredDaysAgo: 1 }).points).toBe(100)
     // An old certificate or registration is no reason.
     expect(scoreDetection({ ...base, certificateAgeDays: 400, registeredDaysAgo: 900 }).reasons).toHaveLength(1)
+  })
+  it('rates our own name: delegated elsewhere while its zone is ours, lapsed, or expiring unrenewed; nothing when it is well', () => {
+    const ours = ['ns1.registrar.example', 'ns2.registrar.example']
+    const well = { nameservers: ['NS1.registrar.example.', 'ns2.registrar.example'], ours, zoneHere: true, status: 'active', expiresAt: day('2027-06-01'), autoRenew: false, now: day('2026-11-29') }
+    expect(scoreOwnName(well)).toBeNull()
+    // Outside nameservers on a name whose DNS is not ours: the customer's choice, not a hijack.
+    expect(scoreOwnName({ ...well, nameservers: ['ns.elsewhere.example'], zoneHere: false })).toBeNull()
+    expect(scoreOwnName({ ...well, nameservers: [...ours, 'ns.takeover.example'] })).toMatchObject({
+      points: 100,
+      risk: 'critical',
+      reasons: [{ code: 'own-nameservers', detail: 'ns.takeover.example' }],
+    })
+    expect(scoreOwnName({ ...well, status: 'redemption' })).toMatchObject({ risk: 'critical', reasons: [{ code: 'own-lapsed', detail: '2027-06-01' }] })
+    expect(scoreOwnName({ ...well, expiresAt: day('2026-12-20') })).toMatchObject({ risk: 'high', reasons: [{ code: 'own-expiring', detail: '2026-12-20' }] })
+    expect(scoreOwnName({ ...well, expiresAt: day('2026-12-20'), autoRenew: true })).toBeNull()
   })
   it('finds the dictionary’s words beside the brand', () => {
     expect(keywordsIn('acme-login', ['login', 'pay', 'my'], 'acme')).toEqual(['login'])
