@@ -104,7 +104,12 @@ describe('the reference view', () => {
     expect(Object.keys(domains.view.schemas).sort()).toEqual(['Domain', 'Problem'])
     expect(Object.keys(referencePart(full, doc, 'webhook-events')!.view.schemas).sort()).toEqual(['Domain', 'DomainEvent', 'Envelope'])
     expect(Object.keys(referencePart(full, doc, 'errors')!.view.schemas)).toEqual(['Problem'])
-    expect(Object.keys(referencePart(full, doc, 'schemas')!.view.schemas)).toContain('Unused')
+    // The schemas: every name on one page, each in full on its letter's page with the schemas it reaches.
+    expect(referencePart(full, doc, 'schemas')!.names).toContain('Unused')
+    expect(Object.keys(referencePart(full, doc, 'schemas-u')!.view.schemas)).toContain('Unused')
+    expect(Object.keys(referencePart(full, doc, 'schemas-d')!.view.schemas).sort()).toEqual(['Domain', 'DomainEvent', 'Envelope'])
+    expect(referencePart(full, doc, 'schemas-q')).toBeNull()
+    expect(areaSlug('Schemas S')).toBe('schemas-s-area')
     expect(referencePart(full, doc, 'nothing')).toBeNull()
     // An area named like another page gets a page of its own.
     expect(areaSlug('Webhook events')).toBe('webhook-events-area')

@@ -227,12 +227,18 @@ const PART_SLUGS: readonly string[] = Object.values(REFERENCE_PARTS)
 /** A search that keeps at most this many operations shows them in full; more are listed as links. */
 export const FULL_MATCHES = 25
 
+/** The page of the schemas whose names begin with one letter: `schemas-s` (`schemas-0` for any other first character). */
+const SCHEMA_PAGE = /^schemas-([a-z0])$/
+export const schemaPage = (name: string) => `${REFERENCE_PARTS.schemas}-${/^[a-z]/i.test(name) ? name[0]!.toLowerCase() : '0'}`
+
 /** The last segment of an area's page: its name as a slug (never one of the other pages' names). */
 export const areaSlug = (name: string) => {
   const own = slug(name) || 'other'
-  return PART_SLUGS.includes(own) ? `${own}-area` : own
+  return PART_SLUGS.includes(own) || SCHEMA_PAGE.test(own) ? `${own}-area` : own
 }
 export const referenceHref = (part: string, anchor?: string) => `${REFERENCE_PATH}/${part}${anchor ? `#${anchor}` : ''}`
+/** Where a schema is rendered in full: its letter's page. */
+export const schemaHref = (name: string) => referenceHref(schemaPage(name), schemaAnchor(name))
 
 /** An operation as a line of the contents (its full entry is at its part's page, `#id`). */
 export type OperationLink = { id: string; method: string; path: string; summary: string }
@@ -264,8 +270,11 @@ export function referenceContents(view: ReferenceView): ReferenceContents {
   }
 }
 
-/** What one page of the reference shows: an area, the webhook events, the errors or every schema. */
-export type ReferencePart = { kind: 'area' | 'webhooks' | 'errors' | 'schemas'; name: string; view: ReferenceView }
+/**
+ * What one page of the reference shows: an area, the webhook events, the errors, or schemas — every
+ * schema's name (`names`, the page `schemas`) or the schemas of one letter in full (`name` the letter).
+ */
+export type ReferencePart = { kind: 'area' | 'webhooks' | 'errors' | 'schemas'; name: string; view: ReferenceView; names?: string[] }
 
 /**
  * One page of the full view (`part` is the page's last segment), with the schemas its operations
@@ -281,7 +290,19 @@ export function referencePart(full: ReferenceView, doc: OpenApiDocument, part: s
     schemas,
   })
   if (part === REFERENCE_PARTS.webhooks) return { kind: 'webhooks', name: '', view: only([], full.webhooks, reachable(schemaRoots(full.webhooks), all)) }
-  if (part === REFERENCE_PARTS.schemas) return { kind: 'schemas', name: '', view: only([], [], all) }
+  // Every schema in full was the one page far above the rest (660 KB): the names, then a page a letter,
+  // each with the schemas its own reach, so a type's link lands on the same page.
+  if (part === REFERENCE_PARTS.schemas) return { kind: 'schemas', name: '', names: Object.keys(all).sort((a, b) => a.localeCompare(b)), view: only([], [], {}) }
+  const letter = SCHEMA_PAGE.exec(part)?.[1]
+  if (letter) {
+    const names = Object.keys(all).filter((name) => schemaPage(name) === part)
+    if (names.length === 0) return null
+    const schemas = reachable(
+      names.map((name) => ({ $ref: `#/components/schemas/${name}` })),
+      all,
+    )
+    return { kind: 'schemas', name: letter === '0' ? '#' : letter.toUpperCase(), names, view: only([], [], schemas) }
+  }
   if (part === REFERENCE_PARTS.errors) {
     // Every problem an operation answers, and the base Problem.
     const problems = full.areas.flatMap((a) => a.operations.flatMap((op) => op.responses.filter((r) => r.isProblem).map((r) => r.schema)))

@@ -21,6 +21,7 @@ import {
   referencePart,
   referenceView,
   schemaAnchor,
+  schemaHref,
   type OpenApiDocument,
   type OperationLink,
   type ReferenceContents,
@@ -78,7 +79,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return { page: 'contents' as const, words, contents: (last.contents ??= referenceContents(full)), download, meta }
 }
 
-const partTitle = (part: ReferencePart, words: Words) => (part.kind === 'area' ? part.name : part.kind === 'webhooks' ? words.webhooks : part.kind === 'errors' ? words.errorsTitle : words.schemas)
+const partTitle = (part: ReferencePart, words: Words) =>
+  part.kind === 'area' ? part.name : part.kind === 'webhooks' ? words.webhooks : part.kind === 'errors' ? words.errorsTitle : part.name ? `${words.schemas}: ${part.name}` : words.schemas
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.meta)
 
@@ -196,15 +198,25 @@ function ContentsPage({ contents, words }: { contents: ReferenceContents; words:
         </PartLinks>
       ) : null}
       <PartLinks id="schemas" title={words.schemas} href={referenceHref(REFERENCE_PARTS.schemas)}>
-        <ul className="api-names">
-          {contents.schemas.map((name) => (
-            <li key={name} id={schemaAnchor(name)}>
-              <a href={referenceHref(REFERENCE_PARTS.schemas, schemaAnchor(name))}>{name}</a>
-            </li>
-          ))}
-        </ul>
+        <SchemaNames names={contents.schemas} />
       </PartLinks>
     </>
+  )
+}
+
+/**
+ * Schemas by name, each a link to its entry on its letter's page; the line keeps the entry's
+ * anchor, so an old deep link (/api/reference#schema-…, /api/reference/schemas#schema-…) lands on it.
+ */
+function SchemaNames({ names }: { names: string[] }) {
+  return (
+    <ul className="api-names">
+      {names.map((name) => (
+        <li key={name} id={schemaAnchor(name)}>
+          <a href={schemaHref(name)}>{name}</a>
+        </li>
+      ))}
+    </ul>
   )
 }
 
@@ -371,6 +383,7 @@ function PartPage({ part, words, download }: { part: ReferencePart; words: Words
           ))}
         </div>
       ) : null}
+      {part.kind === 'schemas' && !part.name && part.names ? <SchemaNames names={part.names} /> : null}
       {part.kind === 'errors' ? <ErrorsPart view={view} words={words} bare /> : null}
       <SchemasPart view={view} words={words} bare={part.kind === 'schemas'} />
     </article>
