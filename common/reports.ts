@@ -75,15 +75,18 @@ export function domainFigureFilters(dimension: DomainDimension, key: string, tod
 export const FIGURE_REPORTS = ['dns', 'ssls', 'renewals-forecast', 'portfolio-activity', 'operations'] as const
 export type FigureReport = (typeof FIGURE_REPORTS)[number]
 
-/** A figure: its key within its section, the count, and for money the amounts per currency (minor units). */
-export type Figure = { key: string; count: number; amounts?: { currency: string; minor: number }[] }
+/**
+ * A figure: its key within its section, the count, for money the amounts per currency (minor
+ * units), and the name of what the key identifies when it is an id (a billing entity's).
+ */
+export type Figure = { key: string; count: number; amounts?: { currency: string; minor: number }[]; label?: string }
 export type FigureSection = { key: string; figures: Figure[] }
 
 /** The sections of each report, in the page's order. */
 export const REPORT_SECTIONS = {
   dns: ['publish_state', 'dnssec_state', 'drift', 'spf', 'dmarc', 'caa', 'caa_issuer', 'mx', 'stale', 'record_type', 'ttl'],
   ssls: ['status', 'ca', 'key_type', 'expiry_month', 'failed_renewal'],
-  'renewals-forecast': ['month', 'auto_renew_off', 'tld', 'tag'],
+  'renewals-forecast': ['month', 'auto_renew_off', 'tld', 'tag', 'billing_entity'],
   'portfolio-activity': ['week', 'kind', 'actor'],
   operations: ['order_state', 'difference', 'revenue_month'],
 } as const satisfies Record<FigureReport, readonly string[]>
@@ -176,6 +179,9 @@ export function figureTarget(report: FigureReport, section: string, key: string,
     case 'renewals-forecast': {
       if (section === 'tld') return { path: '/domains', filters: [...tagged, { field: 'tld', operator: 'equals', values: [key] }, ...forecastWindow(ctx)] }
       if (section === 'tag') return { path: '/domains', filters: [...tagged, { field: 'tags', operator: 'equals', values: [key] }, ...forecastWindow(ctx)] }
+      // Accounts that name no payer yet have no filter of their own: their figure opens nothing.
+      if (section === 'billing_entity')
+        return key === 'none' ? null : { path: '/domains', filters: [...tagged, { field: 'billing_entity', operator: 'equals', values: [key] }, ...forecastWindow(ctx)] }
       const [first, last] = monthBounds(key)
       const month: Filter = { field: 'expires_at', operator: 'between', values: [first < ctx.today ? ctx.today : first, last] }
       return { path: '/domains', filters: [...tagged, month, ...(section === 'auto_renew_off' ? [{ field: 'auto_renew', operator: 'equals', values: ['false'] } satisfies Filter] : [])] }

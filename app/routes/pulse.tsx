@@ -129,7 +129,7 @@ function WidgetBody({ widget, answer }: { widget: PulseWidget; answer: Answers[s
           const to = figureHref(widget.report as FigureReport, answer.report, widget.section!, f.key)
           return {
             key: f.key,
-            label: figureLabel(t, i18n.language, widget.report as FigureReport, widget.section!, f.key),
+            label: figureLabel(t, i18n.language, widget.report as FigureReport, widget.section!, f.key, f.label),
             value: f.count,
             href: to ? href(to) : undefined,
             amount: amountsText(f, i18n.language),

@@ -5876,6 +5876,8 @@ export interface components {
             currency: string
             minor: number
           }[]
+          /** @description The name of what the key identifies, when the key is an id (a billing entity's) */
+          label?: string
         }[]
       }[]
       /** @description SSL: hosted names answering A/AAAA without a valid certificate of ours (the first 50 named); null elsewhere or without dns-viewer */
@@ -15039,6 +15041,11 @@ export interface operations {
                * @description The account of the domain
                */
               group_id?: string
+              /**
+               * Format: uuid
+               * @description The billing entity paying for the account of the domain (null: none named yet)
+               */
+              billing_entity?: string | null
               /** @description The registry reported clientTransferProhibited (the registrar’s transfer lock) at the last sync */
               registrar_lock?: boolean
             }[]

@@ -32,6 +32,8 @@ export const DOMAINS_LIST = listCatalogue({
     updated_at: { type: 'timestamp', filterable: true, sortable: true },
     /** The domain's account: staff looking across accounts see whose each domain is. */
     group_id: { type: 'uuid', filterable: true },
+    /** The billing entity paying for the domain's account (the renewals forecast's figures by who pays). */
+    billing_entity: { type: 'uuid', filterable: true },
   },
 })
 

@@ -505,6 +505,24 @@ describe('the figure reports: DNS, SSL, renewals forecast, portfolio activity', 
     const report = res.json as Sections & { totals: { currency: string; minor: number }[]; unpriced: number }
     expect(report.sections[0]!.figures).toHaveLength(24)
     expect(await checkFigures('renewals-forecast', report, acme, tokens.admin!)).toBeGreaterThan(24)
+    // Who pays: Acme's billing entity, by name, for every renewal of the window (its figure the domain list's total, above).
+    const payers = (report.sections.find((s) => s.key === 'billing_entity')!.figures as { key: string; count: number; label?: string }[]).map(({ key, count, label }) => ({ key, count, label }))
+    const payer = await platform.db
+      .selectFrom('accounts')
+      .innerJoin('billing_entities', 'billing_entities.id', 'accounts.billing_entity_id')
+      .select(['billing_entities.id', 'billing_entities.name'])
+      .where('accounts.id', '=', acme)
+      .executeTakeFirstOrThrow()
+    expect(payers).toEqual([{ key: payer.id, count: report.total, label: payer.name }])
+    // Staff across every account: one figure per payer, together every renewal, each its list's total.
+    const staffHome = (await get('/me', tokens.staff!)).json.group_id as string
+    const all = (await get(`/groups/${staffHome}/reports/renewals-forecast?months=24`, tokens.staff!)).json as Sections
+    const allPayers = all.sections.find((s) => s.key === 'billing_entity')!.figures
+    expect(allPayers.length).toBeGreaterThan(1)
+    expect(allPayers.reduce((n, f) => n + f.count, 0)).toBe(all.total)
+    expect(await checkFigures('renewals-forecast', { ...all, sections: all.sections.filter((s) => s.key === 'billing_entity') }, staffHome, tokens.staff!)).toBe(
+      allPayers.filter((f) => f.key !== 'none').length,
+    )
     // One month's amount is the engine's renewal quote on its first day for each domain renewing in it.
     const month = report.sections[0]!.figures.find((f) => f.count > 0 && f.key > report.today.slice(0, 7))!
     const due = await platform.db

@@ -62,7 +62,7 @@ async function figureSheets(kind: FigureReport, request: Request, context: Reado
       const target = figureTarget(kind, section.key, f.key, { today: report.today, filters: report.filters })
       return {
         section: t(`${kind}.section.${section.key}`),
-        label: figureLabel(t, language, kind, section.key, f.key),
+        label: figureLabel(t, language, kind, section.key, f.key, f.label),
         key: f.key,
         count: f.count,
         amount: amountsText(f, language),

@@ -25,7 +25,9 @@ export function figureHref(kind: FigureReport, report: SectionsReport, section: 
 }
 
 /** The words of one figure of a report: a state in the area's words, a month, a week, a TLD, or the key itself. */
-export function figureLabel(t: T, language: string, kind: FigureReport, section: string, key: string): string {
+export function figureLabel(t: T, language: string, kind: FigureReport, section: string, key: string, named?: string): string {
+  if (named) return named
+  if (section === 'billing_entity' && key === 'none') return t('reports:renewals-forecast.noPayer')
   if (section === 'month' || section === 'auto_renew_off' || section === 'expiry_month' || section === 'revenue_month') {
     return new Intl.DateTimeFormat(language, { year: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${key}-01T00:00:00Z`))
   }
@@ -80,7 +82,7 @@ export function SectionFigures({ kind, report, charts }: { kind: FigureReport; r
     <div className="grid items-start gap-4 lg:grid-cols-2 print:block print:space-y-4">
       {report.sections.map((section) => {
         const overTime = OVER_TIME.has(section.key)
-        const bars: Bar[] = section.figures.map((f) => ({ key: f.key, label: figureLabel(t, i18n.language, kind, section.key, f.key), value: f.count }))
+        const bars: Bar[] = section.figures.map((f) => ({ key: f.key, label: figureLabel(t, i18n.language, kind, section.key, f.key, f.label), value: f.count }))
         const title = t(`${kind}.section.${section.key}`)
         // A tag's renewals overlap (a domain carries several tags): they are counted, not priced.
         const money = priced(section.key)

@@ -15,6 +15,14 @@ export function accountById(db: Db, id: string) {
   return db.selectFrom('accounts').where('accounts.id', '=', id)
 }
 
+/** These accounts (by id). */
+export function accountsByIds(db: Db, ids: string[]) {
+  return db.selectFrom('accounts').where('accounts.id', 'in', ids.length ? ids : ['00000000-0000-0000-0000-000000000000'])
+}
+
+/** The SQL of the billing entity paying for the account whose id is `accountColumn` (a list column; trusted SQL, never input). */
+export const billingEntityOfAccount = (accountColumn: string) => `(SELECT ba.billing_entity_id FROM accounts ba WHERE ba.id = ${accountColumn})`
+
 /** The accounts a billing entity pays for. */
 export function accountsPaidBy(db: Db, billingEntityId: string) {
   return db.selectFrom('accounts').where('accounts.billing_entity_id', '=', billingEntityId)

@@ -16,6 +16,11 @@ export function chargesKeyed(db: Db, keys: string[], prefixes: string[] = []) {
     .where((eb) => eb.or([...(keys.length ? [eb('transactions.idempotency_key', 'in', keys)] : []), ...prefixes.map((p) => eb('transactions.idempotency_key', 'like', `${p}%`))]))
 }
 
+/** These billing entities (by id). */
+export function billingEntitiesByIds(db: Db, ids: string[]) {
+  return db.selectFrom('billing_entities').where('billing_entities.id', 'in', ids.length ? ids : ['00000000-0000-0000-0000-000000000000'])
+}
+
 /** A billing entity by id. */
 export function billingEntityById(db: Db, id: string) {
   return db.selectFrom('billing_entities').where('billing_entities.id', '=', id)

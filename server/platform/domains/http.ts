@@ -139,6 +139,7 @@ export const domainsRouter = createRouter()
         200: ListResponse(
           DomainRow.extend({
             group_id: z.uuid().openapi({ description: 'The account of the domain' }),
+            billing_entity: z.uuid().nullable().openapi({ description: 'The billing entity paying for the account of the domain (null: none named yet)' }),
             registrar_lock: z.boolean().openapi({ description: 'The registry reported clientTransferProhibited (the registrar’s transfer lock) at the last sync' }),
           }).partial(),
         ),

@@ -6,6 +6,7 @@ import { notFound } from '#server/platform/core/errors.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import { listResource, type ListResource } from '#server/platform/list/engine.ts'
 import { domainTagCondition } from '#server/platform/api-tokens/edge.ts'
+import { billingEntityOfAccount } from '#server/platform/accounts/reads.ts'
 import { domainContactCards, joinRegistrant } from '#server/platform/contacts/reads.ts'
 import { CONTACT_ROLES } from '#common/vocabulary.ts'
 import { DIFFERENCES_LIST, DOMAIN_STATUSES, DOMAINS_LIST, type DomainStatus } from '#common/lists/domains.ts'
@@ -45,6 +46,8 @@ export const domainsResource = listResource(DOMAINS_LIST, {
     created_at: 'd.created_at',
     updated_at: 'd.updated_at',
     group_id: 'd.account_id',
+    // The account's, not the domain's: a change of who pays moves no domain's list version.
+    billing_entity: { column: billingEntityOfAccount('d.account_id'), joined: true },
   },
 })
 

@@ -53,7 +53,12 @@ const ReportsIndexSchema = z
   .openapi('ReportsIndex')
 
 const Amount = z.object({ currency: z.string(), minor: z.number().int() })
-const FigureSchema = z.object({ key: z.string(), count: Count, amounts: z.array(Amount).optional() })
+const FigureSchema = z.object({
+  key: z.string(),
+  count: Count,
+  amounts: z.array(Amount).optional(),
+  label: z.string().optional().openapi({ description: "The name of what the key identifies, when the key is an id (a billing entity's)" }),
+})
 
 const SectionsReportSchema = z
   .object({

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
 import { forbidden } from '#server/platform/core/errors.ts'
 import { can, isStaff, reachOf, type Scope } from '#server/platform/core/scope.ts'
-import { joinAccounts } from '#server/platform/accounts/reads.ts'
+import { accountsByIds, joinAccounts } from '#server/platform/accounts/reads.ts'
 import { auditResource, readableAreas } from '#server/platform/audit/http.ts'
 import { recordsResource } from '#server/platform/dns/http.ts'
 import { listResource, type ListResource } from '#server/platform/list/engine.ts'
@@ -38,7 +38,7 @@ import { SSL_STATES } from '#common/ssl.ts'
 import { ORDER_STATES } from '#common/lists/orders.ts'
 import { DIFFERENCE_FIELDS } from '#common/lists/domains.ts'
 import { ordersByState } from '#server/platform/orders/reads.ts'
-import { settledByMonth } from '#server/platform/billing/reads.ts'
+import { billingEntitiesByIds, settledByMonth } from '#server/platform/billing/reads.ts'
 
 /** How many tags the domains report names (the most used first). */
 export const TAGS_NAMED = 50
@@ -167,6 +167,9 @@ export type SectionsReport = {
   unpriced: number | null
 }
 
+/** The forecast's figure of the accounts that name no billing entity yet. */
+const NO_PAYER = 'none'
+
 /** How many names the SSL report's gap names, and how many actors the activity report names. */
 const GAP_NAMED = 50
 const ACTORS_NAMED = 12
@@ -239,9 +242,21 @@ export async function forecastReport(db: Kysely<DB>, scope: Scope, now: Date, fi
   const [y, m] = today.split('-').map(Number)
   const until = new Date(Date.UTC(y!, m! - 1 + months, 1))
   const { groups, tags } = await renewalsDue(db, reachOf(scope), filters.tag, new Date(`${today}T00:00:00Z`), until, TAGS_NAMED)
+  // Who pays for each account (its billing entity, by name): the forecast per payer.
+  const accountIds = [...new Set(groups.map((g) => g.account_id))]
+  const payers = new Map(
+    (await accountsByIds(db, accountIds).select(['accounts.id', 'accounts.billing_entity_id']).execute()).flatMap((a) => (a.billing_entity_id ? [[a.id, a.billing_entity_id] as const] : [])),
+  )
+  const payerNames = new Map(
+    (
+      await billingEntitiesByIds(db, [...new Set(payers.values())])
+        .select(['billing_entities.id', 'billing_entities.name'])
+        .execute()
+    ).map((b) => [b.id, b.name]),
+  )
   // One quoter per account (its price list read once), each month priced on its own day.
   const priced = new Map<string, { currency: string; minor: number } | null>()
-  for (const accountId of new Set(groups.map((g) => g.account_id))) {
+  for (const accountId of accountIds) {
     const quoter = await accountQuoter(db, accountId, now)
     for (const g of groups.filter((x) => x.account_id === accountId)) {
       const key = `${accountId}|${g.tld}|${g.month}`
@@ -267,6 +282,7 @@ export async function forecastReport(db: Kysely<DB>, scope: Scope, now: Date, fi
   const byMonth = new Map(list.map((month) => [month, { key: month, count: 0, amounts: [] } as Figure]))
   const offByMonth = new Map(list.map((month) => [month, { key: month, count: 0, amounts: [] } as Figure]))
   const byTld = new Map<string, Figure>()
+  const byPayer = new Map<string, Figure>()
   const totals = new Map<string, Figure>()
   let unpriced = 0
   let total = 0
@@ -277,13 +293,16 @@ export async function forecastReport(db: Kysely<DB>, scope: Scope, now: Date, fi
     add(byMonth, g.month, g.count, price)
     if (!g.auto_renew) add(offByMonth, g.month, g.count, price)
     add(byTld, g.tld, g.count, price)
+    add(byPayer, payers.get(g.account_id) ?? NO_PAYER, g.count, price)
     add(totals, 'all', g.count, price)
   }
+  for (const figure of byPayer.values()) if (figure.key !== NO_PAYER) figure.label = payerNames.get(figure.key) ?? figure.key
   const sections: FigureSection[] = [
     { key: 'month', figures: [...byMonth.values()] },
     { key: 'auto_renew_off', figures: [...offByMonth.values()] },
     { key: 'tld', figures: [...byTld.values()].sort((a, b) => b.count - a.count || a.key.localeCompare(b.key)) },
     { key: 'tag', figures: tags },
+    { key: 'billing_entity', figures: [...byPayer.values()].sort((a, b) => b.count - a.count || (a.label ?? a.key).localeCompare(b.label ?? b.key)) },
   ]
   return { ...base(now, { tag: filters.tag, months }), total, sections, totals: totals.get('all')?.amounts ?? [], unpriced }
 }
