@@ -186,6 +186,7 @@ const SCREENS: Screen[] = [
   // Watch (issue 31): the watches, one watch, its case, and a printable report.
   { name: 'watch-list', user: 'brand@acme.example', path: '/watch' },
   { name: 'watch-detail', user: 'brand@acme.example', path: (ids) => `/watch/${ids.watch}` },
+  { name: 'watch-domains', user: 'brand@acme.example', path: (ids) => `/watch/${ids.watch}/domains` },
   { name: 'watch-case', user: 'brand@acme.example', path: (ids) => `/watch/${ids.watch}/cases/${ids.watchCase}` },
   { name: 'watch-case-step', user: 'brand@acme.example', path: (ids) => `/watch/${ids.watch}/cases/${ids.watchCase}/step` },
   { name: 'watch-overview-all', user: 'brand@acme.example', path: '/watch/overview' },
