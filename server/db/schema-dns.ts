@@ -79,6 +79,9 @@ export interface DnsZonePosturesTable {
   caa_issuers: string
   mx: boolean
   records: number
+  /** The zone's records by type, and by TTL bucket (common/reports.ts TTL_BUCKETS), migration 1560. */
+  record_types: ColumnType<Record<string, number>, string | undefined, string>
+  record_ttls: ColumnType<Record<string, number>, string | undefined, string>
   computed_at: Timestamp
 }
 

@@ -419,17 +419,28 @@ describe('the figure reports: DNS, SSL, renewals forecast, portfolio activity', 
 
     // The posture rollup (dns_zone_postures): the job's values are read while current for the zone's version; a zone changed since is computed live.
     const spfOf = async () => ((await get(`/groups/${acme}/reports/dns`, tokens.admin!)).json as Sections).sections.find((s) => s.key === 'spf')!.figures
+    const sectionsNow = async () => ((await get(`/groups/${acme}/reports/dns`, tokens.admin!)).json as Sections).sections
     const truth = await spfOf()
+    const live = await sectionsNow()
     expect(await refreshZonePostures(platform.db)).toBe(5)
     expect(await refreshZonePostures(platform.db)).toBe(0)
     expect(await spfOf()).toEqual(truth)
-    await platform.db.updateTable('dns_zone_postures').set({ spf: 'open' }).execute()
+    // Every figure, the records' by type and TTL included, the same from the rollups as live.
+    expect(await sectionsNow()).toEqual(live)
+    await platform.db
+      .updateTable('dns_zone_postures')
+      .set({ spf: 'open', record_types: JSON.stringify({ A: 99 }), record_ttls: JSON.stringify({ le300: 99 }) })
+      .execute()
     expect(await spfOf()).toEqual([{ key: 'open', count: 4 }])
+    const rolled = await sectionsNow()
+    expect(rolled.find((s) => s.key === 'record_type')!.figures).toEqual([{ key: 'A', count: 4 * 99 }])
+    expect(rolled.find((s) => s.key === 'ttl')!.figures).toEqual([{ key: 'le300', count: 4 * 99 }])
     await platform.db
       .updateTable('dns_zones')
       .set({ version: sql`version + 1` })
       .execute()
     expect(await spfOf()).toEqual(truth)
+    expect(await sectionsNow()).toEqual(live)
     expect(await listTotal(acme, tokens.admin!, 'reports/dns/zones', "spf equals 'hard'")).toBe(4)
   })
 

@@ -22,13 +22,15 @@ export async function refreshZonePostures(db: Db): Promise<number> {
   let total = 0
   for (;;) {
     const result = await sql`
-      INSERT INTO dns_zone_postures (zone_id, zone_version, spf, dmarc, caa, caa_issuers, mx, records, computed_at)
-      SELECT z.id, z.version, ${sql.raw(p.spf)}, ${sql.raw(p.dmarc)}, ${sql.raw(p.caa)}, ${sql.raw(p.caa_issuers)}, ${sql.raw(p.mx)}, ${sql.raw(p.records)}, now()
+      INSERT INTO dns_zone_postures (zone_id, zone_version, spf, dmarc, caa, caa_issuers, mx, records, record_types, record_ttls, computed_at)
+      SELECT z.id, z.version, ${sql.raw(p.spf)}, ${sql.raw(p.dmarc)}, ${sql.raw(p.caa)}, ${sql.raw(p.caa_issuers)}, ${sql.raw(p.mx)}, ${sql.raw(p.records)},
+             ${sql.raw(p.record_types)}, ${sql.raw(p.record_ttls)}, now()
         FROM dns_zones z LEFT JOIN dns_zone_postures zp ON zp.zone_id = z.id
        WHERE zp.zone_id IS NULL OR zp.zone_version <> z.version
        LIMIT ${ROLLUP_BATCH}
       ON CONFLICT (zone_id) DO UPDATE SET zone_version = excluded.zone_version, spf = excluded.spf, dmarc = excluded.dmarc, caa = excluded.caa,
-        caa_issuers = excluded.caa_issuers, mx = excluded.mx, records = excluded.records, computed_at = excluded.computed_at`.execute(db)
+        caa_issuers = excluded.caa_issuers, mx = excluded.mx, records = excluded.records, record_types = excluded.record_types,
+        record_ttls = excluded.record_ttls, computed_at = excluded.computed_at`.execute(db)
     const n = Number(result.numAffectedRows ?? 0)
     total += n
     if (n < ROLLUP_BATCH) return total

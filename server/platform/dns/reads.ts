@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
+import { TTL_BUCKETS } from '#common/reports.ts'
 
 /**
  * What other areas may read of the DNS area's tables (decision 024): zones, their records, and the
@@ -107,7 +108,14 @@ export const LIVE_POSTURE_SQL = {
   caa_issuers: `(SELECT coalesce(string_agg(DISTINCT i.issuer, ' '), '') FROM (SELECT lower(btrim(split_part(split_part(r.content, ' ', 3), ';', 1), '"')) AS issuer ${recordsAt('z.name', 'CAA')} AND split_part(r.content, ' ', 2) IN ('issue', 'issuewild')) i WHERE i.issuer <> '')`,
   mx: `EXISTS (SELECT 1 ${recordsAt('z.name', 'MX')})`,
   records: '(SELECT count(*)::int FROM dns_records r WHERE r.zone_id = z.id)',
+  record_types: `(SELECT coalesce(jsonb_object_agg(c.type, c.n), '{}') FROM (SELECT r.type, count(*) AS n FROM dns_records r WHERE r.zone_id = z.id GROUP BY r.type) c)`,
+  record_ttls: `(SELECT coalesce(jsonb_object_agg(c.bucket, c.n), '{}') FROM (SELECT ${ttlBucketSql('r.ttl')} AS bucket, count(*) AS n FROM dns_records r WHERE r.zone_id = z.id GROUP BY 1) c)`,
 } as const
+
+/** The TTL bucket (common/reports.ts TTL_BUCKETS) of a TTL column, as SQL (trusted: the buckets are constants). */
+function ttlBucketSql(ttl: string) {
+  return `(CASE ${TTL_BUCKETS.map(([key, , to]) => (to === null ? `ELSE '${key}'` : `WHEN ${ttl} <= ${to} THEN '${key}'`)).join(' ')} END)`
+}
 
 type PostureColumn = keyof typeof LIVE_POSTURE_SQL
 /** A posture read from the rollup (`zp`, dns_zone_postures) where it is current for the zone's version, else computed live. */
@@ -132,41 +140,65 @@ export const ZONE_POSTURE_SQL = {
 /** The SQL naming the zones as `z` with their posture rollup as `zp`, for a list resource of the report (its `from`), with the account joined by the caller. */
 export const zonesFrom = (z: string) => `dns_zones ${z} LEFT JOIN dns_zone_postures zp ON zp.zone_id = ${z}.id`
 
+/** The zone dimensions the DNS report counts, in the order of the GROUPING SETS below. */
+const ZONE_DIMENSIONS = ['publish_state', 'dnssec_state', 'drift', 'spf', 'dmarc', 'caa', 'mx', 'stale'] as const
+
 /**
  * The zones of an account (null: every account) counted by publishing state, DNSSEC state, drift,
  * SPF, DMARC, CAA (and each CA named), MX and staleness (not changed since `staleBefore`), and their
- * records by type and TTL bucket: two statements, each one pass.
+ * records by type and TTL bucket — exact, whatever the rollup job's progress: each zone's posture
+ * and record counts are read from its rollup where it is current for the zone's version
+ * (dns_zone_postures, dns/postures.ts) and computed live for the zones changed since. One pass over
+ * the zones with GROUPING SETS (one row per figure, not one per zone and dimension), and the records
+ * of the changed zones only (issue 29: 500,000 zones and 5M records in the report's second).
  */
-export async function dnsPosture(db: Db, accountId: string | null, staleBefore: Date, ttlBuckets: readonly (readonly [string, number, number | null])[]) {
-  const scoped = (table: string) => (accountId === null ? sql`TRUE` : sql`${sql.ref(`${table}.account_id`)} = ${accountId}`)
+export async function dnsPosture(db: Db, accountId: string | null, staleBefore: Date) {
+  const scoped = accountId === null ? sql`TRUE` : sql`z.account_id = ${accountId}`
   const p = ZONE_POSTURE_SQL
-  const ttl = sql.join(
-    ttlBuckets.map(([key, , to]) => (to === null ? sql`ELSE ${key}` : sql`WHEN r.ttl <= ${to} THEN ${key}`)),
-    sql` `,
-  )
-  const [zones, records] = await Promise.all([
-    sql<{ dim: string; key: string; n: string }>`
-      SELECT v.dim, v.key, count(*) AS n
-      FROM (SELECT z.publish_state::text AS publish_state, z.dnssec_state::text AS dnssec_state, ${sql.raw(p.drift)} AS drift, ${sql.raw(p.spf)} AS spf,
-                   ${sql.raw(p.dmarc)} AS dmarc, ${sql.raw(p.caa)} AS caa, ${sql.raw(p.caa_issuers)} AS caa_issuers, ${sql.raw(p.mx)} AS mx,
-                   (z.updated_at < ${staleBefore}) AS stale
-            FROM ${sql.raw(zonesFrom('z'))} WHERE ${scoped('z')}) s
-      CROSS JOIN LATERAL (
-        SELECT 'publish_state', s.publish_state UNION ALL SELECT 'dnssec_state', s.dnssec_state UNION ALL SELECT 'drift', s.drift
-        UNION ALL SELECT 'spf', s.spf UNION ALL SELECT 'dmarc', s.dmarc UNION ALL SELECT 'caa', s.caa::text UNION ALL SELECT 'mx', s.mx::text
-        UNION ALL SELECT 'stale', CASE WHEN s.stale THEN 'stale' ELSE 'recent' END
-        UNION ALL SELECT 'caa_issuer', i FROM unnest(string_to_array(nullif(s.caa_issuers, ''), ' ')) i
-        UNION ALL SELECT '', ''
-      ) v(dim, key)
-      GROUP BY v.dim, v.key`.execute(db),
-    sql<{ dim: string; key: string; n: string }>`
-      SELECT v.dim, v.key, count(*) AS n
-      FROM dns_records r
-      CROSS JOIN LATERAL (SELECT 'record_type', r.type UNION ALL SELECT 'ttl', CASE ${ttl} END) v(dim, key)
-      WHERE ${scoped('r')}
-      GROUP BY v.dim, v.key`.execute(db),
-  ])
-  return [...zones.rows, ...records.rows].map((row) => ({ dim: row.dim, key: row.key, count: Number(row.n) }))
+  const dims = sql.raw(ZONE_DIMENSIONS.join(', '))
+  const zoneFigures = sql<{ g: number; n: string } & Record<(typeof ZONE_DIMENSIONS)[number], string | null>>`
+    WITH s AS MATERIALIZED (
+      SELECT z.publish_state::text AS publish_state, z.dnssec_state::text AS dnssec_state, ${sql.raw(p.drift)} AS drift, ${sql.raw(p.spf)} AS spf,
+             ${sql.raw(p.dmarc)} AS dmarc, (${sql.raw(p.caa)})::text AS caa, ${sql.raw(p.caa_issuers)} AS caa_issuers, (${sql.raw(p.mx)})::text AS mx,
+             CASE WHEN z.updated_at < ${staleBefore} THEN 'stale' ELSE 'recent' END AS stale
+        FROM ${sql.raw(zonesFrom('z'))} WHERE ${scoped})
+    SELECT GROUPING(${dims}) AS g, ${dims}, count(*) AS n FROM s
+     GROUP BY GROUPING SETS (${sql.raw(ZONE_DIMENSIONS.map((d) => `(${d})`).join(', '))}, ())
+    UNION ALL
+    SELECT -1, i, NULL, NULL, NULL, NULL, NULL, NULL, NULL, count(*) FROM s, unnest(string_to_array(nullif(s.caa_issuers, ''), ' ')) i GROUP BY i`.execute(db)
+  // The records: the current rollups' counts, and the changed zones' records counted live.
+  const recordFigures = sql<{ dim: string; key: string; n: string }>`
+    WITH s AS MATERIALIZED (
+      SELECT z.id, zp.zone_version IS NOT DISTINCT FROM z.version AS current, zp.record_types, zp.record_ttls
+        FROM ${sql.raw(zonesFrom('z'))} WHERE ${scoped})
+    SELECT 'record_type' AS dim, c.key, sum(c.value::bigint) AS n FROM s, jsonb_each_text(s.record_types) c WHERE s.current GROUP BY c.key
+    UNION ALL
+    SELECT 'ttl', c.key, sum(c.value::bigint) FROM s, jsonb_each_text(s.record_ttls) c WHERE s.current GROUP BY c.key
+    UNION ALL
+    SELECT CASE WHEN GROUPING(r.type) = 0 THEN 'record_type' ELSE 'ttl' END, coalesce(r.type, ${sql.raw(ttlBucketSql('r.ttl'))}), count(*)
+      FROM s JOIN dns_records r ON r.zone_id = s.id WHERE NOT s.current
+     GROUP BY GROUPING SETS ((r.type), (${sql.raw(ttlBucketSql('r.ttl'))}))`.execute(db)
+  const [zones, records] = await Promise.all([zoneFigures, recordFigures])
+  const figures = new Map<string, { dim: string; key: string; count: number }>()
+  const add = (dim: string, key: string, n: string | number) => {
+    const id = `${dim}\u0000${key}`
+    const figure = figures.get(id) ?? { dim, key, count: 0 }
+    figure.count += Number(n)
+    figures.set(id, figure)
+  }
+  const all = (1 << ZONE_DIMENSIONS.length) - 1
+  for (const row of zones.rows) {
+    if (row.g === -1) add('caa_issuer', row.publish_state!, row.n)
+    else if (row.g === all) add('', '', row.n)
+    else {
+      // GROUPING(...) has a 0 bit, counted from the last dimension, for the one grouped by.
+      const index = ZONE_DIMENSIONS.findIndex((_, i) => (row.g & (1 << (ZONE_DIMENSIONS.length - 1 - i))) === 0)
+      const dim = ZONE_DIMENSIONS[index]!
+      add(dim, row[dim] ?? '', row.n)
+    }
+  }
+  for (const row of records.rows) add(row.dim, row.key, row.n)
+  return [...figures.values()]
 }
 
 /** The distinct host names of an account's live zones (null: every account) that answer an address (A or AAAA), with their account. */

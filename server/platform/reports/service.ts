@@ -198,7 +198,7 @@ const base = (now: Date, filters: Partial<SectionsReport['filters']>) => ({
 /** /reports/dns: zones by publishing, DNSSEC, drift and mail/certificate posture, staleness; records by type and TTL. */
 export async function dnsReport(db: Kysely<DB>, scope: Scope, now: Date): Promise<SectionsReport> {
   const staleBefore = new Date(`${addDaysTo(dayOf(now), -STALE_DAYS)}T00:00:00Z`)
-  const rows = await dnsPosture(db, reachOf(scope), staleBefore, TTL_BUCKETS)
+  const rows = await dnsPosture(db, reachOf(scope), staleBefore)
   // Record rows carry no total of their own: the zones' is the report's.
   const { total, sections } = sectionsOf('dns', rows, {
     publish_state: ZONE_PUBLISH_STATES,
