@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { Form, Link, useLocation } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 
@@ -21,6 +22,7 @@ export function ChargeConfirmation({
   price,
   busy,
   testId,
+  details,
 }: {
   question: string
   note: string
@@ -32,6 +34,8 @@ export function ChargeConfirmation({
   busy: boolean
   /** `confirm-{testId}` on the box, `{testId}-confirm` and `{testId}-cancel` on its two choices. */
   testId: string
+  /** What the price is made of (a bulk action's price per domain), under the question. */
+  details?: ReactNode
 }) {
   const location = useLocation()
   return (
@@ -44,6 +48,7 @@ export function ChargeConfirmation({
       <p id={`charge-question-${testId}`} className="font-medium" data-testid="charge-question">
         {question}
       </p>
+      {details}
       <p className="text-xs text-slate-600 dark:text-slate-400">{note}</p>
       <Form method="post" className="mt-2 flex gap-2">
         <input type="hidden" name="intent" value={intent} />

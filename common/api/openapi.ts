@@ -5977,7 +5977,7 @@ export interface components {
         /** @description set_nameservers: host names */
         nameservers?: string[]
       }
-      /** @description The totals the confirmation showed (POST …/bulk-actions/quote): when the action now totals otherwise, nothing is started (409 billing.quote_changed) */
+      /** @description The totals the confirmation showed (POST …/bulk-actions/quote): when the action now totals otherwise, nothing is started (409 billing.quote_changed); each domain's charge is then held to its quoted price (an item whose price changed after the start fails, nothing charged) */
       expected_totals?: {
         amount_minor: number
         currency: string
@@ -5988,11 +5988,19 @@ export interface components {
       action: 'renew' | 'auto_renew_on' | 'auto_renew_off' | 'lock' | 'unlock' | 'set_contacts' | 'set_nameservers'
       /** @description The domains the action is for */
       count: number
-      /** @description Those of them it charges (a domain the renewal rules refuse, or unpriced, is refused at its item and never charged) */
+      /** @description Those of them it charges (a domain the renewal rules refuse, or unpriced, is refused at its item and never charged; a domain already locked is not charged for the lock) */
       charged: number
       period: number | null
       /** @description What the action charges, per currency; empty when it charges nothing */
       totals: {
+        amount_minor: number
+        currency: string
+      }[]
+      /** @description Each domain the action charges, with its price (the quote its own charge takes), by name */
+      items: {
+        /** Format: uuid */
+        id: string
+        name: string
         amount_minor: number
         currency: string
       }[]

@@ -68,7 +68,7 @@ describe('bulk renewal follows the single renewal rules', () => {
     expect(quote.status, JSON.stringify(quote.json)).toBe(200)
     const single = await platform.call('GET', `/groups/${acme}/domains/${renewable.id}/renew/quote?period=4`, { token: admin })
     expect(single.json.price).not.toBeNull()
-    expect(quote.json).toEqual({ action: 'renew', count: 3, charged: 1, period: 4, totals: [single.json.price] })
+    expect(quote.json).toEqual({ action: 'renew', count: 3, charged: 1, period: 4, totals: [single.json.price], items: [{ id: renewable.id, name: renewable.name, ...single.json.price }] })
     // Confirmed at totals that are no longer the quote: refused, nothing started.
     const jobsBefore = await platform.db.selectFrom('bulk_jobs').select('id').execute()
     const stale = await platform.call('POST', `/groups/${acme}/bulk-actions`, {
@@ -105,5 +105,81 @@ describe('bulk renewal follows the single renewal rules', () => {
     expect(row(renewable.id).expires_at!.toISOString()).toBe(fineAfter.toISOString())
     const renewals = await platform.db.selectFrom('audit_entries').select('entity_id').where('action', '=', 'renew').where('entity_id', 'in', [wrongPeriod.id, inRedemption.id, renewable.id]).execute()
     expect(renewals.map((r) => r.entity_id)).toEqual([renewable.id])
+  }, 60_000)
+})
+
+describe('a bulk registry lock asks once at its fees (issue 28)', () => {
+  it('quotes each domain as its own lock does, charges exactly that, and refuses a stale total with nothing charged or locked', async () => {
+    const first = await registered('bulk-lock-1.com')
+    const second = await registered('bulk-lock-2.org')
+    const locked = await registered('bulk-lock-held.com')
+    await platform.db.updateTable('domains').set({ registry_lock: true }).where('id', '=', locked.id).execute()
+    const ids = [first.id, second.id, locked.id]
+    const fees = () =>
+      platform.db
+        .selectFrom('transactions')
+        .select(['domain_id', 'state', 'amount_minor', 'currency'])
+        .where('domain_id', 'in', ids)
+        .where('action', '=', 'registry-lock')
+        .orderBy('domain_id')
+        .execute()
+    const lockOf = async () => (await platform.db.selectFrom('domains').select(['id', 'registry_lock']).where('id', 'in', ids).orderBy('id').execute()).map((d) => [d.id, d.registry_lock])
+
+    // The quote: each domain not yet locked at its own lock's quote, the total their sum; the locked one is not charged.
+    const single = async (id: string) => (await platform.call('GET', `/groups/${acme}/domains/${id}/registry-lock/quote`, { token: admin })).json.price
+    const [p1, p2] = [await single(first.id), await single(second.id)]
+    expect(p1).not.toBeNull()
+    expect(p2.currency).toBe(p1.currency)
+    const quote = await platform.call('POST', `/groups/${acme}/bulk-actions/quote`, { token: admin, body: { action: 'lock', ids } })
+    expect(quote.status, JSON.stringify(quote.json)).toBe(200)
+    expect(quote.json).toEqual({
+      action: 'lock',
+      count: 3,
+      charged: 2,
+      period: null,
+      totals: [{ amount_minor: p1.amount_minor + p2.amount_minor, currency: p1.currency }],
+      items: [
+        { id: first.id, name: first.name, ...p1 },
+        { id: second.id, name: second.name, ...p2 },
+      ],
+    })
+
+    // A total other than the quote's: refused, nothing started, charged or locked.
+    const jobsBefore = await platform.db.selectFrom('bulk_jobs').select('id').execute()
+    const stale = await platform.call('POST', `/groups/${acme}/bulk-actions`, {
+      token: admin,
+      body: { action: 'lock', ids, expected_totals: [{ amount_minor: quote.json.totals[0].amount_minor - 1, currency: p1.currency }] },
+    })
+    expect(stale.status).toBe(409)
+    expect(stale.json.code).toBe('billing.quote_changed')
+    expect(await platform.db.selectFrom('bulk_jobs').select('id').execute()).toEqual(jobsBefore)
+    expect(await fees()).toEqual([])
+    const before = await lockOf()
+    expect(before.filter(([, on]) => on)).toEqual([[locked.id, true]])
+
+    // Confirmed at the quote: each domain charged its quoted fee once, the locked one nothing.
+    const job = await platform.call('POST', `/groups/${acme}/bulk-actions`, { token: admin, body: { action: 'lock', ids, expected_totals: quote.json.totals } })
+    expect(job.status, JSON.stringify(job.json)).toBe(202)
+    const done = await vi.waitFor(
+      async () => {
+        const res = await platform.call('GET', `/groups/${acme}/bulk-actions/${job.json.job_id}`, { token: admin })
+        expect(res.json.state).toBe('completed')
+        return res.json
+      },
+      { timeout: 30_000, interval: 200 },
+    )
+    expect(done.params).toEqual({})
+    expect(done.results.map((r: { ok: boolean; outcome: string }) => [r.ok, r.outcome])).toEqual([
+      [true, 'applied'],
+      [true, 'applied'],
+      [true, 'unchanged'],
+    ])
+    const charged = (await fees()).map((f) => ({ domain_id: f.domain_id, state: f.state, amount_minor: Number(f.amount_minor), currency: f.currency.trim() }))
+    expect(charged.sort((a, b) => a.domain_id!.localeCompare(b.domain_id!))).toEqual(
+      quote.json.items
+        .map((i: { id: string; amount_minor: number; currency: string }) => ({ domain_id: i.id, state: 'settled', amount_minor: i.amount_minor, currency: i.currency }))
+        .sort((a: { domain_id: string }, b: { domain_id: string }) => a.domain_id.localeCompare(b.domain_id)),
+    )
+    expect((await lockOf()).every(([, on]) => on)).toBe(true)
   }, 60_000)
 })

@@ -25,7 +25,7 @@ import { refusalErrors, refusalOf, refusalText } from '#app/lib/refusal.server.t
 import { requestUrl } from '#app/lib/request-url.ts'
 import type { Route } from './+types/index.ts'
 import { DateText } from '#app/components/date-text.tsx'
-import { ChargeConfirmation, shownPriceOf, type ShownPrice } from '#app/components/charge-confirmation.tsx'
+import { ChargeConfirmation } from '#app/components/charge-confirmation.tsx'
 import { formatMoney } from '#common/money.ts'
 import type { Answer, Row } from '#app/lib/platform-api.ts'
 
@@ -88,7 +88,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const confirmed = form.get('intent') === 'bulk-confirmed'
   const quoteOf = async (): Promise<BulkConfirm | undefined> => {
     const quote = await (await getPlatform(request, context)).post('/groups/{context}/bulk-actions/quote', { path: { context: groupContext }, body: { action, params } })
-    return quote.totals.length ? { action, period, count: quote.charged, price: quote.totals[0]! } : undefined
+    if (!quote.totals.length) return undefined
+    return { action, period, count: quote.charged, totals: quote.totals, items: quote.items.slice(0, SHOWN_ITEMS), more: Math.max(0, quote.items.length - SHOWN_ITEMS) }
   }
   try {
     if (!confirmed) {
@@ -96,10 +97,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (confirm) return { result: undefined, confirm }
     }
     const platform = await getPlatform(request, context)
-    const shown = shownPriceOf(form)
     const started = await platform.post('/groups/{context}/bulk-actions', {
       path: { context: groupContext },
-      body: { action, params, ...(confirmed ? { expected_totals: shown ? [shown] : [] } : {}) },
+      body: { action, params, ...(confirmed ? { expected_totals: totalsOf(form.get('totals')) } : {}) },
     })
     return redirect(carryContext(`/tray?job=${started.job_id}`, url.searchParams), { headers: { 'Set-Cookie': flashHeader(request, { content: t('started'), color: 'info' }) } })
   } catch (error) {
@@ -114,8 +114,24 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-/** A charging bulk action's total at the engine's quotes, shown to confirm before it starts. */
-type BulkConfirm = { action: string; period: number; count: number; price: ShownPrice }
+/** A charging bulk action at the engine's quotes, shown to confirm before it starts: its total per currency and its first domains' prices (`more`: those not listed). */
+type BulkConfirm = { action: string; period: number; count: number; totals: Price[]; items: ({ id: string; name: string } & Price)[]; more: number }
+type Price = { amount_minor: number; currency: string }
+
+/** The domains a confirmation lists by name; the total covers them all. */
+const SHOWN_ITEMS = 20
+
+/** The totals a confirmation showed, posted back as `1200 USD,500 EUR` (none: no charge). */
+const totalsText = (totals: Price[]) => totals.map((p) => `${p.amount_minor} ${p.currency}`).join(',')
+function totalsOf(value: FormDataEntryValue | null): Price[] {
+  return String(value ?? '')
+    .split(',')
+    .flatMap((part) => {
+      const match = /^(\d{1,15}) ([A-Z]{3})$/.exec(part.trim())
+      return match ? [{ amount_minor: Number(match[1]), currency: match[2]! }] : []
+    })
+    .slice(0, 10)
+}
 
 export default function TrayScreen({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation('tray')
@@ -188,25 +204,56 @@ export default function TrayScreen({ loaderData, actionData }: Route.ComponentPr
   )
 }
 
-/** The tray's renewal asked once, at its total (the shared ChargeConfirmation). */
+/** A charging bulk action (a renewal, the registry lock) asked once: its total and each domain's price (the shared ChargeConfirmation). */
 function BulkConfirmation({ confirm }: { confirm: BulkConfirm }) {
   const { t, i18n } = useTranslation('tray')
   const navigation = useNavigation()
+  const money = (p: Price) => formatMoney(p.amount_minor, p.currency, i18n.language)
+  const price = confirm.totals.map(money).join(' + ')
+  const question = confirm.action === 'renew' ? t('confirm.renew', { count: confirm.count, years: t('years', { count: confirm.period }), price }) : t('confirm.lock', { count: confirm.count, price })
   return (
     <ChargeConfirmation
-      question={t('confirm.renew', {
-        count: confirm.count,
-        years: t('years', { count: confirm.period }),
-        price: confirm.price ? formatMoney(confirm.price.amount_minor, confirm.price.currency, i18n.language) : t('confirm.noCharge'),
-      })}
+      question={question}
       note={t('confirm.note')}
       confirmLabel={t('confirm.confirm')}
       cancelLabel={t('confirm.cancel')}
       intent="bulk-confirmed"
-      fields={{ action: confirm.action, period: confirm.period }}
-      price={confirm.price}
+      fields={{ action: confirm.action, period: confirm.period, totals: totalsText(confirm.totals) }}
+      price={confirm.totals[0] ?? null}
       busy={navigation.state !== 'idle'}
       testId="bulk"
+      details={
+        <table className="my-2 w-full max-w-md text-sm" data-testid="bulk-prices">
+          <caption className="sr-only">{t('confirm.perDomain')}</caption>
+          <tbody>
+            {confirm.items.map((item) => (
+              <tr key={item.id} className="border-b border-amber-200 dark:border-amber-900" data-testid="bulk-price">
+                <th scope="row" className="py-1 pr-4 text-left font-normal break-all">
+                  {item.name}
+                </th>
+                <td className="py-1 text-right tabular-nums whitespace-nowrap">{money(item)}</td>
+              </tr>
+            ))}
+            {confirm.more > 0 ? (
+              <tr>
+                <td colSpan={2} className="py-1 text-slate-600 dark:text-slate-400">
+                  {t('confirm.more', { count: confirm.more })}
+                </td>
+              </tr>
+            ) : null}
+          </tbody>
+          <tfoot>
+            {confirm.totals.map((total) => (
+              <tr key={total.currency} className="font-semibold" data-testid="bulk-total">
+                <th scope="row" className="pt-1 pr-4 text-left">
+                  {t('confirm.total')}
+                </th>
+                <td className="pt-1 text-right tabular-nums whitespace-nowrap">{money(total)}</td>
+              </tr>
+            ))}
+          </tfoot>
+        </table>
+      }
     />
   )
 }

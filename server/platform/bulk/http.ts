@@ -24,7 +24,10 @@ const BulkBody = z
       .array(z.object({ amount_minor: z.number().int().min(0), currency: z.string().length(3) }).strict())
       .max(10)
       .optional()
-      .openapi({ description: 'The totals the confirmation showed (POST …/bulk-actions/quote): when the action now totals otherwise, nothing is started (409 billing.quote_changed)' }),
+      .openapi({
+        description:
+          "The totals the confirmation showed (POST …/bulk-actions/quote): when the action now totals otherwise, nothing is started (409 billing.quote_changed); each domain's charge is then held to its quoted price (an item whose price changed after the start fails, nothing charged)",
+      }),
   })
   .strict()
   .openapi('BulkAction')
@@ -33,9 +36,14 @@ const BulkQuoteSchema = z
   .object({
     action: z.enum(BULK_ACTIONS),
     count: z.number().int().openapi({ description: 'The domains the action is for' }),
-    charged: z.number().int().openapi({ description: 'Those of them it charges (a domain the renewal rules refuse, or unpriced, is refused at its item and never charged)' }),
+    charged: z.number().int().openapi({
+      description: 'Those of them it charges (a domain the renewal rules refuse, or unpriced, is refused at its item and never charged; a domain already locked is not charged for the lock)',
+    }),
     period: z.number().int().nullable(),
     totals: z.array(z.object({ amount_minor: z.number().int(), currency: z.string() })).openapi({ description: 'What the action charges, per currency; empty when it charges nothing' }),
+    items: z
+      .array(z.object({ id: z.uuid(), name: z.string(), amount_minor: z.number().int(), currency: z.string() }))
+      .openapi({ description: 'Each domain the action charges, with its price (the quote its own charge takes), by name' }),
   })
   .openapi('BulkQuote')
 

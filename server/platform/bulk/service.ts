@@ -5,7 +5,7 @@ import type { DB, DomainStatus } from '#server/db/schema.ts'
 import { reachOf } from '#server/platform/core/scope.ts'
 import { change, txRunner, type Tx } from '#server/platform/core/change.ts'
 import { badRequest, notFound, refused } from '#server/platform/core/errors.ts'
-import { quoteDirect } from '#server/platform/billing/transactions.ts'
+import { quoteDirect, type ExpectedPrice } from '#server/platform/billing/transactions.ts'
 import type { Scope } from '#server/platform/core/scope.ts'
 import type { PlatformDeps } from '#server/platform/deps.ts'
 import { trayDomainIds } from '#server/platform/tray/service.ts'
@@ -17,7 +17,13 @@ import { domainById, reachableDomainsByIds } from '#server/platform/domains/read
 export const BULK_JOB = 'bulk-actions.run'
 export const BULK_LIMIT = 10_000
 
-export type BulkParams = { period?: number; contacts?: Partial<Record<'registrant' | 'admin' | 'tech' | 'billing', string>>; nameservers?: string[] }
+/** An action's parameters; a confirmed charging job also keeps the prices confirmed per account and TLD (`expected`, null: no charge). */
+export type BulkParams = {
+  period?: number
+  contacts?: Partial<Record<'registrant' | 'admin' | 'tech' | 'billing', string>>
+  nameservers?: string[]
+  expected?: Record<string, { amount_minor: number; currency: string } | null>
+}
 
 /** What an action asks of each domain. */
 export function changeFor(action: BulkAction, params: BulkParams): DomainChange {
@@ -70,72 +76,112 @@ async function bulkDomains(db: Kysely<DB>, scope: Scope, given: string[] | undef
   return ids.map((id) => byId.get(id)!)
 }
 
-/** What a bulk action charges over its domains (issue 28): a total per currency, nothing for an action that charges nothing. */
-export type BulkQuote = { action: BulkAction; count: number; charged: number; period: number | null; totals: { amount_minor: number; currency: string }[] }
+/** A price the engine quoted (null: no charge). */
+type Price = { amount_minor: number; currency: string }
 
 /**
- * The price of a bulk renewal now: each domain's renewal quoted as its charge will be
- * (`quoteDirect`, the function the renewal's charge prices with), once per account and TLD, summed
- * per currency. Read-only: nothing is reserved. The other actions charge nothing here.
+ * What a bulk action charges over its domains (issue 28): each domain it charges with its price,
+ * and the total per currency; nothing for an action that charges nothing. `prices` is the price of
+ * each account and TLD, which the job holds each item's charge to once confirmed.
  */
-async function bulkTotals(db: Kysely<DB>, action: BulkAction, params: BulkParams, domains: { account_id: string; tld: string; name: string; status: DomainStatus; expires_at: Date | null }[]) {
+export type BulkQuote = {
+  action: BulkAction
+  count: number
+  charged: number
+  period: number | null
+  totals: Price[]
+  items: ({ id: string; name: string } & Price)[]
+}
+
+/** The actions that charge, and the price-list action each charges as. */
+const CHARGING: Partial<Record<BulkAction, string>> = { renew: 'renew', lock: 'registry-lock' }
+
+const priceKey = (d: { account_id: string; tld: string }) => `${d.account_id}|${d.tld}`
+
+/**
+ * The price of a bulk action now, each domain quoted as its own charge will be (`quoteDirect`, the
+ * function the charge prices with: a renewal's for the period, the registry lock's fee as the
+ * domain's own lock quotes it), once per account and TLD, summed per currency. Read-only: nothing
+ * is reserved. A renewal the rules refuse (its status, the period) and a domain already locked are
+ * never charged; an unpriced renewal is refused at its charge, an unpriced lock is free.
+ */
+async function bulkCharges(
+  db: Kysely<DB>,
+  action: BulkAction,
+  params: BulkParams,
+  domains: { id: string; account_id: string; tld: string; name: string; status: DomainStatus; expires_at: Date | null; registry_lock: boolean }[],
+) {
+  const priced = CHARGING[action]
+  if (!priced) return { charged: 0, totals: [], items: [], prices: {} }
+  const period = action === 'renew' ? (params.period ?? 1) : 1
+  const prices: Record<string, Price | null> = {}
+  const items: BulkQuote['items'] = []
   const totals = new Map<string, number>()
-  if (action !== 'renew') return { charged: 0, totals: [] }
-  const groups = new Map<string, { accountId: string; tld: string; count: number }>()
-  let charged = 0
   for (const d of domains) {
-    // A domain the renewal rules refuse (its status, the period) is refused at its item, never charged.
-    const renewable = await checkRenewal({ db }, d, params.period ?? 1).then(
-      () => true,
-      () => false,
+    if (action === 'lock' && d.registry_lock) continue
+    // A domain the renewal rules refuse is refused at its item, never charged.
+    if (
+      action === 'renew' &&
+      !(await checkRenewal({ db }, d, period).then(
+        () => true,
+        () => false,
+      ))
     )
-    if (!renewable) continue
-    const key = `${d.account_id}|${d.tld}`
-    const group = groups.get(key) ?? { accountId: d.account_id, tld: d.tld, count: 0 }
-    group.count += 1
-    groups.set(key, group)
-  }
-  for (const g of groups.values()) {
-    // Unpriced: its item is refused at its charge (no-price), never charged.
-    const price = await quoteDirect(db, { accountId: g.accountId, tld: g.tld, action: 'renew', period: params.period ?? 1 }).catch(() => null)
+      continue
+    const key = priceKey(d)
+    if (!(key in prices)) {
+      const price = await quoteDirect(db, { accountId: d.account_id, tld: d.tld, action: priced, period, unpricedIsFree: action === 'lock' }).catch(() => null)
+      prices[key] = price ? { amount_minor: price.amount_minor, currency: price.currency } : null
+    }
+    const price = prices[key]
     if (!price) continue
-    totals.set(price.currency, (totals.get(price.currency) ?? 0) + price.amount_minor * g.count)
-    charged += g.count
+    items.push({ id: d.id, name: d.name, ...price })
+    totals.set(price.currency, (totals.get(price.currency) ?? 0) + price.amount_minor)
   }
-  return { charged, totals: [...totals.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([currency, amount_minor]) => ({ amount_minor, currency })) }
+  return {
+    charged: items.length,
+    totals: [...totals.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([currency, amount_minor]) => ({ amount_minor, currency })),
+    items: items.sort((a, b) => a.name.localeCompare(b.name)),
+    prices,
+  }
 }
 
 export async function quoteBulk(deps: Pick<PlatformDeps, 'db'>, scope: Scope, input: { action: BulkAction; ids?: string[]; params?: BulkParams }): Promise<BulkQuote> {
   const params = checkParams(input.action, input.params ?? {})
   const domains = await bulkDomains(deps.db, scope, input.ids)
-  return { action: input.action, count: domains.length, period: input.action === 'renew' ? (params.period ?? 1) : null, ...(await bulkTotals(deps.db, input.action, params, domains)) }
+  const { charged, totals, items } = await bulkCharges(deps.db, input.action, params, domains)
+  return { action: input.action, count: domains.length, charged, period: input.action === 'renew' ? (params.period ?? 1) : null, totals, items }
 }
 
-const totalsText = (totals: { amount_minor: number; currency: string }[]) => totals.map((t) => `${t.currency} ${t.amount_minor}`).join(', ') || 'no charge'
+const totalsText = (totals: Price[]) => totals.map((t) => `${t.currency} ${t.amount_minor}`).join(', ') || 'no charge'
 
 /**
  * Starts one bulk action over many domains (the given ids, or the user's tray) as one job; each
  * domain gets its own result. Another account's id is 404 and nothing is queued. `expected_totals`
  * is what the confirmation showed (`quoteBulk`): when the action now totals otherwise, nothing is
- * queued (409 billing.quote_changed).
+ * queued (409 billing.quote_changed). A confirmed job keeps the prices it was confirmed at (per
+ * account and TLD, `params.expected`) and holds each item's charge to its own: a price changed
+ * after the job started fails that item, charging and changing nothing.
  */
 export async function createBulkJob(
   deps: Pick<PlatformDeps, 'db' | 'jobs'>,
   scope: Scope,
-  input: { action: BulkAction; ids?: string[]; params?: BulkParams; expected_totals?: { amount_minor: number; currency: string }[] },
+  input: { action: BulkAction; ids?: string[]; params?: BulkParams; expected_totals?: Price[] },
 ): Promise<BulkJob> {
   const params = checkParams(input.action, input.params ?? {})
   const domains = await bulkDomains(deps.db, scope, input.ids)
+  let stored: BulkParams = params
   if (input.expected_totals !== undefined) {
-    const { totals: now } = await bulkTotals(deps.db, input.action, params, domains)
+    const { totals: now, prices } = await bulkCharges(deps.db, input.action, params, domains)
     const shown = [...input.expected_totals].sort((a, b) => a.currency.localeCompare(b.currency))
     if (totalsText(now) !== totalsText(shown))
       throw refused('billing.quote_changed', `The price changed since it was shown: ${totalsText(shown)} was confirmed, the action now totals ${totalsText(now)}; nothing was started`, undefined, {
         totals: now,
       })
+    if (CHARGING[input.action]) stored = { ...params, expected: prices }
   }
   return change(deps.db, scope, async (tx, audit) => {
-    const job = await queueBulkJob(deps, tx, scope, { job: BULK_JOB, action: input.action, params, items: domains.map((d) => ({ domain_id: d.id, name: d.name })) })
+    const job = await queueBulkJob(deps, tx, scope, { job: BULK_JOB, action: input.action, params: stored, items: domains.map((d) => ({ domain_id: d.id, name: d.name })) })
     await audit.record({ area: 'domains', entityType: 'bulk-job', entityId: job.id, action: 'create', after: { action: input.action, params, total: domains.length } })
     return job
   })
@@ -293,7 +339,14 @@ export async function runBulkJob(deps: PlatformDeps, jobId: string): Promise<voi
     jobId,
     async (scope, item, job, attempt) => {
       // The job's items were checked against the account when it was queued.
-      const wanted = changeFor(job.action as BulkAction, job.params as BulkParams)
+      const params = job.params as BulkParams
+      const wanted = changeFor(job.action as BulkAction, params)
+      // A confirmed charge is held to the price confirmed for its account and TLD (issue 28).
+      let expected: ExpectedPrice | undefined
+      if (params.expected) {
+        const domain = await domainById(deps.db, item.domain_id!).select(['account_id', 'tld']).executeTakeFirst()
+        expected = domain ? (params.expected[priceKey(domain)] ?? null) : null
+      }
       let resume: Resume | undefined
       if (job.action === 'renew') {
         const before = item.baseline?.expires_at
@@ -303,7 +356,7 @@ export async function runBulkJob(deps: PlatformDeps, jobId: string): Promise<voi
           await attempt.remember({ expires_at: domain?.expires_at?.toISOString() ?? null })
         }
       } else if (attempt.retry) resume = {}
-      const options = { action: job.action === 'renew' ? 'renew' : 'update', reachAll: true, ...(resume ? { resume } : {}) }
+      const options = { action: job.action === 'renew' ? 'renew' : 'update', reachAll: true, ...(resume ? { resume } : {}), ...(expected !== undefined ? { expected } : {}) }
       return { outcome: (await updateDomain(deps, scope, item.domain_id!, wanted, options)).outcome }
     },
     errorMessage,
@@ -361,4 +414,5 @@ export async function bulkJobView<Action extends BulkJobAction, Stored = Record<
   }
 }
 
-export const getBulkJob = (db: Kysely<DB>, scope: Scope, jobId: string) => bulkJobView(db, jobId, reachOf(scope), BULK_ACTIONS)
+/** A domain bulk job as the API answers it; the prices a confirmed job holds its charges to stay inside. */
+export const getBulkJob = (db: Kysely<DB>, scope: Scope, jobId: string) => bulkJobView(db, jobId, reachOf(scope), BULK_ACTIONS, ({ expected: _expected, ...shown }: BulkParams) => shown)

@@ -35,11 +35,11 @@ export function reachableDomains(db: Db, scope: Scope) {
 
 /** The live domains with these ids that the scope reaches, in one query per thousand ids. */
 export async function reachableDomainsByIds(db: Db, scope: Scope, ids: string[]) {
-  const found: { id: string; name: string; account_id: string; tld: string; status: DomainStatus; expires_at: Date | null }[] = []
+  const found: { id: string; name: string; account_id: string; tld: string; status: DomainStatus; expires_at: Date | null; registry_lock: boolean }[] = []
   for (let i = 0; i < ids.length; i += 1000) {
     found.push(
       ...(await reachableDomains(db, scope)
-        .select(['id', 'name', 'account_id', 'tld', 'status', 'expires_at'])
+        .select(['id', 'name', 'account_id', 'tld', 'status', 'expires_at', 'registry_lock'])
         .where('id', 'in', ids.slice(i, i + 1000))
         .execute()),
     )

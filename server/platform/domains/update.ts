@@ -64,8 +64,9 @@ export type Resume = { renewFrom?: Date | null }
 
 /**
  * How a change is applied: the audit action, a resumed attempt, the version the user edited from
- * (none for system writes), and the registry-lock fee the person confirmed (`expected`, issue 28:
- * a fee whose quote is now otherwise is refused, 409 billing.quote_changed, and nothing changes).
+ * (none for system writes), and the price the person confirmed for the change's charge — the
+ * registry-lock fee, or a bulk renewal's (`expected`, issue 28: a charge whose quote is now
+ * otherwise is refused, 409 billing.quote_changed, and nothing changes).
  */
 export type ApplyOptions = { action?: string; resume?: Resume; version?: number; expected?: ExpectedPrice }
 
@@ -154,6 +155,7 @@ export async function applyDomainChange(deps: ApplyDeps, scope: Scope, domain: D
       period: wanted.renew_years!,
       objectName: domain.unicode_name,
       domainId: domain.id,
+      ...(options.expected !== undefined ? { expected: options.expected } : {}),
     })
     if (key) charges.push(key)
   }
