@@ -344,6 +344,25 @@ test('an OV certificate: the organisation is added (a bad phone refused beside i
   await expect(page.getByTestId('ssl-charge')).toContainText('given back')
 })
 
+test('without JavaScript, the import sheet refuses a bad PEM beside its field and keeps what was typed', async ({ page, browser }) => {
+  await signIn(page, 'admin@acme.example', '/domains')
+  const plain = await browser.newContext({ storageState: await page.context().storageState(), javaScriptEnabled: false })
+  try {
+    const sheet = await plain.newPage()
+    await sheet.goto(`${new URL(page.url()).origin}/ssls/import`)
+    const typed = '-----BEGIN CERTIFICATE-----\nnot a certificate at all\n-----END CERTIFICATE-----'
+    await sheet.getByTestId('ssl-import-certificate').fill(typed)
+    await sheet.getByTestId('ssl-import-submit').click()
+    await expect(sheet).toHaveURL(/\/ssls\/import$/)
+    const field = sheet.getByTestId('ssl-import-certificate')
+    await expect(field).toHaveValue(typed)
+    await expect(field).toHaveAttribute('aria-invalid', 'true')
+    await expect(field.locator('..')).toContainText('This is not a PEM certificate.')
+  } finally {
+    await plain.close()
+  }
+})
+
 async function signIn(page: Page, user: string, to: string) {
   await page.goto(`/login?redirectTo=${encodeURIComponent(to)}`)
   await hydrated(page)
