@@ -167,6 +167,8 @@ export default [
       route('reports/dns-records', 'routes/reports/dns-records.tsx'),
       // The figure reports (issue 29): one module, the report in the path.
       ...['dns', 'ssls', 'renewals-forecast', 'portfolio-activity', 'operations'].map((report) => route(`reports/${report}`, 'routes/reports/figures.tsx', { id: `report:${report}` })),
+      // The failed background jobs the operations report's failed-job figures open (staff, own group).
+      route('reports/operations/failed-jobs', 'routes/reports/failed-jobs.tsx'),
       route('products', 'routes/products/index.tsx'),
       route('products/:id', 'routes/products/detail.tsx'),
       route('products/registrar-templates', 'routes/products/templates.tsx'),

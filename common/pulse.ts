@@ -27,8 +27,9 @@ export const pulseSections = (report: PulseReport): readonly string[] => (report
 /**
  * The dashboard before a user arranges theirs, by role: a client sees expiring domains, zones that
  * fail to publish, certificates expiring and the renewals to pay; staff see the desk's operations
- * (orders by state, failed ones first to the eye; the differences with the registries; the revenue
- * settled per month), the renewals forecast (the revenue to come) and the zones in trouble.
+ * (orders by state, failed ones first to the eye; the differences with the registries; the background
+ * jobs that failed, by queue; the revenue settled per month), the renewals forecast (the revenue to
+ * come) and the zones in trouble.
  */
 export function defaultWidgets(staff: boolean): PulseWidget[] {
   const w = (report: PulseReport, section: string | null, size: PulseSize): PulseWidget => ({ report, section, size, tag: null })
@@ -36,10 +37,11 @@ export function defaultWidgets(staff: boolean): PulseWidget[] {
     ? [
         w('operations', 'order_state', 1),
         w('operations', 'difference', 1),
-        w('dns', 'publish_state', 1),
+        w('operations', 'failed_job', 1),
         w('operations', 'revenue_month', 3),
         w('renewals-forecast', 'month', 3),
         w('domains', null, 1),
+        w('dns', 'publish_state', 1),
         w('portfolio-activity', null, 1),
       ]
     : [

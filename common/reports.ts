@@ -88,7 +88,7 @@ export const REPORT_SECTIONS = {
   ssls: ['status', 'ca', 'key_type', 'expiry_month', 'failed_renewal'],
   'renewals-forecast': ['month', 'auto_renew_off', 'tld', 'tag', 'billing_entity'],
   'portfolio-activity': ['week', 'kind', 'actor'],
-  operations: ['order_state', 'difference', 'revenue_month'],
+  operations: ['order_state', 'difference', 'revenue_month', 'failed_job'],
 } as const satisfies Record<FigureReport, readonly string[]>
 
 /** The zone posture values the DNS report and its zone list share (SPF's `all`, DMARC's policy, drift). */
@@ -107,10 +107,13 @@ export const STALE_DAYS = 365
 
 /**
  * The operations report (staff: what the registrar's desk watches): the orders of the last
- * OPERATIONS_DAYS days by state, the open differences with the registries by field, and the charges
- * settled in each of the last REVENUE_MONTHS months (this one included) with their amounts.
+ * OPERATIONS_DAYS days by state, the open differences with the registries by field, the charges
+ * settled in each of the last REVENUE_MONTHS months (this one included) with their amounts, and the
+ * background jobs that failed (spent their retries) in the last OPERATIONS_DAYS days by queue.
  */
 export const OPERATIONS_DAYS = 30
+/** The staff list of failed background jobs, which the operations report's `failed_job` figures open. */
+export const FAILED_JOBS_PATH = '/reports/operations/failed-jobs'
 export const REVENUE_MONTHS = 12
 
 /** The last `months` months, YYYY-MM, oldest first, ending with today's. */
@@ -209,6 +212,14 @@ export function figureTarget(report: FigureReport, section: string, key: string,
           ],
         }
       if (section === 'difference') return { path: '/domains/reconciliation', filters: [{ field: 'field', operator: 'equals', values: [key] }] }
+      if (section === 'failed_job')
+        return {
+          path: FAILED_JOBS_PATH,
+          filters: [
+            { field: 'queue', operator: 'equals', values: [key] },
+            { field: 'failed_at', operator: 'between', values: [activityFrom(ctx.today, OPERATIONS_DAYS), ctx.today] },
+          ],
+        }
       const [first, last] = monthBounds(key)
       return {
         path: '/invoicing/transactions',

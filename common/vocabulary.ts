@@ -11,7 +11,7 @@ export type ContactRole = (typeof CONTACT_ROLES)[number]
 export const REGISTRAR_LOCK_STATUS = 'clientTransferProhibited'
 
 /** The areas of the audit trail (spec §3); each /log screen reads one or more of them. */
-export const AUDIT_AREAS = ['accounts', 'users', 'contacts', 'tlds', 'domains', 'dns', 'ssl', 'invoicing', 'watch', 'intelligence', 'products', 'blocks'] as const
+export const AUDIT_AREAS = ['accounts', 'users', 'contacts', 'tlds', 'domains', 'dns', 'ssl', 'invoicing', 'watch', 'intelligence', 'products', 'blocks', 'jobs'] as const
 export type AuditArea = (typeof AUDIT_AREAS)[number]
 
 /** The languages an account or a user works in (spec §9: the portal's complete translations). */

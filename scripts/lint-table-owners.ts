@@ -51,7 +51,7 @@ const KYSELY_METHODS = new Set([
   'table',
 ])
 const VERSIONED_CALLS = new Set(['updateVersioned'])
-const SQL_TABLE = /\b(?:from|join|into|update|table|truncate)\s+(?:only\s+)?"?([a-z_][a-z0-9_]*)"?/gi
+const SQL_TABLE = /\b(?:from|join|into|update|table|truncate)\s+(?:only\s+)?"?((?:pgboss\.)?[a-z_][a-z0-9_]*)"?/gi
 const OWNERS: Record<string, string> = TABLE_OWNERS
 
 type Hit = { file: string; line: number; table: string; owner: string; area: string; how: string }

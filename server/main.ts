@@ -38,6 +38,7 @@ import { seedDemoInvoices } from './seed/billing.ts'
 import { preloadDemoRegistry } from './seed/registry.ts'
 import { demoWelcome } from './seed/welcome.ts'
 import { seedDemoDetails } from './seed/details.ts'
+import { seedDemoFailedJob } from './seed/jobs.ts'
 import { startWebhookDispatcher } from './platform/webhooks/delivery.ts'
 
 const SHUTDOWN_GRACE_MS = 25_000
@@ -141,6 +142,9 @@ async function main() {
   // Intelligence (issue 32): Acme's brand and a prospect, each with a finished run against the local registry.
   seedStep('intelligence items and their first runs')
   if (seeding) await seedDemoIntelligence(deps)
+  // A background job that failed (issue 29): staff's operations report and its failed-jobs list show one to retry.
+  seedStep('a failed background job')
+  if (seeding) await seedDemoFailedJob(deps)
   // A zone at, inside or above another account's domain or zone (made before issue 26) is said at every start; staff see the list.
   if (index === 0) await reportZoneOverlaps(deps)
 

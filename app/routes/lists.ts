@@ -20,7 +20,7 @@ import {
   transactionsList,
 } from './invoicing/lists.ts'
 import { productsList, registrarTemplatesList } from './products/lists.ts'
-import { reportActivityList, reportDnsRecordsList, reportZonesList } from './reports/lists.ts'
+import { failedJobsList, reportActivityList, reportDnsRecordsList, reportZonesList } from './reports/lists.ts'
 import { sslLogList, sslOrganisationsList, sslsList } from './ssl/lists.ts'
 import { tldsList } from './tlds/lists.ts'
 import { dnsTrayRecordsList, trayList } from './tray/lists.ts'
@@ -37,7 +37,7 @@ export const LISTS: Record<string, ListDefinition> = Object.fromEntries(
     ...[dnsZoneRecordsList, dnsRecordsList, dnsLogList, dnsZoneLogList, trayList, dnsTrayRecordsList],
     ...[productsList, registrarTemplatesList, pricingEntitiesList, pricingRulesList, pricingLogList],
     ...[billingEntitiesList, transactionsList, domainTransactionsList, invoicesList, billingLogList, billingEntityLogList, sslsList, sslOrganisationsList, sslLogList, blocksList],
-    ...[reportDnsRecordsList, reportZonesList, reportActivityList],
+    ...[reportDnsRecordsList, reportZonesList, reportActivityList, failedJobsList],
     ...[changeSetsList, changeSetObjectsList, changeSetPoliciesList, policyDriftList],
     ...[brandCandidatesList],
     ...[watchesList, watchDetectionsList, watchCasesList, watchTemplatesList, watchLogList],

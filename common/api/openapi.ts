@@ -1588,6 +1588,40 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/groups/{context}/jobs/failed': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /** Staff, in the registrar's own group: the background jobs that spent their retries, by queue, when, the error and the ids their data carries */
+    get: operations['getGroupsByContextJobsFailed']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/groups/{context}/jobs/failed/{id}/retry': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /** Staff: put a failed job back in its queue (one more retry), audited */
+    post: operations['postGroupsByContextJobsFailedByIdRetry']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/groups/{context}/tray': {
     parameters: {
       query?: never
@@ -18086,6 +18120,183 @@ export interface operations {
         }
         content: {
           'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  getGroupsByContextJobsFailed: {
+    parameters: {
+      query?: {
+        /** @description Rows per page, 1–1000 (default 25) */
+        limit?: string
+        /** @description Page number from 1 (default 1) */
+        page?: string
+        /** @description Comma-separated keys; a leading - sorts descending */
+        sort?: string
+        /** @description Comma-separated projection; a nested field adds its parent */
+        fields?: string
+        /** @description Filter text: field operator 'value' and … */
+        pql?: string
+      }
+      header?: never
+      path: {
+        context: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A page of rows */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            data: {
+              /** Format: uuid */
+              id?: string
+              queue?: string
+              failed_at?: string | null
+              created_at?: string
+              retries?: number
+              /** @description pg-boss's error message, at most 500 characters */
+              error?: string
+              /** @description The keys of the job's data */
+              data_keys?: string[]
+              /** @description The ids the data carries, `key=uuid` (no other value of the data is shown) */
+              data_ids?: string[]
+              /** @description pg-boss has moved it to its archive (12 hours after it failed); a retry brings it back */
+              archived?: boolean
+            }[]
+            meta: components['schemas']['ListMeta']
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Too many requests */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['TooManyRequestsProblem']
+        }
+      }
+    }
+  }
+  postGroupsByContextJobsFailedByIdRetry: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        context: string
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string
+            queue: string
+          }
+        }
+      }
+      /** @description The request is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Authentication required */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description Permission denied */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['Problem']
+        }
+      }
+      /** @description A concurrent change or an existing record got in the way; read again and retry */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/problem+json': components['schemas']['ConflictProblem']
         }
       }
       /** @description Too many requests */

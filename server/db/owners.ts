@@ -13,6 +13,9 @@ export const TABLE_OWNERS = {
   audit_entries: 'audit',
   pulse_configurations: 'reports',
   report_subscriptions: 'reports',
+  /** pg-boss's tables: the engine (server/jobs/jobs.ts) runs them, the jobs area reads failed jobs and retries them. */
+  'pgboss.job': 'jobs',
+  'pgboss.archive': 'jobs',
   tlds: 'tlds',
   domains: 'domains',
   domain_imports: 'domains',

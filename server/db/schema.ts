@@ -135,6 +135,9 @@ export interface DB {
   pricing_rules: import('./schema-pricing.ts').PricingRulesTable
   price_rise_notices: import('./schema-pricing.ts').PriceRiseNoticesTable
   pulse_configurations: import('./schema-reports.ts').PulseConfigurationsTable
+  /** pg-boss's tables (schema pgboss): the jobs area reads them (decision 024). */
+  'pgboss.job': import('./schema-jobs.ts').PgBossJobTable
+  'pgboss.archive': import('./schema-jobs.ts').PgBossArchiveTable
   report_subscriptions: import('./schema-reports.ts').ReportSubscriptionsTable
   ssl_acme_accounts: import('./schema-ssl.ts').SslAcmeAccountsTable
   ssl_terms: import('./schema-ssl.ts').SslTermsTable

@@ -28,6 +28,11 @@ export type Jobs = {
   register<T>(name: string, handler: JobHandler<T>, options?: { batchSize?: number }): void
   /** Runs a registered job on a cron schedule (UTC), set up when the engine starts. */
   schedule(name: string, cron: string): void
+  /**
+   * Puts a failed job (retries spent) back in its queue, with one more retry (pg-boss's retry);
+   * `runner` makes it part of the caller's transaction. False when the job is not failed.
+   */
+  retry(name: string, id: string, options?: { runner?: SqlRunner }): Promise<boolean>
   start(options: { work: boolean }): Promise<void>
   stop(): Promise<void>
 }
@@ -135,6 +140,11 @@ export function createJobs(database: Database, logger: Logger, options: { lease?
     },
     schedule(name, cron) {
       schedules.set(name, cron)
+    },
+    async retry(name, id, options = {}) {
+      // pg-boss answers how many jobs it put back (its types say void).
+      const answer = (await boss.retry(name, id, options.runner ? { db: asDb(options.runner) as never } : {})) as unknown as { affected: number }
+      return answer.affected > 0
     },
     async start({ work }) {
       if (started) return

@@ -6,6 +6,7 @@ import { auditRouter } from './audit/http.ts'
 import { dashboardRouter } from './dashboard/http.ts'
 import { reportsRouter } from './reports/http.ts'
 import { registerReportsJobs } from './reports/jobs.ts'
+import { jobsRouter } from './jobs/http.ts'
 import { authRouter } from './auth/http.ts'
 import { verifyBearer } from './auth/tokens.ts'
 import { admitApiToken } from './api-tokens/edge.ts'
@@ -71,6 +72,7 @@ const AREAS: { routes: OpenAPIHono<PlatformEnv>; jobs?: (deps: PlatformDeps) => 
   { routes: domainsRouter, jobs: registerDomainJobs },
   { routes: dashboardRouter },
   { routes: reportsRouter, jobs: registerReportsJobs },
+  { routes: jobsRouter },
   { routes: trayRouter },
   { routes: bulkRouter, jobs: registerBulkJobs },
   { routes: materialRouter, jobs: registerMaterialJobs },

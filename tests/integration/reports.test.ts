@@ -366,6 +366,7 @@ describe('the figure reports: DNS, SSL, renewals forecast, portfolio activity', 
     '/domains/orders': 'orders',
     '/domains/reconciliation': 'domains/reconciliation-differences',
     '/invoicing/transactions': 'transactions',
+    '/reports/operations/failed-jobs': 'jobs/failed',
   }
   /** Every figure of a report is the total of the list it links to, filtered by its pql. */
   async function checkFigures(kind: FigureReport, report: Sections, context: string, token: string) {

@@ -1,5 +1,6 @@
 import { columnsOf, auditList, type ListDefinition } from '#app/lib/lists.ts'
 import { REPORT_RECORDS_LIST, REPORT_ZONES_LIST } from '#common/lists/reports.ts'
+import { FAILED_JOBS_LIST } from '#common/lists/jobs.ts'
 import type { FigureReport } from '#common/reports.ts'
 import { dnsRecordsList } from '#app/routes/domains/dns/lists.ts'
 
@@ -45,6 +46,20 @@ export const reportZonesList: ListDefinition = {
 
 /** /reports/portfolio-activity: the audit entries in reach the activity report counts. */
 export const reportActivityList: ListDefinition = { ...auditList('report-activity', null), apiPath: reportPath('portfolio-activity/entries'), trayType: null }
+
+/**
+ * /reports/operations/failed-jobs (staff, their own group): the background jobs that spent their
+ * retries, which the operations report's failed-job figures open, filtered by queue and date.
+ */
+export const failedJobsList: ListDefinition = {
+  id: 'failed-jobs',
+  apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/jobs/failed`,
+  columns: columnsOf(FAILED_JOBS_LIST, { queue: true, failed_at: true, retries: true, error: true, data_keys: true, data_ids: true, created_at: false, archived: false, id: false }),
+  fixedFilters: [],
+  defaultSort: '-failed_at',
+  trayType: null,
+  rowLabel: (row) => `${String(row.queue ?? '')} ${String(row.id ?? '')}`,
+}
 
 /** The list behind a figure report's own table (the DNS report's zones, the activity's entries); the other reports link to the area's list. */
 export const REPORT_LISTS: Partial<Record<FigureReport, ListDefinition>> = { dns: reportZonesList, 'portfolio-activity': reportActivityList }

@@ -62,7 +62,7 @@ const RISK: Record<string, Tone> = {
   unchecked: 'slate',
   pending: 'blue',
 }
-const toneOf = (section: string, key: string): Tone => (section === 'auto_renew_off' || section === 'failed_renewal' ? 'amber' : (SAFE[key] ?? RISK[key] ?? 'blue'))
+const toneOf = (section: string, key: string): Tone => (section === 'failed_job' ? 'red' : section === 'auto_renew_off' || section === 'failed_renewal' ? 'amber' : (SAFE[key] ?? RISK[key] ?? 'blue'))
 
 /** The amounts of a figure in the reader's locale, one per currency. */
 export const amountsText = (figure: Pick<Figure, 'amounts'>, language: string) => (figure.amounts ?? []).map((a) => formatMoney(a.minor, a.currency, language)).join(' + ')

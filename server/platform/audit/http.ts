@@ -29,6 +29,7 @@ const AREA_VIEWER: Record<Area, Permission> = {
   intelligence: 'prospect-viewer',
   products: 'staff',
   blocks: 'domain-viewer',
+  jobs: 'staff',
 }
 
 /**

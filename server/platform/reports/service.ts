@@ -38,6 +38,7 @@ import { SSL_STATES } from '#common/ssl.ts'
 import { ORDER_STATES } from '#common/lists/orders.ts'
 import { DIFFERENCE_FIELDS } from '#common/lists/domains.ts'
 import { ordersByState } from '#server/platform/orders/reads.ts'
+import { failedJobsByQueue } from '#server/platform/jobs/reads.ts'
 import { billingEntitiesByIds, settledByMonth } from '#server/platform/billing/reads.ts'
 
 /** How many tags the domains report names (the most used first). */
@@ -313,21 +314,24 @@ const recentOrders = (db: Kysely<DB>, reach: string | null, today: string) => or
 /**
  * /reports/operations (staff): the registrar desk's figures over the accounts in reach — the orders of
  * the last OPERATIONS_DAYS days by state (the headline: how many), the open differences with the
- * registries by field, and the charges settled in each of the last REVENUE_MONTHS months with their
- * amounts per currency (the revenue). Each figure is the total of the orders, differences or
- * transactions list filtered by figureTarget.
+ * registries by field, the charges settled in each of the last REVENUE_MONTHS months with their
+ * amounts per currency (the revenue), and the background jobs that failed in the last
+ * OPERATIONS_DAYS days by queue (own group only). Each figure is the total of the orders,
+ * differences, transactions or failed jobs list filtered by figureTarget.
  */
 export async function operationsReport(db: Kysely<DB>, scope: Scope, now: Date): Promise<SectionsReport> {
   const reach = reachOf(scope)
   const today = dayOf(now)
   const months = pastMonths(today, REVENUE_MONTHS)
-  const [orders, differences, revenue] = await Promise.all([
+  const [orders, differences, revenue, failedJobs] = await Promise.all([
     recentOrders(db, reach, today),
     openDifferencesOf(db, reach)
       .select(['domain_differences.field', sql<string>`count(*)`.as('n')])
       .groupBy('domain_differences.field')
       .execute(),
     settledByMonth(db, reach, new Date(`${months[0]}-01T00:00:00Z`)),
+    // The jobs are the registrar's, no account's: counted in staff's own group only (their list refuses a client's context).
+    reach === null ? failedJobsByQueue(db, new Date(`${activityFrom(today, OPERATIONS_DAYS)}T00:00:00Z`)) : [],
   ])
   const byMonth = new Map(months.map((key) => [key, { key, count: 0, amounts: [] } as Figure]))
   const totals = new Map<string, number>()
@@ -355,6 +359,7 @@ export async function operationsReport(db: Kysely<DB>, scope: Scope, now: Date):
       ),
     },
     { key: 'revenue_month', figures: [...byMonth.values()] },
+    { key: 'failed_job', figures: failedJobs.map((r) => ({ key: r.queue, count: r.count })) },
   ]
   return {
     ...base(now, { days: OPERATIONS_DAYS, months: REVENUE_MONTHS }),
