@@ -90,16 +90,22 @@ async function pgliteTemplate(key: string): Promise<string> {
   return file
 }
 
+/** How many templates of other migrations are kept beside this run's (the newest). */
+const KEPT_OTHER_TEMPLATES = 3
+
 async function postgresTemplate(url: string, key: string): Promise<string> {
   const name = `rp_template_${key}`
   const admin = new pg.Client({ connectionString: url })
   await admin.connect()
   try {
-    const existing = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'rp\\_template\\_%'`)
+    // Newest first (a database's oid grows with each one made).
+    const existing = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'rp\\_template\\_%' ORDER BY oid DESC`)
     if (existing.rows.some((row) => row.datname === name)) return name
     // Built under another name and renamed when complete, so a run that stops half-way leaves no template that looks whole.
     await buildDatabase(admin, url, name, undefined, migrate)
-    for (const row of existing.rows) await admin.query(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`)
+    // Other migrations' templates go but the newest few: a run of other code on the same server at
+    // the same time (another checkout) may be copying its own (dropping every other one failed such a run).
+    for (const row of existing.rows.slice(KEPT_OTHER_TEMPLATES)) await admin.query(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`)
     return name
   } finally {
     await admin.end()
