@@ -39,7 +39,10 @@ type Screen = {
   open?: string
   // A form posted before the picture: its fields filled (and selects chosen), the button pressed (its
   // value, when the form has several), and the test id of what to wait for (a field error by default).
-  submit?: { form: string; fill: Record<string, string>; choose?: Record<string, string>; button?: string; waitFor?: string }
+  submit?: { form: string; fill: Record<string, string>; choose?: Record<string, string>; check?: string[]; button?: string; waitFor?: string }
+  // What the screen needs in place before it is opened (the tray's domains), and what takes it away after the shot.
+  prepare?: (page: Page) => Promise<void>
+  cleanup?: (page: Page) => Promise<void>
 }
 type Ids = {
   watch: string
@@ -216,6 +219,26 @@ const SCREENS: Screen[] = [
   { name: 'account-webhooks', user: 'admin@acme.example', path: (ids) => `/accounts/${ids.account}/webhooks` },
   { name: 'account-webhook-new-sheet', user: 'admin@acme.example', path: (ids) => `/accounts/${ids.account}/webhooks/new` },
   { name: 'tray', user: 'admin@acme.example', path: '/tray' },
+  // The tray's bulk registry lock asks once with each domain's fee and the total (issue 28).
+  {
+    name: 'tray-lock-confirm',
+    user: 'admin@acme.example',
+    path: '/tray',
+    prepare: async (page) => {
+      await page.goto('/domains?sort=name')
+      const items = await page
+        .getByTestId('domain-link')
+        .evaluateAll((links) => links.slice(0, 3).map((a) => `domain|${/\/domains\/([^/?]+)/.exec(a.getAttribute('href') ?? '')?.[1]}|${a.textContent}`))
+      await trayPost(page, [...items.map((item) => ['item', item]), ['redirectTo', '/tray']])
+    },
+    submit: { form: 'bulk-form', fill: {}, check: ['input[name=action][value=lock]'], waitFor: 'confirm-bulk' },
+    cleanup: (page) =>
+      trayPost(page, [
+        ['intent', 'clear'],
+        ['entity_type', 'domain'],
+        ['redirectTo', '/tray'],
+      ]),
+  },
   { name: 'domains-log', user: 'admin@acme.example', path: '/domains/log' },
   { name: 'viewer-domains', user: 'viewer@acme.example', path: '/domains' },
   { name: 'my-profile', user: 'admin@acme.example', path: '/my-profile' },
@@ -279,6 +302,19 @@ async function signedInContext(browser: Browser, base: string, email: string, va
   ])
   await page.close()
   return context
+}
+
+/** A post to the tray's selection form (/tray/items) as the signed-in user's browser sends it. */
+async function trayPost(page: Page, fields: string[][]) {
+  const origin = new URL(page.url()).origin
+  const response = await page.request.post(`${origin}/tray/items`, {
+    data: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+    maxRedirects: 0,
+  })
+  if (response.status() >= 400) throw new Error(`/tray/items answered ${response.status()}`)
+  // Its flash shown here, not over the next shot.
+  await page.goto(`${origin}/tray`, { waitUntil: 'networkidle' })
 }
 
 async function firstIds(page: Page): Promise<Ids> {
@@ -414,12 +450,14 @@ async function main() {
         const page = await context.newPage()
         if (!ids && screen.user) ids = await firstIds(page)
         const target = typeof screen.path === 'function' ? screen.path(ids!) : screen.path
+        if (screen.prepare) await screen.prepare(page)
         const response = await page.goto(target, { waitUntil: 'networkidle' })
         if (screen.open) await page.getByTestId(screen.open).click()
         if (screen.submit) {
           const form = page.getByTestId(screen.submit.form)
           for (const [selector, value] of Object.entries(screen.submit.fill)) await form.locator(selector).fill(value)
           for (const [selector, value] of Object.entries(screen.submit.choose ?? {})) await form.locator(selector).selectOption(value)
+          for (const selector of screen.submit.check ?? []) await form.locator(selector).check()
           await (screen.submit.button ? form.locator(`button[type=submit][value="${screen.submit.button}"]`).last() : form.locator('button[type=submit]')).click()
           await page
             .getByTestId(screen.submit.waitFor ?? 'field-error')
@@ -433,6 +471,7 @@ async function main() {
         const file = path.join(outDir, `${screen.name}-${variant.name}.png`)
         await page.screenshot({ path: file, fullPage: true })
         process.stdout.write(`${response?.status() ?? '?'} ${target} → ${path.relative('.', file)}\n`)
+        if (screen.cleanup) await screen.cleanup(page)
         await page.close()
       }
       for (const context of contexts.values()) await context.close()

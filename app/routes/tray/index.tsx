@@ -185,7 +185,8 @@ export default function TrayScreen({ loaderData, actionData }: Route.ComponentPr
 
       {page.meta.total > 0 ? (
         <div className="flex flex-wrap items-start gap-6">
-          <div className="max-w-xl flex-1 space-y-3">
+          {/* At least a phone's width: beside it, Empty the tray goes under it rather than squeezing it. */}
+          <div className="max-w-xl min-w-72 flex-1 space-y-3">
             {actionData?.confirm ? <BulkConfirmation confirm={actionData.confirm} /> : null}
             <BulkForm count={page.meta.total} contacts={contacts} lastResult={actionData?.result} />
           </div>
@@ -228,7 +229,7 @@ function BulkConfirmation({ confirm }: { confirm: BulkConfirm }) {
           <tbody>
             {confirm.items.map((item) => (
               <tr key={item.id} className="border-b border-amber-200 dark:border-amber-900" data-testid="bulk-price">
-                <th scope="row" className="py-1 pr-4 text-left font-normal break-all">
+                <th scope="row" className="py-1 pr-4 text-left font-normal [overflow-wrap:anywhere]">
                   {item.name}
                 </th>
                 <td className="py-1 text-right tabular-nums whitespace-nowrap">{money(item)}</td>
@@ -262,7 +263,13 @@ function BulkForm({ count, contacts, lastResult }: { count: number; contacts: Co
   const { t } = useTranslation('tray')
   const [form, fields] = useZodForm(bulkSchema(t), { id: 'bulk', lastResult, defaultValue: { action: ACTIONS[0], period: '1' } })
   return (
-    <Form method="post" {...getFormProps(form)} className="max-w-xl flex-1 space-y-3 rounded-md border border-slate-200 p-4 dark:border-slate-800" aria-labelledby="bulk-heading">
+    <Form
+      method="post"
+      {...getFormProps(form)}
+      className="max-w-xl flex-1 space-y-3 rounded-md border border-slate-200 p-4 dark:border-slate-800"
+      aria-labelledby="bulk-heading"
+      data-testid="bulk-form"
+    >
       <h2 id="bulk-heading" className="text-lg font-semibold">
         {t('run', { count })}
       </h2>
