@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { EppRegistryConnection } from '#server/integrations/registry/connection.ts'
 import { DEFAULT_TLD_POLICY } from '#server/integrations/registry/local-registry.ts'
 import { systemScope } from '#server/platform/core/scope.ts'
+import { createBulkJob, quoteBulk, runBulkJob, type BulkParams } from '#server/platform/bulk/service.ts'
 import { addManagedDomains } from '#server/platform/domains/service.ts'
+import type { PlatformDeps } from '#server/platform/deps.ts'
 import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { localRegistryConnection, type LocalRegistryConnection } from '#tests/support/local-registry.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
@@ -182,4 +184,26 @@ describe('a bulk registry lock asks once at its fees (issue 28)', () => {
     )
     expect((await lockOf()).every(([, on]) => on)).toBe(true)
   }, 60_000)
+
+  it('holds each item to the fee confirmed: a fee otherwise when its turn comes fails that item, nothing charged or locked', async () => {
+    const domain = await registered('bulk-lock-later.com')
+    const scope = systemScope('test', acme)
+    const quote = await quoteBulk(platform.deps, scope, { action: 'lock', ids: [domain.id] })
+    // Queued and not yet run; by its turn the engine prices the lock otherwise than confirmed.
+    const queued = { ...platform.deps, jobs: { send: async () => null } } as unknown as PlatformDeps
+    const job = await createBulkJob(queued, scope, { action: 'lock', ids: [domain.id], expected_totals: quote.totals })
+    const [key] = Object.keys((job.params as BulkParams).expected!)
+    const confirmed = { amount_minor: quote.totals[0]!.amount_minor + 100, currency: quote.totals[0]!.currency }
+    await platform.db
+      .updateTable('bulk_jobs')
+      .set({ params: JSON.stringify({ expected: { [key!]: confirmed } }) })
+      .where('id', '=', job.id)
+      .execute()
+    await runBulkJob(platform.deps, job.id)
+    const item = await platform.db.selectFrom('bulk_job_items').select(['ok', 'error']).where('job_id', '=', job.id).executeTakeFirstOrThrow()
+    expect(item.ok).toBe(false)
+    expect(item.error).toContain('The price changed since it was shown')
+    expect(await platform.db.selectFrom('transactions').select('id').where('domain_id', '=', domain.id).where('action', '=', 'registry-lock').execute()).toEqual([])
+    expect((await platform.db.selectFrom('domains').select('registry_lock').where('id', '=', domain.id).executeTakeFirstOrThrow()).registry_lock).toBe(false)
+  }, 30_000)
 })
