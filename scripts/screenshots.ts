@@ -210,6 +210,8 @@ const SCREENS: Screen[] = [
   { name: 'pulse-admin', user: 'admin@acme.example', path: '/pulse' },
   { name: 'pulse-staff', user: 'staff@example.com', path: '/pulse' },
   { name: 'reports-operations', user: 'staff@example.com', path: '/reports/operations' },
+  // The failed background jobs its failed-job figures open (the demo's failed publish), with Retry per row.
+  { name: 'reports-operations-failed-jobs', user: 'staff@example.com', path: '/reports/operations/failed-jobs' },
   { name: 'reports-dns', user: 'admin@acme.example', path: '/reports/dns' },
   { name: 'reports-ssls', user: 'admin@acme.example', path: '/reports/ssls' },
   { name: 'reports-renewals-forecast', user: 'admin@acme.example', path: '/reports/renewals-forecast' },

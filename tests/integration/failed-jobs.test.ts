@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appServicesContext, type AppServices } from '#app/lib/app-context.ts'
 import { i18nextMiddleware } from '#app/lib/i18n.server.ts'
 import { createSession, toSessionUser } from '#app/lib/session.server.ts'
-import { loader as failedJobsLoader } from '#app/routes/reports/failed-jobs.tsx'
+import { action as failedJobsAction, loader as failedJobsLoader } from '#app/routes/reports/failed-jobs.tsx'
 import { printPql } from '#common/pql.ts'
 import { figureTarget, FAILED_JOBS_PATH } from '#common/reports.ts'
 import { DEMO_PASSWORD } from '#server/seed/demo.ts'
@@ -109,9 +109,15 @@ describe('failed background jobs', () => {
   })
 
   it('puts a failed job back in its queue, audited, and it runs again — from pg-boss’s archive too', async () => {
-    const retried = await platform.call('POST', `/groups/${staffGroup}/jobs/failed/${jobId}/retry`, { token: tokens.staff })
-    expect(retried.status).toBe(200)
-    expect(retried.json).toEqual({ id: jobId, queue: QUEUE })
+    // The screen's Retry: a post from another site is refused (CSRF), a client admin's too; staff's is redirected back with its snackbar.
+    const staff = await portalAs('staff@example.com')
+    const admin = await portalAs('admin@acme.example')
+    expect(await statusOf(() => staff.post(failedJobsAction, FAILED_JOBS_PATH, { id: jobId }, 'https://evil.example'))).toBe(403)
+    expect(await statusOf(() => admin.post(failedJobsAction, FAILED_JOBS_PATH, { id: jobId }))).toBe(403)
+    expect(await jobState(jobId)).toMatchObject({ state: 'failed' })
+    const answer = (await staff.post(failedJobsAction, FAILED_JOBS_PATH, { id: jobId })) as Response
+    expect(answer.status).toBe(302)
+    expect(answer.headers.get('location')).toBe(FAILED_JOBS_PATH)
     await until('the retried job to run and fail again', async () => (await jobState(jobId))?.state === 'failed' && runs === 3)
     expect(await jobState(jobId)).toMatchObject({ retry_count: 2 })
     const audit = await platform.db.selectFrom('audit_entries').selectAll().where('entity_id', '=', jobId).execute()
@@ -144,7 +150,7 @@ function contextFor(): RouterContextProvider {
   return context
 }
 
-/** Runs a route loader for a path as this user, behind the portal's i18n middleware as a request is. */
+/** Runs a route's loader (or, with `post`, its action) for a path as this user, behind the portal's i18n middleware as a request is. */
 async function portalAs(email: string) {
   const login = await platform.call('POST', '/login', { body: { username: email, password: DEMO_PASSWORD } })
   const me = await platform.call('GET', '/me', { token: login.json.access_token })
@@ -155,16 +161,23 @@ async function portalAs(email: string) {
     user: toSessionUser(me.json),
   })
   const session = cookie.split(';')[0]!
-  return async (loader: (args: never) => unknown, path: string) => {
+  const run = async (route: (args: never) => unknown, request: Request) => {
     const context = contextFor()
-    const request = new Request(`http://localhost${path}`, { headers: { cookie: session } })
     let result: unknown
     await i18nextMiddleware({ request, context, params: {} } as never, async () => {
-      result = await loader({ request, context, params: {} } as never)
+      result = await route({ request, context, params: {} } as never)
       return new Response()
     })
     return result
   }
+  const as = (loader: (args: never) => unknown, path: string) => run(loader, new Request(`http://localhost${path}`, { headers: { cookie: session } }))
+  /** Posts a form to a route's action, from `origin` (the portal's own unless told). */
+  as.post = (action: (args: never) => unknown, path: string, form: Record<string, string>, origin = 'http://localhost') =>
+    run(
+      action,
+      new Request(`http://localhost${path}`, { method: 'POST', headers: { cookie: session, origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }),
+    )
+  return as
 }
 
 const statusOf = async (run: () => Promise<unknown>) => {

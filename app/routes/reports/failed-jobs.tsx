@@ -88,7 +88,7 @@ export default function FailedJobs({ loaderData }: Route.ComponentProps) {
           if (key === 'error') {
             const text = String(value ?? '')
             return (
-              <span className="line-clamp-3 max-w-md break-words font-mono text-xs" title={text}>
+              <span className="line-clamp-3 max-w-md font-mono text-xs [overflow-wrap:anywhere]" title={text}>
                 {text}
               </span>
             )

@@ -49,12 +49,13 @@ export const reportActivityList: ListDefinition = { ...auditList('report-activit
 
 /**
  * /reports/operations/failed-jobs (staff, their own group): the background jobs that spent their
- * retries, which the operations report's failed-job figures open, filtered by queue and date.
+ * retries, which the operations report's failed-job figures open, filtered by queue and date. The
+ * retries come last: their cell carries the row's Retry.
  */
 export const failedJobsList: ListDefinition = {
   id: 'failed-jobs',
   apiPath: (groupContext) => `/groups/${encodeURIComponent(groupContext)}/jobs/failed`,
-  columns: columnsOf(FAILED_JOBS_LIST, { queue: true, failed_at: true, retries: true, error: true, data_keys: true, data_ids: true, created_at: false, archived: false, id: false }),
+  columns: columnsOf(FAILED_JOBS_LIST, { queue: true, failed_at: true, error: true, data_keys: true, data_ids: true, created_at: false, archived: false, id: false, retries: true }),
   fixedFilters: [],
   defaultSort: '-failed_at',
   trayType: null,
