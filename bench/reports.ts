@@ -134,6 +134,8 @@ if (!args['demo-only'] && process.env.DATABASE_URL) {
     started = performance.now()
     const again = await refreshZonePostures(db)
     say(`  posture rollup with nothing changed: ${again} zones in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+    // As autovacuum leaves the rollup between runs of the job (the first rollup rewrote every row).
+    await sql`VACUUM ANALYZE dns_zone_postures`.execute(db)
     const big = (await db.selectFrom('accounts').select('id').where('name', '=', 'Portfolio Holdings').executeTakeFirstOrThrow()).id
     const counts = await sql<{
       d: string

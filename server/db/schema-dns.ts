@@ -79,9 +79,9 @@ export interface DnsZonePosturesTable {
   caa_issuers: string
   mx: boolean
   records: number
-  /** The zone's records by type, and by TTL bucket (common/reports.ts TTL_BUCKETS), migration 1560. */
-  record_types: ColumnType<Record<string, number>, string | undefined, string>
-  record_ttls: ColumnType<Record<string, number>, string | undefined, string>
+  /** The zone's records by type (position i: DNS_RECORD_TYPES[i]) and by TTL bucket (TTL_BUCKETS[i]), migration 1560. */
+  record_types: ColumnType<number[], number[] | undefined, number[]>
+  record_ttls: ColumnType<number[], number[] | undefined, number[]>
   computed_at: Timestamp
 }
 

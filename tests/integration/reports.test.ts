@@ -430,7 +430,7 @@ describe('the figure reports: DNS, SSL, renewals forecast, portfolio activity', 
     expect(await sectionsNow()).toEqual(live)
     await platform.db
       .updateTable('dns_zone_postures')
-      .set({ spf: 'open', record_types: JSON.stringify({ A: 99 }), record_ttls: JSON.stringify({ le300: 99 }) })
+      .set({ spf: 'open', record_types: [99], record_ttls: [99] })
       .execute()
     expect(await spfOf()).toEqual([{ key: 'open', count: 4 }])
     const rolled = await sectionsNow()

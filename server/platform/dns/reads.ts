@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '#server/db/schema.ts'
 import { TTL_BUCKETS } from '#common/reports.ts'
+import { DNS_RECORD_TYPES } from '#common/lists/dns.ts'
 
 /**
  * What other areas may read of the DNS area's tables (decision 024): zones, their records, and the
@@ -108,8 +109,8 @@ export const LIVE_POSTURE_SQL = {
   caa_issuers: `(SELECT coalesce(string_agg(DISTINCT i.issuer, ' '), '') FROM (SELECT lower(btrim(split_part(split_part(r.content, ' ', 3), ';', 1), '"')) AS issuer ${recordsAt('z.name', 'CAA')} AND split_part(r.content, ' ', 2) IN ('issue', 'issuewild')) i WHERE i.issuer <> '')`,
   mx: `EXISTS (SELECT 1 ${recordsAt('z.name', 'MX')})`,
   records: '(SELECT count(*)::int FROM dns_records r WHERE r.zone_id = z.id)',
-  record_types: `(SELECT coalesce(jsonb_object_agg(c.type, c.n), '{}') FROM (SELECT r.type, count(*) AS n FROM dns_records r WHERE r.zone_id = z.id GROUP BY r.type) c)`,
-  record_ttls: `(SELECT coalesce(jsonb_object_agg(c.bucket, c.n), '{}') FROM (SELECT ${ttlBucketSql('r.ttl')} AS bucket, count(*) AS n FROM dns_records r WHERE r.zone_id = z.id GROUP BY 1) c)`,
+  record_types: `(SELECT ARRAY[${DNS_RECORD_TYPES.map((type) => `count(*) FILTER (WHERE r.type = '${type}')`).join(', ')}]::integer[] FROM dns_records r WHERE r.zone_id = z.id)`,
+  record_ttls: `(SELECT ARRAY[${TTL_BUCKETS.map(([key]) => `count(*) FILTER (WHERE ${ttlBucketSql('r.ttl')} = '${key}')`).join(', ')}]::integer[] FROM dns_records r WHERE r.zone_id = z.id)`,
 } as const
 
 /** The TTL bucket (common/reports.ts TTL_BUCKETS) of a TTL column, as SQL (trusted: the buckets are constants). */
@@ -166,19 +167,19 @@ export async function dnsPosture(db: Db, accountId: string | null, staleBefore: 
      GROUP BY GROUPING SETS (${sql.raw(ZONE_DIMENSIONS.map((d) => `(${d})`).join(', '))}, ())
     UNION ALL
     SELECT -1, i, NULL, NULL, NULL, NULL, NULL, NULL, NULL, count(*) FROM s, unnest(string_to_array(nullif(s.caa_issuers, ''), ' ')) i GROUP BY i`.execute(db)
-  // The records: the current rollups' counts, and the changed zones' records counted live.
-  const recordFigures = sql<{ dim: string; key: string; n: string }>`
-    WITH s AS MATERIALIZED (
-      SELECT z.id, zp.zone_version IS NOT DISTINCT FROM z.version AS current, zp.record_types, zp.record_ttls
-        FROM ${sql.raw(zonesFrom('z'))} WHERE ${scoped})
-    SELECT 'record_type' AS dim, c.key, sum(c.value::bigint) AS n FROM s, jsonb_each_text(s.record_types) c WHERE s.current GROUP BY c.key
-    UNION ALL
-    SELECT 'ttl', c.key, sum(c.value::bigint) FROM s, jsonb_each_text(s.record_ttls) c WHERE s.current GROUP BY c.key
-    UNION ALL
-    SELECT CASE WHEN GROUPING(r.type) = 0 THEN 'record_type' ELSE 'ttl' END, coalesce(r.type, ${sql.raw(ttlBucketSql('r.ttl'))}), count(*)
-      FROM s JOIN dns_records r ON r.zone_id = s.id WHERE NOT s.current
+  // The records: the current rollups' counts summed position by position (one row), and the
+  // changed zones' records counted live.
+  const sums = (column: string, length: number) => Array.from({ length }, (_, i) => `coalesce(sum(zp.${column}[${i + 1}]), 0)`).join(', ')
+  const rolledRecords = sql<{ counts: (string | number)[] }>`
+    SELECT ARRAY[${sql.raw(sums('record_types', DNS_RECORD_TYPES.length))}, ${sql.raw(sums('record_ttls', TTL_BUCKETS.length))}]::bigint[] AS counts
+      FROM ${sql.raw(zonesFrom('z'))}
+     WHERE ${scoped} AND zp.zone_version = z.version`.execute(db)
+  const liveRecords = sql<{ dim: string; key: string; n: string }>`
+    SELECT CASE WHEN GROUPING(r.type) = 0 THEN 'record_type' ELSE 'ttl' END AS dim, coalesce(r.type, ${sql.raw(ttlBucketSql('r.ttl'))}) AS key, count(*) AS n
+      FROM ${sql.raw(zonesFrom('z'))} JOIN dns_records r ON r.zone_id = z.id
+     WHERE ${scoped} AND zp.zone_version IS DISTINCT FROM z.version
      GROUP BY GROUPING SETS ((r.type), (${sql.raw(ttlBucketSql('r.ttl'))}))`.execute(db)
-  const [zones, records] = await Promise.all([zoneFigures, recordFigures])
+  const [zones, rolled, live] = await Promise.all([zoneFigures, rolledRecords, liveRecords])
   const figures = new Map<string, { dim: string; key: string; count: number }>()
   const add = (dim: string, key: string, n: string | number) => {
     const id = `${dim}\u0000${key}`
@@ -197,7 +198,12 @@ export async function dnsPosture(db: Db, accountId: string | null, staleBefore: 
       add(dim, row[dim] ?? '', row.n)
     }
   }
-  for (const row of records.rows) add(row.dim, row.key, row.n)
+  const counts = (rolled.rows[0]?.counts ?? []).map(Number)
+  const keys = [...DNS_RECORD_TYPES.map((type) => ['record_type', type] as const), ...TTL_BUCKETS.map(([key]) => ['ttl', key] as const)]
+  keys.forEach(([dim, key], i) => {
+    if (counts[i]) add(dim, key, counts[i])
+  })
+  for (const row of live.rows) add(row.dim, row.key, row.n)
   return [...figures.values()]
 }
 
