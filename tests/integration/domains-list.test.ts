@@ -33,6 +33,7 @@ describe('GET /groups/{context}/domains', () => {
     const row = res.json.data[0]
     expect(Object.keys(row).sort()).toEqual([
       'auto_renew',
+      'billing_entity',
       'created_at',
       'dnssec',
       'expires_at',

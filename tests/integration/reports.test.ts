@@ -509,6 +509,67 @@ describe('the figure reports: DNS, SSL, renewals forecast, portfolio activity', 
     // A name a valid certificate of ours names is covered, never in the gap.
     const valid = await platform.db.selectFrom('ssl_certificates').select('names').where('account_id', '=', acme).where('status', 'in', ['issued', 'expiring']).execute()
     for (const name of valid.flatMap((c) => c.names)) expect(report.gap.named).not.toContain(name)
+    // A wildcard covers the names one label below it: a valid certificate of *.<zone> takes that zone's hosts out of the gap.
+    const zone = await platform.db.selectFrom('dns_zones').select(['id', 'name']).where('account_id', '=', acme).orderBy('name').executeTakeFirstOrThrow()
+    const www = await platform.db
+      .insertInto('dns_records')
+      .values({ zone_id: zone.id, account_id: acme, name: `www.${zone.name}`, type: 'A', ttl: 300, content: '203.0.113.9' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    const before = (await get(`/groups/${acme}/reports/ssls`, tokens.admin!)).json as typeof report
+    expect(before.gap.count).toBe(report.gap.count + 1)
+    const term = await platform.db
+      .insertInto('ssl_terms')
+      .values({ account_id: acme, product: 'dv-single', period_months: 12, ends_at: new Date(Date.now() + 365 * 86_400_000) })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    const cert = await platform.db
+      .insertInto('ssl_certificates')
+      .values({
+        account_id: acme,
+        term_id: term.id,
+        status: 'issued',
+        product: 'dv-single',
+        common_name: `*.${zone.name}`,
+        names: [`*.${zone.name}`],
+        key_type: 'ecdsa-p256',
+        key_source: 'csr',
+        csr_pem: '-',
+        ca: 'Demo Trust Services',
+        directory_url: 'https://ca.example/directory',
+        not_after: new Date(Date.now() + 30 * 86_400_000),
+        origin: 'order',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    // The gap is exactly the addressed names of live zones that no valid certificate names, by itself or a wildcard one label up.
+    const hosts = await platform.db
+      .selectFrom('dns_records')
+      .innerJoin('dns_zones', 'dns_zones.id', 'dns_records.zone_id')
+      .select('dns_records.name')
+      .distinct()
+      .where('dns_records.account_id', '=', acme)
+      .where('dns_zones.verified_at', 'is not', null)
+      .where('dns_records.type', 'in', ['A', 'AAAA'])
+      .execute()
+    const covering = await platform.db
+      .selectFrom('ssl_certificates')
+      .select('names')
+      .where('account_id', '=', acme)
+      .where('status', 'in', ['issued', 'expiring'])
+      .where('not_after', '>', new Date())
+      .execute()
+    const covered = new Set(covering.flatMap((c) => c.names))
+    const expected = hosts.map((h) => h.name).filter((name) => !covered.has(name) && !covered.has(`*.${name.slice(name.indexOf('.') + 1)}`))
+    expect(hosts.filter((h) => h.name.endsWith(`.${zone.name}`)).length).toBeGreaterThan(0)
+    expect(expected.some((name) => name.endsWith(`.${zone.name}`))).toBe(false)
+    const after = (await get(`/groups/${acme}/reports/ssls`, tokens.admin!)).json as typeof report
+    expect(after.gap.count).toBe(expected.length)
+    expect(after.gap.named).toHaveLength(Math.min(50, expected.length))
+    for (const name of after.gap.named) expect(expected).toContain(name)
+    await platform.db.deleteFrom('ssl_certificates').where('id', '=', cert.id).execute()
+    await platform.db.deleteFrom('ssl_terms').where('id', '=', term.id).execute()
+    await platform.db.deleteFrom('dns_records').where('id', '=', www.id).execute()
   })
 
   it('forecasts renewals per month priced as the pricing engine quotes a renewal on that month’s day, each figure the total of the domain list', async () => {
