@@ -215,6 +215,7 @@ const SCREENS: Screen[] = [
   { name: 'reports-dns', user: 'admin@acme.example', path: '/reports/dns' },
   { name: 'reports-ssls', user: 'admin@acme.example', path: '/reports/ssls' },
   { name: 'reports-renewals-forecast', user: 'admin@acme.example', path: '/reports/renewals-forecast' },
+  { name: 'reports-renewals-forecast-staff', user: 'staff@example.com', path: '/reports/renewals-forecast' },
   { name: 'reports-portfolio-activity', user: 'staff@example.com', path: '/reports/portfolio-activity?days=90' },
   { name: 'reports-renewals-forecast-print', user: 'admin@acme.example', path: '/reports/renewals-forecast/print' },
   { name: 'block-detail', user: 'admin@acme.example', path: (ids) => `/blocks/${ids.block}` },
