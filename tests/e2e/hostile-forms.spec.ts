@@ -127,7 +127,8 @@ async function probeScreen(page: Page, path: string, pass: Pass, lng: 'en' | 'es
       const raw = pass.raw(tag)
       for (let i = 0; i < marked; i++) await page.locator(`[data-hostile-field="${i}"]`).fill(value)
       const body = entries.map((entry) => `${encodeURIComponent(entry.name)}=${entry.hostile ? raw : encodeURIComponent(entry.value)}`).join('&')
-      const posted = page.waitForResponse((response) => response.request().method() === 'POST', { timeout: 5_000 }).catch(() => null)
+      // The post's answer may take seconds on a loaded machine (CI runs this beside both Vitest passes).
+      const posted = page.waitForResponse((response) => response.request().method() === 'POST', { timeout: 30_000 }).catch(() => null)
       // A form that refuses in the page sends nothing: its refusal (a field marked invalid, or the
       // browser's constraint validation) is there at once, so the wait for a post ends then rather
       // than at the post's time-out — once a short grace shows no request went out after all.
