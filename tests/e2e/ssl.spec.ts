@@ -363,6 +363,32 @@ test('without JavaScript, the import sheet refuses a bad PEM beside its field an
   }
 })
 
+test('without JavaScript, the order sheet asks its price as a plain form, and Confirm refuses a bad name beside its field, as typed', async ({ page, browser }) => {
+  await signIn(page, 'admin@acme.example', '/domains')
+  const plain = await browser.newContext({ storageState: await page.context().storageState(), javaScriptEnabled: false })
+  try {
+    const sheet = await plain.newPage()
+    await sheet.goto(`${new URL(page.url()).origin}/ssls/order`)
+    // A name with an empty label: the form takes it, the API refuses it when the order is confirmed.
+    const typed = 'bad..example.com'
+    await sheet.getByRole('textbox', { name: 'Names' }).fill(typed)
+    await sheet.getByTestId('ssl-order-submit').click()
+    await expect(sheet).toHaveURL(/\/ssls\/order$/)
+    await expect(sheet.getByTestId('confirm-ssl-order')).toContainText('Nothing is charged until you confirm.')
+    await sheet.getByTestId('ssl-order-confirm').click()
+    await expect(sheet).toHaveURL(/\/ssls\/order$/)
+    const names = sheet.getByRole('textbox', { name: 'Names' })
+    await expect(names).toHaveValue(typed)
+    await expect(names).toHaveAttribute('aria-invalid', 'true')
+    // Nothing was ordered: the certificates list has no certificate of that name.
+    await sheet.goto(`${new URL(page.url()).origin}/ssls`)
+    await expect(sheet.getByRole('heading', { level: 1 })).toBeVisible()
+    await expect(sheet.getByText(typed)).toHaveCount(0)
+  } finally {
+    await plain.close()
+  }
+})
+
 async function signIn(page: Page, user: string, to: string) {
   await page.goto(`/login?redirectTo=${encodeURIComponent(to)}`)
   await hydrated(page)
