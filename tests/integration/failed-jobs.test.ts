@@ -1,13 +1,10 @@
-import { RouterContextProvider } from 'react-router'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { appServicesContext, type AppServices } from '#app/lib/app-context.ts'
-import { i18nextMiddleware } from '#app/lib/i18n.server.ts'
-import { createSession, toSessionUser } from '#app/lib/session.server.ts'
 import { action as failedJobsAction, loader as failedJobsLoader } from '#app/routes/reports/failed-jobs.tsx'
 import { printPql } from '#common/pql.ts'
 import { figureTarget, FAILED_JOBS_PATH } from '#common/reports.ts'
 import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform } from '#tests/support/platform.ts'
+import { portalAs } from '#tests/support/portal.ts'
 
 // Staff see the background jobs that failed (issue 29, Pulse: "staff see … failed jobs"): a job
 // whose handler always fails spends its retries and ends failed; the operations report counts it
@@ -99,19 +96,19 @@ describe('failed background jobs', () => {
     expect((await platform.call('GET', `/groups/${acme}/jobs/failed`, { token: tokens.staff })).status).toBe(403)
     expect((await platform.call('POST', `/groups/${acme}/jobs/failed/${jobId}/retry`, { token: tokens.staff })).status).toBe(403)
     // The portal's screen: the list for staff in their own group, 403 for the client admin and in a client's context.
-    const staff = await portalAs('staff@example.com')
+    const staff = await portalAs(platform, 'staff@example.com')
     const page = (await staff(failedJobsLoader, `${FAILED_JOBS_PATH}?pql=${encodeURIComponent(`queue equals '${QUEUE}'`)}`)) as { data: { page: { meta: { total: number } } } }
     expect(page.data.page.meta.total).toBe(1)
     expect(await statusOf(() => staff(failedJobsLoader, `${FAILED_JOBS_PATH}?context=${acme}`))).toBe(403)
-    const admin = await portalAs('admin@acme.example')
+    const admin = await portalAs(platform, 'admin@acme.example')
     expect(await statusOf(() => admin(failedJobsLoader, FAILED_JOBS_PATH))).toBe(403)
     expect(await jobState(jobId)).toMatchObject({ state: 'failed', retry_count: 1 })
   })
 
   it('puts a failed job back in its queue, audited, and it runs again — from pg-boss’s archive too', async () => {
     // The screen's Retry: a post from another site is refused (CSRF), a client admin's too; staff's is redirected back with its snackbar.
-    const staff = await portalAs('staff@example.com')
-    const admin = await portalAs('admin@acme.example')
+    const staff = await portalAs(platform, 'staff@example.com')
+    const admin = await portalAs(platform, 'admin@acme.example')
     expect(await statusOf(() => staff.post(failedJobsAction, FAILED_JOBS_PATH, { id: jobId }, 'https://evil.example'))).toBe(403)
     expect(await statusOf(() => admin.post(failedJobsAction, FAILED_JOBS_PATH, { id: jobId }))).toBe(403)
     expect(await jobState(jobId)).toMatchObject({ state: 'failed' })
@@ -134,51 +131,6 @@ describe('failed background jobs', () => {
     expect(await platform.db.selectFrom('pgboss.archive').select('id').where('id', '=', jobId).executeTakeFirst()).toBeUndefined()
   })
 })
-
-/** The portal's services over the real Platform API and the same real database. */
-function contextFor(): RouterContextProvider {
-  const services: AppServices = {
-    client: { ip: '127.0.0.1', userAgent: 'vitest' },
-    requestId: 'test',
-    platformFetch: async (request) => platform.api.fetch(request),
-    env: { appEnv: 'test', supportEmail: 'support@registrar.example', sessionSecret: 'integration-test-session-secret-0123456789', publicUrl: undefined, oidc: null },
-    sql: platform.database.pool,
-    log: () => {},
-  }
-  const context = new RouterContextProvider()
-  context.set(appServicesContext, services)
-  return context
-}
-
-/** Runs a route's loader (or, with `post`, its action) for a path as this user, behind the portal's i18n middleware as a request is. */
-async function portalAs(email: string) {
-  const login = await platform.call('POST', '/login', { body: { username: email, password: DEMO_PASSWORD } })
-  const me = await platform.call('GET', '/me', { token: login.json.access_token })
-  const { cookie } = await createSession(new Request('http://localhost/login', { method: 'POST' }), contextFor(), {
-    stage: 'active',
-    accessToken: login.json.access_token,
-    refreshToken: login.json.refresh_token,
-    user: toSessionUser(me.json),
-  })
-  const session = cookie.split(';')[0]!
-  const run = async (route: (args: never) => unknown, request: Request) => {
-    const context = contextFor()
-    let result: unknown
-    await i18nextMiddleware({ request, context, params: {} } as never, async () => {
-      result = await route({ request, context, params: {} } as never)
-      return new Response()
-    })
-    return result
-  }
-  const as = (loader: (args: never) => unknown, path: string) => run(loader, new Request(`http://localhost${path}`, { headers: { cookie: session } }))
-  /** Posts a form to a route's action, from `origin` (the portal's own unless told). */
-  as.post = (action: (args: never) => unknown, path: string, form: Record<string, string>, origin = 'http://localhost') =>
-    run(
-      action,
-      new Request(`http://localhost${path}`, { method: 'POST', headers: { cookie: session, origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }),
-    )
-  return as
-}
 
 const statusOf = async (run: () => Promise<unknown>) => {
   try {

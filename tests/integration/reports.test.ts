@@ -1,10 +1,7 @@
 import { sql } from 'kysely'
 import ExcelJS from 'exceljs'
-import { RouterContextProvider } from 'react-router'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { appServicesContext, type AppServices } from '#app/lib/app-context.ts'
 import { i18nextMiddleware } from '#app/lib/i18n.server.ts'
-import { createSession, toSessionUser } from '#app/lib/session.server.ts'
 import { loader as exportLoader } from '#app/routes/reports/export.ts'
 import { loader as domainsLoader } from '#app/routes/reports/domains.tsx'
 import { loader as printLoader } from '#app/routes/reports/print.tsx'
@@ -21,6 +18,7 @@ import { accountQuoter } from '#server/platform/pricing/service.ts'
 import { createLogger } from '#server/lib/logger.ts'
 import { DEMO_PASSWORD } from '#server/seed/demo.ts'
 import { createTestPlatform, TEST_CONFIG } from '#tests/support/platform.ts'
+import { portalAs, portalContext, portalSession } from '#tests/support/portal.ts'
 import { startSmtpCapture } from '#tests/support/smtp.ts'
 import { createMailer } from '#server/integrations/mail/mailer.ts'
 import { periodOf, runReportMail } from '#server/platform/reports/subscriptions.ts'
@@ -35,7 +33,6 @@ const tokens: Record<string, string> = {}
 const NOW = new Date('2026-03-10T15:00:00Z')
 /** The API's clock: NOW, except where a test reads what was written at the machine's time. */
 let clock = NOW
-const SECRET = 'integration-test-session-secret-0123456789'
 
 async function login(username: string) {
   const res = await platform.call('POST', '/login', { body: { username, password: DEMO_PASSWORD } })
@@ -181,57 +178,6 @@ describe('GET /groups/{context}/reports/domains', () => {
   })
 })
 
-/** The portal's services over the real Platform API and the same real database. */
-function contextFor(): RouterContextProvider {
-  const services: AppServices = {
-    client: { ip: '127.0.0.1', userAgent: 'vitest' },
-    requestId: 'test',
-    platformFetch: async (request) => platform.api.fetch(request),
-    env: { appEnv: 'test', supportEmail: 'support@registrar.example', sessionSecret: SECRET, publicUrl: undefined, oidc: null },
-    sql: platform.database.pool,
-    log: () => {},
-  }
-  const context = new RouterContextProvider()
-  context.set(appServicesContext, services)
-  return context
-}
-
-/** A portal session cookie for this user (as portalAs signs in). */
-async function portalCookie(email: string) {
-  const login = await platform.call('POST', '/login', { body: { username: email, password: DEMO_PASSWORD } })
-  const me = await platform.call('GET', '/me', { token: login.json.access_token })
-  const { cookie } = await createSession(new Request('http://localhost/login', { method: 'POST' }), contextFor(), {
-    stage: 'active',
-    accessToken: login.json.access_token,
-    refreshToken: login.json.refresh_token,
-    user: toSessionUser(me.json),
-  })
-  return cookie.split(';')[0]
-}
-
-async function portalAs(email: string) {
-  const login = await platform.call('POST', '/login', { body: { username: email, password: DEMO_PASSWORD } })
-  const me = await platform.call('GET', '/me', { token: login.json.access_token })
-  const { cookie } = await createSession(new Request('http://localhost/login', { method: 'POST' }), contextFor(), {
-    stage: 'active',
-    accessToken: login.json.access_token,
-    refreshToken: login.json.refresh_token,
-    user: toSessionUser(me.json),
-  })
-  const session = cookie.split(';')[0]!
-  /** Runs a route loader for `path` as this user, behind the portal's i18n middleware as a request is. */
-  return async (loader: (args: never) => unknown, path: string, params: Record<string, string> = {}) => {
-    const context = contextFor()
-    const request = new Request(`http://localhost${path}`, { headers: { cookie: session } })
-    let result: unknown
-    await i18nextMiddleware({ request, context, params } as never, async () => {
-      result = await loader({ request, context, params } as never)
-      return new Response()
-    })
-    return result
-  }
-}
-
 const statusOf = async (run: () => Promise<unknown>) => {
   try {
     await run()
@@ -249,7 +195,7 @@ describe('the portal’s report routes', () => {
       .set({ roles: ['contact-viewer'] })
       .where('id', '=', user.id)
       .execute()
-    const as = await portalAs('viewer@acme.example')
+    const as = await portalAs(platform, 'viewer@acme.example')
     expect(await statusOf(() => as(indexLoader, '/reports'))).toBe(403)
     expect(await statusOf(() => as(domainsLoader, '/reports/domains'))).toBe(403)
     expect(await statusOf(() => as(recordsLoader, '/reports/dns-records'))).toBe(403)
@@ -263,7 +209,7 @@ describe('the portal’s report routes', () => {
       .set({ roles: ['dns-viewer'] })
       .where('id', '=', user.id)
       .execute()
-    const dns = await portalAs('viewer@acme.example')
+    const dns = await portalAs(platform, 'viewer@acme.example')
     expect(await statusOf(() => dns(domainsLoader, '/reports/domains'))).toBe(403)
     expect(await statusOf(() => dns(printLoader, '/reports/domains/print'))).toBe(403)
     expect(await statusOf(() => dns(exportLoader, '/reports/domains/export/csv', { report: 'domains', format: 'csv' }))).toBe(403)
@@ -276,7 +222,7 @@ describe('the portal’s report routes', () => {
   })
 
   it('exports the domains report as XLSX: its figures and the domains behind them, typed, the header frozen and filtered', async () => {
-    const as = await portalAs('admin@acme.example')
+    const as = await portalAs(platform, 'admin@acme.example')
     const response = (await as(exportLoader, '/reports/domains/export/xlsx?tag=marketing', { report: 'domains', format: 'xlsx' })) as Response
     expect(response.headers.get('content-type')).toContain('spreadsheetml')
     const workbook = new ExcelJS.Workbook()
@@ -300,7 +246,7 @@ describe('the portal’s report routes', () => {
   })
 
   it('exports the record report as CSV and XLSX with every row of the filtered list', async () => {
-    const as = await portalAs('admin@acme.example')
+    const as = await portalAs(platform, 'admin@acme.example')
     const pql = "type equals 'A' and content equals '203.0.113.7'"
     const total = await listTotal(acme, tokens.admin!, 'dns-records', pql)
     expect(total).toBe(3)
@@ -324,7 +270,7 @@ describe('the portal’s report routes', () => {
     const pql = "type equals 'TXT'"
     const total = await listTotal(acme, tokens.admin!, 'dns-records', pql)
     expect(total).toBeGreaterThan(1234)
-    const as = await portalAs('admin@acme.example')
+    const as = await portalAs(platform, 'admin@acme.example')
     const csv = (await as(exportLoader, `/reports/dns-records/export/csv?sort=name&pql=${encodeURIComponent(pql)}`, { report: 'dns-records', format: 'csv' })) as Response
     const lines = (await csv.text()).trim().split('\r\n').slice(1)
     expect(lines.length).toBe(total)
@@ -336,7 +282,7 @@ describe('the portal’s report routes', () => {
   })
 
   it('lets staff choose the account: the report is that account’s, its filters line names it; in their own group every account', async () => {
-    const as = await portalAs('staff@example.com')
+    const as = await portalAs(platform, 'staff@example.com')
     const chosen = (await as(domainsLoader, `/reports/domains?context=${globex}`)) as { report: { total: number }; accounts: { acting: string | null; accounts: { id: string }[] } }
     expect(chosen.report.total).toBe((await get(`/groups/${globex}/reports/domains`, tokens.globex!)).json.total)
     expect(chosen.accounts.acting).toBe('Globex')
@@ -344,7 +290,7 @@ describe('the portal’s report routes', () => {
     const all = (await as(domainsLoader, '/reports/domains')) as { accounts: { acting: string | null } }
     expect(all.accounts.acting).toBeNull()
     // A client gets no account choice.
-    const client = await portalAs('admin@acme.example')
+    const client = await portalAs(platform, 'admin@acme.example')
     expect(((await client(domainsLoader, '/reports/domains')) as { accounts: unknown }).accounts).toBeNull()
   })
 })
@@ -628,8 +574,8 @@ describe('the figure reports: DNS, SSL, renewals forecast, portfolio activity', 
   })
 
   it('serves each report’s screen, print view and exports through the portal, refused without the area’s viewer', async () => {
-    const admin = await portalAs('admin@acme.example')
-    const staff = await portalAs('staff@example.com')
+    const admin = await portalAs(platform, 'admin@acme.example')
+    const staff = await portalAs(platform, 'staff@example.com')
     for (const kind of FIGURE_REPORTS) {
       // The operations report is staff's; a client admin is refused it.
       const as = kind === 'operations' ? staff : admin
@@ -649,7 +595,7 @@ describe('the figure reports: DNS, SSL, renewals forecast, portfolio activity', 
       .set({ roles: ['contact-viewer'] })
       .where('id', '=', user.id)
       .execute()
-    const viewer = await portalAs('viewer@acme.example')
+    const viewer = await portalAs(platform, 'viewer@acme.example')
     for (const kind of ['dns', 'ssls', 'renewals-forecast'] as const) {
       expect(await statusOf(() => viewer(figuresLoader, `/reports/${kind}`)), kind).toBe(403)
       expect(await statusOf(() => viewer(exportLoader, `/reports/${kind}/export/csv`, { report: kind, format: 'csv' })), kind).toBe(403)
@@ -689,7 +635,7 @@ describe('pulse: a person’s dashboard kept on the server', () => {
   })
 
   it('draws each widget from its report, read once, a report the person may not read said so; arranged with plain forms', async () => {
-    const as = await portalAs('admin@acme.example')
+    const as = await portalAs(platform, 'admin@acme.example')
     const page = (await as(pulseLoader, '/pulse')) as { pulse: { widgets: { report: string; tag: string | null }[]; version: number }; answers: Record<string, { report: { total: number } } | null> }
     expect(page.pulse.widgets).toEqual(defaultWidgets(false))
     expect(page.answers['domains|']!.report.total).toBe((await get(`/groups/${acme}/reports/domains`, tokens.admin!)).json.total)
@@ -699,9 +645,9 @@ describe('pulse: a person’s dashboard kept on the server', () => {
       const request = new Request('http://localhost/pulse', {
         method: 'POST',
         body,
-        headers: { origin: 'http://localhost', 'content-type': 'application/x-www-form-urlencoded', cookie: (await portalCookie('admin@acme.example'))! },
+        headers: { origin: 'http://localhost', 'content-type': 'application/x-www-form-urlencoded', cookie: await portalSession(platform, 'admin@acme.example') },
       })
-      const context = contextFor()
+      const context = portalContext(platform)
       let result: unknown
       await i18nextMiddleware({ request, context, params: {} } as never, async () => {
         result = await pulseAction({ request, context, params: {} } as never).catch((thrown: unknown) => thrown)
@@ -722,7 +668,7 @@ describe('pulse: a person’s dashboard kept on the server', () => {
       .set({ roles: ['domain-viewer', 'dns-viewer'] })
       .where('id', '=', user.id)
       .execute()
-    const viewer = await portalAs('viewer@acme.example')
+    const viewer = await portalAs(platform, 'viewer@acme.example')
     const viewerPage = (await viewer(pulseLoader, '/pulse')) as { answers: Record<string, unknown> }
     expect(viewerPage.answers['ssls|']).toBeNull()
     await platform.db
@@ -792,10 +738,10 @@ describe('scheduled report mail', () => {
 
 describe('the portal’s subscription forms', () => {
   it('subscribes from a report’s form and stops from the index, back where the form was', async () => {
-    const cookie = (await portalCookie('admin@acme.example'))!
+    const cookie = await portalSession(platform, 'admin@acme.example')
     const post = async (fields: Record<string, string>) => {
       const request = new Request('http://localhost/reports/subscriptions', { method: 'POST', body: new URLSearchParams(fields), headers: { origin: 'http://localhost', cookie } })
-      const context = contextFor()
+      const context = portalContext(platform)
       let result: unknown
       await i18nextMiddleware({ request, context, params: {} } as never, async () => {
         result = await subscriptionsAction({ request, context, params: {} } as never)

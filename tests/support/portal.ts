@@ -23,12 +23,10 @@ export function portalContext(platform: TestPlatform): RouterContextProvider {
   return context
 }
 
-type Loader = (args: never) => unknown
-/**
- * A demo user signed in to the portal: runs a route's loader for a path as a request from that user
- * would (behind the portal's i18n middleware, `pattern` the route's as app/routes.ts writes it).
- */
-export async function portalAs(platform: TestPlatform, email: string) {
+type Route = (args: never) => unknown
+
+/** A portal session cookie (`name=value`) for a demo user, signed in as the login page does. */
+export async function portalSession(platform: TestPlatform, email: string): Promise<string> {
   const login = await platform.call('POST', '/login', { body: { username: email, password: DEMO_PASSWORD } })
   const me = await platform.call('GET', '/me', { token: login.json.access_token })
   const { cookie } = await createSession(new Request('http://localhost/login', { method: 'POST' }), portalContext(platform), {
@@ -37,15 +35,32 @@ export async function portalAs(platform: TestPlatform, email: string) {
     refreshToken: login.json.refresh_token,
     user: toSessionUser(me.json),
   })
-  const session = cookie.split(';')[0]!
-  return async (loader: Loader, path: string, params: Record<string, string> = {}, pattern?: string) => {
+  return cookie.split(';')[0]!
+}
+
+/**
+ * A demo user signed in to the portal: runs a route's loader for a path as a request from that user
+ * would (behind the portal's i18n middleware, `pattern` the route's as app/routes.ts writes it), and
+ * with `.post` a route's action for a form posted from `origin` (the portal's own unless told).
+ */
+export async function portalAs(platform: TestPlatform, email: string) {
+  const session = await portalSession(platform, email)
+  const run = async (route: Route, request: Request, params: Record<string, string>, pattern?: string) => {
     const context = portalContext(platform)
-    const request = new Request(`http://localhost${path}`, { headers: { cookie: session } })
     let result: unknown
     await i18nextMiddleware({ request, context, params } as never, async () => {
-      result = await loader({ request, context, params, pattern } as never)
+      result = await route({ request, context, params, pattern } as never)
       return new Response()
     })
     return result
   }
+  const as = (loader: Route, path: string, params: Record<string, string> = {}, pattern?: string) =>
+    run(loader, new Request(`http://localhost${path}`, { headers: { cookie: session } }), params, pattern)
+  as.post = (action: Route, path: string, form: Record<string, string>, origin = 'http://localhost') =>
+    run(
+      action,
+      new Request(`http://localhost${path}`, { method: 'POST', headers: { cookie: session, origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }),
+      {},
+    )
+  return as
 }
