@@ -61,7 +61,7 @@ export async function startPebble(options: { dnsServer?: string; dir?: string } 
     '-out',
     cert,
   ])
-  const [listen, management, http, tls] = [await freePort(), await freePort(), await freePort(), await freePort()]
+  const [listen, management, http, tls] = (await freePorts(4)) as [number, number, number, number]
   const config = path.join(dir, 'pebble-config.json')
   writeFileSync(
     config,
@@ -141,12 +141,23 @@ export async function startPebble(options: { dnsServer?: string; dir?: string } 
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
+/**
+ * `count` distinct free ports: every probe stays open until all are taken, so the system cannot
+ * hand one port out twice (probing one at a time once gave Pebble's listener and its management
+ * interface the same port, and Pebble failed to start).
+ */
+async function freePorts(count: number): Promise<number[]> {
+  const probes = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<net.Server>((resolve, reject) => {
+          const probe = net.createServer().once('error', reject)
+          probe.listen(0, '127.0.0.1', () => resolve(probe))
+        }),
+    ),
+  )
+  const ports = probes.map((probe) => (probe.address() as net.AddressInfo).port)
+  await Promise.all(probes.map((probe) => new Promise<void>((resolve) => probe.close(() => resolve()))))
+  return ports
 }
